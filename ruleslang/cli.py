@@ -1,0 +1,492 @@
+"""The command line. `main(argv) -> int`: 0 clean, 1 errors (or failed tests), 2 usage.
+
+Only this module turns diagnostics into output and exit codes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Sequence
+
+from . import __version__
+from .diagnostics import Diagnostic, DiagnosticError, has_errors, render_all_text, render_json
+
+EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
+
+DESCRIPTION = """\
+ruleslang: house rules for Axis & Allies-style games as versioned, checked, runnable data.
+
+A REF names a ruleset: family/name@N, family/name (the newest version), or a path to a .rules
+file. Rulesets are looked up in --rulesets folders, ./rulesets, and the rulesets shipped with
+ruleslang (run `ruleslang list` to see them).
+"""
+
+EPILOG = """\
+examples:
+  ruleslang list
+  ruleslang check aar/commerce-raiding@1
+  ruleslang test
+  ruleslang call aar/commerce-raiding@1 raid_cap "United Kingdom" --format json
+  ruleslang eval aar/commerce-raiding@1 'raid_cap("UK")' --scenario aar/start
+  ruleslang diff aar/commerce-raiding@1 aar/commerce-raiding@2
+"""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # usage errors exit 2 with a short hint, never a traceback
+        self.print_usage(sys.stderr)
+        print(f"{self.prog}: error: {message}", file=sys.stderr)
+        raise SystemExit(EXIT_USAGE)
+
+
+def _common(p: argparse.ArgumentParser, *, fmt: bool = True) -> None:
+    p.add_argument("--rulesets", metavar="DIR", action="append", default=[],
+                   help="a folder of rulesets to search first (repeatable)")
+    if fmt:
+        p.add_argument("--format", choices=["text", "json"], default="text", help="output format (default text)")
+
+
+def _eval_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--scenario", metavar="FILE", help="a scenario YAML file or a named scenario (family/name); "
+                                                      "default: the start of the ruleset's map")
+    p.add_argument("--set", metavar="NAME=VALUE", action="append", default=[], dest="settings",
+                   help="set an option (repeatable); VALUE is JSON or a name")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--seed", type=int, help="sample dice with this seed (default 0)")
+    mode.add_argument("--exact", action="store_true", help="give the exact distribution instead of one sample")
+    p.add_argument("--budget", type=int, help="evaluation step budget (default 5,000,000)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="ruleslang", description=DESCRIPTION, epilog=EPILOG,
+                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"ruleslang {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    p = sub.add_parser("list", help="rulesets, versions, titles")
+    _common(p)
+
+    p = sub.add_parser("check", help="check rulesets; silent when clean; exit 0 clean, 1 errors",
+                       description="Parse, resolve, type-check and evaluate the invariants of rulesets. "
+                                   "With no REF, every ruleset found. Prints nothing when all is clean.")
+    p.add_argument("refs", nargs="*", metavar="REF")
+    _common(p)
+
+    p = sub.add_parser("test", help="run the rule tests; the last line is 'N passed, N failed'",
+                       description="Run the tests written in rulesets (with no REF, in every ruleset found).")
+    p.add_argument("refs", nargs="*", metavar="REF")
+    p.add_argument("-q", "--quiet", action="store_true", help="print only failures and the summary")
+    _common(p)
+
+    p = sub.add_parser("eval", help="evaluate an expression under a ruleset",
+                       description="Evaluate EXPR with the definitions of REF, e.g. 'raid_cap(\"UK\")'.")
+    p.add_argument("ref", metavar="REF")
+    p.add_argument("expr", metavar="EXPR")
+    _eval_options(p)
+    _common(p)
+
+    p = sub.add_parser("call", help="call a definition with arguments",
+                       description="Call definition NAME of REF. Each ARG is a JSON value or a name "
+                                   "(a territory, a player, ...); a record parameter takes a JSON object.")
+    p.add_argument("ref", metavar="REF")
+    p.add_argument("name", metavar="NAME")
+    p.add_argument("args", nargs="*", metavar="ARG")
+    _eval_options(p)
+    _common(p)
+
+    p = sub.add_parser("explain", help="a modifier list or formula, term by term",
+                       description="Evaluate EXPR, a call of a modifier list or formula, and show each term "
+                                   "(its reason, whether it applied, its value) or each part, then the total.")
+    p.add_argument("ref", metavar="REF")
+    p.add_argument("expr", metavar="EXPR")
+    p.add_argument("--scenario", metavar="FILE")
+    p.add_argument("--set", metavar="NAME=VALUE", action="append", default=[], dest="settings")
+    _common(p)
+
+    p = sub.add_parser("diff", help="semantic diff between two rulesets or revisions")
+    p.add_argument("old", metavar="REF_A")
+    p.add_argument("new", metavar="REF_B")
+    _common(p)
+
+    p = sub.add_parser("import-triplea", help="a TripleA game file as a ruleslang map + base ruleset")
+    p.add_argument("xml", metavar="GAME.xml")
+    p.add_argument("-o", "--output", metavar="DIR", default=".", help="output folder (default: here)")
+    _common(p)
+
+    p = sub.add_parser("map", help="maps: show a map or a scenario as a picture")
+    map_sub = p.add_subparsers(dest="map_command", metavar="SUBCOMMAND", parser_class=_Parser)
+    show = map_sub.add_parser("show", help="draw the board as a graph (SVG or HTML)")
+    show.add_argument("map", metavar="MAP", help="a map name (aar, aa50-1942, g40) or a map YAML file")
+    show.add_argument("--scenario", metavar="FILE", help="colour by the control and units of a scenario")
+    show.add_argument("-o", "--output", metavar="OUT", help="write to FILE.svg or FILE.html (default: SVG to stdout)")
+    _common(show, fmt=False)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return EXIT_USAGE
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))
+    try:
+        return _COMMANDS[args.command](args)
+    except DiagnosticError as exc:
+        return _report(exc.diagnostics, getattr(args, "format", "text"))
+    except BrokenPipeError:
+        return EXIT_OK
+    except KeyboardInterrupt:
+        print("ruleslang: interrupted", file=sys.stderr)
+        return 130
+    except RecursionError:
+        print("ruleslang: error: evaluation nested too deeply", file=sys.stderr)
+        return EXIT_ERRORS
+
+
+def _report(diagnostics: list[Diagnostic], fmt: str, *, stream=None) -> int:
+    stream = stream or (sys.stdout if fmt == "json" else sys.stderr)
+    if fmt == "json":
+        print(render_json(diagnostics), file=stream)
+    elif diagnostics:
+        print(render_all_text(diagnostics), file=stream)
+    return EXIT_ERRORS if has_errors(diagnostics) else EXIT_OK
+
+
+def _workspace(args):
+    from .pipeline import Workspace
+
+    return Workspace(args.rulesets)
+
+
+def _load(ws, refs):
+    loaded = ws.load(refs)
+    if not loaded.ok:
+        raise DiagnosticError(loaded.diagnostics)
+    return loaded
+
+
+# ------------------------------------------------------------------------------ commands
+
+
+def cmd_list(args) -> int:
+    ws = _workspace(args)
+    rows = []
+    for ref, path in ws.loader.all_rulesets():
+        title = ""
+        try:
+            title = ws.loader.load(path).module.header.title or ""
+        except DiagnosticError:
+            title = "(does not parse: run ruleslang check " + ref + ")"
+        rows.append({"ref": ref, "title": title, "path": str(path)})
+    if args.format == "json":
+        print(json.dumps({"rulesets": rows}, indent=2))
+        return EXIT_OK
+    if not rows:
+        print("no rulesets found in: " + ", ".join(str(r) for r in ws.roots))
+        return EXIT_OK
+    width = max(len(r["ref"]) for r in rows)
+    for r in rows:
+        print(f"{r['ref']:<{width}}  {r['title']}")
+    return EXIT_OK
+
+
+def _all_refs(ws) -> list[str]:
+    return [ref for ref, _ in ws.loader.all_rulesets()]
+
+
+def cmd_check(args) -> int:
+    from .invariants import evaluate_checks
+
+    ws = _workspace(args)
+    refs = args.refs or _all_refs(ws)
+    diagnostics: list[Diagnostic] = []
+    for ref in refs:
+        loaded = ws.load([ref])
+        diagnostics.extend(loaded.diagnostics)
+        if loaded.ok:
+            diagnostics.extend(evaluate_checks(loaded, ws))
+    return _report(diagnostics, args.format)
+
+
+def cmd_test(args) -> int:
+    from .testing import TestRunner, results_json, summary_line
+    from .diagnostics import render_text
+
+    ws = _workspace(args)
+    refs = args.refs or _all_refs(ws)
+    runner = TestRunner(ws)
+    results = []
+    load_errors: list[Diagnostic] = []
+    for ref in refs:
+        loaded = ws.load([ref])
+        if not loaded.ok:
+            load_errors.extend(loaded.diagnostics)
+            continue
+        results.extend(runner.run(loaded))
+    if args.format == "json":
+        out = results_json(results)
+        if load_errors:
+            out["diagnostics"] = [d.to_json() for d in load_errors]
+        print(json.dumps(out, indent=2))
+    else:
+        if load_errors:
+            print(render_all_text(load_errors), file=sys.stderr)
+        for r in results:
+            if r.status == "pass":
+                if not args.quiet:
+                    print(f"PASS {r.ruleset}: {r.title}")
+                continue
+            where = f"{r.span.source.display_name}:{r.span.line}:{r.span.column}"
+            print(f"{r.status.upper()} {where}: {r.ruleset}: {r.title}")
+            print(f"    {r.message}")
+            if r.expected is not None:
+                print(f"    expected: {r.expected}")
+                print(f"    actual:   {r.actual}")
+            for d in r.diagnostics:
+                print("    " + render_text(d).replace("\n", "\n    "))
+        print(summary_line(results))
+    failed = any(r.status != "pass" for r in results) or has_errors(load_errors)
+    return EXIT_ERRORS if failed else EXIT_OK
+
+
+def _print_value(args, value=None, dist=None) -> None:
+    from .values import format_number, format_value, to_json
+
+    if args.format == "json":
+        if dist is not None:
+            print(json.dumps({"distribution": [[to_json(v), format_number(p)] for v, p in dist.outcomes]}))
+        else:
+            print(json.dumps({"value": to_json(value)}))
+        return
+    if dist is not None:
+        for v, p in dist.outcomes:
+            print(f"{format_value(v)}\t{format_number(p)}\t({float(p):.4f})")
+    else:
+        print(format_value(value))
+
+
+def _evaluate(args, loaded, ctx, concrete, exact_fn) -> int:
+    from .errors import EvalError
+
+    try:
+        if args.exact:
+            dist = exact_fn().to_dist()
+            _print_value(args, dist=dist)
+        else:
+            _print_value(args, value=concrete())
+    except EvalError as e:
+        return _report([e.diagnostic()], args.format)
+    return EXIT_OK
+
+
+def cmd_eval(args) -> int:
+    from .session import compile_expression, make_context
+
+    ws = _workspace(args)
+    loaded = _load(ws, [args.ref])
+    node, size = compile_expression(loaded, args.expr)
+    ctx = make_context(loaded, ws, scenario=args.scenario, seed=args.seed, budget=args.budget,
+                       settings=args.settings)
+    env = [ctx] + [None] * (size - 1)
+    compiled = loaded.compiled
+    return _evaluate(args, loaded, ctx, lambda: compiled.expr_compiler.expr(node)(env),
+                     lambda: compiled.exact_compiler.expr(node)(env))
+
+
+_CALLABLE_KINDS = ("formula", "modifiers", "constant", "table", "die table", "counter", "option", "fact")
+
+
+def cmd_call(args) -> int:
+    from difflib import get_close_matches
+
+    from .session import convert_argument, make_context
+
+    ws = _workspace(args)
+    loaded = _load(ws, [args.ref])
+    compiled = loaded.compiled
+    sym = compiled.symbols.get(args.name)
+    if sym is None or sym.kind not in _CALLABLE_KINDS:
+        names = [n for n, s in compiled.symbols.items() if s.kind in _CALLABLE_KINDS]
+        close = get_close_matches(args.name, names, n=3)
+        print(f"ruleslang call: error: {args.ref} has no formula, table or modifier list named '{args.name}'"
+              + (f"; did you mean {', '.join(close)}?" if close else ""), file=sys.stderr)
+        return EXIT_USAGE
+    decl = sym.decl
+    params = list(getattr(decl, "params", None) or ())
+    if sym.kind in ("table", "die table"):
+        types = list(sym.params_types)
+        if sym.kind == "die table":
+            from . import ast as A
+
+            params = [A.Param(A.Ident("roll", span=decl.name.span), A.NamedType("int", span=decl.name.span),
+                              span=decl.name.span)]
+    elif sym.kind in ("option", "fact"):
+        types = []
+    else:
+        types = list(loaded.program.formula_types[args.name][0] or ())
+    if len(args.args) != len(types):
+        want = ", ".join(f"{p.name.text}: {t}" for p, t in zip(params, types)) or "no arguments"
+        print(f"ruleslang call: error: {args.name} takes {len(types)} argument(s) ({want}); "
+              f"found {len(args.args)}", file=sys.stderr)
+        return EXIT_USAGE
+    values = [convert_argument(compiled, text, i + 1, p, t)
+              for i, (text, p, t) in enumerate(zip(args.args, params, types))]
+    ctx = make_context(loaded, ws, scenario=args.scenario, seed=args.seed, budget=args.budget,
+                       settings=args.settings)
+
+    def concrete():
+        if sym.kind == "option":
+            return ctx.options[args.name]
+        if sym.kind == "fact":
+            return _fact_value(ctx, compiled, args.name)
+        if sym.kind in ("table", "die table"):
+            return compiled.table(args.name).lookup(ctx, tuple(values))
+        return compiled.callable(args.name)(ctx, *values)
+
+    def exact():
+        from . import exact as X
+
+        if sym.kind in _CALLABLE_KINDS[:3]:
+            return compiled.exact_callable(args.name)(ctx, *values)
+        return X.point(concrete())
+    return _evaluate(args, loaded, ctx, concrete, exact)
+
+
+def _fact_value(ctx, compiled, name):
+    from .compile import _NO
+    from .errors import EvalError
+
+    if name in ctx.facts:
+        return ctx.facts[name]
+    default = compiled.fact_default(name)
+    if default is _NO:
+        raise EvalError("E532", f"fact '{name}' has no value: give it in the scenario's facts")
+    return default
+
+
+def cmd_explain(args) -> int:
+    from . import ast
+    from .diagnostics import error
+    from .errors import EvalError
+    from .session import compile_expression, make_context
+    from .source import Source, Span
+    from .values import format_value
+
+    ws = _workspace(args)
+    loaded = _load(ws, [args.ref])
+    node, size = compile_expression(loaded, args.expr)
+    compiled = loaded.compiled
+    info = compiled.info.calls.get(id(node)) if isinstance(node, ast.Call) else None
+    if info is None or info.kind not in ("modifiers", "formula"):
+        src = Source("<expression>", args.expr)
+        raise DiagnosticError(error("U105", "explain takes a call of a modifier list or formula, "
+                                            "such as engagement_modifier({...})", Span(src, 0, len(args.expr))))
+    ctx = make_context(loaded, ws, scenario=args.scenario, seed=None, budget=None, settings=args.settings)
+    env = [ctx] + [None] * (size - 1)
+    try:
+        arg_fns = compiled.expr_compiler._ordered_args(node, info.symbol.decl)
+        explanation = compiled.explainer(info.name)(ctx, *[f(env) for f in arg_fns])
+    except EvalError as e:
+        return _report([e.diagnostic()], args.format)
+    if args.format == "json":
+        from .values import to_json
+
+        out = {"name": explanation.name, "total": to_json(explanation.total)}
+        if explanation.parts is not None:
+            out["parts"] = [{"expression": t, "value": to_json(v)} for t, v in explanation.parts]
+        else:
+            out["terms"] = [{"reason": t.reason, "applied": t.applied, "sign": t.sign,
+                             "value": to_json(t.signed()) if t.value is not None else None}
+                            for t in explanation.terms]
+        print(json.dumps(out, indent=2))
+        return EXIT_OK
+    print(f"{explanation.name}:")
+    if explanation.parts is not None:
+        width = max([len(t) for t, _ in explanation.parts] + [5])
+        for text, value in explanation.parts:
+            print(f"  {text:<{width}}  = {format_value(value)}")
+    else:
+        width = max([len(t.reason) for t in explanation.terms] + [6])
+        for t in explanation.terms:
+            value = "?" if t.value is None else format_value(t.signed())
+            if not value.startswith("-"):
+                value = "+" + value
+            status = "applied" if t.applied else "not applied"
+            print(f"  {value:>5}  {t.reason:<{width}}  {status}")
+    print(f"  total {format_value(explanation.total)}")
+    return EXIT_OK
+
+
+def cmd_diff(args) -> int:
+    from .diff import diff_rulesets
+
+    ws = _workspace(args)
+    old = ws.resolver.resolve_ref(args.old)
+    new = ws.resolver.resolve_ref(args.new)
+    result = diff_rulesets(old, new)
+    if args.format == "json":
+        print(json.dumps(result.to_json(), indent=2))
+    else:
+        print(result.to_text())
+    return EXIT_OK
+
+
+def cmd_import(args) -> int:
+    from .board.triplea import format_report, run_import
+
+    report, diagnostics = run_import(args.xml, args.output)
+    if has_errors(diagnostics):
+        return _report(diagnostics, args.format)
+    if args.format == "json":
+        print(json.dumps({"report": report.to_json() if hasattr(report, "to_json") else str(report),
+                          "diagnostics": [d.to_json() for d in diagnostics]}, indent=2))
+    else:
+        if diagnostics:
+            print(render_all_text(diagnostics), file=sys.stderr)
+        print(format_report(report))
+    return EXIT_OK
+
+
+def cmd_map(args) -> int:
+    if args.map_command != "show":
+        print("ruleslang map: choose a subcommand: show", file=sys.stderr)
+        return EXIT_USAGE
+    from .board.render import render_map
+    from .paths import default_roots
+
+    roots = default_roots(args.rulesets)
+    if args.scenario:
+        from .board.scenario import load_scenario
+        from .board.state import GameState
+
+        target = GameState.from_scenario(load_scenario(args.scenario, roots, default_map=args.map))
+    else:
+        from .board.mapdata import load_map
+
+        target = load_map(args.map, roots)
+    fmt = "html" if args.output and args.output.endswith(".html") else "svg"
+    text = render_map(target, fmt=fmt)
+    if args.output:
+        from .fileio import write_atomic
+
+        write_atomic(args.output, text)
+        print(f"wrote {args.output}")
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
+_COMMANDS = {
+    "list": cmd_list,
+    "check": cmd_check,
+    "test": cmd_test,
+    "eval": cmd_eval,
+    "call": cmd_call,
+    "explain": cmd_explain,
+    "diff": cmd_diff,
+    "import-triplea": cmd_import,
+    "map": cmd_map,
+}

@@ -1,0 +1,116 @@
+"""The evaluation context: what compiled rules read while they run.
+
+It joins a compiled program with one host (dice, budget, log), option and fact values, and,
+when there is one, a game state with its board queries. Built-ins reach the board only through
+the methods here, which turn board names into language values and back.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable
+
+from .errors import EvalError
+from .host import Host
+from .values import EnumValue, LSet, UnitValue, to_json
+
+
+class EvalContext:
+    def __init__(self, compiled, host: Host, *, state=None, board=None, options: dict | None = None,
+                 facts: dict | None = None, decide: Callable | None = None):
+        self.compiled = compiled
+        self.host = host
+        self.state = state
+        self.board = board
+        enums = compiled.program.scope.enums
+        self.enums = enums
+        self.space_values: dict[str, EnumValue] = enums["space"].by_name
+        self.player_values: dict[str, EnumValue] = enums["player"].by_name
+        self.side_values: dict[str, EnumValue] = enums["side"].by_name
+        self.unittype_values: dict[str, EnumValue] = enums["unittype"].by_name
+        self.options = dict(options if options is not None else compiled.default_options(self))
+        self.facts = dict(facts or {})
+        self.decide = decide
+        self.counters: dict[str, dict] = {}  # used when there is no game state
+        self.procedures = compiled.procedures
+        self.runtime_procedures: dict[str, Callable] = {}
+        self.collector = None  # set while constraints and checks collect refusals
+        self.running: list[str] = []  # the phases and steps being run, outermost first
+        self.winner = None
+
+    def log(self, kind: str, **data) -> None:
+        """An event: into the game's log when there is a game, else the host's."""
+        if self.state is not None:
+            self.state.events.append({"kind": kind, **data})
+        else:
+            self.host.log(kind, **data)
+
+    # ---------------------------------------------------------------------- conversions
+
+    def space_value(self, name: str | None) -> EnumValue | None:
+        return self.space_values[name] if name is not None else None
+
+    def player_value(self, name: str | None) -> EnumValue | None:
+        if name is None:
+            return None
+        value = self.player_values.get(name)
+        if value is None:
+            raise EvalError("E531", f"the board names a player '{name}' that the rulesets do not know")
+        return value
+
+    def spaces(self, names: Iterable[str]) -> LSet:
+        values = self.space_values
+        return LSet(values[n] for n in names)
+
+    def unit_value(self, unit) -> UnitValue:
+        utype = self.unittype_values.get(unit.type)
+        if utype is None:
+            raise EvalError("E531", f"the board has a unit of type '{unit.type}' that no ruleset declares")
+        return UnitValue(unit.id, utype, self.player_value(unit.owner), self.space_values[unit.space], unit.hits)
+
+    # ---------------------------------------------------------------------- players, sides
+
+    def side_of(self, player: str) -> EnumValue | None:
+        side = self.compiled.side_of_player.get(player)
+        return self.side_values.get(side) if side is not None else None
+
+    def side_members(self, side: str) -> list[EnumValue]:
+        return [self.player_values[p] for p in self.compiled.side_members.get(side, ())]
+
+    def enemies_of(self, player: str) -> list[EnumValue]:
+        mine = self.compiled.side_of_player.get(player)
+        return [v for name, v in self.player_values.items()
+                if name != player and (mine is None or self.compiled.side_of_player.get(name) != mine)]
+
+    # ----------------------------------------------------------------------------- units
+
+    def unit_has_any_tag(self, type_name: str, tags: tuple[str, ...]) -> bool:
+        own = self.compiled.unit_tags.get(type_name, ())
+        return any(t in own for t in tags)
+
+    def unit_attribute(self, type_name: str, attr: str):
+        return self.compiled.unit_attribute(self, type_name, attr)
+
+    def space_attribute(self, space: str, attr: str):
+        return self.compiled.space_attribute(self, space, attr)
+
+    # -------------------------------------------------------------------------- counters
+
+    def counter(self, name: str, key: tuple):
+        if self.state is None:
+            store = self.counters.get(name, {})
+            if key in store:
+                return store[key]
+            return self.compiled.counter_default(self, name, key)
+        # A game state keeps plain data (names, numbers), so saves stay JSON.
+        raw_key = tuple(to_json(k) for k in key)
+        store = self.state.counters.get(name, {})
+        if raw_key in store:
+            return self.compiled.convert_data(store[raw_key], self.compiled.symbols[name].type, f"counter {name}")
+        return self.compiled.counter_default(self, name, key)
+
+    def set_counter(self, name: str, key: tuple, value) -> None:
+        if self.state is not None:
+            self.state.set_counter(name, tuple(to_json(k) for k in key), to_json(value))
+        else:
+            self.counters.setdefault(name, {})[key] = value
+            self.host.log("counter", name=name, key=[to_json(k) for k in key], value=to_json(value))

@@ -1,0 +1,45 @@
+"""Evaluating a ruleset's `check` declarations (its invariants) for `ruleslang check`.
+
+Checks run against the starting position of the ruleset's map when it names one, else with no
+board. A failed check is a C401 diagnostic with the check's own severity.
+"""
+
+from __future__ import annotations
+
+from .context import EvalContext
+from .diagnostics import Diagnostic, DiagnosticError, Related, Severity, error
+from .errors import EvalError
+from .host import Host
+from .procedures import run_checks
+
+
+def evaluate_checks(loaded, workspace) -> list[Diagnostic]:
+    compiled = loaded.compiled
+    board = state = None
+    if loaded.ruleset.map is not None:
+        from .board.queries import BoardQueries
+        from .board.state import GameState
+        from .testing import load_scenario_for_map
+
+        try:
+            scenario = load_scenario_for_map(loaded.ruleset.map[0], workspace.roots)
+        except DiagnosticError as exc:
+            return exc.diagnostics
+        state = GameState.from_scenario(scenario)
+        board = BoardQueries(state)
+    out: list[Diagnostic] = []
+    for key, cd in loaded.ruleset.checks.items():
+        decl = cd.decl
+        ctx = EvalContext(compiled, Host(0), state=state, board=board)
+        severity = Severity.WARNING if decl.severity == "warning" else Severity.ERROR
+        try:
+            refusals = run_checks(ctx, decl)
+        except EvalError as e:
+            out.append(error("C402", f"check '{decl.title}' could not be evaluated: {e.message}",
+                             e.span or decl.name.span, hint=e.hint))
+            continue
+        for r in refusals:
+            message = r.message if r.message.startswith("check failed") else f"check '{decl.title}': {r.message}"
+            out.append(Diagnostic("C401", message, r.span, severity,
+                                  (Related(decl.name.span, "the check is declared here"),)))
+    return out

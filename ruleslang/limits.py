@@ -1,0 +1,14 @@
+"""Safety limits: what a ruleset from a stranger may cost (see docs/safety.md)."""
+
+MAX_SOURCE_CHARS = 1_000_000      # one ruleset file
+MAX_NESTING = 100                 # brackets and expression depth
+MAX_RULESETS = 200                # rulesets loaded for one composition
+MAX_COLLECTION = 100_000          # elements of one list, set or range
+MAX_INT_BITS = 256                # magnitude of a whole number (and of a fraction's parts)
+MAX_TEXT = 100_000                # characters of one text value
+DEFAULT_STEP_BUDGET = 5_000_000   # evaluation steps of one top-level evaluation
+MAX_DIST_SUPPORT = 200_000        # distinct outcomes of one exact distribution
+MAX_DICE = 1_000                  # dice in one dice literal
+MAX_DIE_SIDES = 1_000             # sides of one die
+MAX_YAML_DEPTH = 32               # nesting of a YAML data document
+MAX_DATA_CHARS = 20_000_000       # one YAML or JSON data file

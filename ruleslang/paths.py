@@ -1,0 +1,45 @@
+"""Where rulesets, maps and scenarios are looked up: the ruleset roots.
+
+A root is a folder laid out as the project's `rulesets/`:
+
+    <root>/<family>/<name>@<N>.rules      rulesets (`family/name@N`)
+    <root>/<family>/scenarios/<name>.yaml named scenarios (`family/name`)
+    <root>/maps/<map>.yaml                maps (`aar`, `g40`, ...)
+
+The roots are, in order: folders the user names (`--rulesets DIR`), `./rulesets` when the
+working directory has one, then the rulesets shipped inside the package. A ruleset can never
+reach a file outside these roots except by a path the user gave on the command line.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+from pathlib import Path
+from typing import Iterable, Sequence
+
+
+def packaged_root() -> Path:
+    """The rulesets shipped with the package (a source checkout's `rulesets/` when not installed)."""
+    try:
+        root = Path(str(importlib.resources.files("ruleslang.rulesets")))
+        if root.is_dir():
+            return root
+    except ModuleNotFoundError:
+        pass
+    return Path(__file__).resolve().parent.parent / "rulesets"
+
+
+def default_roots(extra: Iterable[str | Path] = ()) -> list[Path]:
+    """User folders first, then ./rulesets, then the packaged rulesets; no duplicates."""
+    roots: list[Path] = []
+    for candidate in [*extra, Path.cwd() / "rulesets", packaged_root()]:
+        path = Path(candidate).resolve()
+        if path.is_dir() and path not in roots:
+            roots.append(path)
+    return roots
+
+
+def is_within(path: Path, roots: Sequence[Path]) -> bool:
+    """True when `path` (resolved, symlinks followed) lies inside one of `roots`."""
+    resolved = Path(path).resolve()
+    return any(resolved == r or r in resolved.parents for r in roots)
