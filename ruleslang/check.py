@@ -248,6 +248,7 @@ class _Checker:
 
     def _check_type_cycle(self, name: str, decl: ast.TypeDecl) -> None:
         seen = [name]
+        reported = self.__dict__.setdefault("_type_cycles", set())
 
         def visit(texpr):
             for node in ast.walk(texpr):
@@ -255,8 +256,11 @@ class _Checker:
                     sym = self.scope.symbols.get(node.name)
                     if sym is not None and sym.kind == "type":
                         if node.name in seen:
-                            self.error("R220", "types are defined through each other: " +
-                                       " -> ".join(seen + [node.name]), node.span)
+                            cycle = frozenset(seen)
+                            if cycle not in reported:
+                                reported.add(cycle)
+                                self.error("R220", "types are defined through each other: " +
+                                           " -> ".join(seen + [node.name]), node.span)
                             return True
                         seen.append(node.name)
                         if visit(sym.decl.type):
@@ -834,7 +838,7 @@ class _Checker:
             t = self._settable(stmt.target, "change")
             amount = tc.check(stmt.amount)
             if t is not None and not T.is_numeric(T.strip_optional(t)):
-                self.error("T324", f"'change ... by' adds to a number; {stmt.target.func.id} holds {t}",
+                self.error("T324", f"'change ... by' adds to a number; {stmt.target.span.text} holds {t}",
                            stmt.target.span, hint="use 'set ... to' instead")
             elif not T.is_numeric(T.strip_optional(amount)):
                 self.error("T301", f"expected a number to change by, found {amount}", stmt.amount.span)
@@ -890,9 +894,9 @@ class _Checker:
             if name in ("controller", "owner") and sym is None and verb == "set":
                 self.tc.check(target)
                 return T.PLAYER
-        self.tc.check(target)
-        self.error("T324", f"cannot {verb} this: only counters, treasury(p) and controller(s) can be changed",
-                   target.span)
+        if not isinstance(self.tc.check(target), T.AnyType):  # an unknown name is reported already
+            self.error("T324", f"cannot {verb} this: only counters, treasury(p) and controller(s) can be "
+                               "changed", target.span)
         return None
 
     def _choose(self, stmt: ast.Choose, frame: Frame) -> None:

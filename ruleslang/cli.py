@@ -24,13 +24,13 @@ ruleslang (run `ruleslang list` to see them).
 """
 
 EPILOG = """\
-examples:
+examples (FAMILY/RULE stands for a ruleset that `ruleslang list` shows):
   ruleslang list
-  ruleslang check aar/commerce-raiding@1
+  ruleslang check FAMILY/RULE@1
   ruleslang test
-  ruleslang call aar/commerce-raiding@1 raid_cap "United Kingdom" --format json
-  ruleslang eval aar/commerce-raiding@1 'raid_cap("UK")' --scenario aar/start
-  ruleslang diff aar/commerce-raiding@1 aar/commerce-raiding@2
+  ruleslang call FAMILY/RULE@1 some_formula "United Kingdom" --format json
+  ruleslang eval FAMILY/RULE@1 'some_formula("UK")' --scenario aar/start
+  ruleslang diff FAMILY/RULE@1 FAMILY/RULE@2
 """
 
 
@@ -152,7 +152,10 @@ def _report(diagnostics: list[Diagnostic], fmt: str, *, stream=None) -> int:
         print(render_json(diagnostics), file=stream)
     elif diagnostics:
         print(render_all_text(diagnostics), file=stream)
-    return EXIT_ERRORS if has_errors(diagnostics) else EXIT_OK
+    errors = [d for d in diagnostics if d.is_error]
+    if errors and all(d.code.startswith("U") for d in errors):
+        return EXIT_USAGE  # the command line itself was wrong (an unknown option, a bad argument)
+    return EXIT_ERRORS if errors else EXIT_OK
 
 
 def _workspace(args):
@@ -328,7 +331,9 @@ def cmd_call(args) -> int:
     else:
         types = list(loaded.program.formula_types[args.name][0] or ())
     if len(args.args) != len(types):
-        want = ", ".join(f"{p.name.text}: {t}" for p, t in zip(params, types)) or "no arguments"
+        from .unparse import unparse_type
+
+        want = ", ".join(f"{p.name.text}: {unparse_type(p.type)}" for p in params) or "no arguments"
         print(f"ruleslang call: error: {args.name} takes {len(types)} argument(s) ({want}); "
               f"found {len(args.args)}", file=sys.stderr)
         return EXIT_USAGE

@@ -10,17 +10,30 @@ from .program import Explanation
 from .unparse import unparse
 
 
-def _calls_in(node) -> list:
-    """The calls in `node` that are not inside another call, in reading order."""
-    found = []
-    stack = [node]
-    while stack:
+MAX_PARTS = 12
+
+
+def _parts_in(node, info) -> list:
+    """The calls and global values inside `node` (not the node itself), in reading order, once each.
+
+    Calls inside `x => ...` conditions and comprehensions are left out: they depend on the
+    variable being bound, which has no single value to show.
+    """
+    from .unparse import unparse
+
+    found, seen = [], set()
+    stack = list(c for c in ast.children(node) if not isinstance(c, ast.Ident))
+    while stack and len(found) < MAX_PARTS:
         current = stack.pop(0)
-        if isinstance(current, ast.Call):
-            found.append(current)
-            continue
         if isinstance(current, (ast.Lambda, ast.Comprehension)):
             continue
+        shown = isinstance(current, ast.Call) or (
+            isinstance(current, ast.Name) and getattr(info.names.get(id(current)), "kind", None) == "global")
+        if shown and id(current) not in info.random:
+            text = unparse(current)
+            if text not in seen:
+                seen.add(text)
+                found.append(current)
         stack[0:0] = [c for c in ast.children(current) if not isinstance(c, ast.Ident)]
     return found
 
@@ -32,7 +45,7 @@ def formula_explainer(compiled, decl: ast.FormulaDecl):
     size = info.frames.get(id(decl), 1)
     nparams = len(decl.params or ())
     lets = [(let.name.text, ec.expr(let.value), info.slots[id(let.name)]) for let in decl.lets]
-    parts = [(unparse(c), ec.expr(c)) for c in _calls_in(decl.body) if id(c) not in info.random]
+    parts = [(unparse(c), ec.expr(c)) for c in _parts_in(decl.body, info)]
     body = ec.expr(decl.body)
 
     def explain(ctx, *args):

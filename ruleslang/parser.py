@@ -44,9 +44,17 @@ def _grammar_text() -> str:
 
 
 class _IndentError(Exception):
-    def __init__(self, code: str, message: str, token: Token, length: int = 1):
+    """A layout problem found by the post-lexer, at [start, end) of the parsed text."""
+
+    def __init__(self, code: str, message: str, token: Token):
         super().__init__(message)
-        self.code, self.message, self.token, self.length = code, message, token, length
+        self.code, self.message = code, message
+        if token.type == "_NL":
+            # the indentation of the line that follows the newline
+            self.end = token.end_pos
+            self.start = token.end_pos - len(token.rsplit("\n", 1)[1])
+        else:
+            self.start, self.end = token.start_pos, token.end_pos
 
 
 class _Indenter(Indenter):
@@ -65,22 +73,27 @@ class _Indenter(Indenter):
         indent_str = token.rsplit("\n", 1)[1]
         if "\t" in indent_str:
             raise _IndentError("P004", "tabs are not allowed in indentation; indent with spaces", token)
-        yield token
         indent = len(indent_str)
-        if indent > self.indent_level[-1]:
-            self.indent_level.append(indent)
-            yield Token.new_borrow_pos(self.INDENT_type, indent_str, token)
-        else:
-            while indent < self.indent_level[-1]:
-                self.indent_level.pop()
-                yield Token.new_borrow_pos(self.DEDENT_type, indent_str, token)
-            if indent != self.indent_level[-1]:
+        if indent < self.indent_level[-1]:
+            # Check the dedent lands on an enclosing block before emitting anything.
+            levels = [lv for lv in self.indent_level if lv <= indent]
+            if levels[-1] != indent:
                 raise _IndentError(
                     "P003",
                     f"this line is indented by {indent} spaces, which matches no enclosing block "
-                    f"(expected {self.indent_level[-1]})",
+                    f"(expected {levels[-1]} or {self.indent_level[-1]})",
                     token,
                 )
+        yield token
+        # Indentation tokens sit where the new line's text starts, so errors point there.
+        at = token.end_pos
+        if indent > self.indent_level[-1]:
+            self.indent_level.append(indent)
+            yield _positioned(self.INDENT_type, indent_str, token, at)
+        else:
+            while indent < self.indent_level[-1]:
+                self.indent_level.pop()
+                yield _positioned(self.DEDENT_type, indent_str, token, at)
 
     def _process(self, stream):
         token = None
@@ -102,6 +115,12 @@ class _Indenter(Indenter):
                 yield Token.new_borrow_pos(self.DEDENT_type, "", token)
             else:
                 yield Token(self.DEDENT_type, "", 0, 1, 1, 1, 1, 0)
+
+
+def _positioned(kind: str, value: str, nl: Token, at: int) -> Token:
+    line = (nl.end_line or nl.line or 1)
+    column = (nl.end_column or 1)
+    return Token(kind, value, at, line, column, line, column, at)
 
 
 @functools.lru_cache(maxsize=1)
@@ -203,10 +222,7 @@ def _syntax_diagnostic(exc: UnexpectedInput, source: Source, base: int):
     start = base + (token.start_pos if token.start_pos is not None else 0)
     end = base + (token.end_pos if token.end_pos is not None else start)
     if token.type in ("_NL", "_DEDENT", "_INDENT", "$END"):
-        # Point at the end of the previous line rather than at the indentation that follows.
-        end = start
-        if token.type == "_NL" or token.type == "$END":
-            start = end
+        end = start  # a point: the end of the line, or where the next line's text starts
     expected = exc.accepts or exc.expected
     message = f"expected {_expected_list(expected)}, found {_describe_token(token)}"
     hint = None
@@ -244,10 +260,7 @@ def parse_tree(text: str, source: Source, *, start: str = "start", base: int = 0
     try:
         tree = get_parser().parse(text, start=start)
     except _IndentError as exc:
-        tok = exc.token
-        line_start = tok.end_pos - len(tok.rsplit("\n", 1)[1]) if tok.end_pos is not None else 0
-        raise DiagnosticError(error(exc.code, exc.message,
-                                    Span(source, base + line_start, base + (tok.end_pos or line_start))))
+        raise DiagnosticError(error(exc.code, exc.message, Span(source, base + exc.start, base + exc.end)))
     except UnexpectedInput as exc:
         raise DiagnosticError(_syntax_diagnostic(exc, source, base))
     _check_depth(tree, source, base)

@@ -22,6 +22,8 @@ from .values import format_value
 
 @dataclass
 class TestResult:
+    __test__ = False  # not a pytest test class
+
     ruleset: str
     title: str
     span: Any
@@ -94,6 +96,8 @@ def _positions_for(node):
 
 class TestRunner:
     """Runs the tests of loaded rulesets through one workspace (for scenario lookup)."""
+
+    __test__ = False  # not a pytest test class
 
     def __init__(self, workspace):
         self.workspace = workspace

@@ -9,6 +9,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from lark import Token, Transformer, Tree, v_args
+from lark.exceptions import VisitError
 
 from . import ast
 from .diagnostics import DiagnosticError, error
@@ -34,7 +35,13 @@ class _ToAst(Transformer):
     def _span(self, meta) -> Span:
         if getattr(meta, "empty", True):
             return Span(self.source, self.base, self.base)
-        return Span(self.source, self.base + meta.start_pos, self.base + meta.end_pos)
+        text = self.source.text
+        # the parser reads one newline more than the file holds
+        start, end = self.base + meta.start_pos, min(self.base + meta.end_pos, len(text))
+        start = min(start, end)
+        if end > start and text[end - 1] in "\n\r\t #":
+            end = _trim_end(text, start, end)
+        return Span(self.source, start, end)
 
     def _tok_span(self, tok: Token) -> Span:
         return Span(self.source, self.base + tok.start_pos, self.base + tok.end_pos)
@@ -90,7 +97,7 @@ class _ToAst(Transformer):
                 from .parser import parse_tree
 
                 tree = parse_tree(fragment, self.source, start="expr", base=start + i + 1)
-                parts.append(_ToAst(self.source, start + i + 1).transform(tree))
+                parts.append(_transform(_ToAst(self.source, start + i + 1), tree))
                 i = j
             elif ch == "}":
                 raise DiagnosticError(error(
@@ -660,6 +667,35 @@ class _ToAst(Transformer):
         return ast.Explain(children[0], span=self._span(meta))
 
 
+def _trim_end(text: str, start: int, end: int) -> int:
+    """Statements end with their newline (and any comment); a span should stop at the last code."""
+    while True:
+        while end > start and text[end - 1] in " \t\r\n":
+            end -= 1
+        line_start = text.rfind("\n", start, end) + 1
+        line = text[max(line_start, start):end]
+        cut = _comment_start(line)
+        if cut is None:
+            return end
+        end = max(line_start, start) + cut
+
+
+def _comment_start(line: str) -> int | None:
+    in_text = False
+    i = 0
+    while i < len(line):
+        ch = line[i]
+        if ch == "\\" and in_text:
+            i += 2
+            continue
+        if ch == '"':
+            in_text = not in_text
+        elif ch == "#" and not in_text:
+            return i
+        i += 1
+    return None
+
+
 class _Many(list):
     """Several declarations written on one line (`player A, B`)."""
 
@@ -674,12 +710,22 @@ def _flatten(items):
     return tuple(out)
 
 
+def _transform(transformer: _ToAst, tree: Tree):
+    try:
+        return transformer.transform(tree)
+    except VisitError as exc:
+        # lark wraps what a callback raises; a located diagnostic is what the caller wants.
+        if isinstance(exc.orig_exc, DiagnosticError):
+            raise exc.orig_exc from None
+        raise
+
+
 def to_module(tree: Tree, source: Source) -> ast.Module:
     """Transform a parsed file into a Module."""
-    module = _ToAst(source).transform(tree)
+    module = _transform(_ToAst(source), tree)
     return ast.Module(module.header, _flatten(module.items), span=module.span)
 
 
 def to_expr(tree: Tree, source: Source, base: int = 0) -> ast.Expr:
     """Transform a parsed lone expression."""
-    return _ToAst(source, base).transform(tree)
+    return _transform(_ToAst(source, base), tree)

@@ -212,6 +212,8 @@ def format_value(value: Any) -> str:
         return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
     if type(value) is tuple:
         return "[" + ", ".join(format_value(v) for v in value) + "]"
+    if type(value) is EnumValue:
+        return value.name
     return repr(value)
 
 

@@ -1,0 +1,41 @@
+"""Shared fixtures: the fixture ruleset root and helpers to load ruleset text."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from ruleslang.pipeline import Workspace
+
+TESTS = Path(__file__).resolve().parent
+FIXTURES = TESTS / "rulesets"
+REPO = TESTS.parent
+REFERENCE = REPO.parent / "shared" / "reference"
+
+
+@pytest.fixture
+def workspace() -> Workspace:
+    return Workspace([FIXTURES])
+
+
+def write_rulesets(root: Path, files: dict[str, str]) -> Path:
+    """Write {"family/name@N": text} into `root` laid out as a ruleset root."""
+    for ref, text in files.items():
+        family, rest = ref.split("/")
+        folder = root / family
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"{rest}.rules").write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
+    return root
+
+
+def load(tmp_path: Path, files: dict[str, str], ref: str | None = None, extra_roots=()):
+    """Write rulesets into a temporary root and load one composition."""
+    write_rulesets(tmp_path, files)
+    ws = Workspace([tmp_path, *extra_roots])
+    return ws, ws.load([ref or next(iter(files))])
+
+
+def codes(diagnostics) -> list[str]:
+    return [d.code for d in diagnostics]

@@ -1,0 +1,35 @@
+"""The grammar builds in strict mode, from the installed package, once per process."""
+
+import importlib.resources
+
+import pytest
+from lark import Lark
+from lark.exceptions import GrammarError
+
+from ruleslang import parser
+from conftest import REPO
+
+
+def test_parser_is_strict_lalr_and_built_once():
+    p = parser.get_parser()
+    assert p.options.parser == "lalr"
+    assert p.options.strict is True
+    assert parser.get_parser() is p
+
+
+def test_grammar_is_loaded_from_the_installed_package():
+    resource = importlib.resources.files("ruleslang.grammar") / "ruleslang.lark"
+    assert resource.is_file()
+    assert parser.grammar_location() == str(resource)
+    checkout = REPO / "grammar" / "ruleslang.lark"
+    if checkout.is_file():
+        assert resource.read_text(encoding="utf-8") == checkout.read_text(encoding="utf-8")
+
+
+def test_a_conflict_in_the_grammar_fails_the_build():
+    text = parser._grammar_text()
+    # A second rule for `a - b` makes subtraction ambiguous: strict mode must refuse it.
+    broken = text.replace("?sum_expr: product", "?sum_expr: product\n         | sum_expr SIGN sum_expr -> again\n", 1)
+    assert broken != text
+    with pytest.raises(GrammarError):
+        Lark(broken, parser="lalr", strict=True, postlex=parser._Indenter(), start=["start", "expr"])
