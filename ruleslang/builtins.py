@@ -437,39 +437,15 @@ builtin("chance", "chance(dist, v): the probability of outcome v in a distributi
 # ----------------------------------------------------------------------------------- the board
 
 
-def _board(ctx):
-    board = ctx.board
-    if board is None:
-        raise EvalError("E530", "this evaluation has no board: give a scenario (--scenario FILE) "
-                                "or name a map in the ruleset")
-    return board
-
-
-def _space_name(value) -> str:
-    return _need(value, "a space").name
-
-
-def _player_name(value) -> str:
-    return _need(value, "a player").name
-
-
-def board_errors(fn):
-    """Report the board's refusals (an unknown economy, ...) as located evaluation errors."""
-    from .board.state import BoardError
-
-    def guarded(ctx, *args, **kwargs):
-        try:
-            return fn(ctx, *args, **kwargs)
-        except BoardError as exc:
-            raise EvalError("E534", str(exc))
-    return guarded
-
-
 def _board_fn(name, doc, params, result, fn, *, kw=None, min_args=None):
-    """A built-in that reads the board; `fn(ctx, board, *args)`."""
+    """A built-in that reads the board: `fn(ctx, *args)` calls `ctx.board` directly.
+
+    Its arguments are never none here (the compiler guards arguments that may be none), a
+    context without a board answers every query with a located E530, and the compiled call
+    site turns the board's refusals (BoardError) into E534: no wrapper between rule and board.
+    """
     builtin(name, doc, board=True, kwargs=tuple((kw or {}).keys()))(
-        (signature(params, result, kw=kw, min_args=min_args),
-         board_errors(lambda ctx, *args, **kwargs: fn(ctx, _board(ctx), *args, **kwargs))))
+        (signature(params, result, kw=kw, min_args=min_args), fn))
 
 
 _OPT_PLAYER = T.OptionalType(T.PLAYER)
@@ -478,26 +454,26 @@ _PLAYERS = T.SetType(T.PLAYER)
 
 _board_fn("controller", "controller(s): the player controlling space s now (none for sea zones)",
           [T.SPACE], _OPT_PLAYER,
-          lambda ctx, b, s: ctx.player_value(b.controller(_space_name(s))))
+          lambda ctx, s: ctx.player_value(ctx.board.controller(s.name)))
 _board_fn("owner", "owner(s): the same as controller(s)", [T.SPACE], _OPT_PLAYER,
-          lambda ctx, b, s: ctx.player_value(b.controller(_space_name(s))))
+          lambda ctx, s: ctx.player_value(ctx.board.controller(s.name)))
 _board_fn("controller_at_start", "controller_at_start(s): who controlled s at the start of this turn",
           [T.SPACE], _OPT_PLAYER,
-          lambda ctx, b, s: ctx.player_value(b.controller_at_turn_start(_space_name(s))))
+          lambda ctx, s: ctx.player_value(ctx.board.controller_at_turn_start(s.name)))
 _board_fn("original_owner", "original_owner(s): who owned s when the game began", [T.SPACE], _OPT_PLAYER,
-          lambda ctx, b, s: ctx.player_value(b.original_owner(_space_name(s))))
+          lambda ctx, s: ctx.player_value(ctx.board.original_owner(s.name)))
 _board_fn("ipc", "ipc(s): the production value of space s", [T.SPACE], T.INT,
-          lambda ctx, b, s: b.ipc(_space_name(s)))
+          lambda ctx, s: ctx.board.ipc(s.name))
 _board_fn("is_land", "is_land(s): true for land territories", [T.SPACE], T.BOOL,
-          lambda ctx, b, s: b.is_land(_space_name(s)))
+          lambda ctx, s: ctx.board.is_land(s.name))
 _board_fn("is_sea", "is_sea(s): true for sea zones", [T.SPACE], T.BOOL,
-          lambda ctx, b, s: b.is_sea(_space_name(s)))
+          lambda ctx, s: ctx.board.is_sea(s.name))
 _board_fn("neighbours", "neighbours(s): every space bordering s", [T.SPACE], _SPACES,
-          lambda ctx, b, s: ctx.spaces(b.neighbours(_space_name(s), "all")))
+          lambda ctx, s: ctx.spaces(ctx.board.neighbours(s.name, "all")))
 _board_fn("land_neighbours", "land_neighbours(s): the land territories bordering s", [T.SPACE], _SPACES,
-          lambda ctx, b, s: ctx.spaces(b.neighbours(_space_name(s), "land")))
+          lambda ctx, s: ctx.spaces(ctx.board.neighbours(s.name, "land")))
 _board_fn("sea_neighbours", "sea_neighbours(s): the sea zones bordering s", [T.SPACE], _SPACES,
-          lambda ctx, b, s: ctx.spaces(b.neighbours(_space_name(s), "sea")))
+          lambda ctx, s: ctx.spaces(ctx.board.neighbours(s.name, "sea")))
 
 
 def _by(value) -> str:
@@ -509,11 +485,11 @@ def _by(value) -> str:
 
 _board_fn("within", "within(s, n, by: \"land\"|\"sea\"|\"all\"): spaces 1 to n steps from s",
           [T.SPACE, T.INT], _SPACES,
-          lambda ctx, b, s, n, by=None: ctx.spaces(b.within(_space_name(s), n, by=_by(by))),
+          lambda ctx, s, n, by=None: ctx.spaces(ctx.board.within(s.name, n, by=_by(by))),
           kw={"by": T.TEXT})
 _board_fn("distance", "distance(a, b, by: ...): the fewest steps from a to b (none if unreachable)",
           [T.SPACE, T.SPACE], T.OptionalType(T.INT),
-          lambda ctx, b, x, y, by=None: b.distance(_space_name(x), _space_name(y), by=_by(by)),
+          lambda ctx, x, y, by=None: ctx.board.distance(x.name, y.name, by=_by(by)),
           kw={"by": T.TEXT})
 
 
@@ -531,18 +507,18 @@ def _check_connected(tc, call):
 
 
 def _connected_impl(ctx, space, predicate):
-    board = _board(ctx)
+    board = ctx.board
     values = ctx.space_values
 
     def pred(name: str) -> bool:
         return predicate(values[name]) is True
 
     key = getattr(predicate, "cache_key", None)
-    return ctx.spaces(board.connected(_space_name(space), pred, cache_key=key))
+    return ctx.spaces(board.connected(space.name, pred, cache_key=key))
 
 
 builtin("connected", "connected(s, x => cond): the land territories joined to s through land where cond holds",
-        board=True)((_check_connected, board_errors(_connected_impl)))
+        board=True)((_check_connected, _connected_impl))
 
 
 def _check_units(tc, call):
@@ -573,7 +549,7 @@ def _as_names(value) -> tuple[str, ...] | None:
 
 
 def _units_impl(ctx, space=None, owner=None, type=None, tag=None):
-    board = _board(ctx)
+    board = ctx.board
     owners, types_, tags = _as_names(owner), _as_names(type), _as_names(tag)
     out = []
     for unit in board.units(space.name if space is not None else None):
@@ -588,32 +564,32 @@ def _units_impl(ctx, space=None, owner=None, type=None, tag=None):
 
 
 builtin("units", "units(s, owner: p, type: t, tag: g): the units in s (or on the whole board), filtered",
-        board=True, kwargs=("owner", "type", "tag"))((_check_units, board_errors(_units_impl)))
+        board=True, kwargs=("owner", "type", "tag"))((_check_units, _units_impl))
 
 _board_fn("factories", "factories(owner: p): the spaces holding a factory", [], _SPACES,
-          lambda ctx, b, owner=None: ctx.spaces(f.space for f in b.factories(owner=owner.name if owner is not None
+          lambda ctx, owner=None: ctx.spaces(f.space for f in ctx.board.factories(owner=owner.name if owner is not None
                                                                                else None)),
           kw={"owner": T.PLAYER})
 _board_fn("has_factory", "has_factory(s): true when space s holds a factory", [T.SPACE], T.BOOL,
-          lambda ctx, b, s: bool(b.factories(space=_space_name(s))))
+          lambda ctx, s: bool(ctx.board.factories(space=s.name)))
 _board_fn("income", "income(p, economy: e): the player's income this turn (the sum of IPC values it controls, "
           "or the scenario's figure)", [T.PLAYER], T.INT,
-          lambda ctx, b, p, economy=None: b.income(_player_name(p), economy=economy), kw={"economy": T.TEXT})
+          lambda ctx, p, economy=None: ctx.board.income(p.name, economy=economy), kw={"economy": T.TEXT})
 _board_fn("treasury", "treasury(p, economy: e): the player's unspent money", [T.PLAYER], T.INT,
-          lambda ctx, b, p, economy=None: b.treasury(_player_name(p), economy=economy), kw={"economy": T.TEXT})
-_board_fn("spaces", "spaces(): every space on the map", [], _SPACES, lambda ctx, b: ctx.spaces(b.spaces()))
+          lambda ctx, p, economy=None: ctx.board.treasury(p.name, economy=economy), kw={"economy": T.TEXT})
+_board_fn("spaces", "spaces(): every space on the map", [], _SPACES, lambda ctx: ctx.spaces(ctx.board.spaces()))
 _board_fn("territories", "territories(): every land territory", [], _SPACES,
-          lambda ctx, b: ctx.spaces(b.spaces("land")))
-_board_fn("sea_zones", "sea_zones(): every sea zone", [], _SPACES, lambda ctx, b: ctx.spaces(b.spaces("sea")))
+          lambda ctx: ctx.spaces(ctx.board.spaces("land")))
+_board_fn("sea_zones", "sea_zones(): every sea zone", [], _SPACES, lambda ctx: ctx.spaces(ctx.board.spaces("sea")))
 _board_fn("capital", "capital(p): the player's capital (none if the map names none)", [T.PLAYER],
-          T.OptionalType(T.SPACE), lambda ctx, b, p: ctx.space_value(b.map.player(_player_name(p)).capital))
+          T.OptionalType(T.SPACE), lambda ctx, p: ctx.space_value(ctx.board.map.player(p.name).capital))
 _board_fn("current_player", "current_player(): whose turn it is", [], T.PLAYER,
-          lambda ctx, b: ctx.player_value(b.current_player()))
-_board_fn("round", "round(): the game round, from 1", [], T.INT, lambda ctx, b: b.round())
+          lambda ctx: ctx.player_value(ctx.board.current_player()))
+_board_fn("round", "round(): the game round, from 1", [], T.INT, lambda ctx: ctx.board.round())
 
 
 def _side_of(ctx, p):
-    side = ctx.side_of(_player_name(p))
+    side = ctx.side_of(p.name)
     if side is None:
         raise EvalError("E504", f"player {p.name} belongs to no side")
     return side
@@ -628,7 +604,7 @@ builtin("allied", "allied(a, b): true when players a and b are on the same side 
      lambda ctx, a, b: a is not None and b is not None and (a == b or ctx.side_of(a.name) is not None
                                                             and ctx.side_of(a.name) == ctx.side_of(b.name))))
 builtin("enemies", "enemies(p): the players on other sides")(
-    (signature([T.PLAYER], _PLAYERS), lambda ctx, p: LSet(ctx.enemies_of(_player_name(p)))))
+    (signature([T.PLAYER], _PLAYERS), lambda ctx, p: LSet(ctx.enemies_of(p.name))))
 builtin("players", "players(): every player, in turn order")(
     (signature([], T.ListType(T.PLAYER)), lambda ctx: tuple(ctx.enums["player"].members)))
 builtin("unit_types", "unit_types(): every unit type")(

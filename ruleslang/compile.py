@@ -16,6 +16,7 @@ from typing import Any, Callable
 
 from . import ast
 from . import types as T
+from .board.state import BoardError
 from .builtins import REGISTRY as BUILTINS
 from .errors import EvalError
 from .limits import MAX_COLLECTION, MAX_INT_BITS, MAX_TEXT
@@ -23,6 +24,25 @@ from .typecheck import CheckInfo
 from .values import EnumValue, LSet, Record, UnitValue, display_text, format_value, normalize_number, sort_key
 
 Fn = Callable[[list], Any]
+# Board queries the compiler calls directly: built-in -> (board method, gives a player name).
+_DIRECT_QUERIES = {
+    "controller": ("controller", True), "owner": ("controller", True),
+    "controller_at_start": ("controller_at_turn_start", True), "original_owner": ("original_owner", True),
+    "ipc": ("ipc", False), "is_land": ("is_land", False), "is_sea": ("is_sea", False),
+}
+
+
+def _method_table():
+    # Unbound methods of the board class: one C-level call, no attribute lookup by name per call.
+    from .board.queries import BoardQueries
+
+    return {method: getattr(BoardQueries, method) for method, _ in _DIRECT_QUERIES.values()}
+
+
+_BOARD_METHODS = _method_table()
+# Built-ins that accept none as an argument; every other built-in argument that may be none is
+# checked at the call site, so the built-in itself never sees none.
+ACCEPTS_NONE = {"allied", "text"}
 _NO = object()  # "not a constant"
 _LIMIT = 1 << MAX_INT_BITS
 
@@ -65,6 +85,14 @@ class ExprCompiler:
 
     def _const(self, value) -> tuple[Fn, Any]:
         return (lambda env: value), value
+
+    def _local_slot(self, node) -> int | None:
+        """The slot of a local variable that is never none, for closures that read it directly."""
+        if isinstance(node, ast.Name) and not isinstance(self.info.types.get(id(node)), T.OptionalType):
+            res = self.info.names.get(id(node))
+            if res is not None and res.kind == "local":
+                return res.slot
+        return None
 
     def _need(self, node, fn: Fn) -> Fn:
         """Guard a value whose type admits none where a value is required."""
@@ -207,6 +235,9 @@ class ExprCompiler:
     def _builtin(self, node: ast.Call, name: str):
         bi = BUILTINS[name]
         span = node.span
+        fast = self._fast_builtin(node, name)
+        if fast is not None:
+            return fast, _NO
         if name in ("probability", "expected", "distribution"):
             xfn = self.compiled.exact_compiler.expr(node.args[0])
             impl = bi.impl
@@ -227,21 +258,36 @@ class ExprCompiler:
                 except EvalError as e:
                     raise e.at(span)
             return aggregate, _NO
+        guard = name not in ACCEPTS_NONE
         args = []
         for a in node.args:
             if isinstance(a, ast.Lambda):
                 args.append(self._lambda(a))
             else:
-                args.append(self.expr(a))
-        kwargs = [(k.name.text, self.expr(k.value)) for k in node.kwargs]
+                f = self.expr(a)
+                args.append(self._need(a, f) if guard else f)
+        kwargs = [(k.name.text, self._need(k.value, self.expr(k.value)) if guard else self.expr(k.value))
+                  for k in node.kwargs]
         impl = bi.impl
+        # Each call site keeps its span: evaluation and board errors are reported at the rule text.
         if kwargs:
             def call_kw(env):
                 try:
                     return impl(env[0], *[a(env) for a in args], **{k: f(env) for k, f in kwargs})
                 except EvalError as e:
                     raise e.at(span)
+                except BoardError as e:
+                    raise EvalError("E534", str(e), span)
             return call_kw, _NO
+        if not args:
+            def call0(env):
+                try:
+                    return impl(env[0])
+                except EvalError as e:
+                    raise e.at(span)
+                except BoardError as e:
+                    raise EvalError("E534", str(e), span)
+            return call0, _NO
         if len(args) == 1:
             a0 = args[0]
 
@@ -250,6 +296,8 @@ class ExprCompiler:
                     return impl(env[0], a0(env))
                 except EvalError as e:
                     raise e.at(span)
+                except BoardError as e:
+                    raise EvalError("E534", str(e), span)
             return call1, _NO
         if len(args) == 2:
             a0, a1 = args
@@ -259,6 +307,8 @@ class ExprCompiler:
                     return impl(env[0], a0(env), a1(env))
                 except EvalError as e:
                     raise e.at(span)
+                except BoardError as e:
+                    raise EvalError("E534", str(e), span)
             return call2, _NO
 
         def call(env):
@@ -266,7 +316,111 @@ class ExprCompiler:
                 return impl(env[0], *[a(env) for a in args])
             except EvalError as e:
                 raise e.at(span)
+            except BoardError as e:
+                raise EvalError("E534", str(e), span)
         return call, _NO
+
+    def _fast_builtin(self, node: ast.Call, name: str):
+        """Closures for the commonest built-in shapes, without the general call machinery."""
+        types = self.info.types
+        args = node.args
+        if node.kwargs:
+            return None
+        span = node.span
+        if name in _DIRECT_QUERIES and len(args) == 1:
+            # the board method called straight from the call site (no built-in layer between)
+            method, gives_player = _DIRECT_QUERIES[name]
+            arg = self._need(args[0], self.expr(args[0]))
+            call = _BOARD_METHODS[method]
+            slot = self._local_slot(args[0])
+
+            if gives_player and slot is not None:
+                def player_query_local(env):
+                    ctx = env[0]
+                    try:
+                        value = call(ctx.board, env[slot].name)
+                    except BoardError as e:
+                        raise EvalError("E534", str(e), span)
+                    except EvalError as e:
+                        raise e.at(span)
+                    return ctx.player_values[value] if value is not None else None
+                return player_query_local
+            if slot is not None:
+                def query_local(env):
+                    try:
+                        return call(env[0].board, env[slot].name)
+                    except BoardError as e:
+                        raise EvalError("E534", str(e), span)
+                    except EvalError as e:
+                        raise e.at(span)
+                return query_local
+            if gives_player:
+                def player_query(env):
+                    ctx = env[0]
+                    try:
+                        value = call(ctx.board, arg(env).name)
+                    except BoardError as e:
+                        raise EvalError("E534", str(e), span)
+                    except EvalError as e:
+                        raise e.at(span)
+                    return ctx.player_values[value] if value is not None else None
+                return player_query
+
+            def query(env):
+                try:
+                    return call(env[0].board, arg(env).name)
+                except BoardError as e:
+                    raise EvalError("E534", str(e), span)
+                except EvalError as e:
+                    raise e.at(span)
+            return query
+        if name in ("min", "max") and len(args) == 2 and all(
+                T.is_numeric(types.get(id(a))) and not isinstance(types.get(id(a)), T.AnyType) for a in args):
+            pick = min if name == "min" else max
+            (a, ca), (b, cb) = self._c(args[0]), self._c(args[1])
+            if ca is not _NO:
+                return lambda env: pick(ca, b(env))
+            if cb is not _NO:
+                return lambda env: pick(a(env), cb)
+            return lambda env: pick(a(env), b(env))
+        if name in ("floor", "ceil") and len(args) == 1 and isinstance(args[0], ast.Binary) \
+                and args[0].op == "/" and types.get(id(args[0].left)) == T.INT \
+                and types.get(id(args[0].right)) == T.INT:
+            # whole numbers divided and rounded: integer arithmetic, no fraction built
+            num, den = self.expr(args[0].left), self.expr(args[0].right)
+            floor = name == "floor"
+
+            def int_div(env):
+                d = den(env)
+                if d == 0:
+                    raise EvalError("E503", "division by zero", span)
+                return num(env) // d if floor else -(-num(env) // d)
+            return int_div
+        if len(args) == 1 and isinstance(args[0], ast.Comprehension) and args[0].kind == "gen" \
+                and name in ("sum", "count", "any", "all", "max", "min"):
+            elem = types.get(id(args[0].element))
+            if name in ("sum", "max", "min") and elem not in (T.INT, T.NUMBER):
+                return None
+            gen = self._generate(args[0])
+            if name == "sum":
+                if elem == T.INT:
+                    return lambda env: sum(gen(env))
+                return lambda env: normalize_number(sum(gen(env)))
+            if name == "count":
+                return lambda env: len(gen(env))
+            if name == "any":
+                return lambda env: any(v is True for v in gen(env))
+            if name == "all":
+                return lambda env: all(v is True for v in gen(env))
+            pick = max if name == "max" else min
+
+            def extreme(env):
+                values = gen(env)
+                if not values:
+                    raise EvalError("E505", f"{name} of an empty collection", span)
+                return pick(values)
+            return extreme
+        return None
 
     def _lambda(self, node: ast.Lambda) -> Fn:
         """A condition for a built-in: a Python function of one value, run in the caller's frame.
@@ -301,16 +455,21 @@ class ExprCompiler:
             it, slot, cond = clauses[0]
 
             def gen1(env):
+                items = _iter(it(env))
                 host = env[0].host
+                host.steps -= len(items)  # one step per element, spent before the loop
+                if host.steps < 0:
+                    host.out_of_budget(span)
                 out = []
-                for v in _iter(it(env)):
-                    host.steps -= 1
-                    if host.steps < 0:
-                        host.out_of_budget(span)
-                    env[slot] = v
-                    if cond is None or cond(env):
+                if cond is None:
+                    for v in items:
+                        env[slot] = v
                         out.append(elt(env))
-                _check_size(len(out), span)
+                else:
+                    for v in items:
+                        env[slot] = v
+                        if cond(env):
+                            out.append(elt(env))
                 return out
             return gen1
 
@@ -325,10 +484,11 @@ class ExprCompiler:
                         _check_size(len(out), span)
                     return
                 it, slot, cond = clauses[i]
-                for v in _iter(it(env)):
-                    host.steps -= 1
-                    if host.steps < 0:
-                        host.out_of_budget(span)
+                items = _iter(it(env))
+                host.steps -= len(items)
+                if host.steps < 0:
+                    host.out_of_budget(span)
+                for v in items:
                     env[slot] = v
                     if cond is None or cond(env):
                         loop(i + 1)
@@ -493,6 +653,9 @@ class ExprCompiler:
                 return (lambda env: lf(env) <= rc), _NO
             return (lambda env: cmp(lf(env), rc)), _NO
         if op == "==":
+            rslot = self._local_slot(node.right)
+            if rslot is not None:
+                return (lambda env: lf(env) == env[rslot]), _NO
             return (lambda env: lf(env) == rf(env)), _NO
         return (lambda env: cmp(lf(env), rf(env))), _NO
 
@@ -602,6 +765,10 @@ def _wrap(op):
 def _div(a, b, span):
     if b == 0:
         raise EvalError("E503", "division by zero", span)
+    if type(a) is int and type(b) is int:
+        if a % b == 0:
+            return a // b
+        return _num(Fraction(a, b))
     try:
         return _num(Fraction(a) / Fraction(b))
     except EvalError as e:

@@ -14,13 +14,28 @@ from .host import Host
 from .values import EnumValue, LSet, UnitValue, to_json
 
 
+class _NoBoard:
+    """The board of an evaluation without one: every query is a located E530."""
+
+    def __getattr__(self, name):
+        raise EvalError("E530", "this needs a board: give a scenario (--scenario FILE) or name a map in "
+                                "the ruleset")
+
+    def __bool__(self) -> bool:
+        return False
+
+
+NO_BOARD = _NoBoard()
+
+
 class EvalContext:
     def __init__(self, compiled, host: Host, *, state=None, board=None, options: dict | None = None,
                  facts: dict | None = None, decide: Callable | None = None):
         self.compiled = compiled
         self.host = host
         self.state = state
-        self.board = board
+        self.board = board if board is not None else NO_BOARD
+        self._space_sets: dict[tuple, LSet] = {}
         enums = compiled.program.scope.enums
         self.enums = enums
         self.space_values: dict[str, EnumValue] = enums["space"].by_name
@@ -50,16 +65,20 @@ class EvalContext:
         return self.space_values[name] if name is not None else None
 
     def player_value(self, name: str | None) -> EnumValue | None:
-        if name is None:
-            return None
-        value = self.player_values.get(name)
-        if value is None:
-            raise EvalError("E531", f"the board names a player '{name}' that the rulesets do not know")
-        return value
+        # Players come from the same map as the board, so every name the board gives is known.
+        return self.player_values[name] if name is not None else None
 
     def spaces(self, names: Iterable[str]) -> LSet:
-        values = self.space_values
-        return LSet(values[n] for n in names)
+        """The set of these spaces; the board's answers are tuples it caches, so their sets are kept too."""
+        key = names if isinstance(names, tuple) else tuple(names)
+        found = self._space_sets.get(key)
+        if found is None:
+            values = self.space_values
+            found = LSet.of_enums(values[n] for n in key)
+            if len(self._space_sets) > 4096:
+                self._space_sets.clear()
+            self._space_sets[key] = found
+        return found
 
     def unit_value(self, unit) -> UnitValue:
         utype = self.unittype_values.get(unit.type)

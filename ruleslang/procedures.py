@@ -341,7 +341,7 @@ class Procedures:
             env = [ctx] + [None] * (size - 1)
             if players is not None:
                 who = players(env)
-                current = ctx.player_value(ctx.board.current_player()) if ctx.board is not None else None
+                current = ctx.player_value(ctx.board.current_player()) if ctx.board else None
                 members = who.items if isinstance(who, LSet) else (who,)
                 if current not in members:
                     continue

@@ -19,21 +19,20 @@ from typing import Any, Iterable
 
 
 class EnumValue:
-    """A member of an enumeration; equal by (enumeration, name), ordered by declaration."""
+    """A member of an enumeration, ordered by declaration.
 
-    __slots__ = ("kind", "name", "index", "_hash")
+    Each member exists once per program (an `Enumeration` creates it), so equality and hashing
+    are by identity: the cheapest comparison there is, on the hottest path of rule evaluation.
+    Nothing iterates a hashed collection of them (sets are sorted tuples), so identity hashes
+    never reach an output.
+    """
+
+    __slots__ = ("kind", "name", "index", "__weakref__")
 
     def __init__(self, kind: str, name: str, index: int):
         self.kind = kind
         self.name = name
         self.index = index
-        self._hash = hash((kind, index))
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, EnumValue) and other.kind == self.kind and other.name == self.name
-
-    def __hash__(self) -> int:
-        return self._hash
 
     def __repr__(self) -> str:
         return f"{self.kind}:{self.name}"
@@ -104,7 +103,7 @@ class Record:
 class LSet:
     """A set of values held in canonical order."""
 
-    __slots__ = ("items", "_hash")
+    __slots__ = ("items", "_hash", "_members")
 
     def __init__(self, items: Iterable[Any] = ()):
         unique: dict = {}
@@ -112,6 +111,17 @@ class LSet:
             unique[item] = None
         self.items = tuple(sorted(unique, key=sort_key))
         self._hash = None
+        self._members = None
+
+    @classmethod
+    def of_enums(cls, values: Iterable["EnumValue"]) -> "LSet":
+        """A set of members of one enumeration: ordered by declaration, without the general sort."""
+        out = cls.__new__(cls)
+        unique = {v: None for v in values}
+        out.items = tuple(sorted(unique, key=_enum_index))
+        out._hash = None
+        out._members = None
+        return out
 
     def __iter__(self):
         return iter(self.items)
@@ -120,7 +130,10 @@ class LSet:
         return len(self.items)
 
     def __contains__(self, item: object) -> bool:
-        return item in self.items
+        # Membership only (never iteration) goes through a hashed set: its order does not matter.
+        if self._members is None:
+            self._members = frozenset(self.items)
+        return item in self._members
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, LSet) and other.items == self.items
@@ -153,6 +166,10 @@ class Dist:
 
     def __repr__(self) -> str:
         return "distribution {" + ", ".join(f"{format_value(v)}: {p}" for v, p in self.outcomes) + "}"
+
+
+def _enum_index(value: "EnumValue") -> int:
+    return value.index
 
 
 _RANK = {bool: 0, int: 1, Fraction: 1, str: 2, EnumValue: 3, UnitValue: 4, tuple: 5, LSet: 6, Record: 7, Dist: 8}

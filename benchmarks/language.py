@@ -1,0 +1,198 @@
+"""Language benchmarks: parse+check speed, compiled evaluation against hand-written Python, exact dice.
+
+    python benchmarks/language.py [--quick]
+
+Prints its figures; targets (issue 2): evaluation <= 1.5x the hand-written Python of the same
+formula (measured in the same run), exact "best 3 of 15 d6" < 10 ms with polynomial growth.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+
+from ruleslang.board.queries import BoardQueries
+from ruleslang.board.state import GameState
+from ruleslang.context import EvalContext
+from ruleslang.host import Host
+from ruleslang.pipeline import Workspace
+from ruleslang.testing import load_scenario_for_map
+
+RULES = textwrap.dedent("""
+    ruleset bench/lang@1
+    title "benchmark formulas"
+    map "aar"
+
+    constant multiplier = 4
+
+    formula connected_ipcs(t: territory) -> int:
+        let p = controller(t)
+        sum(ipc(x) for x in connected(t, y => allied(controller(y), p)) where controller(x) == p)
+
+    formula raid_cap(t: territory) -> int =
+        max(0, min(multiplier * ipc(t), income(controller(t))) - connected_ipcs(t))
+
+    formula ic_cost(ipc_value: int, vcp: int) -> int = 15 - ipc_value * vcp
+
+    formula engagement(group: int, ships: int, air: int, at_war: bool, cves: int, code: int) -> int:
+        let cve_bonus = min(4, floor(cves / 6))
+        -3 + (group - 1) + (if ships == 3 then 1 else 0) + air + (if at_war then 1 else 0) + cve_bonus + code
+
+    formula best3(n: int) -> int = sum(best 3 of [d6 for i in 1..n])
+""")
+
+
+def timed(fn, repeat: int) -> float:
+    """Best of five runs of `repeat` calls, in seconds per call."""
+    best = float("inf")
+    for _ in range(5):
+        start = time.perf_counter()
+        for _ in range(repeat):
+            fn()
+        best = min(best, (time.perf_counter() - start) / repeat)
+    return best
+
+
+def synthetic_ruleset(copies: int) -> str:
+    """A ruleset of realistic declarations, repeated under new names."""
+    block = textwrap.dedent("""
+        constant base_{i} = 15
+        table points_{i}(tier: text) -> (vcp: int, label: text):
+            "capital" -> 5, "capital"
+            "major" -> 3, "major"
+            "moderate" -> 2, "moderate"
+            "minor" -> 1, "minor"
+        table band_{i}(n: int) -> int:
+            0..5 -> 0
+            6..11 -> 1
+            12..17 -> 2
+            18.. -> 3
+        formula cost_{i}(ipc_value: int, tier: text) -> int:
+            let vcp = points_{i}(tier).vcp
+            max(0, base_{i} - ipc_value * vcp)
+        formula hit_{i}(value: int) -> int:
+            let r = d6
+            if r <= value then r else 0
+        formula zone_{i}(n: int, subs: int) -> int =
+            sum(best 1 of [hit_{i}(4) for k in 1..n]) + sum(best 3 of [hit_{i}(2) for s in 1..subs for k in 1..3])
+        modifiers mods_{i}(ships: int, cves: int, at_war: bool) -> int:
+            -3 "automatic"
+            +1 when ships == 3 "three ships"
+            +band_{i}(cves) "CVEs"
+            +1 when at_war "at war"
+        test "example {i}":
+            expect cost_{i}(3, "moderate") == 9
+            expect mods_{i}(3, 7, true) == 0
+    """)
+    return "ruleset bench/big@1\n" + "".join(block.format(i=i) for i in range(copies))
+
+
+def bench_parse_check(quick: bool) -> None:
+    copies = 40 if quick else 160
+    text = synthetic_ruleset(copies)
+    lines = text.count("\n")
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "bench"
+        folder.mkdir()
+        (folder / "big@1.rules").write_text(text, encoding="utf-8")
+        runs = []
+        for _ in range(3):
+            ws = Workspace([tmp])
+            start = time.perf_counter()
+            loaded = ws.load(["bench/big@1"])
+            runs.append(time.perf_counter() - start)
+            assert loaded.ok, loaded.diagnostics[:3]
+    per_k = min(runs) / lines * 1000
+    print(f"parse+check: {lines} lines in {min(runs) * 1000:.0f} ms = {per_k * 1000:.1f} ms per 1,000 lines")
+
+
+def bench_eval(quick: bool) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "bench"
+        folder.mkdir()
+        (folder / "lang@1.rules").write_text(RULES, encoding="utf-8")
+        ws = Workspace([tmp])
+        loaded = ws.load(["bench/lang@1"])
+        assert loaded.ok, loaded.diagnostics
+        compiled = loaded.compiled
+        state = GameState.from_scenario(load_scenario_for_map("aar", ws.roots))
+        board = BoardQueries(state)
+        ctx = EvalContext(compiled, Host(0), state=state, board=board)
+        repeat = 200 if quick else 1000
+
+        # 1. a board formula: the raid cap of every land territory that has a controller
+        territories = [s for s in board.spaces("land") if board.controller(s) is not None]
+        values = [ctx.space_values[s] for s in territories]
+        raid_cap = compiled.callable("raid_cap")
+
+        def in_ruleslang():
+            ctx.host.reset_budget()
+            return [raid_cap(ctx, v) for v in values]
+
+        side_of = {p: board.side_of(p) for p in board.players()}
+
+        def raid_cap_py(t: str) -> int:
+            p = board.controller(t)
+            ally = side_of[p]
+            conn = board.connected(t, lambda y: (board.controller(y) is not None
+                                                 and side_of[board.controller(y)] == ally), cache_key=("bench", p))
+            connected_ipcs = sum(board.ipc(x) for x in conn if board.controller(x) == p)
+            return max(0, min(4 * board.ipc(t), board.income(p)) - connected_ipcs)
+
+        def in_python():
+            return [raid_cap_py(t) for t in territories]
+
+        assert in_ruleslang() == in_python(), "the two versions must agree"
+        t_rl, t_py = timed(in_ruleslang, repeat // 10), timed(in_python, repeat // 10)
+        print(f"raid_cap over {len(territories)} territories: ruleslang {t_rl * 1e6:.0f} us, "
+              f"Python {t_py * 1e6:.0f} us, ratio {t_rl / t_py:.2f}x (target <= 1.5x)")
+
+        # 2. pure arithmetic: the worst case for an interpreter (no board work to hide behind)
+        engagement = compiled.callable("engagement")
+
+        def eng_rl():
+            return engagement(ctx, 2, 3, 1, True, 13, -1)
+
+        def eng_py(group=2, ships=3, air=1, at_war=True, cves=13, code=-1):
+            cve_bonus = min(4, cves // 6)
+            return -3 + (group - 1) + (1 if ships == 3 else 0) + air + (1 if at_war else 0) + cve_bonus + code
+
+        assert eng_rl() == eng_py()
+        t_rl, t_py = timed(eng_rl, repeat * 20), timed(eng_py, repeat * 20)
+        print(f"engagement (arithmetic only): ruleslang {t_rl * 1e9:.0f} ns, Python {t_py * 1e9:.0f} ns, "
+              f"ratio {t_rl / t_py:.2f}x")
+
+        # 3. exact best 3 of N d6
+        best3 = compiled.exact_callable("best3")
+        times = []
+        for n in range(3, 16):
+            t = timed(lambda: best3(ctx, n), 3 if quick else 10)
+            times.append((n, t))
+        print("exact sum of best 3 of N d6:")
+        for n, t in times:
+            print(f"  N={n:>2}: {t * 1000:6.2f} ms")
+        (n0, t0), (n1, t1) = times[0], times[-1]
+        import math
+
+        exponent = math.log(t1 / t0) / math.log(n1 / n0)
+        print(f"  growth from N={n0} to N={n1}: time ~ N^{exponent:.2f} (polynomial); "
+              f"N=15 takes {t1 * 1000:.2f} ms (target < 10 ms)")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repetitions (a smoke run)")
+    args = parser.parse_args(argv)
+    print(f"python {sys.version.split()[0]}")
+    bench_parse_check(args.quick)
+    bench_eval(args.quick)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

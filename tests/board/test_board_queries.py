@@ -1,0 +1,148 @@
+"""Board queries over a state: the commerce-raiding examples, movement, caching, economies."""
+
+from __future__ import annotations
+
+import pytest
+
+from ruleslang.board.queries import BoardQueries
+from ruleslang.board.scenario import Scenario
+from ruleslang.board.state import BoardError, GameState
+from board_fixtures import aar, aar_queries, aar_state, facts, reference, roots, tiny  # noqa: F401,F811 (pytest fixtures, used by name)
+
+
+def connected_owned(queries: BoardQueries, territory: str, nation: str) -> tuple[list[str], int]:
+    """Reading 1 of the rule documents: the nation's own land joined through friendly land."""
+    friendly = lambda space: queries.is_friendly(nation, queries.controller(space))  # noqa: E731
+    joined = queries.connected(territory, friendly, cache_key=("friendly", nation))
+    own = [s for s in joined if queries.controller(s) == nation]
+    return own, sum(queries.ipc(s) for s in own)
+
+
+def test_incomes_at_the_start(aar_queries):
+    incomes = {p: aar_queries.income(p) for p in aar_queries.players()}
+    assert incomes == {"Russians": 24, "Germans": 40, "British": 30, "Japanese": 30, "Americans": 42}
+
+
+def test_incomes_agree_with_the_reference_facts(aar_queries, facts):
+    for player, income in facts["start_income_from_territories"].items():
+        assert aar_queries.income(player) == income
+
+
+def test_commerce_raiding_connected_sets(aar_state, aar_queries):
+    assert connected_owned(aar_queries, "United Kingdom", "British") == (["United Kingdom"], 8)
+    assert connected_owned(aar_queries, "Eastern Canada", "British") == (["Eastern Canada", "Western Canada"], 4)
+    own, ipcs = connected_owned(aar_queries, "India", "British")
+    assert ipcs == 14 and len(own) == 10
+    aar_state.set_control("Anglo Egypt", "Germans")
+    assert connected_owned(aar_queries, "India", "British") == (["India", "Persia", "Trans-Jordan"], 5)
+
+
+def test_connected_semantics(aar_queries):
+    everything = lambda space: True  # noqa: E731
+    assert aar_queries.connected("6 Sea Zone", everything) == ()
+    assert aar_queries.connected("United Kingdom", lambda s: s != "United Kingdom") == ()
+    # Impassable territories never join a path, whatever the predicate says.
+    assert "Sahara" not in aar_queries.connected("Anglo Egypt", everything)
+    assert "Eastern Canada" not in aar_queries.connected("United Kingdom", everything)  # sea never joins
+
+
+def test_connected_is_cached_per_key_until_the_state_changes(aar_state, aar_queries):
+    calls = []
+
+    def friendly(space):
+        calls.append(space)
+        return aar_queries.is_friendly("British", aar_queries.controller(space))
+
+    first = aar_queries.connected("India", friendly, cache_key="british-friendly")
+    asked = len(calls)
+    assert aar_queries.connected("Kenya", friendly, cache_key="british-friendly") == first
+    assert len(calls) == asked  # same component: answered from the cache
+    aar_state.set_control("Anglo Egypt", "Germans")
+    smaller = aar_queries.connected("India", friendly, cache_key="british-friendly")
+    assert len(calls) > asked and "Anglo Egypt" not in smaller
+
+
+def test_within_and_distance(aar_queries):
+    assert aar_queries.within("United Kingdom", 1, by="sea") == tuple(
+        f"{n} Sea Zone" for n in (2, 3, 6, 7, 8))
+    two = aar_queries.within("United Kingdom", 2, by="sea")
+    assert "United Kingdom" not in two and "12 Sea Zone" in two and "Eastern Canada" not in two
+    # Switzerland borders Western Europe but is impassable, so it is never within reach.
+    assert "Switzerland" in aar_queries.neighbours("Western Europe", "land")
+    assert aar_queries.within("Western Europe", 1, by="land") == ("Germany", "Southern Europe")
+    assert aar_queries.distance("Germany", "Russia", by="land") == 4  # via E. Europe, Belorussia, W. Russia
+    assert aar_queries.distance("United Kingdom", "Germany", by="land") is None
+    assert aar_queries.distance("Germany", "Germany") == 0
+    assert aar_queries.distance("United Kingdom", "Eastern Canada", by="all") == 3
+    with pytest.raises(BoardError, match="by 'land', 'sea' or 'all'"):
+        aar_queries.within("Germany", 1, by="air")
+
+
+def test_within_never_enters_impassable_land(aar, aar_queries):
+    reachable = aar_queries.within("Germany", 20, by="all")
+    assert not [s for s in reachable if aar.space(s).impassable]
+
+
+def test_space_facts(aar_queries):
+    q = aar_queries
+    assert q.controller("Germany") == "Germans" and q.original_owner("Germany") == "Germans"
+    assert q.ipc("Germany") == 10 and q.is_land("Germany") and q.is_sea("5 Sea Zone")
+    assert q.attribute("Germany", "capital") == "Germans" and q.attribute("Germany", "victory_city") is True
+    assert q.attribute("Norway", "victory_city", False) is False
+    assert q.neighbours("United Kingdom", "land") == ("Eire",)
+    assert q.spaces("sea")[:3] == ("1 Sea Zone", "2 Sea Zone", "3 Sea Zone") and len(q.spaces()) == 143
+    with pytest.raises(BoardError, match="unknown space 'UK'"):
+        q.controller("UK")
+
+
+def test_units_and_factories(aar_queries):
+    q = aar_queries
+    uk = q.units("United Kingdom")
+    assert [u.id for u in uk] == sorted(u.id for u in uk) and len(uk) == 8
+    assert len(q.units("United Kingdom", unit_type="fighter")) == 2
+    air = {"fighter", "bomber"}
+    assert len(q.units("United Kingdom", has_tag=lambda t: t in air)) == 3
+    assert len(q.units(owner="Germans", unit_type="submarine")) == len(
+        [u for u in q.state.units if u.owner == "Germans" and u.type == "submarine"])
+    assert [f.space for f in q.factories(owner="Americans")] == ["Eastern United States", "Western United States"]
+    assert q.factories("India") == ()
+
+
+def test_unit_index_follows_moves(aar_state, aar_queries):
+    fighter = aar_queries.units("United Kingdom", unit_type="fighter")[0]
+    aar_state.move_units([fighter.id], "7 Sea Zone")
+    assert fighter.id in [u.id for u in aar_queries.units("7 Sea Zone")]
+    assert fighter.id not in [u.id for u in aar_queries.units("United Kingdom")]
+
+
+def test_income_follows_control_and_stated_figures(aar_state, aar_queries):
+    aar_state.set_control("Anglo Egypt", "Germans")
+    assert aar_queries.income("British") == 28 and aar_queries.income("Germans") == 42
+    aar_state.set_income("British", 30)
+    assert aar_queries.income("British") == 30
+    aar_state.change_treasury("British", 4)
+    assert aar_queries.treasury("British") == 34 and aar_queries.treasury("British", "main") == 34
+
+
+def test_sides(aar_queries):
+    q = aar_queries
+    assert q.allies("British") == ("Russians", "Americans")
+    assert q.enemies("British") == ("Germans", "Japanese")
+    assert q.side_of("Japanese") == "Axis"
+    assert q.is_friendly("British", "Americans") and not q.is_friendly("British", "Germans")
+    assert not q.is_friendly("British", None)
+    assert q.players() == ("Russians", "Germans", "British", "Japanese", "Americans")
+
+
+def test_two_economies(tiny):
+    state = GameState.from_scenario(Scenario.start_of(tiny))
+    q = BoardQueries(state)
+    assert (q.income("Blues", "east"), q.income("Blues", "west"), q.income("Blues")) == (6, 5, 11)
+    assert q.treasury("Blues") == 8 and q.treasury("Blues", "west") == 3
+    state.set_income("Blues", 9, "west")
+    assert q.income("Blues") == 15
+    state.set_control("Far Isle", "Reds")
+    assert q.income("Reds") == 14 and q.income("Blues", "west") == 9
+    assert q.allies("Greys") == () and "Greys" in q.enemies("Reds") and q.enemies("Greys") == ("Reds", "Blues", "Greens")
+    with pytest.raises(BoardError):
+        q.income("Blues", "north")
