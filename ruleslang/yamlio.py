@@ -196,8 +196,9 @@ def load_yaml(source: Source) -> tuple[object, Positions]:
             "D605", f"the file is too large: {len(source.text)} characters, at most {MAX_DATA_CHARS} allowed",
             file=source.display_name))
     positions = Positions(source)
-    loader = _Loader(source.text)
+    loader = None
     try:
+        loader = _Loader(source.text)  # the reader already refuses characters YAML forbids
         node = loader.get_single_node()
         if node is None:
             return None, positions
@@ -220,7 +221,8 @@ def load_yaml(source: Source) -> tuple[object, Positions]:
         raise DiagnosticError(error("D601", f"yaml syntax error: {str(exc).splitlines()[0].lower()}",
                                     span, file=source.display_name)) from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     if problems:
         raise DiagnosticError(problems)
     return data, positions
@@ -401,9 +403,10 @@ def _unknown_keys(err: jsonschema.ValidationError, positions: Positions, code: s
     path = tuple(err.absolute_path)
     allowed = _allowed_keys(err.schema)
     patterns = list(err.schema.get("patternProperties", {}))
-    for key in sorted(k for k in err.instance if k not in allowed
-                      and not any(re.search(p, k) for p in patterns)):
-        close = difflib.get_close_matches(key, allowed, n=1)
+    # Keys are text in a YAML document; data built elsewhere may hold other keys.
+    for key in sorted((k for k in err.instance if k not in allowed
+                       and not any(re.search(p, str(k)) for p in patterns)), key=str):
+        close = difflib.get_close_matches(str(key), allowed, n=1)
         hint = f"did you mean '{close[0]}'?" if close else (
             "allowed keys: " + ", ".join(allowed) if allowed else None)
         yield error(code, f"{format_path(path)}: unknown key '{key}'",

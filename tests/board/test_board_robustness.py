@@ -9,7 +9,7 @@ from ruleslang.board.mapdata import map_from_data
 from ruleslang.board.scenario import scenario_from_data
 from ruleslang.diagnostics import DiagnosticError
 from ruleslang.source import Source, span_at
-from ruleslang.yamlio import Positions
+from ruleslang.yamlio import Positions, load_yaml
 from board_fixtures import aar, aar_queries, aar_state, facts, reference, roots, tiny  # noqa: F401,F811 (pytest fixtures, used by name)
 
 NAMES = st.sampled_from(["UK", "Germany", "Germans", "SZ 6", "6 Sea Zone", "A", "P", "land", "sea", "main", "x"])
@@ -41,3 +41,16 @@ def test_any_map_data(data):
 @given(data=st.dictionaries(st.sampled_from(SCENARIO_KEYS), VALUES, max_size=6))
 def test_any_scenario_data(roots, data):
     answer(lambda: scenario_from_data({"map": "aar", **data}, Positions.everywhere(SPAN), None, roots))
+
+
+YAML_PIECES = st.sampled_from(list("ab:-[]{}&*!|>'\"#\n \t?,%@`\\\x00é1.~") + [
+    "- ", ": ", "\n  ", "!!str ", "&a ", "*a", "<<: ", "---\n", "%YAML 1.1\n", "!!binary ", "2001-01-01"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(YAML_PIECES, max_size=40).map("".join))
+def test_any_yaml_text(text):
+    try:
+        load_yaml(Source("fuzz.yaml", text))
+    except DiagnosticError as exc:
+        assert all(d.code in ("D601", "D602", "D603", "D604", "D606", "D607") for d in exc.diagnostics)

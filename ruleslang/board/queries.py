@@ -1,0 +1,321 @@
+"""Board queries: the read-only questions rulesets ask about a game state.
+
+`BoardQueries(state)` answers them with caches keyed on `state.version`, so a query asked
+again before the next effect costs a dictionary look-up. Distances depend on the map alone and
+are computed once per map and start space (`map_graph`). Every answer is deterministic: spaces
+come in natural order (`Zone 2` before `Zone 10`), players in the map's order, units by id.
+
+Movement semantics shared by `within` and `distance`: with `by="land"` every space entered
+must be land, with `by="sea"` every space entered must be sea, with `by="all"` any space; the
+start may be of either kind, and impassable spaces are never entered. Canals do not restrict
+these counts (a ruleset that needs canal rules asks `canals()` and controller).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import deque
+from typing import Callable, Hashable
+
+from .mapdata import Canal, GameMap, natural_sorted
+from .state import BoardError, Factory, GameState, Unit
+
+MOVES = ("land", "sea", "all")
+NEIGHBOUR_KINDS = ("all", "land", "sea")
+
+
+class MapGraph:
+    """Breadth-first distances over one map, computed once per (start, kind of move)."""
+
+    def __init__(self, game_map: GameMap):
+        self.map = game_map
+        self._distances: dict[tuple[str, str], dict[str, int]] = {}
+
+    def distances(self, start: str, by: str) -> dict[str, int]:
+        """Steps from `start` to every space reachable moving `by` land, sea or all."""
+        key = (start, by)
+        found = self._distances.get(key)
+        if found is None:
+            found = self._distances[key] = self._search(start, by)
+        return found
+
+    def _search(self, start: str, by: str) -> dict[str, int]:
+        spaces = self.map
+        seen = {start: 0}
+        queue = deque([start])
+        while queue:
+            here = queue.popleft()
+            for there in spaces.neighbours(here):
+                if there in seen:
+                    continue
+                info = spaces.space(there)
+                if info.impassable or (by != "all" and info.kind != by):
+                    continue
+                seen[there] = seen[here] + 1
+                queue.append(there)
+        return seen
+
+
+@functools.lru_cache(maxsize=16)
+def map_graph(game_map: GameMap) -> MapGraph:
+    """The distance tables of a map, shared by every state on it."""
+    return MapGraph(game_map)
+
+
+class BoardQueries:
+    """Read-only queries over a `GameState`, cached until the state's next effect."""
+
+    def __init__(self, state: GameState):
+        self.state = state
+        self.map = state.map
+        self.graph = map_graph(state.map)
+        self._version = -1
+        self._refresh()
+
+    def _refresh(self) -> None:
+        if self._version == self.state.version:
+            return
+        self._version = self.state.version
+        self._units_by_space: dict[str, list[Unit]] | None = None
+        self._income: dict[str, dict[str, int]] | None = None
+        self._components: dict[Hashable, dict[str, tuple[str, ...]]] = {}
+        self._verdicts: dict[Hashable, dict[str, bool]] = {}
+
+    # ---------------------------------------------------------------- names
+
+    def _space(self, space: str) -> str:
+        if not self.map.has_space(space):
+            raise BoardError(f"unknown space '{space}'")
+        return space
+
+    def _player(self, player: str) -> str:
+        if not self.map.has_player(player):
+            raise BoardError(f"unknown player '{player}'")
+        return player
+
+    def players(self) -> tuple[str, ...]:
+        """All players, in the map's order."""
+        return self.map.player_names()
+
+    def turn_order(self) -> tuple[str, ...]:
+        """The players who take turns, in order."""
+        return self.map.turn_order
+
+    def spaces(self, kind: str | None = None) -> tuple[str, ...]:
+        """All spaces (or only `land` / `sea`), in natural order."""
+        if kind not in (None, "land", "sea"):
+            raise BoardError(f"a space kind is 'land' or 'sea', not '{kind}'")
+        return natural_sorted(self.map.space_names(kind))
+
+    # ---------------------------------------------------------------- spaces
+
+    def controller(self, space: str) -> str | None:
+        """Who controls a space now (None: no one, or a sea zone)."""
+        self._refresh()
+        return self.state.control.get(self._space(space))
+
+    def controller_at_turn_start(self, space: str) -> str | None:
+        """Who controlled a space when the current turn started."""
+        return self.state.control_at_turn_start.get(self._space(space))
+
+    def original_owner(self, space: str) -> str | None:
+        """Who owned a space when the game began (None: no one)."""
+        return self.map.space(self._space(space)).original_owner
+
+    def ipc(self, space: str) -> int:
+        """The production (IPC) value of a space."""
+        return self.map.space(self._space(space)).ipc
+
+    def is_land(self, space: str) -> bool:
+        """True for a land territory."""
+        return self.map.space(self._space(space)).kind == "land"
+
+    def is_sea(self, space: str) -> bool:
+        """True for a sea zone."""
+        return self.map.space(self._space(space)).kind == "sea"
+
+    def attribute(self, space: str, name: str, default: object = None) -> object:
+        """A space attribute of the map (whatever attributes the map gives), or `default`."""
+        return self.map.space(self._space(space)).attributes.get(name, default)
+
+    def neighbours(self, space: str, kind: str = "all") -> tuple[str, ...]:
+        """Adjacent spaces, all or only `land` / `sea` ones, in natural order."""
+        self._space(space)
+        if kind == "all":
+            return self.map.neighbours(space)
+        if kind == "land":
+            return self.map.land_neighbours(space)
+        if kind == "sea":
+            return self.map.sea_neighbours(space)
+        raise BoardError(f"a neighbour kind is 'all', 'land' or 'sea', not '{kind}'")
+
+    def distance(self, a: str, b: str, by: str = "all") -> int | None:
+        """Fewest steps from `a` to `b` moving `by` land, sea or all; None when unreachable."""
+        self._space(b)
+        return self.graph.distances(self._space(a), _move(by)).get(b)
+
+    def within(self, space: str, n: int, by: str = "all") -> tuple[str, ...]:
+        """Spaces 1 to `n` steps from `space` (never `space` itself), in natural order."""
+        distances = self.graph.distances(self._space(space), _move(by))
+        return natural_sorted(s for s, d in distances.items() if 1 <= d <= n)
+
+    def connected(self, space: str, predicate: Callable[[str], bool], cache_key: Hashable | None = None
+                  ) -> tuple[str, ...]:
+        """The land territories joined to `space` by a path of land territories satisfying `predicate`.
+
+        Every territory of the path, `space` included, must satisfy the predicate; so the
+        answer holds `space` itself exactly when it satisfies it, and is empty otherwise. Sea
+        zones never join a path and impassable territories are never on one. With a
+        `cache_key` (the caller's name for the predicate, e.g. `("friendly", player)`) the
+        answer, and every other answer in the same group, is kept until the state changes.
+        """
+        self._refresh()
+        self._space(space)
+        if cache_key is not None:
+            group = self._components.setdefault(cache_key, {})
+            if space in group:
+                return group[space]
+            verdicts = self._verdicts.setdefault(cache_key, {})
+
+            def holds(name: str) -> bool:
+                if name not in verdicts:
+                    verdicts[name] = bool(predicate(name))
+                return verdicts[name]
+        else:
+            holds = lambda name: bool(predicate(name))  # noqa: E731
+        result = natural_sorted(self._component(space, holds))
+        if cache_key is not None:
+            for member in result or (space,):
+                group[member] = result
+        return result
+
+    def _component(self, start: str, holds: Callable[[str], bool]) -> list[str]:
+        def on_path(name: str) -> bool:
+            info = self.map.space(name)
+            return info.kind == "land" and not info.impassable and holds(name)
+
+        if not on_path(start):
+            return []
+        found = {start}
+        queue = deque([start])
+        while queue:
+            for there in self.map.land_neighbours(queue.popleft()):
+                if there not in found and on_path(there):
+                    found.add(there)
+                    queue.append(there)
+        return list(found)
+
+    def canals(self) -> tuple[Canal, ...]:
+        """The canals of the map."""
+        return self.map.canals
+
+    # ---------------------------------------------------------------- units and factories
+
+    def units(self, space: str | None = None, owner: str | None = None, unit_type: str | None = None,
+              has_tag: Callable[[str], bool] | None = None) -> list[Unit]:
+        """Units filtered by space, owner, type and a test on the unit type (its tags), by id."""
+        self._refresh()
+        if self._units_by_space is None:
+            index: dict[str, list[Unit]] = {}
+            for unit in sorted(self.state.units, key=lambda u: u.id):
+                index.setdefault(unit.space, []).append(unit)
+            self._units_by_space = index
+        if space is not None:
+            pool = self._units_by_space.get(self._space(space), [])
+        else:
+            pool = sorted(self.state.units, key=lambda u: u.id)
+        return [u for u in pool
+                if (owner is None or u.owner == owner)
+                and (unit_type is None or u.type == unit_type)
+                and (has_tag is None or has_tag(u.type))]
+
+    def factories(self, space: str | None = None, owner: str | None = None) -> tuple[Factory, ...]:
+        """Factories, optionally in one space or of one owner, in natural space order."""
+        if space is not None:
+            found = self.state.factories.get(self._space(space))
+            candidates = [found] if found is not None else []
+        else:
+            candidates = [self.state.factories[s] for s in natural_sorted(self.state.factories)]
+        return tuple(f for f in candidates if owner is None or f.owner == owner)
+
+    # ---------------------------------------------------------------- economy
+
+    def _computed_income(self) -> dict[str, dict[str, int]]:
+        if self._income is None:
+            income = {p.name: {e: 0 for e in p.economies} for p in self.map.players}
+            for info in self.map.spaces:
+                player = self.state.control.get(info.name)
+                if player is None or info.kind != "land" or not info.ipc:
+                    continue
+                economies = income[player]
+                economy = info.economy if info.economy in economies else next(iter(economies))
+                economies[economy] += info.ipc
+            self._income = income
+        return self._income
+
+    def income(self, player: str, economy: str | None = None) -> int:
+        """A player's income: the scenario's (or a rule's) stated figure when there is one, else
+        the sum of the IPC values of the land it controls (per economy when it names one; a
+        territory whose economy is not the player's counts for its first economy)."""
+        self._refresh()
+        self._player(player)
+        stated = self.state.income_override_by_economy.get(player, {})
+        computed = self._computed_income()[player]
+        if economy is not None:
+            if economy not in computed:
+                raise BoardError(f"'{player}' has no economy '{economy}'")
+            return stated.get(economy, computed[economy])
+        total = self.state.income_override.get(player)
+        if total is not None:
+            return total
+        return sum(stated.get(e, amount) for e, amount in computed.items())
+
+    def treasury(self, player: str, economy: str | None = None) -> int:
+        """What a player has in the bank: one economy, or all of them added up."""
+        amounts = self.state.treasury[self._player(player)]
+        if economy is None:
+            return sum(amounts.values())
+        if economy not in amounts:
+            raise BoardError(f"'{player}' has no economy '{economy}'")
+        return amounts[economy]
+
+    def counter(self, name: str, key: tuple = (), default: object = None) -> object:
+        """One entry of a named counter, or `default`."""
+        return self.state.counters.get(name, {}).get(tuple(key), default)
+
+    # ---------------------------------------------------------------- players and sides
+
+    def side_of(self, player: str) -> str | None:
+        """The side of a player (None: it stands alone)."""
+        return self.map.side_of(self._player(player))
+
+    def allies(self, player: str) -> tuple[str, ...]:
+        """The other players of the same side (none for a player without a side)."""
+        side = self.side_of(player)
+        if side is None:
+            return ()
+        return tuple(p for p in self.map.sides.get(side, ()) if p != player)
+
+    def enemies(self, player: str) -> tuple[str, ...]:
+        """Every other player not on the player's side."""
+        side = self.side_of(player)
+        return tuple(p.name for p in self.map.players
+                     if p.name != player and (side is None or p.side != side))
+
+    def is_friendly(self, player: str, other: str | None) -> bool:
+        """True when `other` is `player` or one of its allies."""
+        return other is not None and (other == player or other in self.allies(player))
+
+    def current_player(self) -> str | None:
+        """Whose turn it is."""
+        return self.state.current_player
+
+    def round(self) -> int:
+        """The round number, from 1."""
+        return self.state.round
+
+
+def _move(by: str) -> str:
+    if by not in MOVES:
+        raise BoardError(f"a move is by 'land', 'sea' or 'all', not '{by}'")
+    return by

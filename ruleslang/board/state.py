@@ -1,0 +1,300 @@
+"""The mutable game state: control, units, factories, economies, counters and the event log.
+
+A `GameState` is built from a scenario and changed only through its effect methods, each of
+which appends one event (a JSON-ready dict) to `events` and bumps `version`, so that query
+caches keyed on the version stay correct. Names passed to effects are canonical (the caller
+resolves user text first); a bad argument raises `BoardError`, which the language turns into a
+located diagnostic.
+"""
+
+from __future__ import annotations
+
+import copy as _copy
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from .mapdata import GameMap
+from .scenario import Scenario
+
+
+class BoardError(Exception):
+    """An effect asked for something the board cannot do (unknown space, unit or player)."""
+
+
+@dataclass
+class Unit:
+    """One unit on the board. `moved` counts the steps it moved this turn; `cargo` holds unit ids."""
+
+    id: int
+    type: str
+    owner: str
+    space: str
+    hits: int = 0
+    moved: int = 0
+    flags: dict = field(default_factory=dict)
+    cargo: list[int] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        """The unit as plain data (for saves and events)."""
+        return {"id": self.id, "type": self.type, "owner": self.owner, "space": self.space,
+                "hits": self.hits, "moved": self.moved, "flags": dict(self.flags), "cargo": list(self.cargo)}
+
+
+@dataclass
+class Factory:
+    """A factory in a space: its owner, kind (None: the map's plain kind) and damage."""
+
+    space: str
+    owner: str
+    kind: str | None = None
+    damage: int = 0
+    flags: dict = field(default_factory=dict)
+
+
+class GameState:
+    """Everything that changes during a game. See the module docstring for the rules of change."""
+
+    def __init__(self, game_map: GameMap):
+        self.map = game_map
+        self.round = 1
+        self.current_player: str | None = None
+        self.phase: str | None = None
+        self.control: dict[str, str | None] = {s.name: None for s in game_map.spaces}
+        self.control_at_turn_start: dict[str, str | None] = dict(self.control)
+        self.units: list[Unit] = []
+        self.factories: dict[str, Factory] = {}
+        self.treasury: dict[str, dict[str, int]] = {
+            p.name: {e: 0 for e in p.economies} for p in game_map.players}
+        self.income_override: dict[str, int | None] = {p.name: None for p in game_map.players}
+        self.income_override_by_economy: dict[str, dict[str, int]] = {p.name: {} for p in game_map.players}
+        self.counters: dict[str, dict[tuple, object]] = {}
+        self.facts: dict[str, object] = {}
+        self.options: dict[str, object] = {}
+        self.events: list[dict] = []
+        self.version = 0
+        self.next_unit_id = 1
+
+    # ---------------------------------------------------------------- building
+
+    @classmethod
+    def from_scenario(cls, scenario: Scenario) -> "GameState":
+        """The state a scenario describes. Unit ids follow the map's space order, then its
+        player order, then the order unit types are written: the same scenario always gives
+        the same ids."""
+        game_map = scenario.map
+        state = cls(game_map)
+        if scenario.turn is not None:
+            state.round, state.current_player, state.phase = scenario.turn.round, scenario.turn.player, scenario.turn.phase
+        for space, owner in game_map.start.control.items():
+            state.control[space] = owner
+        state.control.update(scenario.control)
+        state.control_at_turn_start = dict(state.control)
+        empty = scenario.setup == "empty"
+        placed = {} if empty else dict(game_map.start.units)
+        placed.update(scenario.units)
+        players = game_map.player_names()
+        for space in game_map.space_names():
+            by_player = placed.get(space, {})
+            for player in players:
+                for unit_type, count in by_player.get(player, {}).items():
+                    state._place(space, unit_type, player, count)
+        factories = {} if empty else dict(game_map.start.factories)
+        factories.update(scenario.factories)
+        for space in game_map.space_names():
+            info = factories.get(space)
+            if info is not None:
+                state.factories[space] = Factory(space, info.owner, info.kind, info.damage)
+        for player, amounts in game_map.start.treasury.items():
+            state.treasury[player].update(amounts)
+        for player, figures in scenario.economy.items():
+            state.treasury[player].update(figures.treasury)
+            state.income_override[player] = figures.income_total
+            state.income_override_by_economy[player] = dict(figures.income)
+        for name, values in game_map.start.counters.items():
+            state.counters[name] = dict(values)
+        for name, values in scenario.counters.items():
+            state.counters[name] = dict(values)
+        state.facts = _copy.deepcopy(dict(scenario.facts))
+        state.options = {name: located.value for name, located in scenario.options.items()}
+        return state
+
+    def _place(self, space: str, unit_type: str, owner: str, count: int) -> list[Unit]:
+        made = [Unit(self.next_unit_id + i, unit_type, owner, space) for i in range(count)]
+        self.next_unit_id += count
+        self.units.extend(made)
+        return made
+
+    def copy(self) -> "GameState":
+        """A deep copy sharing only the (read-only) map: for what-if evaluation."""
+        clone = _copy.copy(self)
+        for name, value in vars(self).items():
+            if name != "map":
+                setattr(clone, name, _copy.deepcopy(value))
+        return clone
+
+    # ---------------------------------------------------------------- checks
+
+    def _space(self, space: str) -> str:
+        if not self.map.has_space(space):
+            raise BoardError(f"unknown space '{space}'")
+        return space
+
+    def _player(self, player: str | None, *, allow_none: bool = False) -> str | None:
+        if player is None and allow_none:
+            return None
+        if player is None or not self.map.has_player(player):
+            raise BoardError(f"unknown player '{player}'")
+        return player
+
+    def _economy(self, player: str, economy: str | None) -> str:
+        economies = self.map.player(player).economies
+        if economy is None:
+            return economies[0]
+        if economy not in economies:
+            raise BoardError(f"'{player}' has no economy '{economy}' (its economies: {', '.join(economies)})")
+        return economy
+
+    def _units_by_id(self, ids: Iterable[int]) -> list[Unit]:
+        wanted = list(dict.fromkeys(ids))
+        by_id = {u.id: u for u in self.units}
+        missing = [i for i in wanted if i not in by_id]
+        if missing:
+            raise BoardError(f"no unit with id {missing[0]} is on the board")
+        return [by_id[i] for i in wanted]
+
+    def _record(self, event_kind: str, **data) -> dict:
+        event = {"kind": event_kind, **data}
+        self.events.append(event)
+        self.version += 1
+        return event
+
+    def unit(self, unit_id: int) -> Unit:
+        """The unit with this id (BoardError when there is none)."""
+        return self._units_by_id([unit_id])[0]
+
+    # ---------------------------------------------------------------- effects
+
+    def set_control(self, space: str, player: str | None) -> None:
+        """Give control of a land territory to a player (or to no one)."""
+        self._space(space)
+        self._player(player, allow_none=True)
+        if self.map.space(space).kind == "sea":
+            raise BoardError(f"'{space}' is a sea zone; only land territories are controlled")
+        before = self.control.get(space)
+        self.control[space] = player
+        self._record("control", space=space, before=before, after=player)
+
+    def change_treasury(self, player: str, amount: int, economy: str | None = None) -> int:
+        """Add `amount` (negative to take) to a player's treasury; returns the new figure."""
+        self._player(player)
+        economy = self._economy(player, economy)
+        self.treasury[player][economy] += amount
+        after = self.treasury[player][economy]
+        self._record("treasury", player=player, economy=economy, amount=amount, after=after)
+        return after
+
+    def set_income(self, player: str, amount: int | None, economy: str | None = None) -> None:
+        """State a player's income figure (None: computed from the territories it controls)."""
+        self._player(player)
+        if economy is None:
+            self.income_override[player] = amount
+        else:
+            economy = self._economy(player, economy)
+            if amount is None:
+                self.income_override_by_economy[player].pop(economy, None)
+            else:
+                self.income_override_by_economy[player][economy] = amount
+        self._record("income", player=player, economy=economy, amount=amount)
+
+    def add_units(self, space: str, unit_type: str, owner: str, count: int = 1) -> list[Unit]:
+        """Put `count` new units on the board; they get the next free ids."""
+        self._space(space)
+        self._player(owner)
+        if count < 0:
+            raise BoardError(f"cannot add {count} units")
+        made = self._place(space, unit_type, owner, count)
+        self._record("add_units", space=space, unit_type=unit_type, owner=owner, ids=[u.id for u in made])
+        return made
+
+    def remove_units(self, ids: Iterable[int]) -> None:
+        """Take units off the board (they leave any cargo list they were in)."""
+        gone = {u.id for u in self._units_by_id(ids)}
+        self.units = [u for u in self.units if u.id not in gone]
+        for unit in self.units:
+            if any(i in gone for i in unit.cargo):
+                unit.cargo = [i for i in unit.cargo if i not in gone]
+        self._record("remove_units", ids=sorted(gone))
+
+    def move_units(self, ids: Iterable[int], to_space: str, steps: int = 0) -> None:
+        """Move units (and the cargo they carry) to a space; `steps` is added to `moved`."""
+        self._space(to_space)
+        moving = self._units_by_id(ids)
+        carried = [i for u in moving for i in u.cargo]
+        if carried:
+            moving += [u for u in self._units_by_id(carried) if u not in moving]
+        origins = sorted({u.space for u in moving})
+        for unit in moving:
+            unit.space = to_space
+            unit.moved += steps
+        self._record("move_units", ids=[u.id for u in moving], origins=origins, to=to_space, steps=steps)
+
+    def update_units(self, ids: Iterable[int], *, hits: int | None = None, moved: int | None = None,
+                     cargo: list[int] | None = None, **flags) -> None:
+        """Set fields of units: hits taken, steps moved, cargo, and named flags."""
+        units = self._units_by_id(ids)
+        if cargo is not None:
+            self._units_by_id(cargo)
+        for unit in units:
+            if hits is not None:
+                unit.hits = hits
+            if moved is not None:
+                unit.moved = moved
+            if cargo is not None:
+                unit.cargo = list(cargo)
+            unit.flags.update(flags)
+        changes = {k: v for k, v in (("hits", hits), ("moved", moved), ("cargo", cargo)) if v is not None}
+        self._record("update_units", ids=[u.id for u in units], **changes, flags=dict(flags))
+
+    def set_factory(self, space: str, owner: str | None, kind: str | None = None, damage: int = 0) -> None:
+        """Build, capture, damage or (with owner None) remove the factory of a space."""
+        self._space(space)
+        self._player(owner, allow_none=True)
+        before = self.factories.get(space)
+        if owner is None:
+            self.factories.pop(space, None)
+        else:
+            kind = kind if kind is not None else (before.kind if before else None)
+            self.factories[space] = Factory(space, owner, kind, damage)
+        self._record("factory", space=space, before=before.owner if before else None, after=owner,
+                     factory_kind=kind, damage=damage)
+
+    def set_counter(self, name: str, key: tuple, value: object) -> None:
+        """Set one entry of a named counter."""
+        key = tuple(key)
+        before = self.counters.get(name, {}).get(key)
+        self.counters.setdefault(name, {})[key] = value
+        self._record("counter", name=name, key=list(key), before=before, after=value)
+
+    def log(self, message: str, **data) -> None:
+        """Record a message (and any data) in the event log."""
+        self._record("log", message=message, **data)
+
+    def set_phase(self, phase: str | None) -> None:
+        """Enter a phase (None: between phases)."""
+        self.phase = phase
+        self._record("phase", phase=phase, player=self.current_player, round=self.round)
+
+    def start_round(self, number: int) -> None:
+        """Begin round `number`."""
+        self.round = number
+        self._record("round", round=number)
+
+    def start_turn(self, player: str) -> None:
+        """Make `player` current, note control at the start of the turn, reset its units' moves."""
+        self._player(player)
+        self.current_player = player
+        self.control_at_turn_start = dict(self.control)
+        for unit in self.units:
+            if unit.owner == player:
+                unit.moved = 0
+        self._record("turn", player=player, round=self.round)
