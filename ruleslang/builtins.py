@@ -588,6 +588,52 @@ _board_fn("current_player", "current_player(): whose turn it is", [], T.PLAYER,
 _board_fn("round", "round(): the game round, from 1", [], T.INT, lambda ctx: ctx.board.round())
 
 
+def _turn_index(ctx, p):
+    order = ctx.board.turn_order()
+    if p.name not in order:
+        raise EvalError("E504", f"player {p.name} takes no turn")
+    return order.index(p.name) + 1
+
+
+builtin("turn_index", "turn_index(p): the player's place in the turn order, from 1")(
+    (signature([T.PLAYER], T.INT), _turn_index))
+
+
+def _factory_at_start(ctx, s):
+    state = ctx.board.state
+    at_start = getattr(state, "factories_at_turn_start", None)
+    return s.name in (at_start if at_start is not None else state.factories)
+
+
+def _factory_is_original(ctx, s):
+    factory = ctx.board.state.factories.get(s.name)
+    return factory is not None and bool(factory.flags.get("original", s.name in ctx.board.map.start.factories))
+
+
+builtin("factory_at_start", "factory_at_start(s): true when a factory stood in s when this turn began")(
+    (signature([T.SPACE], T.BOOL), _factory_at_start))
+builtin("factory_is_original", "factory_is_original(s): true when s holds a factory the game began with")(
+    (signature([T.SPACE], T.BOOL), _factory_is_original))
+
+
+def _battle(ctx):
+    battle = getattr(ctx, "battle", None)
+    if battle is None:
+        raise EvalError("E535", "there is no battle here: this is only known during a battle step")
+    return battle
+
+
+builtin("contested", "contested(): the spaces where battles are to be fought this combat phase")(
+    (signature([], _SPACES), lambda ctx: ctx.spaces(tuple(getattr(ctx, "contested_spaces", ())))))
+builtin("battle_space", "battle_space(): where the current battle is fought")(
+    (signature([], T.SPACE), lambda ctx: ctx.space_values[_battle(ctx).space]))
+builtin("attacker", "attacker(): the player attacking in the current battle")(
+    (signature([], T.PLAYER), lambda ctx: ctx.player_values[_battle(ctx).attacker]))
+builtin("defender", "defender(): the player defending in the current battle (none when the space is empty)")(
+    (signature([], T.OptionalType(T.PLAYER)),
+     lambda ctx: ctx.player_value(_battle(ctx).defender)))
+
+
 def _side_of(ctx, p):
     side = ctx.side_of(p.name)
     if side is None:

@@ -120,8 +120,8 @@ class _Checker:
                 spaces.aliases[s.name.lower()] = s.name
                 for alias in s.aliases:
                     spaces.aliases[alias.lower()] = s.name
-        for name, d in self.defs.items():
-            decl = d.decl
+        for d in self.defs.values():
+            decl, name = d.decl, d.name
             if isinstance(decl, ast.PlayerDecl):
                 scope.enums["player"].add(name)
             elif isinstance(decl, ast.SideDecl):
@@ -146,8 +146,8 @@ class _Checker:
             self._check_sides_against_map(gm)
 
     def _check_sides_against_map(self, gm) -> None:
-        for name, d in self.defs.items():
-            decl = d.decl
+        for d in self.defs.values():
+            decl, name = d.decl, d.name
             if isinstance(decl, ast.PlayerDecl) and name not in [p.name for p in gm.players]:
                 self.error("R230", f"player '{name}' is not a player of map '{gm.name}'", decl.name.span,
                            hint="the map's players: " + ", ".join(p.name for p in gm.players))
@@ -165,9 +165,13 @@ class _Checker:
         for kind, enum_name in (("player", "player"), ("side", "side")):
             for value in scope.enums[enum_name].members:
                 scope.symbols[value.name] = Symbol(value.name, kind, None, None, T.EnumType(enum_name), value)
-        for name, d in self.defs.items():
-            decl = d.decl
+        for d in self.defs.values():
+            decl, name = d.decl, d.name
             kind = decl.kind
+            if isinstance(decl, ast.TagDecl):
+                # tags are read where a tag is expected: a namespace of their own, like enum members
+                scope.members.setdefault(name, []).append(scope.enums["tag"].by_name[name])
+                continue
             if isinstance(decl, ast.AttributeDecl):
                 # Attributes are read as fields (u.attack, s.capital): a namespace of their own.
                 sym = Symbol(name, "attribute", decl, d.origin)
@@ -180,8 +184,8 @@ class _Checker:
             if name in T.BUILTIN_TYPE_NAMES:
                 self.error("R214", f"'{name}' is the name of a built-in type; choose another name", decl.name.span)
                 continue
-            if name in scope.members and kind != "enum":
-                kinds = ", ".join(v.kind for v in scope.members[name])
+            if name in scope.members and kind != "enum" and any(v.kind != "tag" for v in scope.members[name]):
+                kinds = ", ".join(v.kind for v in scope.members[name] if v.kind != "tag")
                 self.error("R202", f"'{name}' is already a member of enum {kinds}", decl.name.span)
                 continue
             sym = Symbol(name, kind, decl, d.origin)
@@ -191,10 +195,9 @@ class _Checker:
                 sym.value, sym.type = scope.enums["side"].by_name[name], T.SIDE
             elif isinstance(decl, ast.UnitDecl):
                 sym.value, sym.type = scope.enums["unittype"].by_name[name], T.UNITTYPE
-            elif isinstance(decl, ast.TagDecl):
-                sym.value, sym.type = scope.enums["tag"].by_name[name], T.TAG
             scope.symbols[name] = sym
-        for name, d in self.defs.items():
+        for d in self.defs.values():
+            name = d.name
             if isinstance(d.decl, ast.SideDecl):
                 for member in d.decl.members:
                     if member.text not in scope.enums["player"].by_name:

@@ -128,7 +128,10 @@ class ProcedureCompiler:
             if ctx.decide is None:
                 raise EvalError("E540", f"decision {decision_id} needs an answer, and nobody is asked "
                                         "(give one with 'answer' in a test)", span)
-            answer = ctx.decide(decision_id, who, opts, mode, n, text)
+            try:
+                answer = ctx.decide(decision_id, who, opts, mode, n, text)
+            except EvalError as e:
+                raise e.at(span)
             env[slot] = _validate_answer(decision_id, answer, opts, mode, n, span)
             ctx.log("decision", id=decision_id, player=display_text(who), answer=to_json(env[slot]))
         return choose

@@ -23,6 +23,18 @@ from .source import Source, Span
 _VALUE_KINDS = {"formula", "table", "die table", "modifiers", "constant"}
 
 
+def definition_key(decl: ast.Decl) -> str:
+    """The key a declaration is filed under. Tags and attributes are read in their own places
+    (a tag argument, a field), so they have namespaces of their own: a unit `diver` and a tag
+    `diver` can coexist, as can an attribute `cost` and a formula `cost`."""
+    name = decl.name.text
+    if isinstance(decl, ast.TagDecl):
+        return f"tag {name}"
+    if isinstance(decl, ast.AttributeDecl):
+        return f"space attribute {name}" if decl.on_spaces else f"attribute {name}"
+    return name
+
+
 @dataclass(frozen=True)
 class Definition:
     """A name's meaning in a ruleset; `decl` is None when a revision removed it."""
@@ -35,7 +47,13 @@ class Definition:
 
     @property
     def key(self) -> tuple[str, str]:
-        return (self.origin, self.name)
+        return (self.origin, self.slot)
+
+    @property
+    def slot(self) -> str:
+        """The namespaced key this definition is filed under."""
+        decl = self.decl or (self.previous.decl if self.previous else None)
+        return definition_key(decl) if decl is not None else self.name
 
 
 @dataclass(frozen=True)
@@ -204,7 +222,7 @@ class Resolver:
         return Ruleset(me, file, env, checks, tuple(tests), map_, tuple(used), revised, members)
 
     def _define(self, me, decl: ast.Decl, env, own, diags) -> None:
-        name = decl.name.text
+        name = definition_key(decl)
         if name in own:
             diags.append(_duplicate(decl.name, _name_of(own[name]), "definition"))
             return
@@ -218,11 +236,11 @@ class Resolver:
             return
         own[name] = decl
         replaces = current.replaces | {current.key} if current is not None else frozenset()
-        env[name] = Definition(name, decl, me, replaces, current)
+        env[name] = Definition(decl.name.text, decl, me, replaces, current)
 
     def _override(self, me, item: ast.Override, env, own, diags) -> None:
         decl = item.decl
-        name = decl.name.text
+        name = definition_key(decl)
         if isinstance(decl, (ast.TestDecl, ast.CheckDecl)):
             diags.append(error("R206", f"a {decl.kind} cannot be overridden", item.span))
             return
@@ -245,10 +263,17 @@ class Resolver:
         if isinstance(old, ast.UnitDecl) and isinstance(decl, ast.UnitDecl):
             decl = _merge_unit(old, decl)
         own[name] = decl
-        env[name] = Definition(name, decl, me, current.replaces | {current.key}, current)
+        env[name] = Definition(decl.name.text, decl, me, current.replaces | {current.key}, current)
 
     def _remove(self, me, item: ast.Remove, env, own, diags) -> None:
         name = item.name.text
+        keys = [k for k, d in env.items() if d.name == name and d.decl is not None]
+        if len(keys) > 1:
+            diags.append(error("R203", f"'{name}' names several definitions ({', '.join(keys)})", item.name.span,
+                               hint="override the one to change instead"))
+            return
+        if keys:
+            name = keys[0]
         current = env.get(name)
         if name in own:
             diags.append(error("R208", f"'{name}' is defined in this same ruleset; delete it instead "
@@ -258,7 +283,7 @@ class Resolver:
             diags.append(_nothing_to(name, "remove", item.name.span, env))
             return
         own[name] = item
-        env[name] = Definition(name, None, me, current.replaces | {current.key}, current)
+        env[name] = Definition(current.name, None, me, current.replaces | {current.key}, current)
 
 
 def _name_of(node) -> ast.Ident:

@@ -56,6 +56,8 @@ def literal_data(node) -> Any:
     """A record literal written in a test (`with {control: {...}}`) as plain data for the scenario."""
     if isinstance(node, ast.RecordLit):
         return {ident.text: literal_data(v) for ident, v in node.fields}
+    if isinstance(node, ast.SetLit) and not node.items:
+        return {}  # in data, `{}` is an empty mapping (as in YAML)
     if isinstance(node, (ast.ListLit, ast.SetLit)):
         return [literal_data(i) for i in node.items]
     if isinstance(node, ast.StringLit) and node.is_plain:

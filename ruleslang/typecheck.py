@@ -242,6 +242,15 @@ class TypeChecker:
                 slot, typ, _ = local
                 self.info.names[id(node)] = Resolution("local", slot)
                 return typ
+        target = T.strip_optional(expected) if expected is not None else None
+        if isinstance(target, (T.SetType, T.ListType)):
+            target = T.strip_optional(target.element)
+        if isinstance(target, T.EnumType):
+            # Where a tag (say) is expected, `diver` is the tag, even when a unit type shares the word.
+            for member in self.scope.members.get(name, ()):
+                if member.kind == target.name:
+                    self.info.names[id(node)] = Resolution("const", value=member)
+                    return target
         symbol = self.scope.symbols.get(name)
         if symbol is not None:
             return self._global_value(node, symbol)
