@@ -276,7 +276,7 @@ class Choose(Node):
 @dataclass(frozen=True)
 class Require(Node):
     cond: Expr
-    message: Union[StringLit, None]
+    message: Union[Expr, None]  # a text
 
 
 @dataclass(frozen=True)

@@ -610,6 +610,9 @@ def _factory_is_original(ctx, s):
     return factory is not None and bool(factory.flags.get("original", s.name in ctx.board.map.start.factories))
 
 
+_board_fn("factory_owner", "factory_owner(s): who owns the factory in s (none when there is none)", [T.SPACE],
+          T.OptionalType(T.PLAYER),
+          lambda ctx, s: ctx.player_value(getattr(ctx.board.state.factories.get(s.name), "owner", None)))
 builtin("factory_at_start", "factory_at_start(s): true when a factory stood in s when this turn began")(
     (signature([T.SPACE], T.BOOL), _factory_at_start))
 builtin("factory_is_original", "factory_is_original(s): true when s holds a factory the game began with")(

@@ -107,19 +107,20 @@ class _Checker:
             players = scope.enums["player"]
             for p in gm.players:
                 players.add(p.name)
-                players.aliases[p.name.lower()] = p.name
+                players.add_alias(p.name, p.name)
                 for alias in p.aliases:
-                    players.aliases[alias.lower()] = p.name
+                    players.add_alias(alias, p.name)
             sides = scope.enums["side"]
             for side in gm.sides:
                 sides.add(side)
-                sides.aliases[side.lower()] = side
+                sides.add_alias(side, side)
             spaces = scope.enums["space"]
             for s in gm.spaces:
                 spaces.add(s.name)
-                spaces.aliases[s.name.lower()] = s.name
+                spaces.add_alias(s.name, s.name)
+            for s in gm.spaces:  # aliases after every name, so a name always wins over an alias
                 for alias in s.aliases:
-                    spaces.aliases[alias.lower()] = s.name
+                    spaces.add_alias(alias, s.name)
         for d in self.defs.values():
             decl, name = d.decl, d.name
             if isinstance(decl, ast.PlayerDecl):
@@ -818,7 +819,7 @@ class _Checker:
         elif isinstance(stmt, ast.Require):
             tc.expect(stmt.cond, T.BOOL)
             if stmt.message is not None:
-                tc.check(stmt.message)
+                tc.expect(stmt.message, T.TEXT)
         elif isinstance(stmt, ast.IfStmt):
             for cond, block in stmt.branches:
                 tc.expect(cond, T.BOOL)
@@ -894,12 +895,12 @@ class _Checker:
             if name == "treasury" and sym is None:
                 self.tc.check(target)
                 return T.INT
-            if name in ("controller", "owner") and sym is None and verb == "set":
+            if name in ("controller", "owner", "factory_owner") and sym is None and verb == "set":
                 self.tc.check(target)
-                return T.PLAYER
+                return T.OptionalType(T.PLAYER) if name == "factory_owner" else T.PLAYER
         if not isinstance(self.tc.check(target), T.AnyType):  # an unknown name is reported already
-            self.error("T324", f"cannot {verb} this: only counters, treasury(p) and controller(s) can be "
-                               "changed", target.span)
+            self.error("T324", f"cannot {verb} this: only counters, treasury(p), controller(s) and "
+                               "factory_owner(s) can be changed", target.span)
         return None
 
     def _choose(self, stmt: ast.Choose, frame: Frame) -> None:

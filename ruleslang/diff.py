@@ -48,10 +48,11 @@ class RulesetDiff:
             lines.extend(f"      {d}" for d in c.details)
         if self.unchanged:
             lines.append(f"  unchanged: {self.unchanged} definition(s)")
-        if self.tests_added:
-            lines.append("  tests added: " + "; ".join(self.tests_added))
-        if self.tests_removed:
-            lines.append("  tests removed: " + "; ".join(self.tests_removed))
+        for label, tests in (("added", self.tests_added), ("removed", self.tests_removed)):
+            if len(tests) > 3:
+                lines.append(f"  tests {label}: {len(tests)} (--format json lists them)")
+            elif tests:
+                lines.append(f"  tests {label}: " + "; ".join(tests))
         return "\n".join(lines)
 
 
@@ -271,15 +272,60 @@ def _same_shape(a, b) -> bool:
     return True
 
 
+def _branches(node) -> list[tuple]:
+    """An if / else if chain as [(condition, value), ..., (None, final else)]."""
+    out = []
+    while isinstance(node, ast.If):
+        out.append((node.cond, node.then))
+        node = node.else_
+    out.append((None, node))
+    return out
+
+
+def _branch_text(cond, value) -> str:
+    return f"if {unparse(cond)} then {unparse(value)}" if cond is not None else f"else {unparse(value)}"
+
+
+def _diff_branches(a, b) -> list[str]:
+    """Conditional chains compared branch by branch, branches matched by their condition."""
+    ba, bb = _branches(a), _branches(b)
+    conds_b = [c for c, _ in bb]
+    conds_a = [c for c, _ in ba]
+    out = []
+    for cond, value in ba:
+        if cond is not None and cond not in conds_b:
+            out.append(f"branch removed: {_branch_text(cond, value)}")
+    for i, (cond, value) in enumerate(bb):
+        if cond is not None and cond not in conds_a:
+            where = "first" if i == 0 else f"after {_branch_text(*bb[i - 1])}"
+            out.append(f"branch added ({where}): {_branch_text(cond, value)}")
+    for cond, value in ba:
+        if cond is None:
+            continue
+        for cond2, value2 in bb:
+            if cond2 == cond and value2 != value:
+                out.append(f"when {unparse(cond)}: {unparse(value)} -> {unparse(value2)}")
+    if ba[-1][1] != bb[-1][1]:
+        out.append(f"otherwise: {unparse(ba[-1][1])} -> {unparse(bb[-1][1])}")
+    return out
+
+
+def _substantial(node) -> bool:
+    """Big enough that "the rest was dropped around it" says something (not a lone number or name)."""
+    return not isinstance(node, (ast.IntLit, ast.DecimalLit, ast.BoolLit, ast.NoneLit, ast.StringLit, ast.Name))
+
+
 def diff_expr(a, b) -> list[str]:
     """What changed between two expressions, as readable lines."""
     if a == b:
         return []
+    if isinstance(a, ast.If) and isinstance(b, ast.If):
+        return _diff_branches(a, b)
     hole = ast.Name("_", span=a.span)
-    inner = next((n for n in _subtrees(a) if n is not a and n == b), None)
+    inner = next((n for n in _subtrees(a) if n is not a and n == b), None) if _substantial(b) else None
     if inner is not None:
         return [f"dropped: {_replace(a, inner, hole)} (kept {unparse(b)})"]
-    inner = next((n for n in _subtrees(b) if n is not b and n == a), None)
+    inner = next((n for n in _subtrees(b) if n is not b and n == a), None) if _substantial(a) else None
     if inner is not None:
         return [f"added: {_replace(b, inner, hole)} (around {unparse(a)})"]
     if _same_shape(a, b):

@@ -16,6 +16,15 @@ def write_atomic(path: str | Path, text: str) -> None:
     folder = path.parent if str(path.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     try:
+        # mkstemp makes the file private; give it the mode an ordinary new file would have
+        # (or keep the mode of the file it replaces).
+        try:
+            mode = path.stat().st_mode & 0o777
+        except FileNotFoundError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.fchmod(fd, mode)
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
             handle.flush()

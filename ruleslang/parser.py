@@ -231,7 +231,7 @@ def _syntax_diagnostic(exc: UnexpectedInput, source: Source, base: int):
         hint = "blocks start after a line ending in ':'"
     elif "_INDENT" in expected and token.type != "_INDENT":
         hint = "the line before ends in ':' and must be followed by an indented block"
-    elif token.type == "_NL" and len(set(expected) & _EXPR_START) >= 8:
+    elif token.type == "_NL" and (len(set(expected) & _EXPR_START) >= 8 or set(expected) <= {"ELSE", "THEN"}):
         hint = "to go on to the next line, put the expression inside ( ), or end the line with \\"
     return error("P001", message, Span(source, start, max(end, start)), hint=hint)
 

@@ -13,6 +13,7 @@ from typing import Any, Callable
 
 from . import ast
 from . import types as T
+from .board.state import BoardError
 from .compile import _iter
 from .errors import EvalError
 from .runtime.registry import PROCEDURES
@@ -49,7 +50,19 @@ class ProcedureCompiler:
         return run
 
     def stmt(self, stmt, owner: str) -> Exec:
-        return getattr(self, "_" + type(stmt).__name__)(stmt, owner)
+        run = getattr(self, "_" + type(stmt).__name__)(stmt, owner)
+        if not isinstance(stmt, (ast.AddEffect, ast.RemoveEffect, ast.MoveEffect, ast.ChangeEffect,
+                                 ast.SetEffect)):
+            return run
+        span = stmt.span
+
+        def effect(env):
+            # the game refuses what it cannot do (an unknown unit, a full treasury ...): located here
+            try:
+                run(env)
+            except BoardError as e:
+                raise EvalError("E534", str(e), span)
+        return effect
 
     # ------------------------------------------------------------------ control flow
 
@@ -176,12 +189,27 @@ class ProcedureCompiler:
                 state.change_treasury(player.name, new - old, econ)
             return treasury
 
+        if name == "factory_owner":
+            def factory(env):
+                ctx = env[0]
+                state = _state(ctx, span)
+                space = keys[0](env)
+                player = new_value(None, env)
+                try:
+                    state.set_factory(space.name, player.name if player is not None else None)
+                except BoardError as e:
+                    raise EvalError("E534", str(e), span)
+            return factory
+
         def control(env):
             ctx = env[0]
             state = _state(ctx, span)
             space = keys[0](env)
             player = new_value(None, env)
-            state.set_control(space.name, player.name if player is not None else None)
+            try:
+                state.set_control(space.name, player.name if player is not None else None)
+            except BoardError as e:
+                raise EvalError("E534", str(e), span)
         return control
 
     def _AddEffect(self, stmt: ast.AddEffect, owner):

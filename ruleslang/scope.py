@@ -31,6 +31,11 @@ class Symbol:
     rows_type: T.Type | None = None  # the record type rows(table) gives
 
 
+def normal_name(text: str) -> str:
+    """A name with case, spaces and punctuation ignored."""
+    return "".join(ch for ch in text.lower() if ch.isalnum())
+
+
 @dataclass
 class Enumeration:
     """A finite set of names (players, spaces, a declared enum, ...)."""
@@ -50,13 +55,18 @@ class Enumeration:
         return value
 
     def lookup(self, text: str) -> EnumValue | None:
-        """A member by exact name, then by declared alias or case-insensitively."""
+        """A member by exact name, then by a declared alias or its name, ignoring case, spaces and
+        punctuation (`Anglo-Egypt`, `sz 6`), as the map itself matches names."""
         if text in self.by_name:
             return self.by_name[text]
-        canonical = self.aliases.get(text.lower())
+        canonical = self.aliases.get(text.lower()) or self.aliases.get(normal_name(text))
         if canonical is not None:
             return self.by_name.get(canonical)
         return None
+
+    def add_alias(self, alias: str, canonical: str) -> None:
+        self.aliases[alias.lower()] = canonical
+        self.aliases.setdefault(normal_name(alias), canonical)
 
     def suggest(self, text: str) -> list[str]:
         names = list(self.by_name) + [a for a in self.aliases]

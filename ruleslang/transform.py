@@ -429,8 +429,8 @@ class _ToAst(Transformer):
                           self._string(prompt) if prompt is not None else None, span=self._span(meta))
 
     def require_stmt(self, meta, children):
-        cond, message = children
-        return ast.Require(cond, self._string(message) if message is not None else None, span=self._span(meta))
+        cond, message = (children + [None])[:2]
+        return ast.Require(cond, message, span=self._span(meta))
 
     def if_stmt(self, meta, children):
         cond, block, *rest = children

@@ -550,6 +550,17 @@ class TypeChecker:
         return lt, rt
 
     def _In(self, node: ast.In, expected):
+        if _literal_like(node.collection) and not _literal_like(node.element):
+            # `tier in {major, moderate}`: the element's type says which `major` is meant
+            et = self.check(node.element)
+            want = T.SetType(et) if isinstance(node.collection, ast.SetLit) else T.ListType(et)
+            ct = T.strip_optional(self.check(node.collection, want if _names_enum(et) else None))
+            elem = T.element_type(ct)
+            if elem is None:
+                self.error("T301", f"'in' needs a set or a list on its right, found {_a(ct)}", node.collection.span)
+            elif T.join(et, elem) is None:
+                self.error("T301", f"{_a(et)} can never be in {_a(ct)}", node.span)
+            return T.BOOL
         ct = T.strip_optional(self.check(node.collection))
         if ct == T.TEXT:
             self.expect(node.element, T.TEXT)

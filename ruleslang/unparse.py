@@ -100,7 +100,8 @@ def unparse(node) -> str:
     if isinstance(node, ast.Range):
         return f"{_wrap(node.lo, 6)}..{_wrap(node.hi, 6) if node.hi is not None else ''}"
     if isinstance(node, ast.If):
-        return f"if {unparse(node.cond)} then {unparse(node.then)} else {unparse(node.else_)}"
+        then = f"({unparse(node.then)})" if isinstance(node.then, ast.If) else unparse(node.then)
+        return f"if {unparse(node.cond)} then {then} else {unparse(node.else_)}"
     if isinstance(node, ast.Lambda):
         return f"{node.param.text} => {unparse(node.body)}"
     if isinstance(node, ast.ListLit):

@@ -22,9 +22,16 @@ PROCEDURES: dict[str, tuple[str, dict[str, T.Type]]] = {
              {"side": T.TEXT, "units": T.TEXT, "value": T.TEXT, "targets": T.TEXT}),
 }
 
-# action name -> its parameters (name, type), in order
+# action name -> its parameters (name, type), in order. The runtime asks every constraint on an
+# action before it acts, and refuses with the constraints' messages.
+#   purchase: everything a player buys in one purchase phase
+#   place:    every unit a player mobilises at one land territory in one turn (sea units go to a
+#             sea zone bordering it)
+#   build:    a new factory in a territory (declared at purchase, placed at mobilisation)
+#   move:     units moving together along a path of spaces
 ACTIONS: dict[str, tuple[tuple[str, T.Type], ...]] = {
     "purchase": (("player", T.PLAYER), ("units", T.ListType(T.UNITTYPE))),
     "place": (("player", T.PLAYER), ("space", T.SPACE), ("units", T.ListType(T.UNITTYPE))),
+    "build": (("player", T.PLAYER), ("space", T.SPACE)),
     "move": (("player", T.PLAYER), ("units", T.ListType(T.UNIT)), ("path", T.ListType(T.SPACE))),
 }
