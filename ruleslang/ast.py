@@ -326,7 +326,7 @@ class MoveEffect(Node):
 
 @dataclass(frozen=True)
 class LogEffect(Node):
-    message: StringLit
+    message: Expr  # a text
 
 
 @dataclass(frozen=True)
@@ -340,8 +340,30 @@ class RunEffect(Node):
     name: Ident
 
 
+@dataclass(frozen=True)
+class HitEffect(Node):
+    """`hit N of UNITS by PLAYER [now]`: N hits on those units, the casualties chosen by PLAYER.
+
+    Casualties leave at the end of the battle round, or at once with `now`."""
+
+    count: Expr
+    units: Expr
+    chooser: Expr
+    now: bool
+
+
+@dataclass(frozen=True)
+class SubmergeEffect(Node):
+    units: Expr
+
+
+@dataclass(frozen=True)
+class RetreatEffect(Node):
+    to: Expr
+
+
 Stmt = Union[Let, Choose, Require, IfStmt, ForStmt, ChangeEffect, SetEffect, AddEffect,
-             RemoveEffect, MoveEffect, LogEffect, WinEffect, RunEffect]
+             RemoveEffect, MoveEffect, LogEffect, WinEffect, RunEffect, HitEffect, SubmergeEffect, RetreatEffect]
 
 
 @dataclass(frozen=True)

@@ -165,7 +165,12 @@ def _check_count(tc, call):
     if len(call.args) != 1:
         tc.error("T302", f"count takes one collection or generator, found {len(call.args)} arguments", call.span)
         return T.INT
-    tc.check_collection(call.args[0])
+    elem = tc.check_collection(call.args[0])
+    arg = call.args[0]
+    if elem == T.BOOL and isinstance(arg, ast.Comprehension) and arg.kind == "gen":
+        tc.warn("T330", "count counts every value, true or false; to count where a condition holds, "
+                        "put the condition after 'where'", arg.element.span,
+                hint="for example: count(i for i in 1..n where d6 <= 2)")
     return T.INT
 
 
@@ -635,6 +640,46 @@ builtin("attacker", "attacker(): the player attacking in the current battle")(
 builtin("defender", "defender(): the player defending in the current battle (none when the space is empty)")(
     (signature([], T.OptionalType(T.PLAYER)),
      lambda ctx: ctx.player_value(_battle(ctx).defender)))
+
+
+def _battle_units(ctx, side):
+    battle = _battle(ctx)
+    if side not in ("attacker", "defender"):
+        raise EvalError("E506", f"a battle side is \"attacker\" or \"defender\", not {side!r}")
+    return tuple(ctx.unit_value(u) for u in battle.units(side))
+
+
+builtin("battle_units", "battle_units(\"attacker\" | \"defender\"): the units still fighting on that side")(
+    (signature([T.TEXT], T.ListType(T.UNIT)), _battle_units))
+builtin("battle_round", "battle_round(): the round of the current battle, from 1")(
+    (signature([], T.INT), lambda ctx: _battle(ctx).round))
+builtin("is_amphibious", "is_amphibious(): true when the current battle is an amphibious assault")(
+    (signature([], T.BOOL), lambda ctx: bool(_battle(ctx).amphibious)))
+builtin("support_units", "support_units(): the attacker's ships offshore of an amphibious assault (they may bombard)")(
+    (signature([], T.ListType(T.UNIT)), lambda ctx: tuple(ctx.unit_value(u) for u in _battle(ctx).support_units())))
+builtin("retreat_options", "retreat_options(): where the attackers may retreat to")(
+    (signature([], _SPACES), lambda ctx: ctx.spaces(tuple(_battle(ctx).retreat_options()))))
+
+
+def _check_values(tc, call):
+    _no_kwargs(tc, call)
+    arg = call.args[0] if len(call.args) == 1 else None
+    sym = tc.scope.symbols.get(arg.id) if isinstance(arg, ast.Name) else None
+    if sym is None or sym.kind != "enum":
+        tc.error("T301", "values(...) takes the name of an enumeration", call.span)
+        return T.ListType(T.ANY)
+    tc.info.names[id(arg)] = _enum_resolution(sym.name)
+    return T.ListType(T.EnumType(sym.name))
+
+
+def _enum_resolution(name):
+    from .typecheck import Resolution
+
+    return Resolution("const", value=name)
+
+
+builtin("values", "values(E): every member of enumeration E, in order")(
+    (_check_values, lambda ctx, name: tuple(ctx.enums[name].members)))
 
 
 def _side_of(ctx, p):

@@ -294,9 +294,31 @@ class _Checker:
     # -------------------------------------------------------------------- value ordering
 
     def _references(self, decl) -> list[tuple[str, Any]]:
+        """The global value definitions `decl` uses (for ordering and recursion).
+
+        Locals may shadow globals, so names the declaration binds itself are not references;
+        nor are names in a tag position (`has_tag(u, x)`, `units(..., tag: x)`).
+        """
+        local: set[str] = set()
+        skip: set[int] = set()
+        for node in ast.walk(decl):
+            if isinstance(node, ast.Param):
+                local.add(node.name.text)
+            elif isinstance(node, (ast.Let, ast.Choose)):
+                local.add(node.name.text)
+            elif isinstance(node, (ast.ForClause, ast.ForStmt)):
+                local.add(node.var.text)
+            elif isinstance(node, ast.Lambda):
+                local.add(node.param.text)
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                if node.func.id == "has_tag" and len(node.args) == 2:
+                    skip.add(id(node.args[1]))
+                for k in node.kwargs:
+                    if k.name.text == "tag":
+                        skip.add(id(k.value))
         out = []
         for node in ast.walk(decl):
-            if isinstance(node, ast.Name):
+            if isinstance(node, ast.Name) and node.id not in local and id(node) not in skip:
                 sym = self.scope.symbols.get(node.id)
                 if sym is not None and sym.kind in VALUE_KINDS:
                     out.append((node.id, node))
@@ -416,11 +438,8 @@ class _Checker:
         return frame
 
     def _declare_local(self, frame: Frame, ident: ast.Ident, typ: T.Type) -> None:
-        sym = self.scope.symbols.get(ident.text)
-        if sym is not None or ident.text in self.scope.members:
-            what = sym.kind if sym is not None else "enum member"
-            self.error("R215", f"'{ident.text}' is already a {what}; choose another name for this local",
-                       ident.span)
+        # A local may shadow a global: a ruleset that extends another must not break its
+        # formulas by adding a definition whose name one of their locals happens to use.
         frame.declare(ident, typ, self.tc)
 
     def _lets(self, frame: Frame, lets) -> None:
@@ -698,7 +717,10 @@ class _Checker:
                     if want is None:
                         self.error("T303", f"runtime procedure {proc.name.text} has no setting '{ident.text}'",
                                    ident.span, hint="settings: " + (", ".join(fields) or "none"))
-                        self.tc.check(value)
+                        if not isinstance(value, ast.Lambda):
+                            self.tc.check(value)
+                    elif isinstance(want, T.FnType):
+                        self.tc.check_function_arg(value, want.params, want.result)
                     else:
                         self.tc.expect(value, want)
                 self.tc.frame = None
@@ -760,7 +782,8 @@ class _Checker:
         del frame
         for stmt in ast.walk(decl.body):
             if isinstance(stmt, (ast.ChangeEffect, ast.SetEffect, ast.AddEffect, ast.RemoveEffect,
-                                 ast.MoveEffect, ast.WinEffect, ast.RunEffect, ast.Choose)):
+                                 ast.MoveEffect, ast.WinEffect, ast.RunEffect, ast.Choose, ast.HitEffect,
+                                 ast.SubmergeEffect, ast.RetreatEffect)):
                 self.error("T323", "a constraint only checks; it cannot change the game or ask players",
                            stmt.span)
 
@@ -864,13 +887,21 @@ class _Checker:
             self._units_arg(stmt.units, "move")
             tc.expect(stmt.to, T.SPACE)
         elif isinstance(stmt, ast.LogEffect):
-            tc.check(stmt.message)
+            tc.expect(stmt.message, T.TEXT)
         elif isinstance(stmt, ast.WinEffect):
             t = tc.check(stmt.winner, T.SIDE)
             if not (T.assignable(t, T.SIDE) or T.assignable(t, T.PLAYER)):
                 self.error("T301", f"'win' names a side or a player, found {t}", stmt.winner.span)
             if stmt.reason is not None:
                 tc.check(stmt.reason)
+        elif isinstance(stmt, ast.HitEffect):
+            tc.expect(stmt.count, T.INT)
+            self._units_arg(stmt.units, "hit")
+            tc.expect(stmt.chooser, T.PLAYER)
+        elif isinstance(stmt, ast.SubmergeEffect):
+            self._units_arg(stmt.units, "submerge")
+        elif isinstance(stmt, ast.RetreatEffect):
+            tc.expect(stmt.to, T.SPACE)
         elif isinstance(stmt, ast.RunEffect):
             target = self.scope.symbols.get(stmt.name.text)
             if target is None or target.kind not in PROCEDURE_KINDS:

@@ -110,6 +110,32 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("new", metavar="REF_B")
     _common(p)
 
+    p = sub.add_parser("play", help="play a game (with no arguments: the default game of the rulesets)",
+                       description="Play a game under a composition of rulesets. With no arguments: the game "
+                                   "that `play:` of the rulesets' defaults.yaml describes (shipped: the embedded "
+                                   "Revised map under its house rules, every player heuristic, 10 rounds).")
+    p.add_argument("--ruleset", dest="refs", metavar="REF", action="append", default=[],
+                   help="a ruleset of the composition (repeatable; default: the composition above)")
+    p.add_argument("--scenario", metavar="FILE", help="start from a scenario (default: the map's start)")
+    p.add_argument("--players", metavar="P=AGENT,...", default="",
+                   help="agents per player (random, heuristic, scripted or human), as PLAYER=AGENT,PLAYER=AGENT")
+    p.add_argument("--agent", default=None, choices=["random", "heuristic", "scripted", "human"],
+                   help="the agent of every player --players does not name (default heuristic)")
+    p.add_argument("--orders", metavar="FILE", help="the YAML orders of scripted players")
+    p.add_argument("--seed", type=int, default=1, help="the seed of the dice and the agents (default 1)")
+    p.add_argument("--rounds", type=int, default=None, help="play at most this many rounds (default 10)")
+    p.add_argument("--set", metavar="NAME=VALUE", action="append", default=[], dest="settings",
+                   help="set an option (repeatable)")
+    p.add_argument("--save", metavar="FILE", help="save the game after every round (written atomically)")
+    p.add_argument("--resume", metavar="SAVE", help="go on with a saved game")
+    p.add_argument("--log", metavar="FILE", help="write every event, one JSON object a line")
+    p.add_argument("--quiet", action="store_true", help="print only the result")
+    _common(p)
+
+    p = sub.add_parser("replay", help="re-run a recorded game and confirm it matches")
+    p.add_argument("record", metavar="SAVE_OR_LOG")
+    _common(p)
+
     p = sub.add_parser("import-triplea", help="a TripleA game file as a ruleslang map + base ruleset")
     p.add_argument("xml", metavar="GAME.xml")
     p.add_argument("-o", "--output", metavar="DIR", default=".", help="output folder (default: here)")
@@ -227,6 +253,7 @@ def cmd_test(args) -> int:
         loaded = ws.load([ref])
         if not loaded.ok:
             load_errors.extend(loaded.diagnostics)
+            results.append(_unloadable(ref, loaded.diagnostics))
             continue
         results.extend(runner.run(loaded))
     if args.format == "json":
@@ -255,6 +282,17 @@ def cmd_test(args) -> int:
     return EXIT_ERRORS if failed else EXIT_OK
 
 
+def _unloadable(ref: str, diagnostics):
+    """A ruleset that does not check: one failed 'test' in the summary, so it never reads as success."""
+    from .source import Source, Span
+    from .testing import TestResult
+
+    first = next((d for d in diagnostics if d.is_error and d.span is not None), None)
+    span = first.span if first is not None else Span(Source(ref, ref), 0, len(ref))
+    return TestResult(ref, "(the ruleset does not check; its tests did not run)", span, "error",
+                      first.message if first is not None else "the ruleset does not check")
+
+
 def _print_value(args, value=None, dist=None) -> None:
     from .values import format_number, format_value, to_json
 
@@ -271,7 +309,7 @@ def _print_value(args, value=None, dist=None) -> None:
         print(format_value(value))
 
 
-def _evaluate(args, loaded, ctx, concrete, exact_fn) -> int:
+def _evaluate(args, loaded, ctx, concrete, exact_fn, span=None) -> int:
     from .errors import EvalError
 
     try:
@@ -281,7 +319,7 @@ def _evaluate(args, loaded, ctx, concrete, exact_fn) -> int:
         else:
             _print_value(args, value=concrete())
     except EvalError as e:
-        return _report([e.diagnostic()], args.format)
+        return _report([e.at(span).diagnostic()], args.format)
     return EXIT_OK
 
 
@@ -339,6 +377,11 @@ def cmd_call(args) -> int:
         return EXIT_USAGE
     values = [convert_argument(compiled, text, i + 1, p, t)
               for i, (text, p, t) in enumerate(zip(args.args, params, types))]
+    from .source import Source, Span
+
+    # an error with no place in rule text (a missing table key) points at the arguments
+    where = Source("<arguments>", " ".join(args.args))
+    arg_span = Span(where, 0, len(where.text))
     ctx = make_context(loaded, ws, scenario=args.scenario, seed=args.seed, budget=args.budget,
                        settings=args.settings)
 
@@ -357,7 +400,7 @@ def cmd_call(args) -> int:
         if sym.kind in _CALLABLE_KINDS[:3]:
             return compiled.exact_callable(args.name)(ctx, *values)
         return X.point(concrete())
-    return _evaluate(args, loaded, ctx, concrete, exact)
+    return _evaluate(args, loaded, ctx, concrete, exact, span=arg_span)
 
 
 def _fact_value(ctx, compiled, name):
@@ -484,6 +527,159 @@ def cmd_map(args) -> int:
     return EXIT_OK
 
 
+def play_defaults(roots) -> dict:
+    """`play:` of the first `defaults.yaml` among the ruleset roots (the composition, rounds, agent)."""
+    from .source import Source
+    from .yamlio import load_yaml
+
+    for root in roots:
+        path = root / "defaults.yaml"
+        if path.is_file():
+            data, _ = load_yaml(Source(str(path), path.read_text(encoding="utf-8")))
+            if isinstance(data, dict) and isinstance(data.get("play"), dict):
+                return data["play"]
+    return {}
+
+
+def _parse_players(text: str) -> dict[str, str]:
+    players: dict[str, str] = {}
+    for item in [x.strip() for x in text.split(",") if x.strip()]:
+        if "=" not in item:
+            raise _Usage(f"--players takes PLAYER=AGENT pairs, found '{item}'")
+        name, agent = (x.strip() for x in item.split("=", 1))
+        if agent not in ("random", "heuristic", "scripted", "human"):
+            raise _Usage(f"'{agent}' is not an agent: random, heuristic, scripted or human")
+        players[name] = agent
+    return players
+
+
+class _Usage(Exception):
+    pass
+
+
+def cmd_play(args) -> int:
+    from .runtime import saves
+    from .runtime.report import RoundPrinter
+
+    ws = _workspace(args)
+    try:
+        players = _parse_players(args.players)
+    except _Usage as exc:
+        print(f"ruleslang play: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    recorded = None
+    scenario_text = None
+    if args.resume:
+        data = saves.read_save(args.resume)
+        setup = saves.setup_of(data)
+        if args.rounds is not None:
+            setup.rounds = args.rounds
+        recorded = data["decisions"]
+        scenario_text = data["scenario"]["text"]
+    else:
+        defaults = play_defaults(ws.roots)
+        refs = args.refs or list(defaults.get("rulesets") or [])
+        if not refs:
+            print("ruleslang play: error: name the rulesets (--ruleset REF); no defaults.yaml gives a default game",
+                  file=sys.stderr)
+            return EXIT_USAGE
+        setup = saves.GameSetup(refs=refs, scenario=args.scenario, seed=args.seed,
+                                rounds=args.rounds or int(defaults.get("rounds", 10)), players=players,
+                                default_agent=args.agent or defaults.get("agent", "heuristic"),
+                                settings=list(args.settings), orders=args.orders)
+        scenario_text = _scenario_text(ws, setup.scenario)
+    game = saves.build_game(ws, setup, recorded=recorded, scenario_text=scenario_text)
+    if args.resume:
+        saves.check_rulesets_unchanged(game, data, args.resume)
+    printer = RoundPrinter(sys.stdout, quiet=args.quiet, live=sys.stderr.isatty() and not args.quiet)
+
+    def after_round(g, summary):
+        printer.round(g, summary)
+        if args.save:
+            saves.write_save(args.save, saves.save_data(g, scenario_text=scenario_text, finished=False))
+        if args.log:
+            _write_log(args.log, g, scenario_text)
+
+    game.on_turn = printer.turn
+    result = game.run(setup.rounds, progress=after_round)
+    if args.save:
+        saves.write_save(args.save, saves.save_data(game, scenario_text=scenario_text, finished=True))
+    if args.log:
+        _write_log(args.log, game, scenario_text)
+    printer.result(game, result)
+    if args.format == "json":
+        print(json.dumps(result, indent=2))
+    return EXIT_OK
+
+
+def _scenario_text(ws, ref: str | None) -> str | None:
+    if ref is None:
+        return None
+    from .board.scenario import find_scenario
+
+    path = find_scenario(ref, ws.roots)
+    return path.read_text(encoding="utf-8") if path is not None else None
+
+
+def _write_log(path: str, game, scenario_text) -> None:
+    from .fileio import write_atomic
+    from .runtime.game import dumps_event
+    from .runtime.saves import save_data
+
+    header = save_data(game, scenario_text=scenario_text, finished=False)
+    header = {k: v for k, v in header.items() if k not in ("events", "decisions")}
+    header["kind"] = "game"
+    lines = [dumps_event(header)] + [dumps_event(e) for e in game.state.events]
+    write_atomic(path, "\n".join(lines) + "\n")
+
+
+def cmd_replay(args) -> int:
+    from .runtime import saves
+
+    ws = _workspace(args)
+    data = _read_record(args.record)
+    setup = saves.setup_of(data)
+    game = saves.build_game(ws, setup, recorded=data["decisions"], scenario_text=data["scenario"]["text"])
+    saves.check_rulesets_unchanged(game, data, args.record)
+    for agent in game.agents.values():
+        agent.after = None  # a replay only answers from the record
+    try:
+        game.run(data["rounds_played"])
+    except saves.ReplayDivergence as exc:
+        print(f"replay of {args.record}: diverged: {exc}")
+        return EXIT_ERRORS
+    found = saves.first_divergence(data["events"], game.state.events)
+    if found is None:
+        print(f"replay of {args.record}: all {len(game.state.events)} events match")
+        return EXIT_OK
+    index, recorded, replayed = found
+    print(f"replay of {args.record}: diverges at event {index + 1}")
+    print(f"  recorded: {json.dumps(recorded)}")
+    print(f"  replayed: {json.dumps(replayed)}")
+    return EXIT_ERRORS
+
+
+def _read_record(path: str) -> dict:
+    """A save (JSON), or a log (JSON lines whose first line describes the game)."""
+    from .diagnostics import error
+    from .runtime import saves
+
+    if not path.endswith((".jsonl", ".log")):
+        return saves.read_save(path)
+    try:
+        lines = open(path, encoding="utf-8").read().splitlines()
+        header = json.loads(lines[0])
+        events = [json.loads(line) for line in lines[1:] if line.strip()]
+    except (OSError, IndexError, json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise DiagnosticError(error("D661", f"the log cannot be read (truncated or corrupt): {exc}", file=path))
+    if header.get("kind") != "game" or header.get("format") != saves.SAVE_KIND:
+        raise DiagnosticError(error("D662", "this is not a ruleslang game log", file=path))
+    decisions = [{"kind": e["decision"], "player": e["player"], "answer": e["answer"]}
+                 for e in events if e.get("kind") == "decision"]
+    header.update(events=events, decisions=decisions)
+    return header
+
+
 _COMMANDS = {
     "list": cmd_list,
     "check": cmd_check,
@@ -492,6 +688,8 @@ _COMMANDS = {
     "call": cmd_call,
     "explain": cmd_explain,
     "diff": cmd_diff,
+    "play": cmd_play,
+    "replay": cmd_replay,
     "import-triplea": cmd_import,
     "map": cmd_map,
 }

@@ -14,6 +14,17 @@ from .host import Host
 from .values import EnumValue, LSet, UnitValue, to_json
 
 
+def counter_key(value) -> str:
+    """One part of a counter's key as text: a name, a number, true/false, or a unit's id."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (EnumValue,)):
+        return value.name
+    if isinstance(value, UnitValue):
+        return str(value.id)
+    return str(value)
+
+
 class _NoBoard:
     """The board of an evaluation without one: every query is a located E530."""
 
@@ -49,6 +60,7 @@ class EvalContext:
         self.procedures = compiled.procedures
         self.runtime_procedures: dict[str, Callable] = {}
         self.collector = None  # set while constraints and checks collect refusals
+        self._counter_cache: dict[str, tuple[int, dict]] = {}
         self.running: list[str] = []  # the phases and steps being run, outermost first
         self.winner = None
 
@@ -84,7 +96,8 @@ class EvalContext:
         utype = self.unittype_values.get(unit.type)
         if utype is None:
             raise EvalError("E531", f"the board has a unit of type '{unit.type}' that no ruleset declares")
-        return UnitValue(unit.id, utype, self.player_value(unit.owner), self.space_values[unit.space], unit.hits)
+        space = self.space_values[unit.space] if unit.space is not None else None
+        return UnitValue(unit.id, utype, self.player_value(unit.owner), space, unit.hits)
 
     # ---------------------------------------------------------------------- players, sides
 
@@ -120,16 +133,25 @@ class EvalContext:
             if key in store:
                 return store[key]
             return self.compiled.counter_default(self, name, key)
-        # A game state keeps plain data (names, numbers), so saves stay JSON.
-        raw_key = tuple(to_json(k) for k in key)
-        store = self.state.counters.get(name, {})
+        # A game state keeps plain data (names, numbers), so saves stay JSON; keys are compared as
+        # text, so a scenario's `1:` or `"1":` and a rule's 1 are the same key.
+        store = self._counter_store(name)
+        raw_key = tuple(counter_key(k) for k in key)
         if raw_key in store:
             return self.compiled.convert_data(store[raw_key], self.compiled.symbols[name].type, f"counter {name}")
         return self.compiled.counter_default(self, name, key)
 
+    def _counter_store(self, name: str) -> dict:
+        cached = self._counter_cache.get(name)
+        if cached is not None and cached[0] == self.state.version:
+            return cached[1]
+        store = {tuple(counter_key(k) for k in raw): v for raw, v in self.state.counters.get(name, {}).items()}
+        self._counter_cache[name] = (self.state.version, store)
+        return store
+
     def set_counter(self, name: str, key: tuple, value) -> None:
         if self.state is not None:
-            self.state.set_counter(name, tuple(to_json(k) for k in key), to_json(value))
+            self.state.set_counter(name, tuple(counter_key(k) for k in key), to_json(value))
         else:
             self.counters.setdefault(name, {})[key] = value
-            self.host.log("counter", name=name, key=[to_json(k) for k in key], value=to_json(value))
+            self.host.log("counter", name=name, key=[counter_key(k) for k in key], value=to_json(value))

@@ -52,7 +52,7 @@ class ProcedureCompiler:
     def stmt(self, stmt, owner: str) -> Exec:
         run = getattr(self, "_" + type(stmt).__name__)(stmt, owner)
         if not isinstance(stmt, (ast.AddEffect, ast.RemoveEffect, ast.MoveEffect, ast.ChangeEffect,
-                                 ast.SetEffect)):
+                                 ast.SetEffect, ast.HitEffect, ast.SubmergeEffect, ast.RetreatEffect)):
             return run
         span = stmt.span
 
@@ -272,6 +272,44 @@ class ProcedureCompiler:
             ctx.log("win", side=who.name, reason=ctx.winner[1])
         return win
 
+    def _HitEffect(self, stmt: ast.HitEffect, owner):
+        count = self.ec.expr(stmt.count)
+        units = self.ec.expr(stmt.units)
+        chooser = self.ec.expr(stmt.chooser)
+        now = stmt.now
+        span = stmt.span
+
+        def hit(env):
+            ctx = env[0]
+            n = count(env)
+            if n < 0:
+                raise EvalError("E506", f"cannot score {n} hits", span)
+            try:
+                _battle(ctx, span).hit(ctx, n, _unit_ids(units(env)), chooser(env).name, now)
+            except EvalError as e:
+                raise e.at(span)
+        return hit
+
+    def _SubmergeEffect(self, stmt: ast.SubmergeEffect, owner):
+        units = self.ec.expr(stmt.units)
+        span = stmt.span
+
+        def submerge(env):
+            _battle(env[0], span).submerge(env[0], _unit_ids(units(env)))
+        return submerge
+
+    def _RetreatEffect(self, stmt: ast.RetreatEffect, owner):
+        to = self.ec.expr(stmt.to)
+        span = stmt.span
+
+        def retreat(env):
+            ctx = env[0]
+            try:
+                _battle(ctx, span).retreat(ctx, to(env).name)
+            except EvalError as e:
+                raise e.at(span)
+        return retreat
+
     def _RunEffect(self, stmt: ast.RunEffect, owner):
         name = stmt.name.text
         span = stmt.span
@@ -294,6 +332,13 @@ def _state(ctx, span):
     if ctx.state is None:
         raise EvalError("E530", "this changes the game, but there is no game: give a scenario", span)
     return ctx.state
+
+
+def _battle(ctx, span):
+    battle = getattr(ctx, "battle", None)
+    if battle is None:
+        raise EvalError("E535", "there is no battle here: hit, submerge and retreat act in battle steps", span)
+    return battle
 
 
 def _unit_ids(value) -> list[int]:

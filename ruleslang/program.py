@@ -60,6 +60,13 @@ class TableRuntime:
         known = [", ".join(display_text(k) for k in ks) for ks in self.exact]
         close = get_close_matches(shown, known, n=3)
         hint = f"did you mean {', '.join(close)}?" if close else None
+        ints = [ks[0] for ks in self.exact if len(ks) == 1 and type(ks[0]) is int]
+        ranges = [(lo, hi) for lo, hi, _ in self.ranges]
+        if len(key) == 1 and type(key[0]) is int and (ints or ranges):
+            lows = ints + [lo for lo, _ in ranges]
+            highs = ints + [hi for _, hi in ranges if hi is not None]
+            top = "" if any(hi is None for _, hi in ranges) else f" to {max(highs)}"
+            hint = f"the table's keys run from {min(lows)}{top}"
         raise EvalError("E502", f"table {self.name} has no row for {shown}", span, hint=hint)
 
     def _value(self, ctx, i: int):

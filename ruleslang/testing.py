@@ -153,17 +153,20 @@ class TestRunner:
 
             state = GameState.from_scenario(scenario)
             board = BoardQueries(state)
+        holder: dict = {}
         ctx = EvalContext(compiled, host, state=state, board=board,
-                          decide=lambda *a: self._answer(answers, *a))
+                          decide=lambda *a: self._answer(answers, holder["env"], *a))
         if scenario is not None:
             self._apply_scenario_values(ctx, scenario)
         env: list[Any] = [ctx] + [None] * (compiled.info.frames.get(id(test), 1) - 1)
+        holder["env"] = env
         ec = compiled.expr_compiler
         for line in test.lines:
             if isinstance(line, ast.TestOption):
                 ctx.options[line.name.text] = ec.expr(line.value)(env)
             elif isinstance(line, ast.TestAnswer):
-                answers.setdefault(line.target.text, []).append((line, ec.expr(line.value)(env)))
+                # evaluated when the decision is asked, so an answer may use the test's lets
+                answers.setdefault(line.target.text, []).append((line, ec.expr(line.value)))
         return ctx, env
 
     def _scenario(self, loaded, test, line):
@@ -216,13 +219,16 @@ class TestRunner:
                 continue
             ctx.facts[name] = compiled.convert_data(value, sym.type, f"fact {name}")
 
-    def _answer(self, answers, decision_id, player, options, mode, count, prompt):
+    def _answer(self, answers, env, decision_id, player, options, mode, count, prompt):
         queue = answers.get(decision_id)
         if not queue:
             raise EvalError("E540", f"decision {decision_id} ({prompt}) has no answer left in this test",
                             hint=f"add: answer {decision_id} = ...")
         line, value = queue.pop(0)
-        return value
+        try:
+            return value(env)
+        except EvalError as e:
+            raise e.at(line.span)
 
     # -------------------------------------------------------------------------- lines
 

@@ -473,11 +473,21 @@ class _ToAst(Transformer):
         return ast.MoveEffect(children[0], children[1], span=self._span(meta))
 
     def log_effect(self, meta, children):
-        return ast.LogEffect(self._string(children[0]), span=self._span(meta))
+        return ast.LogEffect(children[0], span=self._span(meta))
 
     def win_effect(self, meta, children):
         winner, reason = children
         return ast.WinEffect(winner, self._string(reason) if reason is not None else None, span=self._span(meta))
+
+    def hit_effect(self, meta, children):
+        count, units, chooser, now = children
+        return ast.HitEffect(count, units, chooser, now is not None, span=self._span(meta))
+
+    def submerge_effect(self, meta, children):
+        return ast.SubmergeEffect(children[0], span=self._span(meta))
+
+    def retreat_effect(self, meta, children):
+        return ast.RetreatEffect(children[0], span=self._span(meta))
 
     def run_effect(self, meta, children):
         return ast.RunEffect(self._ident(children[0]), span=self._span(meta))

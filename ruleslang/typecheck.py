@@ -246,11 +246,16 @@ class TypeChecker:
         if isinstance(target, (T.SetType, T.ListType)):
             target = T.strip_optional(target.element)
         if isinstance(target, T.EnumType):
-            # Where a tag (say) is expected, `diver` is the tag, even when a unit type shares the word.
+            # Where a tag (say) is expected, `diver` is the tag, even when a unit type shares the word;
+            # where a player is expected, a name a player and a side share is the player.
             for member in self.scope.members.get(name, ()):
                 if member.kind == target.name:
                     self.info.names[id(node)] = Resolution("const", value=member)
                     return target
+            enum = self.scope.enums.get(target.name) if target.name in ("player", "side", "unittype") else None
+            if enum is not None and name in enum.by_name and (self.frame is None or self.frame.lookup(name) is None):
+                self.info.names[id(node)] = Resolution("const", value=enum.by_name[name])
+                return target
         symbol = self.scope.symbols.get(name)
         if symbol is not None:
             return self._global_value(node, symbol)

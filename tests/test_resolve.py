@@ -131,3 +131,29 @@ def test_maps_must_agree(tmp_path):
     ws, _ = load(tmp_path, {"m/a@1": 'ruleset m/a@1\nmap "mini"\n', "m/b@1": 'ruleset m/b@1\nmap "aar"\n'})
     loaded = ws.load(["m/a@1", "m/b@1"])
     assert codes(loaded.diagnostics) == ["R209"]
+
+
+def test_a_ruleset_extending_another_may_add_names_the_other_uses_as_locals(tmp_path):
+    _, loaded = load(tmp_path, {"h/raid@1": BASE, "h/ext@1": """
+        ruleset h/ext@1
+        uses h/raid@1
+        constant x = 100
+        formula c() -> int = 1
+    """}, "h/ext@1")
+    assert loaded.ok, loaded.diagnostics
+    # cap's parameters x and c still mean its parameters, not the new globals
+    assert value(loaded, "cap", 3, 4) == 8
+
+
+def test_a_tag_named_like_a_formula_is_not_recursion(tmp_path):
+    _, loaded = load(tmp_path, {"t/tags@1": """
+        ruleset t/tags@1
+        attribute cost: int
+        tag flies
+        unit bird:
+            cost: 1
+            tags: flies
+        formula flies(u: unittype) -> bool = has_tag(u, flies)
+    """})
+    assert loaded.ok, loaded.diagnostics
+    assert value(loaded, "flies", loaded.compiled.scope.enums["unittype"].by_name["bird"]) is True

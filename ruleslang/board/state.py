@@ -5,6 +5,15 @@ which appends one event (a JSON-ready dict) to `events` and bumps `version`, so 
 caches keyed on the version stay correct. Names passed to effects are canonical (the caller
 resolves user text first); a bad argument raises `BoardError`, which the language turns into a
 located diagnostic.
+
+Turn records: `control_at_turn_start` and `factories_at_turn_start` (space -> factory owner, in
+natural space order: the spaces that held a factory when the current turn began) are noted by
+`start_turn` and by `from_scenario`. Factories standing when the scenario starts carry
+`flags["original"] = True`; `set_factory` keeps a factory's flags when it changes only its owner
+or damage (a capture), not when it builds a new one.
+
+Unit flags listed in `TURN_FLAGS` last one turn: `start_turn` clears them from the units of the
+player whose turn begins (the movement engine's records; see ruleslang/runtime/movement.py).
 """
 
 from __future__ import annotations
@@ -13,8 +22,13 @@ import copy as _copy
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from .mapdata import GameMap
+from .mapdata import GameMap, natural_key
 from .scenario import Scenario
+
+# Unit flags that describe what a unit did this turn (movement, battles, transport use); cleared
+# from a player's units when its turn starts.
+TURN_FLAGS = ("combat_moved", "in_battle", "bombing", "loaded_this_turn", "unloaded",
+              "unloaded_to", "unloaded_in")
 
 
 class BoardError(Exception):
@@ -63,6 +77,7 @@ class GameState:
         self.control_at_turn_start: dict[str, str | None] = dict(self.control)
         self.units: list[Unit] = []
         self.factories: dict[str, Factory] = {}
+        self.factories_at_turn_start: dict[str, str] = {}
         self.treasury: dict[str, dict[str, int]] = {
             p.name: {e: 0 for e in p.economies} for p in game_map.players}
         self.income_override: dict[str, int | None] = {p.name: None for p in game_map.players}
@@ -73,6 +88,8 @@ class GameState:
         self.events: list[dict] = []
         self.version = 0
         self.next_unit_id = 1
+        self._unit_index: dict[int, Unit] | None = None   # id -> unit, for the list `_indexed`
+        self._indexed: list[Unit] | None = None
 
     # ---------------------------------------------------------------- building
 
@@ -103,7 +120,8 @@ class GameState:
         for space in game_map.space_names():
             info = factories.get(space)
             if info is not None:
-                state.factories[space] = Factory(space, info.owner, info.kind, info.damage)
+                state.factories[space] = Factory(space, info.owner, info.kind, info.damage, {"original": True})
+        state._note_factories()
         for player, amounts in game_map.start.treasury.items():
             state.treasury[player].update(amounts)
         for player, figures in scenario.economy.items():
@@ -122,14 +140,20 @@ class GameState:
         made = [Unit(self.next_unit_id + i, unit_type, owner, space) for i in range(count)]
         self.next_unit_id += count
         self.units.extend(made)
+        self._unit_index = None
         return made
+
+    def _note_factories(self) -> None:
+        self.factories_at_turn_start = {
+            space: self.factories[space].owner for space in sorted(self.factories, key=natural_key)}
 
     def copy(self) -> "GameState":
         """A deep copy sharing only the (read-only) map: for what-if evaluation."""
         clone = _copy.copy(self)
         for name, value in vars(self).items():
-            if name != "map":
+            if name not in ("map", "_unit_index", "_indexed"):
                 setattr(clone, name, _copy.deepcopy(value))
+        clone._unit_index = clone._indexed = None
         return clone
 
     # ---------------------------------------------------------------- checks
@@ -156,7 +180,11 @@ class GameState:
 
     def _units_by_id(self, ids: Iterable[int]) -> list[Unit]:
         wanted = list(dict.fromkeys(ids))
-        by_id = {u.id: u for u in self.units}
+        by_id = self._unit_index
+        if by_id is None or self._indexed is not self.units or len(by_id) != len(self.units):
+            # rebuilt when units come or go (or the list is replaced): effects keep it short-lived
+            by_id = self._unit_index = {u.id: u for u in self.units}
+            self._indexed = self.units
         missing = [i for i in wanted if i not in by_id]
         if missing:
             raise BoardError(f"no unit with id {missing[0]} is on the board")
@@ -225,18 +253,50 @@ class GameState:
                 unit.cargo = [i for i in unit.cargo if i not in gone]
         self._record("remove_units", ids=sorted(gone))
 
-    def move_units(self, ids: Iterable[int], to_space: str, steps: int = 0) -> None:
-        """Move units (and the cargo they carry) to a space; `steps` is added to `moved`."""
+    def move_units(self, ids: Iterable[int], to_space: str, steps: int = 0, *, path: Iterable[str] | None = None,
+                   flags: dict | None = None, onto: int | None = None, off: int | None = None,
+                   carrier_flags: dict | None = None) -> None:
+        """Move units (and the cargo they carry) to a space, as one event.
+
+        `steps` is added to `moved` of the units named (cargo riding along spends none of its
+        own). Optional: `path` (the spaces passed, start first, recorded in the event), `flags`
+        set on the units named, `onto` a unit whose cargo they join (boarding), `off` a unit
+        whose cargo they leave (going ashore), and `carrier_flags` set on that `onto` / `off` unit.
+        """
         self._space(to_space)
-        moving = self._units_by_id(ids)
-        carried = [i for u in moving for i in u.cargo]
+        named = self._units_by_id(ids)
+        carrier = self.unit(onto if onto is not None else off) if (onto is not None or off is not None) else None
+        moving = list(named)
+        carried = [i for u in named for i in u.cargo]
         if carried:
             moving += [u for u in self._units_by_id(carried) if u not in moving]
         origins = sorted({u.space for u in moving})
         for unit in moving:
             unit.space = to_space
+        for unit in named:
             unit.moved += steps
-        self._record("move_units", ids=[u.id for u in moving], origins=origins, to=to_space, steps=steps)
+            if flags:
+                unit.flags.update(flags)
+        named_ids = [u.id for u in named]
+        if carrier is not None:
+            if onto is not None:
+                carrier.cargo.extend(i for i in named_ids if i not in carrier.cargo)
+            else:
+                carrier.cargo = [i for i in carrier.cargo if i not in named_ids]
+            if carrier_flags:
+                carrier.flags.update(carrier_flags)
+        extra = {}
+        if path is not None:
+            extra["path"] = list(path)
+        if flags:
+            extra["flags"] = dict(flags)
+        if onto is not None:
+            extra["onto"] = onto
+        if off is not None:
+            extra["off"] = off
+        if carrier_flags:
+            extra["carrier_flags"] = dict(carrier_flags)
+        self._record("move_units", ids=[u.id for u in moving], origins=origins, to=to_space, steps=steps, **extra)
 
     def update_units(self, ids: Iterable[int], *, hits: int | None = None, moved: int | None = None,
                      cargo: list[int] | None = None, **flags) -> None:
@@ -264,7 +324,8 @@ class GameState:
             self.factories.pop(space, None)
         else:
             kind = kind if kind is not None else (before.kind if before else None)
-            self.factories[space] = Factory(space, owner, kind, damage)
+            kept = dict(before.flags) if before is not None and before.kind == kind else {}
+            self.factories[space] = Factory(space, owner, kind, damage, kept)
         self._record("factory", space=space, before=before.owner if before else None, after=owner,
                      factory_kind=kind, damage=damage)
 
@@ -290,11 +351,16 @@ class GameState:
         self._record("round", round=number)
 
     def start_turn(self, player: str) -> None:
-        """Make `player` current, note control at the start of the turn, reset its units' moves."""
+        """Make `player` current, note control and factories at the start of the turn, reset its
+        units' moves and clear their `TURN_FLAGS`."""
         self._player(player)
         self.current_player = player
         self.control_at_turn_start = dict(self.control)
+        self._note_factories()
         for unit in self.units:
             if unit.owner == player:
                 unit.moved = 0
+                if unit.flags:
+                    for name in TURN_FLAGS:
+                        unit.flags.pop(name, None)
         self._record("turn", player=player, round=self.round)

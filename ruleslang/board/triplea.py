@@ -70,7 +70,8 @@ _ATTACHMENT_CLASS = "games.strategy.triplea.attachments."
 # TripleA delegate classes that ruleslang's turn phases stand for: phase name and declaration.
 # A TripleA step runs for one player; a ruleslang phase runs for the current player of the turn.
 _TURN_PHASES = {
-    "TechnologyDelegate": ("research", "runtime research"),
+    # TechnologyDelegate: research is written in the ruleset language (see aar/base@1), not
+    # translated: the report lists it.
     "PurchaseDelegate": ("purchase", "runtime purchase"),
     "NoPUPurchaseDelegate": ("purchase", "runtime purchase"),
     "combat move": ("combat_move", 'runtime move with {kind: "combat"}'),

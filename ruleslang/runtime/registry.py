@@ -9,17 +9,26 @@ from __future__ import annotations
 
 from .. import types as T
 
-# procedure name -> (what it does, accepted configuration fields and their types)
+_UNIT_INT = T.FnType((T.UNIT,), T.INT)
+_UNIT_BOOL = T.FnType((T.UNIT,), T.BOOL)
+_TYPE_INT = T.FnType((T.UNITTYPE,), T.INT)
+_TYPE_BOOL = T.FnType((T.UNITTYPE,), T.BOOL)
+
+# procedure name -> (what it does, its settings and their types). Settings of a function type are
+# written as conditions `x => ...`; the others are expressions.
 PROCEDURES: dict[str, tuple[str, dict[str, T.Type]]] = {
     "purchase": ("players buy units with their treasury, within the declared purchase constraints",
-                 {"economy": T.TEXT}),
-    "move": ("players move units; kind \"combat\" or \"noncombat\"", {"kind": T.TEXT}),
-    "battle": ("every contested space is fought out by the declared battle sequence",
-               {"sequence": T.TEXT}),
-    "place": ("purchased units are placed, within the declared placement constraints", {}),
-    "research": ("players may roll for technologies", {"cost": T.INT}),
-    "fire": ("one side of a battle fires (a battle step)",
-             {"side": T.TEXT, "units": T.TEXT, "value": T.TEXT, "targets": T.TEXT}),
+                 {"cost": _TYPE_INT, "factory_cost": T.FnType((T.SPACE,), T.INT), "buyable": _TYPE_BOOL}),
+    "move": ("players move units; kind \"combat\" or \"noncombat\"",
+             {"kind": T.TEXT, "movement": _UNIT_INT, "domain": T.FnType((T.UNIT,), T.TEXT),
+              "blitz": _UNIT_BOOL, "blocks": _UNIT_BOOL, "transport_capacity": _UNIT_INT,
+              "transport_cost": _UNIT_INT, "carrier_capacity": _UNIT_INT, "carrier_cost": _UNIT_INT,
+              "bombs": _UNIT_BOOL, "combat_moves": _UNIT_BOOL}),
+    "battle": ("every contested space is fought out by the declared battle steps",
+               {"round": T.TEXT, "start": T.TEXT, "capture": T.TEXT, "raid": T.TEXT,
+                "fights": _UNIT_BOOL, "hit_points": _UNIT_INT}),
+    "place": ("purchased units are placed, within the declared placement constraints",
+              {"at_sea": _TYPE_BOOL}),
 }
 
 # action name -> its parameters (name, type), in order. The runtime asks every constraint on an

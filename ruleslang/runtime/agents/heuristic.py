@@ -1,0 +1,335 @@
+"""The heuristic agent: buys sensibly, attacks battles it expects to win, defends what matters.
+
+Generic over rulesets: it reads the units' declared `cost`, `attack`, `defense` and `hit_points`
+attributes and the movement rules, values a territory by its IPC value plus what it changes in
+the composition's `score(side)` (the active victory conditions), estimates battles by a quick
+simulation with its own random generator (never the game's dice), and:
+
+- purchase: spends its money on the land units with the best value for money for attack and
+  defence (about two defenders for each attacker), plus an air unit when it can afford one;
+- combat move: attacks the most valuable reachable enemy spaces it wins with high odds, with the
+  fewest units that keep the odds, capitals and score-bearing territories first;
+- non-combat move: moves units toward the nearest threatened own territory (capitals first);
+- placement: at the factory nearest the front; casualties: cheapest first, multi-hit units absorb
+  first; rule decisions: the option the rules list first unless a simple reading says otherwise.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..decisions import DONE, Agent, Decision
+
+ATTACK_ODDS = 0.75   # attack when the simulated chance of taking the space is at least this
+SIM_TRIALS = 60
+
+
+class HeuristicAgent(Agent):
+    name = "heuristic"
+
+    def __init__(self, seed: int, player: str):
+        self.player = player
+        self.rng = random.Random(f"heuristic:{seed}:{player}")
+        self._plan: list = []
+        self._plan_key = None
+
+    def decide(self, decision: Decision, game):
+        return getattr(self, "_" + decision.kind)(decision, game)
+
+    # ------------------------------------------------------------------ unit facts
+
+    def _stat(self, game, type_name: str, attr: str) -> int:
+        cache = game.__dict__.setdefault("_heuristic_stats", {})
+        key = (type_name, attr)
+        if key not in cache:
+            try:
+                cache[key] = game.compiled.unit_attribute(game.ctx, type_name, attr)
+            except Exception:  # a ruleset without this attribute
+                cache[key] = 0
+        return cache[key]
+
+    def _domain(self, game, unit) -> str:
+        return game.domain(unit)
+
+    # ------------------------------------------------------------------ choose
+
+    def _choose(self, d: Decision, game):
+        options = d.options
+        prompt = d.prompt.lower()
+        if d.mode == "one":
+            if all(isinstance(o, bool) for o in options):
+                # retreat when losing, never submerge, always destroy what the enemy would take
+                if "retreat" in prompt:
+                    return self._should_retreat(game)
+                if "submerge" in prompt:
+                    return False
+                return True
+            if all(isinstance(o, int) and not isinstance(o, bool) for o in options):
+                # numbers: research dice (none), units to buy in an emergency (as many as allowed)
+                return 0 if "research" in prompt else max(options)
+            return options[0]
+        return tuple(options[: d.count]) if d.mode == "exactly" else ()
+
+    def _should_retreat(self, game) -> bool:
+        battle = game.ctx.battle
+        if battle is None:
+            return False
+        attack = [u.type for u in battle.units("attacker")]
+        defence = [u.type for u in battle.units("defender")]
+        return self.odds(game, attack, defence) < 0.35
+
+    # ------------------------------------------------------------------ purchase
+
+    def _purchase(self, d: Decision, game):
+        money = d.context["money"]
+        costs = d.context["costs"]
+        land, air = [], []
+        facts = game.unit_rules()
+        for t, c in costs.items():
+            sample = _Sample(t, self.player)
+            domain = facts.domain(sample) if facts._domain is not None else "land"
+            if domain == "land" and (self._stat(game, t, "attack") or self._stat(game, t, "defense")):
+                land.append(t)
+            elif domain == "air":
+                air.append(t)
+        if not land:
+            return {"units": {}, "build": []}
+        defender = max(land, key=lambda t: (self._stat(game, t, "defense") / costs[t], -costs[t], t))
+        attacker = max(land, key=lambda t: (self._stat(game, t, "attack") / costs[t], self._stat(game, t, "attack"), t))
+        bought: dict[str, int] = {}
+        if air and money >= 30:
+            plane = max(air, key=lambda t: (self._stat(game, t, "defense") + self._stat(game, t, "attack"), -costs[t], t))
+            bought[plane] = 1
+            money -= costs[plane]
+        order = [defender, defender, attacker]
+        i = 0
+        while money >= min(costs[defender], costs[attacker]):
+            t = order[i % 3]
+            if costs[t] > money:
+                t = defender if costs[defender] <= money else attacker
+            bought[t] = bought.get(t, 0) + 1
+            money -= costs[t]
+            i += 1
+        if d.refusals:
+            # the rules refused: halve the purchase until they accept
+            halved = {t: n // (2 ** len(d.refusals)) for t, n in bought.items()}
+            bought = {t: n for t, n in halved.items() if n}
+        return {"units": bought, "build": []}
+
+    # ------------------------------------------------------------------ placement
+
+    def _place(self, d: Decision, game):
+        allowed = d.context["allowed"]
+        at_sea = d.context["at_sea"]
+        left = sorted(d.context["units"])
+        territories = sorted(d.context["candidates"], key=lambda t: (-self._danger(game, t), game.space_order(t)))
+        plan = []
+        for territory in territories:
+            seas = game.board.neighbours(territory, "sea")
+            fits: list[str] = []
+            for t in list(left):
+                if at_sea(t) is True and not seas:
+                    continue
+                if not allowed(territory, fits + [t]):
+                    fits.append(t)
+                    left.remove(t)
+            if fits:
+                plan.append((territory, seas[0] if seas and any(at_sea(t) is True for t in fits) else None, fits))
+        return plan
+
+    def _danger(self, game, territory: str) -> int:
+        """Enemy attack strength next to a territory (a rough threat measure)."""
+        board = game.board
+        total = 0
+        for n in board.neighbours(territory, "all"):
+            for u in board.units(n):
+                if not game.allied(u.owner, self.player):
+                    total += self._stat(game, u.type, "attack")
+        return total
+
+    # ------------------------------------------------------------------ casualties
+
+    def _casualties(self, d: Decision, game):
+        room = dict(d.context["room"])
+        units = {uid: game.unit_or_none(uid) for uid in room}
+
+        def key(uid):
+            u = units[uid]
+            absorbs = game.hit_points(u) - u.hits > 1
+            return (not absorbs, self._stat(game, u.type, "cost"), uid)
+        chosen = []
+        for _ in range(d.count):
+            live = sorted((uid for uid, r in room.items() if r > 0), key=key)
+            uid = live[0]
+            chosen.append(uid)
+            room[uid] -= 1
+        return chosen
+
+    # ------------------------------------------------------------------ battles
+
+    def odds(self, game, attack: list[str], defence: list[str]) -> float:
+        """The chance the attackers destroy the defenders (a quick simulation)."""
+        if not defence:
+            return 1.0 if attack else 0.0
+        if not attack:
+            return 0.0
+        a_vals = sorted((self._stat(game, t, "attack"), self._stat(game, t, "cost"), max(1, self._stat(game, t, "hit_points")))
+                        for t in attack)
+        d_vals = sorted((self._stat(game, t, "defense"), self._stat(game, t, "cost"), max(1, self._stat(game, t, "hit_points")))
+                        for t in defence)
+        rng = self.rng
+        wins = 0
+        for _ in range(SIM_TRIALS):
+            a = [[v, c, h] for v, c, h in a_vals]
+            dd = [[v, c, h] for v, c, h in d_vals]
+            for _round in range(12):
+                a_hits = sum(1 for v, _, _ in a if rng.randint(1, 6) <= v)
+                d_hits = sum(1 for v, _, _ in dd if rng.randint(1, 6) <= v)
+                _take(dd, a_hits)
+                _take(a, d_hits)
+                if not a or not dd:
+                    break
+            if not dd and a:
+                wins += 1
+        return wins / SIM_TRIALS
+
+    # ------------------------------------------------------------------ moves
+
+    def _move(self, d: Decision, game):
+        engine = d.context["engine"]
+        kind = d.context["kind"]
+        key = (game.state.round, kind, self.player)
+        if self._plan_key != key:
+            self._plan_key = key
+            self._plan = self._combat_plan(game, engine) if kind == "combat" else self._noncombat_plan(game, engine)
+        while self._plan:
+            move = self._plan.pop(0)
+            if all(game.unit_or_none(uid) is not None for uid in move.units) and not engine.check(move):
+                return move
+        return DONE
+
+    def _value(self, game, space: str) -> float:
+        board = game.board
+        value = float(board.ipc(space)) if board.is_land(space) else 0.0
+        delta = self._score_delta(game, space)
+        return value + 4.0 * delta
+
+    def _score_delta(self, game, space: str) -> float:
+        """How much taking `space` raises our side's score (the active victory conditions)."""
+        sym = game.compiled.symbols.get("score")
+        if sym is None or not game.board.is_land(space):
+            return 0.0
+        side = game.ctx.side_of(self.player)
+        if side is None:
+            return 0.0
+        fn = game.compiled.callable("score")
+        state = game.state
+        before = fn(game.ctx, side)
+        old = state.control.get(space)
+        state.control[space] = self.player
+        state.version += 1
+        try:
+            after = fn(game.ctx, side)
+        finally:
+            state.control[space] = old
+            state.version += 1
+        try:
+            return float(after - before)
+        except TypeError:
+            return 0.0
+
+    def _combat_plan(self, game, engine) -> list:
+        from ..movement import Move
+
+        board = game.board
+        reach: dict[str, list[tuple[int, tuple]]] = {}
+        for uid in engine.movable_units():
+            unit = game.unit_or_none(uid)
+            if unit is None or self._domain(game, unit) == "sea":
+                continue
+            for target, path in engine.destinations(uid).items():
+                hostile = (board.is_land(target) and board.controller(target) is not None
+                           and not game.allied(board.controller(target), self.player))
+                if hostile:
+                    reach.setdefault(target, []).append((uid, path))
+        plan: list = []
+        used: set[int] = set()
+        targets = sorted(reach, key=lambda t: (-self._value(game, t), game.space_order(t)))
+        for target in targets:
+            defenders = [u.type for u in board.units(target) if not game.allied(u.owner, self.player)
+                         and self._stat(game, u.type, "defense") > 0]
+            candidates = [(uid, path) for uid, path in reach[target] if uid not in used]
+            # strongest attackers first; land units must be among them to take the space
+            candidates.sort(key=lambda up: (-self._stat(game, game.unit_or_none(up[0]).type, "attack"), up[0]))
+            if not any(self._domain(game, game.unit_or_none(uid)) == "land" for uid, _ in candidates):
+                continue
+            chosen: list[tuple[int, tuple]] = []
+            for item in candidates:
+                chosen.append(item)
+                types = [game.unit_or_none(uid).type for uid, _ in chosen]
+                if self.odds(game, types, defenders) >= ATTACK_ODDS and any(
+                        self._domain(game, game.unit_or_none(uid)) == "land" for uid, _ in chosen):
+                    break
+            types = [game.unit_or_none(uid).type for uid, _ in chosen]
+            if self.odds(game, types, defenders) < ATTACK_ODDS:
+                continue
+            # do not strip a capital that is itself threatened
+            for uid, path in chosen:
+                used.add(uid)
+                plan.append(Move((uid,), path))
+        return plan
+
+    def _noncombat_plan(self, game, engine) -> list:
+        from ..movement import Move
+
+        board = game.board
+        own = [t for t in board.spaces("land") if board.controller(t) == self.player]
+        threatened = sorted(own, key=lambda t: (-self._danger(game, t) - 3 * self._value(game, t), game.space_order(t)))
+        fronts = threatened[:4]
+        plan = []
+        for uid in engine.movable_units():
+            unit = game.unit_or_none(uid)
+            if unit is None:
+                continue
+            destinations = engine.destinations(uid)
+            if not destinations or unit.space in fronts:
+                continue
+            best = None
+            for front in fronts:
+                if front in destinations:
+                    best = front
+                    break
+            if best is None:
+                # a step toward the most threatened front that it can reach
+                ranked = sorted(destinations, key=lambda s: (self._distance(game, s, fronts), game.space_order(s)))
+                best = ranked[0] if ranked else None
+                if best is not None and self._distance(game, best, fronts) >= self._distance(game, unit.space, fronts):
+                    best = None
+            if best is not None:
+                plan.append(Move((uid,), destinations[best]))
+        return plan
+
+    def _distance(self, game, space: str, fronts: list[str]) -> int:
+        best = 99
+        for f in fronts:
+            d = game.board.distance(space, f, by="land") if game.board.is_land(space) else None
+            if d is not None and d < best:
+                best = d
+        return best
+
+
+class _Sample:
+    """A stand-in unit of a type, for settings that read a unit."""
+
+    def __init__(self, type_name: str, owner: str):
+        self.id, self.type, self.owner, self.space, self.hits = 0, type_name, owner, None, 0
+
+
+def _take(side: list[list], hits: int) -> None:
+    """Remove casualties: units that can absorb a hit first, then the cheapest."""
+    while hits > 0 and side:
+        side.sort(key=lambda u: (u[2] <= 1, u[1]))
+        side[0][2] -= 1
+        if side[0][2] <= 0:
+            side.pop(0)
+        hits -= 1

@@ -1,0 +1,90 @@
+"""The random agent: uniform over legal choices, deterministic for a given seed and player."""
+
+from __future__ import annotations
+
+import random
+
+from ..decisions import DONE, Agent, Decision
+
+DONE_CHANCE = 0.2  # a random player stops moving with this chance at each move decision
+
+
+class RandomAgent(Agent):
+    name = "random"
+
+    def __init__(self, seed: int, player: str):
+        # a string seed is hashed the same in every process (not by PYTHONHASHSEED)
+        self.rng = random.Random(f"random:{seed}:{player}")
+
+    def decide(self, decision: Decision, game):
+        return getattr(self, "_" + decision.kind)(decision, game)
+
+    def _choose(self, d: Decision, game):
+        options = d.options
+        if d.mode == "one":
+            return self.rng.choice(options)
+        n = d.count if d.mode == "exactly" else self.rng.randint(0, min(d.count, len(options)))
+        return tuple(self.rng.sample(options, min(n, len(options))))
+
+    def _purchase(self, d: Decision, game):
+        money = d.context["money"]
+        costs = d.context["costs"]
+        bought: dict[str, int] = {}
+        kinds = sorted(costs)
+        while kinds and self.rng.random() > 0.05:
+            affordable = [t for t in kinds if costs[t] <= money]
+            if not affordable:
+                break
+            t = self.rng.choice(affordable)
+            bought[t] = bought.get(t, 0) + 1
+            money -= costs[t]
+        return {"units": bought, "build": []}
+
+    def _move(self, d: Decision, game):
+        engine = d.context["engine"]
+        if self.rng.random() < DONE_CHANCE:
+            return DONE
+        units = engine.movable_units()
+        for _ in range(4):
+            if not units:
+                return DONE
+            uid = self.rng.choice(units)
+            destinations = engine.destinations(uid)
+            if destinations:
+                target = self.rng.choice(sorted(destinations, key=game.space_order))
+                from ..movement import Move
+
+                return Move((uid,), destinations[target])
+        return DONE
+
+    def _place(self, d: Decision, game):
+        allowed = d.context["allowed"]
+        at_sea = d.context["at_sea"]
+        left = list(d.context["units"])
+        self.rng.shuffle(left)
+        territories = list(d.context["candidates"])
+        self.rng.shuffle(territories)
+        plan = []
+        for territory in territories:
+            seas = game.board.neighbours(territory, "sea")
+            fits: list[str] = []
+            for t in list(left):
+                if at_sea(t) is True and not seas:
+                    continue
+                if not allowed(territory, fits + [t]):
+                    fits.append(t)
+                    left.remove(t)
+            if fits:
+                sea = self.rng.choice(seas) if seas and any(at_sea(t) is True for t in fits) else None
+                plan.append((territory, sea, fits))
+        return plan
+
+    def _casualties(self, d: Decision, game):
+        room = dict(d.context["room"])
+        chosen = []
+        for _ in range(d.count):
+            live = [uid for uid, r in room.items() if r > 0]
+            uid = self.rng.choice(live)
+            chosen.append(uid)
+            room[uid] -= 1
+        return chosen

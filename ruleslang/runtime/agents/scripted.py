@@ -1,0 +1,103 @@
+"""The scripted agent: a player's orders from a YAML file, for reproducible games and tests.
+
+    Reds:
+      - round: 1
+        purchase: {foot: 4, tank: 1}
+        build: [Marsh]
+        combat: [{from: Isle, type: tank, count: 2, to: Hills}]
+        noncombat: [{unit: 17, to: Isle}]
+        place: [{at: Isle, units: [foot, foot]}, {at: Isle, sea_zone: Sea 1, units: [ship]}]
+        answers: {some_hook.zone: Sea 2, attacker_retreat.go: false}
+        casualties: [12, 13]
+
+A round without orders buys nothing and moves nothing; casualties not listed go cheapest first;
+a rule decision without an answer takes the first option. Orders the rules refuse are refused
+like anyone's (the log says why).
+"""
+
+from __future__ import annotations
+
+from ..decisions import DONE, Agent, Decision
+
+
+class ScriptedAgent(Agent):
+    name = "scripted"
+
+    def __init__(self, player: str, orders: list | None):
+        self.player = player
+        self.orders = {int(o.get("round", 0)): o for o in (orders or []) if isinstance(o, dict)}
+        self._moves: dict[tuple[int, str], list] = {}
+        self._answers_used: dict[str, int] = {}
+
+    def _now(self, game) -> dict:
+        return self.orders.get(game.state.round, {})
+
+    def decide(self, decision: Decision, game):
+        return getattr(self, "_" + decision.kind)(decision, game)
+
+    def _purchase(self, d: Decision, game):
+        order = self._now(game)
+        return {"units": dict(order.get("purchase") or {}), "build": list(order.get("build") or [])}
+
+    def _move(self, d: Decision, game):
+        from ..movement import Move
+
+        kind = d.context["kind"]
+        key = (game.state.round, kind)
+        if key not in self._moves:
+            self._moves[key] = list(self._now(game).get(kind) or [])
+        queue = self._moves[key]
+        engine = d.context["engine"]
+        while queue:
+            order = queue.pop(0)
+            units = self._units_of(order, game, engine)
+            if not units:
+                continue
+            path = engine.destinations(units[0]).get(order["to"])
+            if path is None:
+                return Move(tuple(units), (game.unit_or_none(units[0]).space, order["to"]))  # refused, with reasons
+            return Move(tuple(units), path, order.get("kind", "move"), order.get("transport"))
+        return DONE
+
+    def _units_of(self, order: dict, game, engine) -> list[int]:
+        if "unit" in order:
+            return [int(order["unit"])]
+        movable = set(engine.movable_units())
+        found = [u.id for u in game.board.units(order.get("from")) if u.owner == self.player
+                 and u.type == order.get("type") and u.id in movable]
+        return found[: int(order.get("count", 1))]
+
+    def _place(self, d: Decision, game):
+        plan = []
+        for item in self._now(game).get("place") or []:
+            plan.append((item["at"], item.get("sea_zone"), list(item.get("units") or [])))
+        return plan
+
+    def _casualties(self, d: Decision, game):
+        wanted = [int(u) for u in self._now(game).get("casualties") or [] if int(u) in d.context["room"]]
+        room = dict(d.context["room"])
+        chosen = []
+        for uid in wanted:
+            if len(chosen) < d.count and room.get(uid, 0) > 0:
+                chosen.append(uid)
+                room[uid] -= 1
+        from .heuristic import HeuristicAgent
+
+        rest = HeuristicAgent(0, self.player)._casualties(
+            Decision("casualties", d.player, d.prompt, count=d.count - len(chosen), context={"room": room}), game) \
+            if len(chosen) < d.count else []
+        return chosen + rest
+
+    def _choose(self, d: Decision, game):
+        from ...values import to_json
+
+        answers = self._now(game).get("answers") or {}
+        if d.id in answers:
+            wanted = answers[d.id]
+            for option in d.options:
+                if to_json(option) == wanted or str(to_json(option)).lower() == str(wanted).lower():
+                    return option
+            return wanted  # not an option: refused with the reason, then the fallback
+        if d.mode == "one":
+            return d.options[0]
+        return tuple(d.options[: d.count]) if d.mode == "exactly" else ()

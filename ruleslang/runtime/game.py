@@ -1,0 +1,334 @@
+"""A game: a composition of rulesets played on a board by agents, from a seed.
+
+The runtime is generic. Each round, each player in the map's turn order takes a turn; a turn runs
+the phases of the ruleset's `sequence turn` (with their hooks). Phases written in the language run
+as written; phases written `runtime NAME with {...}` run a generic procedure (purchase, move,
+battle, place) configured by the ruleset. Every change goes through the game state (logged),
+every die through the host (recorded), every decision through an agent (recorded), so the same
+rulesets, seed and agents give the same game byte for byte.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..board.queries import BoardQueries
+from ..board.state import GameState
+from ..context import EvalContext
+from ..diagnostics import DiagnosticError, error
+from ..errors import EvalError
+from ..host import Host
+from ..procedures import run_procedure
+from ..values import to_json
+from . import battle, moves, placement, purchase
+from .decisions import Decision
+
+FORMAT_VERSION = 1
+MAX_ASKS = 3  # an agent gets this many tries at a decision before the runtime falls back
+GAME_BUDGET = 50_000_000  # evaluation steps per phase
+
+
+@dataclass
+class RoundSummary:
+    round: int
+    income: dict[str, int] = field(default_factory=dict)
+    collected: dict[str, int] = field(default_factory=dict)     # what the treasury actually gained
+    battles: list[dict] = field(default_factory=list)
+    control_changes: list[tuple[str, str | None, str | None]] = field(default_factory=list)
+    scores: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return {"round": self.round, "income": self.income, "collected": self.collected,
+                "battles": self.battles, "control_changes": [list(c) for c in self.control_changes],
+                "scores": self.scores}
+
+
+class Game:
+    def __init__(self, loaded, scenario, *, seed: int, agents: dict, options: dict | None = None,
+                 recorder: Callable | None = None):
+        self.loaded = loaded
+        self.compiled = loaded.compiled
+        self.scenario = scenario
+        self.seed = seed
+        self.state = GameState.from_scenario(scenario)
+        self.board = BoardQueries(self.state)
+        self.host = Host(seed, budget=GAME_BUDGET)
+        self.ctx = EvalContext(self.compiled, self.host, state=self.state, board=self.board,
+                               decide=self._decide_choose)
+        self.ctx.game = self
+        self.ctx.runtime_procedures = {"purchase": purchase.run, "move": moves.run, "battle": battle.run,
+                                       "place": placement.run}
+        for name, value in (options or {}).items():
+            self.ctx.options[name] = value
+        self.agents = agents
+        self.decisions: list[dict] = []   # every answer, in order (saves and replays)
+        self.recorder = recorder
+        self.configs: dict[int, Any] = {}
+        self.summaries: list[RoundSummary] = []
+        # between phases of a turn
+        self.purchased: dict[str, list[str]] = {}
+        self.builds: dict[str, list[str]] = {}
+        self.pending_battles: list[str] = []
+        self.pending_raids: list[str] = []
+        self.raid_units: dict[str, list[int]] = {}
+        self.amphibious: dict[str, bool] = {}
+        self.moved_from: dict[int, str] = {}
+        self.support: dict[str, list[int]] = {}
+        self.battle_results: list[dict] = []
+        self._space_index = {s.name: i for i, s in enumerate(self.state.map.spaces)}
+        self._turn = list(self.state.map.turn_order)
+        self.turn_sequence = self.sequence("turn")
+        if not self.turn_sequence:
+            raise DiagnosticError(error("G701", "these rulesets declare no 'sequence turn', so there is no turn to "
+                                                "play", None, hint="declare one, e.g. sequence turn: purchase, ..."))
+        self._unit_rules = None
+        self.on_turn: Callable | None = None
+        self.setup = None
+        self._units_by_id: dict[int, Any] = {}
+        self._index_version = -1
+
+    # ------------------------------------------------------------------ services
+
+    def sequence(self, name: str) -> list[str]:
+        sym = self.compiled.symbols.get(name)
+        if sym is None or sym.kind != "sequence":
+            return []
+        return [item.text for item in sym.decl.items]
+
+    def log(self, kind: str, **data) -> None:
+        self.ctx.log(kind, **data)
+
+    def allied(self, a: str | None, b: str | None) -> bool:
+        if a is None or b is None:
+            return False
+        if a == b:
+            return True
+        side = self.compiled.side_of_player
+        return side.get(a) is not None and side.get(a) == side.get(b)
+
+    def space_order(self, space: str) -> int:
+        return self._space_index[space]
+
+    def turn_position(self, player: str) -> int:
+        return self._turn.index(player) if player in self._turn else len(self._turn)
+
+    def unit_or_none(self, uid: int):
+        """The unit with this id, or None once it is gone (indexed per state version)."""
+        if self._index_version != self.state.version:
+            self._units_by_id = {u.id: u for u in self.state.units}
+            self._index_version = self.state.version
+        return self._units_by_id.get(uid)
+
+    def remove_units(self, ids: list[int], why: str) -> None:
+        self.state.remove_units(ids)
+        self.log("removed", units=list(ids), why=why)
+
+    def unit_rules(self):
+        """The rule values the runtime reads of units: movement domain, hit points, cost."""
+        if self._unit_rules is None:
+            self._unit_rules = _UnitFacts(self)
+        return self._unit_rules
+
+    def battle_setting(self, name: str):
+        """A setting of the composition's `runtime battle` procedure (e.g. the capture step's name)."""
+        for sym in self.compiled.symbols.values():
+            proc = getattr(sym.decl, "procedure", None)
+            if proc is not None and getattr(getattr(proc, "name", None), "text", None) == "battle" \
+                    and proc.config is not None:
+                from .config import procedure_config
+
+                return procedure_config(self.ctx, proc).value(name)
+        return None
+
+    def hit_points(self, unit) -> int:
+        return self.unit_rules().hit_points(unit)
+
+    def domain(self, unit) -> str:
+        return self.unit_rules().domain(unit)
+
+    def unit_cost(self, unit) -> int:
+        return self.unit_rules().cost(unit.type)
+
+    # ------------------------------------------------------------------ decisions
+
+    def ask(self, decision: Decision, check: Callable[[Any], list[str]], fallback: Callable[[], Any]) -> Any:
+        """Ask the player's agent; re-ask with the refusals; fall back after MAX_ASKS tries."""
+        agent = self.agents[decision.player]
+        for _ in range(MAX_ASKS):
+            answer = agent.decide(decision, self)
+            refusals = check(answer)
+            if not refusals:
+                self._record(decision, answer)
+                return answer
+            decision.refusals = refusals
+            self.log("refused", kind=decision.kind, player=decision.player, reasons=refusals)
+        answer = fallback()
+        self._record(decision, answer)
+        self.log("fallback", kind=decision.kind, player=decision.player)
+        return answer
+
+    def _record(self, decision: Decision, answer: Any) -> None:
+        entry = {"kind": decision.kind, "player": decision.player, "answer": encode_answer(answer)}
+        if decision.id:
+            entry["id"] = decision.id
+        self.decisions.append(entry)
+        self.log("decision", decision=entry["kind"], player=entry["player"], answer=entry["answer"])
+        if self.recorder is not None:
+            self.recorder(entry)
+
+    def _decide_choose(self, decision_id, player, options, mode, count, prompt):
+        decision = Decision("choose", player.name, prompt, options=list(options), mode=mode, count=count,
+                            id=decision_id)
+
+        def check(answer) -> list[str]:
+            if mode == "one":
+                return [] if answer in options else ["not one of the options"]
+            items = list(answer) if isinstance(answer, (list, tuple)) else list(getattr(answer, "items", ()))
+            if any(a not in options for a in items):
+                return ["not one of the options"]
+            if mode == "exactly" and len(items) != count:
+                return [f"choose exactly {count}"]
+            if mode == "up_to" and len(items) > count:
+                return [f"choose at most {count}"]
+            return []
+
+        def fallback():
+            return options[0] if mode == "one" else tuple(options[:count] if mode == "exactly" else ())
+        return self.ask(decision, check, fallback)
+
+    # ------------------------------------------------------------------ the game
+
+    def run(self, rounds: int, progress: Callable | None = None) -> dict:
+        """Play until a side wins or `rounds` rounds are over; the result as a dict."""
+        state = self.state
+        start_round = state.round
+        for number in range(start_round, rounds + 1):
+            summary = RoundSummary(number)
+            income_before = {}
+            state.start_round(number)
+            for player in self._turn:
+                if self.ctx.winner is not None:
+                    break
+                state.start_turn(player)
+                if self.on_turn is not None:
+                    self.on_turn(self, player)
+                self.battle_results = []
+                control_before = dict(state.control)
+                income_before[player] = self.board.income(player)
+                first_event = len(state.events)
+                for phase in self.turn_sequence:
+                    state.set_phase(phase)
+                    self.host.reset_budget()
+                    self.ctx.running = []
+                    run_procedure(self.ctx, phase)
+                    if self.ctx.winner is not None:
+                        break
+                summary.income[player] = income_before[player]
+                # income less what house rules took (or plus what they gave): the treasury's gains
+                summary.collected[player] = sum(e["amount"] for e in state.events[first_event:]
+                                                if e.get("kind") == "treasury" and e.get("player") == player
+                                                and e["amount"] > 0)
+                summary.battles.extend(self.battle_results)
+                for space, owner in state.control.items():
+                    if control_before.get(space) != owner:
+                        summary.control_changes.append((space, control_before.get(space), owner))
+            summary.scores = self.scores()
+            self.summaries.append(summary)
+            if progress is not None:
+                progress(self, summary)
+            if self.ctx.winner is not None:
+                break
+        return self.result(rounds)
+
+    def scores(self) -> dict[str, Any]:
+        """The composition's `score(side)` for every side, when it declares one."""
+        sym = self.compiled.symbols.get("score")
+        if sym is None or sym.kind not in ("formula", "modifiers"):
+            return {}
+        fn = self.compiled.callable("score")
+        out = {}
+        for side in self.ctx.enums["side"].members:
+            try:
+                out[side.name] = to_json(fn(self.ctx, side))
+            except EvalError:
+                out[side.name] = None
+        return out
+
+    def result(self, rounds: int) -> dict:
+        winner = self.ctx.winner
+        scores = self.scores()
+        out = {"rounds_played": self.state.round, "scores": scores,
+               "treasury": {p: sum(e.values()) for p, e in self.state.treasury.items()}}
+        if winner is not None:
+            out["winner"] = winner[0].name
+            out["reason"] = winner[1]
+        else:
+            ranked = sorted(scores.items(), key=lambda kv: -(kv[1] or 0))
+            leader = ranked[0][0] if ranked and (len(ranked) < 2 or ranked[0][1] != ranked[1][1]) else None
+            out["winner"] = None
+            out["ahead"] = leader
+            out["reason"] = (f"no side won within {rounds} rounds" +
+                             (f"; {leader} lead on score" if leader else ""))
+        return out
+
+
+class _UnitFacts:
+    """Hit points, movement domain and cost of units, read from the runtime procedures' settings."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self._hp = self._setting("battle", "hit_points", "unit")
+        self._domain = self._setting("move", "domain", "unit")
+        self._cost = self._setting("purchase", "cost", "type")
+
+    def _setting(self, procedure: str, name: str, of: str):
+        for sym in self.game.compiled.symbols.values():
+            decl = sym.decl
+            proc = getattr(decl, "procedure", None)
+            if proc is not None and getattr(proc, "name", None) is not None and proc.name.text == procedure \
+                    and proc.config is not None and any(i.text == name for i, _ in proc.config.fields):
+                from .config import procedure_config
+
+                config = procedure_config(self.game.ctx, proc)
+                return config.unit_fn(name) if of == "unit" else config.type_fn(name)
+        return None
+
+    def battle_setting(self, name: str):
+        """A setting of the composition's `runtime battle` procedure (e.g. the capture step's name)."""
+        for sym in self.compiled.symbols.values():
+            proc = getattr(sym.decl, "procedure", None)
+            if proc is not None and getattr(getattr(proc, "name", None), "text", None) == "battle" \
+                    and proc.config is not None:
+                from .config import procedure_config
+
+                return procedure_config(self.ctx, proc).value(name)
+        return None
+
+    def hit_points(self, unit) -> int:
+        return self._hp(unit) if self._hp is not None else 1
+
+    def domain(self, unit) -> str:
+        return self._domain(unit) if self._domain is not None else "land"
+
+    def cost(self, type_name: str) -> int:
+        return self._cost(type_name) if self._cost is not None else 0
+
+
+def encode_answer(answer: Any) -> Any:
+    """An answer as JSON (saves): language values by name, moves as dicts."""
+    if hasattr(answer, "to_json") and not isinstance(answer, (dict, list, tuple)):
+        return answer.to_json()
+    if isinstance(answer, dict):
+        return {str(k): encode_answer(v) for k, v in answer.items()}
+    if isinstance(answer, (list, tuple)):
+        return [encode_answer(v) for v in answer]
+    if hasattr(answer, "name") and type(answer).__name__ == "_Sentinel":
+        return {"sentinel": answer.name}
+    return to_json(answer)
+
+
+def dumps_event(event: dict) -> str:
+    """One event as one JSON line (keys in insertion order: deterministic)."""
+    return json.dumps(event, ensure_ascii=False, separators=(",", ":"), default=str)

@@ -1,0 +1,58 @@
+"""What `ruleslang play` prints: a live progress line, a summary per round, the result."""
+
+from __future__ import annotations
+
+import sys
+
+
+class RoundPrinter:
+    def __init__(self, out=sys.stdout, *, quiet: bool = False, live: bool = False, err=sys.stderr):
+        self.out = out
+        self.err = err
+        self.quiet = quiet
+        self.live = live
+
+    def turn(self, game, player: str) -> None:
+        """The progress line (on a terminal only): round, player."""
+        if self.live:
+            rounds = game.setup.rounds if getattr(game, "setup", None) else "?"
+            self.err.write(f"\r  round {game.state.round}/{rounds}: {player}'s turn ...".ljust(60))
+            self.err.flush()
+
+    def round(self, game, summary) -> None:
+        if self.live:
+            self.err.write("\r" + " " * 60 + "\r")
+        if self.quiet:
+            return
+        w = self.out.write
+        w(f"Round {summary.round}\n")
+        parts = []
+        for player, income in summary.income.items():
+            got = summary.collected.get(player)
+            note = "" if got is None or got == income else f" (collected {got})"
+            parts.append(f"{player} {income}{note}")
+        w("  income:   " + ", ".join(parts) + "\n")
+        if summary.battles:
+            for b in summary.battles:
+                outcome = {"attacker": "the attacker wins", "defender": "the defender holds",
+                           "retreat": "the attacker retreats"}[b["result"]]
+                took = ", taken" if b["taken"] else ""
+                w(f"  battle:   {b['attacker']} attacks {b['space']}" +
+                  (f" ({b['defender']})" if b["defender"] else "") + f": {outcome}{took} after {b['rounds']} round(s)\n")
+        else:
+            w("  battles:  none\n")
+        for space, before, after in summary.control_changes:
+            w(f"  control:  {space}: {before or 'nobody'} -> {after or 'nobody'}\n")
+        if summary.scores:
+            w("  score:    " + ", ".join(f"{side} {value}" for side, value in summary.scores.items()) + "\n")
+
+    def result(self, game, result: dict) -> None:
+        if self.live:
+            self.err.write("\r" + " " * 60 + "\r")
+        w = self.out.write
+        if result.get("winner"):
+            w(f"Result: {result['winner']} win after round {result['rounds_played']}: {result['reason']}\n")
+        else:
+            w(f"Result: {result['reason']}\n")
+        if result.get("scores"):
+            w("  final score: " + ", ".join(f"{s} {v}" for s, v in result["scores"].items()) + "\n")

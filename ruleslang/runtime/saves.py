@@ -1,0 +1,268 @@
+"""Setting up games, saving them, resuming and replaying them.
+
+A save (JSON, written atomically) holds what makes a game reproducible: the format version, the
+exact ruleset versions with a hash of each source, the scenario's text, the options, the seed,
+the agents, every decision in order, and the events so far. Resuming re-runs the game from the
+start with the recorded decisions (the same seed gives the same dice), then goes on with the
+agents. Replaying re-runs it and confirms every event matches, or reports the first divergence.
+A save that is truncated, corrupt, of an unknown format, or whose rulesets changed is refused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..diagnostics import DiagnosticError, error
+from ..fileio import write_atomic
+from ..source import Source
+from .decisions import DONE, STAY, Agent, Decision
+from .game import FORMAT_VERSION, Game, dumps_event
+
+SAVE_KIND = "ruleslang-save"
+
+
+@dataclass
+class GameSetup:
+    refs: list[str]
+    scenario: str | None = None
+    seed: int = 0
+    rounds: int = 10
+    players: dict[str, str] = field(default_factory=dict)
+    default_agent: str = "heuristic"
+    settings: list[str] = field(default_factory=list)
+    orders: str | None = None  # a YAML file for scripted agents
+
+
+def _hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def build_game(workspace, setup: GameSetup, *, recorded: list[dict] | None = None, scenario_text: str | None = None,
+               recorder=None) -> Game:
+    """A game from a setup; with `recorded` decisions, those are answered first (resume, replay)."""
+    from ..board.scenario import load_scenario, scenario_from_data
+    from ..session import parse_setting
+    from ..testing import TestRunner, load_scenario_for_map
+    from ..yamlio import load_yaml
+    from .agents import make_agent
+
+    loaded = workspace.load(setup.refs)
+    if not loaded.ok:
+        raise DiagnosticError(loaded.diagnostics)
+    if loaded.ruleset.map is None:
+        raise DiagnosticError(error("G702", "these rulesets name no map, so there is no board to play on", None,
+                                    hint='name one in a ruleset header (map "aar") or play aar/base@1'))
+    default_map = loaded.ruleset.map[0]
+    if scenario_text is not None:
+        source = Source(setup.scenario or "<saved scenario>", scenario_text)
+        data, positions = load_yaml(source)
+        scenario = scenario_from_data(data or {}, positions, source, workspace.roots, default_map=default_map)
+    elif setup.scenario is not None:
+        scenario = load_scenario(setup.scenario, workspace.roots, default_map=default_map)
+    else:
+        scenario = load_scenario_for_map(default_map, workspace.roots)
+    if scenario.map.name != default_map:
+        raise DiagnosticError(error("G703", f"the scenario is on map '{scenario.map.name}' but the rulesets are "
+                                            f"written for '{default_map}'", None))
+    options = {}
+    for text in setup.settings:
+        name, value = parse_setting(text, loaded.compiled)
+        options[name] = value
+    orders = _load_orders(setup.orders) if setup.orders else {}
+    players = list(scenario.map.turn_order)
+    unknown = [p for p in setup.players if p not in players]
+    if unknown:
+        raise DiagnosticError(error("U106", f"--players names '{unknown[0]}', who does not play on this map", None,
+                                    hint="players: " + ", ".join(players)))
+    agents: dict[str, Agent] = {}
+    for p in players:
+        spec = setup.players.get(p, setup.default_agent)
+        agents[p] = make_agent(spec, seed=setup.seed, player=p, orders=orders.get(p))
+    if recorded is not None:
+        agents = {p: ReplayAgent(recorded, agents[p]) for p in players}
+        shared = _SharedQueue(recorded)
+        for agent in agents.values():
+            agent.queue = shared
+    game = Game(loaded, scenario, seed=setup.seed, agents=agents, options=options, recorder=recorder)
+    if scenario is not None:
+        TestRunner(workspace)._apply_scenario_values(game.ctx, scenario)
+        for name, value in options.items():
+            game.ctx.options[name] = value
+    game.setup = setup
+    return game
+
+
+def _load_orders(path: str) -> dict:
+    from ..yamlio import load_yaml, read_source
+
+    source = read_source(Path(path))
+    data, _ = load_yaml(source)
+    if not isinstance(data, dict):
+        raise DiagnosticError(error("D650", "an orders file maps players to their orders", None, file=path))
+    return data
+
+
+class _SharedQueue:
+    def __init__(self, recorded: list[dict]):
+        self.items = list(recorded)
+        self.position = 0
+
+
+class ReplayAgent(Agent):
+    """Answers from the recorded decisions while there are any, then hands over to `after`."""
+
+    name = "replay"
+
+    def __init__(self, recorded: list[dict], after: Agent | None):
+        self.after = after
+        self.queue: _SharedQueue | None = None
+
+    def decide(self, decision: Decision, game):
+        q = self.queue
+        if q.position < len(q.items):
+            entry = q.items[q.position]
+            q.position += 1
+            if entry.get("kind") != decision.kind or entry.get("player") != decision.player:
+                raise ReplayDivergence(f"decision {q.position}: the record has a {entry.get('kind')} decision of "
+                                       f"{entry.get('player')}, the game asks a {decision.kind} decision of "
+                                       f"{decision.player}")
+            return decode_answer(entry["answer"], decision, game)
+        if self.after is None:
+            raise ReplayDivergence("the record ends here, but the game asks for another decision")
+        return self.after.decide(decision, game)
+
+
+class ReplayDivergence(Exception):
+    pass
+
+
+def decode_answer(raw: Any, decision: Decision, game) -> Any:
+    """A recorded answer back as the runtime's value (options matched by their JSON form)."""
+    from ..values import to_json
+    from .movement import Move
+
+    if isinstance(raw, dict) and "sentinel" in raw:
+        return DONE if raw["sentinel"] == "DONE" else STAY
+    kind = decision.kind
+    if kind == "choose":
+        if decision.mode == "one":
+            for option in decision.options:
+                if to_json(option) == raw:
+                    return option
+            return raw
+        chosen = []
+        for item in raw:
+            chosen.extend(o for o in decision.options if to_json(o) == item and o not in chosen)
+        return tuple(chosen)
+    if kind == "move":
+        return Move(tuple(raw["units"]), tuple(raw["path"]), raw.get("kind", "move"), raw.get("transport"))
+    if kind == "place":
+        return [(t, s, list(types)) for t, s, types in raw]
+    return raw
+
+
+# ---------------------------------------------------------------------- saving
+
+
+def save_data(game: Game, *, scenario_text: str | None, finished: bool) -> dict:
+    setup = game.setup
+    rulesets = [{"ref": ref} for ref in game.loaded.ruleset.members]
+    files = _ruleset_files(game)
+    for entry in rulesets:
+        text = files.get(entry["ref"])
+        if text is not None:
+            entry["sha256"] = _hash(text)
+    return {
+        "format": SAVE_KIND,
+        "version": FORMAT_VERSION,
+        "compose": list(setup.refs),
+        "rulesets": rulesets,
+        "scenario": {"ref": setup.scenario, "text": scenario_text},
+        "settings": list(setup.settings),
+        "seed": setup.seed,
+        "rounds": setup.rounds,
+        "players": dict(setup.players),
+        "default_agent": setup.default_agent,
+        "decisions": list(game.decisions),
+        "rounds_played": game.state.round,
+        "finished": finished,
+        "events": list(game.state.events),
+    }
+
+
+def _ruleset_files(game: Game) -> dict[str, str]:
+    """The source text of every ruleset of the game, by reference."""
+    out: dict[str, str] = {}
+    stack = [game.loaded.ruleset]
+    while stack:
+        rs = stack.pop()
+        if rs.file is not None:
+            out.setdefault(rs.ref, rs.file.source.text)
+        stack.extend(rs.uses)
+        if rs.revises is not None:
+            stack.append(rs.revises)
+    return out
+
+
+def write_save(path: str, data: dict) -> None:
+    write_atomic(path, json.dumps(data, ensure_ascii=False, indent=1, default=str) + "\n")
+
+
+def read_save(path: str) -> dict:
+    """Load and validate a save; refuse a truncated, corrupt or unknown one with a located error."""
+    from ..source import Span
+    from ..yamlio import Positions, load_schema, validate
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DiagnosticError(error("D660", f"cannot read the save: {getattr(exc, 'strerror', None) or exc}",
+                                    file=path))
+    source = Source(path, text)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        from ..source import span_at
+
+        raise DiagnosticError(error("D661", f"the save is not valid JSON (truncated or corrupt): {exc.msg}",
+                                    span_at(source, exc.lineno, exc.colno)))
+    if not isinstance(data, dict) or data.get("format") != SAVE_KIND:
+        raise DiagnosticError(error("D662", "this is not a ruleslang save", None, file=path))
+    if data.get("version") != FORMAT_VERSION:
+        raise DiagnosticError(error("D663", f"the save has format version {data.get('version')!r}; this ruleslang "
+                                            f"reads version {FORMAT_VERSION}", None, file=path))
+    problems = validate(data, load_schema("save"), Positions(source, Span(source, 0, 0)), code="D664")
+    if problems:
+        raise DiagnosticError(problems)
+    return data
+
+
+def setup_of(data: dict) -> GameSetup:
+    return GameSetup(refs=list(data["compose"]), scenario=data["scenario"].get("ref"), seed=data["seed"],
+                     rounds=data["rounds"], players=dict(data["players"]), default_agent=data["default_agent"],
+                     settings=list(data["settings"]))
+
+
+def check_rulesets_unchanged(game: Game, data: dict, path: str) -> None:
+    files = _ruleset_files(game)
+    for entry in data["rulesets"]:
+        text = files.get(entry["ref"])
+        if "sha256" in entry and (text is None or _hash(text) != entry["sha256"]):
+            raise DiagnosticError(error("D665", f"ruleset {entry['ref']} has changed since this game was saved; "
+                                                "it cannot be resumed or replayed faithfully", None, file=path,
+                                        hint="play it with the ruleset as it was, or start a new game"))
+
+
+def first_divergence(recorded: list[dict], events: list[dict]) -> tuple[int, dict | None, dict | None] | None:
+    """The index and the two versions of the first event that differs, or None if all match."""
+    for i, (a, b) in enumerate(zip(recorded, events)):
+        if dumps_event(a) != dumps_event(b):
+            return i, a, b
+    if len(recorded) != len(events):
+        i = min(len(recorded), len(events))
+        return i, (recorded[i] if i < len(recorded) else None), (events[i] if i < len(events) else None)
+    return None

@@ -1,0 +1,900 @@
+"""The movement engine on the Revised map: movement points, domains, blitz, blocking, transports,
+carriers, landing, canals, contested spaces, bombing raids, determinism and speed."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from ruleslang.board.mapdata import load_map, natural_key
+from ruleslang.board.scenario import Scenario, scenario_from_data
+from ruleslang.board.state import TURN_FLAGS, GameState
+from ruleslang.paths import packaged_root
+from ruleslang.runtime.movement import Move, MovementEngine, MovementRules, UnitRules
+from ruleslang.source import Source
+from ruleslang.yamlio import load_yaml
+
+REPO = Path(__file__).resolve().parents[2]
+
+# Revised-like unit rules: what the runtime reads from aar/base, spelled out for the tests.
+REVISED = {
+    "infantry": UnitRules(1, "land", False, False, transport_cost=2),
+    "artillery": UnitRules(1, "land", False, False, transport_cost=3),
+    "armour": UnitRules(2, "land", True, False, transport_cost=3),
+    "aaGun": UnitRules(1, "land", False, False, transport_cost=3, moves_in_combat=False),
+    "fighter": UnitRules(4, "air", False, False, carrier_cost=1),
+    "bomber": UnitRules(6, "air", False, False, can_bomb=True),
+    "transport": UnitRules(2, "sea", False, False, transport_capacity=5),
+    "submarine": UnitRules(2, "sea", False, False),
+    "destroyer": UnitRules(2, "sea", False, True),
+    "battleship": UnitRules(2, "sea", False, True),
+    "carrier": UnitRules(2, "sea", False, True, carrier_capacity=2),
+}
+
+
+@pytest.fixture(scope="module")
+def aar():
+    return load_map("aar", [packaged_root()])
+
+
+@pytest.fixture(scope="module")
+def rules(aar):
+    side = {p.name: p.side for p in aar.players}
+    return MovementRules(lambda unit_type, owner: REVISED[unit_type], lambda a, b: side[a] == side[b])
+
+
+def board(aar, *parts: str) -> GameState:
+    """A state from YAML scenario text merged over the Revised start. The parts are joined: a
+    block (starting with a new line) is dedented, a one-line part is kept as written."""
+    text = "\n".join(textwrap.dedent(part).strip("\n") if part.startswith("\n") else part for part in parts) + "\n"
+    data, positions = load_yaml(Source("scenario.yaml", text))
+    scenario = scenario_from_data(data or {}, positions, positions.source, [packaged_root()],
+                                  base=Scenario.start_of(aar))
+    return GameState.from_scenario(scenario)
+
+
+def ids(state: GameState, space: str, owner: str, unit_type: str) -> list[int]:
+    return [u.id for u in state.units if u.space == space and u.owner == owner and u.type == unit_type]
+
+
+def one(state: GameState, space: str, owner: str, unit_type: str) -> int:
+    found = ids(state, space, owner, unit_type)
+    assert found, (space, owner, unit_type)
+    return found[0]
+
+
+def engine(state, rules, player, phase="combat") -> MovementEngine:
+    return MovementEngine(state, rules, player, phase)
+
+
+# ---------------------------------------------------------------- movement points and domains
+
+
+def test_movement_points_bound_the_destinations(aar, rules):
+    state = board(aar)
+    germans = engine(state, rules, "Germans")
+    infantry = one(state, "Germany", "Germans", "infantry")
+    armour = one(state, "Germany", "Germans", "armour")
+    assert list(germans.destinations(infantry)) == ["Balkans", "Eastern Europe", "Southern Europe", "Western Europe"]
+    assert germans.destinations(infantry)["Balkans"] == ("Germany", "Balkans")
+    reach = germans.destinations(armour)
+    assert "Ukraine S.S.R." in reach and reach["Ukraine S.S.R."] == ("Germany", "Balkans", "Ukraine S.S.R.")
+    assert germans.check(Move((infantry,), ("Germany", "Eastern Europe", "Belorussia"))) == [
+        f"infantry {infantry} has 1 movement left but the path to Belorussia takes 2 steps"]
+    germans.apply(Move((armour,), ("Germany", "Eastern Europe")))
+    assert state.unit(armour).moved == 1 and state.unit(armour).space == "Eastern Europe"
+    # one point left: two more steps are refused, one is fine
+    assert germans.check(Move((armour,), ("Eastern Europe", "Belorussia", "West Russia"))) == [
+        f"armour {armour} has 1 movement left but the path to West Russia takes 2 steps"]
+    assert set(germans.destinations(armour)) == {"Balkans", "Belorussia", "Germany", "Karelia S.S.R.",
+                                                 "Ukraine S.S.R."}
+
+
+def test_domains_land_sea_and_air(aar, rules):
+    state = board(aar, """
+        setup: empty
+        units:
+          United Kingdom: {British: {infantry: 1, fighter: 1}}
+          7 Sea Zone: {British: {destroyer: 1}}
+    """)
+    british = engine(state, rules, "British")
+    infantry = one(state, "United Kingdom", "British", "infantry")
+    fighter = one(state, "United Kingdom", "British", "fighter")
+    ship = one(state, "7 Sea Zone", "British", "destroyer")
+    assert british.destinations(infantry) == {}  # Eire is impassable: only a transport leaves the island
+    assert british.check(Move((infantry,), ("United Kingdom", "7 Sea Zone"))) == [
+        f"infantry {infantry} cannot enter 7 Sea Zone: a land unit crosses water only aboard a transport (a load)"]
+    assert all(state.map.space(s).kind == "sea" for s in british.destinations(ship))
+    assert british.check(Move((ship,), ("7 Sea Zone", "Western Europe"))) == [
+        f"destroyer {ship} cannot enter Western Europe: a sea unit stays at sea"]
+    air = british.destinations(fighter)
+    assert "7 Sea Zone" in air and "Western Europe" in air and "Norway" in air
+
+
+def test_impassable_spaces_are_never_entered(aar, rules):
+    state = board(aar)
+    germans = engine(state, rules, "Germans")
+    armour = one(state, "Germany", "Germans", "armour")
+    fighter = one(state, "Germany", "Germans", "fighter")
+    assert "Switzerland" not in germans.destinations(armour)
+    assert "Switzerland" not in germans.destinations(fighter)
+    assert germans.check(Move((armour,), ("Germany", "Switzerland"))) == [
+        f"armour {armour} cannot enter Switzerland: it is impassable"]
+    assert germans.check(Move((fighter,), ("Germany", "Switzerland", "Southern Europe"))) == [
+        f"fighter {fighter} cannot fly over Switzerland: it is impassable"]
+    assert germans.check(Move((armour,), ("Germany", "Karelia S.S.R."))) == ["Karelia S.S.R. is not next to Germany"]
+
+
+def test_units_that_move_only_in_noncombat(aar, rules):
+    state = board(aar)
+    gun = one(state, "Germany", "Germans", "aaGun")
+    combat = engine(state, rules, "Germans", "combat")
+    assert gun not in combat.movable_units() and combat.destinations(gun) == {}
+    assert combat.check(Move((gun,), ("Germany", "Balkans"))) == [
+        f"aaGun {gun} cannot move: it moves only in non-combat move"]
+    noncombat = engine(state, rules, "Germans", "noncombat")
+    assert gun in noncombat.movable_units()
+    assert list(noncombat.destinations(gun)) == ["Balkans", "Eastern Europe", "Southern Europe", "Western Europe"]
+
+
+def test_only_the_players_own_units_move(aar, rules):
+    state = board(aar)
+    russian = one(state, "Russia", "Russians", "infantry")
+    germans = engine(state, rules, "Germans")
+    assert germans.destinations(russian) == {}
+    assert russian not in germans.movable_units()
+    assert germans.check(Move((russian,), ("Russia", "Caucasus"))) == [
+        f"infantry {russian} belongs to Russians, not Germans"]
+    assert germans.check(Move((999999,), ("Russia", "Caucasus"))) == ["no unit with id 999999 is on the board"]
+    with pytest.raises(ValueError, match="no unit with id 999999"):
+        germans.destinations(999999)
+
+
+# ---------------------------------------------------------------- combat move on land, blitz
+
+
+BLITZ = """
+    setup: empty
+    units:
+      Eastern Europe: {Germans: {armour: 1, infantry: 1}}
+"""
+
+
+def test_blitz_through_an_empty_enemy_territory_takes_it(aar, rules):
+    state = board(aar, BLITZ)
+    germans = engine(state, rules, "Germans")
+    armour = one(state, "Eastern Europe", "Germans", "armour")
+    infantry = one(state, "Eastern Europe", "Germans", "infantry")
+    assert germans.destinations(armour)["Archangel"] == ("Eastern Europe", "Karelia S.S.R.", "Archangel")
+    assert germans.check(Move((infantry,), ("Eastern Europe", "Karelia S.S.R.", "Archangel"))) == [
+        f"infantry {infantry} has 1 movement left but the path to Archangel takes 2 steps"]
+    before = len(state.events)
+    germans.apply(Move((armour,), ("Eastern Europe", "Karelia S.S.R.", "Archangel")))
+    events = state.events[before:]
+    assert [e["kind"] for e in events] == ["move_units", "control"]
+    assert events[0]["path"] == ["Eastern Europe", "Karelia S.S.R.", "Archangel"]
+    assert events[0]["flags"] == {"combat_moved": True, "in_battle": True}
+    assert events[1] == {"kind": "control", "space": "Karelia S.S.R.", "before": "Russians", "after": "Germans"}
+    assert state.control["Karelia S.S.R."] == "Germans"
+    # Archangel (entered, hostile) is contested; Karelia (only blitzed through) was taken
+    assert germans.contested() == ["Archangel"]
+    assert state.unit(armour).flags["in_battle"] is True
+    assert germans.check(Move((armour,), ("Archangel", "Russia"))) == [
+        f"armour {armour} cannot move: it is in a battle"]
+
+
+def test_no_blitz_through_an_occupied_territory(aar, rules):
+    state = board(aar, BLITZ, "  Karelia S.S.R.: {Russians: {infantry: 1}}")
+    germans = engine(state, rules, "Germans")
+    armour = one(state, "Eastern Europe", "Germans", "armour")
+    reach = germans.destinations(armour)
+    assert "Karelia S.S.R." in reach and "Archangel" not in reach
+    assert germans.check(Move((armour,), ("Eastern Europe", "Karelia S.S.R.", "Archangel"))) == [
+        f"armour {armour} must stop in Karelia S.S.R.: it holds enemy units"]
+    with pytest.raises(ValueError, match="must stop in Karelia S.S.R."):
+        germans.apply(Move((armour,), ("Eastern Europe", "Karelia S.S.R.", "Archangel")))
+    assert state.unit(armour).space == "Eastern Europe" and state.control["Karelia S.S.R."] == "Russians"
+
+
+def test_only_blitzing_units_pass_through_hostile_land(aar):
+    # a house rule giving infantry two points (without blitz): the engine reads only the table
+    fast = {**REVISED, "infantry": UnitRules(2, "land", False, False, transport_cost=2)}
+    side = {p.name: p.side for p in aar.players}
+    house = MovementRules(lambda unit_type, owner: fast[unit_type], lambda a, b: side[a] == side[b])
+    state = board(aar, """
+        setup: empty
+        units:
+          Germany: {Germans: {infantry: 1, armour: 1}}
+        control: {Eastern Europe: Russians}
+    """)
+    germans = engine(state, house, "Germans")
+    armour = one(state, "Germany", "Germans", "armour")
+    infantry = one(state, "Germany", "Germans", "infantry")
+    assert germans.check(Move((armour,), ("Germany", "Eastern Europe", "Belorussia"))) == []
+    assert "Belorussia" in germans.destinations(armour) and "Belorussia" not in germans.destinations(infantry)
+    assert germans.check(Move((infantry,), ("Germany", "Eastern Europe", "Belorussia"))) == [
+        f"infantry {infantry} must stop in Eastern Europe: it is held by Russians "
+        "(only a blitzing unit passes through an empty hostile territory)"]
+    # a group moves together: every unit must be able to make the whole move
+    assert germans.check(Move((armour, infantry), ("Germany", "Eastern Europe", "Belorussia"))) == [
+        f"infantry {infantry} must stop in Eastern Europe: it is held by Russians "
+        "(only a blitzing unit passes through an empty hostile territory)"]
+    germans.apply(Move((armour, infantry), ("Germany", "Eastern Europe")))
+    assert [state.unit(i).space for i in (armour, infantry)] == ["Eastern Europe", "Eastern Europe"]
+    assert germans.contested() == ["Eastern Europe"]
+
+
+def test_blitz_capture_goes_through_the_runtimes_capture(aar):
+    calls = []
+
+    def capture(state, space, player):  # the runtime's capture procedure (liberation, factories, hooks)
+        calls.append((space, player))
+        state.set_control(space, player)
+        state.log(f"{player} takes {space}")
+
+    side = {p.name: p.side for p in aar.players}
+    rules = MovementRules(lambda unit_type, owner: REVISED[unit_type], lambda a, b: side[a] == side[b], capture)
+    state = board(aar, BLITZ)
+    germans = engine(state, rules, "Germans")
+    armour = one(state, "Eastern Europe", "Germans", "armour")
+    germans.apply(Move((armour,), ("Eastern Europe", "Karelia S.S.R.", "Archangel")))
+    assert calls == [("Karelia S.S.R.", "Germans")] and state.control["Karelia S.S.R."] == "Germans"
+    assert [e["kind"] for e in state.events[-3:]] == ["move_units", "control", "log"]
+    assert germans.contested() == ["Archangel"]
+
+
+def test_shortest_path_prefers_friendly_ground_over_a_blitz(aar, rules):
+    state = board(aar, BLITZ, "control: {Belorussia: Russians, Karelia S.S.R.: Germans}")
+    germans = engine(state, rules, "Germans")
+    armour = one(state, "Eastern Europe", "Germans", "armour")
+    # Belorussia (hostile, empty) comes first in natural order, but the path through Karelia
+    # (friendly) takes nothing as a side effect
+    assert germans.destinations(armour)["West Russia"] == ("Eastern Europe", "Karelia S.S.R.", "West Russia")
+    assert germans.destinations(armour)["Belorussia"] == ("Eastern Europe", "Belorussia")
+
+
+def test_combat_move_into_enemy_territory_is_contested_even_undefended(aar, rules):
+    state = board(aar, BLITZ)
+    germans = engine(state, rules, "Germans")
+    infantry = one(state, "Eastern Europe", "Germans", "infantry")
+    assert germans.is_battle_space("Karelia S.S.R.") and not germans.is_battle_space("Belorussia")
+    germans.apply(Move((infantry,), ("Eastern Europe", "Karelia S.S.R.")))
+    assert germans.contested() == ["Karelia S.S.R."]
+    assert state.control["Karelia S.S.R."] == "Russians"  # the battle procedure captures it
+
+
+def test_noncombat_refuses_enemy_spaces(aar, rules):
+    state = board(aar, BLITZ, "  Norway: {Germans: {fighter: 1}}")
+    germans = engine(state, rules, "Germans", "noncombat")
+    armour = one(state, "Eastern Europe", "Germans", "armour")
+    fighter = one(state, "Norway", "Germans", "fighter")
+    reach = germans.destinations(armour)
+    assert "Karelia S.S.R." not in reach and "Archangel" not in reach and "West Russia" in reach
+    assert germans.check(Move((armour,), ("Eastern Europe", "Karelia S.S.R."))) == [
+        f"armour {armour} cannot enter Karelia S.S.R. in non-combat move: it is held by Russians"]
+    # air units fly over enemy territory but land only on friendly ground
+    assert germans.check(Move((fighter,), ("Norway", "Karelia S.S.R.", "Belorussia"))) == []
+    assert germans.check(Move((fighter,), ("Norway", "Karelia S.S.R."))) == [
+        f"fighter {fighter} cannot land in Karelia S.S.R.: it is held by Russians"]
+    assert "Karelia S.S.R." not in germans.destinations(fighter)
+    assert "Belorussia" in germans.destinations(fighter)
+
+
+def test_units_that_moved_in_combat_stay_put_in_noncombat_except_air(aar, rules):
+    state = board(aar, BLITZ, "  Norway: {Germans: {fighter: 1}}", "  6 Sea Zone: {British: {destroyer: 1}}")
+    armour = one(state, "Eastern Europe", "Germans", "armour")
+    infantry = one(state, "Eastern Europe", "Germans", "infantry")
+    fighter = one(state, "Norway", "Germans", "fighter")
+    combat = engine(state, rules, "Germans", "combat")
+    combat.apply(Move((armour,), ("Eastern Europe", "Belorussia")))  # a friendly space: no battle
+    combat.apply(Move((fighter,), ("Norway", "6 Sea Zone")))          # an attack
+    assert combat.contested() == ["6 Sea Zone"]
+    assert state.unit(fighter).flags == {"combat_moved": True, "in_battle": True}
+    noncombat = engine(state, rules, "Germans", "noncombat")
+    assert noncombat.movable_units() == [infantry, fighter]
+    assert noncombat.check(Move((armour,), ("Belorussia", "West Russia"))) == [
+        f"armour {armour} cannot move: it moved in combat move"]
+    # the fighter has 3 points left to land; 6 Sea Zone -> Western Europe is one step
+    assert noncombat.destinations(fighter)["Western Europe"] == ("6 Sea Zone", "Western Europe")
+    assert "6 Sea Zone" not in noncombat.destinations(fighter)
+
+
+# ---------------------------------------------------------------- sea
+
+
+SEA = """
+    setup: empty
+    units:
+      7 Sea Zone: {British: {destroyer: 1, transport: 1, submarine: 1}}
+      6 Sea Zone: {Germans: {destroyer: 1}}
+      8 Sea Zone: {Germans: {submarine: 1}}
+"""
+
+
+def test_enemy_blocking_units_stop_sea_movement(aar, rules):
+    state = board(aar, SEA)
+    british = engine(state, rules, "British")
+    ship = one(state, "7 Sea Zone", "British", "destroyer")
+    reach = british.destinations(ship)
+    # 6 Sea Zone (a German destroyer) is an attack and a dead end: 3 and 5 are not reached through it
+    assert "6 Sea Zone" in reach and "5 Sea Zone" not in reach
+    assert "3 Sea Zone" not in reach  # 7-6-3 is blocked, 7-8-2-3 is three steps
+    assert british.check(Move((ship,), ("7 Sea Zone", "6 Sea Zone", "5 Sea Zone"))) == [
+        f"destroyer {ship} must stop in 6 Sea Zone: enemy units there block it"]
+    # a submarine does not block: 8 Sea Zone is passed on the way to 2 Sea Zone
+    assert reach["2 Sea Zone"] == ("7 Sea Zone", "8 Sea Zone", "2 Sea Zone")
+    assert british.check(Move((ship,), ("7 Sea Zone", "8 Sea Zone", "2 Sea Zone"))) == []
+    assert "8 Sea Zone" in reach  # and it may end there to attack it
+
+
+def test_noncombat_sea_moves_avoid_enemy_ships(aar, rules):
+    state = board(aar, SEA)
+    british = engine(state, rules, "British", "noncombat")
+    transport = one(state, "7 Sea Zone", "British", "transport")
+    reach = british.destinations(transport)
+    assert "6 Sea Zone" not in reach and "8 Sea Zone" not in reach
+    assert reach["2 Sea Zone"] == ("7 Sea Zone", "8 Sea Zone", "2 Sea Zone")
+    assert british.check(Move((transport,), ("7 Sea Zone", "6 Sea Zone"))) == [
+        f"transport {transport} cannot enter 6 Sea Zone in non-combat move: enemy units there block it"]
+    assert british.check(Move((transport,), ("7 Sea Zone", "8 Sea Zone"))) == [
+        f"transport {transport} cannot end a non-combat move in 8 Sea Zone: it holds enemy units"]
+
+
+def test_canal_needs_its_territories_held_by_the_side(aar, rules):
+    text = """
+        setup: empty
+        units:
+          15 Sea Zone: {British: {destroyer: 1}}
+    """
+    open_state = board(aar, text)
+    ship = one(open_state, "15 Sea Zone", "British", "destroyer")
+    assert "34 Sea Zone" in engine(open_state, rules, "British").destinations(ship)
+    closed = board(aar, text, "control: {Anglo Egypt: Germans}")
+    british = engine(closed, rules, "British")
+    assert "34 Sea Zone" not in british.destinations(ship) and "33 Sea Zone" not in british.destinations(ship)
+    assert british.check(Move((ship,), ("15 Sea Zone", "34 Sea Zone"))) == [
+        f"destroyer {ship} cannot pass the Suez Canal from 15 Sea Zone to 34 Sea Zone: Anglo Egypt is held by Germans"]
+    # the canal is the Axis' only when they hold both territories
+    axis = """
+        setup: empty
+        units:
+          14 Sea Zone: {Germans: {battleship: 1}}
+    """
+    closed = board(aar, axis, "control: {Anglo Egypt: Germans}")
+    battleship = one(closed, "14 Sea Zone", "Germans", "battleship")
+    germans = engine(closed, rules, "Germans")
+    assert germans.check(Move((battleship,), ("14 Sea Zone", "15 Sea Zone", "34 Sea Zone"))) == [
+        f"battleship {battleship} cannot pass the Suez Canal from 15 Sea Zone to 34 Sea Zone: "
+        "Trans-Jordan is held by British"]
+    both = board(aar, axis, "control: {Anglo Egypt: Germans, Trans-Jordan: Germans}")
+    assert engine(both, rules, "Germans").destinations(battleship)["34 Sea Zone"] == (
+        "14 Sea Zone", "15 Sea Zone", "34 Sea Zone")
+    assert "34 Sea Zone" not in germans.destinations(battleship)
+    # air units ignore canals
+    air = board(aar, """
+        setup: empty
+        units:
+          Trans-Jordan: {British: {fighter: 1}}
+    """, "control: {Anglo Egypt: Germans}")
+    fighter = one(air, "Trans-Jordan", "British", "fighter")
+    assert engine(air, rules, "British").check(Move((fighter,), ("Trans-Jordan", "15 Sea Zone", "34 Sea Zone"))) == []
+
+
+# ---------------------------------------------------------------- transports
+
+
+TRANSPORT = """
+    setup: empty
+    units:
+      United Kingdom: {British: {infantry: 3, armour: 1, aaGun: 1}}
+      7 Sea Zone: {British: {transport: 1}}
+      Western Europe: {Germans: {infantry: 1}}
+"""
+
+
+def test_load_move_and_amphibious_assault(aar, rules):
+    state = board(aar, TRANSPORT)
+    british = engine(state, rules, "British")
+    transport = one(state, "7 Sea Zone", "British", "transport")
+    inf1, inf2, inf3 = ids(state, "United Kingdom", "British", "infantry")
+    armour = one(state, "United Kingdom", "British", "armour")
+    gun = one(state, "United Kingdom", "British", "aaGun")
+    loads = [m for m in british.legal_moves() if m.kind == "load"]
+    assert Move((inf1,), ("United Kingdom", "7 Sea Zone"), "load", transport) in loads
+    assert not any(m.units == (gun,) for m in loads)  # not in combat move
+    british.apply(Move((inf1,), ("United Kingdom", "7 Sea Zone"), "load", transport))
+    assert state.events[-1] == {
+        "kind": "move_units", "ids": [inf1], "origins": ["United Kingdom"], "to": "7 Sea Zone", "steps": 1,
+        "path": ["United Kingdom", "7 Sea Zone"], "flags": {"combat_moved": True, "loaded_this_turn": True},
+        "onto": transport}
+    british.apply(Move((inf2,), ("United Kingdom", "7 Sea Zone"), "load", transport))
+    assert state.unit(transport).cargo == [inf1, inf2]
+    assert state.unit(inf1).space == "7 Sea Zone" and state.unit(inf1).flags["loaded_this_turn"] is True
+    # capacity 5: two infantry take 4, armour needs 3
+    assert british.check(Move((armour,), ("United Kingdom", "7 Sea Zone"), "load", transport)) == [
+        f"transport {transport} has room for 1, armour {armour} need 3"]
+    # loaded units do not move on their own
+    assert british.check(Move((inf1,), ("7 Sea Zone", "6 Sea Zone"))) == [
+        f"infantry {inf1} cannot move: it is aboard a transport and can only unload"]
+    # the transport carries its cargo
+    british.apply(Move((transport,), ("7 Sea Zone", "6 Sea Zone")))
+    assert [state.unit(i).space for i in (transport, inf1, inf2)] == ["6 Sea Zone"] * 3
+    assert state.unit(inf1).moved == 1 and state.unit(transport).moved == 1
+    unloads = [m for m in british.legal_moves() if m.kind == "unload"]
+    assert Move((inf1,), ("6 Sea Zone", "Western Europe"), "unload", transport) in unloads
+    assert Move((inf2,), ("6 Sea Zone", "Norway"), "unload", transport) in unloads
+    british.apply(Move((inf1,), ("6 Sea Zone", "Western Europe"), "unload", transport))
+    assert state.events[-1] == {
+        "kind": "move_units", "ids": [inf1], "origins": ["6 Sea Zone"], "to": "Western Europe", "steps": 0,
+        "path": ["6 Sea Zone", "Western Europe"], "flags": {"combat_moved": True, "unloaded": True, "in_battle": True},
+        "off": transport, "carrier_flags": {"unloaded_to": "Western Europe", "unloaded_in": "combat"}}
+    assert state.unit(transport).cargo == [inf2]
+    assert state.unit(inf1).space == "Western Europe"
+    assert state.unit(transport).flags == {"combat_moved": True, "unloaded_to": "Western Europe",
+                                           "unloaded_in": "combat"}
+    assert british.contested() == ["Western Europe"]
+    # all of a transport's cargo goes to one territory
+    assert british.check(Move((inf2,), ("6 Sea Zone", "Norway"), "unload", transport)) == [
+        f"transport {transport} already unloaded into Western Europe this turn: "
+        "all its cargo goes ashore in one territory"]
+    assert [m.path for m in british.legal_moves() if m.kind == "unload"] == [("6 Sea Zone", "Western Europe")]
+    # and a transport that has unloaded moves no further
+    assert british.check(Move((transport,), ("6 Sea Zone", "7 Sea Zone"))) == [
+        f"transport {transport} cannot move: it unloaded into Western Europe this turn"]
+    assert transport not in british.movable_units()
+    british.apply(Move((inf2,), ("6 Sea Zone", "Western Europe"), "unload", transport))
+    assert state.unit(transport).cargo == [] and british.contested() == ["Western Europe"]
+    # unloaded units are done for the turn
+    assert british.check(Move((inf2,), ("Western Europe", "Germany"))) == [
+        f"infantry {inf2} cannot move: it went ashore this turn"]
+    # the third infantry could only have gone aboard (Eire is impassable): nothing is left to it
+    assert inf3 not in british.movable_units()
+    assert british.check(Move((inf3,), ("United Kingdom", "6 Sea Zone"), "load", transport)) == [
+        f"transport {transport} cannot load: it unloaded into Western Europe this turn"]
+
+
+def test_load_needs_movement_left_and_cargo_room(aar, rules):
+    state = board(aar, TRANSPORT)
+    british = engine(state, rules, "British")
+    transport = one(state, "7 Sea Zone", "British", "transport")
+    inf1 = ids(state, "United Kingdom", "British", "infantry")[0]
+    assert british.check(Move((inf1,), ("United Kingdom", "2 Sea Zone"), "load", transport)) == [
+        f"transport {transport} is in 7 Sea Zone, not 2 Sea Zone"]
+    state2 = board(aar, TRANSPORT)
+    british2 = engine(state2, rules, "British")
+    a, b, c = ids(state2, "United Kingdom", "British", "infantry")
+    t2 = one(state2, "7 Sea Zone", "British", "transport")
+    assert british2.check(Move((a, b, c), ("United Kingdom", "7 Sea Zone"), "load", t2)) == [
+        f"transport {t2} has room for 5, infantry {a}, infantry {b}, infantry {c} need 6"]
+    state2.update_units([a], moved=1)
+    assert british2.check(Move((a,), ("United Kingdom", "7 Sea Zone"), "load", t2)) == [
+        f"infantry {a} cannot load: it has no movement left"]
+
+
+def test_noncombat_unload_only_into_friendly_territory(aar, rules):
+    state = board(aar, """
+        setup: empty
+        units:
+          6 Sea Zone: {British: {transport: 1, infantry: 2}}
+    """)
+    transport = one(state, "6 Sea Zone", "British", "transport")
+    cargo = ids(state, "6 Sea Zone", "British", "infantry")
+    state.update_units([transport], cargo=cargo)
+    british = engine(state, rules, "British", "noncombat")
+    assert [m.path for m in british.legal_moves() if m.kind == "unload"] == [
+        ("6 Sea Zone", "United Kingdom"), ("6 Sea Zone", "United Kingdom")]
+    assert british.check(Move((cargo[0],), ("6 Sea Zone", "Western Europe"), "unload", transport)) == [
+        "cannot unload into Western Europe in non-combat move: it is held by Germans"]
+    british.apply(Move(tuple(cargo), ("6 Sea Zone", "United Kingdom"), "unload", transport))
+    assert [state.unit(i).space for i in cargo] == ["United Kingdom", "United Kingdom"]
+    assert british.contested() == []
+
+
+def test_unloading_in_one_phase_only(aar, rules):
+    state = board(aar, """
+        setup: empty
+        units:
+          6 Sea Zone: {British: {transport: 1, infantry: 2}}
+    """)
+    transport = one(state, "6 Sea Zone", "British", "transport")
+    cargo = ids(state, "6 Sea Zone", "British", "infantry")
+    state.update_units([transport], cargo=cargo)
+    engine(state, rules, "British", "combat").apply(
+        Move((cargo[0],), ("6 Sea Zone", "United Kingdom"), "unload", transport))
+    noncombat = engine(state, rules, "British", "noncombat")
+    assert noncombat.check(Move((cargo[1],), ("6 Sea Zone", "United Kingdom"), "unload", transport)) == [
+        f"transport {transport} cannot unload: it unloaded in combat move"]
+
+
+def test_transport_blocked_by_enemy_ships_in_noncombat(aar, rules):
+    state = board(aar, TRANSPORT, "  8 Sea Zone: {Germans: {battleship: 1}}")
+    british = engine(state, rules, "British", "noncombat")
+    transport = one(state, "7 Sea Zone", "British", "transport")
+    assert "8 Sea Zone" not in british.destinations(transport)
+    assert "2 Sea Zone" not in british.destinations(transport)  # only through 8 Sea Zone
+    assert british.check(Move((transport,), ("7 Sea Zone", "8 Sea Zone", "2 Sea Zone"))) == [
+        f"transport {transport} cannot enter 8 Sea Zone in non-combat move: enemy units there block it"]
+
+
+# ---------------------------------------------------------------- air: landing, carriers, raids
+
+
+def test_air_must_be_able_to_land_after_combat(aar, rules):
+    state = board(aar, """
+        setup: empty
+        units:
+          Western Europe: {Germans: {fighter: 1}}
+          1 Sea Zone: {British: {transport: 1}}
+          12 Sea Zone: {British: {transport: 1}}
+    """)
+    germans = engine(state, rules, "Germans")
+    fighter = one(state, "Western Europe", "Germans", "fighter")
+    # 1 Sea Zone is 3 steps out: no friendly land within the 1 point left
+    assert germans.check(Move((fighter,), ("Western Europe", "7 Sea Zone", "8 Sea Zone", "1 Sea Zone"))) == [
+        f"fighter {fighter} could not land after moving to 1 Sea Zone: it would have 1 movement left "
+        "and the nearest friendly landing space, Algeria, is 3 away"]
+    assert "1 Sea Zone" not in germans.destinations(fighter)
+    # 12 Sea Zone is 2 out, Algeria (German) is next to it
+    assert germans.destinations(fighter)["12 Sea Zone"] == ("Western Europe", "7 Sea Zone", "12 Sea Zone")
+    with pytest.raises(ValueError, match="could not land"):
+        germans.apply(Move((fighter,), ("Western Europe", "7 Sea Zone", "8 Sea Zone", "1 Sea Zone")))
+
+
+def test_air_counts_only_land_held_since_the_turn_started(aar, rules):
+    state = board(aar, """
+        setup: empty
+        units:
+          Eastern Europe: {Germans: {armour: 1, fighter: 1}}
+    """)
+    germans = engine(state, rules, "Germans")
+    armour = one(state, "Eastern Europe", "Germans", "armour")
+    fighter = one(state, "Eastern Europe", "Germans", "fighter")
+    germans.apply(Move((armour,), ("Eastern Europe", "Karelia S.S.R.", "Archangel")))
+    assert state.control["Karelia S.S.R."] == "Germans"
+    noncombat = engine(state, rules, "Germans", "noncombat")
+    assert noncombat.check(Move((fighter,), ("Eastern Europe", "Karelia S.S.R."))) == [
+        f"fighter {fighter} cannot land in Karelia S.S.R.: its side did not hold it when the turn started"]
+
+
+def test_carriers_take_air_units_up_to_their_room(aar, rules):
+    state = board(aar, """
+        setup: empty
+        units:
+          10 Sea Zone: {Americans: {carrier: 1, fighter: 1}}
+          Eastern United States: {Americans: {fighter: 3, bomber: 1}}
+    """)
+    americans = engine(state, rules, "Americans", "noncombat")
+    f1, f2, f3 = ids(state, "Eastern United States", "Americans", "fighter")
+    bomber = one(state, "Eastern United States", "Americans", "bomber")
+    assert americans.destinations(f1)["10 Sea Zone"] == ("Eastern United States", "10 Sea Zone")
+    assert "10 Sea Zone" not in americans.destinations(bomber)
+    assert americans.check(Move((bomber,), ("Eastern United States", "10 Sea Zone"))) == [
+        f"bomber {bomber} cannot land in 10 Sea Zone: it cannot land on a carrier"]
+    assert americans.check(Move((f1, f2), ("Eastern United States", "10 Sea Zone"))) == [
+        "the carriers in 10 Sea Zone have room for 1, the move needs 2"]
+    americans.apply(Move((f1,), ("Eastern United States", "10 Sea Zone")))
+    assert americans.check(Move((f2,), ("Eastern United States", "10 Sea Zone"))) == [
+        f"fighter {f2} cannot land in 10 Sea Zone: the carriers there have room for 0, not 1"]
+    assert "10 Sea Zone" not in americans.destinations(f2)
+    assert "9 Sea Zone" not in americans.destinations(f2)
+    assert americans.check(Move((f3,), ("Eastern United States", "10 Sea Zone", "9 Sea Zone"))) == [
+        f"fighter {f3} cannot land in 9 Sea Zone: no carrier of its side is there"]
+    assert americans.stranded_air() == []
+
+
+def test_a_moving_carrier_takes_its_landing_room_along(aar, rules):
+    state = board(aar, """
+        setup: empty
+        units:
+          10 Sea Zone: {Americans: {carrier: 1}}
+          Eastern United States: {Americans: {fighter: 1}}
+    """)
+    americans = engine(state, rules, "Americans", "noncombat")
+    carrier = one(state, "10 Sea Zone", "Americans", "carrier")
+    fighter = one(state, "Eastern United States", "Americans", "fighter")
+    assert "10 Sea Zone" in americans.destinations(fighter) and "11 Sea Zone" not in americans.destinations(fighter)
+    americans.apply(Move((carrier,), ("10 Sea Zone", "11 Sea Zone")))
+    reach = americans.destinations(fighter)
+    assert "10 Sea Zone" not in reach
+    assert reach["11 Sea Zone"] == ("Eastern United States", "10 Sea Zone", "11 Sea Zone")
+
+
+def test_allied_carriers_and_the_units_own_place(aar, rules):
+    state = board(aar, """
+        setup: empty
+        units:
+          7 Sea Zone: {British: {carrier: 1, fighter: 1}, Americans: {fighter: 1}}
+    """)
+    american = one(state, "7 Sea Zone", "Americans", "fighter")
+    combat = engine(state, rules, "Americans", "combat")
+    # the carrier is full, but the unit's own place there is free once it leaves: it may attack
+    # Western Europe (one step) and come back
+    assert combat.destinations(american)["Western Europe"] == ("7 Sea Zone", "Western Europe")
+    combat.apply(Move((american,), ("7 Sea Zone", "Western Europe")))
+    noncombat = engine(state, rules, "Americans", "noncombat")
+    assert noncombat.destinations(american)["7 Sea Zone"] == ("Western Europe", "7 Sea Zone")
+    assert noncombat.stranded_air() == [american]   # still over enemy land
+    noncombat.apply(Move((american,), ("Western Europe", "7 Sea Zone")))
+    assert noncombat.stranded_air() == []
+
+
+def test_stranded_air_at_the_end_of_noncombat(aar, rules):
+    state = board(aar, """
+        setup: empty
+        units:
+          Western Europe: {Germans: {fighter: 2}}
+          6 Sea Zone: {British: {destroyer: 1}}
+          5 Sea Zone: {Germans: {carrier: 1, fighter: 2}}
+    """)
+    f1, f2 = ids(state, "Western Europe", "Germans", "fighter")
+    deck = ids(state, "5 Sea Zone", "Germans", "fighter")
+    combat = engine(state, rules, "Germans", "combat")
+    combat.apply(Move((f1,), ("Western Europe", "6 Sea Zone")))
+    state.remove_units(ids(state, "6 Sea Zone", "British", "destroyer"))  # the battle is won
+    noncombat = engine(state, rules, "Germans", "noncombat")
+    assert noncombat.stranded_air() == [f1]
+    # the carrier is full: no landing for a third
+    assert noncombat.check(Move((f2,), ("Western Europe", "5 Sea Zone"))) == [
+        f"fighter {f2} cannot land in 5 Sea Zone: the carriers there have room for 0, not 1"]
+    # put there anyway (as a rule's effect might): one too many, the highest id is stranded
+    state.move_units([f2], "5 Sea Zone")
+    assert noncombat.stranded_air() == sorted([f1, max(deck + [f2])])
+
+
+def test_bombing_raid(aar, rules):
+    state = board(aar, """
+        setup: empty
+        units:
+          Germany: {Germans: {bomber: 1, fighter: 1}}
+          United Kingdom: {British: {infantry: 1}}
+        factories: {United Kingdom: British, Germany: Germans}
+    """)
+    germans = engine(state, rules, "Germans")
+    bomber = one(state, "Germany", "Germans", "bomber")
+    fighter = one(state, "Germany", "Germans", "fighter")
+    raid = Move((bomber,), ("Germany", "5 Sea Zone", "6 Sea Zone", "United Kingdom"), "bomb")
+    assert [m for m in germans.legal_moves() if m.kind == "bomb"] == [raid]
+    assert germans.check(Move((bomber,), ("Germany", "Western Europe", "6 Sea Zone", "United Kingdom"), "bomb")) == []
+    assert germans.check(Move((fighter,), ("Germany", "Western Europe", "6 Sea Zone", "United Kingdom"), "bomb")) == [
+        f"fighter {fighter} cannot make a bombing raid",
+        f"fighter {fighter} could not land after moving to United Kingdom: it would have 1 movement left "
+        "and the nearest friendly landing space, Norway, is 2 away"]
+    assert germans.check(Move((bomber,), ("Germany", "Western Europe"), "bomb")) == [
+        f"bomber {bomber} cannot raid Western Europe: it is not an enemy's territory"]
+    assert germans.check(Move((bomber,), ("Germany", "Eastern Europe", "Karelia S.S.R."), "bomb")) == [
+        f"bomber {bomber} cannot raid Karelia S.S.R.: it has no factory"]
+    germans.apply(raid)
+    assert state.unit(bomber).flags == {"combat_moved": True, "bombing": True}
+    assert germans.bombing_raids() == ["United Kingdom"]
+    assert germans.contested() == []  # a raid is not a battle for the territory
+    assert germans.check(Move((bomber,), ("United Kingdom", "Eire"))) == [
+        f"bomber {bomber} cannot move: it is on a bombing raid"]
+    noncombat = engine(state, rules, "Germans", "noncombat")
+    assert noncombat.check(raid) == ["bombing raids are flown in combat move"]
+    assert noncombat.destinations(bomber)["Germany"] == ("United Kingdom", "6 Sea Zone", "5 Sea Zone", "Germany")
+
+
+def test_contested_spaces_in_natural_order(aar, rules):
+    state = board(aar, """
+        setup: empty
+        units:
+          Germany: {Germans: {fighter: 1}}
+          Eastern Europe: {Germans: {infantry: 2}}
+          Norway: {Germans: {fighter: 1}}
+          5 Sea Zone: {Germans: {destroyer: 1}}
+          Karelia S.S.R.: {Russians: {infantry: 1}}
+          6 Sea Zone: {British: {transport: 1}}
+    """)
+    germans = engine(state, rules, "Germans")
+    inf = ids(state, "Eastern Europe", "Germans", "infantry")
+    germans.apply(Move((inf[0],), ("Eastern Europe", "Karelia S.S.R.")))
+    germans.apply(Move((inf[1],), ("Eastern Europe", "Belorussia")))
+    germans.apply(Move((one(state, "5 Sea Zone", "Germans", "destroyer"),), ("5 Sea Zone", "6 Sea Zone")))
+    germans.apply(Move((one(state, "Norway", "Germans", "fighter"),), ("Norway", "Karelia S.S.R.")))
+    assert germans.contested() == ["6 Sea Zone", "Karelia S.S.R."]
+
+
+# ---------------------------------------------------------------- the whole Revised start
+
+
+def test_every_legal_move_checks_clean_and_random_paths_agree(aar, rules):
+    """destinations() and check() are two implementations of one rule: they must agree."""
+    state = board(aar)
+    rng = random.Random(5)
+    for player in aar.turn_order:
+        for phase in ("combat", "noncombat"):
+            movement = engine(state, rules, player, phase)
+            moves = movement.legal_moves()
+            assert moves
+            for move in moves:
+                assert movement.check(move) == [], move
+            for uid in movement.movable_units():
+                unit = state.unit(uid)
+                reach = movement.destinations(uid)
+                left = REVISED[unit.type].movement - unit.moved
+                for _ in range(15):
+                    path = [unit.space]
+                    for _ in range(rng.randint(1, max(1, left))):
+                        path.append(rng.choice(aar.neighbours(path[-1])))
+                    problems = movement.check(Move((uid,), tuple(path)))
+                    if not problems:
+                        assert path[-1] in reach, (player, phase, path)
+                        assert len(reach[path[-1]]) <= len(path)
+                    elif path[-1] not in reach:
+                        assert problems[0].startswith(f"{unit.type} {uid} ") or "not next to" in problems[0] \
+                            or "ends where it starts" in problems[0], problems
+
+
+def test_incremental_caches_match_a_fresh_engine(aar, rules):
+    """After every applied move, the engine's cached answers equal a fresh engine's."""
+    state = board(aar)
+    rng = random.Random(11)
+    for player in aar.turn_order:
+        state.start_turn(player)
+        for phase in ("combat", "noncombat"):
+            movement = engine(state, rules, player, phase)
+            for _ in range(25):
+                moves = movement.legal_moves()
+                if not moves:
+                    break
+                movement.apply(rng.choice(moves))
+                fresh = engine(state, rules, player, phase)
+                assert movement.legal_moves() == fresh.legal_moves()
+                assert movement.movable_units() == fresh.movable_units()
+                for uid in fresh.movable_units()[::7]:
+                    assert movement.destinations(uid) == fresh.destinations(uid)
+                assert movement.contested() == fresh.contested()
+                assert movement.stranded_air() == fresh.stranded_air()
+
+
+def test_movable_units_and_move_order(aar, rules):
+    state = board(aar)
+    russians = engine(state, rules, "Russians")
+    moves = russians.legal_moves()
+    unit_order = [m.units[0] for m in moves if m.kind == "move"]
+    assert unit_order == sorted(unit_order)
+    assert sorted({m.units[0] for m in moves}) == russians.movable_units()
+    first = moves[0]
+    order = {name: i for i, name in enumerate(sorted(aar.space_names(), key=natural_key))}
+    same_unit = [m.path[-1] for m in moves if m.units == first.units and m.kind == "move"]
+    assert same_unit == sorted(same_unit, key=order.__getitem__)
+    assert russians.legal_moves(limit=5) == moves[:5]
+    assert all(isinstance(m, Move) and isinstance(m.path, tuple) for m in moves)
+
+
+def test_apply_logs_one_event_with_path_and_flags(aar, rules):
+    state = board(aar)
+    germans = engine(state, rules, "Germans")
+    infantry = one(state, "Germany", "Germans", "infantry")
+    before = len(state.events)
+    germans.apply(Move([infantry], ["Germany", "Eastern Europe"]))  # lists are accepted
+    assert state.events[before:] == [{
+        "kind": "move_units", "ids": [infantry], "origins": ["Germany"], "to": "Eastern Europe", "steps": 1,
+        "path": ["Germany", "Eastern Europe"], "flags": {"combat_moved": True}}]
+    json.dumps(state.events)
+    with pytest.raises(ValueError, match=f"infantry {infantry} cannot move"):
+        germans.apply(Move((infantry,), ("Eastern Europe", "Germany")))
+    assert germans.check(Move((infantry,), ("Eastern Europe",))) == [
+        "a path names at least two spaces: where the units are and where they end"]
+    assert germans.check(Move((infantry,), ("Eastern Europe", "Atlantis"))) == ["unknown space 'Atlantis'"]
+    assert germans.check(Move((infantry,), ("Eastern Europe", "Germany"), "fly")) == [
+        "unknown move kind 'fly' (one of move, load, unload, bomb)"]
+
+
+def test_engine_sees_changes_made_by_others(aar, rules):
+    state = board(aar, BLITZ)
+    germans = engine(state, rules, "Germans")
+    armour = one(state, "Eastern Europe", "Germans", "armour")
+    assert "Archangel" in germans.destinations(armour)
+    state.add_units("Karelia S.S.R.", "infantry", "Russians")   # e.g. a battle procedure's effect
+    assert "Archangel" not in germans.destinations(armour)
+
+
+# ---------------------------------------------------------------- state additions
+
+
+def test_turn_flags_and_factory_records(aar, rules):
+    state = board(aar, BLITZ)
+    assert state.factories_at_turn_start == {}  # setup: empty
+    armour = one(state, "Eastern Europe", "Germans", "armour")
+    engine(state, rules, "Germans").apply(Move((armour,), ("Eastern Europe", "Karelia S.S.R.", "Archangel")))
+    state.update_units([armour], veteran=True)
+    state.start_turn("Germans")
+    assert state.unit(armour).flags == {"veteran": True} and state.unit(armour).moved == 0
+    assert set(TURN_FLAGS) >= {"combat_moved", "in_battle", "bombing", "unloaded", "unloaded_to"}
+
+
+def test_factories_at_turn_start_and_original_flags(aar):
+    state = board(aar)
+    assert list(state.factories_at_turn_start) == ["Caucasus", "Eastern United States", "Germany", "Japan",
+                                                   "Russia", "Southern Europe", "United Kingdom",
+                                                   "Western United States"]
+    assert state.factories_at_turn_start["Germany"] == "Germans"
+    assert all(f.flags == {"original": True} for f in state.factories.values())
+    state.set_factory("Germany", "Russians")            # captured: still the original factory
+    assert state.factories["Germany"].flags == {"original": True}
+    state.set_factory("India", "British")               # built: a new one
+    assert state.factories["India"].flags == {}
+    assert "India" not in state.factories_at_turn_start
+    assert state.factories_at_turn_start["Germany"] == "Germans"
+    state.start_turn("British")
+    assert state.factories_at_turn_start["India"] == "British"
+    assert state.factories_at_turn_start["Germany"] == "Russians"
+    clone = state.copy()
+    assert clone.factories_at_turn_start == state.factories_at_turn_start
+
+
+def test_cargo_spends_no_movement_of_its_own(aar):
+    state = board(aar, "setup: empty\nunits: {2 Sea Zone: {British: {transport: 1, infantry: 1}}}\n")
+    ship = one(state, "2 Sea Zone", "British", "transport")
+    troop = one(state, "2 Sea Zone", "British", "infantry")
+    state.update_units([ship], cargo=[troop])
+    state.move_units([ship], "3 Sea Zone", steps=1)
+    assert (state.unit(ship).moved, state.unit(troop).moved) == (1, 0)
+    assert state.unit(troop).space == "3 Sea Zone"
+
+
+# ---------------------------------------------------------------- determinism and speed
+
+
+SCRIPT = textwrap.dedent("""
+    import json, random, sys
+    sys.path.insert(0, sys.argv[1])
+    from test_movement import REVISED, board, engine
+    from ruleslang.board.mapdata import load_map
+    from ruleslang.paths import packaged_root
+    from ruleslang.runtime.movement import MovementRules
+    aar = load_map("aar", [packaged_root()])
+    side = {p.name: p.side for p in aar.players}
+    rules = MovementRules(lambda t, o: REVISED[t], lambda a, b: side[a] == side[b])
+    state = board(aar)
+    rng = random.Random(3)
+    out = []
+    for player in aar.turn_order:
+        state.start_turn(player)
+        for phase in ("combat", "noncombat"):
+            movement = engine(state, rules, player, phase)
+            for _ in range(12):
+                moves = movement.legal_moves()
+                if not moves:
+                    break
+                move = rng.choice(moves)
+                out.append([move.units, move.path, move.kind])
+                movement.apply(move)
+            out.append([movement.movable_units(), movement.contested(), movement.stranded_air()])
+            out.append({str(u): list(movement.destinations(u)) for u in movement.movable_units()[:5]})
+    print(json.dumps(out))
+""")
+
+
+def test_same_inputs_same_outputs_under_any_hash_seed(tmp_path):
+    script = tmp_path / "run.py"
+    script.write_text(SCRIPT)
+    outputs = set()
+    for seed in ("0", "1", "12345"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        done = subprocess.run([sys.executable, str(script), str(Path(__file__).parent)], capture_output=True,
+                              text=True, env=env, cwd=REPO, check=True)
+        outputs.add(done.stdout)
+    assert len(outputs) == 1
+    assert len(json.loads(outputs.pop())) > 20
+
+
+def test_legal_moves_is_fast_on_the_revised_start(aar, rules):
+    state = board(aar)
+    engine(state, rules, "Russians").legal_moves()  # map tables
+    worst = 0.0
+    for player in aar.turn_order:
+        for phase in ("combat", "noncombat"):
+            start = time.perf_counter()
+            engine(state, rules, player, phase).legal_moves()
+            worst = max(worst, time.perf_counter() - start)
+    assert worst < 0.05  # a few ms in practice (benchmarks/movement.py); generous for slow machines
