@@ -604,6 +604,25 @@ class TestSeed(Node):
 
 
 @dataclass(frozen=True)
+class TestFact(Node):
+    name: Ident
+    value: Expr
+
+
+@dataclass(frozen=True)
+class TestBattle(Node):
+    """`battle at SPACE by PLAYER`: the following `run` lines run battle steps in that battle."""
+
+    space: Expr
+    attacker: Expr
+
+
+@dataclass(frozen=True)
+class TestNextRound(Node):
+    pass
+
+
+@dataclass(frozen=True)
 class TestRun(Node):
     phase: Ident
     player: Union[Expr, None]
@@ -632,7 +651,8 @@ class ExpectAction(Node):
     pattern: Union[str, None]
 
 
-TestLine = Union[TestScenario, TestOption, TestAnswer, TestSeed, Let, TestRun, Expect, ExpectError, ExpectAction]
+TestLine = Union[TestScenario, TestOption, TestAnswer, TestSeed, TestFact, TestBattle, TestNextRound, Let, TestRun,
+                 Expect, ExpectError, ExpectAction]
 
 
 @dataclass(frozen=True)

@@ -618,6 +618,16 @@ def _factory_is_original(ctx, s):
 _board_fn("factory_owner", "factory_owner(s): who owns the factory in s (none when there is none)", [T.SPACE],
           T.OptionalType(T.PLAYER),
           lambda ctx, s: ctx.player_value(getattr(ctx.board.state.factories.get(s.name), "owner", None)))
+_board_fn("factory_kind", "factory_kind(s): the kind of the factory in s (none when there is none, or the map's plain kind)",
+          [T.SPACE], T.OptionalType(T.TEXT),
+          lambda ctx, s: getattr(ctx.board.state.factories.get(s.name), "kind", None))
+_board_fn("factory_damage", "factory_damage(s): the damage the factory in s has taken (0 when there is none)",
+          [T.SPACE], T.INT,
+          lambda ctx, s: getattr(ctx.board.state.factories.get(s.name), "damage", 0))
+_board_fn("phase", "phase(): the name of the phase being played (none outside a game)", [], T.OptionalType(T.TEXT),
+          lambda ctx: ctx.board.state.phase)
+builtin("hits", "hits(u): the hits unit u has taken")(
+    (signature([T.UNIT], T.INT), lambda ctx, u: u.hits))
 builtin("factory_at_start", "factory_at_start(s): true when a factory stood in s when this turn began")(
     (signature([T.SPACE], T.BOOL), _factory_at_start))
 builtin("factory_is_original", "factory_is_original(s): true when s holds a factory the game began with")(

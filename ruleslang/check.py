@@ -17,12 +17,17 @@ from . import types as T
 from .builtins import REGISTRY as BUILTINS
 from .diagnostics import Diagnostic, Related, error, has_errors, warning
 from .resolve import Ruleset
-from .runtime.registry import ACTIONS, PROCEDURES
+from .runtime.registry import ACTIONS, PROCEDURES, REQUIRED
 from .scope import Enumeration, GlobalScope, Symbol
 from .typecheck import CheckInfo, Frame, TypeChecker
 from .values import EnumValue
 
 VALUE_KINDS = ("formula", "modifiers", "constant", "table", "die table")
+_EXAMPLE_SETTINGS = {
+    "purchase": "runtime purchase with {cost: u => u.cost}",
+    "move": 'runtime move with {kind: "combat", movement: u => u.movement, domain: u => "land"}',
+    "battle": 'runtime battle with {round: "round_steps"} (a sequence of battle steps)',
+}
 PROCEDURE_KINDS = ("phase", "step")
 
 
@@ -178,10 +183,8 @@ class _Checker:
                 sym = Symbol(name, "attribute", decl, d.origin)
                 (scope.space_attributes if decl.on_spaces else scope.unit_attributes)[name] = sym
                 continue
-            if name in BUILTINS and kind not in ("player", "side", "unit", "tag"):
-                self.error("R214", f"'{name}' is the name of a built-in function; choose another name",
-                           decl.name.span)
-                continue
+            # A definition may take the name of a built-in function (it shadows it in these
+            # rulesets), so a new built-in never breaks a ruleset written before it.
             if name in T.BUILTIN_TYPE_NAMES:
                 self.error("R214", f"'{name}' is the name of a built-in type; choose another name", decl.name.span)
                 continue
@@ -708,6 +711,11 @@ class _Checker:
                            hint=f"did you mean {', '.join(close)}?" if close else
                            "runtime procedures: " + ", ".join(PROCEDURES))
                 return
+            given = {i.text for i, _ in proc.config.fields} if proc.config is not None else set()
+            missing = [f for f in REQUIRED.get(proc.name.text, ()) if f not in given]
+            if missing:
+                self.error("T325", f"runtime procedure {proc.name.text} needs the setting(s) {', '.join(missing)}",
+                           proc.name.span, hint="for example: " + _EXAMPLE_SETTINGS.get(proc.name.text, ""))
             if proc.config is not None:
                 fields = known[1]
                 frame = Frame(id(proc), self.info)
@@ -929,9 +937,15 @@ class _Checker:
             if name in ("controller", "owner", "factory_owner") and sym is None and verb == "set":
                 self.tc.check(target)
                 return T.OptionalType(T.PLAYER) if name == "factory_owner" else T.PLAYER
+            if name == "factory_kind" and sym is None and verb == "set":
+                self.tc.check(target)
+                return T.TEXT
+            if name in ("factory_damage", "hits") and sym is None:
+                self.tc.check(target)
+                return T.INT
         if not isinstance(self.tc.check(target), T.AnyType):  # an unknown name is reported already
-            self.error("T324", f"cannot {verb} this: only counters, treasury(p), controller(s) and "
-                               "factory_owner(s) can be changed", target.span)
+            self.error("T324", f"cannot {verb} this: only counters, treasury(p), controller(s), factory_owner(s), "
+                               "factory_kind(s), factory_damage(s) and hits(u) can be changed", target.span)
         return None
 
     def _choose(self, stmt: ast.Choose, frame: Frame) -> None:
@@ -1013,6 +1027,19 @@ class _Checker:
                            hint=f"did you mean {', '.join(close)}?" if close else None)
             if line.player is not None:
                 tc.expect(line.player, T.PLAYER)
+        elif isinstance(line, ast.TestFact):
+            sym = self.scope.symbols.get(line.name.text)
+            if sym is None or sym.kind != "fact":
+                close = get_close_matches(line.name.text, [n for n, s in self.scope.symbols.items()
+                                                           if s.kind == "fact"], n=3)
+                self.error("R201", f"'{line.name.text}' is not a fact", line.name.span,
+                           hint=f"did you mean {', '.join(close)}?" if close else "declare it: fact NAME: TYPE")
+                tc.check(line.value)
+            else:
+                tc.expect(line.value, sym.type)
+        elif isinstance(line, ast.TestBattle):
+            tc.expect(line.space, T.SPACE)
+            tc.expect(line.attacker, T.PLAYER)
         elif isinstance(line, ast.Expect):
             tc.expect(line.expr, T.BOOL)
         elif isinstance(line, ast.ExpectError):

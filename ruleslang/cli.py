@@ -170,6 +170,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RecursionError:
         print("ruleslang: error: evaluation nested too deeply", file=sys.stderr)
         return EXIT_ERRORS
+    except Exception as exc:  # a bug in ruleslang itself: say so, without a traceback
+        import os
+
+        if os.environ.get("RULESLANG_DEBUG"):
+            raise
+        print(f"ruleslang: internal error ({type(exc).__name__}: {exc}). This is a bug in ruleslang, not in "
+              "your rules; please report it with the command you ran (RULESLANG_DEBUG=1 shows the details).",
+              file=sys.stderr)
+        return EXIT_ERRORS
 
 
 def _report(diagnostics: list[Diagnostic], fmt: str, *, stream=None) -> int:
@@ -457,13 +466,12 @@ def cmd_explain(args) -> int:
         for text, value in explanation.parts:
             print(f"  {text:<{width}}  = {format_value(value)}")
     else:
-        width = max([len(t.reason) for t in explanation.terms] + [6])
         for t in explanation.terms:
             value = "?" if t.value is None else format_value(t.signed())
             if not value.startswith("-"):
                 value = "+" + value
             status = "applied" if t.applied else "not applied"
-            print(f"  {value:>5}  {t.reason:<{width}}  {status}")
+            print(f"  {value:>5}  {status:<11}  {t.reason}")
     print(f"  total {format_value(explanation.total)}")
     return EXIT_OK
 

@@ -535,7 +535,7 @@ class ExprCompiler:
             return (lambda env: obj(env).name), _NO
         if fi.kind == "unit":
             getter = {"id": lambda u: u.id, "type": lambda u: u.type, "owner": lambda u: u.owner,
-                      "space": lambda u: u.space, "hits": lambda u: u.hits}.get(name)
+                      "space": lambda u: u.space, "hits": lambda u: u.hits, "moved": lambda u: u.moved}.get(name)
             if getter is not None:
                 return (lambda env: getter(obj(env))), _NO
             if name == "tags":

@@ -303,7 +303,7 @@ class ExactCompiler:
                 return v.get(name)
             if fi.kind == "enumname":
                 return v.name
-            if fi.kind == "unit" and name in ("id", "type", "owner", "space", "hits"):
+            if fi.kind == "unit" and name in ("id", "type", "owner", "space", "hits", "moved"):
                 return getattr(v, name)
             type_name = v.type.name if isinstance(v, UnitValue) else v.name
             if fi.kind in ("unit", "unittype"):

@@ -97,7 +97,7 @@ class EvalContext:
         if utype is None:
             raise EvalError("E531", f"the board has a unit of type '{unit.type}' that no ruleset declares")
         space = self.space_values[unit.space] if unit.space is not None else None
-        return UnitValue(unit.id, utype, self.player_value(unit.owner), space, unit.hits)
+        return UnitValue(unit.id, utype, self.player_value(unit.owner), space, unit.hits, getattr(unit, "moved", 0))
 
     # ---------------------------------------------------------------------- players, sides
 

@@ -6,7 +6,8 @@ Codes are stable and carry a stage prefix (see docs/diagnostics.md):
     S  source files and references      P  parse
     R  resolve (names, rulesets)         T  types
     C  checks, lints and invariants      E  evaluation
-    D  data files (maps, scenarios, saves)
+    D  data files (maps, scenarios, saves)  G  games
+    U  the command line
 """
 
 from __future__ import annotations

@@ -189,6 +189,28 @@ class ProcedureCompiler:
                 state.change_treasury(player.name, new - old, econ)
             return treasury
 
+        if name in ("factory_kind", "factory_damage"):
+            def factory_detail(env):
+                ctx = env[0]
+                state = _state(ctx, span)
+                space = keys[0](env).name
+                factory = state.factories.get(space)
+                if factory is None:
+                    raise EvalError("E534", f"there is no factory in {space}", span)
+                old = factory.kind if name == "factory_kind" else factory.damage
+                new = new_value(old, env)
+                if name == "factory_kind":
+                    state.set_factory(space, factory.owner, kind=new, damage=factory.damage)
+                else:
+                    state.set_factory(space, factory.owner, kind=factory.kind, damage=max(0, new))
+            return factory_detail
+        if name == "hits":
+            def unit_hits(env):
+                ctx = env[0]
+                state = _state(ctx, span)
+                unit = keys[0](env)
+                state.update_units([unit.id], hits=max(0, new_value(unit.hits, env)))
+            return unit_hits
         if name == "factory_owner":
             def factory(env):
                 ctx = env[0]

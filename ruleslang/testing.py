@@ -96,6 +96,38 @@ def _positions_for(node):
     return positions
 
 
+class _BattleHostForTests:
+    """A battle host for rule tests: the test's state, casualties chosen cheapest first."""
+
+    def __init__(self, ctx):
+        from .runtime.game import GameServices
+
+        self.__class__ = type("RuleTestGame", (_BattleHostForTests, GameServices), {})
+        self.ctx, self.compiled, self.state, self.board = ctx, ctx.compiled, ctx.state, ctx.board
+        self.configs: dict = {}
+        self.moved_from: dict = {}
+        self._init_services()
+
+    def ask(self, decision, check, fallback):
+        return fallback()
+
+
+def _start_battle(ctx, space, attacker):
+    from .runtime.battle import Battle
+
+    host = _BattleHostForTests(ctx)
+    state = ctx.state
+    attacking = [u.id for u in state.units if u.space == space and u.owner == attacker]
+    enemies = [u for u in state.units if u.space == space and not host.allied(u.owner, attacker)]
+    defender = ctx.board.controller(space)
+    if defender is None or host.allied(defender, attacker):
+        owners = sorted({u.owner for u in enemies}, key=host.turn_position)
+        defender = owners[0] if owners else None
+    battle = Battle(host, space, attacker, defender, attacking=attacking, defending=[u.id for u in enemies])
+    battle.round = 1
+    return battle
+
+
 class TestRunner:
     """Runs the tests of loaded rulesets through one workspace (for scenario lookup)."""
 
@@ -164,6 +196,8 @@ class TestRunner:
         for line in test.lines:
             if isinstance(line, ast.TestOption):
                 ctx.options[line.name.text] = ec.expr(line.value)(env)
+            elif isinstance(line, ast.TestFact):
+                ctx.facts[line.name.text] = ec.expr(line.value)(env)
             elif isinstance(line, ast.TestAnswer):
                 # evaluated when the decision is asked, so an answer may use the test's lets
                 answers.setdefault(line.target.text, []).append((line, ec.expr(line.value)))
@@ -234,7 +268,17 @@ class TestRunner:
 
     def _line(self, ctx, env, line) -> None:
         ec = ctx.compiled.expr_compiler
-        if isinstance(line, ast.Let):
+        if isinstance(line, ast.TestBattle):
+            if ctx.state is None:
+                raise EvalError("E530", "a battle needs a board: give a scenario", line.span)
+            ctx.battle = _start_battle(ctx, ec.expr(line.space)(env).name, ec.expr(line.attacker)(env).name)
+            ctx.state.current_player = ctx.battle.attacker
+        elif isinstance(line, ast.TestNextRound):
+            if getattr(ctx, "battle", None) is None:
+                raise EvalError("E535", "'next round' needs a battle: write 'battle at SPACE by PLAYER' first", line.span)
+            ctx.battle.end_round()
+            ctx.battle.round += 1
+        elif isinstance(line, ast.Let):
             env[ctx.compiled.info.slots[id(line.name)]] = ec.expr(line.value)(env)
         elif isinstance(line, ast.TestRun):
             if line.player is not None:

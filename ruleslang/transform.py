@@ -370,6 +370,17 @@ class _ToAst(Transformer):
     def test_seed(self, meta, children):
         return ast.TestSeed(int(children[0]), span=self._span(meta))
 
+    def test_fact(self, meta, children):
+        name, value = children
+        return ast.TestFact(self._ident(name), value, span=self._span(meta))
+
+    def test_battle(self, meta, children):
+        space, attacker = children
+        return ast.TestBattle(space, attacker, span=self._span(meta))
+
+    def test_next_round(self, meta, children):
+        return ast.TestNextRound(span=self._span(meta))
+
     def test_run(self, meta, children):
         name, player = children
         return ast.TestRun(self._ident(name), player, span=self._span(meta))

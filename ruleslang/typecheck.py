@@ -25,7 +25,7 @@ AGGREGATES = {"sum", "count", "any", "all", "min", "max"}
 EXACT_BUILTINS = {"probability", "expected", "distribution"}
 # Fields every unit has, besides its type's attributes.
 UNIT_FIELDS = {"id": T.INT, "type": T.UNITTYPE, "owner": T.PLAYER, "space": T.SPACE, "hits": T.INT,
-               "tags": T.SetType(T.TAG)}
+               "moved": T.INT, "tags": T.SetType(T.TAG)}
 
 
 @dataclass

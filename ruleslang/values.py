@@ -44,15 +44,16 @@ class EnumValue:
 class UnitValue:
     """A unit as the rules see it; equal by id."""
 
-    __slots__ = ("id", "type", "owner", "space", "hits", "flags")
+    __slots__ = ("id", "type", "owner", "space", "hits", "moved", "flags")
 
     def __init__(self, id: int, type: EnumValue, owner: EnumValue, space: EnumValue, hits: int = 0,
-                 flags: tuple[tuple[str, Any], ...] = ()):
+                 moved: int = 0, flags: tuple[tuple[str, Any], ...] = ()):
         self.id = id
         self.type = type
         self.owner = owner
         self.space = space
         self.hits = hits
+        self.moved = moved
         self.flags = flags
 
     def __eq__(self, other: object) -> bool:

@@ -45,51 +45,18 @@ class RoundSummary:
                 "scores": self.scores}
 
 
-class Game:
-    def __init__(self, loaded, scenario, *, seed: int, agents: dict, options: dict | None = None,
-                 recorder: Callable | None = None):
-        self.loaded = loaded
-        self.compiled = loaded.compiled
-        self.scenario = scenario
-        self.seed = seed
-        self.state = GameState.from_scenario(scenario)
-        self.board = BoardQueries(self.state)
-        self.host = Host(seed, budget=GAME_BUDGET)
-        self.ctx = EvalContext(self.compiled, self.host, state=self.state, board=self.board,
-                               decide=self._decide_choose)
-        self.ctx.game = self
-        self.ctx.runtime_procedures = {"purchase": purchase.run, "move": moves.run, "battle": battle.run,
-                                       "place": placement.run}
-        for name, value in (options or {}).items():
-            self.ctx.options[name] = value
-        self.agents = agents
-        self.decisions: list[dict] = []   # every answer, in order (saves and replays)
-        self.recorder = recorder
-        self.configs: dict[int, Any] = {}
-        self.summaries: list[RoundSummary] = []
-        # between phases of a turn
-        self.purchased: dict[str, list[str]] = {}
-        self.builds: dict[str, list[str]] = {}
-        self.pending_battles: list[str] = []
-        self.pending_raids: list[str] = []
-        self.raid_units: dict[str, list[int]] = {}
-        self.amphibious: dict[str, bool] = {}
-        self.moved_from: dict[int, str] = {}
-        self.support: dict[str, list[int]] = {}
-        self.battle_results: list[dict] = []
+class GameServices:
+    """What battles and procedures ask of a game; shared by `Game` and the stand-in rule tests use.
+
+    Needs `ctx`, `compiled`, `state`, `board` and `configs` on the instance, and `_init_services()`.
+    """
+
+    def _init_services(self) -> None:
         self._space_index = {s.name: i for i, s in enumerate(self.state.map.spaces)}
         self._turn = list(self.state.map.turn_order)
-        self.turn_sequence = self.sequence("turn")
-        if not self.turn_sequence:
-            raise DiagnosticError(error("G701", "these rulesets declare no 'sequence turn', so there is no turn to "
-                                                "play", None, hint="declare one, e.g. sequence turn: purchase, ..."))
         self._unit_rules = None
-        self.on_turn: Callable | None = None
-        self.setup = None
         self._units_by_id: dict[int, Any] = {}
         self._index_version = -1
-
-    # ------------------------------------------------------------------ services
 
     def sequence(self, name: str) -> list[str]:
         sym = self.compiled.symbols.get(name)
@@ -151,6 +118,47 @@ class Game:
     def unit_cost(self, unit) -> int:
         return self.unit_rules().cost(unit.type)
 
+
+class Game(GameServices):
+    def __init__(self, loaded, scenario, *, seed: int, agents: dict, options: dict | None = None,
+                 recorder: Callable | None = None):
+        self.loaded = loaded
+        self.compiled = loaded.compiled
+        self.scenario = scenario
+        self.seed = seed
+        self.state = GameState.from_scenario(scenario)
+        self.board = BoardQueries(self.state)
+        self.host = Host(seed, budget=GAME_BUDGET)
+        self.ctx = EvalContext(self.compiled, self.host, state=self.state, board=self.board,
+                               decide=self._decide_choose)
+        self.ctx.game = self
+        self.ctx.runtime_procedures = {"purchase": purchase.run, "move": moves.run, "battle": battle.run,
+                                       "place": placement.run}
+        for name, value in (options or {}).items():
+            self.ctx.options[name] = value
+        self.agents = agents
+        self.decisions: list[dict] = []   # every answer, in order (saves and replays)
+        self.recorder = recorder
+        self.configs: dict[int, Any] = {}
+        self.summaries: list[RoundSummary] = []
+        # between phases of a turn
+        self.purchased: dict[str, list[str]] = {}
+        self.builds: dict[str, list[str]] = {}
+        self.pending_battles: list[str] = []
+        self.pending_raids: list[str] = []
+        self.raid_units: dict[str, list[int]] = {}
+        self.amphibious: dict[str, bool] = {}
+        self.moved_from: dict[int, str] = {}
+        self.support: dict[str, list[int]] = {}
+        self.battle_results: list[dict] = []
+        self._init_services()
+        self.turn_sequence = self.sequence("turn")
+        if not self.turn_sequence:
+            raise DiagnosticError(error("G701", "these rulesets declare no 'sequence turn', so there is no turn to "
+                                                "play", None, hint="declare one, e.g. sequence turn: purchase, ..."))
+        self.on_turn: Callable | None = None
+        self.setup = None
+
     # ------------------------------------------------------------------ decisions
 
     def ask(self, decision: Decision, check: Callable[[Any], list[str]], fallback: Callable[[], Any]) -> Any:
@@ -163,10 +171,10 @@ class Game:
                 self._record(decision, answer)
                 return answer
             decision.refusals = refusals
-            self.log("refused", kind=decision.kind, player=decision.player, reasons=refusals)
+            self.log("refused", decision=decision.kind, player=decision.player, reasons=refusals)
         answer = fallback()
         self._record(decision, answer)
-        self.log("fallback", kind=decision.kind, player=decision.player)
+        self.log("fallback", decision=decision.kind, player=decision.player)
         return answer
 
     def _record(self, decision: Decision, answer: Any) -> None:
@@ -293,17 +301,6 @@ class _UnitFacts:
 
                 config = procedure_config(self.game.ctx, proc)
                 return config.unit_fn(name) if of == "unit" else config.type_fn(name)
-        return None
-
-    def battle_setting(self, name: str):
-        """A setting of the composition's `runtime battle` procedure (e.g. the capture step's name)."""
-        for sym in self.compiled.symbols.values():
-            proc = getattr(sym.decl, "procedure", None)
-            if proc is not None and getattr(getattr(proc, "name", None), "text", None) == "battle" \
-                    and proc.config is not None:
-                from .config import procedure_config
-
-                return procedure_config(self.ctx, proc).value(name)
         return None
 
     def hit_points(self, unit) -> int:

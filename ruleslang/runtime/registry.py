@@ -31,6 +31,14 @@ PROCEDURES: dict[str, tuple[str, dict[str, T.Type]]] = {
               {"at_sea": _TYPE_BOOL}),
 }
 
+# settings a procedure cannot run without
+REQUIRED: dict[str, tuple[str, ...]] = {
+    "purchase": ("cost",),
+    "move": ("kind", "movement", "domain"),
+    "battle": ("round",),
+    "place": (),
+}
+
 # action name -> its parameters (name, type), in order. The runtime asks every constraint on an
 # action before it acts, and refuses with the constraints' messages.
 #   purchase: everything a player buys in one purchase phase
