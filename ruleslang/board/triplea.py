@@ -67,16 +67,38 @@ def map_name_for(path: Path) -> str:
 
 _ATTACHMENT_CLASS = "games.strategy.triplea.attachments."
 
+# Settings of the move procedures, filled in from the attributes and tags the file declares.
+_MOVE_SETTINGS = "{move_settings}"
+
+
+def move_settings(attr_names: dict[str, str], tag_names: dict[str, str]) -> str:
+    """The `runtime move` settings a translated game can give: movement, domain and what its
+    units declare of blitzing, transports and carriers (the rest of its rules are TripleA's Java)."""
+    air, sea = tag_names.get("air"), tag_names.get("sea")
+    domain = '"land"'
+    if sea:
+        domain = f'(if has_tag(u, {sea}) then "sea" else {domain})'
+    if air:
+        domain = f'(if has_tag(u, {air}) then "air" else {domain})'
+    parts = [f"movement: u => u.{attr_names.get('movement', 'movement')}", f"domain: u => {domain}"]
+    if "blitz" in tag_names:
+        parts.append(f"blitz: u => has_tag(u, {tag_names['blitz']})")
+    for attr in ("transport_capacity", "transport_cost", "carrier_capacity", "carrier_cost"):
+        if attr in attr_names:
+            parts.append(f"{attr}: u => u.{attr_names[attr]}")
+    return ", ".join(parts) + "}"
+
 # TripleA delegate classes that ruleslang's turn phases stand for: phase name and declaration.
 # A TripleA step runs for one player; a ruleslang phase runs for the current player of the turn.
 _TURN_PHASES = {
     # TechnologyDelegate: research is written in the ruleset language (see aar/base@1), not
     # translated: the report lists it.
-    "PurchaseDelegate": ("purchase", "runtime purchase"),
-    "NoPUPurchaseDelegate": ("purchase", "runtime purchase"),
-    "combat move": ("combat_move", 'runtime move with {kind: "combat"}'),
-    "noncombat move": ("noncombat_move", 'runtime move with {kind: "noncombat"}'),
-    "BattleDelegate": ("battle", "runtime battle"),
+    "PurchaseDelegate": ("purchase", "runtime purchase with {cost: u => u.cost}"),
+    "NoPUPurchaseDelegate": ("purchase", "runtime purchase with {cost: u => u.cost}"),
+    "combat move": ("combat_move", 'runtime move with {kind: "combat", ' + _MOVE_SETTINGS),
+    "noncombat move": ("noncombat_move", 'runtime move with {kind: "noncombat", ' + _MOVE_SETTINGS),
+    # BattleDelegate: TripleA fights battles by its own Java rules; their steps are written in the
+    # ruleset language (aar/base@1 shows how), not translated: the report lists the step.
     "PlaceDelegate": ("place", "runtime place"),
     "NoAirCheckPlaceDelegate": ("place", "runtime place"),
     # TripleA's end of turn is where the player collects income.
@@ -592,7 +614,9 @@ class _Importer:
                 lines.append(f"    {attr_names[attr]}: {value}")
             lines.append("    tags: " + ", ".join(tag_names[t] for t in unit_tags))
         lines.append("")
-        lines.extend(self.phase_lines(unit_names | set(attr_names.values()) | set(tag_names.values())))
+        settings = move_settings(attr_names, tag_names)
+        lines.extend(line.replace("{move_settings}", settings) for line in
+                     self.phase_lines(unit_names | set(attr_names.values()) | set(tag_names.values())))
         lines.extend(self.property_comments())
         return "\n".join(lines).rstrip() + "\n"
 
