@@ -575,6 +575,10 @@ def cmd_play(args) -> int:
     except _Usage as exc:
         print(f"ruleslang play: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    if args.rounds is not None and args.rounds < 1:
+        print(f"ruleslang play: error: --rounds takes a number of rounds of at least 1, not {args.rounds}",
+              file=sys.stderr)
+        return EXIT_USAGE
     recorded = None
     scenario_text = None
     if args.resume:
@@ -682,8 +686,9 @@ def _read_record(path: str) -> dict:
         raise DiagnosticError(error("D661", f"the log cannot be read (truncated or corrupt): {exc}", file=path))
     if header.get("kind") != "game" or header.get("format") != saves.SAVE_KIND:
         raise DiagnosticError(error("D662", "this is not a ruleslang game log", file=path))
+    # the runtime's record of each answer (a rule's own `choose` also logs one, with its id)
     decisions = [{"kind": e["decision"], "player": e["player"], "answer": e["answer"]}
-                 for e in events if e.get("kind") == "decision"]
+                 for e in events if e.get("kind") == "decision" and "decision" in e]
     header.update(events=events, decisions=decisions)
     return header
 

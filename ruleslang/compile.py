@@ -86,6 +86,29 @@ class ExprCompiler:
     def _const(self, value) -> tuple[Fn, Any]:
         return (lambda env: value), value
 
+    def _query_equals_local(self, node, rslot: int, span):
+        """`controller(x) == p` with x and p locals: the board's answer compared by name, in one closure."""
+        if not (isinstance(node, ast.Call) and not node.kwargs and len(node.args) == 1):
+            return None
+        info = self.info.calls.get(id(node))
+        if info is None or info.kind != "builtin" or info.name not in _DIRECT_QUERIES:
+            return None
+        method, gives_player = _DIRECT_QUERIES[info.name]
+        aslot = self._local_slot(node.args[0])
+        if not gives_player or aslot is None:
+            return None
+        call = _BOARD_METHODS[method]
+        nspan = node.span
+
+        def equals(env):
+            try:
+                name = call(env[0].board, env[aslot].name)
+            except BoardError as e:
+                raise EvalError("E534", str(e), nspan)
+            other = env[rslot]
+            return other is None if name is None else (other is not None and other.name == name)
+        return equals
+
     def _local_slot(self, node) -> int | None:
         """The slot of a local variable that is never none, for closures that read it directly."""
         if isinstance(node, ast.Name) and not isinstance(self.info.types.get(id(node)), T.OptionalType):
@@ -401,7 +424,28 @@ class ExprCompiler:
             elem = types.get(id(args[0].element))
             if name in ("sum", "max", "min") and elem not in (T.INT, T.NUMBER):
                 return None
-            gen = self._generate(args[0])
+            comp = args[0]
+            if name == "sum" and elem == T.INT and len(comp.clauses) == 1:
+                # one loop, no list: the commonest aggregate of rules
+                clause = comp.clauses[0]
+                it, slot = self.expr(clause.iterable), self.info.slots[id(clause.var)]
+                cond = self.expr(clause.condition) if clause.condition is not None else None
+                elt = self.expr(comp.element)
+
+                def sum_loop(env):
+                    items = _iter(it(env))
+                    host = env[0].host
+                    host.steps -= len(items)
+                    if host.steps < 0:
+                        host.out_of_budget(span)
+                    total = 0
+                    for v in items:
+                        env[slot] = v
+                        if cond is None or cond(env):
+                            total += elt(env)
+                    return total
+                return sum_loop
+            gen = self._generate(comp)
             if name == "sum":
                 if elem == T.INT:
                     return lambda env: sum(gen(env))
@@ -654,6 +698,9 @@ class ExprCompiler:
             return (lambda env: cmp(lf(env), rc)), _NO
         if op == "==":
             rslot = self._local_slot(node.right)
+            fused = self._query_equals_local(node.left, rslot, node.span) if rslot is not None else None
+            if fused is not None:
+                return fused, _NO
             if rslot is not None:
                 return (lambda env: lf(env) == env[rslot]), _NO
             return (lambda env: lf(env) == rf(env)), _NO

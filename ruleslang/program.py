@@ -265,6 +265,18 @@ class CompiledProgram:
                     host.out_of_budget(span)
                 return body([ctx, a, *pad])
             return fn1
+        if len(lets) == 1 and nparams == 1:
+            (let_fn, let_slot), = lets
+
+            def fn1_let(ctx, a):
+                host = ctx.host
+                host.steps -= 1
+                if host.steps < 0:
+                    host.out_of_budget(span)
+                env = [ctx, a, *pad]
+                env[let_slot] = let_fn(env)
+                return body(env)
+            return fn1_let
 
         def fn(ctx, *args):
             host = ctx.host

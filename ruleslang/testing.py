@@ -125,6 +125,7 @@ def _start_battle(ctx, space, attacker):
         defender = owners[0] if owners else None
     battle = Battle(host, space, attacker, defender, attacking=attacking, defending=[u.id for u in enemies])
     battle.round = 1
+    ctx.game = host  # procedures that read the game's settings find them here
     return battle
 
 

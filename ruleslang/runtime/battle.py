@@ -130,6 +130,18 @@ class Battle:
         self.retreated_to = to
         ctx.log("retreat", space=self.space, to=to, units=movers, round=self.round)
 
+    def join_arrivals(self, present: set[int], fights) -> None:
+        """Units the rules brought into the space before the first round (a hook adding
+        defenders before the battle starts) fight with their side; `present`: the units there before."""
+        for unit in self.game.state.units:
+            if unit.space != self.space or unit.id in present:
+                continue
+            if unit.owner == self.attacker:
+                self.attacking.append(unit.id)
+                self.came_from.setdefault(unit.id, self.space)
+            elif not self.game.allied(unit.owner, self.attacker) and (fights is None or fights(unit)):
+                self.defending.append(unit.id)
+
     def end_round(self) -> None:
         if self.pending:
             self.game.remove_units(sorted(self.pending), f"casualty in {self.space}")
@@ -183,7 +195,8 @@ def _fight(ctx, game, space: str, steps: dict, sequence: list[str], fights) -> N
     state = game.state
     attacker = state.current_player
     board = game.board
-    attacking = [u.id for u in state.units if u.space == space and u.owner == attacker]
+    # units on a bombing raid raid the factory; they do not also fight for the territory
+    attacking = [u.id for u in state.units if u.space == space and u.owner == attacker and not u.flags.get("bombing")]
     enemies = [u for u in state.units if u.space == space and not game.allied(u.owner, attacker)]
     defending = [u.id for u in enemies if fights is None or fights(u)]
     defender = _defender(game, space, enemies)
@@ -196,18 +209,21 @@ def _fight(ctx, game, space: str, steps: dict, sequence: list[str], fights) -> N
         game.log("battle", space=space, attacker=attacker, defender=defender, attacking=len(attacking),
                  defending=len(defending), amphibious=battle.amphibious)
         if steps["start"]:
+            present = {u.id for u in state.units if u.space == space}
             run_procedure(ctx, steps["start"])
+            battle.join_arrivals(present, fights)
         while battle.units("defender") and battle.units("attacker") and battle.retreated_to is None:
-            battle.round += 1
-            if battle.round > MAX_ROUNDS:
+            if battle.round >= MAX_ROUNDS:
                 game.log("stalemate", space=space, rounds=MAX_ROUNDS)
                 break
+            battle.round += 1
             for step in sequence:
                 run_procedure(ctx, step)
                 if battle.retreated_to is not None:
                     break
             battle.end_round()
-        won = not battle.units("defender") and battle.retreated_to is None
+        # the attacker wins when it still stands and the defenders do not (both destroyed: the defender holds)
+        won = not battle.units("defender") and bool(battle.units("attacker")) and battle.retreated_to is None
         land = [u for u in battle.units("attacker") if game.domain(u) == "land"]
         taken = won and board.is_land(space) and bool(land) and not game.allied(board.controller(space) or attacker,
                                                                                 attacker)

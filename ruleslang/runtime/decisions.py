@@ -49,6 +49,10 @@ class Agent:
     """Answers decisions for one player. Subclasses implement `decide`."""
 
     name = "agent"
+    # True when an agent built again with the same seed answers a replayed game exactly as it did
+    # (its choices depend only on its seed, the game and the questions asked): resuming a game
+    # asks it again, so that its own state (a random generator) goes on as in an unbroken game
+    deterministic = False
 
     def decide(self, decision: Decision, game) -> Any:  # pragma: no cover - abstract
         raise NotImplementedError

@@ -212,6 +212,8 @@ class Game(GameServices):
         """Play until a side wins or `rounds` rounds are over; the result as a dict."""
         state = self.state
         start_round = state.round
+        # a scenario may start in the middle of a round: the players before its player have played
+        waiting_for = state.current_player if state.current_player in self._turn else None
         for number in range(start_round, rounds + 1):
             summary = RoundSummary(number)
             income_before = {}
@@ -219,6 +221,10 @@ class Game(GameServices):
             for player in self._turn:
                 if self.ctx.winner is not None:
                     break
+                if waiting_for is not None:
+                    if player != waiting_for:
+                        continue
+                    waiting_for = None
                 state.start_turn(player)
                 if self.on_turn is not None:
                     self.on_turn(self, player)

@@ -99,7 +99,8 @@ def run(ctx, proc) -> None:
             break
         if kind == "combat":
             for uid in move.units:
-                game.moved_from.setdefault(uid, move.path[0])
+                # where it entered its last space from: a retreat goes back to an adjacent space
+                game.moved_from[uid] = move.path[-2]
             if move.kind == "bomb":
                 game.raid_units.setdefault(move.path[-1], []).extend(move.units)
             if move.kind == "unload":

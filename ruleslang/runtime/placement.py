@@ -49,6 +49,7 @@ def run(ctx, proc) -> None:
             return ["a placement is a list of (territory, sea zone or none, [unit types])"]
         left = list(pending)
         reasons: list[str] = []
+        at: dict[str, list[str]] = {}  # everything placed at a territory is one placement, however listed
         for item in answer:
             try:
                 territory, sea_zone, types = item
@@ -63,7 +64,9 @@ def run(ctx, proc) -> None:
             if any(at_sea(t) is True for t in types):
                 if sea_zone is None or sea_zone not in game.board.neighbours(territory, "sea"):
                     reasons.append(f"sea units placed from {territory} need a sea zone bordering it")
-            reasons += allowed(territory, list(types))
+            at.setdefault(territory, []).extend(types)
+        for territory, types in at.items():
+            reasons += allowed(territory, types)
         return reasons
 
     def fallback():

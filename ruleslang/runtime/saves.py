@@ -87,6 +87,7 @@ def build_game(workspace, setup: GameSetup, *, recorded: list[dict] | None = Non
         shared = _SharedQueue(recorded)
         for agent in agents.values():
             agent.queue = shared
+        recorder = shared.recorder(recorder)
     game = Game(loaded, scenario, seed=setup.seed, agents=agents, options=options, recorder=recorder)
     if scenario is not None:
         TestRunner(workspace)._apply_scenario_values(game.ctx, scenario)
@@ -107,13 +108,42 @@ def _load_orders(path: str) -> dict:
 
 
 class _SharedQueue:
+    """The recorded decisions, in order; the game's record of each decision must match the next."""
+
     def __init__(self, recorded: list[dict]):
         self.items = list(recorded)
         self.position = 0
 
+    def next(self) -> dict | None:
+        return self.items[self.position] if self.position < len(self.items) else None
+
+    def recorder(self, then=None):
+        """A `Game` recorder: checks each decision the game records against the record, in order."""
+        def record(entry: dict) -> None:
+            expected = self.next()
+            if expected is not None:
+                self.position += 1
+                if (expected.get("kind"), expected.get("player"), expected.get("answer")) != \
+                        (entry.get("kind"), entry.get("player"), entry.get("answer")):
+                    raise ReplayDivergence(f"decision {self.position}: the record has {_said(expected)}, the game "
+                                           f"now has {_said(entry)}")
+            if then is not None:
+                then(entry)
+        return record
+
+
+def _said(entry: dict) -> str:
+    return f"{entry.get('player')}'s {entry.get('kind')} decision {json.dumps(entry.get('answer'))}"
+
 
 class ReplayAgent(Agent):
-    """Answers from the recorded decisions while there are any, then hands over to `after`."""
+    """Answers from the recorded decisions while there are any, then hands over to `after`.
+
+    A deterministic agent (`Agent.deterministic`) is asked again instead, as the game asked it
+    the first time, so that its own state goes on as in an unbroken game; the game then checks
+    its answers against the record. Without an agent after the record (a replay), every answer
+    comes from the record.
+    """
 
     name = "replay"
 
@@ -122,18 +152,18 @@ class ReplayAgent(Agent):
         self.queue: _SharedQueue | None = None
 
     def decide(self, decision: Decision, game):
-        q = self.queue
-        if q.position < len(q.items):
-            entry = q.items[q.position]
-            q.position += 1
-            if entry.get("kind") != decision.kind or entry.get("player") != decision.player:
-                raise ReplayDivergence(f"decision {q.position}: the record has a {entry.get('kind')} decision of "
-                                       f"{entry.get('player')}, the game asks a {decision.kind} decision of "
-                                       f"{decision.player}")
-            return decode_answer(entry["answer"], decision, game)
-        if self.after is None:
-            raise ReplayDivergence("the record ends here, but the game asks for another decision")
-        return self.after.decide(decision, game)
+        entry = self.queue.next()
+        if entry is None:
+            if self.after is None:
+                raise ReplayDivergence("the record ends here, but the game asks for another decision")
+            return self.after.decide(decision, game)
+        if entry.get("kind") != decision.kind or entry.get("player") != decision.player:
+            raise ReplayDivergence(f"decision {self.queue.position + 1}: the record has a {entry.get('kind')} "
+                                   f"decision of {entry.get('player')}, the game asks a {decision.kind} decision "
+                                   f"of {decision.player}")
+        if self.after is not None and self.after.deterministic:
+            return self.after.decide(decision, game)
+        return decode_answer(entry["answer"], decision, game)
 
 
 class ReplayDivergence(Exception):

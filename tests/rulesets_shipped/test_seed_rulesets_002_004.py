@@ -51,6 +51,8 @@ EXPECTED_WARNINGS = {
     "aa50/sub-detection@1": ["the text gives the baseline DD-to-detect value twice"],
     "aa50/convoy-raids@1": ["the example's 16 IPC of convoy raids on the United Kingdom exceeds the convoy-raid cap"],
 }
+# the composition of all AA50 house rules reports the warnings of the two rulesets it uses
+EXPECTED_WARNINGS["aa50/house-rules@1"] = EXPECTED_WARNINGS["aa50/sub-detection@1"] + EXPECTED_WARNINGS["aa50/convoy-raids@1"]
 
 
 @pytest.mark.parametrize("ref", REFS)

@@ -1,10 +1,10 @@
 """Helpers for the runtime tests: small games on the Revised board with scripted players.
 
     g = make_game(["aar/base@1"], scenario={"setup": "empty", "units": {...}}, orders={...})
-    run_turn(g, "Germans")                       # one player's whole turn, phase by phase
-    run_phases(g, "Germans", "combat_move", "battle")
+    run_phases(g, "Germans", "combat_move", "battle")     # phases of a turn, as the turn loop runs them
     ids(g, "Karelia S.S.R.", "Germans", "infantry")
-    rolls_since(g, mark)                          # the dice rolled since `mark = len(g.host.rolls)`
+    load_dice(g, [1, 6, 2])                       # the dice the rules will roll, in order
+    tapped = tap_dice(g)                          # every die rolled, with the step that rolled it
 
 A scenario is plain data merged over the map's start (`setup: empty` starts with no units and no
 factories). Orders are the scripted agent's format (ruleslang/runtime/agents/scripted.py), given
@@ -15,8 +15,8 @@ decision with its first option).
 from __future__ import annotations
 
 import json
-from typing import NamedTuple
 from pathlib import Path
+from typing import NamedTuple
 
 import yaml
 
@@ -27,7 +27,6 @@ from ruleslang.runtime.agents.scripted import ScriptedAgent
 from ruleslang.runtime.saves import GameSetup, build_game
 
 REPO = Path(__file__).resolve().parents[2]
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
 WORKSPACE = Workspace([packaged_root()])
 
 BASE = ["aar/base@1"]
@@ -62,12 +61,6 @@ def run_phases(game, player: str, *phases: str) -> None:
         run_procedure(game.ctx, phase)
 
 
-def run_turn(game, player: str) -> None:
-    """`player`'s whole turn: every phase of the composition's `sequence turn`."""
-    game.state.start_turn(player)
-    run_phases(game, player, *game.turn_sequence)
-
-
 def ids(game, space: str, owner: str | None = None, unit_type: str | None = None) -> list[int]:
     return [u.id for u in game.state.units if u.space == space and (owner is None or u.owner == owner)
             and (unit_type is None or u.type == unit_type)]
@@ -85,10 +78,6 @@ def events(game, kind: str, since: int = 0, **match) -> list[dict]:
 
 def logs(game, since: int = 0) -> list[str]:
     return [e["message"] for e in game.state.events[since:] if e.get("kind") == "log" and "message" in e]
-
-
-def rolls_since(game, mark: int) -> list[int]:
-    return [r.value for r in game.host.rolls[mark:]]
 
 
 def treasury(game, player: str) -> int:

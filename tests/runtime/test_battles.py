@@ -135,15 +135,15 @@ def test_aa_fires_one_die_per_air_unit_hitting_on_1_and_removes_at_once():
              KARELIA: {"Russians": {"infantry": 1, "aaGun": 1}}}
     move = [{"from": EE, "type": "infantry", "to": KARELIA}, {"from": EE, "type": "fighter", "count": 2, "to": KARELIA},
             {"from": EE, "type": "bomber", "to": KARELIA}]
-    # AA: 1 (hit), 2, 1 (hit); the Germans lose the bomber and one fighter at once, so only the
-    # infantry and one fighter fire (two dice), then the defender (one die)
+    # AA: 1 (hit), 2, 1 (hit); the Germans lose two air units at once (the cheapest: both
+    # fighters), so only the infantry and the bomber fire (two dice), then the defender (one die)
     game, tapped = attack(units, merge(orders("Germans", combat=move, answers=RETREAT_TO_EE)),
                           dice=[1, 2, 1, 6, 6, 6])
     assert dice_of(tapped, "aa_fire") == [1, 2, 1]
     assert len(dice_of(tapped, "attacker_fire")) == 2
     removed = [i for e in step_events(game, "aa_fire") if e["kind"] == "remove_units" for i in e["ids"]]
     assert len(removed) == 2
-    assert count(game, EE, "Germans", "fighter") == 1 and count(game, EE, "Germans", "bomber") == 0
+    assert count(game, EE, "Germans", "fighter") == 0 and count(game, EE, "Germans", "bomber") == 1
 
 
 def test_aa_fires_in_the_first_round_only():
@@ -305,6 +305,16 @@ def test_all_attackers_retreat_together_to_a_space_one_of_them_came_from():
     assert events(game, "battle_end")[0]["result"] == "retreat"
 
 
+def test_a_retreat_goes_back_to_the_adjacent_space_the_attack_came_from():
+    # the armour blitzed Russia -> West Russia -> Belorussia: it retreats to West Russia, not Russia
+    units = {"Russia": {"Russians": {"armour": 1}}, BELORUSSIA: {"Germans": {"infantry": 2}}}
+    move = [{"from": "Russia", "type": "armour", "to": BELORUSSIA}]
+    game, _ = attack(units, orders("Russians", combat=move, answers={"attacker_retreat.go": True}),
+                     attacker="Russians", dice=[6, 6, 6])
+    assert events(game, "retreat")[0]["to"] == "West Russia"
+    assert count(game, "West Russia", "Russians", "armour") == 1
+
+
 def test_a_retreat_elsewhere_is_refused():
     game, _ = two_front_attack({"attacker_retreat.go": True, "attacker_retreat.to": "West Russia"}, [6, 6, 6, 6])
     refused = events(game, "refused", decision="choose")
@@ -398,3 +408,61 @@ def test_hits_outside_a_battle_are_a_located_error():
     with pytest.raises(EvalError) as info:
         run_procedure(game.ctx, "attacker_fire")
     assert info.value.code == "E535"
+
+
+def test_when_both_sides_are_destroyed_the_defender_holds():
+    units = {EE: {"Germans": {"infantry": 1}}, KARELIA: {"Russians": {"infantry": 1}}}
+    game, _ = attack(units, orders("Germans", combat=[{"from": EE, "type": "infantry", "to": KARELIA}]), dice=[1, 2])
+    end = events(game, "battle_end")[0]
+    assert (end["attacker_left"], end["defender_left"], end["result"], end["taken"]) == (0, 0, "defender", False)
+    assert game.battle_results[0]["result"] == "defender"
+    assert game.state.control[KARELIA] == "Russians"
+
+
+def test_a_battle_where_nobody_can_hit_ends_in_a_stalemate_after_100_rounds():
+    # a fighter cannot hit a submarine (no destroyer), nor the submarine the fighter; the
+    # submarine stays (its owner does not submerge), the attacker does not retreat
+    units = {"Western Europe": {"Germans": {"fighter": 1}}, SZ6: {"British": {"submarine": 1}}}
+    move = [{"from": "Western Europe", "type": "fighter", "to": SZ6}]
+    no = {"submarines_submerge.dive": False, "attacker_retreat.go": False}
+    game, tapped = attack(units, merge(orders("Germans", combat=move, answers=no), orders("British", answers=no)),
+                          dice=[1] * 100)
+    assert events(game, "stalemate")[0]["rounds"] == 100
+    end = events(game, "battle_end")[0]
+    assert (end["rounds"], end["result"]) == (100, "defender")
+    assert count(game, SZ6, "British", "submarine") == 1 and count(game, SZ6, "Germans", "fighter") == 1
+
+
+def test_bombers_on_a_raid_do_not_also_fight_for_the_territory():
+    units = {"Ukraine S.S.R.": {"Germans": {"bomber": 1, "armour": 1}}, "Caucasus": {"Russians": {"infantry": 1}}}
+    move = [{"from": "Ukraine S.S.R.", "type": "bomber", "to": "Caucasus", "kind": "bomb"},
+            {"from": "Ukraine S.S.R.", "type": "armour", "to": "Caucasus"}]
+    # the raid rolls 2; in the battle only the armour fires (3: a hit), then the infantry (6)
+    game, tapped = attack(units, orders("Germans", combat=move), dice=[2, 3, 6],
+                          scenario={"factories": {"Caucasus": "Russians"}})
+    assert dice_of(tapped, "bombing_raid") == [2] and dice_of(tapped, "attacker_fire") == [3]
+    assert events(game, "battle")[0]["attacking"] == 1
+    assert treasury(game, "Russians") == 22 and game.state.control["Caucasus"] == "Germans"
+
+
+def test_both_sides_submarines_fire_at_once():
+    # the German sub sinks the British one (its owner's choice), which still fires back in the
+    # same step and sinks the German sub; then only the transport is left to fire
+    units = {SZ5: {"Germans": {"submarine": 1}}, SZ6: {"British": {"submarine": 1, "transport": 1}}}
+    sub = unit_ids(units, SZ6, "British", "submarine")
+    move = [{"from": SZ5, "type": "submarine", "to": SZ6}]
+    game, tapped = attack(units, merge(orders("Germans", combat=move), orders("British", casualties=sub)),
+                          dice=[1, 2, 6])
+    assert dice_of(tapped, "submarine_fire") == [1, 2]
+    assert [(e["side"], e["now"]) for e in events(game, "hits")] == [("defender", True), ("attacker", True)]
+    assert count(game, SZ6) == 1 and count(game, SZ6, "British", "transport") == 1
+
+
+def test_an_allied_capital_is_always_liberated():
+    units = {"Caucasus": {"British": {"armour": 1}}, "Russia": {"Germans": {"infantry": 1}}}
+    move = [{"from": "Caucasus", "type": "armour", "to": "Russia"}]
+    game, _ = attack(units, orders("British", combat=move), attacker="British", dice=[3, 6],
+                     scenario={"control": {"Russia": "Germans"}})
+    assert game.state.control["Russia"] == "Russians"
+    assert "British takes Russia and returns it to Russians" in logs(game)
+    assert (treasury(game, "British"), treasury(game, "Russians")) == (30, 24)

@@ -26,6 +26,7 @@ SIM_TRIALS = 60
 
 class HeuristicAgent(Agent):
     name = "heuristic"
+    deterministic = True
 
     def __init__(self, seed: int, player: str):
         self.player = player

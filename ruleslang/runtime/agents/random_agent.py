@@ -11,6 +11,7 @@ DONE_CHANCE = 0.2  # a random player stops moving with this chance at each move 
 
 class RandomAgent(Agent):
     name = "random"
+    deterministic = True
 
     def __init__(self, seed: int, player: str):
         # a string seed is hashed the same in every process (not by PYTHONHASHSEED)

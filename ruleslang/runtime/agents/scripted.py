@@ -6,6 +6,8 @@
         build: [Marsh]
         combat: [{from: Isle, type: tank, count: 2, to: Hills}]
         noncombat: [{unit: 17, to: Isle}]
+        # loading and unloading name the transport: {unit: 5, to: Sea 1, kind: load, transport: 9},
+        # {unit: 5, to: Hills, kind: unload, transport: 9}; a raid: {unit: 8, to: Hills, kind: bomb}
         place: [{at: Isle, units: [foot, foot]}, {at: Isle, sea_zone: Sea 1, units: [ship]}]
         answers: {some_hook.zone: Sea 2, attacker_retreat.go: false}
         casualties: [12, 13]
@@ -53,10 +55,12 @@ class ScriptedAgent(Agent):
             units = self._units_of(order, game, engine)
             if not units:
                 continue
-            path = engine.destinations(units[0]).get(order["to"])
+            kind = order.get("kind", "move")
+            # a load or an unload is one step (territory -> sea zone, sea zone -> territory)
+            path = engine.destinations(units[0]).get(order["to"]) if kind in ("move", "bomb") else None
             if path is None:
-                return Move(tuple(units), (game.unit_or_none(units[0]).space, order["to"]))  # refused, with reasons
-            return Move(tuple(units), path, order.get("kind", "move"), order.get("transport"))
+                path = (game.unit_or_none(units[0]).space, order["to"])  # the engine refuses it, with reasons
+            return Move(tuple(units), path, kind, order.get("transport"))
         return DONE
 
     def _units_of(self, order: dict, game, engine) -> list[int]:
