@@ -240,10 +240,7 @@ class Game(GameServices):
                     if self.ctx.winner is not None:
                         break
                 summary.income[player] = income_before[player]
-                # income less what house rules took (or plus what they gave): the treasury's gains
-                summary.collected[player] = sum(e["amount"] for e in state.events[first_event:]
-                                                if e.get("kind") == "treasury" and e.get("player") == player
-                                                and e["amount"] > 0)
+                summary.collected[player] = _collected(state.events[first_event:], player)
                 summary.battles.extend(self.battle_results)
                 for space, owner in state.control.items():
                     if control_before.get(space) != owner:
@@ -286,6 +283,23 @@ class Game(GameServices):
             out["reason"] = (f"no side won within {rounds} rounds" +
                              (f"; {leader} lead on score" if leader else ""))
         return out
+
+
+def _collected(events: list[dict], player: str) -> int:
+    """What a player's treasury gained in its turn outside battles: its income, less what house
+    rules took (or plus what they gave). Money taken with a capital in battle is not income."""
+    total, in_battle = 0, False
+    for e in events:
+        kind = e.get("kind")
+        if kind in ("battle", "raid"):
+            in_battle = True
+        elif kind == "battle_end":
+            in_battle = False
+        elif kind == "phase" and e.get("stage") == "end":
+            in_battle = False  # no battle outlives the phase that fights it
+        elif kind == "treasury" and e.get("player") == player and e["amount"] > 0 and not in_battle:
+            total += e["amount"]
+    return total
 
 
 class _UnitFacts:
