@@ -138,8 +138,15 @@ class EvalContext:
         store = self._counter_store(name)
         raw_key = tuple(counter_key(k) for k in key)
         if raw_key in store:
-            return self.compiled.convert_data(store[raw_key], self.compiled.symbols[name].type, f"counter {name}")
+            return self.compiled.convert_data(store[raw_key], self.compiled.symbols[name].type, f"counter {name}",
+                                              units=self._unit_by_id)
         return self.compiled.counter_default(self, name, key)
+
+    def _unit_by_id(self, uid: int):
+        for unit in self.state.units:
+            if unit.id == uid:
+                return self.unit_value(unit)
+        return None
 
     def _counter_store(self, name: str) -> dict:
         cached = self._counter_cache.get(name)

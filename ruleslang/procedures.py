@@ -217,8 +217,13 @@ class ProcedureCompiler:
                 state = _state(ctx, span)
                 space = keys[0](env)
                 player = new_value(None, env)
+                before = state.factories.get(space.name)
                 try:
-                    state.set_factory(space.name, player.name if player is not None else None)
+                    if player is not None and before is not None:
+                        # a factory changing hands keeps its kind and its damage
+                        state.set_factory(space.name, player.name, kind=before.kind, damage=before.damage)
+                    else:
+                        state.set_factory(space.name, player.name if player is not None else None)
                 except BoardError as e:
                     raise EvalError("E534", str(e), span)
             return factory

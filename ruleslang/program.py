@@ -497,9 +497,10 @@ class CompiledProgram:
         self._space_attr_cache[key] = value
         return value
 
-    def convert_data(self, raw, typ: T.Type, what: str):
-        """A value from a data file (YAML, JSON, the command line) as a value of type `typ`."""
-        return convert_data(self.scope, raw, typ, what)
+    def convert_data(self, raw, typ: T.Type, what: str, units=None):
+        """A value from a data file (YAML, JSON, the command line) as a value of type `typ`;
+        `units(id)` turns a unit's id back into the unit (counters that hold units)."""
+        return convert_data(self.scope, raw, typ, what, units)
 
 
 def _zero_of(typ: T.Type):
@@ -519,14 +520,21 @@ def _zero_of(typ: T.Type):
     return None
 
 
-def convert_data(scope, raw, typ: T.Type, what: str):
+def convert_data(scope, raw, typ: T.Type, what: str, units=None):
     """Turn plain data (from YAML or JSON) into a language value of type `typ`, or raise EvalError."""
     from fractions import Fraction
 
     if isinstance(typ, T.AnyType):
         return raw
     if isinstance(typ, T.OptionalType):
-        return None if raw is None else convert_data(scope, raw, typ.inner, what)
+        return None if raw is None else convert_data(scope, raw, typ.inner, what, units)
+    if typ == T.UNIT and units is not None:
+        uid = raw.get("id") if isinstance(raw, dict) else raw
+        if isinstance(uid, int) and not isinstance(uid, bool):
+            found = units(uid)
+            if found is None:
+                raise EvalError("E533", f"{what}: unit {uid} is no longer on the board")
+            return found
     if raw is None:
         raise EvalError("E533", f"{what} is empty, expected {typ}")
     if typ == T.BOOL:
@@ -557,7 +565,7 @@ def convert_data(scope, raw, typ: T.Type, what: str):
             raise EvalError("E533", f"{what}: there is no {typ.name} named '{raw}'{hint}")
     elif isinstance(typ, (T.SetType, T.ListType)):
         if isinstance(raw, list):
-            items = [convert_data(scope, r, typ.element, what) for r in raw]
+            items = [convert_data(scope, r, typ.element, what, units) for r in raw]
             return LSet(items) if isinstance(typ, T.SetType) else tuple(items)
     elif isinstance(typ, T.RecordType):
         if isinstance(raw, dict):
@@ -567,7 +575,7 @@ def convert_data(scope, raw, typ: T.Type, what: str):
                 raise EvalError("E533", f"{what} lacks field(s) {', '.join(missing)} of {typ}")
             if extra:
                 raise EvalError("E533", f"{what} has field(s) {', '.join(map(str, extra))} that {typ} does not have")
-            return Record((n, convert_data(scope, raw[n], t, f"{what}.{n}")) for n, t in typ.fields)
+            return Record((n, convert_data(scope, raw[n], t, f"{what}.{n}", units)) for n, t in typ.fields)
     raise EvalError("E533", f"{what} is {_describe_raw(raw)}, expected {_article(typ)}")
 
 

@@ -30,6 +30,7 @@ class MapGraph:
     def __init__(self, game_map: GameMap):
         self.map = game_map
         self._distances: dict[tuple[str, str], dict[str, int]] = {}
+        self.spaces_by_kind: dict[str | None, tuple[str, ...]] = {}
 
     def distances(self, start: str, by: str) -> dict[str, int]:
         """Steps from `start` to every space reachable moving `by` land, sea or all."""
@@ -105,7 +106,10 @@ class BoardQueries:
         """All spaces (or only `land` / `sea`), in natural order."""
         if kind not in (None, "land", "sea"):
             raise BoardError(f"a space kind is 'land' or 'sea', not '{kind}'")
-        return natural_sorted(self.map.space_names(kind))
+        found = self.graph.spaces_by_kind.get(kind)
+        if found is None:  # the map never changes: sort once per map
+            found = self.graph.spaces_by_kind[kind] = tuple(natural_sorted(self.map.space_names(kind)))
+        return found
 
     # ---------------------------------------------------------------- spaces
 

@@ -189,6 +189,7 @@ def run(ctx, proc) -> None:
     for space in list(game.pending_battles):
         _fight(ctx, game, space, steps, sequence, fights)
     game.pending_battles = []
+    ctx.contested_spaces = []
 
 
 def _fight(ctx, game, space: str, steps: dict, sequence: list[str], fights) -> None:

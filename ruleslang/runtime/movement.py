@@ -620,6 +620,12 @@ class MovementEngine:
             return {}
         return dict(self._reach_of(unit, rules))
 
+    def moves_of(self, unit_id: int) -> list[Move]:
+        """The unit's own "move" and "bomb" moves (loads and unloads: `legal_moves`); [] when it
+        cannot move."""
+        self._sync()
+        return list(self._unit_moves(self._unit(unit_id)))
+
     def _unit_moves(self, unit: Unit) -> list[Move]:
         """The unit's "move" (and "bomb") moves: [] when it cannot move."""
         rules = self._ur[unit.id]

@@ -77,6 +77,7 @@ def run(ctx, proc) -> None:
     player_value = ctx.player_values[player]
     if kind == "combat":
         game.pending_battles, game.pending_raids, game.raid_units = [], [], {}
+        ctx.contested_spaces = []
         game.amphibious, game.moved_from, game.support = {}, {}, {}
 
     def check(answer) -> list[str]:
@@ -91,6 +92,10 @@ def run(ctx, proc) -> None:
         units = tuple(ctx.unit_value(game.unit_or_none(uid)) for uid in answer.units)
         path = tuple(ctx.space_values[s] for s in answer.path)
         return [r.message for r in check_action(ctx, "move", [player_value, units, path])]
+
+    # agents try their candidate moves against the engine and the rules' constraints before
+    # answering, so a constrained move is skipped rather than refused
+    decision.context["check"] = check
 
     for _ in range(MAX_MOVES):
         decision.refusals = []
@@ -114,6 +119,7 @@ def run(ctx, proc) -> None:
     if kind == "combat":
         game.pending_battles = engine.contested()
         game.pending_raids = engine.bombing_raids()
+        ctx.contested_spaces = list(game.pending_battles)  # what `contested()` reads
         for space in game.pending_battles:
             game.amphibious.setdefault(space, False)
     else:

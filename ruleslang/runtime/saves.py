@@ -73,7 +73,10 @@ def build_game(workspace, setup: GameSetup, *, recorded: list[dict] | None = Non
         name, value = parse_setting(text, loaded.compiled)
         options[name] = value
     orders = _load_orders(setup.orders) if setup.orders else {}
-    players = list(scenario.map.turn_order)
+    # every player of the map gets an agent: powers outside the turn order (neutrals) still
+    # choose their casualties when attacked
+    players = list(scenario.map.turn_order) + [p.name for p in scenario.map.players
+                                               if p.name not in scenario.map.turn_order]
     unknown = [p for p in setup.players if p not in players]
     if unknown:
         raise DiagnosticError(error("U106", f"--players names '{unknown[0]}', who does not play on this map", None,

@@ -8,7 +8,8 @@ simulation with its own random generator (never the game's dice), and:
 - purchase: spends its money on the land units with the best value for money for attack and
   defence (about two defenders for each attacker), plus an air unit when it can afford one;
 - combat move: attacks the most valuable reachable enemy spaces it wins with high odds, with the
-  fewest units that keep the odds, capitals and score-bearing territories first;
+  fewest units that keep the odds, capitals and score-bearing territories first; units no attack
+  needs that can bomb raid the richest enemy factory they reach;
 - non-combat move: moves units toward the nearest threatened own territory (capitals first);
 - placement: at the factory nearest the front; casualties: cheapest first, multi-hit units absorb
   first; rule decisions: the option the rules list first unless a simple reading says otherwise.
@@ -203,9 +204,10 @@ class HeuristicAgent(Agent):
         if self._plan_key != key:
             self._plan_key = key
             self._plan = self._combat_plan(game, engine) if kind == "combat" else self._noncombat_plan(game, engine)
+        check = d.context.get("check", engine.check)  # the engine's and the rules' constraints
         while self._plan:
             move = self._plan.pop(0)
-            if all(game.unit_or_none(uid) is not None for uid in move.units) and not engine.check(move):
+            if all(game.unit_or_none(uid) is not None for uid in move.units) and not check(move):
                 return move
         return DONE
 
@@ -253,6 +255,7 @@ class HeuristicAgent(Agent):
                            and not game.allied(board.controller(target), self.player))
                 if hostile:
                     reach.setdefault(target, []).append((uid, path))
+        can_raid = {uid for uid in engine.movable_units() if any(m.kind == "bomb" for m in engine.moves_of(uid))}
         plan: list = []
         used: set[int] = set()
         targets = sorted(reach, key=lambda t: (-self._value(game, t), game.space_order(t)))
@@ -260,8 +263,10 @@ class HeuristicAgent(Agent):
             defenders = [u.type for u in board.units(target) if not game.allied(u.owner, self.player)
                          and self._stat(game, u.type, "defense") > 0]
             candidates = [(uid, path) for uid, path in reach[target] if uid not in used]
-            # strongest attackers first; land units must be among them to take the space
-            candidates.sort(key=lambda up: (-self._stat(game, game.unit_or_none(up[0]).type, "attack"), up[0]))
+            # strongest attackers first, units that could raid a factory last; land units must be
+            # among them to take the space
+            candidates.sort(key=lambda up: (up[0] in can_raid, -self._stat(game, game.unit_or_none(up[0]).type, "attack"),
+                                            up[0]))
             if not any(self._domain(game, game.unit_or_none(uid)) == "land" for uid, _ in candidates):
                 continue
             chosen: list[tuple[int, tuple]] = []
@@ -274,11 +279,21 @@ class HeuristicAgent(Agent):
             types = [game.unit_or_none(uid).type for uid, _ in chosen]
             if self.odds(game, types, defenders) < ATTACK_ODDS:
                 continue
-            # do not strip a capital that is itself threatened
             for uid, path in chosen:
                 used.add(uid)
                 plan.append(Move((uid,), path))
-        return plan
+        return plan + self._raids(game, engine, used)
+
+    def _raids(self, game, engine, used: set[int]) -> list:
+        """Bombing raids by the units no attack needs, on the richest enemy factory each reaches."""
+        raids = []
+        for uid in engine.movable_units():
+            if uid in used:
+                continue
+            bombs = [m for m in engine.moves_of(uid) if m.kind == "bomb"]
+            if bombs:
+                raids.append(max(bombs, key=lambda m: (game.board.ipc(m.path[-1]), -game.space_order(m.path[-1]))))
+        return raids
 
     def _noncombat_plan(self, game, engine) -> list:
         from ..movement import Move

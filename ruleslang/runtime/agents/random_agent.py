@@ -43,6 +43,7 @@ class RandomAgent(Agent):
 
     def _move(self, d: Decision, game):
         engine = d.context["engine"]
+        check = d.context.get("check", engine.check)
         if self.rng.random() < DONE_CHANCE:
             return DONE
         units = engine.movable_units()
@@ -50,12 +51,14 @@ class RandomAgent(Agent):
             if not units:
                 return DONE
             uid = self.rng.choice(units)
-            destinations = engine.destinations(uid)
-            if destinations:
-                target = self.rng.choice(sorted(destinations, key=game.space_order))
-                from ..movement import Move
-
-                return Move((uid,), destinations[target])
+            # moves to each destination, and bombing raids, in a fixed order for the seed
+            moves = sorted(engine.moves_of(uid), key=lambda m: (m.kind, game.space_order(m.path[-1])))
+            if moves:
+                # a kind first (a move or a raid), so a unit that can bomb raids as often as it moves
+                kind = self.rng.choice(sorted({m.kind for m in moves}))
+                move = self.rng.choice([m for m in moves if m.kind == kind])
+                if not check(move):  # neither the engine nor the rules' constraints refuse it
+                    return move
         return DONE
 
     def _place(self, d: Decision, game):
