@@ -628,6 +628,41 @@ _board_fn("phase", "phase(): the name of the phase being played (none outside a 
           lambda ctx: ctx.board.state.phase)
 builtin("hits", "hits(u): the hits unit u has taken")(
     (signature([T.UNIT], T.INT), lambda ctx, u: u.hits))
+
+
+def _board_unit(ctx, u):
+    """The board's unit behind a unit value; none once it has left the board."""
+    for unit in ctx.board.state.units:
+        if unit.id == u.id:
+            return unit
+    return None
+
+
+def _moved_through(ctx, u, kind):
+    if kind not in ("combat", "noncombat"):
+        raise EvalError("E506", f"a move kind is \"combat\" or \"noncombat\", not {kind!r}")
+    unit = _board_unit(ctx, u)
+    names = unit.flags.get("passed_" + kind, ()) if unit is not None else ()
+    return tuple(ctx.space_values[n] for n in names)
+
+
+def _carried_by(ctx, u):
+    state = ctx.board.state
+    unit = _board_unit(ctx, u)
+    if unit is None:
+        return None
+    carrier = unit.flags.get("unloaded_from")
+    if carrier is None:
+        carrier = next((c.id for c in state.units if unit.id in c.cargo), None)
+    found = next((c for c in state.units if c.id == carrier), None) if carrier is not None else None
+    return ctx.unit_value(found) if found is not None else None
+
+
+_board_fn("moved_through", "moved_through(u, \"combat\" | \"noncombat\"): the spaces unit u entered in this "
+          "turn's combat (or non-combat) move, in order, the last where it stopped", [T.UNIT, T.TEXT],
+          T.ListType(T.SPACE), _moved_through)
+_board_fn("carried_by", "carried_by(u): the transport unit u is aboard, or the one it came ashore from this "
+          "turn (none when there is none or it is gone)", [T.UNIT], T.OptionalType(T.UNIT), _carried_by)
 builtin("factory_at_start", "factory_at_start(s): true when a factory stood in s when this turn began")(
     (signature([T.SPACE], T.BOOL), _factory_at_start))
 builtin("factory_is_original", "factory_is_original(s): true when s holds a factory the game began with")(

@@ -213,6 +213,8 @@ def _table_details(a, b) -> list[str]:
 
 def _unit_details(a: ast.UnitDecl, b: ast.UnitDecl) -> list[str]:
     out = []
+    if a.title != b.title:
+        out.append(f"title: {a.title or '(none)'} -> {b.title or '(none)'}")
     aa = {i.text: v for i, v in a.attributes}
     ab = {i.text: v for i, v in b.attributes}
     for name in list(aa) + [n for n in ab if n not in aa]:

@@ -28,7 +28,7 @@ from .scenario import Scenario
 # Unit flags that describe what a unit did this turn (movement, battles, transport use); cleared
 # from a player's units when its turn starts.
 TURN_FLAGS = ("combat_moved", "in_battle", "bombing", "loaded_this_turn", "unloaded",
-              "unloaded_to", "unloaded_in")
+              "unloaded_to", "unloaded_in", "unloaded_from", "passed_combat", "passed_noncombat")
 
 
 class BoardError(Exception):
@@ -255,13 +255,15 @@ class GameState:
 
     def move_units(self, ids: Iterable[int], to_space: str, steps: int = 0, *, path: Iterable[str] | None = None,
                    flags: dict | None = None, onto: int | None = None, off: int | None = None,
-                   carrier_flags: dict | None = None) -> None:
+                   carrier_flags: dict | None = None, trail: str | None = None) -> None:
         """Move units (and the cargo they carry) to a space, as one event.
 
         `steps` is added to `moved` of the units named (cargo riding along spends none of its
         own). Optional: `path` (the spaces passed, start first, recorded in the event), `flags`
         set on the units named, `onto` a unit whose cargo they join (boarding), `off` a unit
-        whose cargo they leave (going ashore), and `carrier_flags` set on that `onto` / `off` unit.
+        whose cargo they leave (going ashore), `carrier_flags` set on that `onto` / `off` unit,
+        and `trail`, a flag of the units named whose list the spaces entered (`path` after its
+        start) are appended to.
         """
         self._space(to_space)
         named = self._units_by_id(ids)
@@ -273,10 +275,14 @@ class GameState:
         origins = sorted({u.space for u in moving})
         for unit in moving:
             unit.space = to_space
+        path = list(path) if path is not None else None
+        entered = path[1:] if path is not None else [to_space]
         for unit in named:
             unit.moved += steps
             if flags:
                 unit.flags.update(flags)
+            if trail is not None:
+                unit.flags[trail] = list(unit.flags.get(trail, ())) + entered
         named_ids = [u.id for u in named]
         if carrier is not None:
             if onto is not None:
@@ -314,6 +320,14 @@ class GameState:
             unit.flags.update(flags)
         changes = {k: v for k, v in (("hits", hits), ("moved", moved), ("cargo", cargo)) if v is not None}
         self._record("update_units", ids=[u.id for u in units], **changes, flags=dict(flags))
+
+    def change_owner(self, ids: Iterable[int], owner: str) -> None:
+        """Give units to another player (units captured with their territory)."""
+        self._player(owner)
+        units = self._units_by_id(ids)
+        for unit in units:
+            unit.owner = owner
+        self._record("owner", ids=[u.id for u in units], owner=owner)
 
     def set_factory(self, space: str, owner: str | None, kind: str | None = None, damage: int = 0) -> None:
         """Build, capture, damage or (with owner None) remove the factory of a space."""

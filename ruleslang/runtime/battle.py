@@ -1,10 +1,12 @@
 """Battles: the runtime `battle` procedure and the battle the rules' steps act on.
 
 `runtime battle with {round: "battle_round", start: "battle_start", capture: "capture",
-raid: "bombing_raid", fights: u => ..., hit_points: u => ...}` fights every battle the combat
-move left: it runs the `start` step, then the steps of the `round` sequence round after round
-until one side has no fighting units left or the attacker retreats, then the `capture` step
-when the attacker holds a land territory with land units. Bombing raids run the `raid` step.
+raid: "bombing_raid", fights: u => ..., hit_points: u => ..., captured: u => ...}` fights every
+battle the combat move left: it runs the `start` step, then the steps of the `round` sequence
+round after round until one side has no fighting units left or the attacker retreats, then the
+`capture` step when the attacker holds a land territory with land units. The enemy units that
+did not fight and are still there after the capture step change hands with the territory where
+`captured` says so, and are destroyed otherwise. Bombing raids run the `raid` step.
 
 What a step does is written in the ruleset (`hit N of UNITS by PLAYER [now]`, `submerge`,
 `retreat to`); the runtime supplies the battle: who fights, the casualty decisions (by the
@@ -183,16 +185,17 @@ def run(ctx, proc) -> None:
     steps = {name: config.text(name) for name in ("round", "start", "capture", "raid")}
     sequence = game.sequence(steps["round"]) if steps["round"] else []
     fights = config.predicate("fights")
+    captured = config.predicate("captured")
     for space in list(game.pending_raids):
         _fight_raid(ctx, game, space, steps["raid"])
     game.pending_raids = []
     for space in list(game.pending_battles):
-        _fight(ctx, game, space, steps, sequence, fights)
+        _fight(ctx, game, space, steps, sequence, fights, captured)
     game.pending_battles = []
     ctx.contested_spaces = []
 
 
-def _fight(ctx, game, space: str, steps: dict, sequence: list[str], fights) -> None:
+def _fight(ctx, game, space: str, steps: dict, sequence: list[str], fights, captured=None) -> None:
     state = game.state
     attacker = state.current_player
     board = game.board
@@ -229,13 +232,12 @@ def _fight(ctx, game, space: str, steps: dict, sequence: list[str], fights) -> N
         taken = won and board.is_land(space) and bool(land) and not game.allied(board.controller(space) or attacker,
                                                                                 attacker)
         result = "retreat" if battle.retreated_to else ("attacker" if won else "defender")
-        # enemy units that did not fight (and so were not hit) do not survive the capture
         if taken:
-            leftovers = [u.id for u in state.units if u.space == space and not game.allied(u.owner, attacker)]
-            if leftovers:
-                game.remove_units(leftovers, f"taken with {space}")
+            # the capture step (and its hooks) see the enemy units that did not fight; those still
+            # there afterwards change hands with the territory, or are destroyed
             if steps["capture"]:
                 run_procedure(ctx, steps["capture"])
+            _take_leftovers(game, space, attacker, captured)
         game.log("battle_end", space=space, attacker=attacker, defender=defender, result=result,
                  rounds=battle.round, taken=taken,
                  attacker_left=len(battle.units("attacker")), defender_left=len(battle.units("defender")))
@@ -243,6 +245,20 @@ def _fight(ctx, game, space: str, steps: dict, sequence: list[str], fights) -> N
                                     "result": result, "taken": taken, "rounds": battle.round})
     finally:
         ctx.battle = None
+
+
+def _take_leftovers(game, space: str, attacker: str, captured) -> None:
+    state = game.state
+    leftovers = [u for u in state.units if u.space == space and not game.allied(u.owner, attacker)]
+    kept = [u.id for u in leftovers if captured is not None and captured(u)]
+    lost = [u.id for u in leftovers if u.id not in kept]
+    if lost:
+        game.remove_units(lost, f"taken with {space}")
+    if kept:
+        holder = game.board.controller(space)
+        taker = holder if holder is not None and game.allied(holder, attacker) else attacker
+        state.change_owner(kept, taker)
+        game.log("captured_units", space=space, units=kept, by=taker)
 
 
 def capture_without_battle(ctx, game, space: str, player: str) -> None:

@@ -75,6 +75,9 @@ Unit flags the engine sets (all in `state.TURN_FLAGS`, cleared when the owner's 
     bombing           it moved with kind "bomb": it raids the factory where it stands
     loaded_this_turn  a land unit that went aboard this turn
     unloaded          cargo that went ashore this turn (it moves no further)
+    unloaded_from     on cargo that went ashore: the transport it came from
+    passed_combat, passed_noncombat
+                      the spaces the unit entered in that phase's moves, in order
     unloaded_to       on a transport: the territory its cargo went to this turn
     unloaded_in       on a transport: the phase ("combat" / "noncombat") it unloaded in
 
@@ -1012,17 +1015,19 @@ class MovementEngine:
         before = state.version
         captures: list[str] = []
         flags: dict = {}
+        trail = "passed_" + self.phase  # the spaces each unit entered, for the rules (moved_through)
         if self.combat:
             flags["combat_moved"] = True
         if move.kind == "load":
             flags["loaded_this_turn"] = True
-            state.move_units(move.units, end, 1, path=path, flags=flags, onto=move.transport)
+            state.move_units(move.units, end, 1, path=path, flags=flags, onto=move.transport, trail=trail)
         elif move.kind == "unload":
             flags["unloaded"] = True
+            flags["unloaded_from"] = move.transport
             if self.combat and self.is_battle_space(end):
                 flags["in_battle"] = True
             state.move_units(move.units, end, 0, path=path, flags=flags, off=move.transport,
-                             carrier_flags={"unloaded_to": end, "unloaded_in": self.phase})
+                             carrier_flags={"unloaded_to": end, "unloaded_in": self.phase}, trail=trail)
         else:
             domains = {self._rules(u).domain for u in units}
             if move.kind == "bomb":
@@ -1031,7 +1036,7 @@ class MovementEngine:
                 flags["in_battle"] = True
             if self.combat and "land" in domains:
                 captures = [s for s in path[1:-1] if not self._friendly(s)]
-            state.move_units(move.units, end, len(path) - 1, path=path, flags=flags or None)
+            state.move_units(move.units, end, len(path) - 1, path=path, flags=flags or None, trail=trail)
             for space in captures:
                 if self.rules.capture is not None:
                     self.rules.capture(state, space, self.player)

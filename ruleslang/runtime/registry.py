@@ -26,7 +26,7 @@ PROCEDURES: dict[str, tuple[str, dict[str, T.Type]]] = {
               "bombs": _UNIT_BOOL, "combat_moves": _UNIT_BOOL}),
     "battle": ("every contested space is fought out by the declared battle steps",
                {"round": T.TEXT, "start": T.TEXT, "capture": T.TEXT, "raid": T.TEXT,
-                "fights": _UNIT_BOOL, "hit_points": _UNIT_INT}),
+                "fights": _UNIT_BOOL, "hit_points": _UNIT_INT, "captured": _UNIT_BOOL}),
     "place": ("purchased units are placed, within the declared placement constraints",
               {"at_sea": _TYPE_BOOL}),
 }

@@ -382,7 +382,7 @@ def bomb(target: str, bombers: int, dice, *, aa: bool, start: str, victim_units=
 def test_bombing_raid_aa_fire_then_damage_from_the_survivors():
     # AA: 1 (a bomber down), 4; the survivor rolls 5: Germany loses 5 IPCs
     game, tapped = bomb("Germany", 2, [1, 4, 5], aa=True, start="United Kingdom")
-    assert dice_of(tapped, "bombing_raid") == [1, 4, 5]
+    assert dice_of(tapped, "raid_aa_fire") == [1, 4] and dice_of(tapped, "bombing_raid") == [5]
     assert count(game, "Germany", "British", "bomber") == 1
     assert treasury(game, "Germans") == 35
     assert "bombing raid on Germany: 5 rolled, Germans loses 5 IPCs" in logs(game)

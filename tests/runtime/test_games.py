@@ -20,6 +20,7 @@ COMPOSITIONS = {
     "house-rules": ["aar/house-rules@1"],
     "raiding-1+cities-1": ["aar/base@1", "aar/commerce-raiding@1", "aar/victory-cities@1"],
     "house-turn+raiding-2": ["aar/base@1", "aar/turn-sequence@1", "aar/commerce-raiding@2"],
+    "infrastructure-defense+cities-2": ["aar/base@1", "aar/infrastructure-defense@1", "aar/victory-cities@2"],
 }
 PLAYERS = ("Russians", "Germans", "British", "Japanese", "Americans")
 

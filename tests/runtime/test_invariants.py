@@ -8,7 +8,8 @@ after each event, checks the whole state against the one before it:
 - units take hits only in battle; a declared effect may repair them;
 - units disappear only through `remove_units`, in a battle or a bombing raid, by a declared
   effect, or (the standard rule) as air units with no place to land at the end of non-combat move;
-- units change space only through `move_units`, and never change owner or type;
+- units change space only through `move_units`, never change type, and change owner only
+  through an `owner` event of the battle (units captured with their territory);
 - control changes only through a `control` event made by the rules' capture step (after a battle
   or on a blitz) or another declared effect;
 - hits are taken only in battle.
@@ -106,8 +107,10 @@ class EffectObserver:
                 self.fail(event, f"units removed by {caller.name} outside a battle")
         for uid in units.keys() & before_units.keys():
             (space, owner, type_, hits), (space0, owner0, type0, hits0) = units[uid], before_units[uid]
-            if (owner, type_) != (owner0, type0):
+            if type_ != type0 or (owner != owner0 and not (kind == "owner" and caller == BATTLE and in_battle)):
                 self.fail(event, f"unit {uid} changed from {owner0} {type0} to {owner} {type_}")
+            if owner != owner0:
+                self.causes.add(("owner", "captured"))
             if space != space0 and kind != "move_units":
                 self.fail(event, f"unit {uid} moved from {space0} to {space} without move_units")
             # hits change in battle, or by a rule's declared `set hits(u) to ...` (the repair at
@@ -178,3 +181,9 @@ def test_the_observer_refuses_control_changed_outside_the_capture_step():
     EffectObserver(game)
     with pytest.raises(Violation, match="not by a declared effect"):
         game.state.set_control("Karelia S.S.R.", "Germans")
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_invariants_hold_in_random_infrastructure_defense_games(seed):
+    game, observer, result = observed_game(["aar/base@1", "aar/infrastructure-defense@1"], seed, 4)
+    assert ("add", "placement") in observer.causes and ("remove", "battle") in observer.causes

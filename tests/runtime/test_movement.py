@@ -297,7 +297,7 @@ def test_units_that_moved_in_combat_stay_put_in_noncombat_except_air(aar, rules)
     combat.apply(Move((armour,), ("Eastern Europe", "Belorussia")))  # a friendly space: no battle
     combat.apply(Move((fighter,), ("Norway", "6 Sea Zone")))          # an attack
     assert combat.contested() == ["6 Sea Zone"]
-    assert state.unit(fighter).flags == {"combat_moved": True, "in_battle": True}
+    assert state.unit(fighter).flags == {"combat_moved": True, "in_battle": True, "passed_combat": ["6 Sea Zone"]}
     noncombat = engine(state, rules, "Germans", "noncombat")
     assert noncombat.movable_units() == [infantry, fighter]
     assert noncombat.check(Move((armour,), ("Belorussia", "West Russia"))) == [
@@ -434,12 +434,13 @@ def test_load_move_and_amphibious_assault(aar, rules):
     british.apply(Move((inf1,), ("6 Sea Zone", "Western Europe"), "unload", transport))
     assert state.events[-1] == {
         "kind": "move_units", "ids": [inf1], "origins": ["6 Sea Zone"], "to": "Western Europe", "steps": 0,
-        "path": ["6 Sea Zone", "Western Europe"], "flags": {"combat_moved": True, "unloaded": True, "in_battle": True},
+        "path": ["6 Sea Zone", "Western Europe"],
+        "flags": {"combat_moved": True, "unloaded": True, "unloaded_from": transport, "in_battle": True},
         "off": transport, "carrier_flags": {"unloaded_to": "Western Europe", "unloaded_in": "combat"}}
     assert state.unit(transport).cargo == [inf2]
     assert state.unit(inf1).space == "Western Europe"
     assert state.unit(transport).flags == {"combat_moved": True, "unloaded_to": "Western Europe",
-                                           "unloaded_in": "combat"}
+                                           "unloaded_in": "combat", "passed_combat": ["6 Sea Zone"]}
     assert british.contested() == ["Western Europe"]
     # all of a transport's cargo goes to one territory
     assert british.check(Move((inf2,), ("6 Sea Zone", "Norway"), "unload", transport)) == [
@@ -672,7 +673,8 @@ def test_bombing_raid(aar, rules):
     assert germans.check(Move((bomber,), ("Germany", "Eastern Europe", "Karelia S.S.R."), "bomb")) == [
         f"bomber {bomber} cannot raid Karelia S.S.R.: it has no factory"]
     germans.apply(raid)
-    assert state.unit(bomber).flags == {"combat_moved": True, "bombing": True}
+    assert state.unit(bomber).flags == {"combat_moved": True, "bombing": True,
+                                        "passed_combat": ["5 Sea Zone", "6 Sea Zone", "United Kingdom"]}
     assert germans.bombing_raids() == ["United Kingdom"]
     assert germans.contested() == []  # a raid is not a battle for the territory
     assert germans.check(Move((bomber,), ("United Kingdom", "Eire"))) == [

@@ -22,6 +22,7 @@ import random
 from ..decisions import DONE, Agent, Decision
 
 ATTACK_ODDS = 0.75   # attack when the simulated chance of taking the space is at least this
+SCORE_ODDS = 0.55    # ... or this, for a space that raises the side's score
 SIM_TRIALS = 60
 
 
@@ -269,15 +270,16 @@ class HeuristicAgent(Agent):
                                             up[0]))
             if not any(self._domain(game, game.unit_or_none(uid)) == "land" for uid, _ in candidates):
                 continue
+            needed = SCORE_ODDS if self._score_delta(game, target) > 0 else ATTACK_ODDS
             chosen: list[tuple[int, tuple]] = []
             for item in candidates:
                 chosen.append(item)
                 types = [game.unit_or_none(uid).type for uid, _ in chosen]
-                if self.odds(game, types, defenders) >= ATTACK_ODDS and any(
+                if self.odds(game, types, defenders) >= needed and any(
                         self._domain(game, game.unit_or_none(uid)) == "land" for uid, _ in chosen):
                     break
             types = [game.unit_or_none(uid).type for uid, _ in chosen]
-            if self.odds(game, types, defenders) < ATTACK_ODDS:
+            if self.odds(game, types, defenders) < needed:
                 continue
             for uid, path in chosen:
                 used.add(uid)
