@@ -136,13 +136,16 @@ def bench_eval(quick: bool) -> None:
 
         side_of = {p: board.side_of(p) for p in board.players()}
 
+        # the same board calls the compiled formula makes (names known to be spaces: no re-check)
+        controller, ipc = board.known_controller, board.known_ipc
+
         def raid_cap_py(t: str) -> int:
-            p = board.controller(t)
+            p = controller(t)
             ally = side_of[p]
-            conn = board.connected(t, lambda y: (board.controller(y) is not None
-                                                 and side_of[board.controller(y)] == ally), cache_key=("bench", p))
-            connected_ipcs = sum(board.ipc(x) for x in conn if board.controller(x) == p)
-            return max(0, min(4 * board.ipc(t), board.income(p)) - connected_ipcs)
+            conn = board.connected(t, lambda y: (controller(y) is not None
+                                                 and side_of[controller(y)] == ally), cache_key=("bench", p))
+            connected_ipcs = sum(ipc(x) for x in conn if controller(x) == p)
+            return max(0, min(4 * ipc(t), board.income(p)) - connected_ipcs)
 
         def in_python():
             return [raid_cap_py(t) for t in territories]

@@ -25,10 +25,12 @@ from .values import EnumValue, LSet, Record, UnitValue, display_text, format_val
 
 Fn = Callable[[list], Any]
 # Board queries the compiler calls directly: built-in -> (board method, gives a player name).
+# built-in -> (the board's method for names known to be spaces, whether it gives a player)
 _DIRECT_QUERIES = {
-    "controller": ("controller", True), "owner": ("controller", True),
-    "controller_at_start": ("controller_at_turn_start", True), "original_owner": ("original_owner", True),
-    "ipc": ("ipc", False), "is_land": ("is_land", False), "is_sea": ("is_sea", False),
+    "controller": ("known_controller", True), "owner": ("known_controller", True),
+    "controller_at_start": ("known_controller_at_turn_start", True),
+    "original_owner": ("known_original_owner", True),
+    "ipc": ("known_ipc", False), "is_land": ("known_is_land", False), "is_sea": ("known_is_sea", False),
 }
 
 
@@ -100,6 +102,14 @@ class ExprCompiler:
         call = _BOARD_METHODS[method]
         nspan = node.span
 
+        if method == "known_controller":
+            def controller_equals(env):
+                # the commonest test of rules, read straight from the state
+                name = env[0].board.state.control.get(env[aslot].name)
+                other = env[rslot]
+                return other is None if name is None else (other is not None and other.name == name)
+            return controller_equals
+
         def equals(env):
             try:
                 name = call(env[0].board, env[aslot].name)
@@ -109,9 +119,22 @@ class ExprCompiler:
             return other is None if name is None else (other is not None and other.name == name)
         return equals
 
-    def _local_slot(self, node) -> int | None:
-        """The slot of a local variable that is never none, for closures that read it directly."""
-        if isinstance(node, ast.Name) and not isinstance(self.info.types.get(id(node)), T.OptionalType):
+    def _controlled_by_local(self, cond, var_slot: int) -> int | None:
+        """For a condition `controller(x) == p` (or `owner`) on the loop variable x and a local p
+        (which may be none): the slot of p; None for any other condition."""
+        if not (isinstance(cond, ast.Compare) and cond.op == "==" and isinstance(cond.left, ast.Call)):
+            return None
+        call = cond.left
+        info = self.info.calls.get(id(call))
+        if (info is None or info.kind != "builtin" or info.name not in ("controller", "owner")
+                or call.kwargs or len(call.args) != 1 or self._local_slot(call.args[0]) != var_slot):
+            return None
+        return self._local_slot(cond.right, may_be_none=True)
+
+    def _local_slot(self, node, may_be_none: bool = False) -> int | None:
+        """The slot of a local variable (that is never none, unless `may_be_none`), for closures
+        that read it directly."""
+        if isinstance(node, ast.Name) and (may_be_none or not isinstance(self.info.types.get(id(node)), T.OptionalType)):
             res = self.info.names.get(id(node))
             if res is not None and res.kind == "local":
                 return res.slot
@@ -350,6 +373,11 @@ class ExprCompiler:
         if node.kwargs:
             return None
         span = node.span
+        if name in ("min", "max") and len(args) == 2 and all(types.get(id(a)) == T.INT for a in args):
+            # two whole numbers: Python's own min / max, no built-in layer
+            a0, a1 = self.expr(args[0]), self.expr(args[1])
+            pick = min if name == "min" else max
+            return lambda env: pick(a0(env), a1(env))
         if name in _DIRECT_QUERIES and len(args) == 1:
             # the board method called straight from the call site (no built-in layer between)
             method, gives_player = _DIRECT_QUERIES[name]
@@ -357,6 +385,12 @@ class ExprCompiler:
             call = _BOARD_METHODS[method]
             slot = self._local_slot(args[0])
 
+            if slot is not None and method == "known_controller":
+                def controller_local(env):
+                    ctx = env[0]
+                    value = ctx.board.state.control.get(env[slot].name)
+                    return ctx.player_values[value] if value is not None else None
+                return controller_local
             if gives_player and slot is not None:
                 def player_query_local(env):
                     ctx = env[0]
@@ -368,6 +402,10 @@ class ExprCompiler:
                         raise e.at(span)
                     return ctx.player_values[value] if value is not None else None
                 return player_query_local
+            if slot is not None and method == "known_ipc":
+                def ipc_local(env):
+                    return env[0].board.ipc_table[env[slot].name]
+                return ipc_local
             if slot is not None:
                 def query_local(env):
                     try:
@@ -431,6 +469,25 @@ class ExprCompiler:
                 it, slot = self.expr(clause.iterable), self.info.slots[id(clause.var)]
                 cond = self.expr(clause.condition) if clause.condition is not None else None
                 elt = self.expr(comp.element)
+                pslot = self._controlled_by_local(clause.condition, slot)
+                if pslot is not None:
+                    # `sum(... for x in S where controller(x) == p)`: the control table read once
+                    def sum_controlled(env):
+                        items = _iter(it(env))
+                        host = env[0].host
+                        host.steps -= len(items)
+                        if host.steps < 0:
+                            host.out_of_budget(span)
+                        control = env[0].board.state.control
+                        p = env[pslot]
+                        pname = p.name if p is not None else None
+                        total = 0
+                        for v in items:
+                            if control.get(v.name) == pname:
+                                env[slot] = v
+                                total += elt(env)
+                        return total
+                    return sum_controlled
 
                 def sum_loop(env):
                     items = _iter(it(env))
@@ -697,10 +754,12 @@ class ExprCompiler:
                 return (lambda env: lf(env) <= rc), _NO
             return (lambda env: cmp(lf(env), rc)), _NO
         if op == "==":
-            rslot = self._local_slot(node.right)
-            fused = self._query_equals_local(node.left, rslot, node.span) if rslot is not None else None
+            # `controller(x) == p` compares names, so p may be none (equal only to no controller)
+            qslot = self._local_slot(node.right, may_be_none=True)
+            fused = self._query_equals_local(node.left, qslot, node.span) if qslot is not None else None
             if fused is not None:
                 return fused, _NO
+            rslot = self._local_slot(node.right)
             if rslot is not None:
                 return (lambda env: lf(env) == env[rslot]), _NO
             return (lambda env: lf(env) == rf(env)), _NO

@@ -31,6 +31,7 @@ class MapGraph:
         self.map = game_map
         self._distances: dict[tuple[str, str], dict[str, int]] = {}
         self.spaces_by_kind: dict[str | None, tuple[str, ...]] = {}
+        self.ipc_table: dict[str, int] = {n: game_map.space(n).ipc for n in game_map.space_names(None)}
 
     def distances(self, start: str, by: str) -> dict[str, int]:
         """Steps from `start` to every space reachable moving `by` land, sea or all."""
@@ -70,6 +71,7 @@ class BoardQueries:
         self.state = state
         self.map = state.map
         self.graph = map_graph(state.map)
+        self.ipc_table = self.graph.ipc_table  # space -> IPC value (the map never changes)
         self._version = -1
         self._refresh()
 
@@ -110,6 +112,29 @@ class BoardQueries:
         if found is None:  # the map never changes: sort once per map
             found = self.graph.spaces_by_kind[kind] = tuple(natural_sorted(self.map.space_names(kind)))
         return found
+
+    # ---------------------------------------------------------------- known names
+    # The language's space values are always spaces of this map, so its compiled call sites
+    # read the state and the map straight, without checking the name again (user text is
+    # checked once, where it becomes a value).
+
+    def known_controller(self, space: str) -> str | None:
+        return self.state.control.get(space)
+
+    def known_controller_at_turn_start(self, space: str) -> str | None:
+        return self.state.control_at_turn_start.get(space)
+
+    def known_original_owner(self, space: str) -> str | None:
+        return self.map.space(space).original_owner
+
+    def known_ipc(self, space: str) -> int:
+        return self.ipc_table[space]
+
+    def known_is_land(self, space: str) -> bool:
+        return self.map.space(space).kind == "land"
+
+    def known_is_sea(self, space: str) -> bool:
+        return self.map.space(space).kind == "sea"
 
     # ---------------------------------------------------------------- spaces
 
