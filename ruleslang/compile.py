@@ -58,6 +58,16 @@ def _check_size(n: int, span) -> None:
         raise EvalError("E510", f"a collection of {n} elements is more than the limit of {MAX_COLLECTION}", span)
 
 
+def _budgeted(collection, env, span):
+    """The items of a collection about to be looped over, each counted as a step of the budget."""
+    items = _iter(collection)
+    host = env[0].host
+    host.steps -= len(items)
+    if host.steps < 0:
+        host.out_of_budget(span)
+    return items
+
+
 def _iter(value):
     if isinstance(value, LSet):
         return value.items
@@ -473,11 +483,7 @@ class ExprCompiler:
                 if pslot is not None:
                     # `sum(... for x in S where controller(x) == p)`: the control table read once
                     def sum_controlled(env):
-                        items = _iter(it(env))
-                        host = env[0].host
-                        host.steps -= len(items)
-                        if host.steps < 0:
-                            host.out_of_budget(span)
+                        items = _budgeted(it(env), env, span)
                         control = env[0].board.state.control
                         p = env[pslot]
                         pname = p.name if p is not None else None
@@ -490,11 +496,7 @@ class ExprCompiler:
                     return sum_controlled
 
                 def sum_loop(env):
-                    items = _iter(it(env))
-                    host = env[0].host
-                    host.steps -= len(items)
-                    if host.steps < 0:
-                        host.out_of_budget(span)
+                    items = _budgeted(it(env), env, span)
                     total = 0
                     for v in items:
                         env[slot] = v
