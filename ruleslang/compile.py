@@ -558,11 +558,7 @@ class ExprCompiler:
             it, slot, cond = clauses[0]
 
             def gen1(env):
-                items = _iter(it(env))
-                host = env[0].host
-                host.steps -= len(items)  # one step per element, spent before the loop
-                if host.steps < 0:
-                    host.out_of_budget(span)
+                items = _budgeted(it(env), env, span)  # one step per element, spent before the loop
                 out = []
                 if cond is None:
                     for v in items:
@@ -577,7 +573,6 @@ class ExprCompiler:
             return gen1
 
         def gen(env):
-            host = env[0].host
             out = []
 
             def loop(i):
@@ -587,11 +582,7 @@ class ExprCompiler:
                         _check_size(len(out), span)
                     return
                 it, slot, cond = clauses[i]
-                items = _iter(it(env))
-                host.steps -= len(items)
-                if host.steps < 0:
-                    host.out_of_budget(span)
-                for v in items:
+                for v in _budgeted(it(env), env, span):
                     env[slot] = v
                     if cond is None or cond(env):
                         loop(i + 1)
