@@ -33,3 +33,13 @@ def test_a_conflict_in_the_grammar_fails_the_build():
     assert broken != text
     with pytest.raises(GrammarError):
         Lark(broken, parser="lalr", strict=True, postlex=parser._Indenter(), start=["start", "expr"])
+
+
+def test_every_package_of_the_source_ships_in_the_wheel():
+    """pyproject lists its packages by hand (grammar/ and rulesets/ are mapped in): a package
+    missing from the list works in an editable install and breaks every other."""
+    import tomllib
+
+    listed = set(tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"])
+    found = {".".join(p.parent.relative_to(REPO).parts) for p in (REPO / "ruleslang").rglob("__init__.py")}
+    assert found <= listed, f"not shipped: {sorted(found - listed)}"
