@@ -40,6 +40,10 @@ def _render(command: str) -> str:
     # Paths differ from machine to machine (and between editable and wheel installs).
     output = output.replace(str(FIXTURES) + os.sep, "").replace(str(FIXTURES), "<fixtures>")
     output = output.replace(str(packaged_root()), "<packaged rulesets>")
+    checkout = REPO / "rulesets"
+    if checkout.resolve() != packaged_root().resolve():
+        # a wheel install run from the checkout also looks in the checkout's own rulesets/
+        output = output.replace(", " + str(checkout), "")
     return f"$ {command}\n{output}[exit {code}]\n"
 
 

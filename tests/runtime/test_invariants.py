@@ -22,9 +22,10 @@ from pathlib import Path
 
 import pytest
 
+import ruleslang
 from game_fixtures import make_game
 
-PACKAGE = Path(__file__).resolve().parents[2] / "ruleslang"
+PACKAGE = Path(ruleslang.__file__).resolve().parent  # where the code runs from (a checkout or a wheel)
 STATE, GAME = PACKAGE / "board" / "state.py", PACKAGE / "runtime" / "game.py"
 PLACEMENT, BATTLE, MOVES = (PACKAGE / "runtime" / n for n in ("placement.py", "battle.py", "moves.py"))
 ENGINE, EFFECTS = PACKAGE / "runtime" / "movement.py", PACKAGE / "procedures.py"
