@@ -254,13 +254,17 @@ class Game(GameServices):
         return self.result(rounds)
 
     def scores(self) -> dict[str, Any]:
-        """The composition's `score(side)` for every side, when it declares one."""
+        """The composition's `score(side)` for every side with a player who takes turns (neutral
+        powers' sides are not in the race), when the composition declares one."""
         sym = self.compiled.symbols.get("score")
         if sym is None or sym.kind not in ("formula", "modifiers"):
             return {}
         fn = self.compiled.callable("score")
+        playing = {self.compiled.side_of_player.get(p) for p in self._turn}
         out = {}
         for side in self.ctx.enums["side"].members:
+            if side.name not in playing:
+                continue
             try:
                 out[side.name] = to_json(fn(self.ctx, side))
             except EvalError:
@@ -280,7 +284,7 @@ class Game(GameServices):
             leader = ranked[0][0] if ranked and (len(ranked) < 2 or ranked[0][1] != ranked[1][1]) else None
             out["winner"] = None
             out["ahead"] = leader
-            out["reason"] = (f"no side won within {rounds} rounds" +
+            out["reason"] = (f"no side won within {rounds} round{'' if rounds == 1 else 's'}" +
                              (f"; {leader} lead on score" if leader else ""))
         return out
 
@@ -303,13 +307,16 @@ def _collected(events: list[dict], player: str) -> int:
 
 
 class _UnitFacts:
-    """Hit points, movement domain and cost of units, read from the runtime procedures' settings."""
+    """Hit points, movement domain, cost and transport room of units, read from the runtime
+    procedures' settings."""
 
     def __init__(self, game: Game):
         self.game = game
         self._hp = self._setting("battle", "hit_points", "unit")
         self._domain = self._setting("move", "domain", "unit")
         self._cost = self._setting("purchase", "cost", "type")
+        self._capacity = self._setting("move", "transport_capacity", "unit")
+        self._cargo_cost = self._setting("move", "transport_cost", "unit")
 
     def _setting(self, procedure: str, name: str, of: str):
         for sym in self.game.compiled.symbols.values():
@@ -331,6 +338,12 @@ class _UnitFacts:
 
     def cost(self, type_name: str) -> int:
         return self._cost(type_name) if self._cost is not None else 0
+
+    def transport_capacity(self, unit) -> int:
+        return self._capacity(unit) if self._capacity is not None else 0
+
+    def transport_cost(self, unit) -> int:
+        return self._cargo_cost(unit) if self._cargo_cost is not None else 0
 
 
 def encode_answer(answer: Any) -> Any:

@@ -11,12 +11,13 @@ class RoundPrinter:
         self.err = err
         self.quiet = quiet
         self.live = live
+        self._seen = 0  # events already summarised
 
     def turn(self, game, player: str) -> None:
         """The progress line (on a terminal only): round, player."""
         if self.live:
             rounds = game.setup.rounds if getattr(game, "setup", None) else "?"
-            self.err.write(f"\r  round {game.state.round}/{rounds}: {player}'s turn ...".ljust(60))
+            self.err.write(f"\r  round {game.state.round}/{rounds}: turn of {player} ...".ljust(60))
             self.err.flush()
 
     def round(self, game, summary) -> None:
@@ -37,12 +38,21 @@ class RoundPrinter:
                 outcome = {"attacker": "the attacker wins", "defender": "the defender holds",
                            "retreat": "the attacker retreats"}[b["result"]]
                 took = ", taken" if b["taken"] else ""
+                rounds = b["rounds"]
+                length = ("without a fight" if rounds == 0 else
+                          f"after {rounds} round" + ("" if rounds == 1 else "s"))
                 w(f"  battle:   {b['attacker']} attacks {b['space']}" +
-                  (f" ({b['defender']})" if b["defender"] else "") + f": {outcome}{took} after {b['rounds']} round(s)\n")
+                  (f" ({b['defender']})" if b["defender"] else "") + f": {outcome}{took} {length}\n")
         else:
             w("  battles:  none\n")
         for space, before, after in summary.control_changes:
             w(f"  control:  {space}: {before or 'nobody'} -> {after or 'nobody'}\n")
+        # answers the rules refused this round (a player's agent is told why and asked again)
+        events = game.state.events
+        for e in events[self._seen:]:
+            if e.get("kind") == "refused":
+                w(f"  refused:  {e['player']} {e['decision']}: {'; '.join(e.get('reasons') or [])}\n")
+        self._seen = len(events)
         if summary.scores:
             w("  score:    " + ", ".join(f"{side} {value}" for side, value in summary.scores.items()) + "\n")
 

@@ -10,6 +10,7 @@ A save that is truncated, corrupt, of an unknown format, or whose rulesets chang
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
 from dataclasses import dataclass, field
@@ -72,11 +73,11 @@ def build_game(workspace, setup: GameSetup, *, recorded: list[dict] | None = Non
     for text in setup.settings:
         name, value = parse_setting(text, loaded.compiled)
         options[name] = value
-    orders = _load_orders(setup.orders) if setup.orders else {}
     # every player of the map gets an agent: powers outside the turn order (neutrals) still
     # choose their casualties when attacked
     players = list(scenario.map.turn_order) + [p.name for p in scenario.map.players
                                                if p.name not in scenario.map.turn_order]
+    orders = _load_orders(setup.orders, players) if setup.orders else {}
     unknown = [p for p in setup.players if p not in players]
     if unknown:
         raise DiagnosticError(error("U106", f"--players names '{unknown[0]}', who does not play on this map", None,
@@ -100,13 +101,28 @@ def build_game(workspace, setup: GameSetup, *, recorded: list[dict] | None = Non
     return game
 
 
-def _load_orders(path: str) -> dict:
+def _load_orders(path: str, players: list[str]) -> dict:
+    """The orders file: player -> a list of orders per round (the format: agents/scripted.py)."""
+    from ..board.mapdata import did_you_mean
     from ..yamlio import load_yaml, read_source
 
     source = read_source(Path(path))
-    data, _ = load_yaml(source)
+    data, positions = load_yaml(source)
     if not isinstance(data, dict):
-        raise DiagnosticError(error("D650", "an orders file maps players to their orders", None, file=path))
+        raise DiagnosticError(error("D650", "an orders file maps players to their orders", positions.span(),
+                                    file=path))
+    problems = []
+    for name, plan in data.items():
+        if name not in players:
+            problems.append(error("D651", f"the orders name '{name}', who does not play on this map",
+                                  positions.key_span((name,)),
+                                  hint=did_you_mean(difflib.get_close_matches(str(name), players, 2, 0.6))
+                                  or "players: " + ", ".join(players)))
+        elif not isinstance(plan, list):
+            problems.append(error("D650", f"the orders of {name} are a list of rounds ({{round: 1, purchase: ...}}), "
+                                          f"not {type(plan).__name__}", positions.span((name,))))
+    if problems:
+        raise DiagnosticError(problems)
     return data
 
 
@@ -252,16 +268,18 @@ def read_save(path: str) -> dict:
 
     try:
         text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DiagnosticError(error("D660", f"cannot read the save: {getattr(exc, 'strerror', None) or exc}",
-                                    file=path))
+    except UnicodeDecodeError:
+        raise DiagnosticError(error("D661", "the save is not UTF-8 text (corrupt)", file=path))
+    except OSError as exc:
+        raise DiagnosticError(error("D660", f"cannot read the save: {exc.strerror or exc}", file=path))
     source = Source(path, text)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         from ..source import span_at
 
-        raise DiagnosticError(error("D661", f"the save is not valid JSON (truncated or corrupt): {exc.msg}",
+        what = exc.msg[0].lower() + exc.msg[1:] + (" here" if exc.msg.endswith(" at") else "")
+        raise DiagnosticError(error("D661", f"the save is not valid JSON (truncated or corrupt): {what}",
                                     span_at(source, exc.lineno, exc.colno)))
     if not isinstance(data, dict) or data.get("format") != SAVE_KIND:
         raise DiagnosticError(error("D662", "this is not a ruleslang save", None, file=path))
@@ -288,6 +306,32 @@ def check_rulesets_unchanged(game: Game, data: dict, path: str) -> None:
             raise DiagnosticError(error("D665", f"ruleset {entry['ref']} has changed since this game was saved; "
                                                 "it cannot be resumed or replayed faithfully", None, file=path,
                                         hint="play it with the ruleset as it was, or start a new game"))
+
+
+def verify_resumed(data: dict, game: Game, path: str, *, complete: bool) -> None:
+    """Refuse to go on with a save whose events are not what its decisions give when re-run (a
+    save edited or damaged by hand): D666, before anything is written over it. Not `complete`:
+    the re-run is still inside the saved rounds, and only its events so far are compared."""
+    events = game.state.events
+    found = first_divergence(data["events"] if complete else data["events"][:len(events)], events)
+    if found is not None:
+        index, recorded, replayed = found
+        raise DiagnosticError(error(
+            "D666", f"the save's events do not match a re-run of its decisions, from event {index + 1} "
+                    f"(saved {_short(recorded)}, re-run {_short(replayed)}); the save was changed or is corrupt, "
+                    "and is not resumed", None, file=path,
+            hint="`ruleslang replay SAVE` shows the first difference in full"))
+
+
+def divergence_error(exc: ReplayDivergence, path: str) -> DiagnosticError:
+    """A recorded decision that does not fit the re-run game (D667)."""
+    return DiagnosticError(error("D667", f"the save's decisions do not fit the game it records ({exc}); the save "
+                                         "was changed or is corrupt", None, file=path))
+
+
+def _short(event: dict | None) -> str:
+    text = "nothing" if event is None else json.dumps(event, ensure_ascii=False)
+    return text if len(text) <= 120 else text[:117] + "..."
 
 
 def first_divergence(recorded: list[dict], events: list[dict]) -> tuple[int, dict | None, dict | None] | None:

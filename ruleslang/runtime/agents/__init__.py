@@ -22,5 +22,5 @@ def make_agent(spec: str, *, seed: int, player: str, orders: dict | None = None)
     if spec == "human":
         from .human import HumanAgent
 
-        return HumanAgent(player)
+        return HumanAgent(player, seed=seed)
     raise ValueError(spec)

@@ -11,6 +11,9 @@ simulation with its own random generator (never the game's dice), and:
   fewest units that keep the odds, capitals and score-bearing territories first; units no attack
   needs that can bomb raid the richest enemy factory they reach;
 - non-combat move: moves units toward the nearest threatened own territory (capitals first);
+  transports carry the units that cannot reach the fighting by land to the friendly coast
+  nearest it (shipping.py), and land them on an enemy coast in combat move when the odds are good;
+  the purchase adds transports while such units wait ashore;
 - placement: at the factory nearest the front; casualties: cheapest first, multi-hit units absorb
   first; rule decisions: the option the rules list first unless a simple reading says otherwise.
 """
@@ -86,6 +89,7 @@ class HeuristicAgent(Agent):
     def _purchase(self, d: Decision, game):
         money = d.context["money"]
         costs = d.context["costs"]
+        money_at_start = money
         land, air = [], []
         facts = game.unit_rules()
         for t, c in costs.items():
@@ -113,11 +117,52 @@ class HeuristicAgent(Agent):
             bought[t] = bought.get(t, 0) + 1
             money -= costs[t]
             i += 1
+        for t, n in self._transports_to_buy(game, costs, money_at_start).items():
+            # ships for the units that cannot reach the fighting by land: bought first, then
+            # the land units above with what is left
+            bought = self._with_ships(bought, costs, t, n, money_at_start)
         if d.refusals:
             # the rules refused: halve the purchase until they accept
             halved = {t: n // (2 ** len(d.refusals)) for t, n in bought.items()}
             bought = {t: n for t, n in halved.items() if n}
         return {"units": bought, "build": []}
+
+    def _transports_to_buy(self, game, costs: dict, money: int) -> dict[str, int]:
+        """Transports, when the player's units pile up where no enemy can be reached by land."""
+        from .shipping import Shipping
+
+        facts = game.unit_rules()
+        kinds = [t for t in costs if facts.domain(_Sample(t, self.player)) == "sea"
+                 and facts.transport_capacity(_Sample(t, self.player)) > 0]
+        factories = [s for s, f in game.state.factories.items() if f.owner == self.player]
+        if not kinds or not factories:
+            return {}
+        shipping = Shipping(game, self.player)
+        board = game.board
+        stranded_output = sum(board.ipc(s) for s in factories if shipping.front_distance(s) is None)
+        share = stranded_output / max(1, sum(board.ipc(s) for s in factories))
+        kind = min(kinds, key=lambda t: (costs[t], t))
+        room = facts.transport_capacity(_Sample(kind, self.player))
+        # what waits ashore, and about what this turn's purchase adds there (a land unit a 4 IPCs)
+        need = shipping.stranded_count() + share * money / 4 - shipping.room_at_sea()
+        count = 0
+        while need > 0 and (count + 1) * costs[kind] <= money / 2:
+            count += 1
+            need -= room
+        return {kind: count} if count else {}
+
+    def _with_ships(self, bought: dict, costs: dict, kind: str, count: int, money: int) -> dict:
+        """`count` ships of `kind`, and the land purchase trimmed (cheapest last bought first) to pay."""
+        out = dict(bought)
+        out[kind] = out.get(kind, 0) + count
+        while sum(costs[t] * n for t, n in out.items()) > money:
+            trim = max((t for t in out if t != kind and out[t] > 0), key=lambda t: (costs[t], t), default=None)
+            if trim is None:
+                break
+            out[trim] -= 1
+            if out[trim] == 0:
+                del out[trim]
+        return out
 
     # ------------------------------------------------------------------ placement
 
@@ -284,7 +329,21 @@ class HeuristicAgent(Agent):
             for uid, path in chosen:
                 used.add(uid)
                 plan.append(Move((uid,), path))
+        plan += self._assaults(game, engine, used)
         return plan + self._raids(game, engine, used)
+
+    def _assaults(self, game, engine, used: set[int]) -> list:
+        """Amphibious assaults with what transports carry, where the simulated odds are good."""
+        from .shipping import Shipping
+
+        board = game.board
+
+        def wins(types: list[str], territory: str) -> bool:
+            defenders = [u.type for u in board.units(territory) if not game.allied(u.owner, self.player)
+                         and self._stat(game, u.type, "defense") > 0]
+            needed = SCORE_ODDS if self._score_delta(game, territory) > 0 else ATTACK_ODDS
+            return self.odds(game, types, defenders) >= needed
+        return Shipping(game, self.player, engine).assaults(used, wins)
 
     def _raids(self, game, engine, used: set[int]) -> list:
         """Bombing raids by the units no attack needs, on the richest enemy factory each reaches."""
@@ -325,7 +384,10 @@ class HeuristicAgent(Agent):
                     best = None
             if best is not None:
                 plan.append(Move((uid,), destinations[best]))
-        return plan
+        from .shipping import Shipping
+
+        used = {uid for move in plan for uid in move.units}
+        return plan + Shipping(game, self.player, engine).ferry(used)
 
     def _distance(self, game, space: str, fronts: list[str]) -> int:
         best = 99

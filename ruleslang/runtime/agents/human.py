@@ -6,22 +6,39 @@ import sys
 
 from ..decisions import DONE, Agent, Decision
 
-HELP = """Answer with the number of a choice. `?` shows this help, `q` (or end of input) chooses
-the default: no more moves, no purchase, the first option."""
+HELP = """Answer with the number of a choice, or press Enter for the default shown.
+  purchase    pick a unit to buy it (again to buy another), "done" to end the purchase
+  move        pick a unit, then where it goes; "done" ends the phase's moves
+  place       pick where each bought unit goes
+  casualties  pick the unit that takes each hit (the default is the cheapest)
+  a rule's question: pick one of its options
+`q` takes the default for this question. At the end of the input (Ctrl-D) the heuristic agent
+plays on for this player, and the game says so."""
 
 
 class HumanAgent(Agent):
     name = "human"
 
-    def __init__(self, player: str, stdin=None, stdout=None):
+    def __init__(self, player: str, stdin=None, stdout=None, seed: int = 0):
         self.player = player
         self.stdin = stdin or sys.stdin
         self.stdout = stdout or sys.stdout
+        self.seed = seed
+        self._stand_in = None  # the agent that plays on once the input has ended
 
     def decide(self, decision: Decision, game):
+        if self._stand_in is not None:
+            return self._stand_in.decide(decision, game)
         if decision.refusals:
             self._say("refused: " + "; ".join(decision.refusals))
-        return getattr(self, "_" + decision.kind)(decision, game)
+        try:
+            return getattr(self, "_" + decision.kind)(decision, game)
+        except _EndOfInput:
+            from .heuristic import HeuristicAgent
+
+            self._say(f"\n[{self.player}] end of input: the heuristic agent plays on for {self.player}")
+            self._stand_in = HeuristicAgent(self.seed, self.player)
+            return self._stand_in.decide(decision, game)
 
     # ------------------------------------------------------------------ terminal
 
@@ -37,7 +54,9 @@ class HumanAgent(Agent):
             self.stdout.write(f"choice [default {default + 1}, ? for help]: ")
             self.stdout.flush()
             line = self.stdin.readline()
-            if not line or line.strip().lower() == "q":
+            if not line:
+                raise _EndOfInput()
+            if line.strip().lower() == "q":
                 return None
             text = line.strip()
             if text == "":
@@ -112,10 +131,20 @@ class HumanAgent(Agent):
         room = dict(d.context["room"])
         chosen = []
         while len(chosen) < d.count:
-            live = [u for u, r in room.items() if r > 0]
+            # cheapest first (units that can take another hit before them): the default is the first
+            live = sorted((u for u, r in room.items() if r > 0), key=lambda u: _casualty_order(game, u))
             labels = [f"{game.unit_or_none(u).type} #{u}" for u in live]
             i = self._pick(f"choose casualty {len(chosen) + 1} of {d.count}", labels)
             uid = live[0 if i is None else i]
             chosen.append(uid)
             room[uid] -= 1
         return chosen
+
+
+class _EndOfInput(Exception):
+    """The terminal's input has ended."""
+
+
+def _casualty_order(game, uid: int):
+    unit = game.unit_or_none(uid)
+    return (game.hit_points(unit) - unit.hits <= 1, game.unit_cost(unit), uid)

@@ -1,0 +1,225 @@
+"""Sea transport for the heuristic agent: ferrying the land units that cannot reach the fighting
+by land, and amphibious assaults with them.
+
+Generic over maps and rulesets: a transport is a unit whose move settings give it
+`transport_capacity`, cargo is what has a `transport_cost`; "the fighting" is the territories
+held by the player's enemies. A land unit is stranded when no enemy territory can be reached
+from where it stands by land (an island, a continent at peace). A plan is a list of moves made
+in order (loads, the transport's move, unloads), each checked again when it is made.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from ..movement import Move
+
+
+class Shipping:
+    """The shipping of one player for one phase (`engine`: the phase's movement engine; None
+    for the questions a purchase asks)."""
+
+    def __init__(self, game, player: str, engine=None):
+        self.game, self.engine, self.player = game, engine, player
+        self.board = game.board
+        self.facts = game.unit_rules()
+        self._front = self._front_distances()
+
+    # ---------------------------------------------------------------- facts
+
+    def capacity(self, unit) -> int:
+        return self.facts.transport_capacity(unit)
+
+    def cargo_cost(self, unit) -> int:
+        return self.facts.transport_cost(unit)
+
+    def _enemy(self, owner: str | None) -> bool:
+        return owner is not None and not self.game.allied(owner, self.player)
+
+    def _front_distances(self) -> dict[str, int]:
+        """Land steps from each territory to the nearest enemy territory (missing: none by land)."""
+        board = self.board
+        enemy = [t for t in board.spaces("land") if self._enemy(board.controller(t))]
+        found = {t: 0 for t in enemy}
+        queue = deque(enemy)
+        while queue:
+            here = queue.popleft()
+            for there in board.neighbours(here, "land"):
+                if there not in found:
+                    found[there] = found[here] + 1
+                    queue.append(there)
+        return found
+
+    def front_distance(self, territory: str) -> int | None:
+        return self._front.get(territory)
+
+    def transports(self) -> list:
+        return [u for u in self.game.state.units if u.owner == self.player and self.capacity(u) > 0]
+
+    def stranded(self, used: set[int]) -> dict[str, list[int]]:
+        """Territory -> the player's land units there that no enemy can be reached from by land
+        (whether one may board now, the engine says when the load is tried)."""
+        out: dict[str, list[int]] = {}
+        for u in self.game.state.units:
+            if (u.owner == self.player and u.id not in used and self.board.is_land(u.space)
+                    and self.cargo_cost(u) > 0 and self.front_distance(u.space) is None):
+                out.setdefault(u.space, []).append(u.id)
+        return out
+
+    def stranded_count(self) -> int:
+        """The player's land units (that a transport can carry) standing where no enemy can be reached by land."""
+        return sum(1 for u in self.game.state.units if u.owner == self.player and self.board.is_land(u.space)
+                   and self.cargo_cost(u) > 0 and self.front_distance(u.space) is None)
+
+    def room_at_sea(self) -> int:
+        """The cargo room of the player's transports."""
+        return sum(self.capacity(t) for t in self.transports())
+
+    def _room(self, transport) -> int:
+        cargo = [self.game.unit_or_none(i) for i in transport.cargo]
+        return self.capacity(transport) - sum(self.cargo_cost(c) for c in cargo if c is not None)
+
+    def _reach(self, transport) -> dict[str, tuple[str, ...]]:
+        """The sea zones the transport can end in this phase (where it is, too), with their paths."""
+        out = {transport.space: (transport.space,)}
+        if transport.id in self.engine.movable_units():
+            out.update(self.engine.destinations(transport.id))
+        return out
+
+    def _loads(self, transport, stranded: dict[str, list[int]]) -> list[Move]:
+        """Stranded units beside the transport's zone that fit aboard (taken out of `stranded`)."""
+        zone, room, loads = transport.space, self._room(transport), []
+        for territory in self.board.neighbours(zone, "land"):
+            for uid in list(stranded.get(territory, ())):
+                unit = self.game.unit_or_none(uid)
+                cost = self.cargo_cost(unit)
+                move = Move((uid,), (territory, zone), "load", transport.id)
+                if cost <= room and not self.engine.check(move):
+                    loads.append(move)
+                    room -= cost
+                    stranded[territory].remove(uid)
+        return loads
+
+    def _enemy_free(self, zone: str) -> bool:
+        return not any(self._enemy(u.owner) for u in self.board.units(zone))
+
+    # ---------------------------------------------------------------- plans
+
+    def ferry(self, used: set[int]) -> list[Move]:
+        """Non-combat: carry stranded units to the friendly coast nearest the fighting; empty
+        transports go where stranded units wait."""
+        stranded = self.stranded(used)
+        plan: list[Move] = []
+        for transport in self.transports():
+            if transport.id in used:
+                continue
+            loads = self._loads(transport, stranded)
+            cargo = list(transport.cargo) + [m.units[0] for m in loads]
+            reach = self._reach(transport)
+            if not cargo:
+                plan += self._fetch(transport, reach, stranded)
+                continue
+            landing = self._landing(reach)
+            if landing is not None:
+                zone, territory = landing
+                plan += loads
+                if zone != transport.space:
+                    plan.append(Move((transport.id,), reach[zone]))
+                plan += [Move((uid,), (zone, territory), "unload", transport.id) for uid in cargo]
+            else:
+                plan += loads
+                toward = self._toward(reach, self._landing_zones())
+                if toward is not None and toward != transport.space:
+                    plan.append(Move((transport.id,), reach[toward]))
+            used.add(transport.id)
+        return plan
+
+    def _landing(self, reach: dict[str, tuple[str, ...]]) -> tuple[str, str] | None:
+        """The (zone, friendly territory) nearest the fighting the transport can unload into now."""
+        best, best_key = None, None
+        for zone, path in reach.items():
+            if not self._enemy_free(zone):
+                continue
+            for territory in self.board.neighbours(zone, "land"):
+                distance = self.front_distance(territory)
+                holder = self.board.controller(territory)
+                if distance is None or holder is None or self._enemy(holder) or not self._enemy_free(territory):
+                    continue
+                key = (distance, len(path), self.game.space_order(territory))
+                if best_key is None or key < best_key:
+                    best, best_key = (zone, territory), key
+        return best
+
+    def _landing_zones(self) -> set[str]:
+        """Sea zones bordering a friendly territory from which the fighting can be reached by land."""
+        out = set()
+        for territory in self.board.spaces("land"):
+            holder = self.board.controller(territory)
+            if self.front_distance(territory) is not None and holder is not None and not self._enemy(holder):
+                out.update(self.board.neighbours(territory, "sea"))
+        return out
+
+    def _toward(self, reach: dict[str, tuple[str, ...]], targets: set[str]) -> str | None:
+        """The reachable zone from which the nearest of `targets` is fewest sea steps away."""
+        best, best_key = None, None
+        for zone in reach:
+            steps = [d for t in targets if (d := self.board.distance(zone, t, by="sea")) is not None]
+            if steps:
+                key = (min(steps), self.game.space_order(zone))
+                if best_key is None or key < best_key:
+                    best, best_key = zone, key
+        return best
+
+    def _fetch(self, transport, reach, stranded) -> list[Move]:
+        """An empty transport goes to the reachable zone beside the most stranded units."""
+        waiting = {t: len(ids) for t, ids in stranded.items() if ids}
+        if not waiting:
+            return []
+        best, best_key = None, None
+        for zone, path in reach.items():
+            count = sum(waiting.get(t, 0) for t in self.board.neighbours(zone, "land"))
+            if count:
+                key = (-count, len(path), self.game.space_order(zone))
+                if best_key is None or key < best_key:
+                    best, best_key = zone, key
+        if best is None:
+            best = self._toward(reach, {z for t in waiting for z in self.board.neighbours(t, "sea")})
+        if best is None or best == transport.space:
+            return []
+        return [Move((transport.id,), reach[best])]
+
+    def assaults(self, used: set[int], wins) -> list[Move]:
+        """Combat: land the cargo (and stranded units that can board) on an enemy coast when
+        `wins(attacking types, territory)` says the attack is worth it."""
+        stranded = self.stranded(used)
+        plan: list[Move] = []
+        for transport in self.transports():
+            if transport.id in used:
+                continue
+            trial = {t: list(ids) for t, ids in stranded.items()}
+            loads = self._loads(transport, trial)
+            cargo = list(transport.cargo) + [m.units[0] for m in loads]
+            if not cargo:
+                continue
+            types = [self.game.unit_or_none(uid).type for uid in cargo]
+            target = None
+            for zone, path in sorted(self._reach(transport).items(), key=lambda zp: (len(zp[1]), zp[0])):
+                if not self._enemy_free(zone):
+                    continue
+                for territory in self.board.neighbours(zone, "land"):
+                    if self._enemy(self.board.controller(territory)) and wins(types, territory):
+                        target = (zone, territory)
+                        break
+                if target is not None:
+                    break
+            if target is None:
+                continue
+            zone, territory = target
+            stranded = trial
+            plan += loads
+            if zone != transport.space:
+                plan.append(Move((transport.id,), self._reach(transport)[zone]))
+            plan += [Move((uid,), (zone, territory), "unload", transport.id) for uid in cargo]
+            used.add(transport.id)
+            used.update(cargo)
+        return plan

@@ -1,0 +1,62 @@
+"""The heuristic agent at sea: it ferries the land units that cannot reach the fighting by land
+to the friendly coast nearest it, lands them on an enemy coast when the odds are good, and buys
+transports while such units wait ashore."""
+
+from __future__ import annotations
+
+from game_fixtures import BASE, count, events, ids, make_game, run_phases
+
+SZ60, SZ61 = "60 Sea Zone", "61 Sea Zone"
+
+
+def japanese(units: dict, scenario: dict | None = None):
+    data = {"setup": "empty", "units": {"Buryatia S.S.R.": {"Russians": {"infantry": 1}}, **units}, **(scenario or {})}
+    return make_game(BASE, scenario=data, agents={"Japanese": "heuristic"})
+
+
+def test_stranded_units_are_ferried_to_the_friendly_coast_nearest_the_fighting():
+    game = japanese({"Japan": {"Japanese": {"infantry": 2}}, SZ61: {"Japanese": {"transport": 1}}})
+    foot = ids(game, "Japan", "Japanese", "infantry")
+    run_phases(game, "Japanese", "noncombat_move")
+    kinds = [e["answer"]["kind"] for e in events(game, "decision", decision="move") if "path" in e["answer"]]
+    assert kinds == ["load", "load", "unload", "unload"]
+    assert sorted(ids(game, "Manchuria", "Japanese", "infantry")) == sorted(foot)   # beside Buryatia
+    assert events(game, "refused") == []
+
+
+def test_an_empty_transport_goes_where_stranded_units_wait():
+    game = japanese({"Japan": {"Japanese": {"infantry": 2}}, "59 Sea Zone": {"Japanese": {"transport": 1}}})
+    run_phases(game, "Japanese", "noncombat_move")
+    [transport] = [u for u in game.state.units if u.type == "transport"]
+    assert transport.space in (SZ60, SZ61)   # a zone bordering Japan
+
+
+def test_an_amphibious_assault_when_the_odds_are_good():
+    # Buryatia, beside the transport's zone, is held by no unit; Soviet Far East by three
+    game = japanese({"Japan": {"Japanese": {"infantry": 2}}, SZ60: {"Japanese": {"transport": 1}},
+                     "Buryatia S.S.R.": {}, "Soviet Far East": {"Russians": {"infantry": 3}}})
+    run_phases(game, "Japanese", "combat_move")
+    landed = [e["answer"] for e in events(game, "decision", decision="move") if e["answer"].get("kind") == "unload"]
+    assert [m["path"] for m in landed] == [[SZ60, "Buryatia S.S.R."]] * 2
+    assert game.amphibious.get("Buryatia S.S.R.") is True
+    run_phases(game, "Japanese", "battle")
+    assert game.state.control["Buryatia S.S.R."] == "Japanese"
+
+
+def test_no_assault_against_the_odds():
+    game = japanese({"Japan": {"Japanese": {"infantry": 1}}, SZ60: {"Japanese": {"transport": 1}},
+                     "Buryatia S.S.R.": {"Russians": {"infantry": 4}}, "Soviet Far East": {"Russians": {"infantry": 4}}})
+    run_phases(game, "Japanese", "combat_move")
+    landed = {e["answer"]["path"][1] for e in events(game, "decision", decision="move")
+              if e["answer"].get("kind") == "unload"}
+    assert not landed & {"Buryatia S.S.R.", "Soviet Far East"}
+
+
+def test_transports_are_bought_while_units_wait_where_no_enemy_can_be_reached_by_land():
+    game = make_game(BASE, agents={"Americans": "heuristic"})
+    run_phases(game, "Americans", "purchase")
+    assert "transport" in game.purchased["Americans"]
+    # the Germans can reach the fighting by land from their factories: no transport
+    game = make_game(BASE, agents={"Germans": "heuristic"})
+    run_phases(game, "Germans", "purchase")
+    assert "transport" not in game.purchased["Germans"]
