@@ -35,10 +35,34 @@ examples (FAMILY/RULE stands for a ruleset that `ruleslang list` shows):
 
 
 class _Parser(argparse.ArgumentParser):
+    json_errors = False  # set by main: the command line asks for --format json
+
     def error(self, message):  # usage errors exit 2 with a short hint, never a traceback
+        if _Parser.json_errors:  # a script reading JSON gets its usage errors as JSON too
+            from .diagnostics import error
+
+            print(render_json([error("U100", message)]))
+            raise SystemExit(EXIT_USAGE)
         self.print_usage(sys.stderr)
         print(f"{self.prog}: error: {message}", file=sys.stderr)
         raise SystemExit(EXIT_USAGE)
+
+
+def _wants_json(argv: Sequence[str]) -> bool:
+    """True when the command line asks for `--format json` (checked before it is parsed)."""
+    argv = list(argv)
+    return "--format=json" in argv or any(a == "--format" and b == "json" for a, b in zip(argv, argv[1:]))
+
+
+def _budget(text: str) -> int:
+    """--budget: a positive whole number of evaluation steps."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"the budget is a positive whole number of steps, not '{text}'")
+    return value
 
 
 def _common(p: argparse.ArgumentParser, *, fmt: bool = True) -> None:
@@ -46,6 +70,10 @@ def _common(p: argparse.ArgumentParser, *, fmt: bool = True) -> None:
                    help="a folder of rulesets to search first (repeatable)")
     if fmt:
         p.add_argument("--format", choices=["text", "json"], default="text", help="output format (default text)")
+
+
+REF_HELP = "a ruleset: family/name@N, family/name (the newest version) or a path to a .rules file"
+REFS_HELP = REF_HELP + " (repeatable; with none, every ruleset found)"
 
 
 def _eval_options(p: argparse.ArgumentParser) -> None:
@@ -56,7 +84,8 @@ def _eval_options(p: argparse.ArgumentParser) -> None:
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--seed", type=int, help="sample dice with this seed (default 0)")
     mode.add_argument("--exact", action="store_true", help="give the exact distribution instead of one sample")
-    p.add_argument("--budget", type=int, help="evaluation step budget (default 5,000,000)")
+    p.add_argument("--budget", type=_budget, metavar="STEPS",
+                   help="stop an evaluation after this many steps, a positive whole number (default 5,000,000)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -65,49 +94,57 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"ruleslang {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
-    p = sub.add_parser("list", help="rulesets, versions, titles")
+    p = sub.add_parser("list", help="rulesets, versions, titles",
+                       description="List every ruleset found (--rulesets folders, ./rulesets, the shipped ones): "
+                                   "its reference family/name@N and its title.")
     _common(p)
 
     p = sub.add_parser("check", help="check rulesets; silent when clean; exit 0 clean, 1 errors",
                        description="Parse, resolve, type-check and evaluate the invariants of rulesets. "
                                    "With no REF, every ruleset found. Prints nothing when all is clean.")
-    p.add_argument("refs", nargs="*", metavar="REF")
+    p.add_argument("refs", nargs="*", metavar="REF", help=REFS_HELP)
     _common(p)
 
     p = sub.add_parser("test", help="run the rule tests; the last line is 'N passed, N failed'",
                        description="Run the tests written in rulesets (with no REF, in every ruleset found).")
-    p.add_argument("refs", nargs="*", metavar="REF")
+    p.add_argument("refs", nargs="*", metavar="REF", help=REFS_HELP)
     p.add_argument("-q", "--quiet", action="store_true", help="print only failures and the summary")
     _common(p)
 
     p = sub.add_parser("eval", help="evaluate an expression under a ruleset",
                        description="Evaluate EXPR with the definitions of REF, e.g. 'raid_cap(\"UK\")'.")
-    p.add_argument("ref", metavar="REF")
-    p.add_argument("expr", metavar="EXPR")
+    p.add_argument("ref", metavar="REF", help=REF_HELP)
+    p.add_argument("expr", metavar="EXPR", help="an expression of the language, quoted for the shell")
     _eval_options(p)
     _common(p)
 
     p = sub.add_parser("call", help="call a definition with arguments",
                        description="Call definition NAME of REF. Each ARG is a JSON value or a name "
                                    "(a territory, a player, ...); a record parameter takes a JSON object.")
-    p.add_argument("ref", metavar="REF")
-    p.add_argument("name", metavar="NAME")
-    p.add_argument("args", nargs="*", metavar="ARG")
+    p.add_argument("ref", metavar="REF", help=REF_HELP)
+    p.add_argument("name", metavar="NAME", help="a formula, modifier list, table, constant, counter, option or fact")
+    p.add_argument("args", nargs="*", metavar="ARG", help="its arguments in order, each a JSON value or a name")
     _eval_options(p)
     _common(p)
 
     p = sub.add_parser("explain", help="a modifier list or formula, term by term",
                        description="Evaluate EXPR, a call of a modifier list or formula, and show each term "
                                    "(its reason, whether it applied, its value) or each part, then the total.")
-    p.add_argument("ref", metavar="REF")
-    p.add_argument("expr", metavar="EXPR")
-    p.add_argument("--scenario", metavar="FILE")
-    p.add_argument("--set", metavar="NAME=VALUE", action="append", default=[], dest="settings")
+    p.add_argument("ref", metavar="REF", help=REF_HELP)
+    p.add_argument("expr", metavar="EXPR",
+                   help="a call of a modifier list or formula, such as 'some_list({...})', quoted for the shell")
+    p.add_argument("--scenario", metavar="FILE", help="a scenario YAML file or a named scenario (family/name) "
+                                                      "to evaluate on; default: the start of the ruleset's map")
+    p.add_argument("--set", metavar="NAME=VALUE", action="append", default=[], dest="settings",
+                   help="set an option (repeatable); VALUE is JSON or a name")
     _common(p)
 
-    p = sub.add_parser("diff", help="semantic diff between two rulesets or revisions")
-    p.add_argument("old", metavar="REF_A")
-    p.add_argument("new", metavar="REF_B")
+    p = sub.add_parser("diff", help="semantic diff between two rulesets or revisions",
+                       description="Compare two rulesets definition by definition: what was added, removed or "
+                                   "changed (a constant with its old and new value, a formula's old and new text), "
+                                   "not a line diff. Exit 0 whether or not they differ.")
+    p.add_argument("old", metavar="REF_A", help="the ruleset to compare from: family/name@N or a .rules file")
+    p.add_argument("new", metavar="REF_B", help="the ruleset to compare to (often a later revision of REF_A)")
     _common(p)
 
     p = sub.add_parser("play", help="play a game (with no arguments: the default game of the rulesets)",
@@ -132,27 +169,49 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="print only the result")
     _common(p)
 
-    p = sub.add_parser("replay", help="re-run a recorded game and confirm it matches")
-    p.add_argument("record", metavar="SAVE_OR_LOG")
+    p = sub.add_parser("replay", help="re-run a recorded game and confirm it matches",
+                       description="Play a saved or logged game again from its record (the same rulesets, "
+                                   "scenario, seed and answers) and compare every event with the recorded ones. "
+                                   "Exit 0 when all match, 1 at the first difference (which is printed).")
+    p.add_argument("record", metavar="SAVE_OR_LOG",
+                   help="a save written by play --save (JSON) or a log written by play --log (.jsonl or .log)")
     _common(p)
 
-    p = sub.add_parser("import-triplea", help="a TripleA game file as a ruleslang map + base ruleset")
-    p.add_argument("xml", metavar="GAME.xml")
-    p.add_argument("-o", "--output", metavar="DIR", default=".", help="output folder (default: here)")
+    p = sub.add_parser(
+        "import-triplea", help="a TripleA game file as a ruleslang map + base ruleset",
+        description="Translate a TripleA game file (XML) into DIR/maps/MAP.yaml and DIR/MAP/base@1.rules, so "
+                    "that DIR works as a ruleset folder (--rulesets DIR). What cannot be translated (conditions, "
+                    "triggers, technology, Java-coded properties, ...) is reported as D645/D646 warnings: by "
+                    f"default the first {IMPORT_WARNINGS_SHOWN} on standard error and the whole list, grouped, "
+                    "in the report on standard output.")
+    p.add_argument("xml", metavar="GAME.xml", help="the TripleA game file (read without entities or DTDs)")
+    p.add_argument("-o", "--output", metavar="DIR", default=".",
+                   help="the folder to write into, made if missing (default: here); existing files of the same "
+                        "names are replaced")
+    noise = p.add_mutually_exclusive_group()
+    noise.add_argument("-q", "--quiet", action="store_true",
+                       help="print only the counts, the files written and the number of warnings")
+    noise.add_argument("-v", "--verbose", action="store_true", help="print every warning, with its XML line")
     _common(p)
 
-    p = sub.add_parser("map", help="maps: show a map or a scenario as a picture")
+    p = sub.add_parser("map", help="maps: show a map or a scenario as a picture",
+                       description="Work with maps. `ruleslang map show --help` tells more.")
     map_sub = p.add_subparsers(dest="map_command", metavar="SUBCOMMAND", parser_class=_Parser)
-    show = map_sub.add_parser("show", help="draw the board as a graph (SVG or HTML)")
+    show = map_sub.add_parser("show", help="draw the board as a graph (SVG or HTML)",
+                              description="Draw a map (or a scenario on it) as a graph: land coloured by its "
+                                          "controller, sea zones blue-grey, each space's units, a square for a "
+                                          "factory.")
     show.add_argument("map", metavar="MAP", help="a map name (aar, aa50-1942, g40) or a map YAML file")
     show.add_argument("--scenario", metavar="FILE", help="colour by the control and units of a scenario")
-    show.add_argument("-o", "--output", metavar="OUT", help="write to FILE.svg or FILE.html (default: SVG to stdout)")
+    show.add_argument("-o", "--output", metavar="OUT",
+                      help="write to OUT, an .svg picture or an .html page by its extension (default: SVG to stdout)")
     _common(show, fmt=False)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
+    _Parser.json_errors = _wants_json(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()
@@ -196,10 +255,45 @@ def _report(diagnostics: list[Diagnostic], fmt: str, *, stream=None) -> int:
 def _workspace(args):
     from .pipeline import Workspace
 
-    return Workspace(args.rulesets)
+    return Workspace(_ruleset_folders(args))
+
+
+def _ruleset_folders(args) -> list[str]:
+    """The --rulesets folders; one that is not a folder is a usage error (the roots would skip it)."""
+    from pathlib import Path
+
+    from .diagnostics import error
+
+    for folder in args.rulesets:
+        if not Path(folder).is_dir():
+            why = "it is a file, not a folder" if Path(folder).exists() else "there is no such folder"
+            raise DiagnosticError(error("U109", f"--rulesets {folder}: {why}", file=folder,
+                                        hint="--rulesets takes a folder of rulesets laid out as family/name@N.rules"))
+    return args.rulesets
+
+
+def _folder_ref(ref: str) -> Diagnostic | None:
+    """The diagnostic for a REF that names a folder (else None): a REF is a name or a .rules file."""
+    from pathlib import Path
+
+    from .diagnostics import error
+    from .loader import parse_ref
+
+    if parse_ref(ref) is not None or not Path(ref).is_dir():
+        return None
+    return error("S002", f"'{ref}' is a folder, not a .rules file", file=ref,
+                 hint="a REF is family/name@N, family/name or a .rules file; --rulesets DIR searches a folder")
+
+
+def _refuse_folders(refs) -> None:
+    """Stop with S002 for every REF that names a folder."""
+    folders = [d for d in map(_folder_ref, refs) if d is not None]
+    if folders:
+        raise DiagnosticError(folders)
 
 
 def _load(ws, refs):
+    _refuse_folders(refs)
     loaded = ws.load(refs)
     if not loaded.ok:
         raise DiagnosticError(loaded.diagnostics)
@@ -242,6 +336,10 @@ def cmd_check(args) -> int:
     refs = args.refs or _all_refs(ws)
     diagnostics: list[Diagnostic] = []
     for ref in refs:
+        folder = _folder_ref(ref)
+        if folder is not None:
+            diagnostics.append(folder)
+            continue
         loaded = ws.load([ref])
         diagnostics.extend(loaded.diagnostics)
         if loaded.ok:
@@ -251,7 +349,7 @@ def cmd_check(args) -> int:
 
 def cmd_test(args) -> int:
     from .testing import TestRunner, results_json, summary_line
-    from .diagnostics import render_text
+    from .diagnostics import render_text, sort_diagnostics
 
     ws = _workspace(args)
     refs = args.refs or _all_refs(ws)
@@ -259,16 +357,18 @@ def cmd_test(args) -> int:
     results = []
     load_errors: list[Diagnostic] = []
     for ref in refs:
-        loaded = ws.load([ref])
-        if not loaded.ok:
-            load_errors.extend(loaded.diagnostics)
-            results.append(_unloadable(ref, loaded.diagnostics))
+        folder = _folder_ref(ref)
+        loaded = ws.load([ref]) if folder is None else None
+        if loaded is None or not loaded.ok:
+            problems = [folder] if loaded is None else loaded.diagnostics
+            load_errors.extend(problems)
+            results.append(_unloadable(ref, problems))
             continue
         results.extend(runner.run(loaded))
     if args.format == "json":
         out = results_json(results)
         if load_errors:
-            out["diagnostics"] = [d.to_json() for d in load_errors]
+            out["diagnostics"] = [d.to_json() for d in sort_diagnostics(load_errors)]
         print(json.dumps(out, indent=2))
     else:
         if load_errors:
@@ -284,7 +384,7 @@ def cmd_test(args) -> int:
             if r.expected is not None:
                 print(f"    expected: {r.expected}")
                 print(f"    actual:   {r.actual}")
-            for d in r.diagnostics:
+            for d in sort_diagnostics(r.diagnostics):
                 print("    " + render_text(d).replace("\n", "\n    "))
         print(summary_line(results))
     failed = any(r.status != "pass" for r in results) or has_errors(load_errors)
@@ -296,8 +396,10 @@ def _unloadable(ref: str, diagnostics):
     from .source import Source, Span
     from .testing import TestResult
 
-    first = next((d for d in diagnostics if d.is_error and d.span is not None), None)
-    span = first.span if first is not None else Span(Source(ref, ref), 0, len(ref))
+    first = next((d for d in diagnostics if d.is_error), None)
+    # an error with no place in a file (a missing file, a folder) points at the REF as typed
+    span = first.span if first is not None and first.span is not None else \
+        Span(Source("<command line>", ref), 0, len(ref))
     return TestResult(ref, "(the ruleset does not check; its tests did not run)", span, "error",
                       first.message if first is not None else "the ruleset does not check")
 
@@ -352,6 +454,7 @@ _CALLABLE_KINDS = ("formula", "modifiers", "constant", "table", "die table", "co
 def cmd_call(args) -> int:
     from difflib import get_close_matches
 
+    from .diagnostics import error
     from .session import convert_argument, make_context
 
     ws = _workspace(args)
@@ -361,9 +464,9 @@ def cmd_call(args) -> int:
     if sym is None or sym.kind not in _CALLABLE_KINDS:
         names = [n for n, s in compiled.symbols.items() if s.kind in _CALLABLE_KINDS]
         close = get_close_matches(args.name, names, n=3)
-        print(f"ruleslang call: error: {args.ref} has no formula, table or modifier list named '{args.name}'"
-              + (f"; did you mean {', '.join(close)}?" if close else ""), file=sys.stderr)
-        return EXIT_USAGE
+        raise DiagnosticError(error(
+            "U110", f"{args.ref} has no formula, table or modifier list named '{args.name}'",
+            hint=f"did you mean {', '.join(close)}?" if close else None))
     decl = sym.decl
     params = list(getattr(decl, "params", None) or ())
     if sym.kind in ("table", "die table"):
@@ -381,9 +484,9 @@ def cmd_call(args) -> int:
         from .unparse import unparse_type
 
         want = ", ".join(f"{p.name.text}: {unparse_type(p.type)}" for p in params) or "no arguments"
-        print(f"ruleslang call: error: {args.name} takes {len(types)} argument(s) ({want}); "
-              f"found {len(args.args)}", file=sys.stderr)
-        return EXIT_USAGE
+        raise DiagnosticError(error(
+            "U111", f"{args.name} takes {len(types)} argument{'' if len(types) == 1 else 's'} ({want}), "
+                    f"found {len(args.args)}"))
     values = [convert_argument(compiled, text, i + 1, p, t)
               for i, (text, p, t) in enumerate(zip(args.args, params, types))]
     from .source import Source, Span
@@ -480,6 +583,7 @@ def cmd_diff(args) -> int:
     from .diff import diff_rulesets
 
     ws = _workspace(args)
+    _refuse_folders([args.old, args.new])
     old = ws.resolver.resolve_ref(args.old)
     new = ws.resolver.resolve_ref(args.new)
     result = diff_rulesets(old, new)
@@ -490,19 +594,40 @@ def cmd_diff(args) -> int:
     return EXIT_OK
 
 
+IMPORT_WARNINGS_SHOWN = 5  # warnings import-triplea prints without -v (the report lists them all, grouped)
+
+
 def cmd_import(args) -> int:
     from .board.triplea import format_report, run_import
+    from .diagnostics import sort_diagnostics
+    from .fileio import folder_problem
 
-    report, diagnostics = run_import(args.xml, args.output)
+    problem = folder_problem(args.output)
+    if problem:  # refuse before translating, so nothing is half-written
+        raise _unwritable_output(args.output, problem)
+    try:
+        report, diagnostics = run_import(args.xml, args.output)
+    except OSError as exc:  # checked above; what is left is a file in the way, a full disk, a race
+        why = "it is a file, not a folder" if isinstance(exc, FileExistsError) else exc.strerror or str(exc)
+        raise _unwritable_output(exc.filename or args.output, why) from None
     if has_errors(diagnostics):
         return _report(diagnostics, args.format)
+    diagnostics = sort_diagnostics(diagnostics)
     if args.format == "json":
-        print(json.dumps({"report": report.to_json() if hasattr(report, "to_json") else str(report),
-                          "diagnostics": [d.to_json() for d in diagnostics]}, indent=2))
-    else:
+        print(json.dumps({"report": report.to_json(), "diagnostics": [d.to_json() for d in diagnostics]}, indent=2))
+        return EXIT_OK
+    text = format_report(report)
+    shown = [] if args.quiet else diagnostics if args.verbose else diagnostics[:IMPORT_WARNINGS_SHOWN]
+    if shown:
+        print(render_all_text(shown), file=sys.stderr)
+    if len(shown) < len(diagnostics) and not args.quiet:
+        print(f"... {len(diagnostics) - len(shown)} more warnings (-v shows them all)", file=sys.stderr)
+    if args.quiet:
+        # the counts and the files written; the list of untranslated items is left out
+        text = text.split("\nuntranslated:")[0]
         if diagnostics:
-            print(render_all_text(diagnostics), file=sys.stderr)
-        print(format_report(report))
+            text += f"\n{len(diagnostics)} warnings about what was not translated (run without -q to see them)"
+    print(text)
     return EXIT_OK
 
 
@@ -513,7 +638,8 @@ def cmd_map(args) -> int:
     from .board.render import render_map
     from .paths import default_roots
 
-    roots = default_roots(args.rulesets)
+    roots = default_roots(_ruleset_folders(args))
+    fmt = _picture_format(args.output)
     if args.scenario:
         from .board.scenario import load_scenario
         from .board.state import GameState
@@ -523,16 +649,45 @@ def cmd_map(args) -> int:
         from .board.mapdata import load_map
 
         target = load_map(args.map, roots)
-    fmt = "html" if args.output and args.output.endswith(".html") else "svg"
     text = render_map(target, fmt=fmt)
     if args.output:
         from .fileio import write_atomic
 
-        write_atomic(args.output, text)
+        try:
+            write_atomic(args.output, text)
+        except OSError as exc:  # checked above; what is left is a full disk or a race
+            raise _unwritable_output(args.output, exc.strerror or str(exc)) from None
         print(f"wrote {args.output}")
     else:
         sys.stdout.write(text)
     return EXIT_OK
+
+
+def _picture_format(output: str | None) -> str:
+    """The picture format `-o OUT` asks for by its extension (svg without -o), checked before drawing."""
+    from pathlib import PurePath
+
+    from .board.render import FORMATS
+    from .diagnostics import error
+    from .fileio import file_problem
+
+    if output is None:
+        return "svg"
+    suffix = PurePath(output).suffix.lower()
+    if suffix[1:] not in FORMATS:
+        raise DiagnosticError(error("U108", f"-o {output}: a picture is written as .svg or .html, "
+                                            f"not {suffix or 'a file with no extension'}", file=output))
+    problem = file_problem(output)
+    if problem:
+        raise _unwritable_output(output, problem)
+    return suffix[1:]
+
+
+def _unwritable_output(path: str, problem: str) -> DiagnosticError:
+    """U107: an output path the command cannot write, and why."""
+    from .diagnostics import error
+
+    return DiagnosticError(error("U107", f"cannot write {path}: {problem}", file=path))
 
 
 def play_defaults(roots) -> dict:

@@ -111,12 +111,17 @@ def has_errors(diagnostics: Iterable[Diagnostic]) -> bool:
 
 
 def sort_diagnostics(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
-    """Order by file, line, column, code; drop exact repeats."""
+    """Order by file, line, column, code; drop repeats (the same code, span and message).
+
+    Repeats are normal: checking two rulesets where one uses the other reports the first one's
+    problems twice, and a user should read each problem once.
+    """
     seen: set[tuple] = set()
     unique = []
     for d in diagnostics:
         file, line, col = d.location()
-        key = (file or "", line or 0, col or 0, d.code, d.message)
+        end = d.span.end_position if d.span is not None else (0, 0)
+        key = (file or "", line or 0, col or 0, d.code, d.message, end)
         if key not in seen:
             seen.add(key)
             unique.append((key, d))
@@ -124,23 +129,43 @@ def sort_diagnostics(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
     return [d for _, d in unique]
 
 
+EXCERPT_WIDTH = 120  # the most characters of a source line a text diagnostic shows
+_EXCERPT_LEAD = 40  # how much of the line before the caret a clipped excerpt keeps
+
+
+def _clip(text: str, start: int, width: int) -> tuple[str, int, int]:
+    """A window of `text` around [start, start + width): (excerpt, caret column in it, width).
+
+    A long line (a one-line JSON save, a generated YAML line) is cut to `EXCERPT_WIDTH`
+    characters with "…" where text was left out, so the caret still points at the right place.
+    """
+    if len(text) <= EXCERPT_WIDTH:
+        return text, start, width
+    left = max(0, start - _EXCERPT_LEAD)
+    right = min(len(text), left + EXCERPT_WIDTH)
+    left = max(0, right - EXCERPT_WIDTH)
+    excerpt = ("…" if left > 0 else "") + text[left:right] + ("…" if right < len(text) else "")
+    column = start - left + (1 if left > 0 else 0)
+    return excerpt, column, max(1, min(width, right - start))
+
+
 def _caret_block(span: Span) -> list[str]:
     line = span.line
     text = span.source.line_text(line)
     end_line, end_col = span.end_position
     width = (end_col - span.column) if end_line == line else len(text) - span.column + 1
-    width = max(1, width)
+    text, start, width = _clip(text, span.column - 1, max(1, width))
     gutter = f"{line:>4} | "
     pad = " " * (len(gutter) - 2) + "| "
     # Keep tabs in the padding so the caret lines up under the source text.
-    lead = "".join(ch if ch == "\t" else " " for ch in text[: span.column - 1])
+    lead = "".join(ch if ch == "\t" else " " for ch in text[:start])
     return [gutter + text, pad + lead + "^" + "~" * (width - 1)]
 
 
 def render_text(diagnostic: Diagnostic) -> str:
     """`file:line:col: error[CODE]: message`, the source line, a caret, then related and hint."""
     file, line, col = diagnostic.location()
-    where = file or "<input>"
+    where = file or "ruleslang"  # a problem with no file: the command line itself
     if line is not None:
         where += f":{line}:{col}"
     lines = [f"{where}: {diagnostic.severity.value}[{diagnostic.code}]: {diagnostic.message}"]

@@ -36,3 +36,34 @@ def write_atomic(path: str | Path, text: str) -> None:
         except FileNotFoundError:
             pass
         raise
+
+
+def file_problem(path: str | Path) -> str | None:
+    """Why a file cannot be written at `path`, or None when it can (checked before any work is done)."""
+    target = Path(path)
+    if target.is_dir():
+        return "it is a folder, not a file"
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.exists():
+        return f"there is no folder {folder}"
+    return _folder_problem(folder)
+
+
+def folder_problem(path: str | Path) -> str | None:
+    """Why files cannot be written into the folder `path` (made when missing), or None when they can."""
+    folder = Path(path)
+    if folder.exists() and not folder.is_dir():
+        return "it is a file, not a folder"
+    # The folders that are missing get made; the nearest one that exists must take them.
+    existing = folder
+    while not existing.exists() and existing.parent != existing:
+        existing = existing.parent
+    return _folder_problem(existing)
+
+
+def _folder_problem(folder: Path) -> str | None:
+    if not folder.is_dir():
+        return f"{folder} is not a folder"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"the folder {folder} cannot be written to"
+    return None

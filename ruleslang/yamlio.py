@@ -201,6 +201,8 @@ def load_yaml(source: Source) -> tuple[object, Positions]:
         loader = _Loader(source.text)  # the reader already refuses characters YAML forbids
         node = loader.get_single_node()
         if node is None:
+            # An empty document sits at the start of its file, so what is said about it names the file.
+            positions.add((), Span(source, 0, 0))
             return None, positions
         positions.add((), _node_span(source, node))
         problems: list[Diagnostic] = []
@@ -228,6 +230,18 @@ def load_yaml(source: Source) -> tuple[object, Positions]:
     return data, positions
 
 
+def not_a_file(path: str, span: Span | None = None, code: str = "D608") -> Diagnostic | None:
+    """The diagnostic for a path that names no file (it is missing, or a folder), else None.
+
+    Located at `span` when the path was written in a file (a scenario's `map:`).
+    """
+    found = Path(path)
+    if found.is_file():
+        return None
+    message = f"{path} is a folder, not a file" if found.is_dir() else f"no such file: {path}"
+    return error(code, message, span, file=None if span else path)
+
+
 def read_source(path: Path, code: str = "D608") -> Source:
     """Read a data file as a `Source`; a missing or unreadable file is a located diagnostic."""
     try:
@@ -237,6 +251,8 @@ def read_source(path: Path, code: str = "D608") -> Source:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise DiagnosticError(error(code, f"no such file: {path}", file=str(path))) from None
+    except IsADirectoryError:
+        raise DiagnosticError(error(code, f"{path} is a folder, not a file", file=str(path))) from None
     except UnicodeDecodeError as exc:
         raise DiagnosticError(error(code, f"the file is not utf-8 text (byte {exc.start})",
                                     file=str(path))) from None

@@ -26,7 +26,7 @@ import yaml
 
 from ..diagnostics import Diagnostic, DiagnosticError, Related, error
 from ..source import Span
-from ..yamlio import Positions, Problems, load_schema, load_yaml, read_source, validate
+from ..yamlio import Positions, Problems, load_schema, load_yaml, not_a_file, read_source, validate
 
 DEFAULT_ECONOMY = "main"
 SPACE_KINDS = ("land", "sea")
@@ -288,9 +288,14 @@ def _load_map_file(path: str, _mtime_ns: int) -> GameMap:
     return map_from_data(data, positions, path=Path(path))
 
 
+def is_path_ref(ref: str) -> bool:
+    """True when a map or scenario reference reads as a file path (a slash, or a `.yaml` name)."""
+    return ref.endswith((".yaml", ".yml")) or "/" in ref or "\\" in ref
+
+
 def find_map(ref: str, roots: Sequence[Path]) -> Path | None:
     """The file a map reference names: a `.yaml` path, or `<root>/maps/<ref>.yaml`."""
-    if ref.endswith((".yaml", ".yml")) or "/" in ref or "\\" in ref:
+    if is_path_ref(ref):
         candidate = Path(ref)
         return candidate if candidate.is_file() else None
     for root in roots:
@@ -307,6 +312,8 @@ def load_map(ref: str, roots: Sequence[Path], *, span: Span | None = None) -> Ga
     at `span` when the caller has one (the `map:` line of a scenario).
     """
     found = find_map(ref, roots)
+    if found is None and is_path_ref(ref):
+        raise DiagnosticError(not_a_file(ref, span))  # a path: say what is wrong with it, not "unknown map"
     if found is None:
         names = [name for name, _, _ in list_maps(roots)]
         close = difflib.get_close_matches(ref, names, n=3)

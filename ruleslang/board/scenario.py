@@ -24,8 +24,8 @@ from typing import Mapping, Sequence
 
 from ..diagnostics import Diagnostic, DiagnosticError, Related, error
 from ..source import Source, Span
-from ..yamlio import Positions, Problems, load_schema, load_yaml, read_source, validate
-from .mapdata import FactoryInfo, GameMap, did_you_mean, flatten_counter, load_map
+from ..yamlio import Positions, Problems, load_schema, load_yaml, not_a_file, read_source, validate
+from .mapdata import FactoryInfo, GameMap, did_you_mean, flatten_counter, is_path_ref, load_map
 
 _NAMED_REF = re.compile(r"^[a-z][a-z0-9_-]*/[a-z0-9][a-z0-9_-]*$")
 SETUPS = ("start", "empty")
@@ -118,7 +118,7 @@ def _section(data: dict, key: str) -> dict:
 
 def find_scenario(ref: str, roots: Sequence[Path]) -> Path | None:
     """The file a scenario reference names: a `.yaml` path or `family/name` under the roots."""
-    if _NAMED_REF.match(ref) and not ref.endswith((".yaml", ".yml")):
+    if _is_named(ref):
         family, name = ref.split("/")
         for root in roots:
             candidate = Path(root) / family / "scenarios" / f"{name}.yaml"
@@ -127,6 +127,10 @@ def find_scenario(ref: str, roots: Sequence[Path]) -> Path | None:
         return None
     candidate = Path(ref)
     return candidate if candidate.is_file() else None
+
+
+def _is_named(ref: str) -> bool:
+    return bool(_NAMED_REF.match(ref)) and not ref.endswith((".yaml", ".yml"))
 
 
 def list_scenarios(roots: Sequence[Path]) -> list[tuple[str, Path]]:
@@ -147,6 +151,8 @@ def load_scenario(ref: str, roots: Sequence[Path], *, default_map: str | None = 
     `DiagnosticError` with every problem at its YAML line and column.
     """
     path = find_scenario(ref, roots)
+    if path is None and is_path_ref(ref) and not _is_named(ref):
+        raise DiagnosticError(not_a_file(ref, span))  # a path: say what is wrong with it, not "unknown scenario"
     if path is None:
         known = [name for name, _ in list_scenarios(roots)]
         hint = did_you_mean(difflib.get_close_matches(ref, known, n=3))
