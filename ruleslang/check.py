@@ -9,7 +9,6 @@ and that overrides keep their definition's parameters.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from difflib import get_close_matches
 from typing import Any
 
 from . import ast
@@ -19,6 +18,7 @@ from .diagnostics import Diagnostic, Related, error, has_errors, warning
 from .resolve import Ruleset
 from .runtime.registry import ACTIONS, PROCEDURES, REQUIRED
 from .scope import Enumeration, GlobalScope, Symbol
+from .suggest import close_matches
 from .typecheck import CheckInfo, Frame, TypeChecker
 from .values import EnumValue
 
@@ -205,7 +205,7 @@ class _Checker:
             if isinstance(d.decl, ast.SideDecl):
                 for member in d.decl.members:
                     if member.text not in scope.enums["player"].by_name:
-                        close = get_close_matches(member.text, list(scope.enums["player"].by_name), n=2)
+                        close = close_matches(member.text, list(scope.enums["player"].by_name), n=2)
                         self.error("R201", f"side {name} lists '{member.text}', which is not a player",
                                    member.span, hint=f"did you mean {', '.join(close)}?" if close else None)
 
@@ -240,7 +240,7 @@ class _Checker:
             return resolved
         candidates = list(T.BUILTIN_TYPE_NAMES) + [s.name for s in self.scope.symbols.values()
                                                    if s.kind in ("enum", "type")]
-        close = get_close_matches(name, candidates, n=3)
+        close = close_matches(name, candidates, n=3)
         self.error("R201", f"'{name}' is not a type", span,
                    hint=f"did you mean {', '.join(close)}?" if close else
                    "types: int, number, bool, text, player, side, space, territory, seazone, unittype, "
@@ -642,7 +642,7 @@ class _Checker:
             for ident, value in decl.attributes:
                 attr = attrs.get(ident.text)
                 if attr is None:
-                    close = get_close_matches(ident.text, list(attrs), n=3)
+                    close = close_matches(ident.text, list(attrs), n=3)
                     self.error("R201", f"unit {name}: '{ident.text}' is not a declared attribute", ident.span,
                                hint=f"did you mean {', '.join(close)}?" if close else
                                f"declare it first: attribute {ident.text}: int")
@@ -655,7 +655,7 @@ class _Checker:
                                decl.name.span, hint=f"add '{aname}: ...' or give the attribute a default")
             for tag in decl.tags or ():
                 if tag.text not in self.scope.enums["tag"].by_name:
-                    close = get_close_matches(tag.text, list(self.scope.enums["tag"].by_name), n=3)
+                    close = close_matches(tag.text, list(self.scope.enums["tag"].by_name), n=3)
                     self.error("R201", f"unit {name}: '{tag.text}' is not a declared tag", tag.span,
                                hint=f"did you mean {', '.join(close)}?" if close else
                                f"declare it first: tag {tag.text}")
@@ -691,7 +691,7 @@ class _Checker:
                 for item in decl.items:
                     target = symbols.get(item.text)
                     if target is None or target.kind not in PROCEDURE_KINDS:
-                        close = get_close_matches(item.text, [n for n, s in symbols.items()
+                        close = close_matches(item.text, [n for n, s in symbols.items()
                                                               if s.kind in PROCEDURE_KINDS], n=3)
                         self.error("R201", f"sequence {name}: '{item.text}' is not a phase or step", item.span,
                                    hint=f"did you mean {', '.join(close)}?" if close else None)
@@ -706,7 +706,7 @@ class _Checker:
         if isinstance(proc, ast.RuntimeProcedure):
             known = PROCEDURES.get(proc.name.text)
             if known is None:
-                close = get_close_matches(proc.name.text, list(PROCEDURES), n=3)
+                close = close_matches(proc.name.text, list(PROCEDURES), n=3)
                 self.error("R201", f"'{proc.name.text}' is not a runtime procedure", proc.name.span,
                            hint=f"did you mean {', '.join(close)}?" if close else
                            "runtime procedures: " + ", ".join(PROCEDURES))
@@ -750,7 +750,7 @@ class _Checker:
     def _hook(self, name: str, decl: ast.HookDecl) -> None:
         target = self.scope.symbols.get(decl.target.phase.text)
         if target is None or target.kind not in PROCEDURE_KINDS:
-            close = get_close_matches(decl.target.phase.text, [n for n, s in self.scope.symbols.items()
+            close = close_matches(decl.target.phase.text, [n for n, s in self.scope.symbols.items()
                                                                if s.kind in PROCEDURE_KINDS], n=3)
             self.error("R201", f"hook {name}: '{decl.target.phase.text}' is not a phase or step",
                        decl.target.phase.span, hint=f"did you mean {', '.join(close)}?" if close else None)
@@ -776,7 +776,7 @@ class _Checker:
     def _constraint(self, name: str, decl: ast.ConstraintDecl) -> None:
         action = ACTIONS.get(decl.action.text)
         if action is None:
-            close = get_close_matches(decl.action.text, list(ACTIONS), n=3)
+            close = close_matches(decl.action.text, list(ACTIONS), n=3)
             self.error("R201", f"'{decl.action.text}' is not an action a constraint can guard", decl.action.span,
                        hint=f"did you mean {', '.join(close)}?" if close else "actions: " + ", ".join(ACTIONS))
             params = [(p, T.ANY) for p in decl.params]
@@ -994,7 +994,7 @@ class _Checker:
         if isinstance(line, ast.TestOption):
             sym = self.scope.symbols.get(line.name.text)
             if sym is None or sym.kind != "option":
-                close = get_close_matches(line.name.text, [n for n, s in self.scope.symbols.items()
+                close = close_matches(line.name.text, [n for n, s in self.scope.symbols.items()
                                                            if s.kind == "option"], n=3)
                 self.error("R201", f"'{line.name.text}' is not an option", line.name.span,
                            hint=f"did you mean {', '.join(close)}?" if close else None)
@@ -1005,7 +1005,7 @@ class _Checker:
             key = line.target.text
             stmt = self.decision_ids.get(key)
             if stmt is None:
-                close = get_close_matches(key, list(self.decision_ids), n=3)
+                close = close_matches(key, list(self.decision_ids), n=3)
                 self.error("R201", f"no decision named '{key}'", line.target.span,
                            hint=f"did you mean {', '.join(close)}?" if close else
                            "a decision is named procedure.variable, after 'let variable = choose ...'")
@@ -1021,7 +1021,7 @@ class _Checker:
         elif isinstance(line, ast.TestRun):
             sym = self.scope.symbols.get(line.phase.text)
             if sym is None or sym.kind not in PROCEDURE_KINDS:
-                close = get_close_matches(line.phase.text, [n for n, s in self.scope.symbols.items()
+                close = close_matches(line.phase.text, [n for n, s in self.scope.symbols.items()
                                                             if s.kind in PROCEDURE_KINDS], n=3)
                 self.error("R201", f"'{line.phase.text}' is not a phase or step", line.phase.span,
                            hint=f"did you mean {', '.join(close)}?" if close else None)
@@ -1030,7 +1030,7 @@ class _Checker:
         elif isinstance(line, ast.TestFact):
             sym = self.scope.symbols.get(line.name.text)
             if sym is None or sym.kind != "fact":
-                close = get_close_matches(line.name.text, [n for n, s in self.scope.symbols.items()
+                close = close_matches(line.name.text, [n for n, s in self.scope.symbols.items()
                                                            if s.kind == "fact"], n=3)
                 self.error("R201", f"'{line.name.text}' is not a fact", line.name.span,
                            hint=f"did you mean {', '.join(close)}?" if close else "declare it: fact NAME: TYPE")
@@ -1075,12 +1075,55 @@ class _Checker:
             new_params = self._param_types(new)
             if old_params is None or new_params is None:
                 continue
+            related = [Related(old.name.span, f"{d.previous.origin} defines {name} here")]
             if len(old_params) != len(new_params) or any(a != b for a, b in zip(old_params, new_params)):
                 self.error(
                     "R206", f"override of {name} changes its parameters from ({_types(old_params)}) "
-                            f"to ({_types(new_params)})", new.name.span,
-                    related=[Related(old.name.span, f"{d.previous.origin} defines {name} here")],
+                            f"to ({_types(new_params)})", new.name.span, related=related,
                     hint="an override must take the same parameters; define a new name instead")
+                continue
+            # Callers written against the old definition use its value; a result they cannot
+            # use would otherwise be reported inside their (often shipped) files, not here.
+            old_result, new_result = self._old_result_type(old), self._result_type(name, new)
+            if old_result is not None and new_result is not None and not T.assignable(new_result, old_result):
+                self.error(
+                    "R206", f"override of {name} changes its result type from {_shape(old_result)} to "
+                            f"{_shape(new_result)}", new.name.span, related=related,
+                    hint=f"an override must give a value its callers can use ({_shape(old_result)}); "
+                         "define a new name instead")
+
+    def _result_type(self, name: str, decl) -> T.Type | None:
+        """The type of the value a live value definition gives (declared or inferred)."""
+        if isinstance(decl, (ast.TableDecl, ast.DieTableDecl)):
+            return getattr(self.scope.symbols.get(name), "rows_type", None)
+        entry = self.formula_types.get(name)
+        return entry[1] if entry is not None else None
+
+    def _old_result_type(self, decl) -> T.Type | None:
+        """The result type a superseded definition declares (None when it leaves it to inference).
+
+        Its types are resolved without reporting: problems in them belong to the older ruleset.
+        """
+        mark = len(self.diags)
+        try:
+            if isinstance(decl, ast.ModifiersDecl):
+                return self.resolve_type(decl.result) if decl.result is not None else T.INT
+            if isinstance(decl, (ast.FormulaDecl, ast.DieTableDecl)):
+                return self.resolve_type(decl.result) if decl.result is not None else None
+            if isinstance(decl, ast.ConstantDecl) and decl.type is None:
+                # a constant's type is its value's: check that value on a scratch checker
+                scratch = TypeChecker(self.scope, CheckInfo(), [], self.formula_types)
+                scratch.frame = Frame(id(decl), scratch.info)
+                return scratch.check(decl.value)
+            if isinstance(decl, (ast.CounterDecl, ast.ConstantDecl)):
+                return self.resolve_type(decl.type)
+            if isinstance(decl, ast.TableDecl):
+                if decl.columns is None:
+                    return self.resolve_type(decl.result)
+                return T.RecordType(tuple((c.name.text, self.resolve_type(c.type)) for c in decl.columns))
+            return None
+        finally:
+            del self.diags[mark:]
 
     def _param_types(self, decl) -> tuple | None:
         if isinstance(decl, (ast.FormulaDecl, ast.ModifiersDecl)):
@@ -1113,3 +1156,8 @@ def _key_text(key: tuple) -> str:
 
 def _types(ts) -> str:
     return ", ".join(str(t) for t in ts)
+
+
+def _shape(t: T.Type) -> str:
+    """A type as its fields when it is a record (two table rows both read "row of t")."""
+    return str(T.RecordType(t.fields)) if isinstance(t, T.RecordType) else str(t)

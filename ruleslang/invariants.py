@@ -1,5 +1,6 @@
 """Evaluating a ruleset's `check` declarations (its invariants) for `ruleslang check`.
 
+`ruleslang check` also reports what is wrong with its tests' scenarios (without running them).
 Checks run against the starting position of the ruleset's map when it names one, else with no
 board. A failed check is a C401 diagnostic with the check's own severity.
 """
@@ -14,6 +15,13 @@ from .procedures import run_checks
 
 
 def evaluate_checks(loaded, workspace) -> list[Diagnostic]:
+    """The ruleset's `check` declarations, evaluated, and the problems of its tests' scenarios."""
+    from .testing import check_test_scenarios
+
+    return check_test_scenarios(loaded, workspace) + _invariants(loaded, workspace)
+
+
+def _invariants(loaded, workspace) -> list[Diagnostic]:
     compiled = loaded.compiled
     board = state = None
     if loaded.ruleset.map is not None:

@@ -70,19 +70,21 @@ class Loader:
     # ------------------------------------------------------------------------ discovery
 
     def versions(self, family: str, name: str) -> list[tuple[int, Path]]:
-        """All versions of `family/name` in the first root that has any, oldest first."""
+        """All versions of `family/name` across the roots, oldest first.
+
+        Versions are gathered from every root, so a revision written in a user's folder finds
+        the shipped versions it revises; an earlier root shadows the same version in a later one.
+        """
+        found: dict[int, Path] = {}
         for root in self.roots:
             folder = root / family
             if not folder.is_dir():
                 continue
-            found = []
-            for path in folder.glob(f"{name}@*.rules"):
+            for path in sorted(folder.glob(f"{name}@*.rules")):
                 m = FILE_RE.match(path.name)
                 if m and m.group("name") == name:
-                    found.append((int(m.group("version")), path))
-            if found:
-                return sorted(found)
-        return []
+                    found.setdefault(int(m.group("version")), path)
+        return sorted(found.items())
 
     def all_rulesets(self) -> list[tuple[str, Path]]:
         """Every `family/name@N` in the roots (earlier roots shadow later ones), sorted."""
@@ -110,11 +112,11 @@ class Loader:
         family, name, version = parts
         versions = self.versions(family, name)
         if not versions:
-            from difflib import get_close_matches
+            from .suggest import close_matches
 
             base = f"{family}/{name}"
             known = sorted({r.split("@")[0] for r in self.known_refs()})
-            close = get_close_matches(base, known, n=3)
+            close = close_matches(base, known, n=3)
             hint = f"did you mean {', '.join(close)}?" if close else (
                 "rulesets are looked up in: " + ", ".join(str(r) for r in self.roots))
             raise DiagnosticError(error("S001", f"no ruleset named '{base}'", ref.span, hint=hint))

@@ -223,6 +223,12 @@ def _syntax_diagnostic(exc: UnexpectedInput, source: Source, base: int):
     end = base + (token.end_pos if token.end_pos is not None else start)
     if token.type in ("_NL", "_DEDENT", "_INDENT", "$END"):
         end = start  # a point: the end of the line, or where the next line's text starts
+    quote = _quote_in_interpolation(source.text, start)
+    if quote is not None:
+        return error("P006", "this '\"' inside '{...}' ends the text, so the interpolation is never closed",
+                     Span(source, quote, quote + 1),
+                     hint='inside {...} in a text, write a double quote as \\" (for example '
+                          '"{ipc(\\"UK\\")}"), or compute the value on a let line first')
     expected = exc.accepts or exc.expected
     message = f"expected {_expected_list(expected)}, found {_describe_token(token)}"
     hint = None
@@ -234,6 +240,34 @@ def _syntax_diagnostic(exc: UnexpectedInput, source: Source, base: int):
     elif token.type == "_NL" and (len(set(expected) & _EXPR_START) >= 8 or set(expected) <= {"ELSE", "THEN"}):
         hint = "to go on to the next line, put the expression inside ( ), or end the line with \\"
     return error("P001", message, Span(source, start, max(end, start)), hint=hint)
+
+
+def _quote_in_interpolation(text: str, at: int) -> int | None:
+    """The closing quote just before `at` of a text whose `{...}` is still open, or None.
+
+    `"{ipc("UK")}"` lexes as the text `"{ipc("` followed by the name UK: the unexpected token
+    sits right after a text that ended inside an interpolation, which is what the user must see.
+    """
+    i = text.rfind("\n", 0, at) + 1
+    literal_start = None  # index of the opening quote while inside a text
+    last = None  # (opening quote, closing quote) of the last text on the line
+    while i < at:
+        ch = text[i]
+        if literal_start is None:
+            if ch == '"':
+                literal_start = i
+        elif ch == "\\":
+            i += 1
+        elif ch == '"':
+            last, literal_start = (literal_start, i), None
+        i += 1
+    if literal_start is not None or last is None or last[1] != at - 1:
+        return None
+    body = text[last[0] + 1:last[1]].replace("{{", "").replace("}}", "")
+    depth = 0
+    for ch in body:
+        depth += {"{": 1, "}": -1}.get(ch, 0)
+    return last[1] if depth > 0 else None
 
 
 def _check_depth(tree: Tree, source: Source, base: int) -> None:

@@ -8,7 +8,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from difflib import get_close_matches
 from typing import Any, Callable
 
 from . import ast
@@ -18,6 +17,7 @@ from .check import Program
 from .compile import _NO, ExprCompiler
 from .compile_exact import ExactCompiler, exact_body
 from .errors import EvalError
+from .suggest import close_matches
 from .values import EnumValue, LSet, Record, display_text, format_value, normalize_number
 
 
@@ -58,7 +58,7 @@ class TableRuntime:
                     return idx
         shown = ", ".join(display_text(k) for k in key)
         known = [", ".join(display_text(k) for k in ks) for ks in self.exact]
-        close = get_close_matches(shown, known, n=3)
+        close = close_matches(shown, known, n=3)
         hint = f"did you mean {', '.join(close)}?" if close else None
         ints = [ks[0] for ks in self.exact if len(ks) == 1 and type(ks[0]) is int]
         ranges = [(lo, hi) for lo, hi, _ in self.ranges]

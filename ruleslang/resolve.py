@@ -9,7 +9,6 @@ conflict (two rulesets define the same name independently: an error naming both)
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from difflib import get_close_matches
 from pathlib import Path
 from typing import Sequence
 
@@ -18,6 +17,7 @@ from .diagnostics import Diagnostic, DiagnosticError, Related, error
 from .limits import MAX_RULESETS
 from .loader import Loader, RulesetFile, parse_ref
 from .source import Source, Span
+from .suggest import close_matches
 
 # Kinds that may replace one another: all are called like functions and give a value.
 _VALUE_KINDS = {"formula", "table", "die table", "modifiers", "constant"}
@@ -297,7 +297,7 @@ def _duplicate(ident: ast.Ident, first: ast.Ident, what: str) -> Diagnostic:
 
 def _nothing_to(name: str, verb: str, span: Span, env: dict[str, Definition]) -> Diagnostic:
     live = [n for n, d in env.items() if d.decl is not None]
-    close = get_close_matches(name, live, n=3)
+    close = close_matches(name, live, n=3)
     hint = f"did you mean {', '.join(close)}?" if close else (
         f"{verb} applies to definitions of the rulesets this one uses or revises")
     return error("R205", f"there is no '{name}' to {verb}", span, hint=hint)

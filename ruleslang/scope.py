@@ -9,11 +9,11 @@ declared enums are names of their own; one that two enums share must be qualifie
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from difflib import get_close_matches
 from typing import Any
 
 from . import ast
 from . import types as T
+from .suggest import close_matches
 from .values import EnumValue
 
 
@@ -71,13 +71,13 @@ class Enumeration:
     def suggest(self, text: str) -> list[str]:
         names = list(self.by_name) + [a for a in self.aliases]
         lowered = {n.lower(): n for n in self.by_name}
-        found = get_close_matches(text.lower(), list(lowered) + list(self.aliases), n=3, cutoff=0.6)
+        found = close_matches(text.lower(), list(lowered) + list(self.aliases), n=3)
         out: list[str] = []
         for f in found:
             name = lowered.get(f) or self.aliases.get(f)
             if name and name not in out:
                 out.append(name)
-        return out or get_close_matches(text, names, n=3)
+        return out or close_matches(text, names, n=3)
 
 
 @dataclass
@@ -97,7 +97,7 @@ class GlobalScope:
 
     def suggest(self, name: str, extra: list[str] = ()) -> list[str]:
         candidates = list(self.symbols) + list(self.members) + list(extra)
-        return get_close_matches(name, candidates, n=3)
+        return close_matches(name, candidates, n=3)
 
 
 BUILTIN_ENUMS = ("player", "side", "space", "unittype", "tag")

@@ -68,10 +68,10 @@ def parse_setting(text: str, compiled) -> tuple[str, Any]:
     name, raw = text.split("=", 1)
     sym = compiled.symbols.get(name.strip())
     if sym is None or sym.kind != "option":
-        from difflib import get_close_matches
+        from .suggest import close_matches
 
         options = [n for n, s in compiled.symbols.items() if s.kind == "option"]
-        close = get_close_matches(name.strip(), options, n=3)
+        close = close_matches(name.strip(), options, n=3)
         raise DiagnosticError(error(
             "U102", f"'{name.strip()}' is not an option of these rulesets", Span(source, 0, len(name)),
             hint=f"did you mean {', '.join(close)}?" if close else

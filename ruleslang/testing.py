@@ -6,16 +6,17 @@ then its other lines run in order: `let`, `run PHASE [for PLAYER]`, and the `exp
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from . import ast
 from .context import EvalContext
-from .diagnostics import Diagnostic, DiagnosticError, error
+from .diagnostics import Diagnostic, DiagnosticError, Related, error
 from .errors import EvalError
 from .host import Host
 from .procedures import check_action, run_procedure
+from .scenario_check import check_scenario, scenario_problems
 from .unparse import unparse
 from .values import format_value
 
@@ -223,10 +224,12 @@ class TestRunner:
                 if not any(path == r or r in path.parents for r in allowed):
                     raise DiagnosticError(error("S005", f"scenario '{ref.text}' lies outside the ruleset roots",
                                                 ref.span))
-                scenario = load_scenario(str(path), roots, default_map=default_map)
+                scenario = load_scenario(str(path), roots, default_map=default_map, span=ref.span)
             else:
-                scenario = load_scenario(ref.text, roots, default_map=default_map)
+                scenario = load_scenario(ref.text, roots, default_map=default_map, span=ref.span)
         except DiagnosticError as exc:
+            if all(d.span is not None and d.span.source is ref.span.source for d in exc.diagnostics):
+                raise  # already on the test's line (an unknown scenario)
             raise DiagnosticError([error("D632", f"scenario '{ref.text}' cannot be used", ref.span)]
                                   + exc.diagnostics)
         if line.changes is not None:
@@ -236,18 +239,14 @@ class TestRunner:
         return scenario
 
     def _apply_scenario_values(self, ctx, scenario) -> None:
+        """Check the scenario against the rulesets (every command that meets the two comes
+        through here: eval, call, explain, rule tests, games), then set its options and facts."""
         compiled = ctx.compiled
         symbols = compiled.symbols
+        check_scenario(compiled, scenario, self.workspace.loader)
         for name, raw in (scenario.options or {}).items():
-            sym = symbols.get(name)
             value = raw.value if hasattr(raw, "value") else raw
-            if sym is None or sym.kind != "option":
-                raise DiagnosticError(error("D633", f"the scenario sets '{name}', which is not an option of "
-                                                    "these rulesets", getattr(raw, "span", None)))
-            try:
-                ctx.options[name] = compiled.convert_data(value, sym.type, f"option {name}")
-            except EvalError as e:
-                raise DiagnosticError(error("D633", e.message, getattr(raw, "span", None)))
+            ctx.options[name] = compiled.convert_data(value, symbols[name].type, f"option {name}")
         for name, value in (scenario.facts or {}).items():
             sym = symbols.get(name)
             if sym is None or sym.kind != "fact":
@@ -339,6 +338,31 @@ class TestRunner:
                 detail = (f"{unparse(expr.left)} = {format_value(ec.expr(expr.left)(env))}, "
                           f"{unparse(expr.right)} = {format_value(ec.expr(expr.right)(env))}")
             raise _Failed(line.span, f"expected {unparse(expr)}", "true", detail or format_value(value))
+
+
+def check_test_scenarios(loaded, workspace) -> list[Diagnostic]:
+    """The problems of each test's scenario, found without running the test (for `check`).
+
+    Each scenario is loaded, its `with {...}` record applied and the result checked against the
+    rulesets, as a run of the test would; each problem also points at the test's scenario line.
+    """
+    runner = TestRunner(workspace)
+    out: list[Diagnostic] = []
+    for test in loaded.ruleset.tests:
+        line = next((x for x in test.lines if isinstance(x, ast.TestScenario)), None)
+        if line is None:
+            continue
+        try:
+            scenario = runner._scenario(loaded, test, line)
+            problems = scenario_problems(loaded.compiled, scenario, workspace.loader)
+        except DiagnosticError as exc:
+            problems = exc.diagnostics
+        used = Related(line.ref.span, f"the scenario of test \"{test.title}\"")
+        # a problem in a scenario file also says which test uses it; one in the test's own
+        # `with {...}` is already on the test's line
+        out.extend(d if d.span is not None and d.span.source is line.span.source else
+                   replace(d, related=d.related + (used,)) for d in problems)
+    return out
 
 
 def load_scenario_for_map(map_name: str, roots):

@@ -9,7 +9,6 @@ and what each call and field access refers to.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from difflib import get_close_matches
 from typing import Any
 
 from . import ast
@@ -17,6 +16,7 @@ from . import types as T
 from .builtins import REGISTRY as BUILTINS
 from .diagnostics import Diagnostic, Related, error, warning
 from .scope import GlobalScope, Symbol
+from .suggest import close_matches
 from .values import EnumValue
 
 # Aggregates whose single argument may be a `for` generator (compiled as a fold).
@@ -280,7 +280,7 @@ class TypeChecker:
 
     def _undefined(self, name: str, span) -> None:
         local = self.frame.names() if self.frame is not None else []
-        close = get_close_matches(name, local + list(self.scope.symbols) + list(self.scope.members)
+        close = close_matches(name, local + list(self.scope.symbols) + list(self.scope.members)
                                   + list(BUILTINS), n=3)
         hint = f"did you mean {', '.join(close)}?" if close else None
         self.error("R201", f"'{name}' is not defined", span, hint=hint)
@@ -381,7 +381,7 @@ class TypeChecker:
         given.update(range(len(node.args)))
         for k in node.kwargs:
             if k.name.text not in names:
-                close = get_close_matches(k.name.text, names, n=2)
+                close = close_matches(k.name.text, names, n=2)
                 self.error("T303", f"{symbol.name} has no parameter named '{k.name.text}'", k.name.span,
                            hint=f"did you mean {', '.join(close)}?" if close else
                            f"parameters: {', '.join(names) or 'none'}")
@@ -426,7 +426,7 @@ class TypeChecker:
                 enum = self.scope.enums.get(obj.id)
                 value = enum.by_name.get(fname) if enum else None
                 if value is None:
-                    close = get_close_matches(fname, list(enum.by_name) if enum else [], n=3)
+                    close = close_matches(fname, list(enum.by_name) if enum else [], n=3)
                     self.error("R201", f"enumeration {obj.id} has no member '{fname}'", node.name.span,
                                hint=f"did you mean {', '.join(close)}?" if close else None)
                     return T.ANY
@@ -438,7 +438,7 @@ class TypeChecker:
         if isinstance(t, T.RecordType):
             ft = t.field(fname)
             if ft is None:
-                close = get_close_matches(fname, [n for n, _ in t.fields], n=3)
+                close = close_matches(fname, [n for n, _ in t.fields], n=3)
                 self.error("T312", f"{_a(t)} has no field '{fname}'", node.name.span,
                            hint=f"did you mean {', '.join(close)}?" if close else
                            f"fields: {', '.join(n for n, _ in t.fields)}")
@@ -458,7 +458,7 @@ class TypeChecker:
                 return T.TEXT
             attr = self.scope.unit_attributes.get(fname)
             if attr is None:
-                close = get_close_matches(fname, list(self.scope.unit_attributes) +
+                close = close_matches(fname, list(self.scope.unit_attributes) +
                                           (list(UNIT_FIELDS) if kind == "unit" else []), n=3)
                 self.error("T312", f"a {'unit' if kind == 'unit' else 'unit type'} has no attribute '{fname}'",
                            node.name.span, hint=f"did you mean {', '.join(close)}?" if close else
@@ -473,7 +473,7 @@ class TypeChecker:
             if t == T.SPACE:
                 attr = self.scope.space_attributes.get(fname)
                 if attr is None:
-                    close = get_close_matches(fname, list(self.scope.space_attributes), n=3)
+                    close = close_matches(fname, list(self.scope.space_attributes), n=3)
                     self.error("T312", f"a space has no attribute '{fname}'", node.name.span,
                                hint=f"did you mean {', '.join(close)}?" if close else
                                "declare it: space attribute NAME: TYPE = DEFAULT")
@@ -646,7 +646,7 @@ class TypeChecker:
             for ident, value in node.fields:
                 ft = target.field(ident.text)
                 if ft is None:
-                    close = get_close_matches(ident.text, list(names), n=2)
+                    close = close_matches(ident.text, list(names), n=2)
                     self.error("T312", f"{target} has no field '{ident.text}'", ident.span,
                                hint=f"did you mean {', '.join(close)}?" if close else None)
                     self.check(value)

@@ -13,7 +13,6 @@ the YAML line and column. Codes:
 
 from __future__ import annotations
 
-import difflib
 import functools
 import importlib.resources
 import json
@@ -27,6 +26,7 @@ import yaml
 from .diagnostics import Diagnostic, DiagnosticError, Related, error
 from .limits import MAX_DATA_CHARS, MAX_YAML_DEPTH
 from .source import Source, Span, span_at
+from .suggest import close_matches
 
 DataPath = tuple  # a tuple of mapping keys (str) and list indices (int)
 
@@ -422,7 +422,7 @@ def _unknown_keys(err: jsonschema.ValidationError, positions: Positions, code: s
     # Keys are text in a YAML document; data built elsewhere may hold other keys.
     for key in sorted((k for k in err.instance if k not in allowed
                        and not any(re.search(p, str(k)) for p in patterns)), key=str):
-        close = difflib.get_close_matches(str(key), allowed, n=1)
+        close = close_matches(str(key), allowed, n=1)
         hint = f"did you mean '{close[0]}'?" if close else (
             "allowed keys: " + ", ".join(allowed) if allowed else None)
         yield error(code, f"{format_path(path)}: unknown key '{key}'",

@@ -14,7 +14,6 @@ problem located. Codes:
 
 from __future__ import annotations
 
-import difflib
 import functools
 import re
 from dataclasses import dataclass, field
@@ -26,6 +25,7 @@ import yaml
 
 from ..diagnostics import Diagnostic, DiagnosticError, Related, error
 from ..source import Span
+from ..suggest import close_matches
 from ..yamlio import Positions, Problems, load_schema, load_yaml, not_a_file, read_source, validate
 
 DEFAULT_ECONOMY = "main"
@@ -249,7 +249,7 @@ def _suggest(text: str, items: Iterable) -> list[str]:
         for t in (item.name, *item.aliases):
             spellings.setdefault(t.casefold(), item.name)
     found = []
-    for close in difflib.get_close_matches(text.casefold(), list(spellings), n=6, cutoff=0.6):
+    for close in close_matches(text.casefold(), list(spellings), n=6):
         if spellings[close] not in found:
             found.append(spellings[close])
     return found[:3]
@@ -316,7 +316,7 @@ def load_map(ref: str, roots: Sequence[Path], *, span: Span | None = None) -> Ga
         raise DiagnosticError(not_a_file(ref, span))  # a path: say what is wrong with it, not "unknown map"
     if found is None:
         names = [name for name, _, _ in list_maps(roots)]
-        close = difflib.get_close_matches(ref, names, n=3)
+        close = close_matches(ref, names, n=3)
         hint = did_you_mean(close) or ("known maps: " + ", ".join(names) if names else None)
         raise DiagnosticError(error("D629", f"unknown map '{ref}'", span, hint=hint,
                                     file=None if span else ref))
@@ -449,7 +449,7 @@ class _MapChecker:
             side = entry.get("side") if isinstance(entry.get("side"), str) else None
             if side is not None and declared_sides and side not in declared_sides:
                 self.problem("D627", ("players", i, "side"), f"unknown side '{side}'",
-                             hint=did_you_mean(difflib.get_close_matches(side, declared_sides, n=2))
+                             hint=did_you_mean(close_matches(side, declared_sides, n=2))
                              or "sides: " + ", ".join(declared_sides))
             capital = entry.get("capital")
             if capital is not None:
@@ -543,7 +543,7 @@ class _MapChecker:
             economy = entry.get("economy") if isinstance(entry.get("economy"), str) else None
             if economy is not None and economy not in economies:
                 self.problem("D628", ("spaces", i, "economy"), f"unknown economy '{economy}'",
-                             hint=did_you_mean(difflib.get_close_matches(economy, sorted(economies), n=2))
+                             hint=did_you_mean(close_matches(economy, sorted(economies), n=2))
                              or "no player declares it in its `economies`")
             if kind == "sea":
                 for key in ("owner", "original_owner", "economy"):

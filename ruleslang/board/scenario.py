@@ -15,7 +15,6 @@ Named scenarios live at `<root>/<family>/scenarios/<name>.yaml` and are referred
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +23,7 @@ from typing import Mapping, Sequence
 
 from ..diagnostics import Diagnostic, DiagnosticError, Related, error
 from ..source import Source, Span
+from ..suggest import close_matches
 from ..yamlio import Positions, Problems, load_schema, load_yaml, not_a_file, read_source, validate
 from .mapdata import FactoryInfo, GameMap, did_you_mean, flatten_counter, is_path_ref, load_map
 
@@ -85,6 +85,9 @@ class Scenario:
     title: str = ""
     path: Path | None = None
     positions: Positions | None = None
+    # Where the names that rulesets check were written, kept across `with` layers (whose
+    # positions replace the base's): ("map",), ("rulesets", i), ("units", space, player, type).
+    name_spans: Mapping[tuple, Span | None] = field(default_factory=dict)
 
     def span(self, *path) -> Span | None:
         """Where a data path of the scenario was written (`scenario.span("facts", "x")`)."""
@@ -155,7 +158,7 @@ def load_scenario(ref: str, roots: Sequence[Path], *, default_map: str | None = 
         raise DiagnosticError(not_a_file(ref, span))  # a path: say what is wrong with it, not "unknown scenario"
     if path is None:
         known = [name for name, _ in list_scenarios(roots)]
-        hint = did_you_mean(difflib.get_close_matches(ref, known, n=3))
+        hint = did_you_mean(close_matches(ref, known, n=3))
         raise DiagnosticError(error("D639", f"unknown scenario '{ref}'", span, hint=hint,
                                     file=None if span else ref))
     source = read_source(path)
@@ -276,12 +279,16 @@ class _ScenarioReader:
                 if player is not None:
                     control[space] = player
         units = dict(base.units)
+        spans = self.layer_spans(data, base)
         for space, (by_player, where) in self.keyed("units", _section(data, "units"), self.space).items():
             placed: dict[str, dict[str, int]] = {}
-            for player, (by_type, _) in self.keyed(where, by_player, self.player).items():
+            spans = {k: s for k, s in spans.items() if k[:2] != ("units", space)}  # this layer replaces them
+            for player, (by_type, at) in self.keyed(where, by_player, self.player).items():
                 counts = {t: n for t, n in _mapping(by_type).items() if isinstance(n, int) and n > 0}
                 if counts:
                     placed[player] = counts
+                for t in _mapping(by_type):
+                    spans[("units", space, player, t)] = self.positions.key_span(at + (t,))
             units[space] = _freeze({p: _freeze(c) for p, c in placed.items()})
         factories = dict(base.factories)
         self.read_factories(data.get("factories"), control, base, factories)
@@ -305,7 +312,18 @@ class _ScenarioReader:
             economy=_freeze(economy), options=_freeze(options), facts=_freeze(facts),
             counters=_freeze(counters),
             title=data.get("title") if isinstance(data.get("title"), str) else base.title,
-            path=path or base.path, positions=self.positions)
+            path=path or base.path, positions=self.positions, name_spans=_freeze(spans))
+
+    def layer_spans(self, data: dict, base: Scenario) -> dict[tuple, Span | None]:
+        """The base's `name_spans` with this layer's `map:` and `rulesets:` (units are added by `read`)."""
+        spans = dict(base.name_spans)
+        if "map" in data:
+            spans[("map",)] = self.positions.span(("map",))
+        if isinstance(data.get("rulesets"), list):
+            spans = {k: s for k, s in spans.items() if k[0] != "rulesets"}
+            for i in range(len(data["rulesets"])):
+                spans[("rulesets", i)] = self.positions.span(("rulesets", i))
+        return spans
 
     def read_turn(self, turn: object, base: TurnInfo | None) -> TurnInfo:
         base = base or TurnInfo(1, _first_player(self.map))

@@ -1,0 +1,28 @@
+"""Did-you-mean: the known names close enough to a misspelt one to be worth offering.
+
+Every "did you mean" of ruleslang goes through `close_matches`. difflib's ratio alone offers
+far-fetched names (a made-up place name of eight letters scores 0.67 against an unrelated
+seven-letter one that shares a few letters), so a candidate must be clearly close, or
+moderately close and start with the same letter: typos rarely fall on the first letter.
+"""
+
+from __future__ import annotations
+
+from difflib import SequenceMatcher, get_close_matches
+from typing import Iterable
+
+LOOSE = 0.6  # at least this close to be considered at all (difflib's default cutoff)
+CLOSE = 0.8  # this close is offered even when the first letters differ
+
+
+def close_matches(word: str, possibilities: Iterable[str], n: int = 3) -> list[str]:
+    """Up to `n` of `possibilities` plausibly meant by `word`, closest first (no duplicates)."""
+    pool = list(dict.fromkeys(possibilities))
+    found = get_close_matches(word, pool, n=len(pool) or 1, cutoff=LOOSE)
+    return [c for c in found if _plausible(word, c)][:n]
+
+
+def _plausible(word: str, candidate: str) -> bool:
+    if SequenceMatcher(None, word, candidate).ratio() >= CLOSE:
+        return True
+    return word[:1].casefold() == candidate[:1].casefold()
