@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from pathlib import Path
 from typing import Sequence
 
 from . import __version__
@@ -159,12 +161,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--agent", default=None, choices=["random", "heuristic", "scripted", "human"],
                    help="the agent of every player --players does not name (default heuristic)")
     p.add_argument("--orders", metavar="FILE", help="the YAML orders of scripted players")
-    p.add_argument("--seed", type=int, default=1, help="the seed of the dice and the agents (default 1)")
+    p.add_argument("--seed", type=int, default=None, help="the seed of the dice and the agents (default 1)")
     p.add_argument("--rounds", type=int, default=None, help="play at most this many rounds (default 10)")
     p.add_argument("--set", metavar="NAME=VALUE", action="append", default=[], dest="settings",
                    help="set an option (repeatable)")
     p.add_argument("--save", metavar="FILE", help="save the game after every round (written atomically)")
-    p.add_argument("--resume", metavar="SAVE", help="go on with a saved game")
+    p.add_argument("--resume", metavar="SAVE",
+                   help="go on with a saved game: its rulesets, scenario, options and seed; --players, --agent "
+                        "and --orders may give new agents for what comes after the save, --rounds more rounds")
     p.add_argument("--log", metavar="FILE", help="write every event, one JSON object a line")
     p.add_argument("--quiet", action="store_true", help="print only the result")
     _common(p)
@@ -730,9 +734,9 @@ def cmd_play(args) -> int:
     except _Usage as exc:
         print(f"ruleslang play: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    if args.rounds is not None and args.rounds < 1:
-        print(f"ruleslang play: error: --rounds takes a number of rounds of at least 1, not {args.rounds}",
-              file=sys.stderr)
+    problem = _play_usage(args, players)
+    if problem:
+        print(f"ruleslang play: error: {problem}", file=sys.stderr)
         return EXIT_USAGE
     recorded = None
     scenario_text = None
@@ -741,8 +745,15 @@ def cmd_play(args) -> int:
         setup = saves.setup_of(data)
         if args.rounds is not None:
             setup.rounds = args.rounds
+        # new agents for what comes after the record (the record answers everything before)
+        setup.players.update(players)
+        if args.agent:
+            setup.default_agent = args.agent
+        setup.orders = args.orders
         recorded = data["decisions"]
         scenario_text = data["scenario"]["text"]
+        if not args.save:
+            print(f"note: the resumed game is not saved; add --save {args.resume} to keep it", file=sys.stderr)
     else:
         defaults = play_defaults(ws.roots)
         refs = args.refs or list(defaults.get("rulesets") or [])
@@ -750,7 +761,7 @@ def cmd_play(args) -> int:
             print("ruleslang play: error: name the rulesets (--ruleset REF); no defaults.yaml gives a default game",
                   file=sys.stderr)
             return EXIT_USAGE
-        setup = saves.GameSetup(refs=refs, scenario=args.scenario, seed=args.seed,
+        setup = saves.GameSetup(refs=refs, scenario=args.scenario, seed=1 if args.seed is None else args.seed,
                                 rounds=args.rounds or int(defaults.get("rounds", 10)), players=players,
                                 default_agent=args.agent or defaults.get("agent", "heuristic"),
                                 settings=list(args.settings), orders=args.orders)
@@ -759,8 +770,17 @@ def cmd_play(args) -> int:
     if args.resume:
         saves.check_rulesets_unchanged(game, data, args.resume)
     printer = RoundPrinter(sys.stdout, quiet=args.quiet, live=sys.stderr.isatty() and not args.quiet)
+    # a resumed game re-runs the saved rounds; their events must be the saved ones before
+    # anything is written over the save
+    verify_after = data["rounds_played"] if args.resume else None
 
     def after_round(g, summary):
+        nonlocal verify_after
+        if verify_after is not None:
+            done = len(g.summaries) >= verify_after
+            saves.verify_resumed(data, g, args.resume, complete=done)
+            if done:
+                verify_after = None
         printer.round(g, summary)
         if args.save:
             saves.write_save(args.save, saves.save_data(g, scenario_text=scenario_text, finished=False))
@@ -768,7 +788,12 @@ def cmd_play(args) -> int:
             _write_log(args.log, g, scenario_text)
 
     game.on_turn = printer.turn
-    result = game.run(setup.rounds, progress=after_round)
+    try:
+        result = game.run(setup.rounds, progress=after_round)
+    except saves.ReplayDivergence as exc:
+        raise saves.divergence_error(exc, args.resume)
+    if verify_after is not None:  # the re-run ended before the saved rounds did
+        saves.verify_resumed(data, game, args.resume, complete=True)
     if args.save:
         saves.write_save(args.save, saves.save_data(game, scenario_text=scenario_text, finished=True))
     if args.log:
@@ -777,6 +802,29 @@ def cmd_play(args) -> int:
     if args.format == "json":
         print(json.dumps(result, indent=2))
     return EXIT_OK
+
+
+def _play_usage(args, players: dict[str, str]) -> str | None:
+    """What is wrong with the play command's options, before anything is played or written."""
+    if args.rounds is not None and args.rounds < 1:
+        return f"--rounds takes a number of rounds of at least 1, not {args.rounds}"
+    if args.resume:
+        fixed = [flag for flag, given in (("--ruleset", args.refs), ("--scenario", args.scenario),
+                                          ("--set", args.settings), ("--seed", args.seed is not None)) if given]
+        if fixed:
+            return (f"--resume goes on with the saved game's own rulesets, scenario, options and seed; "
+                    f"drop {', '.join(fixed)}")
+    scripted = args.agent == "scripted" or "scripted" in players.values()
+    if scripted and not args.orders:
+        return "scripted players need their orders: --orders FILE (the format: ruleslang/runtime/agents/scripted.py)"
+    for flag, path in (("--save", args.save), ("--log", args.log)):
+        if path:
+            from .fileio import file_problem
+
+            problem = file_problem(path)
+            if problem:
+                return f"{flag} {path}: {problem}"
+    return None
 
 
 def _scenario_text(ws, ref: str | None) -> str | None:

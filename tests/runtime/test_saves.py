@@ -199,7 +199,7 @@ def test_a_truncated_save_is_refused_with_its_position(saved, capsys):
 
 
 @pytest.mark.parametrize("content, code", [
-    (b"\xff\xfe not text", "D660"),
+    (b"\xff\xfe not text", "D661"),
     (b"{nonsense", "D661"),
     (b'{"format": "something else"}', "D662"),
     (b"[1, 2, 3]", "D662"),
@@ -243,3 +243,55 @@ def test_a_ruleset_changed_since_the_save_is_refused(saved, here, capsys):
     changed.write_text((REPO / "rulesets" / "aar" / "base@1.rules").read_text())
     assert main(["replay", str(saved), "--rulesets", str(root)]) == 0
     assert os.path.exists(saved)
+
+
+def resume_refused(path: Path, code: str, capsys) -> str:
+    """`play --resume SAVE --save SAVE` refuses the save with `code` and leaves it as it was."""
+    before = path.read_bytes()
+    assert play("play", "--resume", path.name, "--rounds", "3", "--quiet", "--save", path.name) == 1
+    err = capsys.readouterr().err
+    assert f"error[{code}]" in err and path.name in err and "internal error" not in err
+    assert path.read_bytes() == before
+    return err
+
+
+def test_resuming_a_save_whose_events_were_changed_is_refused(saved, capsys):
+    data = saves.read_save(str(saved))
+    index = next(i for i, e in enumerate(data["events"]) if e["kind"] == "treasury")
+
+    def change(d):
+        d["events"][index]["after"] = 999
+    tamper(saved, change)
+    err = resume_refused(saved, "D666", capsys)
+    assert f"from event {index + 1}" in err
+
+
+def test_resuming_a_save_whose_decisions_were_changed_is_refused(saved, capsys):
+    def change(d):
+        d["decisions"][0]["answer"] = "lol"
+    tamper(saved, change)
+    assert "do not fit the game" in resume_refused(saved, "D667", capsys)
+
+
+def test_resume_refuses_options_the_save_fixes_and_notes_an_unsaved_game(saved, capsys):
+    assert play("play", "--resume", saved.name, "--ruleset", "aar/base@1") == 2
+    assert "drop --ruleset" in capsys.readouterr().err
+    assert play("play", "--resume", saved.name, "--rounds", "3", "--quiet") == 0
+    assert f"add --save {saved.name}" in capsys.readouterr().err
+
+
+def test_unwritable_save_and_log_paths_are_refused_before_the_game(here, capsys):
+    assert play(*BASE_RANDOM, "--rounds", "1", "--save", "nowhere/game.json") == 2
+    assert "there is no folder nowhere" in capsys.readouterr().err
+    (here / "folder").mkdir()
+    assert play(*BASE_RANDOM, "--rounds", "1", "--log", "folder") == 2
+    assert "it is a folder, not a file" in capsys.readouterr().err
+
+
+def test_scripted_players_need_orders_and_orders_name_players(here, capsys):
+    assert play(*BASE_RANDOM, "--players", "Germans=scripted") == 2
+    assert "--orders FILE" in capsys.readouterr().err
+    (here / "orders.yaml").write_text("Germnas:\n  - round: 1\n    purchase: {infantry: 1}\n")
+    assert play(*BASE_RANDOM, "--players", "Germans=scripted", "--orders", "orders.yaml") == 1
+    err = capsys.readouterr().err
+    assert "orders.yaml:1:1: error[D651]" in err and "did you mean 'Germans'" in err
