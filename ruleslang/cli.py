@@ -456,10 +456,9 @@ _CALLABLE_KINDS = ("formula", "modifiers", "constant", "table", "die table", "co
 
 
 def cmd_call(args) -> int:
-    from difflib import get_close_matches
-
     from .diagnostics import error
     from .session import convert_argument, make_context
+    from .suggest import close_matches
 
     ws = _workspace(args)
     loaded = _load(ws, [args.ref])
@@ -467,7 +466,7 @@ def cmd_call(args) -> int:
     sym = compiled.symbols.get(args.name)
     if sym is None or sym.kind not in _CALLABLE_KINDS:
         names = [n for n, s in compiled.symbols.items() if s.kind in _CALLABLE_KINDS]
-        close = get_close_matches(args.name, names, n=3)
+        close = close_matches(args.name, names, n=3)
         raise DiagnosticError(error(
             "U110", f"{args.ref} has no formula, table or modifier list named '{args.name}'",
             hint=f"did you mean {', '.join(close)}?" if close else None))
@@ -756,7 +755,9 @@ def cmd_play(args) -> int:
             print(f"note: the resumed game is not saved; add --save {args.resume} to keep it", file=sys.stderr)
     else:
         defaults = play_defaults(ws.roots)
-        refs = args.refs or list(defaults.get("rulesets") or [])
+        scenario_text = _scenario_text(ws, args.scenario)
+        # the rulesets: named on the command line, else those the scenario names, else the default game
+        refs = args.refs or _scenario_rulesets(args.scenario, scenario_text) or list(defaults.get("rulesets") or [])
         if not refs:
             print("ruleslang play: error: name the rulesets (--ruleset REF); no defaults.yaml gives a default game",
                   file=sys.stderr)
@@ -765,7 +766,6 @@ def cmd_play(args) -> int:
                                 rounds=args.rounds or int(defaults.get("rounds", 10)), players=players,
                                 default_agent=args.agent or defaults.get("agent", "heuristic"),
                                 settings=list(args.settings), orders=args.orders)
-        scenario_text = _scenario_text(ws, setup.scenario)
     game = saves.build_game(ws, setup, recorded=recorded, scenario_text=scenario_text)
     if args.resume:
         saves.check_rulesets_unchanged(game, data, args.resume)
@@ -825,6 +825,18 @@ def _play_usage(args, players: dict[str, str]) -> str | None:
             if problem:
                 return f"{flag} {path}: {problem}"
     return None
+
+
+def _scenario_rulesets(name: str | None, text: str | None) -> list[str]:
+    """The `rulesets:` a scenario names (checked against the workspace when the game is built)."""
+    if not text:
+        return []
+    from .source import Source
+    from .yamlio import load_yaml
+
+    data, _ = load_yaml(Source(name or "<scenario>", text))
+    found = data.get("rulesets") if isinstance(data, dict) else None
+    return [str(r) for r in found] if isinstance(found, list) else []
 
 
 def _scenario_text(ws, ref: str | None) -> str | None:

@@ -10,7 +10,6 @@ A save that is truncated, corrupt, of an unknown format, or whose rulesets chang
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import json
 from dataclasses import dataclass, field
@@ -46,6 +45,7 @@ def build_game(workspace, setup: GameSetup, *, recorded: list[dict] | None = Non
                recorder=None) -> Game:
     """A game from a setup; with `recorded` decisions, those are answered first (resume, replay)."""
     from ..board.scenario import load_scenario, scenario_from_data
+    from ..scenario_check import check_scenario
     from ..session import parse_setting
     from ..testing import TestRunner, load_scenario_for_map
     from ..yamlio import load_yaml
@@ -66,9 +66,8 @@ def build_game(workspace, setup: GameSetup, *, recorded: list[dict] | None = Non
         scenario = load_scenario(setup.scenario, workspace.roots, default_map=default_map)
     else:
         scenario = load_scenario_for_map(default_map, workspace.roots)
-    if scenario.map.name != default_map:
-        raise DiagnosticError(error("G703", f"the scenario is on map '{scenario.map.name}' but the rulesets are "
-                                            f"written for '{default_map}'", None))
+    # the scenario's map, unit types, options and rulesets against the composition (located errors)
+    check_scenario(loaded.compiled, scenario, workspace.loader)
     options = {}
     for text in setup.settings:
         name, value = parse_setting(text, loaded.compiled)
@@ -104,6 +103,7 @@ def build_game(workspace, setup: GameSetup, *, recorded: list[dict] | None = Non
 def _load_orders(path: str, players: list[str]) -> dict:
     """The orders file: player -> a list of orders per round (the format: agents/scripted.py)."""
     from ..board.mapdata import did_you_mean
+    from ..suggest import close_matches
     from ..yamlio import load_yaml, read_source
 
     source = read_source(Path(path))
@@ -116,7 +116,7 @@ def _load_orders(path: str, players: list[str]) -> dict:
         if name not in players:
             problems.append(error("D651", f"the orders name '{name}', who does not play on this map",
                                   positions.key_span((name,)),
-                                  hint=did_you_mean(difflib.get_close_matches(str(name), players, 2, 0.6))
+                                  hint=did_you_mean(close_matches(str(name), players, 2))
                                   or "players: " + ", ".join(players)))
         elif not isinstance(plan, list):
             problems.append(error("D650", f"the orders of {name} are a list of rounds ({{round: 1, purchase: ...}}), "

@@ -181,3 +181,22 @@ def test_play_from_a_scenario_file_and_replay_it(tmp_path, monkeypatch, capsys):
     Path(scenario).unlink()                    # the save carries the scenario's text
     assert main(["replay", "game.json"]) == 0
     assert capsys.readouterr().out.startswith("replay of game.json: all ")
+
+
+def test_a_scenario_that_names_its_rulesets_is_played_under_them(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    scenario = scenario_file(tmp_path, {"map": "aar", "rulesets": ["aar/base@1", "aar/commerce-raiding@2"]})
+    assert main(["play", "--scenario", scenario, "--agent", "random", "--rounds", "1", "--quiet",
+                 "--save", "game.json"]) == 0
+    assert json.loads(Path("game.json").read_text())["compose"] == ["aar/base@1", "aar/commerce-raiding@2"]
+    # --ruleset still decides when given
+    assert main(["play", "--scenario", scenario, "--ruleset", "aar/base@1", "--agent", "random", "--rounds", "1",
+                 "--quiet", "--save", "other.json"]) == 0
+    assert json.loads(Path("other.json").read_text())["compose"] == ["aar/base@1"]
+
+
+def test_a_scenario_on_another_map_than_the_rulesets_is_a_located_error(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    scenario = scenario_file(tmp_path, {"map": "g40"})
+    assert main(["play", "--scenario", scenario, "--ruleset", "aar/base@1", "--rounds", "1", "--quiet"]) == 1
+    assert "scenario.yaml:1:6: error[G703]" in capsys.readouterr().err
