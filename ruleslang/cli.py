@@ -155,7 +155,9 @@ def build_parser() -> argparse.ArgumentParser:
                                    "Revised map under its house rules, every player heuristic, 10 rounds).")
     p.add_argument("--ruleset", dest="refs", metavar="REF", action="append", default=[],
                    help="a ruleset of the composition (repeatable; default: the composition above)")
-    p.add_argument("--scenario", metavar="FILE", help="start from a scenario (default: the map's start)")
+    p.add_argument("--scenario", metavar="FILE",
+                   help="start from a scenario (default: the map's start); its `rulesets:` are the composition "
+                        "when no --ruleset is given")
     p.add_argument("--players", metavar="P=AGENT,...", default="",
                    help="agents per player (random, heuristic, scripted or human), as PLAYER=AGENT,PLAYER=AGENT")
     p.add_argument("--agent", default=None, choices=["random", "heuristic", "scripted", "human"],
