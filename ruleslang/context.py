@@ -47,6 +47,9 @@ class EvalContext:
         self.state = state
         self.board = board if board is not None else NO_BOARD
         self._space_sets: dict[tuple, LSet] = {}
+        # the board hands out the same cached tuple again and again: found by identity first,
+        # without hashing its names (the tuple is kept alive with its set, so ids stay unique)
+        self._space_sets_by_id: dict[int, tuple[tuple, LSet]] = {}
         enums = compiled.program.scope.enums
         self.enums = enums
         self.space_values: dict[str, EnumValue] = enums["space"].by_name
@@ -82,6 +85,10 @@ class EvalContext:
 
     def spaces(self, names: Iterable[str]) -> LSet:
         """The set of these spaces; the board's answers are tuples it caches, so their sets are kept too."""
+        if isinstance(names, tuple):
+            known = self._space_sets_by_id.get(id(names))
+            if known is not None and known[0] is names:
+                return known[1]
         key = names if isinstance(names, tuple) else tuple(names)
         found = self._space_sets.get(key)
         if found is None:
@@ -89,7 +96,12 @@ class EvalContext:
             found = LSet.of_enums(values[n] for n in key)
             if len(self._space_sets) > 4096:
                 self._space_sets.clear()
+                self._space_sets_by_id.clear()
             self._space_sets[key] = found
+        if isinstance(names, tuple):
+            if len(self._space_sets_by_id) > 4096:
+                self._space_sets_by_id.clear()
+            self._space_sets_by_id[id(names)] = (names, found)
         return found
 
     def unit_value(self, unit) -> UnitValue:
