@@ -775,9 +775,11 @@ def import_triplea(xml_path: Path | str, out_dir: Path | str, **options) -> Impo
     report = translation.report
     report.map_path = out_dir / "maps" / f"{report.map_name}.yaml"
     report.ruleset_path = out_dir / report.family / f"base@{RULESET_VERSION}.rules"
+    from ..fileio import write_atomic
+
     for path, text in ((report.map_path, translation.map_text), (report.ruleset_path, translation.ruleset_text)):
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        write_atomic(path, text)  # never a half-written map or ruleset
     return report
 
 
