@@ -611,10 +611,12 @@ class TestFact(Node):
 
 @dataclass(frozen=True)
 class TestBattle(Node):
-    """`battle at SPACE by PLAYER`: the following `run` lines run battle steps in that battle."""
+    """`battle at SPACE by PLAYER [from SEA_ZONE]`: the following `run` lines run battle steps in
+    that battle; with `from`, an amphibious assault from that sea zone."""
 
     space: Expr
     attacker: Expr
+    sea_zone: Union[Expr, None] = None
 
 
 @dataclass(frozen=True)

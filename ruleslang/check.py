@@ -1040,6 +1040,8 @@ class _Checker:
         elif isinstance(line, ast.TestBattle):
             tc.expect(line.space, T.SPACE)
             tc.expect(line.attacker, T.PLAYER)
+            if line.sea_zone is not None:
+                tc.expect(line.sea_zone, T.SPACE)
         elif isinstance(line, ast.Expect):
             tc.expect(line.expr, T.BOOL)
         elif isinstance(line, ast.ExpectError):

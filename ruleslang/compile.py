@@ -241,6 +241,9 @@ class ExprCompiler:
             return (lambda env: fn(env[0])), _NO
         if kind in ("table", "die table"):
             return self._const(self.compiled.table(name))
+        if kind == "sequence":
+            # the composition's sequence (an override's, when a ruleset replaces it)
+            return self._const(tuple(item.text for item in self.compiled.symbols[name].decl.items))
         raise AssertionError(f"unexpected name kind {kind}")
 
     # --------------------------------------------------------------------------- calls

@@ -1,7 +1,8 @@
 """Rule tests: the worked examples a ruleset carries, run and reported PASS / FAIL / ERROR.
 
 A test's setup lines (scenario, option, answer, seed) apply first, wherever they are written;
-then its other lines run in order: `let`, `run PHASE [for PLAYER]`, and the `expect` lines.
+then its other lines run in order: `let`, `run PHASE [for PLAYER]`, the `expect` lines, and
+`battle at ... [from ...]` / `next round` (the battle itself: ruleslang/testing_battles.py).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from .errors import EvalError
 from .host import Host
 from .procedures import check_action, run_procedure
 from .scenario_check import check_scenario, scenario_problems
+from .testing_battles import run_battle_step, start_battle
 from .unparse import unparse
 from .values import format_value
 
@@ -95,39 +97,6 @@ def _positions_for(node):
                 walk(item, path + (i,))
     walk(node, ())
     return positions
-
-
-class _BattleHostForTests:
-    """A battle host for rule tests: the test's state, casualties chosen cheapest first."""
-
-    def __init__(self, ctx):
-        from .runtime.game import GameServices
-
-        self.__class__ = type("RuleTestGame", (_BattleHostForTests, GameServices), {})
-        self.ctx, self.compiled, self.state, self.board = ctx, ctx.compiled, ctx.state, ctx.board
-        self.configs: dict = {}
-        self.moved_from: dict = {}
-        self._init_services()
-
-    def ask(self, decision, check, fallback):
-        return fallback()
-
-
-def _start_battle(ctx, space, attacker):
-    from .runtime.battle import Battle
-
-    host = _BattleHostForTests(ctx)
-    state = ctx.state
-    attacking = [u.id for u in state.units if u.space == space and u.owner == attacker]
-    enemies = [u for u in state.units if u.space == space and not host.allied(u.owner, attacker)]
-    defender = ctx.board.controller(space)
-    if defender is None or host.allied(defender, attacker):
-        owners = sorted({u.owner for u in enemies}, key=host.turn_position)
-        defender = owners[0] if owners else None
-    battle = Battle(host, space, attacker, defender, attacking=attacking, defending=[u.id for u in enemies])
-    battle.round = 1
-    ctx.game = host  # procedures that read the game's settings find them here
-    return battle
 
 
 class TestRunner:
@@ -271,7 +240,8 @@ class TestRunner:
         if isinstance(line, ast.TestBattle):
             if ctx.state is None:
                 raise EvalError("E530", "a battle needs a board: give a scenario", line.span)
-            ctx.battle = _start_battle(ctx, ec.expr(line.space)(env).name, ec.expr(line.attacker)(env).name)
+            zone = ec.expr(line.sea_zone)(env).name if line.sea_zone is not None else None
+            start_battle(ctx, ec.expr(line.space)(env).name, ec.expr(line.attacker)(env).name, zone, line.span)
             ctx.state.current_player = ctx.battle.attacker
         elif isinstance(line, ast.TestNextRound):
             if getattr(ctx, "battle", None) is None:
@@ -287,7 +257,10 @@ class TestRunner:
                     raise EvalError("E530", "running a phase for a player needs a game: give a scenario", line.span)
                 ctx.state.current_player = player.name
             ctx.host.reset_budget()
-            run_procedure(ctx, line.phase.text, span=line.span)
+            if getattr(ctx, "battle", None) is not None:
+                run_battle_step(ctx, line.phase.text, span=line.span)
+            else:
+                run_procedure(ctx, line.phase.text, span=line.span)
         elif isinstance(line, ast.Expect):
             self._expect(ctx, env, line)
         elif isinstance(line, ast.ExpectError):

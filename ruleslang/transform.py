@@ -375,8 +375,8 @@ class _ToAst(Transformer):
         return ast.TestFact(self._ident(name), value, span=self._span(meta))
 
     def test_battle(self, meta, children):
-        space, attacker = children
-        return ast.TestBattle(space, attacker, span=self._span(meta))
+        space, attacker, sea_zone = children
+        return ast.TestBattle(space, attacker, sea_zone, span=self._span(meta))
 
     def test_next_round(self, meta, children):
         return ast.TestNextRound(span=self._span(meta))

@@ -312,6 +312,11 @@ class TypeChecker:
         if kind in ("table", "die table"):
             self.info.names[id(node)] = Resolution("global", symbol=symbol)
             return symbol.type
+        if kind == "sequence":
+            # read as a value, a sequence is the names of its phases or steps, in order, so that
+            # a rule test can state the order a rule sheet gives
+            self.info.names[id(node)] = Resolution("global", symbol=symbol)
+            return T.ListType(T.TEXT)
         what = {"enum": "an enumeration", "type": "a type", "attribute": "an attribute"}.get(kind, f"a {kind}")
         self.error("T308", f"'{symbol.name}' is {what}, not a value", node.span)
         return T.ANY

@@ -104,12 +104,15 @@ class Canal:
 
 @dataclass(frozen=True)
 class FactoryInfo:
-    """A factory standing in a space at the start: its owner and kind (`None`: the plain kind)."""
+    """A factory standing in a space at the start: its owner, kind (`None`: the plain kind),
+    damage, and whether the game counts it as one it began with (a scenario may give a factory
+    bought during play: `original: false`)."""
 
     owner: str
     kind: str | None = None
     damage: int = 0
     attributes: Mapping[str, object] = field(default_factory=dict)
+    original: bool = True
 
 
 @dataclass(frozen=True)

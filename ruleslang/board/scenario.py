@@ -67,7 +67,7 @@ class Scenario:
 
     `units` REPLACE the starting units of each space they name (all players' units there);
     a space not named keeps its starting units. `factories` add, replace (mapping to a
-    player or `{owner, kind}`) or remove (mapping to `none`) the factory of each space named.
+    player or `{owner, kind, damage, original}`) or remove (mapping to `none`) the factory of each space named.
     With `setup: empty` the board starts with no units and no factories at all.
     """
 
@@ -370,7 +370,9 @@ class _ScenarioReader:
             owner = self.player(where + (("owner",) if isinstance(entry, dict) else ()), fields.get("owner"))
             if owner is not None:
                 damage = fields.get("damage") if isinstance(fields.get("damage"), int) else 0
-                factories[space] = FactoryInfo(owner, fields.get("kind") or kind_at(space), damage)
+                original = fields.get("original") is not False
+                factories[space] = FactoryInfo(owner, fields.get("kind") or kind_at(space), damage,
+                                               original=original)
 
     def read_economy(self, player: str, figures: dict, where: tuple, base: PlayerEconomy | None) -> PlayerEconomy:
         info = self.map.player(player)

@@ -9,7 +9,7 @@ located diagnostic.
 Turn records: `control_at_turn_start` and `factories_at_turn_start` (space -> factory owner, in
 natural space order: the spaces that held a factory when the current turn began) are noted by
 `start_turn` and by `from_scenario`. Factories standing when the scenario starts carry
-`flags["original"] = True`; `set_factory` keeps a factory's flags when it changes only its owner
+`flags["original"] = True` (False for one the scenario gives as bought during play); `set_factory` keeps a factory's flags when it changes only its owner
 or damage (a capture), not when it builds a new one.
 
 Unit flags listed in `TURN_FLAGS` last one turn: `start_turn` clears them from the units of the
@@ -120,7 +120,7 @@ class GameState:
         for space in game_map.space_names():
             info = factories.get(space)
             if info is not None:
-                state.factories[space] = Factory(space, info.owner, info.kind, info.damage, {"original": True})
+                state.factories[space] = Factory(space, info.owner, info.kind, info.damage, {"original": info.original})
         state._note_factories()
         for player, amounts in game_map.start.treasury.items():
             state.treasury[player].update(amounts)

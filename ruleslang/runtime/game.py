@@ -98,16 +98,21 @@ class GameServices:
             self._unit_rules = _UnitFacts(self)
         return self._unit_rules
 
-    def battle_setting(self, name: str):
-        """A setting of the composition's `runtime battle` procedure (e.g. the capture step's name)."""
+    def battle_config(self):
+        """The settings of the composition's `runtime battle` procedure (None without one)."""
         for sym in self.compiled.symbols.values():
             proc = getattr(sym.decl, "procedure", None)
             if proc is not None and getattr(getattr(proc, "name", None), "text", None) == "battle" \
                     and proc.config is not None:
                 from .config import procedure_config
 
-                return procedure_config(self.ctx, proc).value(name)
+                return procedure_config(self.ctx, proc)
         return None
+
+    def battle_setting(self, name: str):
+        """A setting of the composition's `runtime battle` procedure (e.g. the capture step's name)."""
+        config = self.battle_config()
+        return config.value(name) if config is not None else None
 
     def hit_points(self, unit) -> int:
         return self.unit_rules().hit_points(unit)
