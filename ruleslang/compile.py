@@ -386,6 +386,27 @@ class ExprCompiler:
         if node.kwargs:
             return None
         span = node.span
+        if name == "connected" and len(args) == 2 and isinstance(args[1], ast.Lambda):
+            # the board keeps each answer per condition until the state changes: look it up by the
+            # condition's key first, and build the condition only when the board must work it out
+            space_fn = self._need(args[0], self.expr(args[0]))
+            make = self._lambda(args[1])
+            node_id, free = id(args[1]), self._lambda_free_slots(args[1])
+            impl = BUILTINS[name].impl
+
+            def connected(env):
+                ctx = env[0]
+                space = space_fn(env)
+                try:
+                    found = ctx.board.cached_connected(space.name, (node_id, tuple(env[s] for s in free)))
+                    if found is not None:
+                        return ctx.spaces(found)
+                    return impl(ctx, space, make(env))
+                except BoardError as e:
+                    raise EvalError("E534", str(e), span)
+                except EvalError as e:
+                    raise e.at(span)
+            return connected
         if name in ("min", "max") and len(args) == 2 and all(types.get(id(a)) == T.INT for a in args):
             # two whole numbers: Python's own min / max, no built-in layer
             a0, a1 = self.expr(args[0]), self.expr(args[1])
@@ -536,9 +557,7 @@ class ExprCompiler:
         """
         slot = self.info.slots[id(node.param)]
         body = self.expr(node.body)
-        free = sorted({res.slot for n in ast.walk(node.body) if isinstance(n, ast.Name)
-                       for res in [self.info.names.get(id(n))]
-                       if res is not None and res.kind == "local" and res.slot != slot})
+        free = self._lambda_free_slots(node)
         node_id = id(node)
 
         def make(env):
@@ -548,6 +567,13 @@ class ExprCompiler:
             fn.cache_key = (node_id, tuple(env[s] for s in free))
             return fn
         return make
+
+    def _lambda_free_slots(self, node: ast.Lambda) -> list[int]:
+        """The slots of the outer locals a condition reads (part of its cache key)."""
+        slot = self.info.slots[id(node.param)]
+        return sorted({res.slot for n in ast.walk(node.body) if isinstance(n, ast.Name)
+                       for res in [self.info.names.get(id(n))]
+                       if res is not None and res.kind == "local" and res.slot != slot})
 
     # ---------------------------------------------------------------------- iteration
 

@@ -29,6 +29,9 @@ RULES = """
     formula larger(a: int, b: int) -> int = max(a, b)
     formula smaller_slow(a: int, b: int) -> int = min([a, b])
     formula larger_slow(a: int, b: int) -> int = max([a, b])
+    formula joined(t: territory, p: player) -> set of space = connected(t, y => allied(controller(y), p))
+    formula joined_slow(t: territory, p: player) -> set of space = \
+        set_of([x for x in connected(t, y => allied(controller(y), p) and true)])
 """
 
 
@@ -53,3 +56,26 @@ def test_fused_forms_agree_with_the_general_ones(tmp_path):
     for a, b in [(1, 2), (2, 1), (-3, 3), (5, 5)]:
         assert fn("smaller")(ctx, a, b) == fn("smaller_slow")(ctx, a, b) == min(a, b)
         assert fn("larger")(ctx, a, b) == fn("larger_slow")(ctx, a, b) == max(a, b)
+
+
+def test_connected_answers_from_the_board_cache_follow_the_state(tmp_path):
+    ws, loaded = load(tmp_path, {"f/fast@1": RULES}, "f/fast@1")
+    assert loaded.ok, loaded.diagnostics
+    state = GameState.from_scenario(load_scenario_for_map("aar", ws.roots))
+    ctx = EvalContext(loaded.compiled, Host(0), state=state, board=BoardQueries(state))
+    fn = loaded.compiled.callable
+
+    def both(t, p):
+        args = (ctx.space_values[t], ctx.player_values[p])
+        return fn("joined")(ctx, *args), fn("joined_slow")(ctx, *args)
+
+    for _ in range(2):                     # the second time from the cache
+        for t in ("India", "Germany", "Russia", "United Kingdom"):
+            for p in ("British", "Germans", "Russians"):
+                fast, slow = both(t, p)
+                assert fast == slow
+    before, _ = both("India", "British")
+    state.set_control("Persia", "Germans")      # cuts India off from the Middle East
+    after, slow = both("India", "British")
+    assert after == slow and after != before
+    assert ctx.space_values["Persia"] in before and ctx.space_values["Persia"] not in after

@@ -188,6 +188,13 @@ class BoardQueries:
         distances = self.graph.distances(self._space(space), _move(by))
         return natural_sorted(s for s, d in distances.items() if 1 <= d <= n)
 
+    def cached_connected(self, space: str, cache_key: Hashable) -> tuple[str, ...] | None:
+        """The answer `connected(space, ..., cache_key)` keeps for this state, or None when there
+        is none yet (so a caller can skip building the predicate)."""
+        self._refresh()
+        group = self._components.get(cache_key)
+        return group.get(space) if group is not None else None
+
     def connected(self, space: str, predicate: Callable[[str], bool], cache_key: Hashable | None = None
                   ) -> tuple[str, ...]:
         """The land territories joined to `space` by a path of land territories satisfying `predicate`.
