@@ -77,14 +77,15 @@ def main(argv=None) -> int:
     for player in game0.state.map.turn_order:
         sides.setdefault(game0.compiled.side_of_player[player], []).append(player)
     for side, members in sides.items():
-        wins = 0
+        wins = outright = 0
         for seed in range(1, args.matches + 1):
             players = {p: ("heuristic" if p in members else "random") for p in game0.state.map.turn_order}
             _, result, _ = play(ws, refs, seed, args.rounds, "random", players)
             leader = result.get("winner") or result.get("ahead")
             wins += leader == side
+            outright += result.get("winner") == side
         print(f"heuristic {side} vs random: heuristic wins or leads in {wins}/{args.matches} games "
-              f"({wins / args.matches:.0%}; target > 90%)")
+              f"({wins / args.matches:.0%}; target > 90%); wins outright (a victory condition met) in {outright}")
     return 0
 
 
