@@ -630,25 +630,17 @@ builtin("hits", "hits(u): the hits unit u has taken")(
     (signature([T.UNIT], T.INT), lambda ctx, u: u.hits))
 
 
-def _board_unit(ctx, u):
-    """The board's unit behind a unit value; none once it has left the board."""
-    for unit in ctx.board.state.units:
-        if unit.id == u.id:
-            return unit
-    return None
-
-
 def _moved_through(ctx, u, kind):
     if kind not in ("combat", "noncombat"):
         raise EvalError("E506", f"a move kind is \"combat\" or \"noncombat\", not {kind!r}")
-    unit = _board_unit(ctx, u)
+    unit = ctx.board_unit(u.id)
     names = unit.flags.get("passed_" + kind, ()) if unit is not None else ()
     return tuple(ctx.space_values[n] for n in names)
 
 
 def _carried_by(ctx, u):
     state = ctx.board.state
-    unit = _board_unit(ctx, u)
+    unit = ctx.board_unit(u.id)
     if unit is None:
         return None
     carrier = unit.flags.get("unloaded_from")

@@ -989,15 +989,22 @@ class _Checker:
                 self._test_line(line, frame)
             self.tc.frame = None
 
+    def _symbol_of_kind(self, ident, kinds, what: str, hint: str | None = None):
+        """The definition `ident` names when it is of one of `kinds`; else R201 (with a
+        did-you-mean among the definitions of those kinds, or `hint`) and None."""
+        sym = self.scope.symbols.get(ident.text)
+        if sym is not None and sym.kind in kinds:
+            return sym
+        close = close_matches(ident.text, [n for n, s in self.scope.symbols.items() if s.kind in kinds], n=3)
+        self.error("R201", f"'{ident.text}' is not {what}", ident.span,
+                   hint=f"did you mean {', '.join(close)}?" if close else hint)
+        return None
+
     def _test_line(self, line, frame: Frame) -> None:
         tc = self.tc
         if isinstance(line, ast.TestOption):
-            sym = self.scope.symbols.get(line.name.text)
-            if sym is None or sym.kind != "option":
-                close = close_matches(line.name.text, [n for n, s in self.scope.symbols.items()
-                                                           if s.kind == "option"], n=3)
-                self.error("R201", f"'{line.name.text}' is not an option", line.name.span,
-                           hint=f"did you mean {', '.join(close)}?" if close else None)
+            sym = self._symbol_of_kind(line.name, ("option",), "an option")
+            if sym is None:
                 tc.check(line.value)
             else:
                 tc.expect(line.value, sym.type)
@@ -1019,21 +1026,12 @@ class _Checker:
             t = tc.check(line.value)
             self._declare_local(frame, line.name, t)
         elif isinstance(line, ast.TestRun):
-            sym = self.scope.symbols.get(line.phase.text)
-            if sym is None or sym.kind not in PROCEDURE_KINDS:
-                close = close_matches(line.phase.text, [n for n, s in self.scope.symbols.items()
-                                                            if s.kind in PROCEDURE_KINDS], n=3)
-                self.error("R201", f"'{line.phase.text}' is not a phase or step", line.phase.span,
-                           hint=f"did you mean {', '.join(close)}?" if close else None)
+            self._symbol_of_kind(line.phase, PROCEDURE_KINDS, "a phase or step")
             if line.player is not None:
                 tc.expect(line.player, T.PLAYER)
         elif isinstance(line, ast.TestFact):
-            sym = self.scope.symbols.get(line.name.text)
-            if sym is None or sym.kind != "fact":
-                close = close_matches(line.name.text, [n for n, s in self.scope.symbols.items()
-                                                           if s.kind == "fact"], n=3)
-                self.error("R201", f"'{line.name.text}' is not a fact", line.name.span,
-                           hint=f"did you mean {', '.join(close)}?" if close else "declare it: fact NAME: TYPE")
+            sym = self._symbol_of_kind(line.name, ("fact",), "a fact", "declare it: fact NAME: TYPE")
+            if sym is None:
                 tc.check(line.value)
             else:
                 tc.expect(line.value, sym.type)

@@ -151,14 +151,20 @@ class EvalContext:
         raw_key = tuple(counter_key(k) for k in key)
         if raw_key in store:
             return self.compiled.convert_data(store[raw_key], self.compiled.symbols[name].type, f"counter {name}",
-                                              units=self._unit_by_id)
+                                              units=self._unit_value_by_id)
         return self.compiled.counter_default(self, name, key)
 
-    def _unit_by_id(self, uid: int):
-        for unit in self.state.units:
+    def board_unit(self, uid: int):
+        """The board's unit with this id, or None once it has left the board (without a game
+        state, the board's refusal: E530)."""
+        for unit in (self.state if self.state is not None else self.board.state).units:
             if unit.id == uid:
-                return self.unit_value(unit)
+                return unit
         return None
+
+    def _unit_value_by_id(self, uid: int):
+        unit = self.board_unit(uid)
+        return self.unit_value(unit) if unit is not None else None
 
     def _counter_store(self, name: str) -> dict:
         cached = self._counter_cache.get(name)

@@ -70,22 +70,8 @@ def run(ctx, proc) -> None:
         return reasons
 
     def fallback():
-        """Place what fits, territory by territory, largest batches first; the rest is lost."""
-        plan = []
-        left = list(pending)
-        for territory in candidates:
-            fits = []
-            for t in list(left):
-                trial = fits + [t]
-                if at_sea(t) is True and not game.board.neighbours(territory, "sea"):
-                    continue
-                if not allowed(territory, trial):
-                    fits.append(t)
-                    left.remove(t)
-            if fits:
-                seas = game.board.neighbours(territory, "sea")
-                plan.append((territory, seas[0] if seas and any(at_sea(t) is True for t in fits) else None, fits))
-        return plan
+        """Place what fits, territory by territory; the rest is lost."""
+        return pack(game.board, candidates, pending, allowed, at_sea)
 
     answer = game.ask(decision, check, fallback)
     placed: list[str] = []
@@ -100,3 +86,24 @@ def run(ctx, proc) -> None:
     game.log("place", player=player, placed=[[a, b, list(c)] for a, b, c in answer])
     if lost:
         game.log("lost", player=player, units=lost, why="no legal place to put them")
+
+
+def pack(board, territories, units, allowed, at_sea, pick_sea=lambda seas: seas[0]) -> list:
+    """A placement answer: the `units` (type names) put territory by territory, in the order of
+    `territories`, each taking every unit the rules still accept there (`allowed(territory,
+    types)` lists the refusals; sea units only where a sea zone borders it, the one `pick_sea`
+    picks among them). What fits nowhere is left out."""
+    plan = []
+    left = list(units)
+    for territory in territories:
+        seas = board.neighbours(territory, "sea")
+        fits: list[str] = []
+        for t in list(left):
+            if at_sea(t) is True and not seas:
+                continue
+            if not allowed(territory, fits + [t]):
+                fits.append(t)
+                left.remove(t)
+        if fits:
+            plan.append((territory, pick_sea(seas) if seas and any(at_sea(t) is True for t in fits) else None, fits))
+    return plan

@@ -167,23 +167,10 @@ class HeuristicAgent(Agent):
     # ------------------------------------------------------------------ placement
 
     def _place(self, d: Decision, game):
-        allowed = d.context["allowed"]
-        at_sea = d.context["at_sea"]
-        left = sorted(d.context["units"])
+        from ..placement import pack
+
         territories = sorted(d.context["candidates"], key=lambda t: (-self._danger(game, t), game.space_order(t)))
-        plan = []
-        for territory in territories:
-            seas = game.board.neighbours(territory, "sea")
-            fits: list[str] = []
-            for t in list(left):
-                if at_sea(t) is True and not seas:
-                    continue
-                if not allowed(territory, fits + [t]):
-                    fits.append(t)
-                    left.remove(t)
-            if fits:
-                plan.append((territory, seas[0] if seas and any(at_sea(t) is True for t in fits) else None, fits))
-        return plan
+        return pack(game.board, territories, sorted(d.context["units"]), d.context["allowed"], d.context["at_sea"])
 
     def _danger(self, game, territory: str) -> int:
         """Enemy attack strength next to a territory (a rough threat measure)."""

@@ -62,26 +62,13 @@ class RandomAgent(Agent):
         return DONE
 
     def _place(self, d: Decision, game):
-        allowed = d.context["allowed"]
-        at_sea = d.context["at_sea"]
+        from ..placement import pack
+
         left = list(d.context["units"])
         self.rng.shuffle(left)
         territories = list(d.context["candidates"])
         self.rng.shuffle(territories)
-        plan = []
-        for territory in territories:
-            seas = game.board.neighbours(territory, "sea")
-            fits: list[str] = []
-            for t in list(left):
-                if at_sea(t) is True and not seas:
-                    continue
-                if not allowed(territory, fits + [t]):
-                    fits.append(t)
-                    left.remove(t)
-            if fits:
-                sea = self.rng.choice(seas) if seas and any(at_sea(t) is True for t in fits) else None
-                plan.append((territory, sea, fits))
-        return plan
+        return pack(game.board, territories, left, d.context["allowed"], d.context["at_sea"], pick_sea=self.rng.choice)
 
     def _casualties(self, d: Decision, game):
         room = dict(d.context["room"])
