@@ -38,6 +38,7 @@ class HeuristicAgent(Agent):
         self.rng = random.Random(f"heuristic:{seed}:{player}")
         self._plan: list = []
         self._plan_key = None
+        self._deltas: dict[str, float] = {}  # space -> _score_delta, for the plan being made
 
     def decide(self, decision: Decision, game):
         return getattr(self, "_" + decision.kind)(decision, game)
@@ -236,6 +237,7 @@ class HeuristicAgent(Agent):
         key = (game.state.round, kind, self.player)
         if self._plan_key != key:
             self._plan_key = key
+            self._deltas = {}
             self._plan = self._combat_plan(game, engine) if kind == "combat" else self._noncombat_plan(game, engine)
         check = d.context.get("check", engine.check)  # the engine's and the rules' constraints
         while self._plan:
@@ -251,7 +253,14 @@ class HeuristicAgent(Agent):
         return value + 4.0 * delta
 
     def _score_delta(self, game, space: str) -> float:
-        """How much taking `space` raises our side's score (the active victory conditions)."""
+        """How much taking `space` raises our side's score (the active victory conditions);
+        worked out once per space while a phase's plan is made (no move is made meanwhile)."""
+        found = self._deltas.get(space)
+        if found is None:
+            found = self._deltas[space] = self._what_if_taken(game, space)
+        return found
+
+    def _what_if_taken(self, game, space: str) -> float:
         sym = game.compiled.symbols.get("score")
         if sym is None or not game.board.is_land(space):
             return 0.0
