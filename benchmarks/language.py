@@ -18,10 +18,10 @@ from pathlib import Path
 
 from ruleslang.board.queries import BoardQueries
 from ruleslang.board.state import GameState
-from ruleslang.context import EvalContext
-from ruleslang.host import Host
-from ruleslang.pipeline import Workspace
-from ruleslang.testing import load_scenario_for_map
+from ruleslang.lang.eval.context import EvalContext
+from ruleslang.lang.eval.host import Host
+from ruleslang.workspace.compositions import Workspace
+from ruleslang.ruletests.runner import load_scenario_for_map
 
 RULES = textwrap.dedent("""
     ruleset bench/lang@1

@@ -22,8 +22,8 @@ import time
 from ruleslang.board.mapdata import load_map
 from ruleslang.board.scenario import Scenario
 from ruleslang.board.state import GameState
-from ruleslang.paths import default_roots
-from ruleslang.runtime.movement import Move, MovementEngine, MovementRules, UnitRules
+from ruleslang.base.paths import default_roots
+from ruleslang.runtime.kit.movement import Move, MovementEngine, MovementRules, UnitRules
 
 # Revised-like unit rules (the runtime builds these from aar/base; the benchmark spells them out).
 REVISED = {

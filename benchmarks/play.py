@@ -17,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-from ruleslang.pipeline import Workspace
+from ruleslang.workspace.compositions import Workspace
 from ruleslang.runtime.saves import GameSetup, build_game
 
 RULE_MODULES = ("compile.py", "compile_exact.py", "program.py", "procedures.py", "builtins.py", "context.py",

@@ -1,1 +1,1 @@
-"""The ruleslang grammar, shipped inside the package (read by ruleslang.parser)."""
+"""The ruleslang grammar, shipped inside the package (read by ruleslang.lang.syntax.parser)."""

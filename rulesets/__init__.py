@@ -1,1 +1,1 @@
-"""The rulesets, maps and scenarios shipped with ruleslang (found through ruleslang.paths)."""
+"""The rulesets, maps and scenarios shipped with ruleslang (found through ruleslang.base.paths)."""

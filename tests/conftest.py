@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from ruleslang.pipeline import Workspace
+from ruleslang.workspace.compositions import Workspace
 
 TESTS = Path(__file__).resolve().parent
 FIXTURES = TESTS / "rulesets"

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from ruleslang.cli import main
-from ruleslang.paths import packaged_root
+from ruleslang.cli.app import main
+from ruleslang.base.paths import packaged_root
 
 from conftest import FIXTURES, REPO
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from ruleslang.cli import build_parser
-from ruleslang.diagnostics import error, render_text
-from ruleslang.source import Source, Span
+from ruleslang.cli.app import build_parser
+from ruleslang.base.diagnostics import error, render_text
+from ruleslang.base.source import Source, Span
 
 from conftest import FIXTURES, write_rulesets
 from test_cli import run_cli

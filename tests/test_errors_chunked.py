@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from ruleslang.diagnostics import Severity
-from ruleslang.pipeline import Workspace
+from ruleslang.base.diagnostics import Severity
+from ruleslang.workspace.compositions import Workspace
 
 CASES = sorted((Path(__file__).parent / "cases" / "errors").glob("*.rules"))
 MARK = re.compile(r'###\s+([A-Z][0-9]{3})\s+"([^"]*)"')

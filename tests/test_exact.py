@@ -8,8 +8,8 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from ruleslang.context import EvalContext
-from ruleslang.host import Host
+from ruleslang.lang.eval.context import EvalContext
+from ruleslang.lang.eval.host import Host
 
 from conftest import load
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from ruleslang.board.queries import BoardQueries
 from ruleslang.board.state import GameState
-from ruleslang.context import EvalContext
-from ruleslang.host import Host
-from ruleslang.testing import load_scenario_for_map
+from ruleslang.lang.eval.context import EvalContext
+from ruleslang.lang.eval.host import Host
+from ruleslang.ruletests.runner import load_scenario_for_map
 
 from conftest import load
 

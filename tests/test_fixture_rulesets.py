@@ -2,9 +2,9 @@
 
 import pytest
 
-from ruleslang.diagnostics import has_errors
-from ruleslang.pipeline import Workspace
-from ruleslang.testing import TestRunner
+from ruleslang.base.diagnostics import has_errors
+from ruleslang.workspace.compositions import Workspace
+from ruleslang.ruletests.runner import TestRunner
 
 from conftest import FIXTURES
 

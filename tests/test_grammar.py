@@ -6,7 +6,7 @@ import pytest
 from lark import Lark
 from lark.exceptions import GrammarError
 
-from ruleslang import parser
+from ruleslang.lang.syntax import parser
 from conftest import REPO
 
 

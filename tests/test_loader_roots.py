@@ -7,8 +7,8 @@ import textwrap
 
 import pytest
 
-from ruleslang.loader import Loader
-from ruleslang.paths import packaged_root
+from ruleslang.lang.compose.loader import Loader
+from ruleslang.base.paths import packaged_root
 
 from test_cli import run_cli
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ruleslang.suggest import close_matches
+from ruleslang.base.suggest import close_matches
 
 from conftest import codes, load
 from test_cli import run_cli

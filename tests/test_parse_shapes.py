@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from ruleslang.ast import dump
-from ruleslang.parser import parse_expression, parse_module
-from ruleslang.source import Source
+from ruleslang.lang.syntax.ast import dump
+from ruleslang.lang.syntax.parser import parse_expression, parse_module
+from ruleslang.base.source import Source
 
 CASES = Path(__file__).parent / "cases" / "parse_shapes.txt"
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from ruleslang.diagnostics import Diagnostic
-from ruleslang.pipeline import Workspace
-from ruleslang.testing import TestRunner
+from ruleslang.base.diagnostics import Diagnostic
+from ruleslang.workspace.compositions import Workspace
+from ruleslang.ruletests.runner import TestRunner
 
 from conftest import FIXTURES
 

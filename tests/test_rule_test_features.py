@@ -10,8 +10,8 @@ import pytest
 
 from ruleslang.board.scenario import load_scenario
 from ruleslang.board.state import GameState
-from ruleslang.diagnostics import has_errors
-from ruleslang.testing import TestRunner
+from ruleslang.base.diagnostics import has_errors
+from ruleslang.ruletests.runner import TestRunner
 
 from conftest import FIXTURES, codes, load
 

@@ -3,10 +3,10 @@
 import re
 from pathlib import Path
 
-from ruleslang.context import EvalContext
-from ruleslang.errors import EvalError
-from ruleslang.host import Host
-from ruleslang.pipeline import Workspace
+from ruleslang.lang.eval.context import EvalContext
+from ruleslang.base.errors import EvalError
+from ruleslang.lang.eval.host import Host
+from ruleslang.workspace.compositions import Workspace
 
 from conftest import codes, load
 
@@ -91,7 +91,7 @@ def test_scenarios_in_tests_cannot_leave_the_roots(tmp_path):
     secret = tmp_path.parent / "secret.yaml"
     secret.write_text("map: mini\n")
     from conftest import FIXTURES
-    from ruleslang.testing import TestRunner
+    from ruleslang.ruletests.runner import TestRunner
 
     _, loaded = load(tmp_path / "r", {"s/scn@1": """
         ruleset s/scn@1

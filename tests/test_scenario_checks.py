@@ -9,7 +9,7 @@ import textwrap
 import pytest
 
 from ruleslang.board.scenario import load_scenario
-from ruleslang.paths import default_roots
+from ruleslang.base.paths import default_roots
 
 from test_cli import run_cli
 

@@ -17,8 +17,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from ruleslang.board.triplea import translate_game  # noqa: E402
-from ruleslang.diagnostics import DiagnosticError, render_all_text  # noqa: E402
+from ruleslang.importers.triplea import translate_game  # noqa: E402
+from ruleslang.base.diagnostics import DiagnosticError, render_all_text  # noqa: E402
 
 MAPS_DIR = REPO / "rulesets" / "maps"
 

@@ -23,10 +23,10 @@ from typing import Iterable, Mapping, Sequence
 
 import yaml
 
-from ..diagnostics import Diagnostic, DiagnosticError, Related, error
-from ..source import Span
-from ..suggest import close_matches
-from ..yamlio import Positions, Problems, load_schema, load_yaml, not_a_file, read_source, validate
+from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, Related, error
+from ruleslang.base.source import Span
+from ruleslang.base.suggest import close_matches
+from ruleslang.base.yamlio import Positions, Problems, load_schema, load_yaml, not_a_file, read_source, validate
 
 DEFAULT_ECONOMY = "main"
 SPACE_KINDS = ("land", "sea")

@@ -17,8 +17,8 @@ import functools
 from collections import deque
 from typing import Callable, Hashable
 
-from .mapdata import Canal, GameMap, natural_sorted
-from .state import BoardError, Factory, GameState, Unit
+from ruleslang.board.mapdata import Canal, GameMap, natural_sorted
+from ruleslang.board.state import BoardError, Factory, GameState, Unit
 
 MOVES = ("land", "sea", "all")
 NEIGHBOUR_KINDS = ("all", "land", "sea")

@@ -14,10 +14,10 @@ from collections import Counter
 
 import networkx
 
-from .mapdata import GameMap, natural_sorted
-from .queries import BoardQueries
-from .scenario import Scenario
-from .state import GameState
+from ruleslang.board.mapdata import GameMap, natural_sorted
+from ruleslang.board.queries import BoardQueries
+from ruleslang.board.scenario import Scenario
+from ruleslang.board.state import GameState
 
 FORMATS = ("svg", "html")
 WIDTH, HEIGHT, MARGIN = 1800, 1200, 60

@@ -21,11 +21,11 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Mapping, Sequence
 
-from ..diagnostics import Diagnostic, DiagnosticError, Related, error
-from ..source import Source, Span
-from ..suggest import close_matches
-from ..yamlio import Positions, Problems, load_schema, load_yaml, not_a_file, read_source, validate
-from .mapdata import FactoryInfo, GameMap, did_you_mean, flatten_counter, is_path_ref, load_map
+from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, Related, error
+from ruleslang.base.source import Source, Span
+from ruleslang.base.suggest import close_matches
+from ruleslang.base.yamlio import Positions, Problems, load_schema, load_yaml, not_a_file, read_source, validate
+from ruleslang.board.mapdata import FactoryInfo, GameMap, did_you_mean, flatten_counter, is_path_ref, load_map
 
 _NAMED_REF = re.compile(r"^[a-z][a-z0-9_-]*/[a-z0-9][a-z0-9_-]*$")
 SETUPS = ("start", "empty")

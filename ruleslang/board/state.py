@@ -22,8 +22,8 @@ import copy as _copy
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from .mapdata import GameMap, natural_key
-from .scenario import Scenario
+from ruleslang.board.mapdata import GameMap, natural_key
+from ruleslang.board.scenario import Scenario
 
 # Unit flags that describe what a unit did this turn (movement, battles, transport use); cleared
 # from a player's units when its turn starts.

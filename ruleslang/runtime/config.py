@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from .. import ast
+from ruleslang.lang.syntax import ast
 
 
 class ProcedureConfig:

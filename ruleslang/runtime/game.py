@@ -14,16 +14,16 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..board.queries import BoardQueries
-from ..board.state import GameState
-from ..context import EvalContext
-from ..diagnostics import DiagnosticError, error
-from ..errors import EvalError
-from ..host import Host
-from ..procedures import run_procedure
-from ..values import to_json
-from . import battle, moves, placement, purchase
-from .decisions import Decision
+from ruleslang.board.queries import BoardQueries
+from ruleslang.board.state import GameState
+from ruleslang.lang.eval.context import EvalContext
+from ruleslang.base.diagnostics import DiagnosticError, error
+from ruleslang.base.errors import EvalError
+from ruleslang.lang.eval.host import Host
+from ruleslang.lang.eval.statements import run_procedure
+from ruleslang.lang.values import to_json
+from ruleslang.runtime.kit import battle, moves, placement, purchase
+from ruleslang.runtime.decisions import Decision
 
 FORMAT_VERSION = 1
 MAX_ASKS = 3  # an agent gets this many tries at a decision before the runtime falls back
@@ -104,7 +104,7 @@ class GameServices:
             proc = getattr(sym.decl, "procedure", None)
             if proc is not None and getattr(getattr(proc, "name", None), "text", None) == "battle" \
                     and proc.config is not None:
-                from .config import procedure_config
+                from ruleslang.runtime.config import procedure_config
 
                 return procedure_config(self.ctx, proc)
         return None
@@ -329,7 +329,7 @@ class _UnitFacts:
             proc = getattr(decl, "procedure", None)
             if proc is not None and getattr(proc, "name", None) is not None and proc.name.text == procedure \
                     and proc.config is not None and any(i.text == name for i, _ in proc.config.fields):
-                from .config import procedure_config
+                from ruleslang.runtime.config import procedure_config
 
                 config = procedure_config(self.game.ctx, proc)
                 return config.unit_fn(name) if of == "unit" else config.type_fn(name)

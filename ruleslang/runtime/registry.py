@@ -7,7 +7,7 @@ live in rulesets.
 
 from __future__ import annotations
 
-from .. import types as T
+from ruleslang.lang import types as T
 
 _UNIT_INT = T.FnType((T.UNIT,), T.INT)
 _UNIT_BOOL = T.FnType((T.UNIT,), T.BOOL)

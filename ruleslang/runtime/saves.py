@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..diagnostics import DiagnosticError, error
-from ..fileio import write_atomic
-from ..source import Source
-from .decisions import DONE, STAY, Agent, Decision
-from .game import FORMAT_VERSION, Game, dumps_event
+from ruleslang.base.diagnostics import DiagnosticError, error
+from ruleslang.base.fileio import write_atomic
+from ruleslang.base.source import Source
+from ruleslang.runtime.decisions import DONE, STAY, Agent, Decision
+from ruleslang.runtime.game import FORMAT_VERSION, Game, dumps_event
 
 SAVE_KIND = "ruleslang-save"
 
@@ -44,12 +44,12 @@ def _hash(text: str) -> str:
 def build_game(workspace, setup: GameSetup, *, recorded: list[dict] | None = None, scenario_text: str | None = None,
                recorder=None) -> Game:
     """A game from a setup; with `recorded` decisions, those are answered first (resume, replay)."""
-    from ..board.scenario import load_scenario, scenario_from_data
-    from ..scenario_check import check_scenario
-    from ..session import parse_setting
-    from ..testing import TestRunner, load_scenario_for_map
-    from ..yamlio import load_yaml
-    from .agents import make_agent
+    from ruleslang.board.scenario import load_scenario, scenario_from_data
+    from ruleslang.binding.scenario_check import check_scenario
+    from ruleslang.workspace.session import parse_setting
+    from ruleslang.ruletests.runner import TestRunner, load_scenario_for_map
+    from ruleslang.base.yamlio import load_yaml
+    from ruleslang.runtime.agents import make_agent
 
     loaded = workspace.load(setup.refs)
     if not loaded.ok:
@@ -102,9 +102,9 @@ def build_game(workspace, setup: GameSetup, *, recorded: list[dict] | None = Non
 
 def _load_orders(path: str, players: list[str]) -> dict:
     """The orders file: player -> a list of orders per round (the format: agents/scripted.py)."""
-    from ..board.mapdata import did_you_mean
-    from ..suggest import close_matches
-    from ..yamlio import load_yaml, read_source
+    from ruleslang.board.mapdata import did_you_mean
+    from ruleslang.base.suggest import close_matches
+    from ruleslang.base.yamlio import load_yaml, read_source
 
     source = read_source(Path(path))
     data, positions = load_yaml(source)
@@ -191,8 +191,8 @@ class ReplayDivergence(Exception):
 
 def decode_answer(raw: Any, decision: Decision, game) -> Any:
     """A recorded answer back as the runtime's value (options matched by their JSON form)."""
-    from ..values import to_json
-    from .movement import Move
+    from ruleslang.lang.values import to_json
+    from ruleslang.runtime.kit.movement import Move
 
     if isinstance(raw, dict) and "sentinel" in raw:
         return DONE if raw["sentinel"] == "DONE" else STAY
@@ -263,8 +263,8 @@ def write_save(path: str, data: dict) -> None:
 
 def read_save(path: str) -> dict:
     """Load and validate a save; refuse a truncated, corrupt or unknown one with a located error."""
-    from ..source import Span
-    from ..yamlio import Positions, load_schema, validate
+    from ruleslang.base.source import Span
+    from ruleslang.base.yamlio import Positions, load_schema, validate
 
     try:
         text = Path(path).read_text(encoding="utf-8")
@@ -276,7 +276,7 @@ def read_save(path: str) -> dict:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        from ..source import span_at
+        from ruleslang.base.source import span_at
 
         what = exc.msg[0].lower() + exc.msg[1:] + (" here" if exc.msg.endswith(" at") else "")
         raise DiagnosticError(error("D661", f"the save is not valid JSON (truncated or corrupt): {what}",

@@ -14,7 +14,7 @@ from ruleslang.board.mapdata import GameMap, load_map
 from ruleslang.board.queries import BoardQueries
 from ruleslang.board.scenario import Scenario
 from ruleslang.board.state import GameState
-from ruleslang.paths import packaged_root
+from ruleslang.base.paths import packaged_root
 
 FIXTURES = Path(__file__).parent / "fixtures"
 REPO = Path(__file__).resolve().parents[2]

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from ruleslang.board.mapdata import list_maps, load_map, map_from_data, name_key, natural_sorted
-from ruleslang.diagnostics import DiagnosticError
-from ruleslang.source import Source
-from ruleslang.yamlio import load_yaml
+from ruleslang.base.diagnostics import DiagnosticError
+from ruleslang.base.source import Source
+from ruleslang.base.yamlio import load_yaml
 from board_fixtures import aar, aar_queries, aar_state, facts, reference, roots, tiny  # noqa: F401,F811 (pytest fixtures, used by name)
 
 FIXTURES = Path(__file__).parent / "fixtures"

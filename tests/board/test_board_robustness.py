@@ -7,9 +7,9 @@ from hypothesis import strategies as st
 
 from ruleslang.board.mapdata import map_from_data
 from ruleslang.board.scenario import scenario_from_data
-from ruleslang.diagnostics import DiagnosticError
-from ruleslang.source import Source, span_at
-from ruleslang.yamlio import Positions, load_yaml
+from ruleslang.base.diagnostics import DiagnosticError
+from ruleslang.base.source import Source, span_at
+from ruleslang.base.yamlio import Positions, load_yaml
 from board_fixtures import aar, aar_queries, aar_state, facts, reference, roots, tiny  # noqa: F401,F811 (pytest fixtures, used by name)
 
 NAMES = st.sampled_from(["UK", "Germany", "Germans", "SZ 6", "6 Sea Zone", "A", "P", "land", "sea", "main", "x"])

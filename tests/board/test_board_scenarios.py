@@ -8,9 +8,9 @@ import pytest
 
 from ruleslang.board.scenario import Scenario, list_scenarios, load_scenario, scenario_from_data
 from ruleslang.board.state import GameState
-from ruleslang.diagnostics import DiagnosticError
-from ruleslang.source import Source, span_at
-from ruleslang.yamlio import Positions, load_yaml
+from ruleslang.base.diagnostics import DiagnosticError
+from ruleslang.base.source import Source, span_at
+from ruleslang.base.yamlio import Positions, load_yaml
 from board_fixtures import aar, aar_queries, aar_state, facts, reference, roots, tiny  # noqa: F401,F811 (pytest fixtures, used by name)
 
 FIXTURES = Path(__file__).parent / "fixtures"

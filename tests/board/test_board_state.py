@@ -44,8 +44,8 @@ def test_unit_ids_are_deterministic(aar):
 def test_scenario_overrides_reach_the_state(roots):
     scenario = load_scenario("aar/start", roots)
     from ruleslang.board.scenario import scenario_from_data
-    from ruleslang.yamlio import Positions
-    from ruleslang.source import Source, span_at
+    from ruleslang.base.yamlio import Positions
+    from ruleslang.base.source import Source, span_at
     span = span_at(Source("<t>", "x"), 1, 1)
     scenario = scenario_from_data({"economy": {"UK": {"income": 25, "treasury": 7}},
                                    "counters": {"raids": {"Germans": 1}}, "options": {"victory": "major"},

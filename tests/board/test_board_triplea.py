@@ -6,14 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from ruleslang import ast
+from ruleslang.lang.syntax import ast
 from ruleslang.board.mapdata import GameMap, load_map, map_from_data
-from ruleslang.board.triplea import (format_report, identifier, import_triplea, map_name_for, run_import,
+from ruleslang.importers.triplea import (format_report, identifier, import_triplea, map_name_for, run_import,
                                      snake_case, translate_game)
-from ruleslang.diagnostics import DiagnosticError, Severity
-from ruleslang.parser import parse_module
-from ruleslang.source import Source
-from ruleslang.yamlio import load_yaml
+from ruleslang.base.diagnostics import DiagnosticError, Severity
+from ruleslang.lang.syntax.parser import parse_module
+from ruleslang.base.source import Source
+from ruleslang.base.yamlio import load_yaml
 from board_fixtures import aar, aar_queries, aar_state, facts, reference, roots, tiny  # noqa: F401,F811 (pytest fixtures, used by name)
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -106,7 +106,7 @@ def test_imported_ruleset_declares_units_and_phases(tiny_import):
 
 
 def test_imported_ruleset_checks_clean(tiny_import):
-    cli = pytest.importorskip("ruleslang.cli")
+    cli = pytest.importorskip("ruleslang.cli.app")
     out, report = tiny_import
     assert cli.main(["check", "--rulesets", str(out), str(report.ruleset_path)]) == 0
 
@@ -190,7 +190,7 @@ def test_snake_case(name, expected):
 
 
 def test_quoted_text_survives_the_parser():
-    from ruleslang.board.triplea import _quote
+    from ruleslang.importers.triplea import _quote
 
     tricky = 'a "quoted" {braced} back\\slash\nline'
     module = parse_module(Source("q.rules", f"ruleset q/q@1\ntitle {_quote(tricky)}\n"))
@@ -226,7 +226,7 @@ def test_every_reference_file_imports(reference_imports, name, spaces, connectio
 
 @pytest.mark.parametrize("name", [game for game, *_ in REFERENCE_GAMES])
 def test_every_reference_ruleset_checks_clean(reference_imports, tmp_path, name):
-    cli = pytest.importorskip("ruleslang.cli")
+    cli = pytest.importorskip("ruleslang.cli.app")
     translation = reference_imports[name]
     report = translation.report
     (tmp_path / "maps").mkdir()

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from ruleslang import yamlio
-from ruleslang.diagnostics import DiagnosticError
-from ruleslang.source import Source
-from ruleslang.yamlio import Positions, dump_yaml, format_path, load_schema, load_yaml, validate
+from ruleslang.base import yamlio
+from ruleslang.base.diagnostics import DiagnosticError
+from ruleslang.base.source import Source
+from ruleslang.base.yamlio import Positions, dump_yaml, format_path, load_schema, load_yaml, validate
 
 
 def load(text: str):

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from ruleslang.pipeline import Workspace
+from ruleslang.workspace.compositions import Workspace
 from ruleslang.runtime.agents.scripted import ScriptedAgent
 from ruleslang.runtime.saves import GameSetup, build_game
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from ruleslang.cli import main
+from ruleslang.cli.app import main
 
 REPO = Path(__file__).resolve().parents[2]
 ROOT = REPO / "rulesets"

@@ -20,9 +20,9 @@ from typing import NamedTuple
 
 import yaml
 
-from ruleslang.paths import packaged_root
-from ruleslang.pipeline import Workspace
-from ruleslang.procedures import run_procedure
+from ruleslang.base.paths import packaged_root
+from ruleslang.workspace.compositions import Workspace
+from ruleslang.lang.eval.statements import run_procedure
 from ruleslang.runtime.agents.scripted import ScriptedAgent
 from ruleslang.runtime.saves import GameSetup, build_game
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 
 from game_fixtures import events, make_game, run_phases
-from ruleslang.paths import packaged_root
-from ruleslang.pipeline import Workspace
-from ruleslang.testing import TestRunner
+from ruleslang.base.paths import packaged_root
+from ruleslang.workspace.compositions import Workspace
+from ruleslang.ruletests.runner import TestRunner
 
 LANDLOCKED = """\
 ruleset agents/landlocked@1

@@ -400,8 +400,8 @@ def test_bombing_damage_is_capped_at_the_territory_ipc_value():
 
 
 def test_hits_outside_a_battle_are_a_located_error():
-    from ruleslang.errors import EvalError
-    from ruleslang.procedures import run_procedure
+    from ruleslang.base.errors import EvalError
+    from ruleslang.lang.eval.statements import run_procedure
 
     game = make_game(BASE)
     game.state.start_turn("Germans")

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from game_fixtures import events, make_game, orders_file, read_log, scenario_file
-from ruleslang.cli import main
+from ruleslang.cli.app import main
 
 COMPOSITIONS = {
     "base": ["aar/base@1"],

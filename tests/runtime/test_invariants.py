@@ -27,8 +27,8 @@ from game_fixtures import make_game
 
 PACKAGE = Path(ruleslang.__file__).resolve().parent  # where the code runs from (a checkout or a wheel)
 STATE, GAME = PACKAGE / "board" / "state.py", PACKAGE / "runtime" / "game.py"
-PLACEMENT, BATTLE, MOVES = (PACKAGE / "runtime" / n for n in ("placement.py", "battle.py", "moves.py"))
-ENGINE, EFFECTS = PACKAGE / "runtime" / "movement.py", PACKAGE / "procedures.py"
+PLACEMENT, BATTLE, MOVES = (PACKAGE / "runtime" / "kit" / n for n in ("placement.py", "battle.py", "moves.py"))
+ENGINE, EFFECTS = PACKAGE / "runtime" / "kit" / "movement.py", PACKAGE / "lang" / "eval" / "statements.py"
 
 
 class Violation(AssertionError):

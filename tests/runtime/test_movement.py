@@ -17,10 +17,10 @@ import pytest
 from ruleslang.board.mapdata import load_map, natural_key
 from ruleslang.board.scenario import Scenario, scenario_from_data
 from ruleslang.board.state import TURN_FLAGS, GameState
-from ruleslang.paths import packaged_root
-from ruleslang.runtime.movement import Move, MovementEngine, MovementRules, UnitRules
-from ruleslang.source import Source
-from ruleslang.yamlio import load_yaml
+from ruleslang.base.paths import packaged_root
+from ruleslang.runtime.kit.movement import Move, MovementEngine, MovementRules, UnitRules
+from ruleslang.base.source import Source
+from ruleslang.base.yamlio import load_yaml
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -852,8 +852,8 @@ SCRIPT = textwrap.dedent("""
     sys.path.insert(0, sys.argv[1])
     from test_movement import REVISED, board, engine
     from ruleslang.board.mapdata import load_map
-    from ruleslang.paths import packaged_root
-    from ruleslang.runtime.movement import MovementRules
+    from ruleslang.base.paths import packaged_root
+    from ruleslang.runtime.kit.movement import MovementRules
     aar = load_map("aar", [packaged_root()])
     side = {p.name: p.side for p in aar.players}
     rules = MovementRules(lambda t, o: REVISED[t], lambda a, b: side[a] == side[b])

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from game_fixtures import REPO, read_log
-from ruleslang.cli import main
-from ruleslang.diagnostics import DiagnosticError
+from ruleslang.cli.app import main
+from ruleslang.base.diagnostics import DiagnosticError
 from ruleslang.runtime import saves
 from ruleslang.runtime.game import FORMAT_VERSION
 
@@ -71,7 +71,7 @@ def test_an_interrupted_write_never_replaces_a_good_save(saved, here, monkeypatc
 
     def broken_fsync(fd):
         raise failure
-    monkeypatch.setattr("ruleslang.fileio.os.fsync", broken_fsync)
+    monkeypatch.setattr("ruleslang.base.fileio.os.fsync", broken_fsync)
     with pytest.raises(type(failure)):
         saves.write_save(str(saved), data)
     assert saved.read_bytes() == good
@@ -83,7 +83,7 @@ def test_a_game_whose_save_fails_leaves_the_old_save(saved, here, monkeypatch, c
 
     def broken_fsync(fd):
         raise OSError("disk full")
-    monkeypatch.setattr("ruleslang.fileio.os.fsync", broken_fsync)
+    monkeypatch.setattr("ruleslang.base.fileio.os.fsync", broken_fsync)
     assert play(*BASE_RANDOM, "--seed", "9", "--rounds", "1", "--save", "game.json") == 1
     assert "disk full" in capsys.readouterr().err
     assert saved.read_bytes() == good

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 
-from ..decisions import DONE, Agent, Decision
+from ruleslang.runtime.decisions import DONE, Agent, Decision
 
 ATTACK_ODDS = 0.75   # attack when the simulated chance of taking the space is at least this
 SCORE_ODDS = 0.55    # ... or this, for a space that raises the side's score
@@ -130,7 +130,7 @@ class HeuristicAgent(Agent):
 
     def _transports_to_buy(self, game, costs: dict, money: int) -> dict[str, int]:
         """Transports, when the player's units pile up where no enemy can be reached by land."""
-        from .shipping import Shipping
+        from ruleslang.runtime.agents.shipping import Shipping
 
         facts = game.unit_rules()
         kinds = [t for t in costs if facts.domain(_Sample(t, self.player)) == "sea"
@@ -168,7 +168,7 @@ class HeuristicAgent(Agent):
     # ------------------------------------------------------------------ placement
 
     def _place(self, d: Decision, game):
-        from ..placement import pack
+        from ruleslang.runtime.kit.placement import pack
 
         territories = sorted(d.context["candidates"], key=lambda t: (-self._danger(game, t), game.space_order(t)))
         return pack(game.board, territories, sorted(d.context["units"]), d.context["allowed"], d.context["at_sea"])
@@ -284,7 +284,7 @@ class HeuristicAgent(Agent):
             return 0.0
 
     def _combat_plan(self, game, engine) -> list:
-        from ..movement import Move
+        from ruleslang.runtime.kit.movement import Move
 
         board = game.board
         reach: dict[str, list[tuple[int, tuple]]] = {}
@@ -330,7 +330,7 @@ class HeuristicAgent(Agent):
 
     def _assaults(self, game, engine, used: set[int]) -> list:
         """Amphibious assaults with what transports carry, where the simulated odds are good."""
-        from .shipping import Shipping
+        from ruleslang.runtime.agents.shipping import Shipping
 
         board = game.board
 
@@ -353,7 +353,7 @@ class HeuristicAgent(Agent):
         return raids
 
     def _noncombat_plan(self, game, engine) -> list:
-        from ..movement import Move
+        from ruleslang.runtime.kit.movement import Move
 
         board = game.board
         own = [t for t in board.spaces("land") if board.controller(t) == self.player]
@@ -380,7 +380,7 @@ class HeuristicAgent(Agent):
                     best = None
             if best is not None:
                 plan.append(Move((uid,), destinations[best]))
-        from .shipping import Shipping
+        from ruleslang.runtime.agents.shipping import Shipping
 
         used = {uid for move in plan for uid in move.units}
         return plan + Shipping(game, self.player, engine).ferry(used)

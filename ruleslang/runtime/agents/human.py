@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from ..decisions import DONE, Agent, Decision
+from ruleslang.runtime.decisions import DONE, Agent, Decision
 
 HELP = """Answer with the number of a choice, or press Enter for the default shown.
   purchase    pick a unit to buy it (again to buy another), "done" to end the purchase
@@ -34,7 +34,7 @@ class HumanAgent(Agent):
         try:
             return getattr(self, "_" + decision.kind)(decision, game)
         except _EndOfInput:
-            from .heuristic import HeuristicAgent
+            from ruleslang.runtime.agents.heuristic import HeuristicAgent
 
             self._say(f"\n[{self.player}] end of input: the heuristic agent plays on for {self.player}")
             self._stand_in = HeuristicAgent(self.seed, self.player)
@@ -71,7 +71,7 @@ class HumanAgent(Agent):
     # ------------------------------------------------------------------ kinds
 
     def _choose(self, d: Decision, game):
-        from ...values import format_value
+        from ruleslang.lang.values import format_value
 
         labels = [format_value(o) for o in d.options]
         if d.mode == "one":
@@ -100,7 +100,7 @@ class HumanAgent(Agent):
             money -= costs[t]
 
     def _move(self, d: Decision, game):
-        from ..movement import Move
+        from ruleslang.runtime.kit.movement import Move
 
         engine = d.context["engine"]
         units = engine.movable_units()

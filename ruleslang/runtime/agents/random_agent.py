@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from ..decisions import DONE, Agent, Decision
+from ruleslang.runtime.decisions import DONE, Agent, Decision
 
 DONE_CHANCE = 0.2  # a random player stops moving with this chance at each move decision
 
@@ -62,7 +62,7 @@ class RandomAgent(Agent):
         return DONE
 
     def _place(self, d: Decision, game):
-        from ..placement import pack
+        from ruleslang.runtime.kit.placement import pack
 
         left = list(d.context["units"])
         self.rng.shuffle(left)

@@ -19,7 +19,7 @@ like anyone's (the log says why).
 
 from __future__ import annotations
 
-from ..decisions import DONE, Agent, Decision
+from ruleslang.runtime.decisions import DONE, Agent, Decision
 
 
 class ScriptedAgent(Agent):
@@ -42,7 +42,7 @@ class ScriptedAgent(Agent):
         return {"units": dict(order.get("purchase") or {}), "build": list(order.get("build") or [])}
 
     def _move(self, d: Decision, game):
-        from ..movement import Move
+        from ruleslang.runtime.kit.movement import Move
 
         kind = d.context["kind"]
         key = (game.state.round, kind)
@@ -85,7 +85,7 @@ class ScriptedAgent(Agent):
             if len(chosen) < d.count and room.get(uid, 0) > 0:
                 chosen.append(uid)
                 room[uid] -= 1
-        from .heuristic import HeuristicAgent
+        from ruleslang.runtime.agents.heuristic import HeuristicAgent
 
         rest = HeuristicAgent(0, self.player)._casualties(
             Decision("casualties", d.player, d.prompt, count=d.count - len(chosen), context={"room": room}), game) \
@@ -93,7 +93,7 @@ class ScriptedAgent(Agent):
         return chosen + rest
 
     def _choose(self, d: Decision, game):
-        from ...values import to_json
+        from ruleslang.lang.values import to_json
 
         answers = self._now(game).get("answers") or {}
         if d.id in answers:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from ..movement import Move
+from ruleslang.runtime.kit.movement import Move
 
 
 class Shipping:

@@ -1,0 +1,449 @@
+"""Safe YAML reading with positions, and JSON Schema validation with located diagnostics.
+
+Maps, scenarios and saves all come in through `load_yaml`: a PyYAML `SafeLoader` that refuses
+anchors and aliases, custom tags, deep nesting, oversized text and repeated keys, and that
+remembers where every key and value came from, so a schema or consistency error can point at
+the YAML line and column. Codes:
+
+    D601 YAML syntax          D602 anchor or alias      D603 tag
+    D604 nesting too deep     D605 document too large   D606 repeated key
+    D607 key that is not text D608 file cannot be read
+    D610 (or the caller's code) a value that fails its JSON Schema
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.resources
+import json
+import re
+from pathlib import Path
+from typing import Iterable, Iterator, Mapping
+
+import jsonschema
+import yaml
+
+from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, Related, error
+from ruleslang.base.limits import MAX_DATA_CHARS, MAX_YAML_DEPTH
+from ruleslang.base.source import Source, Span, span_at
+from ruleslang.base.suggest import close_matches
+
+DataPath = tuple  # a tuple of mapping keys (str) and list indices (int)
+
+SCHEMA_PACKAGE = "ruleslang.schemas"
+KEY_MARK = object()  # ends a data path that names a mapping key rather than its value
+
+# The standard tags a document may spell out (`!!str 10`); anything else is refused.
+_PLAIN_TAGS = frozenset(
+    "tag:yaml.org,2002:" + name for name in ("str", "int", "float", "bool", "null", "map", "seq")
+)
+
+
+class Positions:
+    """Where each data path of a loaded document sits in its source.
+
+    `span(path)` gives the value's span, or the nearest enclosing path's when the exact one is
+    unknown (a key the document never wrote); `key_span(path)` the span of the mapping key that
+    introduced `path` (where an "unknown key" error should point).
+    """
+
+    def __init__(self, source: Source | None, default: Span | None = None):
+        self.source = source
+        self.default = default
+        self._values: dict[DataPath, Span] = {}
+        self._keys: dict[DataPath, Span] = {}
+
+    @classmethod
+    def everywhere(cls, span: Span) -> "Positions":
+        """Positions mapping every path to one span (data built by the language, not a file)."""
+        return cls(span.source, span)
+
+    def add(self, path: DataPath, value_span: Span, key_span: Span | None = None) -> None:
+        """Record where the value at `path` (and the key naming it) was written."""
+        self._values[path] = value_span
+        if key_span is not None:
+            self._keys[path] = key_span
+
+    def span(self, path: Iterable = ()) -> Span | None:
+        """The span of the value at `path`, or of its nearest known ancestor."""
+        path = tuple(path)
+        while True:
+            found = self._values.get(path)
+            if found is not None:
+                return found
+            if not path:
+                return self.default
+            path = path[:-1]
+
+    def key_span(self, path: Iterable) -> Span | None:
+        """The span of the key naming `path`, falling back to `span(path)`."""
+        path = tuple(path)
+        return self._keys.get(path) or self.span(path)
+
+    def __contains__(self, path: object) -> bool:
+        return path in self._values
+
+
+class Problems:
+    """The located problems found in one loaded document: a data path, a message, a position."""
+
+    def __init__(self, positions: Positions, found: list[Diagnostic] | None = None):
+        self.positions = positions
+        self.found = found if found is not None else []
+
+    def add(self, code: str, path: tuple, message: str, *, hint: str | None = None,
+            at_key: bool = False, related: Iterable[Related] = ()) -> None:
+        """Report `message` about the value at `path` (or about its key, with `at_key`)."""
+        span = self.positions.key_span(path) if at_key else self.positions.span(path)
+        self.found.append(error(code, f"{format_path(path)}: {message}", span, hint=hint, related=related))
+
+
+class _Refused(Exception):
+    def __init__(self, code: str, message: str, mark, hint: str | None = None):
+        super().__init__(message)
+        self.code, self.message, self.mark, self.hint = code, message, mark, hint
+
+
+class _Loader(yaml.SafeLoader):
+    """A SafeLoader composing nodes only: no anchors, aliases or custom tags, bounded depth."""
+
+    def __init__(self, text: str):
+        super().__init__(text)
+        self._depth = 0
+
+    def compose_node(self, parent, index):
+        event = self.peek_event()
+        if isinstance(event, yaml.AliasEvent):
+            raise _Refused("D602", f"yaml aliases are not allowed (found '*{event.anchor}')",
+                           event.start_mark, "write the value out again where it is needed")
+        if getattr(event, "anchor", None) is not None:
+            raise _Refused("D602", f"yaml anchors are not allowed (found '&{event.anchor}')",
+                           event.start_mark, "remove the anchor; data files must not share values")
+        tag = getattr(event, "tag", None)
+        if tag is not None and tag != "!" and tag not in _PLAIN_TAGS:
+            raise _Refused("D603", f"yaml tags are not allowed (found '{tag}')", event.start_mark,
+                           "remove the tag; values are plain text, numbers, booleans, lists and mappings")
+        self._depth += 1
+        try:
+            if self._depth > MAX_YAML_DEPTH:
+                raise _Refused("D604", f"the document nests deeper than {MAX_YAML_DEPTH} levels",
+                               event.start_mark)
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+
+def _mark_span(source: Source, mark, length: int = 1) -> Span:
+    if mark is None:
+        return Span(source, 0, min(1, len(source.text)))
+    return span_at(source, mark.line + 1, mark.column + 1, length)
+
+
+def _node_span(source: Source, node: yaml.Node) -> Span:
+    start, end = node.start_mark.index, node.end_mark.index
+    if end <= start:
+        end = min(start + 1, len(source.text))
+    return Span(source, start, end)
+
+
+def _scalar_value(loader: _Loader, node: yaml.ScalarNode) -> object:
+    # Timestamps stay text: data files carry names and numbers, never dates.
+    if node.tag == "tag:yaml.org,2002:timestamp":
+        return node.value
+    return loader.construct_object(node, deep=True)
+
+
+def _build(loader: _Loader, source: Source, node: yaml.Node, path: DataPath,
+           positions: Positions, problems: list[Diagnostic]) -> object:
+    if isinstance(node, yaml.ScalarNode):
+        return _scalar_value(loader, node)
+    if isinstance(node, yaml.SequenceNode):
+        items = []
+        for i, child in enumerate(node.value):
+            positions.add(path + (i,), _node_span(source, child))
+            items.append(_build(loader, source, child, path + (i,), positions, problems))
+        return items
+    result: dict = {}
+    for key_node, value_node in node.value:
+        key_span = _node_span(source, key_node)
+        if not isinstance(key_node, yaml.ScalarNode):
+            problems.append(error("D607", "a mapping key must be plain text, found a "
+                                  + ("list" if isinstance(key_node, yaml.SequenceNode) else "mapping"),
+                                  key_span))
+            continue
+        # Keys are always the text as written: `yes:` stays "yes", `1:` stays "1".
+        key = key_node.value
+        if key in result:
+            first = positions.key_span(path + (key,))
+            problems.append(error("D606", f"the key '{key}' is given twice", key_span,
+                                  related=[] if first is None else [Related(first, "first given here")]))
+            continue
+        positions.add(path + (key,), _node_span(source, value_node), key_span)
+        result[key] = _build(loader, source, value_node, path + (key,), positions, problems)
+    return result
+
+
+def load_yaml(source: Source) -> tuple[object, Positions]:
+    """Parse one YAML document safely; return the data and the positions of every path.
+
+    Raises `DiagnosticError` for bad syntax (D601), anchors or aliases (D602), tags (D603),
+    nesting deeper than `limits.MAX_YAML_DEPTH` (D604), text longer than
+    `limits.MAX_DATA_CHARS` (D605), repeated keys (D606) and keys that are not text (D607).
+    An empty document loads as `None`.
+    """
+    if len(source.text) > MAX_DATA_CHARS:
+        raise DiagnosticError(error(
+            "D605", f"the file is too large: {len(source.text)} characters, at most {MAX_DATA_CHARS} allowed",
+            file=source.display_name))
+    positions = Positions(source)
+    loader = None
+    try:
+        loader = _Loader(source.text)  # the reader already refuses characters YAML forbids
+        node = loader.get_single_node()
+        if node is None:
+            # An empty document sits at the start of its file, so what is said about it names the file.
+            positions.add((), Span(source, 0, 0))
+            return None, positions
+        positions.add((), _node_span(source, node))
+        problems: list[Diagnostic] = []
+        data = _build(loader, source, node, (), positions, problems)
+    except _Refused as refused:
+        raise DiagnosticError(error(refused.code, refused.message, _mark_span(source, refused.mark),
+                                    hint=refused.hint)) from None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        problem = (exc.problem or exc.context or "invalid yaml").rstrip(".")
+        message = f"yaml syntax error: {problem}"
+        if exc.context and exc.problem and exc.context != exc.problem:
+            message += f" ({exc.context})"
+        raise DiagnosticError(error("D601", message, _mark_span(source, mark))) from None
+    except yaml.YAMLError as exc:  # reader errors: characters YAML does not allow
+        mark = getattr(exc, "position", None)
+        span = span_at(source, *source.position(mark)) if isinstance(mark, int) else None
+        raise DiagnosticError(error("D601", f"yaml syntax error: {str(exc).splitlines()[0].lower()}",
+                                    span, file=source.display_name)) from None
+    finally:
+        if loader is not None:
+            loader.dispose()
+    if problems:
+        raise DiagnosticError(problems)
+    return data, positions
+
+
+def not_a_file(path: str, span: Span | None = None, code: str = "D608") -> Diagnostic | None:
+    """The diagnostic for a path that names no file (it is missing, or a folder), else None.
+
+    Located at `span` when the path was written in a file (a scenario's `map:`).
+    """
+    found = Path(path)
+    if found.is_file():
+        return None
+    message = f"{path} is a folder, not a file" if found.is_dir() else f"no such file: {path}"
+    return error(code, message, span, file=None if span else path)
+
+
+def read_source(path: Path, code: str = "D608") -> Source:
+    """Read a data file as a `Source`; a missing or unreadable file is a located diagnostic."""
+    try:
+        if path.stat().st_size > MAX_DATA_CHARS * 4:
+            raise DiagnosticError(error("D605", f"the file is too large: {path.stat().st_size} bytes",
+                                        file=str(path)))
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise DiagnosticError(error(code, f"no such file: {path}", file=str(path))) from None
+    except IsADirectoryError:
+        raise DiagnosticError(error(code, f"{path} is a folder, not a file", file=str(path))) from None
+    except UnicodeDecodeError as exc:
+        raise DiagnosticError(error(code, f"the file is not utf-8 text (byte {exc.start})",
+                                    file=str(path))) from None
+    except OSError as exc:
+        raise DiagnosticError(error(code, f"cannot read the file: {exc.strerror or exc}",
+                                    file=str(path))) from None
+    return Source(str(path), text)
+
+
+class _Dumper(yaml.SafeDumper):
+    """Writes plain YAML: never an anchor or alias; lists of scalars and short mappings inline."""
+
+    def ignore_aliases(self, data) -> bool:
+        return True
+
+    def represent_dict(self, data):
+        flat = all(not isinstance(v, (dict, list)) for v in data.values())
+        return self.represent_mapping("tag:yaml.org,2002:map", data,
+                                      flow_style=flat and len(str(data)) <= 90)
+
+    def represent_list(self, data):
+        flat = all(not isinstance(v, (dict, list)) for v in data)
+        return self.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=flat)
+
+
+_Dumper.add_representer(dict, _Dumper.represent_dict)
+_Dumper.add_representer(list, _Dumper.represent_list)
+
+
+def dump_yaml(data: object, *, header: str | None = None) -> str:
+    """Data as YAML that `load_yaml` reads back: keys in the given order, short lists inline."""
+    text = yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=110)
+    if header:
+        text = "".join(f"# {line}\n" if line else "#\n" for line in header.splitlines()) + text
+    return text
+
+
+@functools.lru_cache(maxsize=None)
+def _schema_text(name: str) -> str:
+    return (importlib.resources.files(SCHEMA_PACKAGE) / f"{name}.schema.json").read_text(encoding="utf-8")
+
+
+def load_schema(name: str) -> dict:
+    """The JSON Schema `ruleslang/schemas/<name>.schema.json` (a fresh copy each call)."""
+    return json.loads(_schema_text(name))
+
+
+# ---------------------------------------------------------------- validation
+
+def format_path(path: Iterable) -> str:
+    """A data path as a reader writes it: `spaces[3].ipc`, `control."New Place"`."""
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            text = str(part)
+            if text.replace("_", "").isalnum() and not text[:1].isdigit():
+                out += ("." if out else "") + text
+            else:
+                out += ("." if out else "") + json.dumps(text)
+    return out or "the document"
+
+
+_TYPE_WORDS = {
+    "object": "a mapping", "array": "a list", "string": "text", "integer": "a whole number",
+    "number": "a number", "boolean": "true or false", "null": "nothing",
+}
+
+
+def describe_value(value: object) -> str:
+    """How a found value reads in a message: `text 'x'`, `the number 3`, `a list`."""
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, (int, float)):
+        return f"the number {value}"
+    if isinstance(value, str):
+        shown = value if len(value) <= 40 else value[:37] + "..."
+        return f"text '{shown}'"
+    if isinstance(value, list):
+        return f"a list of {len(value)}"
+    if isinstance(value, dict):
+        return "a mapping"
+    return type(value).__name__
+
+
+def _expected_types(schema_type) -> str:
+    types = [schema_type] if isinstance(schema_type, str) else list(schema_type)
+    return " or ".join(_TYPE_WORDS.get(t, t) for t in types)
+
+
+def _allowed_keys(schema: Mapping) -> list[str]:
+    return sorted(schema.get("properties", {}))
+
+
+def _branch_errors(err: jsonschema.ValidationError) -> list[jsonschema.ValidationError] | None:
+    """The errors of the first anyOf / oneOf alternative whose type fits the value, if any."""
+    branches: dict[int, list[jsonschema.ValidationError]] = {}
+    for sub in err.context or ():
+        branches.setdefault(sub.relative_schema_path[0], []).append(sub)
+    here = tuple(err.absolute_path)
+    for index in sorted(branches):
+        mismatched = any(e.validator == "type" and tuple(e.absolute_path) == here for e in branches[index])
+        if not mismatched:
+            return branches[index]
+    return None
+
+
+def _explain(err: jsonschema.ValidationError) -> list[tuple[str, DataPath]]:
+    """(message, path to point at) for one schema error; an anyOf may give several.
+
+    A path ending in `KEY_MARK` points at the key itself (a key that is badly spelled).
+    """
+    path = tuple(err.absolute_path)
+    where = format_path(path)
+    found = describe_value(err.instance)
+    kind = err.validator
+    if "propertyNames" in err.absolute_schema_path and isinstance(err.instance, str):
+        what = err.schema.get("description", "another key")
+        return [(f"{where}: the key '{err.instance}' is not allowed here: expected {what}",
+                 path + (err.instance, KEY_MARK))]
+    if kind == "type":
+        return [(f"{where}: expected {_expected_types(err.validator_value)}, found {found}", path)]
+    if kind == "required":
+        missing = [k for k in err.validator_value if isinstance(err.instance, dict) and k not in err.instance]
+        name = missing[0] if missing else err.message.split("'")[1]
+        return [(f"{where}: the key '{name}' is required but missing", path)]
+    if kind == "enum":
+        choices = ", ".join(json.dumps(c) for c in err.validator_value)
+        return [(f"{where}: expected one of {choices}, found {found}", path)]
+    if kind == "const":
+        return [(f"{where}: expected {json.dumps(err.validator_value)}, found {found}", path)]
+    if kind in ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"):
+        words = {"minimum": "at least", "exclusiveMinimum": "more than",
+                 "maximum": "at most", "exclusiveMaximum": "less than"}[kind]
+        return [(f"{where}: expected a number {words} {err.validator_value}, found {found}", path)]
+    if kind in ("minItems", "maxItems", "minLength", "maxLength", "minProperties", "maxProperties"):
+        words = "at least" if kind.startswith("min") else "at most"
+        noun = {"Items": "a list of", "Length": "text of", "Properties": "a mapping with"}[kind[3:]]
+        unit = {"Items": "items", "Length": "characters", "Properties": "keys"}[kind[3:]]
+        return [(f"{where}: expected {noun} {words} {err.validator_value} {unit}, found {found}", path)]
+    if kind == "pattern":
+        what = err.schema.get("description") or f"text matching {err.validator_value}"
+        return [(f"{where}: expected {what}, found {found}", path)]
+    if kind == "uniqueItems":
+        return [(f"{where}: expected a list without repeats, found {found} with a repeated item", path)]
+    if kind in ("anyOf", "oneOf"):
+        fitting = _branch_errors(err)
+        if fitting is not None:
+            return [explained for sub in fitting for explained in _explain(sub)]
+        wanted = [e.validator_value for e in err.context if e.validator == "type"]
+        types = [t for w in wanted for t in ([w] if isinstance(w, str) else w)]
+        if types:
+            return [(f"{where}: expected {_expected_types(list(dict.fromkeys(types)))}, found {found}", path)]
+    if kind == "propertyNames":
+        return [(f"{where}: the key {found} is not allowed here", path)]
+    message = err.message[:1].lower() + err.message[1:]
+    return [(f"{where}: {message}", path)]
+
+
+def _unknown_keys(err: jsonschema.ValidationError, positions: Positions, code: str) -> Iterator[Diagnostic]:
+    path = tuple(err.absolute_path)
+    allowed = _allowed_keys(err.schema)
+    patterns = list(err.schema.get("patternProperties", {}))
+    # Keys are text in a YAML document; data built elsewhere may hold other keys.
+    for key in sorted((k for k in err.instance if k not in allowed
+                       and not any(re.search(p, str(k)) for p in patterns)), key=str):
+        close = close_matches(str(key), allowed, n=1)
+        hint = f"did you mean '{close[0]}'?" if close else (
+            "allowed keys: " + ", ".join(allowed) if allowed else None)
+        yield error(code, f"{format_path(path)}: unknown key '{key}'",
+                    positions.key_span(path + (key,)), hint=hint)
+
+
+def validate(data: object, schema: dict, positions: Positions, *, code: str = "D610") -> list[Diagnostic]:
+    """Every way `data` fails `schema`, as located diagnostics in a stable order.
+
+    Each message states the data path (`spaces[3].ipc`), what was expected and what was found;
+    an unknown key gets a did-you-mean from the keys the schema allows.
+    """
+    validator = jsonschema.Draft202012Validator(schema)
+    errors = sorted(validator.iter_errors(data),
+                    key=lambda e: ([str(p) for p in e.absolute_path], e.validator, e.message))
+    out: list[Diagnostic] = []
+    for err in errors:
+        if err.validator == "additionalProperties" and isinstance(err.instance, dict):
+            out.extend(_unknown_keys(err, positions, code))
+            continue
+        for message, path in _explain(err):
+            span = positions.key_span(path[:-1]) if path[-1:] == (KEY_MARK,) else positions.span(path)
+            out.append(error(code, message, span))
+    return out

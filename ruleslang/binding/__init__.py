@@ -1,0 +1,1 @@
+"""Joining a scenario and option settings to a compiled program: one place used by every command, the rule tests and the runtime."""

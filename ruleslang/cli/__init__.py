@@ -1,0 +1,1 @@
+"""The command line, by audience: the language commands, the game commands and the board commands."""

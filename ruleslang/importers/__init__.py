@@ -1,0 +1,1 @@
+"""Other formats turned into ruleslang maps and rulesets (TripleA game files)."""

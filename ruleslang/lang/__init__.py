@@ -1,0 +1,1 @@
+"""The language: syntax, composition of rulesets, scope, types and values, built-ins, the checker and evaluation. Knows nothing of the game runtime; what the runtime provides reaches the checker as a capability table."""

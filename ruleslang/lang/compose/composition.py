@@ -1,0 +1,373 @@
+"""Resolve: references to rulesets, revisions applied, compositions merged.
+
+A resolved `Ruleset` maps every name to the `Definition` in force. Each definition remembers
+which ruleset wrote it (`origin`) and which earlier definitions it supersedes (`replaces`), so
+merging the rulesets a composition uses can tell an override (the later one wins) from a
+conflict (two rulesets define the same name independently: an error naming both).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Sequence
+
+from ruleslang.lang.syntax import ast
+from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, Related, error
+from ruleslang.base.limits import MAX_RULESETS
+from ruleslang.lang.compose.loader import Loader, RulesetFile, parse_ref
+from ruleslang.base.source import Source, Span
+from ruleslang.base.suggest import close_matches
+
+# Kinds that may replace one another: all are called like functions and give a value.
+_VALUE_KINDS = {"formula", "table", "die table", "modifiers", "constant"}
+
+
+def definition_key(decl: ast.Decl) -> str:
+    """The key a declaration is filed under. Tags and attributes are read in their own places
+    (a tag argument, a field), so they have namespaces of their own: a unit `diver` and a tag
+    `diver` can coexist, as can an attribute `cost` and a formula `cost`."""
+    name = decl.name.text
+    if isinstance(decl, ast.TagDecl):
+        return f"tag {name}"
+    if isinstance(decl, ast.AttributeDecl):
+        return f"space attribute {name}" if decl.on_spaces else f"attribute {name}"
+    return name
+
+
+@dataclass(frozen=True)
+class Definition:
+    """A name's meaning in a ruleset; `decl` is None when a revision removed it."""
+
+    name: str
+    decl: ast.Decl | None
+    origin: str
+    replaces: frozenset = frozenset()
+    previous: "Definition | None" = None  # the definition this one overrode or removed
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.origin, self.slot)
+
+    @property
+    def slot(self) -> str:
+        """The namespaced key this definition is filed under."""
+        decl = self.decl or (self.previous.decl if self.previous else None)
+        return definition_key(decl) if decl is not None else self.name
+
+
+@dataclass(frozen=True)
+class CheckDef:
+    origin: str
+    decl: ast.CheckDecl
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.origin, self.decl.title)
+
+
+@dataclass
+class Ruleset:
+    """A ruleset with its revisions applied and everything it uses merged in."""
+
+    ref: str
+    file: RulesetFile | None
+    definitions: dict[str, Definition]
+    checks: dict[tuple[str, str], CheckDef]
+    tests: tuple[ast.TestDecl, ...]
+    map: tuple[str, Span] | None
+    uses: tuple["Ruleset", ...] = ()
+    revises: "Ruleset | None" = None
+    members: tuple[str, ...] = field(default_factory=tuple)  # every ruleset ref in the composition
+
+    @property
+    def title(self) -> str | None:
+        return self.file.module.header.title if self.file else None
+
+    @property
+    def source_note(self) -> str | None:
+        return self.file.module.header.source_note if self.file else None
+
+    @property
+    def change_note(self) -> str | None:
+        return self.file.module.header.change_note if self.file else None
+
+    def live(self) -> dict[str, Definition]:
+        """The definitions in force (removed names left out), in a stable order."""
+        return {n: d for n, d in self.definitions.items() if d.decl is not None}
+
+    def decl(self, name: str) -> ast.Decl | None:
+        d = self.definitions.get(name)
+        return d.decl if d is not None else None
+
+
+class Resolver:
+    """Resolves references through a Loader; caches each ruleset once."""
+
+    def __init__(self, loader: Loader):
+        self.loader = loader
+        self._done: dict[Path, Ruleset] = {}
+        self._loading: list[tuple[Path, str, Span | None]] = []
+
+    # ------------------------------------------------------------------------ entry points
+
+    def resolve_ref(self, text: str, source_name: str = "<command line>") -> Ruleset:
+        """Resolve a reference given by a user: `family/name@N`, `family/name` or a path."""
+        if parse_ref(text) is None:
+            file = self.loader.load_user_file(text)
+            return self._resolve_file(file, None)
+        source = Source(source_name, text)
+        ref = ast.RefLit(text, False, span=Span(source, 0, len(text)))
+        path = self.loader.locate(ref, None)
+        return self._resolve_path(path, ref.span)
+
+    def compose(self, refs: Sequence[str]) -> Ruleset:
+        """A game's composition: one ruleset that uses every ruleset named, in order."""
+        if len(refs) == 1:
+            return self.resolve_ref(refs[0])
+        parts = [self.resolve_ref(r) for r in refs]
+        diags: list[Diagnostic] = []
+        env: dict[str, Definition] = {}
+        checks: dict = {}
+        for part in parts:
+            _merge(env, part.definitions, diags)
+            checks.update(part.checks)
+        map_ = _merge_maps([p.map for p in parts], diags)
+        if diags:
+            raise DiagnosticError(diags)
+        members = _members(parts)
+        return Ruleset(" + ".join(p.ref for p in parts), None, env, checks, (), map_, tuple(parts), None, members)
+
+    # --------------------------------------------------------------------------- internals
+
+    def _resolve_path(self, path: Path, span: Span | None) -> Ruleset:
+        path = path.resolve()
+        if path in self._done:
+            return self._done[path]
+        for i, (loading, ref_text, _) in enumerate(self._loading):
+            if loading == path:
+                chain = [r for _, r, _ in self._loading[i:]] + [ref_text]
+                raise DiagnosticError(error(
+                    "R204", "rulesets use each other in a cycle: " + " -> ".join(chain), span,
+                    hint="a ruleset cannot use or revise itself, directly or through others"))
+        if len(self._done) + len(self._loading) >= MAX_RULESETS:
+            raise DiagnosticError(error("R212", f"more than {MAX_RULESETS} rulesets in one composition", span))
+        file = self.loader.load(path, span)
+        return self._resolve_file(file, span)
+
+    def _resolve_file(self, file: RulesetFile, span: Span | None) -> Ruleset:
+        if file.path in self._done:
+            return self._done[file.path]
+        header = file.module.header
+        self._loading.append((file.path, header.ref.text, span))
+        try:
+            ruleset = self._build(file)
+        finally:
+            self._loading.pop()
+        self._done[file.path] = ruleset
+        return ruleset
+
+    def _build(self, file: RulesetFile) -> Ruleset:
+        header = file.module.header
+        me = header.ref.text
+        diags: list[Diagnostic] = []
+        folder = file.path.parent
+
+        revised = None
+        if header.revises is not None:
+            revised = self._resolve_path(self.loader.locate(header.revises, folder), header.revises.span)
+            _check_revision(me, header, revised, diags)
+        used = []
+        for ref in header.uses:
+            used.append(self._resolve_path(self.loader.locate(ref, folder), ref.span))
+
+        env: dict[str, Definition] = {}
+        checks: dict[tuple[str, str], CheckDef] = {}
+        if revised is not None:
+            env.update(revised.definitions)
+            checks.update(revised.checks)
+        for u in used:
+            _merge(env, u.definitions, diags)
+            checks.update(u.checks)
+
+        own: dict[str, ast.Node] = {}
+        tests: list[ast.TestDecl] = []
+        test_titles: dict[str, ast.TestDecl] = {}
+        for item in file.module.items:
+            if isinstance(item, ast.TestDecl):
+                if item.title in test_titles:
+                    diags.append(_duplicate(item.name, test_titles[item.title].name, "test"))
+                else:
+                    test_titles[item.title] = item
+                    tests.append(item)
+            elif isinstance(item, ast.CheckDecl):
+                key = (me, item.title)
+                if key in checks:
+                    diags.append(_duplicate(item.name, checks[key].decl.name, "check"))
+                else:
+                    checks[key] = CheckDef(me, item)
+            elif isinstance(item, ast.Decl):
+                self._define(me, item, env, own, diags)
+            elif isinstance(item, ast.Override):
+                self._override(me, item, env, own, diags)
+            elif isinstance(item, ast.Remove):
+                self._remove(me, item, env, own, diags)
+
+        own_map = (header.map.plain, header.map.span) if header.map is not None else None
+        maps = [own_map] + [u.map for u in used] + ([revised.map] if revised else [])
+        map_ = _merge_maps(maps, diags)
+        if diags:
+            raise DiagnosticError(diags)
+        members = _members([*used, *( [revised] if revised else [])]) + (me,)
+        return Ruleset(me, file, env, checks, tuple(tests), map_, tuple(used), revised, members)
+
+    def _define(self, me, decl: ast.Decl, env, own, diags) -> None:
+        name = definition_key(decl)
+        if name in own:
+            diags.append(_duplicate(decl.name, _name_of(own[name]), "definition"))
+            return
+        current = env.get(name)
+        if current is not None and current.decl is not None:
+            diags.append(error(
+                "R202", f"'{name}' is already defined by {current.origin}",
+                decl.name.span,
+                related=[Related(current.decl.name.span, f"'{name}' is defined here")],
+                hint=f"write 'override {decl.kind} {name} ...' to replace it"))
+            return
+        own[name] = decl
+        replaces = current.replaces | {current.key} if current is not None else frozenset()
+        env[name] = Definition(decl.name.text, decl, me, replaces, current)
+
+    def _override(self, me, item: ast.Override, env, own, diags) -> None:
+        decl = item.decl
+        name = definition_key(decl)
+        if isinstance(decl, (ast.TestDecl, ast.CheckDecl)):
+            diags.append(error("R206", f"a {decl.kind} cannot be overridden", item.span))
+            return
+        if name in own:
+            diags.append(error(
+                "R208", f"'{name}' is defined in this same ruleset; override replaces definitions "
+                        "of the rulesets this one uses or revises",
+                decl.name.span, related=[Related(_name_of(own[name]).span, "defined here")]))
+            return
+        current = env.get(name)
+        if current is None or current.decl is None:
+            diags.append(_nothing_to(name, "override", decl.name.span, env))
+            return
+        old = current.decl
+        if not _kinds_compatible(old.kind, decl.kind):
+            diags.append(error(
+                "R206", f"'{name}' is a {old.kind}; it cannot be overridden by a {decl.kind}",
+                decl.name.span, related=[Related(old.name.span, f"the {old.kind} is defined here")]))
+            return
+        if isinstance(old, ast.UnitDecl) and isinstance(decl, ast.UnitDecl):
+            decl = _merge_unit(old, decl)
+        own[name] = decl
+        env[name] = Definition(decl.name.text, decl, me, current.replaces | {current.key}, current)
+
+    def _remove(self, me, item: ast.Remove, env, own, diags) -> None:
+        name = item.name.text
+        keys = [k for k, d in env.items() if d.name == name and d.decl is not None]
+        if len(keys) > 1:
+            diags.append(error("R203", f"'{name}' names several definitions ({', '.join(keys)})", item.name.span,
+                               hint="override the one to change instead"))
+            return
+        if keys:
+            name = keys[0]
+        current = env.get(name)
+        if name in own:
+            diags.append(error("R208", f"'{name}' is defined in this same ruleset; delete it instead "
+                                       "of removing it", item.name.span))
+            return
+        if current is None or current.decl is None:
+            diags.append(_nothing_to(name, "remove", item.name.span, env))
+            return
+        own[name] = item
+        env[name] = Definition(current.name, None, me, current.replaces | {current.key}, current)
+
+
+def _name_of(node) -> ast.Ident:
+    return node.name if isinstance(node, (ast.Decl, ast.Remove)) else node.decl.name
+
+
+def _duplicate(ident: ast.Ident, first: ast.Ident, what: str) -> Diagnostic:
+    return error("R202", f"{what} '{ident.text}' is defined twice", ident.span,
+                 related=[Related(first.span, "first defined here")])
+
+
+def _nothing_to(name: str, verb: str, span: Span, env: dict[str, Definition]) -> Diagnostic:
+    live = [n for n, d in env.items() if d.decl is not None]
+    close = close_matches(name, live, n=3)
+    hint = f"did you mean {', '.join(close)}?" if close else (
+        f"{verb} applies to definitions of the rulesets this one uses or revises")
+    return error("R205", f"there is no '{name}' to {verb}", span, hint=hint)
+
+
+def _kinds_compatible(old: str, new: str) -> bool:
+    return old == new or (old in _VALUE_KINDS and new in _VALUE_KINDS)
+
+
+def _merge_unit(old: ast.UnitDecl, new: ast.UnitDecl) -> ast.UnitDecl:
+    """`override unit x:` states only the attributes that change."""
+    attrs = {ident.text: (ident, value) for ident, value in old.attributes}
+    for ident, value in new.attributes:
+        attrs[ident.text] = (ident, value)
+    tags = new.tags if new.tags is not None else old.tags
+    title = new.title if new.title is not None else old.title
+    return replace(new, attributes=tuple(attrs.values()), tags=tags, title=title)
+
+
+def _merge(env: dict[str, Definition], incoming: dict[str, Definition], diags: list[Diagnostic]) -> None:
+    for name, d in incoming.items():
+        current = env.get(name)
+        if current is None:
+            env[name] = d
+        elif current.key == d.key or d.key in current.replaces:
+            continue
+        elif current.key in d.replaces:
+            env[name] = d
+        else:
+            a = current.decl or (current.previous.decl if current.previous else None)
+            b = d.decl or (d.previous.decl if d.previous else None)
+            span = b.name.span if b is not None else None
+            related = [Related(a.name.span, f"defined by {current.origin} here")] if a is not None else []
+            diags.append(error(
+                "R207", f"'{name}' is defined by both {current.origin} and {d.origin}", span,
+                related=related,
+                hint="a ruleset that uses both must say which wins with 'override'"))
+
+
+def _merge_maps(maps, diags: list[Diagnostic]) -> tuple[str, Span] | None:
+    chosen = None
+    for m in maps:
+        if m is None:
+            continue
+        if chosen is None:
+            chosen = m
+        elif chosen[0] != m[0]:
+            diags.append(error("R209", f"rulesets disagree on the map: '{chosen[0]}' and '{m[0]}'", m[1],
+                               related=[Related(chosen[1], f"map '{chosen[0]}' is named here")]))
+    return chosen
+
+
+def _check_revision(me: str, header: ast.Header, revised: Ruleset, diags: list[Diagnostic]) -> None:
+    mine, theirs = parse_ref(me), parse_ref(revised.ref)
+    if mine is None or theirs is None:
+        return
+    if mine[:2] != theirs[:2]:
+        diags.append(error(
+            "R213", f"{me} revises {revised.ref}, a different ruleset", header.revises.span,
+            hint="a revision keeps the family and name and raises the version; to build on another "
+                 "ruleset, write 'uses'"))
+    elif (mine[2] or 0) <= (theirs[2] or 0):
+        diags.append(error(
+            "R213", f"{me} revises {revised.ref}, which is not an earlier version", header.revises.span))
+
+
+def _members(parts) -> tuple[str, ...]:
+    out: list[str] = []
+    for part in parts:
+        for ref in part.members:
+            if ref not in out:
+                out.append(ref)
+    return tuple(out)

@@ -1,0 +1,196 @@
+"""Finding ruleset files from references and parsing them once.
+
+A reference is `family/name@N`, `family/name` (the newest version) or a path to a `.rules`
+file. References written inside a ruleset may only reach files within the ruleset roots
+(see `paths`); the command line may name any file, and its folder then becomes a root.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+from ruleslang.lang.syntax import ast
+from ruleslang.base.diagnostics import DiagnosticError, error
+from ruleslang.base.limits import MAX_SOURCE_CHARS
+from ruleslang.lang.syntax.parser import parse_module
+from ruleslang.base.source import Source, Span
+
+REF_RE = re.compile(r"^(?P<family>[a-z][a-z0-9_-]*)/(?P<name>[a-z0-9][a-z0-9_-]*)(@(?P<version>[0-9]+))?$")
+FILE_RE = re.compile(r"^(?P<name>[a-z0-9][a-z0-9_-]*)@(?P<version>[0-9]+)\.rules$")
+
+
+@dataclass(frozen=True)
+class RulesetFile:
+    """A parsed ruleset file."""
+
+    path: Path
+    source: Source
+    module: ast.Module
+
+    @property
+    def ref(self) -> str:
+        return self.module.header.ref.text
+
+
+def parse_ref(text: str) -> tuple[str, str, int | None] | None:
+    """Split `family/name@N` into its parts, or None if it is not a reference."""
+    m = REF_RE.match(text)
+    if not m:
+        return None
+    version = m.group("version")
+    return m.group("family"), m.group("name"), int(version) if version is not None else None
+
+
+class Loader:
+    """Reads and caches ruleset files found through the roots."""
+
+    def __init__(self, roots: Sequence[Path]):
+        self.roots = [Path(r).resolve() for r in roots]
+        # Folders that path references may reach: the roots plus folders of files the user named.
+        self.allowed = list(self.roots)
+        self._files: dict[Path, RulesetFile] = {}
+
+    def allow_folder(self, folder: Path) -> None:
+        """Let path references reach `folder` (the folder of a file named on the command line)."""
+        folder = Path(folder).resolve()
+        if folder not in self.allowed:
+            self.allowed.append(folder)
+
+    def load_user_file(self, text: str) -> RulesetFile:
+        """Load a ruleset file the user named on the command line."""
+        path = Path(text).resolve()
+        if not path.is_file():
+            raise DiagnosticError(error("S001", f"no such ruleset file '{text}'", file=text))
+        self.allow_folder(path.parent)
+        return self.load(path)
+
+    # ------------------------------------------------------------------------ discovery
+
+    def versions(self, family: str, name: str) -> list[tuple[int, Path]]:
+        """All versions of `family/name` across the roots, oldest first.
+
+        Versions are gathered from every root, so a revision written in a user's folder finds
+        the shipped versions it revises; an earlier root shadows the same version in a later one.
+        """
+        found: dict[int, Path] = {}
+        for root in self.roots:
+            folder = root / family
+            if not folder.is_dir():
+                continue
+            for path in sorted(folder.glob(f"{name}@*.rules")):
+                m = FILE_RE.match(path.name)
+                if m and m.group("name") == name:
+                    found.setdefault(int(m.group("version")), path)
+        return sorted(found.items())
+
+    def all_rulesets(self) -> list[tuple[str, Path]]:
+        """Every `family/name@N` in the roots (earlier roots shadow later ones), sorted."""
+        seen: dict[str, Path] = {}
+        for root in self.roots:
+            for path in sorted(root.glob("*/*.rules")):
+                m = FILE_RE.match(path.name)
+                if not m:
+                    continue
+                ref = f"{path.parent.name}/{m.group('name')}@{m.group('version')}"
+                seen.setdefault(ref, path)
+        return sorted(seen.items(), key=lambda kv: _ref_sort_key(kv[0]))
+
+    def known_refs(self) -> list[str]:
+        return [ref for ref, _ in self.all_rulesets()]
+
+    def locate(self, ref: ast.RefLit, relative_to: Path | None) -> Path:
+        """The file a reference names; raises DiagnosticError (S001-S003) when there is none."""
+        if ref.is_path:
+            return self._locate_path(ref.text, relative_to, ref.span)
+        parts = parse_ref(ref.text)
+        if parts is None:
+            raise DiagnosticError(error("S002", f"'{ref.text}' is not a ruleset reference",
+                                        ref.span, hint="write family/name@N, family/name or a quoted path"))
+        family, name, version = parts
+        versions = self.versions(family, name)
+        if not versions:
+            from ruleslang.base.suggest import close_matches
+
+            base = f"{family}/{name}"
+            known = sorted({r.split("@")[0] for r in self.known_refs()})
+            close = close_matches(base, known, n=3)
+            hint = f"did you mean {', '.join(close)}?" if close else (
+                "rulesets are looked up in: " + ", ".join(str(r) for r in self.roots))
+            raise DiagnosticError(error("S001", f"no ruleset named '{base}'", ref.span, hint=hint))
+        if version is None:
+            return versions[-1][1]
+        for v, path in versions:
+            if v == version:
+                return path
+        have = ", ".join(f"@{v}" for v, _ in versions)
+        raise DiagnosticError(error("S003", f"ruleset '{family}/{name}' has no version {version}",
+                                    ref.span, hint=f"versions available: {have}"))
+
+    def _locate_path(self, text: str, relative_to: Path | None, span: Span | None) -> Path:
+        base = relative_to if relative_to is not None else Path.cwd()
+        path = (base / text).resolve()
+        if not any(path == r or r in path.parents for r in self.allowed):
+            raise DiagnosticError(error(
+                "S005", f"'{text}' lies outside the ruleset roots", span,
+                hint="a ruleset may only use files inside the ruleset folders: " +
+                     ", ".join(str(r) for r in self.allowed)))
+        if path.suffix != ".rules":
+            raise DiagnosticError(error("S002", f"'{text}' is not a .rules file", span))
+        if not path.is_file():
+            raise DiagnosticError(error("S001", f"no such ruleset file '{text}'", span))
+        return path
+
+    # -------------------------------------------------------------------------- parsing
+
+    def load(self, path: Path, span: Span | None = None) -> RulesetFile:
+        """Parse a ruleset file (once); raises DiagnosticError with parse or file errors."""
+        path = Path(path).resolve()
+        cached = self._files.get(path)
+        if cached is not None:
+            return cached
+        try:
+            size = path.stat().st_size
+            if size > MAX_SOURCE_CHARS * 4:
+                raise DiagnosticError(error("S004", f"ruleset file is {size} bytes; the limit is "
+                                            f"{MAX_SOURCE_CHARS} characters", span, file=str(path)))
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError as exc:
+            raise DiagnosticError(error("S006", f"ruleset file is not UTF-8 text ({exc.reason})", span,
+                                        file=str(path)))
+        except OSError as exc:
+            raise DiagnosticError(error("S001", f"cannot read ruleset file: {exc.strerror}", span,
+                                        file=str(path)))
+        source = Source(str(path), text)
+        module = parse_module(source)
+        loaded = RulesetFile(path, source, module)
+        self._check_file_name(loaded)
+        self._files[path] = loaded
+        return loaded
+
+    def _check_file_name(self, loaded: RulesetFile) -> None:
+        header_ref = loaded.module.header.ref
+        parts = parse_ref(header_ref.text) if not header_ref.is_path else None
+        if parts is None or parts[2] is None:
+            raise DiagnosticError(error(
+                "R210", f"a ruleset must name itself as family/name@N, not '{header_ref.text}'",
+                header_ref.span, hint="for example: ruleset aar/my-house-rule@1"))
+        if loaded.path.parent.parent not in self.roots:
+            return  # a file the user named by path: any file name will do
+        m = FILE_RE.match(loaded.path.name)
+        family, name, version = parts
+        expected = f"{name}@{version}.rules"
+        if not m or loaded.path.name != expected or loaded.path.parent.name != family:
+            raise DiagnosticError(error(
+                "R211", f"the file declares '{header_ref.text}' but is stored as "
+                        f"'{loaded.path.parent.name}/{loaded.path.name}'",
+                header_ref.span, hint=f"store it as {family}/{expected} in a ruleset root"))
+
+
+def _ref_sort_key(ref: str):
+    parts = parse_ref(ref)
+    if parts is None:
+        return (ref, 0)
+    return (f"{parts[0]}/{parts[1]}", parts[2] or 0)

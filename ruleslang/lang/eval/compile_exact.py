@@ -1,0 +1,439 @@
+"""Compile expressions to exact evaluators: each returns the distribution of its value.
+
+The rule: a variable always holds one concrete value. Where an expression rolls dice, the exact
+evaluator enumerates the distinct outcomes of that roll (merged, never the sequences that led
+to them) and continues with each. Sub-expressions that roll nothing reuse the concrete closures.
+Aggregates over `for` generators are folds (see `exact.Fold`): the accumulated state, not the
+list of values, is what gets enumerated, which keeps sums, counts and "best k of" polynomial.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ruleslang.lang.syntax import ast
+from ruleslang.lang.eval import exact as X
+from ruleslang.lang.builtins.core import REGISTRY as BUILTINS
+from ruleslang.lang.eval.compile import _ARITH, _COMPARE, _check_size, _iter
+from ruleslang.base.errors import EvalError
+from ruleslang.lang.check.typecheck import CheckInfo
+from ruleslang.lang.values import LSet, Record, UnitValue, sort_key
+
+XFn = Callable[[list], X.XDist]
+
+_EMPTY = ("<empty>",)  # the state of min/max before any value
+
+
+def _aggregate_fold(name: str, span) -> X.Fold:
+    if name == "sum":
+        return X.Fold(0, lambda s, v: s + v)
+    if name == "count":
+        return X.Fold(0, lambda s, v: s + 1)
+    if name == "any":
+        return X.Fold(False, lambda s, v: s or v is True)
+    if name == "all":
+        return X.Fold(True, lambda s, v: s and v is True)
+
+    def finish(s):
+        if s is _EMPTY:
+            raise EvalError("E505", f"{name} of an empty collection", span)
+        return s
+    pick = max if name == "max" else min
+    return X.Fold(_EMPTY, lambda s, v: v if s is _EMPTY else pick(s, v), finish)
+
+
+class ExactCompiler:
+    def __init__(self, info: CheckInfo, compiled, concrete):
+        self.info = info
+        self.compiled = compiled
+        self.concrete = concrete  # the ExprCompiler
+
+    def expr(self, node) -> XFn:
+        if id(node) not in self.info.random:
+            f = self.concrete.expr(node)
+            return lambda env: X.point(f(env))
+        return getattr(self, "_" + type(node).__name__)(node)
+
+    # ------------------------------------------------------------------------- helpers
+
+    def _lift(self, nodes, f: Callable, span) -> XFn:
+        """f over operands where some roll dice: the product of their distributions."""
+        parts = []
+        for n in nodes:
+            if id(n) in self.info.random:
+                parts.append((True, self.expr(n)))
+            else:
+                parts.append((False, self.concrete.expr(n)))
+
+        def run(env):
+            dists = [xf(env) if rnd else X.point(xf(env)) for rnd, xf in parts]
+            return X.lift(dists, f, env[0], span)
+        return run
+
+    # ------------------------------------------------------------------------ literals
+
+    def _DiceLit(self, node):
+        d = X.dice(node.count, node.sides)
+        return lambda env: d
+
+    def _StringLit(self, node):
+        from ruleslang.lang.values import display_text
+
+        parts = [p for p in node.parts if not isinstance(p, str)]
+
+        def build(*values):
+            it = iter(values)
+            return "".join(p if isinstance(p, str) else display_text(next(it)) for p in node.parts)
+        return self._lift(parts, build, node.span)
+
+    # --------------------------------------------------------------------------- names
+
+    def _Name(self, node):
+        res = self.info.names[id(node)]
+        fn = self.compiled.exact_callable(res.symbol.name)
+        return lambda env: fn(env[0])
+
+    # --------------------------------------------------------------------------- calls
+
+    def _Call(self, node: ast.Call):
+        info = self.info.calls[id(node)]
+        span = node.span
+        if info.kind == "builtin":
+            return self._builtin(node, info.name)
+        if info.kind in ("table", "die table"):
+            table = self.compiled.table(info.name)
+            return self._lift(list(node.args), lambda *keys: table.lookup_plain(keys, span), span)
+        decl = info.symbol.decl
+        params = getattr(decl, "params", None) or ()
+        ordered: list = [None] * len(params)
+        for i, a in enumerate(node.args):
+            ordered[i] = a
+        names = [p.name.text for p in params]
+        for k in node.kwargs:
+            ordered[names.index(k.name.text)] = k.value
+        arg_nodes = [a for a in ordered if a is not None]
+        callee_random = self.compiled.is_random(info.name)
+        if not callee_random:
+            fn = self.compiled.callable(info.name)
+            holder: dict = {}
+
+            def call_concrete(*args):
+                return fn(holder["ctx"], *args)
+
+            lifted = self._lift(arg_nodes, call_concrete, span)
+
+            def run(env):
+                holder["ctx"] = env[0]
+                return lifted(env)
+            return run
+        xfn = self.compiled.exact_callable(info.name)
+        parts = [(id(a) in self.info.random, self.expr(a) if id(a) in self.info.random else self.concrete.expr(a))
+                 for a in arg_nodes]
+
+        def call_random(env):
+            ctx = env[0]
+            values: list = []
+
+            def go(i):
+                if i == len(parts):
+                    return xfn(ctx, *values)
+                rnd, f = parts[i]
+                if not rnd:
+                    values.append(f(env))
+                    try:
+                        return go(i + 1)
+                    finally:
+                        values.pop()
+
+                def k(v):
+                    values.append(v)
+                    try:
+                        return go(i + 1)
+                    finally:
+                        values.pop()
+                return X.bind(f(env), k, ctx, span)
+            return go(0)
+        return call_random
+
+    def _builtin(self, node: ast.Call, name: str):
+        span = node.span
+        bi = BUILTINS[name]
+        if len(node.args) == 1 and isinstance(node.args[0], ast.Comprehension) and node.args[0].kind == "gen":
+            return self._fold(node.args[0], _aggregate_fold(name, span), span)
+        if name == "roll":
+            table = self.concrete.expr(node.args[0])
+
+            def roll(env):
+                t = table(env)
+                faces = X.dice(t.dice_count, t.sides)
+                out: dict = {}
+                for face, w in faces.items():
+                    v = t.lookup(env[0], (face,), span)
+                    out[v] = out.get(v, 0) + w
+                return X.XDist(out, faces.total)
+            return roll
+        if any(isinstance(a, ast.Lambda) for a in node.args):
+            raise EvalError("E512", f"{name} with a condition cannot take rolled values", span)
+        holder: dict = {}
+        impl = bi.impl
+        kw_names = [k.name.text for k in node.kwargs]
+        n_pos = len(node.args)
+
+        def apply(*values):
+            try:
+                return impl(holder["ctx"], *values[:n_pos], **dict(zip(kw_names, values[n_pos:])))
+            except EvalError as e:
+                raise e.at(span)
+        lifted = self._lift(list(node.args) + [k.value for k in node.kwargs], apply, span)
+
+        def run(env):
+            holder["ctx"] = env[0]
+            return lifted(env)
+        return run
+
+    # ---------------------------------------------------------------------------- folds
+
+    def _fold(self, comp: ast.Comprehension, fold: X.Fold, span) -> XFn:
+        """Run a generator's elements into a fold, one independent element at a time."""
+        clauses = []
+        for c in comp.clauses:
+            it_random = id(c.iterable) in self.info.random
+            it = self.expr(c.iterable) if it_random else self.concrete.expr(c.iterable)
+            cond = None
+            cond_random = False
+            if c.condition is not None:
+                cond_random = id(c.condition) in self.info.random
+                cond = self.expr(c.condition) if cond_random else self.concrete.expr(c.condition)
+            clauses.append((it_random, it, self.info.slots[id(c.var)], cond_random, cond))
+        elt_random = id(comp.element) in self.info.random
+        elt = self.expr(comp.element) if elt_random else self.concrete.expr(comp.element)
+
+        def run(env):
+            ctx = env[0]
+
+            def element_dist() -> X.XDist:
+                return elt(env) if elt_random else X.point(elt(env))
+
+            def level(i: int, acc: X.XDist) -> X.XDist:
+                if i == len(clauses):
+                    return X.fold_step(acc, element_dist(), fold, ctx, span)
+                it_random, it, slot, cond_random, cond = clauses[i]
+
+                def over(collection, acc: X.XDist) -> X.XDist:
+                    for v in _iter(collection):
+                        ctx.host.spend(span)
+                        env[slot] = v
+                        if cond is None:
+                            acc = level(i + 1, acc)
+                        elif not cond_random:
+                            if cond(env):
+                                acc = level(i + 1, acc)
+                        else:
+                            cd = cond(env)
+                            w_true = cd.weights.get(True, 0)
+                            w_false = cd.total - w_true
+                            taken = level(i + 1, acc) if w_true else None
+                            parts = [(w_false, cd.total, acc)]
+                            if taken is not None:
+                                parts.append((w_true, cd.total, taken))
+                            acc = X.mixture(parts, ctx, span)
+                    return acc
+
+                if it_random:
+                    return X.bind(it(env), lambda coll: over(coll, acc), ctx, span)
+                return over(it(env), acc)
+
+            start = X.point(fold.init)
+            return X.fold_finish(level(0, start), fold, ctx, span)
+        return run
+
+    def _Comprehension(self, node: ast.Comprehension):
+        span = node.span
+        if node.kind == "set":
+            fold = X.Fold((), lambda s, v: s + (v,), lambda s: LSet(s))
+        else:
+            fold = X.Fold((), lambda s, v: s + (v,))
+        return self._fold(node, fold, span)
+
+    def _BestOf(self, node: ast.BestOf):
+        span = node.span
+        largest = node.kind == "best"
+        count = self.concrete.expr(node.count)
+        if id(node.count) in self.info.random:
+            raise EvalError("E512", f"the count of {node.kind} ... of cannot be rolled", node.count.span)
+        coll = node.collection
+        if isinstance(coll, ast.Comprehension):
+            def run(env):
+                k = count(env)
+                fold = X.Fold((), X.top_k_step(k, largest))
+                return self._fold(coll, fold, span)(env)
+            # _fold builds closures; build once per k and cache
+            cache: dict[int, XFn] = {}
+
+            def run_cached(env):
+                k = count(env)
+                if k < 0:
+                    raise EvalError("E506", f"{node.kind} {k} of: the count cannot be negative", span)
+                f = cache.get(k)
+                if f is None:
+                    f = cache[k] = self._fold(coll, X.Fold((), X.top_k_step(k, largest)), span)
+                return f(env)
+            del run
+            return run_cached
+        xcoll = self.expr(coll)
+
+        def best(env):
+            k = count(env)
+
+            def pick(values):
+                return tuple(sorted(_iter(values), key=sort_key, reverse=largest)[:k])
+            return X.lift([xcoll(env)], pick, env[0], span)
+        return best
+
+    # -------------------------------------------------------------------- other nodes
+
+    def _Field(self, node: ast.Field):
+        concrete = self.concrete
+        fi = self.info.fields[id(node)]
+        name = fi.name
+        span = node.span
+
+        def get(v, ctx):
+            if fi.kind == "record":
+                return v.get(name)
+            if fi.kind == "enumname":
+                return v.name
+            if fi.kind == "unit" and name in ("id", "type", "owner", "space", "hits", "moved"):
+                return getattr(v, name)
+            type_name = v.type.name if isinstance(v, UnitValue) else v.name
+            if fi.kind in ("unit", "unittype"):
+                return ctx.compiled.unit_attribute(ctx, type_name, name)
+            if fi.kind == "space":
+                return ctx.compiled.space_attribute(ctx, v.name, name)
+            if fi.kind == "player":
+                return ctx.side_of(v.name)
+            return LSet(ctx.side_members(v.name))
+        del concrete
+        obj = self.expr(node.obj)
+
+        def run(env):
+            ctx = env[0]
+            return X.lift([obj(env)], lambda v: get(v, ctx), ctx, span)
+        return run
+
+    def _Index(self, node: ast.Index):
+        span = node.span
+
+        def index(seq, i):
+            if not -len(seq) <= i < len(seq):
+                raise EvalError("E507", f"index {i} is outside a list of {len(seq)} (the first is 0)", span)
+            return seq[i]
+        return self._lift([node.obj, node.index], index, span)
+
+    def _Unary(self, node: ast.Unary):
+        if node.op == "+":
+            return self.expr(node.operand)
+        return self._lift([node.operand], lambda v: -v, node.span)
+
+    def _Binary(self, node: ast.Binary):
+        span = node.span
+        op = _ARITH[node.op]
+        if node.op == "+" and not isinstance(self.info.types.get(id(node.left)), type(None)):
+            from ruleslang.lang import types as T
+
+            lt = T.strip_optional(self.info.types.get(id(node.left)))
+            if lt == T.TEXT or isinstance(lt, T.ListType):
+                return self._lift([node.left, node.right], lambda a, b: a + b, span)
+        return self._lift([node.left, node.right], lambda a, b: op(a, b, span), span)
+
+    def _Compare(self, node: ast.Compare):
+        cmp = _COMPARE[node.op]
+        return self._lift([node.left, node.right], cmp, node.span)
+
+    def _In(self, node: ast.In):
+        if node.negated:
+            return self._lift([node.element, node.collection], lambda e, c: e not in c, node.span)
+        return self._lift([node.element, node.collection], lambda e, c: e in c, node.span)
+
+    def _Not(self, node: ast.Not):
+        return self._lift([node.operand], lambda v: not v, node.span)
+
+    def _BoolOp(self, node: ast.BoolOp):
+        span = node.span
+        left = self.expr(node.left)
+        right = self.expr(node.right)
+        is_and = node.op == "and"
+
+        def run(env):
+            ctx = env[0]
+            ld = left(env)
+            # the right side is only evaluated where it decides the result
+            deciding = True if is_and else False
+            w_dec = ld.weights.get(deciding, 0)
+            parts = [(ld.total - w_dec, ld.total, X.point(not deciding))]
+            if w_dec:
+                parts.append((w_dec, ld.total, right(env)))
+            return X.mixture(parts, ctx, span)
+        return run
+
+    def _If(self, node: ast.If):
+        span = node.span
+        cond, then, else_ = self.expr(node.cond), self.expr(node.then), self.expr(node.else_)
+
+        def run(env):
+            cd = cond(env)
+            w_true = cd.weights.get(True, 0)
+            parts = []
+            if w_true:
+                parts.append((w_true, cd.total, then(env)))
+            if cd.total - w_true:
+                parts.append((cd.total - w_true, cd.total, else_(env)))
+            return X.mixture(parts, env[0], span)
+        return run
+
+    def _Range(self, node: ast.Range):
+        span = node.span
+
+        def rng(a, b):
+            _check_size(b - a + 1, span)
+            return tuple(range(a, b + 1))
+        return self._lift([node.lo, node.hi], rng, span)
+
+    def _ListLit(self, node):
+        return self._lift(list(node.items), lambda *vs: tuple(vs), node.span)
+
+    def _SetLit(self, node):
+        return self._lift(list(node.items), lambda *vs: LSet(vs), node.span)
+
+    def _RecordLit(self, node):
+        names = [ident.text for ident, _ in node.fields]
+        return self._lift([v for _, v in node.fields], lambda *vs: Record(zip(names, vs)), node.span)
+
+
+def exact_body(compiled, info: CheckInfo, xc: ExactCompiler, lets, body, frame_size: int, param_count: int):
+    """An exact evaluator of a formula body with `let` lines: each rolled let branches the rest."""
+    steps = []
+    for let in lets:
+        rnd = id(let.value) in info.random
+        steps.append((rnd, xc.expr(let.value) if rnd else xc.concrete.expr(let.value), info.slots[id(let.name)]))
+    final = xc.expr(body)
+
+    def run(ctx, *args):
+        env: list[Any] = [None] * frame_size
+        env[0] = ctx
+        env[1:1 + param_count] = args
+
+        def go(i: int) -> X.XDist:
+            if i == len(steps):
+                return final(env)
+            rnd, f, slot = steps[i]
+            if not rnd:
+                env[slot] = f(env)
+                return go(i + 1)
+
+            def k(v):
+                env[slot] = v
+                return go(i + 1)
+            return X.bind(f(env), k, ctx, None)
+        return go(0)
+    return run

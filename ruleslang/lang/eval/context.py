@@ -1,0 +1,182 @@
+"""The evaluation context: what compiled rules read while they run.
+
+It joins a compiled program with one host (dice, budget, log), option and fact values, and,
+when there is one, a game state with its board queries. Built-ins reach the board only through
+the methods here, which turn board names into language values and back.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable
+
+from ruleslang.base.errors import EvalError
+from ruleslang.lang.eval.host import Host
+from ruleslang.lang.values import EnumValue, LSet, UnitValue, to_json
+
+
+def counter_key(value) -> str:
+    """One part of a counter's key as text: a name, a number, true/false, or a unit's id."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (EnumValue,)):
+        return value.name
+    if isinstance(value, UnitValue):
+        return str(value.id)
+    return str(value)
+
+
+class _NoBoard:
+    """The board of an evaluation without one: every query is a located E530."""
+
+    def __getattr__(self, name):
+        raise EvalError("E530", "this needs a board: give a scenario (--scenario FILE) or name a map in "
+                                "the ruleset")
+
+    def __bool__(self) -> bool:
+        return False
+
+
+NO_BOARD = _NoBoard()
+
+
+class EvalContext:
+    def __init__(self, compiled, host: Host, *, state=None, board=None, options: dict | None = None,
+                 facts: dict | None = None, decide: Callable | None = None):
+        self.compiled = compiled
+        self.host = host
+        self.state = state
+        self.board = board if board is not None else NO_BOARD
+        self._space_sets: dict[tuple, LSet] = {}
+        # the board hands out the same cached tuple again and again: found by identity first,
+        # without hashing its names (the tuple is kept alive with its set, so ids stay unique)
+        self._space_sets_by_id: dict[int, tuple[tuple, LSet]] = {}
+        enums = compiled.program.scope.enums
+        self.enums = enums
+        self.space_values: dict[str, EnumValue] = enums["space"].by_name
+        self.player_values: dict[str, EnumValue] = enums["player"].by_name
+        self.side_values: dict[str, EnumValue] = enums["side"].by_name
+        self.unittype_values: dict[str, EnumValue] = enums["unittype"].by_name
+        self.options = dict(options if options is not None else compiled.default_options(self))
+        self.facts = dict(facts or {})
+        self.decide = decide
+        self.counters: dict[str, dict] = {}  # used when there is no game state
+        self.procedures = compiled.procedures
+        self.runtime_procedures: dict[str, Callable] = {}
+        self.collector = None  # set while constraints and checks collect refusals
+        self._counter_cache: dict[str, tuple[int, dict]] = {}
+        self.running: list[str] = []  # the phases and steps being run, outermost first
+        self.winner = None
+
+    def log(self, kind: str, **data) -> None:
+        """An event: into the game's log when there is a game, else the host's."""
+        if self.state is not None:
+            self.state.events.append({"kind": kind, **data})
+        else:
+            self.host.log(kind, **data)
+
+    # ---------------------------------------------------------------------- conversions
+
+    def space_value(self, name: str | None) -> EnumValue | None:
+        return self.space_values[name] if name is not None else None
+
+    def player_value(self, name: str | None) -> EnumValue | None:
+        # Players come from the same map as the board, so every name the board gives is known.
+        return self.player_values[name] if name is not None else None
+
+    def spaces(self, names: Iterable[str]) -> LSet:
+        """The set of these spaces; the board's answers are tuples it caches, so their sets are kept too."""
+        if isinstance(names, tuple):
+            known = self._space_sets_by_id.get(id(names))
+            if known is not None and known[0] is names:
+                return known[1]
+        key = names if isinstance(names, tuple) else tuple(names)
+        found = self._space_sets.get(key)
+        if found is None:
+            values = self.space_values
+            found = LSet.of_enums(values[n] for n in key)
+            if len(self._space_sets) > 4096:
+                self._space_sets.clear()
+                self._space_sets_by_id.clear()
+            self._space_sets[key] = found
+        if isinstance(names, tuple):
+            if len(self._space_sets_by_id) > 4096:
+                self._space_sets_by_id.clear()
+            self._space_sets_by_id[id(names)] = (names, found)
+        return found
+
+    def unit_value(self, unit) -> UnitValue:
+        utype = self.unittype_values.get(unit.type)
+        if utype is None:
+            raise EvalError("E531", f"the board has a unit of type '{unit.type}' that no ruleset declares")
+        space = self.space_values[unit.space] if unit.space is not None else None
+        return UnitValue(unit.id, utype, self.player_value(unit.owner), space, unit.hits, getattr(unit, "moved", 0))
+
+    # ---------------------------------------------------------------------- players, sides
+
+    def side_of(self, player: str) -> EnumValue | None:
+        side = self.compiled.side_of_player.get(player)
+        return self.side_values.get(side) if side is not None else None
+
+    def side_members(self, side: str) -> list[EnumValue]:
+        return [self.player_values[p] for p in self.compiled.side_members.get(side, ())]
+
+    def enemies_of(self, player: str) -> list[EnumValue]:
+        mine = self.compiled.side_of_player.get(player)
+        return [v for name, v in self.player_values.items()
+                if name != player and (mine is None or self.compiled.side_of_player.get(name) != mine)]
+
+    # ----------------------------------------------------------------------------- units
+
+    def unit_has_any_tag(self, type_name: str, tags: tuple[str, ...]) -> bool:
+        own = self.compiled.unit_tags.get(type_name, ())
+        return any(t in own for t in tags)
+
+    def unit_attribute(self, type_name: str, attr: str):
+        return self.compiled.unit_attribute(self, type_name, attr)
+
+    def space_attribute(self, space: str, attr: str):
+        return self.compiled.space_attribute(self, space, attr)
+
+    # -------------------------------------------------------------------------- counters
+
+    def counter(self, name: str, key: tuple):
+        if self.state is None:
+            store = self.counters.get(name, {})
+            if key in store:
+                return store[key]
+            return self.compiled.counter_default(self, name, key)
+        # A game state keeps plain data (names, numbers), so saves stay JSON; keys are compared as
+        # text, so a scenario's `1:` or `"1":` and a rule's 1 are the same key.
+        store = self._counter_store(name)
+        raw_key = tuple(counter_key(k) for k in key)
+        if raw_key in store:
+            return self.compiled.convert_data(store[raw_key], self.compiled.symbols[name].type, f"counter {name}",
+                                              units=self._unit_value_by_id)
+        return self.compiled.counter_default(self, name, key)
+
+    def board_unit(self, uid: int):
+        """The board's unit with this id, or None once it has left the board (without a game
+        state, the board's refusal: E530)."""
+        for unit in (self.state if self.state is not None else self.board.state).units:
+            if unit.id == uid:
+                return unit
+        return None
+
+    def _unit_value_by_id(self, uid: int):
+        unit = self.board_unit(uid)
+        return self.unit_value(unit) if unit is not None else None
+
+    def _counter_store(self, name: str) -> dict:
+        cached = self._counter_cache.get(name)
+        if cached is not None and cached[0] == self.state.version:
+            return cached[1]
+        store = {tuple(counter_key(k) for k in raw): v for raw, v in self.state.counters.get(name, {}).items()}
+        self._counter_cache[name] = (self.state.version, store)
+        return store
+
+    def set_counter(self, name: str, key: tuple, value) -> None:
+        if self.state is not None:
+            self.state.set_counter(name, tuple(counter_key(k) for k in key), to_json(value))
+        else:
+            self.counters.setdefault(name, {})[key] = value
+            self.host.log("counter", name=name, key=[counter_key(k) for k in key], value=to_json(value))

@@ -1,0 +1,159 @@
+"""Exact distributions, folded over partial states (dynamic programming).
+
+A distribution is held as integer weights over one total (`XDist`): combining independent
+values multiplies weights and totals, so no fraction is built until the end. Equal outcomes
+(equal partial states of a fold) are merged at every step, which is what keeps "the best 3 of
+15 dice" polynomial: the states are the sorted top-3 tuples, never the 6^15 roll sequences.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import gcd
+from typing import Any, Callable, Iterable
+
+from ruleslang.base.errors import EvalError
+from ruleslang.base.limits import MAX_DIST_SUPPORT
+from ruleslang.lang.values import Dist, normalize_number
+
+
+class XDist:
+    """Outcomes with integer weights; the probability of v is weights[v] / total."""
+
+    __slots__ = ("weights", "total")
+
+    def __init__(self, weights: dict, total: int):
+        self.weights = weights
+        self.total = total
+
+    def items(self):
+        return self.weights.items()
+
+    def to_dist(self) -> Dist:
+        return Dist({v: normalize_number(Fraction(w, self.total)) for v, w in self.weights.items()})
+
+    def reduced(self) -> "XDist":
+        g = self.total
+        for w in self.weights.values():
+            g = gcd(g, w)
+            if g == 1:
+                return self
+        return XDist({v: w // g for v, w in self.weights.items()}, self.total // g)
+
+    def __repr__(self) -> str:
+        return f"XDist({self.weights}, /{self.total})"
+
+
+def point(value) -> XDist:
+    return XDist({value: 1}, 1)
+
+
+def _guard(weights: dict, ctx, span) -> None:
+    if len(weights) > MAX_DIST_SUPPORT:
+        raise EvalError("E511", f"the exact distribution has more than {MAX_DIST_SUPPORT} outcomes", span,
+                        hint="fold the values with an aggregate (sum, count, max, best k of) instead of "
+                             "building whole lists of random values")
+
+
+def dice(count: int, sides: int) -> XDist:
+    """The sum of `count` dice with `sides` sides, by repeated convolution."""
+    acc = {0: 1}
+    for _ in range(count):
+        nxt: dict = {}
+        for s, w in acc.items():
+            for face in range(1, sides + 1):
+                nxt[s + face] = nxt.get(s + face, 0) + w
+        acc = nxt
+    return XDist(acc, sides ** count)
+
+
+def lift(dists: list[XDist], f: Callable, ctx, span) -> XDist:
+    """f applied to independent values: the product of the distributions, merged by result."""
+    acc: dict = {(): 1}
+    total = 1
+    for d in dists:
+        nxt: dict = {}
+        for args, w in acc.items():
+            for v, wv in d.weights.items():
+                key = args + (v,)
+                nxt[key] = nxt.get(key, 0) + w * wv
+        ctx.host.spend(span, len(nxt))
+        acc = nxt
+        total *= d.total
+    out: dict = {}
+    for args, w in acc.items():
+        r = f(*args)
+        out[r] = out.get(r, 0) + w
+    _guard(out, ctx, span)
+    return XDist(out, total).reduced()
+
+
+def mixture(parts: Iterable[tuple[int, int, XDist]], ctx, span) -> XDist:
+    """Sum over i of (w_i / t_i) * D_i: a branch taken with probability w_i/t_i leads to D_i."""
+    parts = [(w, t, d) for w, t, d in parts if w]
+    if not parts:
+        return XDist({}, 1)
+    # Common denominator of all branch totals times the inner totals.
+    denom = 1
+    for w, t, d in parts:
+        q = t * d.total
+        denom = denom * q // gcd(denom, q)
+    out: dict = {}
+    for w, t, d in parts:
+        scale = w * (denom // (t * d.total))
+        for v, wv in d.weights.items():
+            out[v] = out.get(v, 0) + wv * scale
+    ctx.host.spend(span, len(out))
+    _guard(out, ctx, span)
+    return XDist(out, denom).reduced()
+
+
+def bind(d: XDist, k: Callable[[Any], XDist], ctx, span) -> XDist:
+    """For each outcome v of d, continue with k(v); the result is the weighted mixture."""
+    if len(d.weights) == 1:
+        (v,) = d.weights
+        return k(v)
+    return mixture(((w, d.total, k(v)) for v, w in d.weights.items()), ctx, span)
+
+
+class Fold:
+    """An aggregate as a fold: a start state, a step per element, a finish."""
+
+    def __init__(self, init, step: Callable, finish: Callable | None = None):
+        self.init = init
+        self.step = step
+        self.finish = finish
+
+
+SKIP = object()  # an element the `where` condition left out
+
+
+def fold_step(acc: XDist, element: XDist, fold: Fold, ctx, span) -> XDist:
+    """Merge one independent element (possibly SKIP) into the accumulated states."""
+    out: dict = {}
+    step = fold.step
+    for s, ws in acc.weights.items():
+        for v, wv in element.weights.items():
+            s2 = s if v is SKIP else step(s, v)
+            out[s2] = out.get(s2, 0) + ws * wv
+    ctx.host.spend(span, len(acc.weights) * len(element.weights))
+    _guard(out, ctx, span)
+    return XDist(out, acc.total * element.total).reduced()
+
+
+def fold_finish(acc: XDist, fold: Fold, ctx, span) -> XDist:
+    if fold.finish is None:
+        return acc
+    out: dict = {}
+    for s, w in acc.weights.items():
+        r = fold.finish(s)
+        out[r] = out.get(r, 0) + w
+    return XDist(out, acc.total)
+
+
+def top_k_step(k: int, largest: bool) -> Callable:
+    """Keep the k largest (or smallest) values seen, as a sorted tuple."""
+    def step(state: tuple, v):
+        merged = sorted(state + (v,), reverse=largest)
+        return tuple(merged[:k])
+    return step

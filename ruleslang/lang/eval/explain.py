@@ -1,0 +1,60 @@
+"""Explaining a formula: the value of each `let` line and of each call in its body, then the total.
+
+(A modifier list explains itself term by term; see `program.CompiledProgram._modifiers`.)
+"""
+
+from __future__ import annotations
+
+from ruleslang.lang.syntax import ast
+from ruleslang.lang.eval.program import Explanation
+from ruleslang.lang.syntax.unparse import unparse
+
+
+MAX_PARTS = 12
+
+
+def _parts_in(node, info) -> list:
+    """The calls and global values inside `node` (not the node itself), in reading order, once each.
+
+    Calls inside `x => ...` conditions and comprehensions are left out: they depend on the
+    variable being bound, which has no single value to show.
+    """
+    from ruleslang.lang.syntax.unparse import unparse
+
+    found, seen = [], set()
+    stack = list(c for c in ast.children(node) if not isinstance(c, ast.Ident))
+    while stack and len(found) < MAX_PARTS:
+        current = stack.pop(0)
+        if isinstance(current, (ast.Lambda, ast.Comprehension)):
+            continue
+        shown = isinstance(current, ast.Call) or (
+            isinstance(current, ast.Name) and getattr(info.names.get(id(current)), "kind", None) == "global")
+        if shown and id(current) not in info.random:
+            text = unparse(current)
+            if text not in seen:
+                seen.add(text)
+                found.append(current)
+        stack[0:0] = [c for c in ast.children(current) if not isinstance(c, ast.Ident)]
+    return found
+
+
+def formula_explainer(compiled, decl: ast.FormulaDecl):
+    """`fn(ctx, *args) -> Explanation` showing a formula's lets and sub-calls."""
+    info = compiled.info
+    ec = compiled.expr_compiler
+    size = info.frames.get(id(decl), 1)
+    nparams = len(decl.params or ())
+    lets = [(let.name.text, ec.expr(let.value), info.slots[id(let.name)]) for let in decl.lets]
+    parts = [(unparse(c), ec.expr(c)) for c in _parts_in(decl.body, info)]
+    body = ec.expr(decl.body)
+
+    def explain(ctx, *args):
+        env = [ctx, *args] + [None] * (size - 1 - nparams)
+        shown = []
+        for name, f, slot in lets:
+            env[slot] = f(env)
+            shown.append((name, env[slot]))
+        for text, f in parts:
+            shown.append((text, f(env)))
+        return Explanation(decl.name.text, [], body(env), shown)
+    return explain

@@ -1,0 +1,65 @@
+"""The host: what an evaluation may not own itself. The seed and the dice, the record of every
+roll, the step budget, and the event log.
+
+Every die roll of a sampled evaluation goes through `Host.roll`, which records it with the rule
+text that asked for it; replaying a game compares these records.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from ruleslang.base.errors import EvalError
+from ruleslang.base.limits import DEFAULT_STEP_BUDGET
+from ruleslang.base.source import Span
+
+
+@dataclass(frozen=True)
+class Roll:
+    sides: int
+    value: int
+    where: str  # "file:line:col" of the rule that rolled
+
+
+class Host:
+    """Owns the random generator (seeded), the dice record, the step budget and the log."""
+
+    def __init__(self, seed: int | None = 0, budget: int = DEFAULT_STEP_BUDGET):
+        self.seed = seed
+        self._rng = random.Random(seed)
+        self.rolls: list[Roll] = []
+        self.budget = budget
+        self.steps = budget
+        self.events: list[dict] = []
+
+    def reset_budget(self, budget: int | None = None) -> None:
+        """Start a new top-level evaluation with a full budget."""
+        if budget is not None:
+            self.budget = budget
+        self.steps = self.budget
+
+    def spend(self, span: Span | None, n: int = 1) -> None:
+        self.steps -= n
+        if self.steps < 0:
+            self.out_of_budget(span)
+
+    def out_of_budget(self, span: Span | None):
+        raise EvalError("E501", f"evaluation stopped after {self.budget} steps (its budget)", span,
+                        hint="a rule that loops over very large collections or expands too many dice "
+                             "outcomes; narrow it, or raise the budget with --budget")
+
+    def roll(self, sides: int, span: Span | None = None) -> int:
+        """One die: 1..sides, recorded."""
+        value = self._rng.randint(1, sides)
+        where = f"{span.source.display_name}:{span.line}:{span.column}" if span is not None else "-"
+        self.rolls.append(Roll(sides, value, where))
+        return value
+
+    def roll_sum(self, count: int, sides: int, span: Span | None = None) -> int:
+        return sum(self.roll(sides, span) for _ in range(count))
+
+    def log(self, kind: str, **data) -> dict:
+        event = {"kind": kind, **data}
+        self.events.append(event)
+        return event

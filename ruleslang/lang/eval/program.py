@@ -1,0 +1,596 @@
+"""A compiled program: every definition of a checked ruleset as something callable.
+
+`CompiledProgram(program)` compiles each definition once, on first use, into a Python callable
+`fn(ctx, *args)`; an exact twin `exact_callable(name)` returns distributions. Tables are
+`TableRuntime` objects; modifier lists can also explain themselves term by term.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ruleslang.lang.syntax import ast
+from ruleslang.lang.eval import exact as X
+from ruleslang.lang import types as T
+from ruleslang.lang.check.checker import Program
+from ruleslang.lang.eval.compile import _NO, ExprCompiler
+from ruleslang.lang.eval.compile_exact import ExactCompiler, exact_body
+from ruleslang.base.errors import EvalError
+from ruleslang.base.suggest import close_matches
+from ruleslang.lang.values import EnumValue, LSet, Record, display_text, format_value, normalize_number
+
+
+class TableRuntime:
+    """A table's rows, indexed by key; cells are evaluated when a row is read."""
+
+    def __init__(self, name: str, info, compiler: ExprCompiler, scope):
+        self.name = name
+        self.info = info
+        self.columns = info.columns
+        decl = info.decl
+        self.key_names = [p.name.text for p in decl.params] if isinstance(decl, ast.TableDecl) else ["roll"]
+        self.exact: dict[tuple, int] = {}
+        self.ranges: list[tuple[int, int | None, int]] = []
+        self.rows: list[list[Callable]] = []
+        self.row_keys: list[tuple] = []
+        for i, (specs, row) in enumerate(zip(info.keys, decl.rows)):
+            self.rows.append([compiler.expr(v) for v in row.values])
+            self.row_keys.append(specs)
+            if not specs or any(s is None for s in specs):
+                continue
+            if len(specs) == 1 and specs[0][0] == "range":
+                self.ranges.append((specs[0][1], specs[0][2], i))
+            else:
+                self.exact[tuple(s[1] for s in specs)] = i
+        if info.dice is not None:
+            self.dice_count, self.sides = info.dice
+        self._cache: dict[int, Any] = {}
+
+    def _row_index(self, key: tuple, span) -> int:
+        i = self.exact.get(key)
+        if i is not None:
+            return i
+        if len(key) == 1 and isinstance(key[0], int) and not isinstance(key[0], bool):
+            v = key[0]
+            for lo, hi, idx in self.ranges:
+                if v >= lo and (hi is None or v <= hi):
+                    return idx
+        shown = ", ".join(display_text(k) for k in key)
+        known = [", ".join(display_text(k) for k in ks) for ks in self.exact]
+        close = close_matches(shown, known, n=3)
+        hint = f"did you mean {', '.join(close)}?" if close else None
+        ints = [ks[0] for ks in self.exact if len(ks) == 1 and type(ks[0]) is int]
+        ranges = [(lo, hi) for lo, hi, _ in self.ranges]
+        if len(key) == 1 and type(key[0]) is int and (ints or ranges):
+            lows = ints + [lo for lo, _ in ranges]
+            highs = ints + [hi for _, hi in ranges if hi is not None]
+            top = "" if any(hi is None for _, hi in ranges) else f" to {max(highs)}"
+            hint = f"the table's keys run from {min(lows)}{top}"
+        raise EvalError("E502", f"table {self.name} has no row for {shown}", span, hint=hint)
+
+    def _value(self, ctx, i: int):
+        cells = self.rows[i]
+        env = [ctx]
+        values = [c(env) for c in cells]
+        if self.columns is None:
+            return values[0]
+        return Record(zip(self.columns, values))
+
+    def lookup(self, ctx, key: tuple, span=None):
+        return self._value(ctx, self._row_index(key, span))
+
+    def lookup_plain(self, key: tuple, span=None):
+        """A lookup for exact evaluation, where cells are constants (checked: cells roll no dice)."""
+        i = self._row_index(key, span)
+        if i not in self._cache:
+            self._cache[i] = self._value(None, i)
+        return self._cache[i]
+
+    def keys_list(self) -> tuple:
+        out = []
+        for specs in self.row_keys:
+            if not specs or any(s is None for s in specs):
+                continue
+            if specs[0][0] == "range":
+                continue
+            out.append(specs[0][1] if len(specs) == 1 else Record(zip(self.key_names, (s[1] for s in specs))))
+        return tuple(out)
+
+    def rows_as_records(self, ctx) -> tuple:
+        out = []
+        for i, specs in enumerate(self.row_keys):
+            if not specs or any(s is None for s in specs) or specs[0][0] == "range":
+                continue
+            keys = list(zip(self.key_names, (s[1] for s in specs)))
+            value = self._value(ctx, i)
+            if self.columns is None:
+                out.append(Record(keys + [("value", value)]))
+            else:
+                out.append(Record(keys + list(value.items())))
+        return tuple(out)
+
+    def __repr__(self) -> str:
+        return f"table {self.name}"
+
+
+@dataclass
+class Term:
+    sign: str
+    reason: str
+    applied: bool
+    value: Any
+
+    def signed(self):
+        return -self.value if self.sign == "-" else self.value
+
+
+@dataclass
+class Explanation:
+    """What a modifier list (or formula) added up to, term by term."""
+
+    name: str
+    terms: list[Term]
+    total: Any
+    parts: list[tuple[str, Any]] | None = None  # for formulas: (sub-expression, value)
+
+    def one_line(self) -> str:
+        """`-3 automatic; +1 three-ship group; total -2` (terms that applied only)."""
+        if self.parts is not None:
+            shown = "; ".join(f"{text} = {format_value(v)}" for text, v in self.parts)
+            return f"{shown}; total {format_value(self.total)}" if shown else f"total {format_value(self.total)}"
+        items = [f"{_signed_text(t.signed())} {t.reason}" for t in self.terms if t.applied]
+        items.append(f"total {format_value(self.total)}")
+        return "; ".join(items)
+
+
+def _signed_text(v) -> str:
+    text = format_value(v)
+    return text if text.startswith("-") else "+" + text
+
+
+class CompiledProgram:
+    def __init__(self, program: Program):
+        self.program = program
+        self.info = program.info
+        self.scope = program.scope
+        self.symbols = program.scope.symbols
+        self.expr_compiler = ExprCompiler(self.info, self)
+        self.exact_compiler = ExactCompiler(self.info, self, self.expr_compiler)
+        self._callables: dict[str, Callable] = {}
+        self._exact: dict[str, Callable] = {}
+        self._tables: dict[str, TableRuntime] = {}
+        self._constants: dict[str, Any] = {}
+        self._unit_attrs: dict[tuple[str, str], Callable] = {}
+        self._space_attr_cache: dict[tuple[str, str], Any] = {}
+        self._counter_defaults: dict[str, Callable] = {}
+        self._explainers: dict[str, Callable] = {}
+        self.unit_tags: dict[str, tuple[str, ...]] = {}
+        self._build_sides()
+        self._build_units()
+
+    # ------------------------------------------------------------------------ structure
+
+    def _build_sides(self) -> None:
+        self.side_of_player: dict[str, str] = {}
+        self.side_members: dict[str, tuple[str, ...]] = {}
+        gm = self.scope.game_map
+        if gm is not None:
+            for side, members in gm.sides.items():
+                self.side_members[side] = tuple(members)
+                for p in members:
+                    self.side_of_player[p] = side
+        for name, sym in self.symbols.items():
+            if sym.kind == "side" and isinstance(sym.decl, ast.SideDecl):
+                members = tuple(m.text for m in sym.decl.members)
+                self.side_members[name] = members
+                for p in members:
+                    self.side_of_player[p] = name
+
+    def _build_units(self) -> None:
+        for name, sym in self.symbols.items():
+            if isinstance(sym.decl, ast.UnitDecl):
+                self.unit_tags[name] = tuple(t.text for t in sym.decl.tags or ())
+
+    @property
+    def procedures(self):
+        """The compiled phases, hooks, constraints and checks (built on first use)."""
+        procs = self.__dict__.get("_procedures")
+        if procs is None:
+            from ruleslang.lang.eval.statements import Procedures
+
+            procs = self.__dict__["_procedures"] = Procedures(self)
+        return procs
+
+    def tags_value(self, type_name: str) -> LSet:
+        tags = self.scope.enums["tag"].by_name
+        return LSet(tags[t] for t in self.unit_tags.get(type_name, ()) if t in tags)
+
+    def is_random(self, name: str) -> bool:
+        ft = self.program.formula_types.get(name)
+        return bool(ft and ft[2])
+
+    # ------------------------------------------------------------------------- values
+
+    def constant_value(self, name: str):
+        """A constant's value when it can be folded at compile time, else _NO."""
+        if name not in self._constants:
+            decl = self.symbols[name].decl
+            self._constants[name] = _NO
+            if id(decl.value) not in self.info.random:
+                _, value = self.expr_compiler._c(decl.value)
+                self._constants[name] = value
+        return self._constants[name]
+
+    def callable(self, name: str) -> Callable:
+        fn = self._callables.get(name)
+        if fn is None:
+            fn = self._callables[name] = self._make_callable(name)
+        return fn
+
+    def _make_callable(self, name: str) -> Callable:
+        sym = self.symbols[name]
+        decl = sym.decl
+        if isinstance(decl, ast.FormulaDecl):
+            return self._formula(decl)
+        if isinstance(decl, ast.ModifiersDecl):
+            runtime = self._modifiers(decl)
+            return lambda ctx, *args: runtime(ctx, args, False)
+        if isinstance(decl, ast.ConstantDecl):
+            value = self.constant_value(name)
+            if value is not _NO:
+                return lambda ctx: value
+            f = self.expr_compiler.expr(decl.value)
+            return lambda ctx: f([ctx])
+        if isinstance(decl, ast.CounterDecl):
+            key_count = len(decl.params)
+            if key_count == 0:
+                return lambda ctx: ctx.counter(name, ())
+            return lambda ctx, *key: ctx.counter(name, key)
+        raise AssertionError(f"{name} is not callable")
+
+    def _formula(self, decl: ast.FormulaDecl) -> Callable:
+        ec = self.expr_compiler
+        size = self.info.frames.get(id(decl), 1)
+        nparams = len(decl.params or ())
+        lets = [(ec.expr(let.value), self.info.slots[id(let.name)]) for let in decl.lets]
+        body = ec.expr(decl.body)
+        span = decl.name.span
+        pad = [None] * (size - 1 - nparams)
+        if not lets and nparams == 1:
+            def fn1(ctx, a):
+                host = ctx.host
+                host.steps -= 1
+                if host.steps < 0:
+                    host.out_of_budget(span)
+                return body([ctx, a, *pad])
+            return fn1
+        if len(lets) == 1 and nparams == 1:
+            (let_fn, let_slot), = lets
+
+            def fn1_let(ctx, a):
+                host = ctx.host
+                host.steps -= 1
+                if host.steps < 0:
+                    host.out_of_budget(span)
+                env = [ctx, a, *pad]
+                env[let_slot] = let_fn(env)
+                return body(env)
+            return fn1_let
+
+        def fn(ctx, *args):
+            host = ctx.host
+            host.steps -= 1
+            if host.steps < 0:
+                host.out_of_budget(span)
+            env = [ctx, *args, *pad]
+            for f, slot in lets:
+                env[slot] = f(env)
+            return body(env)
+        return fn
+
+    def _modifiers(self, decl: ast.ModifiersDecl) -> Callable:
+        ec = self.expr_compiler
+        size = self.info.frames.get(id(decl), 1)
+        nparams = len(decl.params or ())
+        items = []
+        for item in decl.items:
+            if isinstance(item, ast.Let):
+                items.append(("let", ec.expr(item.value), self.info.slots[id(item.name)]))
+            else:
+                cond = ec.expr(item.condition) if item.condition is not None else None
+                items.append(("term", item.sign, ec.expr(item.value), cond, ec.expr(item.reason)))
+        pad = [None] * (size - 1 - nparams)
+        span = decl.name.span
+
+        def run(ctx, args, explain: bool):
+            host = ctx.host
+            host.steps -= 1
+            if host.steps < 0:
+                host.out_of_budget(span)
+            env = [ctx, *args, *pad]
+            total = 0
+            terms: list[Term] = []
+            for it in items:
+                if it[0] == "let":
+                    env[it[2]] = it[1](env)
+                    continue
+                _, sign, value, cond, reason = it
+                applied = cond is None or cond(env) is True
+                if applied:
+                    v = value(env)
+                    total = total - v if sign == "-" else total + v
+                    if explain:
+                        terms.append(Term(sign, reason(env), True, v))
+                elif explain:
+                    try:
+                        v = value(env)
+                    except EvalError:
+                        v = None
+                    terms.append(Term(sign, reason(env), False, v))
+            total = normalize_number(total)
+            if explain:
+                return Explanation(decl.name.text, terms, total)
+            return total
+        self._explainers[decl.name.text] = lambda ctx, *args: run(ctx, args, True)
+        return run
+
+    def explainer(self, name: str) -> Callable:
+        """`fn(ctx, *args) -> Explanation` for a modifier list or formula."""
+        if name in self._explainers:
+            return self._explainers[name]
+        decl = self.symbols[name].decl
+        if isinstance(decl, ast.ModifiersDecl):
+            self.callable(name)
+            return self._explainers[name]
+        from ruleslang.lang.eval.explain import formula_explainer
+
+        fn = self._explainers[name] = formula_explainer(self, decl)
+        return fn
+
+    # -------------------------------------------------------------------------- exact
+
+    def exact_callable(self, name: str) -> Callable:
+        """`fn(ctx, *args) -> XDist`: the exact distribution of a definition's value."""
+        fn = self._exact.get(name)
+        if fn is None:
+            fn = self._exact[name] = self._make_exact(name)
+        return fn
+
+    def _make_exact(self, name: str) -> Callable:
+        decl = self.symbols[name].decl
+        if not self.is_random(name):
+            concrete = self.callable(name)
+            return lambda ctx, *args: X.point(concrete(ctx, *args))
+        if isinstance(decl, ast.FormulaDecl):
+            size = self.info.frames.get(id(decl), 1)
+            return exact_body(self, self.info, self.exact_compiler, decl.lets, decl.body, size,
+                              len(decl.params or ()))
+        if isinstance(decl, ast.ConstantDecl):
+            f = self.exact_compiler.expr(decl.value)
+            return lambda ctx: f([ctx])
+        if isinstance(decl, ast.ModifiersDecl):
+            return self._exact_modifiers(decl)
+        raise AssertionError(name)
+
+    def _exact_modifiers(self, decl: ast.ModifiersDecl) -> Callable:
+        """A rolled modifier list: its lets branch; each term is a mixture of applying or not."""
+        xc = self.exact_compiler
+        size = self.info.frames.get(id(decl), 1)
+        nparams = len(decl.params or ())
+        lets = [i for i in decl.items if isinstance(i, ast.Let)]
+        terms = [i for i in decl.items if isinstance(i, ast.ModTerm)]
+        compiled_terms = [(t.sign, xc.expr(t.value), xc.expr(t.condition) if t.condition is not None else None,
+                           t.span) for t in terms]
+        from ruleslang.lang.eval.compile_exact import exact_body  # noqa: F401 (same machinery for the lets)
+
+        lets_steps = [(id(l.value) in self.info.random,
+                       xc.expr(l.value) if id(l.value) in self.info.random else xc.concrete.expr(l.value),
+                       self.info.slots[id(l.name)]) for l in lets]
+        fold = X.Fold(0, lambda s, v: s + v, normalize_number)
+
+        def run(ctx, *args):
+            env: list = [ctx, *args] + [None] * (size - 1 - nparams)
+
+            def go(i):
+                if i == len(lets_steps):
+                    acc = X.point(0)
+                    for sign, value, cond, span in compiled_terms:
+                        vd = value(env)
+                        if sign == "-":
+                            vd = X.lift([vd], lambda v: -v, ctx, span)
+                        if cond is not None:
+                            cd = cond(env)
+                            w_true = cd.weights.get(True, 0)
+                            skip = X.point(X.SKIP)
+                            vd = X.mixture([(w_true, cd.total, vd), (cd.total - w_true, cd.total, skip)], ctx, span)
+                        acc = X.fold_step(acc, vd, fold, ctx, span)
+                    return X.fold_finish(acc, fold, ctx, None)
+                rnd, f, slot = lets_steps[i]
+                if not rnd:
+                    env[slot] = f(env)
+                    return go(i + 1)
+
+                def k(v):
+                    env[slot] = v
+                    return go(i + 1)
+                return X.bind(f(env), k, ctx, None)
+            return go(0)
+        return run
+
+    # -------------------------------------------------------------------------- tables
+
+    def table(self, name: str) -> TableRuntime:
+        t = self._tables.get(name)
+        if t is None:
+            t = self._tables[name] = TableRuntime(name, self.program.tables[name], self.expr_compiler, self.scope)
+        return t
+
+    # ------------------------------------------------------------------- options, facts
+
+    def option_default(self, ctx, name: str):
+        decl = self.symbols[name].decl
+        return self.expr_compiler.expr(decl.default)([ctx])
+
+    def default_options(self, ctx) -> dict:
+        return {name: self.option_default(ctx, name) for name, sym in self.symbols.items() if sym.kind == "option"}
+
+    def fact_default(self, name: str):
+        decl = self.symbols[name].decl
+        if decl.default is None:
+            return _NO
+        fn, const = self.expr_compiler._c(decl.default)
+        return const if const is not _NO else fn([None])
+
+    def counter_default(self, ctx, name: str, key: tuple):
+        fn = self._counter_defaults.get(name)
+        if fn is None:
+            decl = self.symbols[name].decl
+            if decl.default is None:
+                zero = _zero_of(self.symbols[name].type)
+                fn = lambda ctx, key: zero  # noqa: E731
+            else:
+                body = self.expr_compiler.expr(decl.default)
+                size = self.info.frames.get(id(decl), 1)
+
+                def fn(ctx, key, body=body, size=size):
+                    env = [ctx, *key] + [None] * (size - 1 - len(key))
+                    return body(env)
+            self._counter_defaults[name] = fn
+        return fn(ctx, key)
+
+    # ------------------------------------------------------------------- attributes
+
+    def unit_attribute(self, ctx, type_name: str, attr: str):
+        fn = self._unit_attrs.get((type_name, attr))
+        if fn is None:
+            fn = self._unit_attrs[(type_name, attr)] = self._make_unit_attr(type_name, attr)
+        return fn(ctx)
+
+    def _make_unit_attr(self, type_name: str, attr: str) -> Callable:
+        decl = self.symbols[type_name].decl
+        for ident, value in decl.attributes:
+            if ident.text == attr:
+                f = self.expr_compiler.expr(value)
+                return lambda ctx: f([ctx])
+        default = self.scope.unit_attributes[attr].decl.default
+        f = self.expr_compiler.expr(default)
+        return lambda ctx: f([ctx])
+
+    def space_attribute(self, ctx, space: str, attr: str):
+        key = (space, attr)
+        if key in self._space_attr_cache:
+            return self._space_attr_cache[key]
+        sym = self.scope.space_attributes[attr]
+        gm = self.scope.game_map
+        raw = _NO
+        if gm is not None:
+            info = gm.space(space)
+            if attr in info.attributes:
+                raw = info.attributes[attr]
+        if raw is _NO:
+            if sym.decl.default is None:
+                raise EvalError("E533", f"space {space} has no attribute '{attr}' and the attribute has no default")
+            value = self.expr_compiler.expr(sym.decl.default)([ctx])
+        else:
+            value = self.convert_data(raw, sym.type, f"attribute '{attr}' of space {space}")
+        self._space_attr_cache[key] = value
+        return value
+
+    def convert_data(self, raw, typ: T.Type, what: str, units=None):
+        """A value from a data file (YAML, JSON, the command line) as a value of type `typ`;
+        `units(id)` turns a unit's id back into the unit (counters that hold units)."""
+        return convert_data(self.scope, raw, typ, what, units)
+
+
+def _zero_of(typ: T.Type):
+    t = T.strip_optional(typ)
+    if isinstance(typ, T.OptionalType):
+        return None
+    if t == T.BOOL:
+        return False
+    if t in (T.INT, T.NUMBER):
+        return 0
+    if t == T.TEXT:
+        return ""
+    if isinstance(t, T.SetType):
+        return LSet()
+    if isinstance(t, T.ListType):
+        return ()
+    return None
+
+
+def convert_data(scope, raw, typ: T.Type, what: str, units=None):
+    """Turn plain data (from YAML or JSON) into a language value of type `typ`, or raise EvalError."""
+    from fractions import Fraction
+
+    if isinstance(typ, T.AnyType):
+        return raw
+    if isinstance(typ, T.OptionalType):
+        return None if raw is None else convert_data(scope, raw, typ.inner, what, units)
+    if typ == T.UNIT and units is not None:
+        uid = raw.get("id") if isinstance(raw, dict) else raw
+        if isinstance(uid, int) and not isinstance(uid, bool):
+            found = units(uid)
+            if found is None:
+                raise EvalError("E533", f"{what}: unit {uid} is no longer on the board")
+            return found
+    if raw is None:
+        raise EvalError("E533", f"{what} is empty, expected {typ}")
+    if typ == T.BOOL:
+        if isinstance(raw, bool):
+            return raw
+    elif typ == T.INT:
+        if isinstance(raw, int) and not isinstance(raw, bool):
+            return raw
+    elif typ == T.NUMBER:
+        if isinstance(raw, (int, float)) and not isinstance(raw, bool):
+            return normalize_number(Fraction(str(raw)))
+        if isinstance(raw, str):
+            try:
+                return normalize_number(Fraction(raw))
+            except (ValueError, ZeroDivisionError):
+                pass
+    elif typ == T.TEXT:
+        if isinstance(raw, str):
+            return raw
+    elif isinstance(typ, T.EnumType):
+        if isinstance(raw, str):
+            enum = scope.enums.get(typ.name)
+            value = enum.lookup(raw) if enum is not None else None
+            if value is not None:
+                return value
+            close = enum.suggest(raw) if enum is not None else []
+            hint = f" (did you mean {', '.join(close)}?)" if close else ""
+            raise EvalError("E533", f"{what}: there is no {typ.name} named '{raw}'{hint}")
+    elif isinstance(typ, (T.SetType, T.ListType)):
+        if isinstance(raw, list):
+            items = [convert_data(scope, r, typ.element, what, units) for r in raw]
+            return LSet(items) if isinstance(typ, T.SetType) else tuple(items)
+    elif isinstance(typ, T.RecordType):
+        if isinstance(raw, dict):
+            missing = [n for n, _ in typ.fields if n not in raw]
+            extra = [k for k in raw if typ.field(k) is None]
+            if missing:
+                raise EvalError("E533", f"{what} lacks field(s) {', '.join(missing)} of {typ}")
+            if extra:
+                raise EvalError("E533", f"{what} has field(s) {', '.join(map(str, extra))} that {typ} does not have")
+            return Record((n, convert_data(scope, raw[n], t, f"{what}.{n}", units)) for n, t in typ.fields)
+    raise EvalError("E533", f"{what} is {_describe_raw(raw)}, expected {_article(typ)}")
+
+
+def _describe_raw(raw) -> str:
+    if isinstance(raw, bool):
+        return "true" if raw else "false"
+    if isinstance(raw, str):
+        return f'"{raw}"'
+    if isinstance(raw, list):
+        return "a list"
+    if isinstance(raw, dict):
+        return "an object"
+    return str(raw)
+
+
+def _article(t: T.Type) -> str:
+    text = str(t)
+    return ("an " if text[:1] in "aeiou" else "a ") + text

@@ -1,0 +1,544 @@
+"""Procedures: phases, steps, hooks, constraints and checks, compiled to executors and run.
+
+A statement block compiles to a function of the frame, like an expression. Effects are the only
+way a procedure changes the game, and each goes through the game state (which logs it).
+`run_procedure` runs a phase or step with its hooks: every matching `before` hook, then the
+body (or the one matching `instead of` hook), then every matching `after` hook.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ruleslang.lang.syntax import ast
+from ruleslang.lang import types as T
+from ruleslang.board.state import BoardError
+from ruleslang.lang.eval.compile import _iter
+from ruleslang.base.errors import EvalError
+from ruleslang.runtime.registry import PROCEDURES
+from ruleslang.lang.values import EnumValue, LSet, UnitValue, display_text, format_value, to_json
+
+Exec = Callable[[list], None]
+
+
+@dataclass
+class Refusal:
+    """A `require` that did not hold: where, and the message it gives."""
+
+    span: Any
+    message: str
+
+
+class _Collector:
+    def __init__(self):
+        self.refusals: list[Refusal] = []
+
+
+class ProcedureCompiler:
+    def __init__(self, compiled):
+        self.compiled = compiled
+        self.info = compiled.info
+        self.ec = compiled.expr_compiler
+
+    def block(self, block: ast.Block, owner: str) -> Exec:
+        stmts = [self.stmt(s, owner) for s in block.stmts]
+
+        def run(env):
+            for s in stmts:
+                s(env)
+        return run
+
+    def stmt(self, stmt, owner: str) -> Exec:
+        run = getattr(self, "_" + type(stmt).__name__)(stmt, owner)
+        if not isinstance(stmt, (ast.AddEffect, ast.RemoveEffect, ast.MoveEffect, ast.ChangeEffect,
+                                 ast.SetEffect, ast.HitEffect, ast.SubmergeEffect, ast.RetreatEffect)):
+            return run
+        span = stmt.span
+
+        def effect(env):
+            # the game refuses what it cannot do (an unknown unit, a full treasury ...): located here
+            try:
+                run(env)
+            except BoardError as e:
+                raise EvalError("E534", str(e), span)
+        return effect
+
+    # ------------------------------------------------------------------ control flow
+
+    def _Let(self, stmt: ast.Let, owner):
+        f = self.ec.expr(stmt.value)
+        slot = self.info.slots[id(stmt.name)]
+
+        def let(env):
+            env[slot] = f(env)
+        return let
+
+    def _Require(self, stmt: ast.Require, owner):
+        cond = self.ec.expr(stmt.cond)
+        message = self.ec.expr(stmt.message) if stmt.message is not None else None
+        span = stmt.span
+        default = f"requirement not met: {stmt.cond.span.text}"
+
+        def require(env):
+            if cond(env) is True:
+                return
+            text = message(env) if message is not None else default
+            collector = env[0].collector
+            if collector is not None:
+                collector.refusals.append(Refusal(span, text))
+                return
+            raise EvalError("E522", text, span)
+        return require
+
+    def _IfStmt(self, stmt: ast.IfStmt, owner):
+        branches = [(self.ec.expr(c), self.block(b, owner)) for c, b in stmt.branches]
+        otherwise = self.block(stmt.else_block, owner) if stmt.else_block is not None else None
+
+        def run_if(env):
+            for cond, body in branches:
+                if cond(env):
+                    body(env)
+                    return
+            if otherwise is not None:
+                otherwise(env)
+        return run_if
+
+    def _ForStmt(self, stmt: ast.ForStmt, owner):
+        it = self.ec.expr(stmt.iterable)
+        slot = self.info.slots[id(stmt.var)]
+        cond = self.ec.expr(stmt.condition) if stmt.condition is not None else None
+        body = self.block(stmt.body, owner)
+        span = stmt.span
+
+        def run_for(env):
+            host = env[0].host
+            for v in tuple(_iter(it(env))):
+                host.spend(span)
+                env[slot] = v
+                if cond is None or cond(env):
+                    body(env)
+        return run_for
+
+    def _Choose(self, stmt: ast.Choose, owner):
+        options = self.ec.expr(stmt.options)
+        player = self.ec.expr(stmt.player)
+        count = self.ec.expr(stmt.count) if stmt.count is not None else None
+        prompt = self.ec.expr(stmt.prompt) if stmt.prompt is not None else None
+        slot = self.info.slots[id(stmt.name)]
+        decision_id = f"{owner}.{stmt.name.text}"
+        mode = stmt.mode
+        span = stmt.span
+
+        def choose(env):
+            ctx = env[0]
+            opts = list(_iter(options(env)))
+            n = count(env) if count is not None else 1
+            who = player(env)
+            text = prompt(env) if prompt is not None else f"choose {mode.replace('_', ' ')} for {decision_id}"
+            if mode == "one" and not opts:
+                raise EvalError("E541", f"decision {decision_id} has no options to choose from", span)
+            if ctx.decide is None:
+                raise EvalError("E540", f"decision {decision_id} needs an answer, and nobody is asked "
+                                        "(give one with 'answer' in a test)", span)
+            try:
+                answer = ctx.decide(decision_id, who, opts, mode, n, text)
+            except EvalError as e:
+                raise e.at(span)
+            env[slot] = _validate_answer(decision_id, answer, opts, mode, n, span)
+            ctx.log("decision", id=decision_id, player=display_text(who), answer=to_json(env[slot]))
+        return choose
+
+    # ----------------------------------------------------------------------- effects
+
+    def _ChangeEffect(self, stmt: ast.ChangeEffect, owner):
+        amount = self.ec.expr(stmt.amount)
+        return self._store(stmt.target, lambda old, env: _plus(old, amount(env), stmt.span), stmt.span, "change")
+
+    def _SetEffect(self, stmt: ast.SetEffect, owner):
+        value = self.ec.expr(stmt.value)
+        return self._store(stmt.target, lambda old, env: value(env), stmt.span, "set")
+
+    def _store(self, target, new_value, span, verb):
+        if isinstance(target, ast.Name):  # a counter without keys
+            name, args = target.id, ()
+        else:
+            name, args = target.func.id, target.args
+        sym = self.compiled.symbols.get(name)
+        keys = [self.ec.expr(a) for a in args]
+        if sym is not None and sym.kind == "counter":
+            def counter(env):
+                ctx = env[0]
+                key = tuple(k(env) for k in keys)
+                old = ctx.counter(name, key)
+                ctx.set_counter(name, key, new_value(old, env))
+            return counter
+        if name == "treasury":
+            economy = next((self.ec.expr(k.value) for k in target.kwargs if k.name.text == "economy"), None)
+
+            def treasury(env):
+                ctx = env[0]
+                state = _state(ctx, span)
+                player = keys[0](env)
+                econ = economy(env) if economy is not None else None
+                old = ctx.board.treasury(player.name, economy=econ)
+                new = new_value(old, env)
+                if new < 0:
+                    raise EvalError("E523", f"{player.name} would have {format_value(new)} in the treasury; "
+                                            "a treasury cannot go below 0", span)
+                state.change_treasury(player.name, new - old, econ)
+            return treasury
+
+        if name in ("factory_kind", "factory_damage"):
+            def factory_detail(env):
+                ctx = env[0]
+                state = _state(ctx, span)
+                space = keys[0](env).name
+                factory = state.factories.get(space)
+                if factory is None:
+                    raise EvalError("E534", f"there is no factory in {space}", span)
+                old = factory.kind if name == "factory_kind" else factory.damage
+                new = new_value(old, env)
+                if name == "factory_kind":
+                    state.set_factory(space, factory.owner, kind=new, damage=factory.damage)
+                else:
+                    state.set_factory(space, factory.owner, kind=factory.kind, damage=max(0, new))
+            return factory_detail
+        if name == "hits":
+            def unit_hits(env):
+                ctx = env[0]
+                state = _state(ctx, span)
+                unit = keys[0](env)
+                state.update_units([unit.id], hits=max(0, new_value(unit.hits, env)))
+            return unit_hits
+        if name == "factory_owner":
+            def factory(env):
+                ctx = env[0]
+                state = _state(ctx, span)
+                space = keys[0](env)
+                player = new_value(None, env)
+                before = state.factories.get(space.name)
+                try:
+                    if player is not None and before is not None:
+                        # a factory changing hands keeps its kind and its damage
+                        state.set_factory(space.name, player.name, kind=before.kind, damage=before.damage)
+                    else:
+                        state.set_factory(space.name, player.name if player is not None else None)
+                except BoardError as e:
+                    raise EvalError("E534", str(e), span)
+            return factory
+
+        def control(env):
+            ctx = env[0]
+            state = _state(ctx, span)
+            space = keys[0](env)
+            player = new_value(None, env)
+            try:
+                state.set_control(space.name, player.name if player is not None else None)
+            except BoardError as e:
+                raise EvalError("E534", str(e), span)
+        return control
+
+    def _AddEffect(self, stmt: ast.AddEffect, owner):
+        count = self.ec.expr(stmt.count)
+        unit_type = self.ec.expr(stmt.unit_type)
+        space = self.ec.expr(stmt.space)
+        who = self.ec.expr(stmt.owner) if stmt.owner is not None else None
+        span = stmt.span
+
+        def add(env):
+            ctx = env[0]
+            state = _state(ctx, span)
+            n = count(env)
+            if n < 0:
+                raise EvalError("E506", f"cannot add {n} units", span)
+            player = who(env) if who is not None else ctx.player_value(ctx.board.current_player())
+            state.add_units(space(env).name, unit_type(env).name, player.name, n)
+        return add
+
+    def _RemoveEffect(self, stmt: ast.RemoveEffect, owner):
+        units = self.ec.expr(stmt.units)
+        span = stmt.span
+
+        def remove(env):
+            state = _state(env[0], span)
+            state.remove_units(_unit_ids(units(env)))
+        return remove
+
+    def _MoveEffect(self, stmt: ast.MoveEffect, owner):
+        units = self.ec.expr(stmt.units)
+        to = self.ec.expr(stmt.to)
+        span = stmt.span
+
+        def move(env):
+            state = _state(env[0], span)
+            state.move_units(_unit_ids(units(env)), to(env).name)
+        return move
+
+    def _LogEffect(self, stmt: ast.LogEffect, owner):
+        message = self.ec.expr(stmt.message)
+
+        def log(env):
+            env[0].log("log", message=message(env), by=owner)
+        return log
+
+    def _WinEffect(self, stmt: ast.WinEffect, owner):
+        winner = self.ec.expr(stmt.winner)
+        reason = self.ec.expr(stmt.reason) if stmt.reason is not None else None
+        span = stmt.span
+
+        def win(env):
+            ctx = env[0]
+            who = winner(env)
+            if isinstance(who, EnumValue) and who.kind == "player":
+                side = ctx.side_of(who.name)
+                if side is None:
+                    raise EvalError("E504", f"player {who.name} belongs to no side to win", span)
+                who = side
+            ctx.winner = (who, reason(env) if reason is not None else "")
+            ctx.log("win", side=who.name, reason=ctx.winner[1])
+        return win
+
+    def _HitEffect(self, stmt: ast.HitEffect, owner):
+        count = self.ec.expr(stmt.count)
+        units = self.ec.expr(stmt.units)
+        chooser = self.ec.expr(stmt.chooser)
+        now = stmt.now
+        span = stmt.span
+
+        def hit(env):
+            ctx = env[0]
+            n = count(env)
+            if n < 0:
+                raise EvalError("E506", f"cannot score {n} hits", span)
+            try:
+                _battle(ctx, span).hit(ctx, n, _unit_ids(units(env)), chooser(env).name, now)
+            except EvalError as e:
+                raise e.at(span)
+        return hit
+
+    def _SubmergeEffect(self, stmt: ast.SubmergeEffect, owner):
+        units = self.ec.expr(stmt.units)
+        span = stmt.span
+
+        def submerge(env):
+            _battle(env[0], span).submerge(env[0], _unit_ids(units(env)))
+        return submerge
+
+    def _RetreatEffect(self, stmt: ast.RetreatEffect, owner):
+        to = self.ec.expr(stmt.to)
+        span = stmt.span
+
+        def retreat(env):
+            ctx = env[0]
+            try:
+                _battle(ctx, span).retreat(ctx, to(env).name)
+            except EvalError as e:
+                raise e.at(span)
+        return retreat
+
+    def _RunEffect(self, stmt: ast.RunEffect, owner):
+        name = stmt.name.text
+        span = stmt.span
+
+        def run(env):
+            run_procedure(env[0], name, span=span)
+        return run
+
+
+def _plus(old, amount, span):
+    from ruleslang.lang.eval.compile import _num
+
+    try:
+        return _num(old + amount)
+    except EvalError as e:
+        raise e.at(span)
+
+
+def _state(ctx, span):
+    if ctx.state is None:
+        raise EvalError("E530", "this changes the game, but there is no game: give a scenario", span)
+    return ctx.state
+
+
+def _battle(ctx, span):
+    battle = getattr(ctx, "battle", None)
+    if battle is None:
+        raise EvalError("E535", "there is no battle here: hit, submerge and retreat act in battle steps", span)
+    return battle
+
+
+def _unit_ids(value) -> list[int]:
+    if isinstance(value, UnitValue):
+        return [value.id]
+    return [u.id for u in _iter(value)]
+
+
+def _validate_answer(decision_id, answer, options, mode, n, span):
+    if mode == "one":
+        if answer not in options:
+            raise EvalError("E542", f"decision {decision_id}: {format_value(answer)} is not one of the options "
+                                    f"({', '.join(format_value(o) for o in options[:8])})", span)
+        return answer
+    chosen = list(_iter(answer)) if isinstance(answer, (LSet, tuple, list)) else [answer]
+    bad = [c for c in chosen if c not in options]
+    if bad:
+        raise EvalError("E542", f"decision {decision_id}: {format_value(bad[0])} is not one of the options", span)
+    if mode == "exactly" and len(chosen) != n:
+        raise EvalError("E542", f"decision {decision_id} needs exactly {n} choices, got {len(chosen)}", span)
+    if mode == "up_to" and len(chosen) > n:
+        raise EvalError("E542", f"decision {decision_id} allows at most {n} choices, got {len(chosen)}", span)
+    return LSet(chosen)
+
+
+class Procedures:
+    """The compiled phases, steps, hooks, constraints and checks of a program."""
+
+    def __init__(self, compiled):
+        self.compiled = compiled
+        self.pc = ProcedureCompiler(compiled)
+        self._bodies: dict[str, Callable] = {}
+        self.hooks: dict[str, list[ast.HookDecl]] = {}
+        for name, sym in compiled.symbols.items():
+            if isinstance(sym.decl, ast.HookDecl):
+                self.hooks.setdefault(sym.decl.target.phase.text if sym.decl.target.step is None
+                                      else sym.decl.target.step.text, []).append(sym.decl)
+        self._hook_runs: dict[int, tuple] = {}
+
+    def frame_size(self, decl) -> int:
+        return self.compiled.info.frames.get(id(decl), 1)
+
+    def body(self, name: str) -> Callable:
+        """The executor of phase or step `name`: fn(ctx)."""
+        if name not in self._bodies:
+            decl = self.compiled.symbols[name].decl
+            proc = decl.procedure
+            if isinstance(proc, ast.RuntimeProcedure):
+                self._bodies[name] = _runtime_procedure(name, proc)
+            else:
+                block = self.pc.block(proc.body, name)
+                size = self.frame_size(decl)
+
+                def run(ctx, block=block, size=size):
+                    env = [ctx] + [None] * (size - 1)
+                    block(env)
+                self._bodies[name] = run
+        return self._bodies[name]
+
+    def hook_parts(self, hook: ast.HookDecl):
+        parts = self._hook_runs.get(id(hook))
+        if parts is None:
+            ec = self.pc.ec
+            players = ec.expr(hook.players) if hook.players is not None else None
+            cond = ec.expr(hook.condition) if hook.condition is not None else None
+            parts = (players, cond, self.pc.block(hook.body, hook.name.text), self.frame_size(hook))
+            self._hook_runs[id(hook)] = parts
+        return parts
+
+    def applicable_hooks(self, ctx, name: str, when: str) -> list:
+        out = []
+        for hook in self.hooks.get(name, ()):
+            if hook.when != when:
+                continue
+            players, cond, block, size = self.hook_parts(hook)
+            env = [ctx] + [None] * (size - 1)
+            if players is not None:
+                who = players(env)
+                current = ctx.player_value(ctx.board.current_player()) if ctx.board else None
+                members = who.items if isinstance(who, LSet) else (who,)
+                if current not in members:
+                    continue
+            if cond is not None and cond(env) is not True:
+                continue
+            out.append((hook, block, env))
+        return out
+
+
+def _runtime_procedure(name: str, proc: ast.RuntimeProcedure) -> Callable:
+    procedure = proc.name.text
+    span = proc.span
+
+    def run(ctx):
+        impl = ctx.runtime_procedures.get(procedure) if getattr(ctx, "runtime_procedures", None) else None
+        if impl is None:
+            raise EvalError("E520", f"the runtime procedure '{procedure}' ({PROCEDURES[procedure][0]}) runs only "
+                                    "inside a game (ruleslang play); rule tests can run custom phases", span)
+        impl(ctx, proc)
+    return run
+
+
+def run_procedure(ctx, name: str, *, span=None) -> None:
+    """Run phase or step `name` with its hooks."""
+    procs: Procedures = ctx.procedures
+    ctx.host.spend(span)
+    ctx.running.append(name)
+    if len(ctx.running) > 50:
+        raise EvalError("E521", "phases run inside each other more than 50 deep: " + " -> ".join(ctx.running[-6:]),
+                        span)
+    try:
+        ctx.log("phase", name=name, stage="start")
+        for hook, block, env in procs.applicable_hooks(ctx, name, "before"):
+            ctx.log("hook", name=hook.name.text, when="before", target=name)
+            block(env)
+        instead = procs.applicable_hooks(ctx, name, "instead of")
+        if len(instead) > 1:
+            names = ", ".join(h.name.text for h, _, _ in instead)
+            raise EvalError("E521", f"hooks {names} all replace {name}; at most one may apply", span)
+        if instead:
+            hook, block, env = instead[0]
+            ctx.log("hook", name=hook.name.text, when="instead of", target=name)
+            block(env)
+        else:
+            procs.body(name)(ctx)
+        for hook, block, env in procs.applicable_hooks(ctx, name, "after"):
+            ctx.log("hook", name=hook.name.text, when="after", target=name)
+            block(env)
+        ctx.log("phase", name=name, stage="end")
+    finally:
+        ctx.running.pop()
+
+
+def check_action(ctx, action: str, args: list) -> list[Refusal]:
+    """Every refusal the constraints on `action` give for these arguments."""
+    procs: Procedures = ctx.procedures
+    refusals: list[Refusal] = []
+    saved = ctx.collector
+    ctx.collector = _Collector()
+    try:
+        for name, sym in ctx.compiled.symbols.items():
+            decl = sym.decl
+            if not isinstance(decl, ast.ConstraintDecl) or decl.action.text != action:
+                continue
+            run = procs._bodies.get(name)
+            if run is None:
+                block = procs.pc.block(decl.body, name)
+                size = procs.frame_size(decl)
+                n = len(decl.params)
+
+                def run(ctx, args, block=block, size=size, n=n):
+                    env = [ctx, *args[:n]] + [None] * (size - 1 - n)
+                    block(env)
+                procs._bodies[name] = run
+            run(ctx, args)
+        refusals = ctx.collector.refusals
+    finally:
+        ctx.collector = saved
+    return refusals
+
+
+def run_checks(ctx, block_decl) -> list[Refusal]:
+    """The failures of one `check` declaration (a condition, or a block of require lines)."""
+    procs: Procedures = ctx.procedures
+    saved = ctx.collector
+    ctx.collector = _Collector()
+    try:
+        if block_decl.expr is not None:
+            value = procs.pc.ec.expr(block_decl.expr)([ctx] + [None] * (procs.frame_size(block_decl) - 1))
+            if value is not True:
+                ctx.collector.refusals.append(Refusal(block_decl.expr.span, f"check failed: {block_decl.title}"))
+        else:
+            block = procs.pc.block(block_decl.body, f"check {block_decl.title}")
+            block([ctx] + [None] * (procs.frame_size(block_decl) - 1))
+        return ctx.collector.refusals
+    finally:
+        ctx.collector = saved

@@ -1,0 +1,103 @@
+"""The global names of a composed ruleset: definitions, enumerations and their members.
+
+Built from a resolved `Ruleset` and its map. Enumerations are the game's finite sets of names:
+players, sides, spaces (from the map), unit types, tags and each declared `enum`. Members of
+declared enums are names of their own; one that two enums share must be qualified
+(`tier.major`) unless the expected type tells which is meant.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ruleslang.lang.syntax import ast
+from ruleslang.lang import types as T
+from ruleslang.base.suggest import close_matches
+from ruleslang.lang.values import EnumValue
+
+
+@dataclass
+class Symbol:
+    """A global name: what it is, where it was declared, and its type."""
+
+    name: str
+    kind: str
+    decl: ast.Decl | None
+    origin: str | None = None
+    type: T.Type = T.ANY
+    value: EnumValue | None = None  # for players, sides, unit types, tags, enum members
+    params_types: tuple[T.Type, ...] = ()  # key types of a table, parameters of a counter
+    rows_type: T.Type | None = None  # the record type rows(table) gives
+
+
+def normal_name(text: str) -> str:
+    """A name with case, spaces and punctuation ignored."""
+    return "".join(ch for ch in text.lower() if ch.isalnum())
+
+
+@dataclass
+class Enumeration:
+    """A finite set of names (players, spaces, a declared enum, ...)."""
+
+    name: str
+    members: list[EnumValue] = field(default_factory=list)
+    by_name: dict[str, EnumValue] = field(default_factory=dict)
+    aliases: dict[str, str] = field(default_factory=dict)  # lower-cased alias -> canonical name
+    decl: ast.Decl | None = None
+
+    def add(self, name: str) -> EnumValue:
+        if name in self.by_name:
+            return self.by_name[name]
+        value = EnumValue(self.name, name, len(self.members))
+        self.members.append(value)
+        self.by_name[name] = value
+        return value
+
+    def lookup(self, text: str) -> EnumValue | None:
+        """A member by exact name, then by a declared alias or its name, ignoring case, spaces and
+        punctuation (`Anglo-Egypt`, `sz 6`), as the map itself matches names."""
+        if text in self.by_name:
+            return self.by_name[text]
+        canonical = self.aliases.get(text.lower()) or self.aliases.get(normal_name(text))
+        if canonical is not None:
+            return self.by_name.get(canonical)
+        return None
+
+    def add_alias(self, alias: str, canonical: str) -> None:
+        self.aliases[alias.lower()] = canonical
+        self.aliases.setdefault(normal_name(alias), canonical)
+
+    def suggest(self, text: str) -> list[str]:
+        names = list(self.by_name) + [a for a in self.aliases]
+        lowered = {n.lower(): n for n in self.by_name}
+        found = close_matches(text.lower(), list(lowered) + list(self.aliases), n=3)
+        out: list[str] = []
+        for f in found:
+            name = lowered.get(f) or self.aliases.get(f)
+            if name and name not in out:
+                out.append(name)
+        return out or close_matches(text, names, n=3)
+
+
+@dataclass
+class GlobalScope:
+    symbols: dict[str, Symbol] = field(default_factory=dict)
+    enums: dict[str, Enumeration] = field(default_factory=dict)
+    # members of declared enums by bare name; several when enums share a word
+    members: dict[str, list[EnumValue]] = field(default_factory=dict)
+    unit_attributes: dict[str, Symbol] = field(default_factory=dict)
+    space_attributes: dict[str, Symbol] = field(default_factory=dict)
+    game_map: Any = None
+
+    def enum(self, name: str) -> Enumeration:
+        if name not in self.enums:
+            self.enums[name] = Enumeration(name)
+        return self.enums[name]
+
+    def suggest(self, name: str, extra: list[str] = ()) -> list[str]:
+        candidates = list(self.symbols) + list(self.members) + list(extra)
+        return close_matches(name, candidates, n=3)
+
+
+BUILTIN_ENUMS = ("player", "side", "space", "unittype", "tag")

@@ -1,0 +1,1 @@
+"""Source text to AST and back: the lark parser, the tree-to-AST transform (the only modules that import lark), the AST nodes and the unparser."""

@@ -1,0 +1,75 @@
+"""The pipeline in one place: references -> resolved ruleset -> map -> checked -> compiled.
+
+Stops after the first stage that reported errors (warnings pass through), so later stages only
+ever see well-formed input.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Sequence
+
+from ruleslang.lang.check.checker import Program, check_ruleset
+from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, error, has_errors
+from ruleslang.lang.compose.loader import Loader
+from ruleslang.base.paths import default_roots
+from ruleslang.lang.eval.program import CompiledProgram
+from ruleslang.lang.compose.composition import Resolver, Ruleset
+
+
+@dataclass
+class Loaded:
+    """A composition of rulesets, as far as the pipeline got."""
+
+    ruleset: Ruleset | None = None
+    program: Program | None = None
+    compiled: CompiledProgram | None = None
+    game_map: object | None = None
+    roots: list[Path] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.compiled is not None and not has_errors(self.diagnostics)
+
+
+class Workspace:
+    """Roots, a loader and a resolver shared by every composition loaded in one run."""
+
+    def __init__(self, roots: Sequence[str | Path] = ()):
+        self.roots = default_roots(roots)
+        self.loader = Loader(self.roots)
+        self.resolver = Resolver(self.loader)
+        self._maps: dict[str, object] = {}
+
+    def load(self, refs: Sequence[str]) -> Loaded:
+        """Resolve, check and compile the composition of `refs`."""
+        out = Loaded(roots=self.roots)
+        try:
+            out.ruleset = self.resolver.compose(list(refs))
+        except DiagnosticError as exc:
+            out.diagnostics.extend(exc.diagnostics)
+            return out
+        if out.ruleset.map is not None:
+            name, span = out.ruleset.map
+            try:
+                out.game_map = self.load_map(name)
+            except DiagnosticError as exc:
+                out.diagnostics.append(error("R231", f"map '{name}' cannot be used", span,
+                                             hint="see the problems reported for the map file"))
+                out.diagnostics.extend(exc.diagnostics)
+                return out
+        out.program = check_ruleset(out.ruleset, out.game_map)
+        out.diagnostics.extend(out.program.diagnostics)
+        if has_errors(out.diagnostics):
+            return out
+        out.compiled = CompiledProgram(out.program)
+        return out
+
+    def load_map(self, name: str):
+        if name not in self._maps:
+            from ruleslang.board.mapdata import load_map
+
+            self._maps[name] = load_map(name, self.roots)
+        return self._maps[name]
