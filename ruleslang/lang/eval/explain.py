@@ -14,7 +14,7 @@ from ruleslang.lang.syntax.unparse import unparse
 from ruleslang.lang.values import format_value
 
 
-MAX_PARTS = 12
+MAX_PARTS = 12  # the most calls and values a formula's explanation shows
 
 
 @dataclass

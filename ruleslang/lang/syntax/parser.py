@@ -37,7 +37,8 @@ def grammar_location() -> str:
     return str(checkout)
 
 
-def _grammar_text() -> str:
+def grammar_text() -> str:
+    """The grammar's text (the installed package's, or a source checkout's)."""
     try:
         return (importlib.resources.files(GRAMMAR_PACKAGE) / GRAMMAR_FILE).read_text(encoding="utf-8")
     except (ModuleNotFoundError, FileNotFoundError):
@@ -128,7 +129,7 @@ def _positioned(kind: str, value: str, nl: Token, at: int) -> Token:
 def get_parser() -> Lark:
     """The one parser of the process (strict LALR: a grammar conflict is an error here)."""
     return Lark(
-        _grammar_text(),
+        grammar_text(),
         parser="lalr",
         lexer="contextual",
         strict=True,
