@@ -27,7 +27,7 @@ def test_grammar_is_loaded_from_the_installed_package():
 
 
 def test_a_conflict_in_the_grammar_fails_the_build():
-    text = parser._grammar_text()
+    text = parser.grammar_text()
     # A second rule for `a - b` makes subtraction ambiguous: strict mode must refuse it.
     broken = text.replace("?sum_expr: product", "?sum_expr: product\n         | sum_expr SIGN sum_expr -> again\n", 1)
     assert broken != text

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import importlib.resources
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Iterable
 
 
 def packaged_root() -> Path:
@@ -38,8 +38,3 @@ def default_roots(extra: Iterable[str | Path] = ()) -> list[Path]:
             roots.append(path)
     return roots
 
-
-def is_within(path: Path, roots: Sequence[Path]) -> bool:
-    """True when `path` (resolved, symlinks followed) lies inside one of `roots`."""
-    resolved = Path(path).resolve()
-    return any(resolved == r or r in resolved.parents for r in roots)

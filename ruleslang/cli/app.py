@@ -521,13 +521,13 @@ def cmd_call(args) -> int:
 
 
 def _fact_value(ctx, compiled, name):
-    from ruleslang.lang.eval.compile import _NO
+    from ruleslang.lang.eval.compile import NO_VALUE
     from ruleslang.base.errors import EvalError
 
     if name in ctx.facts:
         return ctx.facts[name]
     default = compiled.fact_default(name)
-    if default is _NO:
+    if default is NO_VALUE:
         raise EvalError("E532", f"fact '{name}' has no value: give it in the scenario's facts")
     return default
 
@@ -552,7 +552,7 @@ def cmd_explain(args) -> int:
     ctx = make_context(loaded, ws, scenario=args.scenario, seed=None, budget=None, settings=args.settings)
     env = [ctx] + [None] * (size - 1)
     try:
-        arg_fns = compiled.expr_compiler._ordered_args(node, info.symbol.decl)
+        arg_fns = compiled.expr_compiler.ordered_args(node, info.symbol.decl)
         explanation = compiled.explainer(info.name)(ctx, *[f(env) for f in arg_fns])
     except EvalError as e:
         return _report([e.diagnostic()], args.format)

@@ -31,6 +31,17 @@ class Symbol:
     rows_type: T.Type | None = None  # the record type rows(table) gives
 
 
+@dataclass
+class Resolution:
+    """What a name in an expression stands for: a local variable (its frame slot), a constant
+    known to the checker (an enumeration member, an enumeration's name), or a global symbol."""
+
+    kind: str  # "local", "const", "global"
+    slot: int = -1
+    value: Any = None
+    symbol: Symbol | None = None
+
+
 def normal_name(text: str) -> str:
     """A name with case, spaces and punctuation ignored."""
     return "".join(ch for ch in text.lower() if ch.isalnum())

@@ -244,7 +244,7 @@ class TestRunner:
             start_battle(ctx, ec.expr(line.space)(env).name, ec.expr(line.attacker)(env).name, zone, line.span)
             ctx.state.current_player = ctx.battle.attacker
         elif isinstance(line, ast.TestNextRound):
-            if getattr(ctx, "battle", None) is None:
+            if ctx.battle is None:
                 raise EvalError("E535", "'next round' needs a battle: write 'battle at SPACE by PLAYER' first", line.span)
             ctx.battle.end_round()
             ctx.battle.round += 1
@@ -257,7 +257,7 @@ class TestRunner:
                     raise EvalError("E530", "running a phase for a player needs a game: give a scenario", line.span)
                 ctx.state.current_player = player.name
             ctx.host.reset_budget()
-            if getattr(ctx, "battle", None) is not None:
+            if ctx.battle is not None:
                 run_battle_step(ctx, line.phase.text, span=line.span)
             else:
                 run_procedure(ctx, line.phase.text, span=line.span)

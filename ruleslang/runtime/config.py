@@ -33,7 +33,7 @@ class ProcedureConfig:
         if fn is None:
             node = self.fields[name]
             ec = self.ctx.compiled.expr_compiler
-            fn = ec._lambda(node) if isinstance(node, ast.Lambda) else ec.expr(node)
+            fn = ec.condition(node) if isinstance(node, ast.Lambda) else ec.expr(node)
             self._compiled[name] = fn
         return fn
 

@@ -130,7 +130,7 @@ class LoadedDice:
 def load_dice(game, values) -> LoadedDice:
     """Make the game roll `values`, in order (each still recorded in `game.host.rolls`)."""
     dice = LoadedDice(values)
-    game.host._rng = dice
+    game.host.rng = dice
     return dice
 
 

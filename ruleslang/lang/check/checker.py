@@ -13,7 +13,7 @@ from typing import Any
 
 from ruleslang.lang.syntax import ast
 from ruleslang.lang import types as T
-from ruleslang.lang.builtins.core import REGISTRY as BUILTINS
+from ruleslang.lang.builtins.registry import REGISTRY as BUILTINS
 from ruleslang.base.diagnostics import Diagnostic, Related, error, has_errors, warning
 from ruleslang.lang.compose.composition import Ruleset
 from ruleslang.runtime.registry import ACTIONS, PROCEDURES, REQUIRED

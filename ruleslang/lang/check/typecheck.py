@@ -13,9 +13,9 @@ from typing import Any
 
 from ruleslang.lang.syntax import ast
 from ruleslang.lang import types as T
-from ruleslang.lang.builtins.core import REGISTRY as BUILTINS
+from ruleslang.lang.builtins.registry import REGISTRY as BUILTINS
 from ruleslang.base.diagnostics import Diagnostic, Related, error, warning
-from ruleslang.lang.scope import GlobalScope, Symbol
+from ruleslang.lang.scope import GlobalScope, Resolution, Symbol
 from ruleslang.base.suggest import close_matches
 from ruleslang.lang.values import EnumValue
 
@@ -26,14 +26,6 @@ EXACT_BUILTINS = {"probability", "expected", "distribution"}
 # Fields every unit has, besides its type's attributes.
 UNIT_FIELDS = {"id": T.INT, "type": T.UNITTYPE, "owner": T.PLAYER, "space": T.SPACE, "hits": T.INT,
                "moved": T.INT, "tags": T.SetType(T.TAG)}
-
-
-@dataclass
-class Resolution:
-    kind: str  # "local", "const", "global"
-    slot: int = -1
-    value: Any = None
-    symbol: Symbol | None = None
 
 
 @dataclass

@@ -16,15 +16,16 @@ from typing import Any, Callable
 
 from ruleslang.lang.syntax import ast
 from ruleslang.lang import types as T
+from ruleslang.board.queries import BoardQueries
 from ruleslang.board.state import BoardError
-from ruleslang.lang.builtins.core import REGISTRY as BUILTINS
+from ruleslang.lang.builtins.registry import REGISTRY as BUILTINS
 from ruleslang.base.errors import EvalError
 from ruleslang.base.limits import MAX_COLLECTION, MAX_INT_BITS, MAX_TEXT
 from ruleslang.lang.check.typecheck import CheckInfo
-from ruleslang.lang.values import EnumValue, LSet, Record, UnitValue, display_text, format_value, normalize_number, sort_key
+from ruleslang.lang.values import LSet, Record, UnitValue, display_text, normalize_number, sort_key
 
 Fn = Callable[[list], Any]
-# Board queries the compiler calls directly: built-in -> (board method, gives a player name).
+# Board queries the compiler calls directly:
 # built-in -> (the board's method for names known to be spaces, whether it gives a player)
 _DIRECT_QUERIES = {
     "controller": ("known_controller", True), "owner": ("known_controller", True),
@@ -32,35 +33,38 @@ _DIRECT_QUERIES = {
     "original_owner": ("known_original_owner", True),
     "ipc": ("known_ipc", False), "is_land": ("known_is_land", False), "is_sea": ("known_is_sea", False),
 }
-
-
-def _method_table():
-    # Unbound methods of the board class: one C-level call, no attribute lookup by name per call.
-    from ruleslang.board.queries import BoardQueries
-
-    return {method: getattr(BoardQueries, method) for method, _ in _DIRECT_QUERIES.values()}
-
-
-_BOARD_METHODS = _method_table()
+# Unbound methods of the board class: one C-level call, no attribute lookup by name per call.
+_BOARD_METHODS = {method: getattr(BoardQueries, method) for method, _ in _DIRECT_QUERIES.values()}
 # Built-ins that accept none as an argument; every other built-in argument that may be none is
 # checked at the call site, so the built-in itself never sees none.
 ACCEPTS_NONE = {"allied", "text"}
-_NO = object()  # "not a constant"
+# "No value known here": what `folded` gives for an expression that is not a constant, and
+# `CompiledProgram.fact_default` for a fact without a default.
+NO_VALUE = object()
 _LIMIT = 1 << MAX_INT_BITS
+
+
+def located(error: EvalError | BoardError, span) -> EvalError:
+    """An error raised while evaluating the rule text at `span`, as an EvalError located there:
+    an EvalError that has no place yet gets `span`, a board's refusal (BoardError) becomes E534."""
+    if isinstance(error, BoardError):
+        return EvalError("E534", str(error), span)
+    return error.at(span)
 
 
 def _too_big(span) -> EvalError:
     return EvalError("E509", f"a number grew beyond {MAX_INT_BITS} bits", span)
 
 
-def _check_size(n: int, span) -> None:
+def check_size(n: int, span) -> None:
+    """Refuse (E510) a collection of `n` elements when that is more than the limit."""
     if n > MAX_COLLECTION:
         raise EvalError("E510", f"a collection of {n} elements is more than the limit of {MAX_COLLECTION}", span)
 
 
 def _budgeted(collection, env, span):
     """The items of a collection about to be looped over, each counted as a step of the budget."""
-    items = _iter(collection)
+    items = items_of(collection)
     host = env[0].host
     host.steps -= len(items)
     if host.steps < 0:
@@ -68,7 +72,8 @@ def _budgeted(collection, env, span):
     return items
 
 
-def _iter(value):
+def items_of(value):
+    """The items of a set or list, to loop over (E504 for none)."""
     if isinstance(value, LSet):
         return value.items
     if value is None:
@@ -87,12 +92,16 @@ class ExprCompiler:
 
     def expr(self, node) -> Fn:
         fn, const = self._c(node)
-        if const is not _NO:
+        if const is not NO_VALUE:
             return lambda env, v=const: v
         return fn
 
+    def folded(self, node):
+        """The expression's value when it folds to a constant at compile time, else NO_VALUE."""
+        return self._c(node)[1]
+
     def _c(self, node) -> tuple[Fn, Any]:
-        """(closure, constant value or _NO)."""
+        """(closure, constant value or NO_VALUE)."""
         return getattr(self, "_" + type(node).__name__)(node)
 
     def _const(self, value) -> tuple[Fn, Any]:
@@ -124,7 +133,7 @@ class ExprCompiler:
             try:
                 name = call(env[0].board, env[aslot].name)
             except BoardError as e:
-                raise EvalError("E534", str(e), nspan)
+                raise located(e, nspan)
             other = env[rslot]
             return other is None if name is None else (other is not None and other.name == name)
         return equals
@@ -196,13 +205,13 @@ class ExprCompiler:
             if len(text) > MAX_TEXT:
                 raise EvalError("E510", f"a text of {len(text)} characters is more than the limit of {MAX_TEXT}", span)
             return text
-        return interpolate, _NO
+        return interpolate, NO_VALUE
 
     def _DiceLit(self, node):
         count, sides, span = node.count, node.sides, node.span
         if count == 1:
-            return (lambda env: env[0].host.roll(sides, span)), _NO
-        return (lambda env: env[0].host.roll_sum(count, sides, span)), _NO
+            return (lambda env: env[0].host.roll(sides, span)), NO_VALUE
+        return (lambda env: env[0].host.roll_sum(count, sides, span)), NO_VALUE
 
     # --------------------------------------------------------------------------- names
 
@@ -210,14 +219,14 @@ class ExprCompiler:
         res = self.info.names[id(node)]
         if res.kind == "local":
             slot = res.slot
-            return (lambda env: env[slot]), _NO
+            return (lambda env: env[slot]), NO_VALUE
         if res.kind == "const":
             return self._const(res.value)
         sym = res.symbol
         kind = sym.kind
         name = sym.name
         if kind == "option":
-            return (lambda env: env[0].options[name]), _NO
+            return (lambda env: env[0].options[name]), NO_VALUE
         if kind == "fact":
             span = node.span
             default = self.compiled.fact_default(name)
@@ -226,19 +235,19 @@ class ExprCompiler:
                 facts = env[0].facts
                 if name in facts:
                     return facts[name]
-                if default is _NO:
+                if default is NO_VALUE:
                     raise EvalError("E532", f"fact '{name}' has no value: give it in the scenario's facts", span)
                 return default
-            return fact, _NO
+            return fact, NO_VALUE
         if kind == "constant":
             folded = self.compiled.constant_value(name)
-            if folded is not _NO:
+            if folded is not NO_VALUE:
                 return self._const(folded)
             fn = self.compiled.callable(name)
-            return (lambda env: fn(env[0])), _NO
+            return (lambda env: fn(env[0])), NO_VALUE
         if kind in ("formula", "modifiers", "counter"):
             fn = self.compiled.callable(name)
-            return (lambda env: fn(env[0])), _NO
+            return (lambda env: fn(env[0])), NO_VALUE
         if kind in ("table", "die table"):
             return self._const(self.compiled.table(name))
         if kind == "sequence":
@@ -258,23 +267,24 @@ class ExprCompiler:
             span = node.span
             if len(keys) == 1:
                 k0 = keys[0]
-                return (lambda env: table.lookup(env[0], (k0(env),), span)), _NO
-            return (lambda env: table.lookup(env[0], tuple(k(env) for k in keys), span)), _NO
+                return (lambda env: table.lookup(env[0], (k0(env),), span)), NO_VALUE
+            return (lambda env: table.lookup(env[0], tuple(k(env) for k in keys), span)), NO_VALUE
         # a formula, modifier list, counter or constant: arguments in parameter order
-        args = self._ordered_args(node, info.symbol.decl)
+        args = self.ordered_args(node, info.symbol.decl)
         fn = self.compiled.callable(info.name)
         span = node.span
         if not args:
-            return (lambda env: fn(env[0])), _NO
+            return (lambda env: fn(env[0])), NO_VALUE
         if len(args) == 1:
             a0 = args[0]
-            return (lambda env: fn(env[0], a0(env))), _NO
+            return (lambda env: fn(env[0], a0(env))), NO_VALUE
         if len(args) == 2:
             a0, a1 = args
-            return (lambda env: fn(env[0], a0(env), a1(env))), _NO
-        return (lambda env: fn(env[0], *[a(env) for a in args])), _NO
+            return (lambda env: fn(env[0], a0(env), a1(env))), NO_VALUE
+        return (lambda env: fn(env[0], *[a(env) for a in args])), NO_VALUE
 
-    def _ordered_args(self, node: ast.Call, decl) -> list[Fn]:
+    def ordered_args(self, node: ast.Call, decl) -> list[Fn]:
+        """The closures of a call's arguments to a definition, in the definition's parameter order."""
         params = getattr(decl, "params", None) or ()
         slots: list[Fn | None] = [None] * len(params)
         for i, a in enumerate(node.args):
@@ -296,7 +306,7 @@ class ExprCompiler:
         span = node.span
         fast = self._fast_builtin(node, name)
         if fast is not None:
-            return fast, _NO
+            return fast, NO_VALUE
         if name in ("probability", "expected", "distribution"):
             xfn = self.compiled.exact_compiler.expr(node.args[0])
             impl = bi.impl
@@ -306,7 +316,7 @@ class ExprCompiler:
                     return impl(env[0], xfn(env).to_dist())
                 except EvalError as e:
                     raise e.at(span)
-            return exact, _NO
+            return exact, NO_VALUE
         if len(node.args) == 1 and isinstance(node.args[0], ast.Comprehension) and node.args[0].kind == "gen":
             gen = self._generate(node.args[0])
             impl = bi.impl
@@ -316,12 +326,12 @@ class ExprCompiler:
                     return impl(env[0], gen(env))
                 except EvalError as e:
                     raise e.at(span)
-            return aggregate, _NO
+            return aggregate, NO_VALUE
         guard = name not in ACCEPTS_NONE
         args = []
         for a in node.args:
             if isinstance(a, ast.Lambda):
-                args.append(self._lambda(a))
+                args.append(self.condition(a))
             else:
                 f = self.expr(a)
                 args.append(self._need(a, f) if guard else f)
@@ -333,51 +343,41 @@ class ExprCompiler:
             def call_kw(env):
                 try:
                     return impl(env[0], *[a(env) for a in args], **{k: f(env) for k, f in kwargs})
-                except EvalError as e:
-                    raise e.at(span)
-                except BoardError as e:
-                    raise EvalError("E534", str(e), span)
-            return call_kw, _NO
+                except (EvalError, BoardError) as e:
+                    raise located(e, span)
+            return call_kw, NO_VALUE
         if not args:
             def call0(env):
                 try:
                     return impl(env[0])
-                except EvalError as e:
-                    raise e.at(span)
-                except BoardError as e:
-                    raise EvalError("E534", str(e), span)
-            return call0, _NO
+                except (EvalError, BoardError) as e:
+                    raise located(e, span)
+            return call0, NO_VALUE
         if len(args) == 1:
             a0 = args[0]
 
             def call1(env):
                 try:
                     return impl(env[0], a0(env))
-                except EvalError as e:
-                    raise e.at(span)
-                except BoardError as e:
-                    raise EvalError("E534", str(e), span)
-            return call1, _NO
+                except (EvalError, BoardError) as e:
+                    raise located(e, span)
+            return call1, NO_VALUE
         if len(args) == 2:
             a0, a1 = args
 
             def call2(env):
                 try:
                     return impl(env[0], a0(env), a1(env))
-                except EvalError as e:
-                    raise e.at(span)
-                except BoardError as e:
-                    raise EvalError("E534", str(e), span)
-            return call2, _NO
+                except (EvalError, BoardError) as e:
+                    raise located(e, span)
+            return call2, NO_VALUE
 
         def call(env):
             try:
                 return impl(env[0], *[a(env) for a in args])
-            except EvalError as e:
-                raise e.at(span)
-            except BoardError as e:
-                raise EvalError("E534", str(e), span)
-        return call, _NO
+            except (EvalError, BoardError) as e:
+                raise located(e, span)
+        return call, NO_VALUE
 
     def _fast_builtin(self, node: ast.Call, name: str):
         """Closures for the commonest built-in shapes, without the general call machinery."""
@@ -390,7 +390,7 @@ class ExprCompiler:
             # the board keeps each answer per condition until the state changes: look it up by the
             # condition's key first, and build the condition only when the board must work it out
             space_fn = self._need(args[0], self.expr(args[0]))
-            make = self._lambda(args[1])
+            make = self.condition(args[1])
             node_id, free = id(args[1]), self._lambda_free_slots(args[1])
             impl = BUILTINS[name].impl
 
@@ -402,10 +402,8 @@ class ExprCompiler:
                     if found is not None:
                         return ctx.spaces(found)
                     return impl(ctx, space, make(env))
-                except BoardError as e:
-                    raise EvalError("E534", str(e), span)
-                except EvalError as e:
-                    raise e.at(span)
+                except (EvalError, BoardError) as e:
+                    raise located(e, span)
             return connected
         if name in ("min", "max") and len(args) == 2 and all(types.get(id(a)) == T.INT for a in args):
             # two whole numbers: Python's own min / max, no built-in layer
@@ -430,10 +428,8 @@ class ExprCompiler:
                     ctx = env[0]
                     try:
                         value = call(ctx.board, env[slot].name)
-                    except BoardError as e:
-                        raise EvalError("E534", str(e), span)
-                    except EvalError as e:
-                        raise e.at(span)
+                    except (EvalError, BoardError) as e:
+                        raise located(e, span)
                     return ctx.player_values[value] if value is not None else None
                 return player_query_local
             if slot is not None and method == "known_ipc":
@@ -444,38 +440,32 @@ class ExprCompiler:
                 def query_local(env):
                     try:
                         return call(env[0].board, env[slot].name)
-                    except BoardError as e:
-                        raise EvalError("E534", str(e), span)
-                    except EvalError as e:
-                        raise e.at(span)
+                    except (EvalError, BoardError) as e:
+                        raise located(e, span)
                 return query_local
             if gives_player:
                 def player_query(env):
                     ctx = env[0]
                     try:
                         value = call(ctx.board, arg(env).name)
-                    except BoardError as e:
-                        raise EvalError("E534", str(e), span)
-                    except EvalError as e:
-                        raise e.at(span)
+                    except (EvalError, BoardError) as e:
+                        raise located(e, span)
                     return ctx.player_values[value] if value is not None else None
                 return player_query
 
             def query(env):
                 try:
                     return call(env[0].board, arg(env).name)
-                except BoardError as e:
-                    raise EvalError("E534", str(e), span)
-                except EvalError as e:
-                    raise e.at(span)
+                except (EvalError, BoardError) as e:
+                    raise located(e, span)
             return query
         if name in ("min", "max") and len(args) == 2 and all(
                 T.is_numeric(types.get(id(a))) and not isinstance(types.get(id(a)), T.AnyType) for a in args):
             pick = min if name == "min" else max
             (a, ca), (b, cb) = self._c(args[0]), self._c(args[1])
-            if ca is not _NO:
+            if ca is not NO_VALUE:
                 return lambda env: pick(ca, b(env))
-            if cb is not _NO:
+            if cb is not NO_VALUE:
                 return lambda env: pick(a(env), cb)
             return lambda env: pick(a(env), b(env))
         if name in ("floor", "ceil") and len(args) == 1 and isinstance(args[0], ast.Binary) \
@@ -549,7 +539,7 @@ class ExprCompiler:
             return extreme
         return None
 
-    def _lambda(self, node: ast.Lambda) -> Fn:
+    def condition(self, node: ast.Lambda) -> Fn:
         """A condition for a built-in: a Python function of one value, run in the caller's frame.
 
         It carries a `cache_key` (this condition, and the values of the outer locals it reads) so a
@@ -608,7 +598,7 @@ class ExprCompiler:
                 if i == len(clauses):
                     out.append(elt(env))
                     if len(out) > MAX_COLLECTION:
-                        _check_size(len(out), span)
+                        check_size(len(out), span)
                     return
                 it, slot, cond = clauses[i]
                 for v in _budgeted(it(env), env, span):
@@ -622,8 +612,8 @@ class ExprCompiler:
     def _Comprehension(self, node: ast.Comprehension):
         gen = self._generate(node)
         if node.kind == "set":
-            return (lambda env: LSet(gen(env))), _NO
-        return (lambda env: tuple(gen(env))), _NO
+            return (lambda env: LSet(gen(env))), NO_VALUE
+        return (lambda env: tuple(gen(env))), NO_VALUE
 
     def _BestOf(self, node: ast.BestOf):
         count = self.expr(node.count)
@@ -631,7 +621,7 @@ class ExprCompiler:
             coll = self._generate(node.collection)
         else:
             c = self.expr(node.collection)
-            coll = lambda env: _iter(c(env))  # noqa: E731
+            coll = lambda env: items_of(c(env))  # noqa: E731
         largest = node.kind == "best"
         span = node.span
 
@@ -641,7 +631,7 @@ class ExprCompiler:
                 raise EvalError("E506", f"{node.kind} {k} of: the count cannot be negative", span)
             values = sorted(coll(env), key=sort_key, reverse=largest)
             return tuple(values[:k])
-        return best, _NO
+        return best, NO_VALUE
 
     # -------------------------------------------------------------------- fields, index
 
@@ -653,21 +643,21 @@ class ExprCompiler:
         name = fi.name
         span = node.span
         if fi.kind == "record":
-            return (lambda env: obj(env).get(name)), _NO
+            return (lambda env: obj(env).get(name)), NO_VALUE
         if fi.kind == "enumname":
-            return (lambda env: obj(env).name), _NO
+            return (lambda env: obj(env).name), NO_VALUE
         if fi.kind == "unit":
             getter = {"id": lambda u: u.id, "type": lambda u: u.type, "owner": lambda u: u.owner,
                       "space": lambda u: u.space, "hits": lambda u: u.hits, "moved": lambda u: u.moved}.get(name)
             if getter is not None:
-                return (lambda env: getter(obj(env))), _NO
+                return (lambda env: getter(obj(env))), NO_VALUE
             if name == "tags":
-                return (lambda env: env[0].compiled.tags_value(obj(env).type.name)), _NO
+                return (lambda env: env[0].compiled.tags_value(obj(env).type.name)), NO_VALUE
         if fi.kind in ("unit", "unittype"):
             if name == "tags":
-                return (lambda env: env[0].compiled.tags_value(obj(env).name)), _NO
+                return (lambda env: env[0].compiled.tags_value(obj(env).name)), NO_VALUE
             if name == "name":
-                return (lambda env: obj(env).name), _NO
+                return (lambda env: obj(env).name), NO_VALUE
 
             def attr(env):
                 v = obj(env)
@@ -676,23 +666,23 @@ class ExprCompiler:
                     return env[0].compiled.unit_attribute(env[0], type_name, name)
                 except EvalError as e:
                     raise e.at(span)
-            return attr, _NO
+            return attr, NO_VALUE
         if fi.kind == "space":
             def space_attr(env):
                 try:
                     return env[0].compiled.space_attribute(env[0], obj(env).name, name)
                 except EvalError as e:
                     raise e.at(span)
-            return space_attr, _NO
+            return space_attr, NO_VALUE
         if fi.kind == "player":
             def side(env):
                 s = env[0].side_of(obj(env).name)
                 if s is None:
                     raise EvalError("E504", f"player {obj(env).name} belongs to no side", span)
                 return s
-            return side, _NO
+            return side, NO_VALUE
         if fi.kind == "side":
-            return (lambda env: LSet(env[0].side_members(obj(env).name))), _NO
+            return (lambda env: LSet(env[0].side_members(obj(env).name))), NO_VALUE
         raise AssertionError(fi.kind)
 
     def _Index(self, node: ast.Index):
@@ -706,7 +696,7 @@ class ExprCompiler:
             if not -len(seq) <= i < len(seq):
                 raise EvalError("E507", f"index {i} is outside a list of {len(seq)} (the first is 0)", span)
             return seq[i]
-        return get, _NO
+        return get, NO_VALUE
 
     # ----------------------------------------------------------------------- operators
 
@@ -714,10 +704,10 @@ class ExprCompiler:
         f, c = self._c(node.operand)
         if node.op == "+":
             return f, c
-        if c is not _NO:
+        if c is not NO_VALUE:
             return self._const(-c)
         f = self._need(node.operand, f)
-        return (lambda env: -f(env)), _NO
+        return (lambda env: -f(env)), NO_VALUE
 
     def _Binary(self, node: ast.Binary):
         lf, lc = self._c(node.left)
@@ -727,85 +717,85 @@ class ExprCompiler:
         lt, rt = self.info.types.get(id(node.left)), self.info.types.get(id(node.right))
         if T.strip_optional(lt) == T.TEXT or isinstance(T.strip_optional(lt), T.ListType):
             lf, rf = self._need(node.left, lf), self._need(node.right, rf)
-            if lc is not _NO and rc is not _NO:
+            if lc is not NO_VALUE and rc is not NO_VALUE:
                 return self._const(lc + rc)
-            return (lambda env: lf(env) + rf(env)), _NO
-        fn = _ARITH[op]
-        if lc is not _NO and rc is not _NO:
+            return (lambda env: lf(env) + rf(env)), NO_VALUE
+        fn = ARITHMETIC[op]
+        if lc is not NO_VALUE and rc is not NO_VALUE:
             return self._const(fn(lc, rc, span))
         lf, rf = self._need(node.left, lf), self._need(node.right, rf)
         both_int = lt == T.INT and rt == T.INT
         if both_int and op in ("+", "-"):
             # Whole numbers added: no normalising, and sums cannot outgrow the bit limit
             # within the step budget.
-            if rc is not _NO:
-                return ((lambda env: lf(env) + rc) if op == "+" else (lambda env: lf(env) - rc)), _NO
-            if lc is not _NO:
-                return ((lambda env: lc + rf(env)) if op == "+" else (lambda env: lc - rf(env))), _NO
-            return ((lambda env: lf(env) + rf(env)) if op == "+" else (lambda env: lf(env) - rf(env))), _NO
+            if rc is not NO_VALUE:
+                return ((lambda env: lf(env) + rc) if op == "+" else (lambda env: lf(env) - rc)), NO_VALUE
+            if lc is not NO_VALUE:
+                return ((lambda env: lc + rf(env)) if op == "+" else (lambda env: lc - rf(env))), NO_VALUE
+            return ((lambda env: lf(env) + rf(env)) if op == "+" else (lambda env: lf(env) - rf(env))), NO_VALUE
         if both_int and op == "*":
-            if lc is not _NO:
+            if lc is not NO_VALUE:
                 def mul_c(env):
                     r = lc * rf(env)
                     if -_LIMIT < r < _LIMIT:
                         return r
                     raise _too_big(span)
-                return mul_c, _NO
+                return mul_c, NO_VALUE
 
             def mul(env):
                 r = lf(env) * rf(env)
                 if -_LIMIT < r < _LIMIT:
                     return r
                 raise _too_big(span)
-            return mul, _NO
-        return (lambda env: fn(lf(env), rf(env), span)), _NO
+            return mul, NO_VALUE
+        return (lambda env: fn(lf(env), rf(env), span)), NO_VALUE
 
     def _Compare(self, node: ast.Compare):
         lf, lc = self._c(node.left)
         rf, rc = self._c(node.right)
         op = node.op
-        cmp = _COMPARE[op]
-        if lc is not _NO and rc is not _NO:
+        cmp = COMPARISONS[op]
+        if lc is not NO_VALUE and rc is not NO_VALUE:
             return self._const(cmp(lc, rc))
         if op not in ("==", "!="):
             lf, rf = self._need(node.left, lf), self._need(node.right, rf)
-        if rc is not _NO:
+        if rc is not NO_VALUE:
             if op == "==":
-                return (lambda env: lf(env) == rc), _NO
+                return (lambda env: lf(env) == rc), NO_VALUE
             if op == "<=":
-                return (lambda env: lf(env) <= rc), _NO
-            return (lambda env: cmp(lf(env), rc)), _NO
+                return (lambda env: lf(env) <= rc), NO_VALUE
+            return (lambda env: cmp(lf(env), rc)), NO_VALUE
         if op == "==":
             # `controller(x) == p` compares names, so p may be none (equal only to no controller)
             qslot = self._local_slot(node.right, may_be_none=True)
             fused = self._query_equals_local(node.left, qslot, node.span) if qslot is not None else None
             if fused is not None:
-                return fused, _NO
+                return fused, NO_VALUE
             rslot = self._local_slot(node.right)
             if rslot is not None:
-                return (lambda env: lf(env) == env[rslot]), _NO
-            return (lambda env: lf(env) == rf(env)), _NO
-        return (lambda env: cmp(lf(env), rf(env))), _NO
+                return (lambda env: lf(env) == env[rslot]), NO_VALUE
+            return (lambda env: lf(env) == rf(env)), NO_VALUE
+        return (lambda env: cmp(lf(env), rf(env))), NO_VALUE
 
     def _In(self, node: ast.In):
         ef = self.expr(node.element)
         cf = self._need(node.collection, self.expr(node.collection))
         negated = node.negated
         if negated:
-            return (lambda env: ef(env) not in cf(env)), _NO
-        return (lambda env: ef(env) in cf(env)), _NO
+            return (lambda env: ef(env) not in cf(env)), NO_VALUE
+        return (lambda env: ef(env) in cf(env)), NO_VALUE
 
     def _BoolOp(self, node: ast.BoolOp):
         lf, rf = self.expr(node.left), self.expr(node.right)
         if node.op == "and":
-            return (lambda env: lf(env) and rf(env)), _NO
-        return (lambda env: lf(env) or rf(env)), _NO
+            return (lambda env: lf(env) and rf(env)), NO_VALUE
+        return (lambda env: lf(env) or rf(env)), NO_VALUE
 
     def _Not(self, node: ast.Not):
         f, c = self._c(node.operand)
-        if c is not _NO:
+        if c is not NO_VALUE:
             return self._const(not c)
-        return (lambda env: not f(env)), _NO
+        return (lambda env: not f(env)), NO_VALUE
 
     def _Range(self, node: ast.Range):
         lo, hi = self.expr(node.lo), self.expr(node.hi)
@@ -813,16 +803,16 @@ class ExprCompiler:
 
         def rng(env):
             a, b = lo(env), hi(env)
-            _check_size(b - a + 1, span)
+            check_size(b - a + 1, span)
             return tuple(range(a, b + 1))
-        return rng, _NO
+        return rng, NO_VALUE
 
     def _If(self, node: ast.If):
         cf, cc = self._c(node.cond)
         tf, ef = self.expr(node.then), self.expr(node.else_)
-        if cc is not _NO:
-            return (tf if cc else ef), _NO
-        return (lambda env: tf(env) if cf(env) else ef(env)), _NO
+        if cc is not NO_VALUE:
+            return (tf if cc else ef), NO_VALUE
+        return (lambda env: tf(env) if cf(env) else ef(env)), NO_VALUE
 
     def _Lambda(self, node):
         raise AssertionError("lambdas are compiled as built-in arguments")
@@ -831,17 +821,17 @@ class ExprCompiler:
 
     def _ListLit(self, node):
         items = [self._c(i) for i in node.items]
-        if all(c is not _NO for _, c in items):
+        if all(c is not NO_VALUE for _, c in items):
             return self._const(tuple(c for _, c in items))
         fns = [f for f, _ in items]
-        return (lambda env: tuple(f(env) for f in fns)), _NO
+        return (lambda env: tuple(f(env) for f in fns)), NO_VALUE
 
     def _SetLit(self, node):
         items = [self._c(i) for i in node.items]
-        if all(c is not _NO for _, c in items):
+        if all(c is not NO_VALUE for _, c in items):
             return self._const(LSet(c for _, c in items))
         fns = [f for f, _ in items]
-        return (lambda env: LSet(f(env) for f in fns)), _NO
+        return (lambda env: LSet(f(env) for f in fns)), NO_VALUE
 
     def _RecordLit(self, node):
         target = T.strip_optional(self.info.types.get(id(node)))
@@ -849,12 +839,12 @@ class ExprCompiler:
         fields = {ident.text: self.expr(value) for ident, value in node.fields}
         names = order if order is not None else list(fields)
         pairs = [(n, fields[n]) for n in names if n in fields]
-        return (lambda env: Record((n, f(env)) for n, f in pairs)), _NO
+        return (lambda env: Record((n, f(env)) for n, f in pairs)), NO_VALUE
 
     def _Explain(self, node: ast.Explain):
         call = node.expr
         info = self.info.calls[id(call)]
-        args = self._ordered_args(call, info.symbol.decl)
+        args = self.ordered_args(call, info.symbol.decl)
         explainer = self.compiled.explainer(info.name)
         span = node.span
 
@@ -863,13 +853,14 @@ class ExprCompiler:
                 return explainer(env[0], *[a(env) for a in args]).one_line()
             except EvalError as e:
                 raise e.at(span)
-        return explain, _NO
+        return explain, NO_VALUE
 
 
 # --------------------------------------------------------------------------- arithmetic
 
 
-def _num(v):
+def bounded_number(v):
+    """A number as the language keeps it: a whole fraction as an int; E509 beyond the bit limit."""
     if type(v) is Fraction:
         if v.denominator == 1:
             return int(v.numerator)
@@ -884,7 +875,7 @@ def _num(v):
 def _wrap(op):
     def f(a, b, span):
         try:
-            return _num(op(a, b))
+            return bounded_number(op(a, b))
         except EvalError as e:
             raise e.at(span)
     return f
@@ -896,21 +887,23 @@ def _div(a, b, span):
     if type(a) is int and type(b) is int:
         if a % b == 0:
             return a // b
-        return _num(Fraction(a, b))
+        return bounded_number(Fraction(a, b))
     try:
-        return _num(Fraction(a) / Fraction(b))
+        return bounded_number(Fraction(a) / Fraction(b))
     except EvalError as e:
         raise e.at(span)
 
 
-_ARITH = {
+# The arithmetic operators as `fn(a, b, span)`: exact, bounded, errors located at `span`.
+ARITHMETIC = {
     "+": _wrap(lambda a, b: a + b),
     "-": _wrap(lambda a, b: a - b),
     "*": _wrap(lambda a, b: a * b),
     "/": _div,
 }
 
-_COMPARE = {
+# The comparison operators as `fn(a, b)`.
+COMPARISONS = {
     "==": lambda a, b: a == b,
     "!=": lambda a, b: a != b,
     "<": lambda a, b: a < b,
@@ -919,6 +912,3 @@ _COMPARE = {
     ">=": lambda a, b: a >= b,
 }
 
-
-def format_for_message(value) -> str:
-    return format_value(value)

@@ -12,12 +12,13 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ruleslang.lang.syntax import ast
+from ruleslang.lang import types as T
 from ruleslang.lang.eval import exact as X
-from ruleslang.lang.builtins.core import REGISTRY as BUILTINS
-from ruleslang.lang.eval.compile import _ARITH, _COMPARE, _check_size, _iter
+from ruleslang.lang.builtins.registry import REGISTRY as BUILTINS
+from ruleslang.lang.eval.compile import ARITHMETIC, COMPARISONS, check_size, items_of
 from ruleslang.base.errors import EvalError
 from ruleslang.lang.check.typecheck import CheckInfo
-from ruleslang.lang.values import LSet, Record, UnitValue, sort_key
+from ruleslang.lang.values import LSet, Record, UnitValue, display_text, sort_key
 
 XFn = Callable[[list], X.XDist]
 
@@ -77,8 +78,6 @@ class ExactCompiler:
         return lambda env: d
 
     def _StringLit(self, node):
-        from ruleslang.lang.values import display_text
-
         parts = [p for p in node.parts if not isinstance(p, str)]
 
         def build(*values):
@@ -220,7 +219,7 @@ class ExactCompiler:
                 it_random, it, slot, cond_random, cond = clauses[i]
 
                 def over(collection, acc: X.XDist) -> X.XDist:
-                    for v in _iter(collection):
+                    for v in items_of(collection):
                         ctx.host.spend(span)
                         env[slot] = v
                         if cond is None:
@@ -286,7 +285,7 @@ class ExactCompiler:
             k = count(env)
 
             def pick(values):
-                return tuple(sorted(_iter(values), key=sort_key, reverse=largest)[:k])
+                return tuple(sorted(items_of(values), key=sort_key, reverse=largest)[:k])
             return X.lift([xcoll(env)], pick, env[0], span)
         return best
 
@@ -337,17 +336,15 @@ class ExactCompiler:
 
     def _Binary(self, node: ast.Binary):
         span = node.span
-        op = _ARITH[node.op]
+        op = ARITHMETIC[node.op]
         if node.op == "+" and not isinstance(self.info.types.get(id(node.left)), type(None)):
-            from ruleslang.lang import types as T
-
             lt = T.strip_optional(self.info.types.get(id(node.left)))
             if lt == T.TEXT or isinstance(lt, T.ListType):
                 return self._lift([node.left, node.right], lambda a, b: a + b, span)
         return self._lift([node.left, node.right], lambda a, b: op(a, b, span), span)
 
     def _Compare(self, node: ast.Compare):
-        cmp = _COMPARE[node.op]
+        cmp = COMPARISONS[node.op]
         return self._lift([node.left, node.right], cmp, node.span)
 
     def _In(self, node: ast.In):
@@ -395,7 +392,7 @@ class ExactCompiler:
         span = node.span
 
         def rng(a, b):
-            _check_size(b - a + 1, span)
+            check_size(b - a + 1, span)
             return tuple(range(a, b + 1))
         return self._lift([node.lo, node.hi], rng, span)
 

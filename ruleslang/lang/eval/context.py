@@ -40,8 +40,24 @@ NO_BOARD = _NoBoard()
 
 
 class EvalContext:
+    """What one run of compiled rules reads and writes, beside the rules themselves."""
+
     def __init__(self, compiled, host: Host, *, state=None, board=None, options: dict | None = None,
                  facts: dict | None = None, decide: Callable | None = None):
+        """A context for `compiled` with `host` (dice, budget, log).
+
+        `state` and `board` are the game state and its queries (none: rules that need a board
+        refuse with E530); `options` and `facts` the values of options (their defaults when not
+        given) and facts; `decide(id, player, options, mode, count, prompt)` answers `choose`.
+
+        Whoever runs the rules may also set, after construction:
+        `game` (the running game, whose settings the runtime procedures read),
+        `battle` (the battle being fought, which the battle built-ins and effects act on),
+        `contested_spaces` (the space names `contested()` gives: battles still to fight),
+        `runtime_procedures` (the implementation of each `runtime NAME` procedure, by name),
+        `running` (the phases and steps being run, outermost first), `winner` (the side that won
+        and why, set by `win`), and `collector` (set while constraints and checks collect refusals).
+        """
         self.compiled = compiled
         self.host = host
         self.state = state
@@ -61,11 +77,14 @@ class EvalContext:
         self.decide = decide
         self.counters: dict[str, dict] = {}  # used when there is no game state
         self.procedures = compiled.procedures
+        self.game: Any = None
+        self.battle: Any = None
+        self.contested_spaces: list[str] = []
         self.runtime_procedures: dict[str, Callable] = {}
-        self.collector = None  # set while constraints and checks collect refusals
+        self.collector = None
         self._counter_cache: dict[str, tuple[int, dict]] = {}
-        self.running: list[str] = []  # the phases and steps being run, outermost first
-        self.winner = None
+        self.running: list[str] = []
+        self.winner: tuple[EnumValue, str] | None = None
 
     def log(self, kind: str, **data) -> None:
         """An event: into the game's log when there is a game, else the host's."""

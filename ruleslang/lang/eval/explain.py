@@ -1,16 +1,58 @@
-"""Explaining a formula: the value of each `let` line and of each call in its body, then the total.
+"""Explanations: what a modifier list or formula added up to, and how.
 
-(A modifier list explains itself term by term; see `program.CompiledProgram._modifiers`.)
+A modifier list explains itself term by term (see `program.CompiledProgram._modifiers`); a formula
+shows the value of each `let` line and of each call in its body, then the total.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from ruleslang.lang.syntax import ast
-from ruleslang.lang.eval.program import Explanation
 from ruleslang.lang.syntax.unparse import unparse
+from ruleslang.lang.values import format_value
 
 
-MAX_PARTS = 12
+MAX_PARTS = 12  # the most calls and values a formula's explanation shows
+
+
+@dataclass
+class Term:
+    """One term of a modifier list: its sign, its reason, whether it applied, and its value."""
+
+    sign: str
+    reason: str
+    applied: bool
+    value: Any
+
+    def signed(self):
+        """The term's value with its sign."""
+        return -self.value if self.sign == "-" else self.value
+
+
+@dataclass
+class Explanation:
+    """What a modifier list (or formula) added up to, term by term."""
+
+    name: str
+    terms: list[Term]
+    total: Any
+    parts: list[tuple[str, Any]] | None = None  # for formulas: (sub-expression, value)
+
+    def one_line(self) -> str:
+        """`-3 automatic; +1 three-ship group; total -2` (terms that applied only)."""
+        if self.parts is not None:
+            shown = "; ".join(f"{text} = {format_value(v)}" for text, v in self.parts)
+            return f"{shown}; total {format_value(self.total)}" if shown else f"total {format_value(self.total)}"
+        items = [f"{_signed_text(t.signed())} {t.reason}" for t in self.terms if t.applied]
+        items.append(f"total {format_value(self.total)}")
+        return "; ".join(items)
+
+
+def _signed_text(v) -> str:
+    text = format_value(v)
+    return text if text.startswith("-") else "+" + text
 
 
 def _parts_in(node, info) -> list:
@@ -19,8 +61,6 @@ def _parts_in(node, info) -> list:
     Calls inside `x => ...` conditions and comprehensions are left out: they depend on the
     variable being bound, which has no single value to show.
     """
-    from ruleslang.lang.syntax.unparse import unparse
-
     found, seen = [], set()
     stack = list(c for c in ast.children(node) if not isinstance(c, ast.Ident))
     while stack and len(found) < MAX_PARTS:

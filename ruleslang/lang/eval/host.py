@@ -17,6 +17,8 @@ from ruleslang.base.source import Span
 
 @dataclass(frozen=True)
 class Roll:
+    """One die rolled: its sides, its value, and the rule text that rolled it."""
+
     sides: int
     value: int
     where: str  # "file:line:col" of the rule that rolled
@@ -27,7 +29,7 @@ class Host:
 
     def __init__(self, seed: int | None = 0, budget: int = DEFAULT_STEP_BUDGET):
         self.seed = seed
-        self._rng = random.Random(seed)
+        self.rng = random.Random(seed)  # where the dice come from (a test may load its own)
         self.rolls: list[Roll] = []
         self.budget = budget
         self.steps = budget
@@ -40,26 +42,30 @@ class Host:
         self.steps = self.budget
 
     def spend(self, span: Span | None, n: int = 1) -> None:
+        """Spend `n` steps of the budget (E501 at `span` when it runs out)."""
         self.steps -= n
         if self.steps < 0:
             self.out_of_budget(span)
 
     def out_of_budget(self, span: Span | None):
+        """Refuse to go on: the budget is spent (E501 at `span`)."""
         raise EvalError("E501", f"evaluation stopped after {self.budget} steps (its budget)", span,
                         hint="a rule that loops over very large collections or expands too many dice "
                              "outcomes; narrow it, or raise the budget with --budget")
 
     def roll(self, sides: int, span: Span | None = None) -> int:
         """One die: 1..sides, recorded."""
-        value = self._rng.randint(1, sides)
+        value = self.rng.randint(1, sides)
         where = f"{span.source.display_name}:{span.line}:{span.column}" if span is not None else "-"
         self.rolls.append(Roll(sides, value, where))
         return value
 
     def roll_sum(self, count: int, sides: int, span: Span | None = None) -> int:
+        """`count` dice of `sides` sides added up, each recorded."""
         return sum(self.roll(sides, span) for _ in range(count))
 
     def log(self, kind: str, **data) -> dict:
+        """Record an event of evaluations without a game."""
         event = {"kind": kind, **data}
         self.events.append(event)
         return event

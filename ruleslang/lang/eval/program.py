@@ -7,18 +7,20 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, Callable
 
 from ruleslang.lang.syntax import ast
 from ruleslang.lang.eval import exact as X
 from ruleslang.lang import types as T
 from ruleslang.lang.check.checker import Program
-from ruleslang.lang.eval.compile import _NO, ExprCompiler
+from ruleslang.lang.eval.compile import NO_VALUE, ExprCompiler
 from ruleslang.lang.eval.compile_exact import ExactCompiler, exact_body
+from ruleslang.lang.eval.explain import Explanation, Term, formula_explainer
+from ruleslang.lang.eval.statements import Procedures
 from ruleslang.base.errors import EvalError
 from ruleslang.base.suggest import close_matches
-from ruleslang.lang.values import EnumValue, LSet, Record, display_text, format_value, normalize_number
+from ruleslang.lang.values import LSet, Record, display_text, normalize_number
 
 
 class TableRuntime:
@@ -114,41 +116,6 @@ class TableRuntime:
         return f"table {self.name}"
 
 
-@dataclass
-class Term:
-    sign: str
-    reason: str
-    applied: bool
-    value: Any
-
-    def signed(self):
-        return -self.value if self.sign == "-" else self.value
-
-
-@dataclass
-class Explanation:
-    """What a modifier list (or formula) added up to, term by term."""
-
-    name: str
-    terms: list[Term]
-    total: Any
-    parts: list[tuple[str, Any]] | None = None  # for formulas: (sub-expression, value)
-
-    def one_line(self) -> str:
-        """`-3 automatic; +1 three-ship group; total -2` (terms that applied only)."""
-        if self.parts is not None:
-            shown = "; ".join(f"{text} = {format_value(v)}" for text, v in self.parts)
-            return f"{shown}; total {format_value(self.total)}" if shown else f"total {format_value(self.total)}"
-        items = [f"{_signed_text(t.signed())} {t.reason}" for t in self.terms if t.applied]
-        items.append(f"total {format_value(self.total)}")
-        return "; ".join(items)
-
-
-def _signed_text(v) -> str:
-    text = format_value(v)
-    return text if text.startswith("-") else "+" + text
-
-
 class CompiledProgram:
     def __init__(self, program: Program):
         self.program = program
@@ -197,8 +164,6 @@ class CompiledProgram:
         """The compiled phases, hooks, constraints and checks (built on first use)."""
         procs = self.__dict__.get("_procedures")
         if procs is None:
-            from ruleslang.lang.eval.statements import Procedures
-
             procs = self.__dict__["_procedures"] = Procedures(self)
         return procs
 
@@ -213,13 +178,12 @@ class CompiledProgram:
     # ------------------------------------------------------------------------- values
 
     def constant_value(self, name: str):
-        """A constant's value when it can be folded at compile time, else _NO."""
+        """A constant's value when it can be folded at compile time, else NO_VALUE."""
         if name not in self._constants:
             decl = self.symbols[name].decl
-            self._constants[name] = _NO
+            self._constants[name] = NO_VALUE
             if id(decl.value) not in self.info.random:
-                _, value = self.expr_compiler._c(decl.value)
-                self._constants[name] = value
+                self._constants[name] = self.expr_compiler.folded(decl.value)
         return self._constants[name]
 
     def callable(self, name: str) -> Callable:
@@ -238,7 +202,7 @@ class CompiledProgram:
             return lambda ctx, *args: runtime(ctx, args, False)
         if isinstance(decl, ast.ConstantDecl):
             value = self.constant_value(name)
-            if value is not _NO:
+            if value is not NO_VALUE:
                 return lambda ctx: value
             f = self.expr_compiler.expr(decl.value)
             return lambda ctx: f([ctx])
@@ -343,8 +307,6 @@ class CompiledProgram:
         if isinstance(decl, ast.ModifiersDecl):
             self.callable(name)
             return self._explainers[name]
-        from ruleslang.lang.eval.explain import formula_explainer
-
         fn = self._explainers[name] = formula_explainer(self, decl)
         return fn
 
@@ -382,8 +344,6 @@ class CompiledProgram:
         terms = [i for i in decl.items if isinstance(i, ast.ModTerm)]
         compiled_terms = [(t.sign, xc.expr(t.value), xc.expr(t.condition) if t.condition is not None else None,
                            t.span) for t in terms]
-        from ruleslang.lang.eval.compile_exact import exact_body  # noqa: F401 (same machinery for the lets)
-
         lets_steps = [(id(l.value) in self.info.random,
                        xc.expr(l.value) if id(l.value) in self.info.random else xc.concrete.expr(l.value),
                        self.info.slots[id(l.name)]) for l in lets]
@@ -438,9 +398,8 @@ class CompiledProgram:
     def fact_default(self, name: str):
         decl = self.symbols[name].decl
         if decl.default is None:
-            return _NO
-        fn, const = self.expr_compiler._c(decl.default)
-        return const if const is not _NO else fn([None])
+            return NO_VALUE
+        return self.expr_compiler.expr(decl.default)([None])
 
     def counter_default(self, ctx, name: str, key: tuple):
         fn = self._counter_defaults.get(name)
@@ -483,12 +442,12 @@ class CompiledProgram:
             return self._space_attr_cache[key]
         sym = self.scope.space_attributes[attr]
         gm = self.scope.game_map
-        raw = _NO
+        raw = NO_VALUE
         if gm is not None:
             info = gm.space(space)
             if attr in info.attributes:
                 raw = info.attributes[attr]
-        if raw is _NO:
+        if raw is NO_VALUE:
             if sym.decl.default is None:
                 raise EvalError("E533", f"space {space} has no attribute '{attr}' and the attribute has no default")
             value = self.expr_compiler.expr(sym.decl.default)([ctx])
@@ -522,8 +481,6 @@ def _zero_of(typ: T.Type):
 
 def convert_data(scope, raw, typ: T.Type, what: str, units=None):
     """Turn plain data (from YAML or JSON) into a language value of type `typ`, or raise EvalError."""
-    from fractions import Fraction
-
     if isinstance(typ, T.AnyType):
         return raw
     if isinstance(typ, T.OptionalType):

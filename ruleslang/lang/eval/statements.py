@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ruleslang.lang.syntax import ast
-from ruleslang.lang import types as T
 from ruleslang.board.state import BoardError
-from ruleslang.lang.eval.compile import _iter
+from ruleslang.lang.builtins.board import SETTABLE_PROPERTIES
+from ruleslang.lang.eval.compile import bounded_number, items_of, located
 from ruleslang.base.errors import EvalError
 from ruleslang.runtime.registry import PROCEDURES
 from ruleslang.lang.values import EnumValue, LSet, UnitValue, display_text, format_value, to_json
@@ -61,7 +61,7 @@ class ProcedureCompiler:
             try:
                 run(env)
             except BoardError as e:
-                raise EvalError("E534", str(e), span)
+                raise located(e, span)
         return effect
 
     # ------------------------------------------------------------------ control flow
@@ -113,7 +113,7 @@ class ProcedureCompiler:
 
         def run_for(env):
             host = env[0].host
-            for v in tuple(_iter(it(env))):
+            for v in tuple(items_of(it(env))):
                 host.spend(span)
                 env[slot] = v
                 if cond is None or cond(env):
@@ -132,7 +132,7 @@ class ProcedureCompiler:
 
         def choose(env):
             ctx = env[0]
-            opts = list(_iter(options(env)))
+            opts = list(items_of(options(env)))
             n = count(env) if count is not None else 1
             who = player(env)
             text = prompt(env) if prompt is not None else f"choose {mode.replace('_', ' ')} for {decision_id}"
@@ -173,71 +173,17 @@ class ProcedureCompiler:
                 old = ctx.counter(name, key)
                 ctx.set_counter(name, key, new_value(old, env))
             return counter
-        if name == "treasury":
-            economy = next((self.ec.expr(k.value) for k in target.kwargs if k.name.text == "economy"), None)
+        prop = SETTABLE_PROPERTIES[name]
+        write = prop.write
+        key = keys[0]
+        named = [(k.name.text, self.ec.expr(k.value)) for k in target.kwargs]
 
-            def treasury(env):
-                ctx = env[0]
-                state = _state(ctx, span)
-                player = keys[0](env)
-                econ = economy(env) if economy is not None else None
-                old = ctx.board.treasury(player.name, economy=econ)
-                new = new_value(old, env)
-                if new < 0:
-                    raise EvalError("E523", f"{player.name} would have {format_value(new)} in the treasury; "
-                                            "a treasury cannot go below 0", span)
-                state.change_treasury(player.name, new - old, econ)
-            return treasury
-
-        if name in ("factory_kind", "factory_damage"):
-            def factory_detail(env):
-                ctx = env[0]
-                state = _state(ctx, span)
-                space = keys[0](env).name
-                factory = state.factories.get(space)
-                if factory is None:
-                    raise EvalError("E534", f"there is no factory in {space}", span)
-                old = factory.kind if name == "factory_kind" else factory.damage
-                new = new_value(old, env)
-                if name == "factory_kind":
-                    state.set_factory(space, factory.owner, kind=new, damage=factory.damage)
-                else:
-                    state.set_factory(space, factory.owner, kind=factory.kind, damage=max(0, new))
-            return factory_detail
-        if name == "hits":
-            def unit_hits(env):
-                ctx = env[0]
-                state = _state(ctx, span)
-                unit = keys[0](env)
-                state.update_units([unit.id], hits=max(0, new_value(unit.hits, env)))
-            return unit_hits
-        if name == "factory_owner":
-            def factory(env):
-                ctx = env[0]
-                state = _state(ctx, span)
-                space = keys[0](env)
-                player = new_value(None, env)
-                before = state.factories.get(space.name)
-                try:
-                    if player is not None and before is not None:
-                        # a factory changing hands keeps its kind and its damage
-                        state.set_factory(space.name, player.name, kind=before.kind, damage=before.damage)
-                    else:
-                        state.set_factory(space.name, player.name if player is not None else None)
-                except BoardError as e:
-                    raise EvalError("E534", str(e), span)
-            return factory
-
-        def control(env):
+        def board_property(env):
             ctx = env[0]
             state = _state(ctx, span)
-            space = keys[0](env)
-            player = new_value(None, env)
-            try:
-                state.set_control(space.name, player.name if player is not None else None)
-            except BoardError as e:
-                raise EvalError("E534", str(e), span)
-        return control
+            x = key(env)
+            write(ctx, state, x, lambda old: new_value(old, env), span, **{k: f(env) for k, f in named})
+        return board_property
 
     def _AddEffect(self, stmt: ast.AddEffect, owner):
         count = self.ec.expr(stmt.count)
@@ -347,10 +293,8 @@ class ProcedureCompiler:
 
 
 def _plus(old, amount, span):
-    from ruleslang.lang.eval.compile import _num
-
     try:
-        return _num(old + amount)
+        return bounded_number(old + amount)
     except EvalError as e:
         raise e.at(span)
 
@@ -362,7 +306,7 @@ def _state(ctx, span):
 
 
 def _battle(ctx, span):
-    battle = getattr(ctx, "battle", None)
+    battle = ctx.battle
     if battle is None:
         raise EvalError("E535", "there is no battle here: hit, submerge and retreat act in battle steps", span)
     return battle
@@ -371,7 +315,7 @@ def _battle(ctx, span):
 def _unit_ids(value) -> list[int]:
     if isinstance(value, UnitValue):
         return [value.id]
-    return [u.id for u in _iter(value)]
+    return [u.id for u in items_of(value)]
 
 
 def _validate_answer(decision_id, answer, options, mode, n, span):
@@ -380,7 +324,7 @@ def _validate_answer(decision_id, answer, options, mode, n, span):
             raise EvalError("E542", f"decision {decision_id}: {format_value(answer)} is not one of the options "
                                     f"({', '.join(format_value(o) for o in options[:8])})", span)
         return answer
-    chosen = list(_iter(answer)) if isinstance(answer, (LSet, tuple, list)) else [answer]
+    chosen = list(items_of(answer)) if isinstance(answer, (LSet, tuple, list)) else [answer]
     bad = [c for c in chosen if c not in options]
     if bad:
         raise EvalError("E542", f"decision {decision_id}: {format_value(bad[0])} is not one of the options", span)
@@ -425,6 +369,21 @@ class Procedures:
                 self._bodies[name] = run
         return self._bodies[name]
 
+    def constraint(self, name: str) -> Callable:
+        """The executor of constraint `name`: fn(ctx, args), its requires collected by the caller."""
+        run = self._bodies.get(name)
+        if run is None:
+            decl = self.compiled.symbols[name].decl
+            block = self.pc.block(decl.body, name)
+            size = self.frame_size(decl)
+            n = len(decl.params)
+
+            def run(ctx, args, block=block, size=size, n=n):
+                env = [ctx, *args[:n]] + [None] * (size - 1 - n)
+                block(env)
+            self._bodies[name] = run
+        return run
+
     def hook_parts(self, hook: ast.HookDecl):
         parts = self._hook_runs.get(id(hook))
         if parts is None:
@@ -459,7 +418,7 @@ def _runtime_procedure(name: str, proc: ast.RuntimeProcedure) -> Callable:
     span = proc.span
 
     def run(ctx):
-        impl = ctx.runtime_procedures.get(procedure) if getattr(ctx, "runtime_procedures", None) else None
+        impl = ctx.runtime_procedures.get(procedure)
         if impl is None:
             raise EvalError("E520", f"the runtime procedure '{procedure}' ({PROCEDURES[procedure][0]}) runs only "
                                     "inside a game (ruleslang play); rule tests can run custom phases", span)
@@ -509,17 +468,7 @@ def check_action(ctx, action: str, args: list) -> list[Refusal]:
             decl = sym.decl
             if not isinstance(decl, ast.ConstraintDecl) or decl.action.text != action:
                 continue
-            run = procs._bodies.get(name)
-            if run is None:
-                block = procs.pc.block(decl.body, name)
-                size = procs.frame_size(decl)
-                n = len(decl.params)
-
-                def run(ctx, args, block=block, size=size, n=n):
-                    env = [ctx, *args[:n]] + [None] * (size - 1 - n)
-                    block(env)
-                procs._bodies[name] = run
-            run(ctx, args)
+            procs.constraint(name)(ctx, args)
         refusals = ctx.collector.refusals
     finally:
         ctx.collector = saved

@@ -18,6 +18,7 @@ from ruleslang.lang.syntax import ast
 from ruleslang.base.diagnostics import DiagnosticError, error
 from ruleslang.base.limits import MAX_NESTING, MAX_SOURCE_CHARS
 from ruleslang.base.source import Source, Span
+from ruleslang.lang.syntax.transform import to_expr, to_module
 
 GRAMMAR_PACKAGE = "ruleslang.grammar"
 GRAMMAR_FILE = "ruleslang.lark"
@@ -36,7 +37,8 @@ def grammar_location() -> str:
     return str(checkout)
 
 
-def _grammar_text() -> str:
+def grammar_text() -> str:
+    """The grammar's text (the installed package's, or a source checkout's)."""
     try:
         return (importlib.resources.files(GRAMMAR_PACKAGE) / GRAMMAR_FILE).read_text(encoding="utf-8")
     except (ModuleNotFoundError, FileNotFoundError):
@@ -127,7 +129,7 @@ def _positioned(kind: str, value: str, nl: Token, at: int) -> Token:
 def get_parser() -> Lark:
     """The one parser of the process (strict LALR: a grammar conflict is an error here)."""
     return Lark(
-        _grammar_text(),
+        grammar_text(),
         parser="lalr",
         lexer="contextual",
         strict=True,
@@ -303,18 +305,19 @@ def parse_tree(text: str, source: Source, *, start: str = "start", base: int = 0
     return tree
 
 
-def parse_module(source: Source) -> "ast.Module":
-    """Parse a whole ruleset file into its AST."""
-    from ruleslang.lang.syntax.transform import to_module
+def _parse_fragment(text: str, source: Source, base: int) -> Tree:
+    """The tree of an expression inside a text interpolation, at offset `base` of `source`."""
+    return parse_tree(text, source, start="expr", base=base)
 
+
+def parse_module(source: Source) -> ast.Module:
+    """Parse a whole ruleset file into its AST."""
     # A final newline lets the last line end its statement and close its blocks.
     tree = parse_tree(source.text + "\n", source)
-    return to_module(tree, source)
+    return to_module(tree, source, _parse_fragment)
 
 
-def parse_expression(source: Source) -> "ast.Expr":
+def parse_expression(source: Source) -> ast.Expr:
     """Parse a lone expression (from the command line or an interpolation)."""
-    from ruleslang.lang.syntax.transform import to_expr
-
     tree = parse_tree(source.text, source, start="expr")
-    return to_expr(tree, source)
+    return to_expr(tree, source, _parse_fragment)

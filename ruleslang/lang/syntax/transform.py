@@ -1,5 +1,8 @@
 """Lark tree -> AST. The only module besides `parser` that imports lark.
 
+The parser owns parsing: it hands the transformer a function that parses the `{expr}` of a text
+interpolation, so this module never calls the parser itself.
+
 Structural rules the grammar cannot say (one `title` per header, a unit attribute given twice,
 malformed text escapes) are reported here as P-codes, with the span of the offending part.
 """
@@ -7,6 +10,7 @@ malformed text escapes) are reported here as P-codes, with the span of the offen
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Callable
 
 from lark import Token, Transformer, Tree, v_args
 from lark.exceptions import VisitError
@@ -23,11 +27,16 @@ def _too_big(value: int) -> bool:
     return value.bit_length() > MAX_INT_BITS
 
 
+# (fragment text, source, offset of the fragment in the source) -> the fragment's lark tree
+ParseFragment = Callable[[str, Source, int], Tree]
+
+
 @v_args(meta=True)
 class _ToAst(Transformer):
-    def __init__(self, source: Source, base: int = 0):
+    def __init__(self, source: Source, parse_fragment: ParseFragment, base: int = 0):
         super().__init__(visit_tokens=False)
         self.source = source
+        self.parse_fragment = parse_fragment
         self.base = base
 
     # --------------------------------------------------------------------------- helpers
@@ -94,10 +103,8 @@ class _ToAst(Transformer):
                 if buf:
                     parts.append("".join(buf))
                     buf = []
-                from ruleslang.lang.syntax.parser import parse_tree
-
-                tree = parse_tree(fragment, self.source, start="expr", base=start + i + 1)
-                parts.append(_transform(_ToAst(self.source, start + i + 1), tree))
+                tree = self.parse_fragment(fragment, self.source, start + i + 1)
+                parts.append(_transform(_ToAst(self.source, self.parse_fragment, start + i + 1), tree))
                 i = j
             elif ch == "}":
                 raise DiagnosticError(error(
@@ -741,12 +748,12 @@ def _transform(transformer: _ToAst, tree: Tree):
         raise
 
 
-def to_module(tree: Tree, source: Source) -> ast.Module:
-    """Transform a parsed file into a Module."""
-    module = _transform(_ToAst(source), tree)
+def to_module(tree: Tree, source: Source, parse_fragment: ParseFragment) -> ast.Module:
+    """Transform a parsed file into a Module; `parse_fragment` parses its text interpolations."""
+    module = _transform(_ToAst(source, parse_fragment), tree)
     return ast.Module(module.header, _flatten(module.items), span=module.span)
 
 
-def to_expr(tree: Tree, source: Source, base: int = 0) -> ast.Expr:
-    """Transform a parsed lone expression."""
-    return _transform(_ToAst(source, base), tree)
+def to_expr(tree: Tree, source: Source, parse_fragment: ParseFragment, base: int = 0) -> ast.Expr:
+    """Transform a parsed lone expression; `parse_fragment` parses its text interpolations."""
+    return _transform(_ToAst(source, parse_fragment, base), tree)

@@ -95,7 +95,7 @@ class HeuristicAgent(Agent):
         facts = game.unit_rules()
         for t, c in costs.items():
             sample = _Sample(t, self.player)
-            domain = facts.domain(sample) if facts._domain is not None else "land"
+            domain = facts.domain(sample)
             if domain == "land" and (self._stat(game, t, "attack") or self._stat(game, t, "defense")):
                 land.append(t)
             elif domain == "air":

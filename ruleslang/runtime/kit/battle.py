@@ -268,7 +268,7 @@ def capture_without_battle(ctx, game, space: str, player: str) -> None:
         game.state.set_control(space, player)
         return
     battle = Battle(game, space, player, game.board.controller(space))
-    saved = getattr(ctx, "battle", None)
+    saved = ctx.battle
     ctx.battle = battle
     try:
         run_procedure(ctx, step)
