@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from ruleslang.base.errors import EvalError
 from ruleslang.lang.eval.statements import run_procedure
+from ruleslang.runtime.game import GameServices
+from ruleslang.runtime.kit.battle import Battle, BattleRules
 
 
 class BattleHostForTests:
     """A battle host for rule tests: the test's state, casualties chosen cheapest first."""
 
     def __init__(self, ctx):
-        from ruleslang.runtime.game import GameServices
-
         self.__class__ = type("RuleTestGame", (BattleHostForTests, GameServices), {})
         self.ctx, self.compiled, self.state, self.board = ctx, ctx.compiled, ctx.state, ctx.board
         self.configs: dict = {}
@@ -30,23 +30,23 @@ class BattleHostForTests:
 
 
 def start_battle(ctx, space: str, attacker: str, sea_zone: str | None = None, span=None):
-    """The battle of a `battle at` line, in its first round; `ctx.battle` and `ctx.game` are set."""
-    from ruleslang.runtime.kit.battle import Battle
-
+    """The battle of a `battle at` line, in its first round; `ctx.battle` and `ctx.game` are set.
+    Who defends is the `defender` setting's answer, as in a game."""
     host = BattleHostForTests(ctx)
     state = ctx.state
     attacking = [u.id for u in state.units if u.space == space and u.owner == attacker]
     enemies = [u for u in state.units if u.space == space and not host.allied(u.owner, attacker)]
-    defender = ctx.board.controller(space)
-    if defender is None or host.allied(defender, attacker):
-        owners = sorted({u.owner for u in enemies}, key=host.turn_position)
-        defender = owners[0] if owners else None
-    battle = Battle(host, space, attacker, defender, attacking=attacking, defending=[u.id for u in enemies])
+    ctx.game = host  # procedures (and the battle's settings) that read the game find it here
+    battle = Battle(host, space, attacker, None, attacking=attacking, defending=[u.id for u in enemies],
+                    rules=BattleRules(host, host.battle_config()))
     battle.round = 1
-    ctx.game = host  # procedures that read the game's settings find them here
     if sea_zone is not None:
         _land_from(host, battle, sea_zone, span)
     ctx.battle = battle
+    try:
+        battle.defender = battle.rules.defender(battle, enemies)
+    except EvalError as e:
+        raise e.at(span)
     return battle
 
 
@@ -97,4 +97,4 @@ def run_battle_step(ctx, name: str, span=None) -> None:
         return
     present = {u.id for u in ctx.state.units if u.space == battle.space}
     run_procedure(ctx, name, span=span)
-    battle.join_arrivals(present, config.predicate("fights"))
+    battle.join_arrivals(present)

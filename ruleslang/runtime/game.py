@@ -2,8 +2,9 @@
 
 The runtime is generic. Each round, each player in the map's turn order takes a turn; a turn runs
 the phases of the ruleset's `sequence turn` (with their hooks). Phases written in the language run
-as written; phases written `runtime NAME with {...}` run a generic procedure (purchase, move,
-battle, place) configured by the ruleset. Every change goes through the game state (logged),
+as written; phases written `runtime NAME with {...}` run a generic procedure configured by the
+ruleset, from the table of procedures the game is built with (the kit's: purchase, move, battle,
+place; `ruleslang.runtime.kit.table`). Every change goes through the game state (logged),
 every die through the host (recorded), every decision through an agent (recorded), so the same
 rulesets, seed and agents give the same game byte for byte.
 """
@@ -22,7 +23,7 @@ from ruleslang.base.errors import EvalError
 from ruleslang.lang.eval.host import Host
 from ruleslang.lang.eval.statements import run_procedure
 from ruleslang.lang.values import to_json
-from ruleslang.runtime.kit import battle, moves, placement, purchase
+from ruleslang.runtime.config import procedure_config
 from ruleslang.runtime.decisions import Decision
 
 FORMAT_VERSION = 1
@@ -57,6 +58,7 @@ class GameServices:
         self._unit_rules = None
         self._units_by_id: dict[int, Any] = {}
         self._index_version = -1
+        self._battle_proc = None  # the composition's `runtime battle` procedure, once looked up (False: none)
 
     def sequence(self, name: str) -> list[str]:
         sym = self.compiled.symbols.get(name)
@@ -100,14 +102,15 @@ class GameServices:
 
     def battle_config(self):
         """The settings of the composition's `runtime battle` procedure (None without one)."""
-        for sym in self.compiled.symbols.values():
-            proc = getattr(sym.decl, "procedure", None)
-            if proc is not None and getattr(getattr(proc, "name", None), "text", None) == "battle" \
-                    and proc.config is not None:
-                from ruleslang.runtime.config import procedure_config
-
-                return procedure_config(self.ctx, proc)
-        return None
+        if self._battle_proc is None:
+            self._battle_proc = False
+            for sym in self.compiled.symbols.values():
+                proc = getattr(sym.decl, "procedure", None)
+                if proc is not None and getattr(getattr(proc, "name", None), "text", None) == "battle" \
+                        and proc.config is not None:
+                    self._battle_proc = proc
+                    break
+        return procedure_config(self.ctx, self._battle_proc) if self._battle_proc else None
 
     def battle_setting(self, name: str):
         """A setting of the composition's `runtime battle` procedure (e.g. the capture step's name)."""
@@ -125,8 +128,11 @@ class GameServices:
 
 
 class Game(GameServices):
-    def __init__(self, loaded, scenario, *, seed: int, agents: dict, options: dict | None = None,
-                 recorder: Callable | None = None):
+    """One game. `procedures`: the implementations of the runtime procedures by name (what a
+    `runtime NAME with {...}` phase runs; the kit's table, `ruleslang.runtime.kit.table`)."""
+
+    def __init__(self, loaded, scenario, *, seed: int, agents: dict, procedures: dict[str, Callable],
+                 options: dict | None = None, recorder: Callable | None = None):
         self.loaded = loaded
         self.compiled = loaded.compiled
         self.scenario = scenario
@@ -137,8 +143,7 @@ class Game(GameServices):
         self.ctx = EvalContext(self.compiled, self.host, state=self.state, board=self.board,
                                decide=self._decide_choose)
         self.ctx.game = self
-        self.ctx.runtime_procedures = {"purchase": purchase.run, "move": moves.run, "battle": battle.run,
-                                       "place": placement.run}
+        self.ctx.runtime_procedures = dict(procedures)
         for name, value in (options or {}).items():
             self.ctx.options[name] = value
         self.agents = agents
@@ -329,8 +334,6 @@ class _UnitFacts:
             proc = getattr(decl, "procedure", None)
             if proc is not None and getattr(proc, "name", None) is not None and proc.name.text == procedure \
                     and proc.config is not None and any(i.text == name for i, _ in proc.config.fields):
-                from ruleslang.runtime.config import procedure_config
-
                 config = procedure_config(self.game.ctx, proc)
                 return config.unit_fn(name) if of == "unit" else config.type_fn(name)
         return None

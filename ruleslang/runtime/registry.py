@@ -24,9 +24,14 @@ PROCEDURES: dict[str, tuple[str, dict[str, T.Type]]] = {
               "blitz": _UNIT_BOOL, "blocks": _UNIT_BOOL, "transport_capacity": _UNIT_INT,
               "transport_cost": _UNIT_INT, "carrier_capacity": _UNIT_INT, "carrier_cost": _UNIT_INT,
               "bombs": _UNIT_BOOL, "combat_moves": _UNIT_BOOL}),
+    # the battle policies (docs/runtime.md, "runtime battle"): captures, which attacking units take
+    # a territory; defender, who defends a space; retreats, whether the attacker may retreat from
+    # the battle at hand; retreat_to, which of the spaces its units came from it may retreat to
     "battle": ("every contested space is fought out by the declared battle steps",
                {"round": T.TEXT, "start": T.TEXT, "capture": T.TEXT, "raid": T.TEXT,
-                "fights": _UNIT_BOOL, "hit_points": _UNIT_INT, "captured": _UNIT_BOOL}),
+                "fights": _UNIT_BOOL, "hit_points": _UNIT_INT, "captured": _UNIT_BOOL,
+                "captures": _UNIT_BOOL, "defender": T.FnType((T.SPACE,), T.OptionalType(T.PLAYER)),
+                "retreats": T.BOOL, "retreat_to": T.FnType((T.SPACE,), T.BOOL)}),
     "place": ("purchased units are placed, within the declared placement constraints",
               {"at_sea": _TYPE_BOOL}),
 }

@@ -21,6 +21,7 @@ from ruleslang.base.fileio import write_atomic
 from ruleslang.base.source import Source
 from ruleslang.runtime.decisions import DONE, STAY, Agent, Decision
 from ruleslang.runtime.game import FORMAT_VERSION, Game, dumps_event
+from ruleslang.runtime.kit.table import procedure_table
 
 SAVE_KIND = "ruleslang-save"
 
@@ -91,7 +92,8 @@ def build_game(workspace, setup: GameSetup, *, recorded: list[dict] | None = Non
         for agent in agents.values():
             agent.queue = shared
         recorder = shared.recorder(recorder)
-    game = Game(loaded, scenario, seed=setup.seed, agents=agents, options=options, recorder=recorder)
+    game = Game(loaded, scenario, seed=setup.seed, agents=agents, procedures=procedure_table(), options=options,
+                recorder=recorder)
     if scenario is not None:
         TestRunner(workspace)._apply_scenario_values(game.ctx, scenario)
         for name, value in options.items():

@@ -1,16 +1,20 @@
 """Battles: the runtime `battle` procedure and the battle the rules' steps act on.
 
 `runtime battle with {round: "battle_round", start: "battle_start", capture: "capture",
-raid: "bombing_raid", fights: u => ..., hit_points: u => ..., captured: u => ...}` fights every
-battle the combat move left: it runs the `start` step, then the steps of the `round` sequence
-round after round until one side has no fighting units left or the attacker retreats, then the
-`capture` step when the attacker holds a land territory with land units. The enemy units that
-did not fight and are still there after the capture step change hands with the territory where
-`captured` says so, and are destroyed otherwise. Bombing raids run the `raid` step.
+raid: "bombing_raid", fights: u => ..., hit_points: u => ..., captured: u => ..., ...}` fights
+every battle the combat move left: it runs the `start` step, then the steps of the `round`
+sequence round after round until one side has no fighting units left or the attacker retreats,
+then the `capture` step when the attacker wins a hostile land territory with a unit that
+`captures` says may take it. The enemy units that did not fight and are still there after the
+capture step change hands with the territory where `captured` says so, and are destroyed
+otherwise. Bombing raids run the `raid` step.
 
 What a step does is written in the ruleset (`hit N of UNITS by PLAYER [now]`, `submerge`,
 `retreat to`); the runtime supplies the battle: who fights, the casualty decisions (by the
 owning player's agent, hit points respected), and removing casualties at the end of a round.
+Every battle policy is a setting (`BattleRules`, defaults in docs/runtime.md, "Kit settings"):
+which units fight (`fights`) and take a territory (`captures`), who defends (`defender`), whether
+the attacker may retreat (`retreats`) and where to (`retreat_to`).
 """
 
 from __future__ import annotations
@@ -19,14 +23,97 @@ from dataclasses import dataclass, field
 
 from ruleslang.base.errors import EvalError
 from ruleslang.lang.eval.statements import run_procedure
-from ruleslang.runtime.config import procedure_config
+from ruleslang.runtime.config import ProcedureConfig, procedure_config
 from ruleslang.runtime.decisions import Decision
 
 MAX_ROUNDS = 100  # a battle where neither side can score hits would never end
 
 
+class BattleRules:
+    """The battle policies of `runtime battle with {...}` as the battle reads them; a setting the
+    ruleset leaves out has the runtime's default (each documented in docs/runtime.md):
+
+        fights       u => bool     which enemy units in the space fight (default: all)
+        captured     u => bool     which enemy units that did not fight change hands with the
+                                   territory (default: none; the others are destroyed)
+        captures     u => bool     which attacking units take a territory when their side wins
+                                   (default: those whose move `domain` is "land")
+        defender     t => player?  who defends the space (and so is `defender()`, who chooses the
+                                   casualties the rules give it); default: `default_defender`
+        retreats     bool          whether the attacker may retreat from this battle, evaluated in
+                                   it (default: not after an amphibious landing)
+        retreat_to   t => bool     which of the spaces the attackers moved in from they may retreat
+                                   to (default: a sea zone, or a territory the attacker's side holds)
+
+    Settings on units are cached per unit type and owner for the game; the others are evaluated
+    each time they are asked, in the battle (`attacker()`, `is_amphibious()`, ... answer them).
+    """
+
+    def __init__(self, game, config: ProcedureConfig | None):
+        self.game = game
+        self.config = config
+        self.fights = config.predicate("fights") if config is not None else None
+        self.captured = config.predicate("captured") if config is not None else None
+        self._captures = config.predicate("captures") if config is not None else None
+        self._defender = config.space_fn("defender") if config is not None else None
+        self._retreat_to = config.space_fn("retreat_to") if config is not None else None
+        self._retreats = config is not None and config.has("retreats")
+
+    def captures(self, unit) -> bool:
+        """True when `unit`, on the winning attacking side, takes the territory."""
+        if self._captures is not None:
+            return self._captures(unit)
+        return self.game.domain(unit) == "land"
+
+    def defender(self, battle, enemies: list) -> str | None:
+        """The player defending `battle` (its enemy units there: `enemies`), by the `defender` setting."""
+        if self._defender is None:
+            return default_defender(self.game, battle.space, battle.attacker, enemies)
+        chosen = self._defender(battle.space)
+        name = getattr(chosen, "name", None)
+        if name is not None and self.game.allied(name, battle.attacker):
+            raise EvalError("E544", f"the battle's defender setting gives {name} to defend {battle.space} against "
+                                    f"{battle.attacker}, who is on its side",
+                            self.config.fields["defender"].span,
+                            hint="the defender of a battle is an enemy of the attacker, or none")
+        return name
+
+    def may_retreat(self, battle) -> bool:
+        """True when the attacker may retreat from `battle` now (the `retreats` setting)."""
+        if not self._retreats:
+            return not battle.amphibious
+        return self.config.value("retreats") is True
+
+    def retreat_to(self, battle, space: str) -> bool:
+        """True when the attackers of `battle` may retreat to `space`, one they moved in from."""
+        if self._retreat_to is not None:
+            return self._retreat_to(space) is True
+        board = self.game.board
+        if board.is_sea(space):
+            return True
+        return self.game.allied(board.controller(space), battle.attacker)
+
+
+def default_defender(game, space: str, attacker: str, enemies: list) -> str | None:
+    """Who defends when the ruleset does not say: the space's controller when it is an enemy of
+    the attacker, otherwise the enemy with the most units there (the first in the turn order of
+    those with as many); none when no enemy is there."""
+    controller = game.board.controller(space)
+    if controller is not None and not game.allied(controller, attacker):
+        return controller
+    counts: dict[str, int] = {}
+    for u in enemies:
+        counts[u.owner] = counts.get(u.owner, 0) + 1
+    if not counts:
+        return None
+    return sorted(counts, key=lambda p: (-counts[p], game.turn_position(p)))[0]
+
+
 @dataclass
 class Battle:
+    """One battle (or bombing raid) in a space: its sides, its round and what happened in it.
+    `rules`: the battle settings (the runtime's defaults when not given)."""
+
     game: object
     space: str
     attacker: str
@@ -42,11 +129,15 @@ class Battle:
     submerged: list[int] = field(default_factory=list)
     retreated_to: str | None = None
     hits_taken: dict[str, int] = field(default_factory=lambda: {"attacker": 0, "defender": 0})
+    rules: BattleRules | None = None
+
+    def __post_init__(self) -> None:
+        if self.rules is None:
+            self.rules = BattleRules(self.game, None)
 
     # ------------------------------------------------------------------ who fights
 
     def _alive(self, ids: list[int]) -> list:
-        state = self.game.state
         gone = set(self.submerged)
         out = []
         for uid in ids:
@@ -65,24 +156,24 @@ class Battle:
         return self._alive_anywhere(self.support)
 
     def _alive_anywhere(self, ids: list[int]) -> list:
-        state = self.game.state
         return [u for u in (self.game.unit_or_none(i) for i in ids) if u is not None]
 
     def side_of_unit(self, uid: int) -> str:
         return "attacker" if uid in self.attacking else "defender"
 
     def retreat_options(self) -> list[str]:
-        """Where attackers may retreat: friendly spaces they came from (none after an amphibious landing)."""
-        if self.amphibious or self.kind != "battle":
+        """Where the attackers may retreat: the spaces they moved in from that the `retreat_to`
+        setting allows, when the `retreats` setting allows a retreat from this battle (never from a raid)."""
+        if self.kind != "battle" or not self.rules.may_retreat(self):
             return []
-        board = self.game.board
-        options = []
+        options: list[str] = []
+        seen: set[str] = set()
         for uid in self.attacking:
             origin = self.came_from.get(uid)
-            if origin is None or origin == self.space or origin in options:
+            if origin is None or origin == self.space or origin in seen:
                 continue
-            owner = board.controller(origin) if board.is_land(origin) else self.attacker
-            if board.is_sea(origin) or (owner is not None and self.game.allied(owner, self.attacker)):
+            seen.add(origin)
+            if self.rules.retreat_to(self, origin):
                 options.append(origin)
         return sorted(options, key=self.game.space_order)
 
@@ -132,9 +223,10 @@ class Battle:
         self.retreated_to = to
         ctx.log("retreat", space=self.space, to=to, units=movers, round=self.round)
 
-    def join_arrivals(self, present: set[int], fights) -> None:
+    def join_arrivals(self, present: set[int]) -> None:
         """Units the rules brought into the space before the first round (a hook adding
         defenders before the battle starts) fight with their side; `present`: the units there before."""
+        fights = self.rules.fights
         for unit in self.game.state.units:
             if unit.space != self.space or unit.id in present:
                 continue
@@ -184,38 +276,39 @@ def run(ctx, proc) -> None:
     config = procedure_config(ctx, proc)
     steps = {name: config.text(name) for name in ("round", "start", "capture", "raid")}
     sequence = game.sequence(steps["round"]) if steps["round"] else []
-    fights = config.predicate("fights")
-    captured = config.predicate("captured")
+    rules = BattleRules(game, config)
     for space in list(game.pending_raids):
-        _fight_raid(ctx, game, space, steps["raid"])
+        _fight_raid(ctx, game, space, steps["raid"], rules)
     game.pending_raids = []
     for space in list(game.pending_battles):
-        _fight(ctx, game, space, steps, sequence, fights, captured)
+        _fight(ctx, game, space, steps, sequence, rules)
     game.pending_battles = []
     ctx.contested_spaces = []
 
 
-def _fight(ctx, game, space: str, steps: dict, sequence: list[str], fights, captured=None) -> None:
+def _fight(ctx, game, space: str, steps: dict, sequence: list[str], rules: BattleRules) -> None:
     state = game.state
     attacker = state.current_player
     board = game.board
+    fights = rules.fights
     # units on a bombing raid raid the factory; they do not also fight for the territory
     attacking = [u.id for u in state.units if u.space == space and u.owner == attacker and not u.flags.get("bombing")]
     enemies = [u for u in state.units if u.space == space and not game.allied(u.owner, attacker)]
     defending = [u.id for u in enemies if fights is None or fights(u)]
-    defender = _defender(game, space, enemies)
-    battle = Battle(game, space, attacker, defender, amphibious=game.amphibious.get(space, False),
+    battle = Battle(game, space, attacker, None, amphibious=game.amphibious.get(space, False),
                     attacking=attacking, defending=defending,
                     came_from={uid: game.moved_from.get(uid, space) for uid in attacking},
-                    support=list(game.support.get(space, [])))
+                    support=list(game.support.get(space, [])), rules=rules)
     ctx.battle = battle
     try:
+        # the defender setting may ask the battle (`attacker()`, `battle_space()`)
+        battle.defender = defender = rules.defender(battle, enemies)
         game.log("battle", space=space, attacker=attacker, defender=defender, attacking=len(attacking),
                  defending=len(defending), amphibious=battle.amphibious)
         if steps["start"]:
             present = {u.id for u in state.units if u.space == space}
             run_procedure(ctx, steps["start"])
-            battle.join_arrivals(present, fights)
+            battle.join_arrivals(present)
         while battle.units("defender") and battle.units("attacker") and battle.retreated_to is None:
             if battle.round >= MAX_ROUNDS:
                 game.log("stalemate", space=space, rounds=MAX_ROUNDS)
@@ -228,16 +321,15 @@ def _fight(ctx, game, space: str, steps: dict, sequence: list[str], fights, capt
             battle.end_round()
         # the attacker wins when it still stands and the defenders do not (both destroyed: the defender holds)
         won = not battle.units("defender") and bool(battle.units("attacker")) and battle.retreated_to is None
-        land = [u for u in battle.units("attacker") if game.domain(u) == "land"]
-        taken = won and board.is_land(space) and bool(land) and not game.allied(board.controller(space) or attacker,
-                                                                                attacker)
+        taken = (won and board.is_land(space) and any(rules.captures(u) for u in battle.units("attacker"))
+                 and not game.allied(board.controller(space) or attacker, attacker))
         result = "retreat" if battle.retreated_to else ("attacker" if won else "defender")
         if taken:
             # the capture step (and its hooks) see the enemy units that did not fight; those still
             # there afterwards change hands with the territory, or are destroyed
             if steps["capture"]:
                 run_procedure(ctx, steps["capture"])
-            _take_leftovers(game, space, attacker, captured)
+            _take_leftovers(game, space, attacker, rules.captured)
         game.log("battle_end", space=space, attacker=attacker, defender=defender, result=result,
                  rounds=battle.round, taken=taken,
                  attacker_left=len(battle.units("attacker")), defender_left=len(battle.units("defender")))
@@ -267,7 +359,7 @@ def capture_without_battle(ctx, game, space: str, player: str) -> None:
     if not step:
         game.state.set_control(space, player)
         return
-    battle = Battle(game, space, player, game.board.controller(space))
+    battle = Battle(game, space, player, game.board.controller(space), rules=BattleRules(game, game.battle_config()))
     saved = ctx.battle
     ctx.battle = battle
     try:
@@ -276,13 +368,13 @@ def capture_without_battle(ctx, game, space: str, player: str) -> None:
         ctx.battle = saved
 
 
-def _fight_raid(ctx, game, space: str, step: str | None) -> None:
+def _fight_raid(ctx, game, space: str, step: str | None, rules: BattleRules) -> None:
     state = game.state
     attacker = state.current_player
     units_in_raid = [uid for uid in game.raid_units.get(space, []) if game.unit_or_none(uid) is not None]
     factory = state.factories.get(space)
     defender = factory.owner if factory is not None else None
-    battle = Battle(game, space, attacker, defender, kind="raid", attacking=units_in_raid)
+    battle = Battle(game, space, attacker, defender, kind="raid", attacking=units_in_raid, rules=rules)
     ctx.battle = battle
     try:
         game.log("raid", space=space, attacker=attacker, defender=defender, units_in_raid=len(units_in_raid))
@@ -293,14 +385,3 @@ def _fight_raid(ctx, game, space: str, step: str | None) -> None:
     finally:
         ctx.battle = None
 
-
-def _defender(game, space: str, enemies) -> str | None:
-    controller = game.board.controller(space)
-    if controller is not None and not game.allied(controller, game.state.current_player):
-        return controller
-    counts: dict[str, int] = {}
-    for u in enemies:
-        counts[u.owner] = counts.get(u.owner, 0) + 1
-    if not counts:
-        return None
-    return sorted(counts, key=lambda p: (-counts[p], game.turn_position(p)))[0]
