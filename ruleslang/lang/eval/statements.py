@@ -153,13 +153,14 @@ class ProcedureCompiler:
 
     def _ChangeEffect(self, stmt: ast.ChangeEffect, owner):
         amount = self.ec.expr(stmt.amount)
-        return self._store(stmt.target, lambda old, env: _plus(old, amount(env), stmt.span), stmt.span, "change")
+        return self._store(stmt.target, lambda old, env: _plus(old, amount(env), stmt.span), stmt.span)
 
     def _SetEffect(self, stmt: ast.SetEffect, owner):
         value = self.ec.expr(stmt.value)
-        return self._store(stmt.target, lambda old, env: value(env), stmt.span, "set")
+        return self._store(stmt.target, lambda old, env: value(env), stmt.span)
 
-    def _store(self, target, new_value, span, verb):
+    def _store(self, target, new_value, span):
+        """A `set` or `change`: `new_value(old, env)` written into a counter or a settable board property."""
         if isinstance(target, ast.Name):  # a counter without keys
             name, args = target.id, ()
         else:
