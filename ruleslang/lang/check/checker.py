@@ -1,5 +1,8 @@
 """Check: a resolved ruleset made into a typed, ordered program, with every problem reported.
 
+The host runtime's procedures and actions come in as `Capabilities`: the language does not know
+them by itself, and the checked Program keeps them for the compiler.
+
 Builds the global scope (from the rulesets and their map), orders value definitions by what they
 use (rejecting recursion), then checks every declaration: types, tables (duplicate keys, range
 overlaps, die coverage), units and their attributes, procedures and effects, checks and tests,
@@ -16,18 +19,13 @@ from ruleslang.lang import types as T
 from ruleslang.lang.builtins.core import REGISTRY as BUILTINS
 from ruleslang.base.diagnostics import Diagnostic, Related, error, has_errors, warning
 from ruleslang.lang.compose.composition import Ruleset
-from ruleslang.runtime.registry import ACTIONS, PROCEDURES, REQUIRED
 from ruleslang.lang.scope import Enumeration, GlobalScope, Symbol
 from ruleslang.base.suggest import close_matches
+from ruleslang.lang.check.capabilities import Capabilities
 from ruleslang.lang.check.typecheck import CheckInfo, Frame, TypeChecker
 from ruleslang.lang.values import EnumValue
 
 VALUE_KINDS = ("formula", "modifiers", "constant", "table", "die table")
-_EXAMPLE_SETTINGS = {
-    "purchase": "runtime purchase with {cost: u => u.cost}",
-    "move": 'runtime move with {kind: "combat", movement: u => u.movement, domain: u => "land"}',
-    "battle": 'runtime battle with {round: "round_steps"} (a sequence of battle steps)',
-}
 PROCEDURE_KINDS = ("phase", "step")
 
 
@@ -45,7 +43,7 @@ class TableInfo:
 
 @dataclass
 class Program:
-    """A checked ruleset, ready to compile."""
+    """A checked ruleset, ready to compile, with the host capabilities it was checked against."""
 
     ruleset: Ruleset
     scope: GlobalScope
@@ -54,6 +52,7 @@ class Program:
     order: list[str]
     tables: dict[str, TableInfo]
     decision_ids: dict[str, ast.Choose]
+    capabilities: Capabilities
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
     @property
@@ -61,14 +60,18 @@ class Program:
         return not has_errors(self.diagnostics)
 
 
-def check_ruleset(ruleset: Ruleset, game_map: Any = None) -> Program:
-    """Check a resolved ruleset (with its map, if any); the diagnostics are in `program.diagnostics`."""
-    return _Checker(ruleset, game_map).run()
+def check_ruleset(ruleset: Ruleset, game_map: Any, capabilities: Capabilities) -> Program:
+    """Check a resolved ruleset (with its map, or None) against what the host runtime provides.
+
+    The diagnostics are in `program.diagnostics`.
+    """
+    return _Checker(ruleset, game_map, capabilities).run()
 
 
 class _Checker:
-    def __init__(self, ruleset: Ruleset, game_map: Any):
+    def __init__(self, ruleset: Ruleset, game_map: Any, capabilities: Capabilities):
         self.ruleset = ruleset
+        self.capabilities = capabilities
         self.diags: list[Diagnostic] = []
         self.scope = GlobalScope(game_map=game_map)
         self.info = CheckInfo()
@@ -99,7 +102,7 @@ class _Checker:
         self._tests()
         self._overrides()
         return Program(self.ruleset, self.scope, self.info, self.formula_types, order, self.tables,
-                       self.decision_ids, self.diags)
+                       self.decision_ids, self.capabilities, self.diags)
 
     # ------------------------------------------------------------------------ enumerations
 
@@ -704,18 +707,19 @@ class _Checker:
     def _procedure(self, name: str, decl) -> None:
         proc = decl.procedure
         if isinstance(proc, ast.RuntimeProcedure):
-            known = PROCEDURES.get(proc.name.text)
+            caps = self.capabilities
+            known = caps.procedures.get(proc.name.text)
             if known is None:
-                close = close_matches(proc.name.text, list(PROCEDURES), n=3)
+                close = close_matches(proc.name.text, list(caps.procedures), n=3)
                 self.error("R201", f"'{proc.name.text}' is not a runtime procedure", proc.name.span,
                            hint=f"did you mean {', '.join(close)}?" if close else
-                           "runtime procedures: " + ", ".join(PROCEDURES))
+                           "runtime procedures: " + ", ".join(caps.procedures))
                 return
             given = {i.text for i, _ in proc.config.fields} if proc.config is not None else set()
-            missing = [f for f in REQUIRED.get(proc.name.text, ()) if f not in given]
+            missing = [f for f in caps.required.get(proc.name.text, ()) if f not in given]
             if missing:
                 self.error("T325", f"runtime procedure {proc.name.text} needs the setting(s) {', '.join(missing)}",
-                           proc.name.span, hint="for example: " + _EXAMPLE_SETTINGS.get(proc.name.text, ""))
+                           proc.name.span, hint="for example: " + caps.examples.get(proc.name.text, ""))
             if proc.config is not None:
                 fields = known[1]
                 frame = Frame(id(proc), self.info)
@@ -774,11 +778,12 @@ class _Checker:
         self.tc.frame = None
 
     def _constraint(self, name: str, decl: ast.ConstraintDecl) -> None:
-        action = ACTIONS.get(decl.action.text)
+        actions = self.capabilities.actions
+        action = actions.get(decl.action.text)
         if action is None:
-            close = close_matches(decl.action.text, list(ACTIONS), n=3)
+            close = close_matches(decl.action.text, list(actions), n=3)
             self.error("R201", f"'{decl.action.text}' is not an action a constraint can guard", decl.action.span,
-                       hint=f"did you mean {', '.join(close)}?" if close else "actions: " + ", ".join(ACTIONS))
+                       hint=f"did you mean {', '.join(close)}?" if close else "actions: " + ", ".join(actions))
             params = [(p, T.ANY) for p in decl.params]
         else:
             if len(decl.params) != len(action):
@@ -1048,10 +1053,11 @@ class _Checker:
             else:
                 tc.check(line.expr)
         elif isinstance(line, ast.ExpectAction):
-            action = ACTIONS.get(line.action.text)
+            actions = self.capabilities.actions
+            action = actions.get(line.action.text)
             if action is None:
                 self.error("R201", f"'{line.action.text}' is not an action", line.action.span,
-                           hint="actions: " + ", ".join(ACTIONS))
+                           hint="actions: " + ", ".join(actions))
                 for a in line.args:
                     tc.check(a)
                 return

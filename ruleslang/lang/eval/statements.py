@@ -16,7 +16,6 @@ from ruleslang.lang import types as T
 from ruleslang.board.state import BoardError
 from ruleslang.lang.eval.compile import _iter
 from ruleslang.base.errors import EvalError
-from ruleslang.runtime.registry import PROCEDURES
 from ruleslang.lang.values import EnumValue, LSet, UnitValue, display_text, format_value, to_json
 
 Exec = Callable[[list], None]
@@ -461,7 +460,8 @@ def _runtime_procedure(name: str, proc: ast.RuntimeProcedure) -> Callable:
     def run(ctx):
         impl = ctx.runtime_procedures.get(procedure) if getattr(ctx, "runtime_procedures", None) else None
         if impl is None:
-            raise EvalError("E520", f"the runtime procedure '{procedure}' ({PROCEDURES[procedure][0]}) runs only "
+            what = ctx.procedures.compiled.program.capabilities.describe(procedure)
+            raise EvalError("E520", f"the runtime procedure '{procedure}' ({what}) runs only "
                                     "inside a game (ruleslang play); rule tests can run custom phases", span)
         impl(ctx, proc)
     return run

@@ -1,0 +1,52 @@
+"""The checker receives the host runtime's capabilities, and the checked program keeps them."""
+
+from __future__ import annotations
+
+import pytest
+
+from ruleslang.lang.check.capabilities import Capabilities
+from ruleslang.lang.check.checker import check_ruleset
+from ruleslang.runtime.registry import CAPABILITIES
+from ruleslang.workspace.compositions import Workspace
+from conftest import write_rulesets
+
+RULES = """\
+ruleset t/host@1
+phase buy: runtime purchase with {cost: u => 1}
+counter n -> int
+constraint guard on purchase(p, units):
+    require n >= 0
+test "actions":
+    expect allowed purchase(1, 2)
+"""
+
+
+def _ruleset(tmp_path):
+    write_rulesets(tmp_path, {"t/host@1": RULES})
+    return Workspace([tmp_path]).resolver.compose(["t/host@1"])
+
+
+def _lines(program) -> list[tuple[str, int, str]]:
+    return [(d.code, d.span.line, d.span.text) for d in program.diagnostics]
+
+
+def test_with_the_runtime_capabilities_runtime_phases_and_actions_check(tmp_path):
+    program = check_ruleset(_ruleset(tmp_path), None, CAPABILITIES)
+    # only the test's values are wrong (numbers where a player and units are expected)
+    assert {code for code, _, _ in _lines(program)} == {"T301"}
+    assert program.capabilities is CAPABILITIES
+
+
+def test_capabilities_are_read_only():
+    caps = Capabilities({"p": ("does p", {})}, {"p": ()}, {})
+    with pytest.raises(TypeError):
+        caps.procedures["q"] = ("does q", {})
+    assert caps.describe("p") == "does p"
+
+
+def test_the_runtime_capabilities_are_consistent():
+    for name, settings in CAPABILITIES.required.items():
+        assert name in CAPABILITIES.procedures
+        assert set(settings) <= set(CAPABILITIES.procedures[name][1])
+    for name, example in CAPABILITIES.examples.items():
+        assert example.startswith(f"runtime {name} with ")
