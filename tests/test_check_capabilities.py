@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ruleslang.lang.check.capabilities import Capabilities
-from ruleslang.lang.check.checker import check_ruleset
+from ruleslang.lang.check.checker import STAGES, check_ruleset
 from ruleslang.runtime.registry import CAPABILITIES
 from ruleslang.workspace.compositions import Workspace
 from conftest import write_rulesets
@@ -50,3 +50,8 @@ def test_the_runtime_capabilities_are_consistent():
         assert set(settings) <= set(CAPABILITIES.procedures[name][1])
     for name, example in CAPABILITIES.examples.items():
         assert example.startswith(f"runtime {name} with ")
+
+
+def test_stages_are_named_once():
+    names = [stage.name for stage in STAGES]
+    assert len(names) == len(set(names))

@@ -34,7 +34,7 @@ class _Collector:
         self.refusals: list[Refusal] = []
 
 
-class ProcedureCompiler:
+class StatementCompiler:
     def __init__(self, compiled):
         self.compiled = compiled
         self.info = compiled.info
@@ -395,7 +395,7 @@ class Procedures:
 
     def __init__(self, compiled):
         self.compiled = compiled
-        self.pc = ProcedureCompiler(compiled)
+        self.pc = StatementCompiler(compiled)
         self._bodies: dict[str, Callable] = {}
         self.hooks: dict[str, list[ast.HookDecl]] = {}
         for name, sym in compiled.symbols.items():
