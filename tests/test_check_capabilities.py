@@ -1,9 +1,10 @@
-"""The checker receives the host runtime's capabilities, and the checked program keeps them."""
+"""The checker receives the host runtime's capabilities; without them, what needs a host is R232, never a crash."""
 
 from __future__ import annotations
 
 import pytest
 
+from ruleslang.base.diagnostics import Severity
 from ruleslang.lang.check.capabilities import Capabilities
 from ruleslang.lang.check.checker import STAGES, check_ruleset
 from ruleslang.runtime.registry import CAPABILITIES
@@ -30,6 +31,15 @@ def _lines(program) -> list[tuple[str, int, str]]:
     return [(d.code, d.span.line, d.span.text) for d in program.diagnostics]
 
 
+def test_without_a_host_runtime_procedures_and_actions_are_r232(tmp_path):
+    program = check_ruleset(_ruleset(tmp_path), None, Capabilities.none())
+    assert _lines(program) == [("R232", 2, "purchase"), ("R232", 4, "purchase"), ("R232", 7, "purchase")]
+    first = program.diagnostics[0]
+    assert first.severity is Severity.ERROR
+    assert first.message.startswith("expected a phase with a body of statements, found 'runtime purchase'")
+    assert program.capabilities == Capabilities.none()
+
+
 def test_with_the_runtime_capabilities_runtime_phases_and_actions_check(tmp_path):
     program = check_ruleset(_ruleset(tmp_path), None, CAPABILITIES)
     # only the test's values are wrong (numbers where a player and units are expected)
@@ -42,6 +52,7 @@ def test_capabilities_are_read_only():
     with pytest.raises(TypeError):
         caps.procedures["q"] = ("does q", {})
     assert caps.describe("p") == "does p"
+    assert caps.hosted and not Capabilities.none().hosted
 
 
 def test_the_runtime_capabilities_are_consistent():

@@ -40,6 +40,11 @@ class Capabilities:
         """No host runtime: rulesets checked on their own, with no runtime procedures and no actions."""
         return cls({}, {}, {})
 
+    @property
+    def hosted(self) -> bool:
+        """Whether a host runtime provides anything (`Capabilities.none()` does not)."""
+        return bool(self.procedures or self.actions)
+
     def describe(self, procedure: str) -> str:
         """What runtime procedure `procedure` does."""
         return self.procedures[procedure][0]

@@ -69,6 +69,7 @@ class Program:
 def check_ruleset(ruleset: Ruleset, game_map, capabilities: Capabilities) -> Program:
     """Check a composed ruleset (with its map, or None) against what the host runtime provides.
 
+    `capabilities` is the host's (`Capabilities.none()` for none: a `runtime NAME` phase is then R232).
     The diagnostics are in `program.diagnostics`.
     """
     state = CheckState(ruleset, game_map, capabilities)

@@ -17,7 +17,10 @@ def constraint(state: CheckState, name: str, decl: ast.ConstraintDecl) -> None:
     """A constraint: it guards an action the host provides, names the action's values, and changes nothing."""
     actions = state.capabilities.actions
     action = actions.get(decl.action.text)
-    if action is None:
+    if not state.capabilities.hosted:
+        state.unhosted("an action of a host runtime", f"'{decl.action.text}'", decl.action.span)
+        params = [(p, T.ANY) for p in decl.params]
+    elif action is None:
         close = close_matches(decl.action.text, list(actions), n=3)
         state.error("R201", f"'{decl.action.text}' is not an action a constraint can guard", decl.action.span,
                     hint=f"did you mean {', '.join(close)}?" if close else "actions: " + ", ".join(actions))

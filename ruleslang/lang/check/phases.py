@@ -48,6 +48,9 @@ def _phase_or_step(state: CheckState, name: str, decl) -> None:
 def _runtime_settings(state: CheckState, decl, proc: ast.RuntimeProcedure) -> None:
     """A `runtime NAME with {...}` phase or step: NAME is a procedure of the host, given the settings it needs."""
     caps = state.capabilities
+    if not caps.hosted:
+        state.unhosted(f"a {decl.kind} with a body of statements", f"'runtime {proc.name.text}'", proc.name.span)
+        return
     known = caps.procedures.get(proc.name.text)
     if known is None:
         close = close_matches(proc.name.text, list(caps.procedures), n=3)

@@ -91,8 +91,11 @@ def _expect_action(state: CheckState, line: ast.ExpectAction) -> None:
     actions = state.capabilities.actions
     action = actions.get(line.action.text)
     if action is None:
-        state.error("R201", f"'{line.action.text}' is not an action", line.action.span,
-                    hint="actions: " + ", ".join(actions))
+        if not state.capabilities.hosted:
+            state.unhosted("an action of a host runtime", f"'{line.action.text}'", line.action.span)
+        else:
+            state.error("R201", f"'{line.action.text}' is not an action", line.action.span,
+                        hint="actions: " + ", ".join(actions))
         for a in line.args:
             tc.check(a)
         return

@@ -123,3 +123,9 @@ class CheckState:
         for let in lets:
             t = self.tc.check(let.value)
             self.declare_local(frame, let.name, t)
+
+    def unhosted(self, expected: str, found: str, span) -> None:
+        """R232: `found` needs a host runtime, and this check has none (`Capabilities.none()`)."""
+        self.error("R232", f"expected {expected}, found {found}: these rules are checked without a host runtime, "
+                           "which provides the runtime procedures and the actions", span,
+                   hint="check them with the game runtime's capabilities (ruleslang check does)")
