@@ -2,12 +2,13 @@
 
 Phases and steps written `runtime NAME with {...}` name a procedure here; `constraint x on ACTION(...)`
 names an action here. Both are generic board-game machinery; the rules that parameterise them
-live in rulesets.
+live in rulesets. `CAPABILITIES` is all of it, as the checker receives it.
 """
 
 from __future__ import annotations
 
 from ruleslang.lang import types as T
+from ruleslang.lang.check.capabilities import Capabilities
 
 _UNIT_INT = T.FnType((T.UNIT,), T.INT)
 _UNIT_BOOL = T.FnType((T.UNIT,), T.BOOL)
@@ -57,3 +58,12 @@ ACTIONS: dict[str, tuple[tuple[str, T.Type], ...]] = {
     "build": (("player", T.PLAYER), ("space", T.SPACE)),
     "move": (("player", T.PLAYER), ("units", T.ListType(T.UNIT)), ("path", T.ListType(T.SPACE))),
 }
+
+# a line giving each procedure's required settings, for the hint when one is missing
+EXAMPLES: dict[str, str] = {
+    "purchase": "runtime purchase with {cost: u => u.cost}",
+    "move": 'runtime move with {kind: "combat", movement: u => u.movement, domain: u => "land"}',
+    "battle": 'runtime battle with {round: "round_steps"} (a sequence of battle steps)',
+}
+
+CAPABILITIES = Capabilities(PROCEDURES, REQUIRED, ACTIONS, EXAMPLES)

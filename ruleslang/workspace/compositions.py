@@ -16,6 +16,7 @@ from ruleslang.lang.compose.loader import Loader
 from ruleslang.base.paths import default_roots
 from ruleslang.lang.eval.program import CompiledProgram
 from ruleslang.lang.compose.composition import Resolver, Ruleset
+from ruleslang.runtime.registry import CAPABILITIES
 
 
 @dataclass
@@ -60,7 +61,7 @@ class Workspace:
                                              hint="see the problems reported for the map file"))
                 out.diagnostics.extend(exc.diagnostics)
                 return out
-        out.program = check_ruleset(out.ruleset, out.game_map)
+        out.program = check_ruleset(out.ruleset, out.game_map, CAPABILITIES)
         out.diagnostics.extend(out.program.diagnostics)
         if has_errors(out.diagnostics):
             return out

@@ -1,1 +1,1 @@
-"""The checker, stage by stage: declarations, types, phases and tests; it turns a composed ruleset into a checked Program."""
+"""The checker: a composed ruleset into a checked Program, in the named stages `checker.STAGES` lists."""

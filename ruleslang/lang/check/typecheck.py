@@ -60,7 +60,7 @@ class CheckInfo:
 
 
 class Frame:
-    """The local variables of one formula, procedure or test: nested scopes over numbered slots."""
+    """The local variables of one formula, statement body or rule test: nested scopes over numbered slots."""
 
     def __init__(self, owner_id: int, info: CheckInfo):
         self.owner_id = owner_id

@@ -16,7 +16,6 @@ from ruleslang.board.state import BoardError
 from ruleslang.lang.builtins.board import SETTABLE_PROPERTIES
 from ruleslang.lang.eval.compile import bounded_number, items_of, located
 from ruleslang.base.errors import EvalError
-from ruleslang.runtime.registry import PROCEDURES
 from ruleslang.lang.values import EnumValue, LSet, UnitValue, display_text, format_value, to_json
 
 Exec = Callable[[list], None]
@@ -35,7 +34,7 @@ class _Collector:
         self.refusals: list[Refusal] = []
 
 
-class ProcedureCompiler:
+class StatementCompiler:
     def __init__(self, compiled):
         self.compiled = compiled
         self.info = compiled.info
@@ -341,7 +340,7 @@ class Procedures:
 
     def __init__(self, compiled):
         self.compiled = compiled
-        self.pc = ProcedureCompiler(compiled)
+        self.pc = StatementCompiler(compiled)
         self._bodies: dict[str, Callable] = {}
         self.hooks: dict[str, list[ast.HookDecl]] = {}
         for name, sym in compiled.symbols.items():
@@ -421,7 +420,8 @@ def _runtime_procedure(name: str, proc: ast.RuntimeProcedure) -> Callable:
     def run(ctx):
         impl = ctx.runtime_procedures.get(procedure)
         if impl is None:
-            raise EvalError("E520", f"the runtime procedure '{procedure}' ({PROCEDURES[procedure][0]}) runs only "
+            what = ctx.procedures.compiled.program.capabilities.describe(procedure)
+            raise EvalError("E520", f"the runtime procedure '{procedure}' ({what}) runs only "
                                     "inside a game (ruleslang play); rule tests can run custom phases", span)
         impl(ctx, proc)
     return run

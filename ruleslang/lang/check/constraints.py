@@ -1,0 +1,38 @@
+"""Checking constraints: `constraint NAME on ACTION(params):` guards an action of the host, and only checks."""
+
+from __future__ import annotations
+
+from ruleslang.base.suggest import close_matches
+from ruleslang.lang import types as T
+from ruleslang.lang.check.state import CheckState
+from ruleslang.lang.check.statements import owner_body
+from ruleslang.lang.syntax import ast
+
+# statements that change the game or ask players: a constraint may use none of them
+_EFFECTS = (ast.ChangeEffect, ast.SetEffect, ast.AddEffect, ast.RemoveEffect, ast.MoveEffect, ast.WinEffect,
+            ast.RunEffect, ast.Choose, ast.HitEffect, ast.SubmergeEffect, ast.RetreatEffect)
+
+
+def constraint(state: CheckState, name: str, decl: ast.ConstraintDecl) -> None:
+    """A constraint: it guards an action the host provides, names the action's values, and changes nothing."""
+    actions = state.capabilities.actions
+    action = actions.get(decl.action.text)
+    if not state.capabilities.hosted:
+        state.unhosted("an action of a host runtime", f"'{decl.action.text}'", decl.action.span)
+        params = [(p, T.ANY) for p in decl.params]
+    elif action is None:
+        close = close_matches(decl.action.text, list(actions), n=3)
+        state.error("R201", f"'{decl.action.text}' is not an action a constraint can guard", decl.action.span,
+                    hint=f"did you mean {', '.join(close)}?" if close else "actions: " + ", ".join(actions))
+        params = [(p, T.ANY) for p in decl.params]
+    else:
+        if len(decl.params) != len(action):
+            state.error("T302", f"action {decl.action.text} gives {len(action)} values "
+                                f"({', '.join(n for n, _ in action)}); found {len(decl.params)} names",
+                        decl.action.span)
+        params = [(p, t) for p, (_, t) in zip(decl.params, action)]
+    owner_body(state, name, decl, decl.body, params)
+    for stmt in ast.walk(decl.body):
+        if isinstance(stmt, _EFFECTS):
+            state.error("T323", "a constraint only checks; it cannot change the game or ask players",
+                        stmt.span)
