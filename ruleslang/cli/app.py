@@ -585,7 +585,7 @@ def cmd_explain(args) -> int:
 
 
 def cmd_diff(args) -> int:
-    from ruleslang.diff import diff_rulesets
+    from ruleslang.lang.diff import diff_rulesets
 
     ws = _workspace(args)
     _refuse_folders([args.old, args.new])

@@ -18,9 +18,18 @@ from typing import Any
 
 from ruleslang.base.diagnostics import DiagnosticError, error
 from ruleslang.base.fileio import write_atomic
-from ruleslang.base.source import Source
+from ruleslang.base.source import Source, Span, span_at
+from ruleslang.base.suggest import close_matches
+from ruleslang.base.yamlio import Positions, load_schema, load_yaml, read_source, validate
+from ruleslang.binding.bind import parse_settings, scenario_or_start, set_scenario_values
+from ruleslang.binding.scenario_check import check_scenario
+from ruleslang.board.mapdata import did_you_mean
+from ruleslang.board.scenario import scenario_from_data
+from ruleslang.lang.values import to_json
+from ruleslang.runtime.agents import make_agent
 from ruleslang.runtime.decisions import DONE, STAY, Agent, Decision
 from ruleslang.runtime.game import FORMAT_VERSION, Game, dumps_event
+from ruleslang.runtime.kit.movement import Move
 
 SAVE_KIND = "ruleslang-save"
 
@@ -44,13 +53,6 @@ def _hash(text: str) -> str:
 def build_game(workspace, setup: GameSetup, *, recorded: list[dict] | None = None, scenario_text: str | None = None,
                recorder=None) -> Game:
     """A game from a setup; with `recorded` decisions, those are answered first (resume, replay)."""
-    from ruleslang.board.scenario import load_scenario, scenario_from_data
-    from ruleslang.binding.scenario_check import check_scenario
-    from ruleslang.workspace.session import parse_setting
-    from ruleslang.ruletests.runner import TestRunner, load_scenario_for_map
-    from ruleslang.base.yamlio import load_yaml
-    from ruleslang.runtime.agents import make_agent
-
     loaded = workspace.load(setup.refs)
     if not loaded.ok:
         raise DiagnosticError(loaded.diagnostics)
@@ -62,16 +64,12 @@ def build_game(workspace, setup: GameSetup, *, recorded: list[dict] | None = Non
         source = Source(setup.scenario or "<saved scenario>", scenario_text)
         data, positions = load_yaml(source)
         scenario = scenario_from_data(data or {}, positions, source, workspace.roots, default_map=default_map)
-    elif setup.scenario is not None:
-        scenario = load_scenario(setup.scenario, workspace.roots, default_map=default_map)
     else:
-        scenario = load_scenario_for_map(default_map, workspace.roots)
-    # the scenario's map, unit types, options and rulesets against the composition (located errors)
+        scenario = scenario_or_start(setup.scenario, workspace.roots, default_map)
+    # the scenario's map, unit types, options and rulesets against the composition (located errors),
+    # before anything else is asked of it
     check_scenario(loaded.compiled, scenario, workspace.loader)
-    options = {}
-    for text in setup.settings:
-        name, value = parse_setting(text, loaded.compiled)
-        options[name] = value
+    options = parse_settings(setup.settings, loaded.compiled)
     # every player of the map gets an agent: powers outside the turn order (neutrals) still
     # choose their casualties when attacked
     players = list(scenario.map.turn_order) + [p.name for p in scenario.map.players
@@ -93,19 +91,13 @@ def build_game(workspace, setup: GameSetup, *, recorded: list[dict] | None = Non
         recorder = shared.recorder(recorder)
     game = Game(loaded, scenario, seed=setup.seed, agents=agents, options=options, recorder=recorder)
     if scenario is not None:
-        TestRunner(workspace)._apply_scenario_values(game.ctx, scenario)
-        for name, value in options.items():
-            game.ctx.options[name] = value
+        set_scenario_values(game.ctx, scenario, options=options)
     game.setup = setup
     return game
 
 
 def _load_orders(path: str, players: list[str]) -> dict:
     """The orders file: player -> a list of orders per round (the format: agents/scripted.py)."""
-    from ruleslang.board.mapdata import did_you_mean
-    from ruleslang.base.suggest import close_matches
-    from ruleslang.base.yamlio import load_yaml, read_source
-
     source = read_source(Path(path))
     data, positions = load_yaml(source)
     if not isinstance(data, dict):
@@ -191,9 +183,6 @@ class ReplayDivergence(Exception):
 
 def decode_answer(raw: Any, decision: Decision, game) -> Any:
     """A recorded answer back as the runtime's value (options matched by their JSON form)."""
-    from ruleslang.lang.values import to_json
-    from ruleslang.runtime.kit.movement import Move
-
     if isinstance(raw, dict) and "sentinel" in raw:
         return DONE if raw["sentinel"] == "DONE" else STAY
     kind = decision.kind
@@ -263,9 +252,6 @@ def write_save(path: str, data: dict) -> None:
 
 def read_save(path: str) -> dict:
     """Load and validate a save; refuse a truncated, corrupt or unknown one with a located error."""
-    from ruleslang.base.source import Span
-    from ruleslang.base.yamlio import Positions, load_schema, validate
-
     try:
         text = Path(path).read_text(encoding="utf-8")
     except UnicodeDecodeError:
@@ -276,8 +262,6 @@ def read_save(path: str) -> dict:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        from ruleslang.base.source import span_at
-
         what = exc.msg[0].lower() + exc.msg[1:] + (" here" if exc.msg.endswith(" at") else "")
         raise DiagnosticError(error("D661", f"the save is not valid JSON (truncated or corrupt): {what}",
                                     span_at(source, exc.lineno, exc.colno)))
