@@ -6,6 +6,10 @@ the agents, every decision in order, and the events so far. Resuming re-runs the
 start with the recorded decisions (the same seed gives the same dice), then goes on with the
 agents. Replaying re-runs it and confirms every event matches, or reports the first divergence.
 A save that is truncated, corrupt, of an unknown format, or whose rulesets changed is refused.
+
+A game log (`play --log FILE`) is JSON lines: the first line describes the game as a save does
+(without its decisions and events) with `"kind": "game"`, and every other line is one event, in
+order. A log can be replayed as a save can: its decisions are read back from its events.
 """
 
 from __future__ import annotations
@@ -327,3 +331,60 @@ def first_divergence(recorded: list[dict], events: list[dict]) -> tuple[int, dic
         i = min(len(recorded), len(events))
         return i, (recorded[i] if i < len(recorded) else None), (events[i] if i < len(events) else None)
     return None
+
+
+# ---------------------------------------------------------------------- the game log and replays
+
+
+def write_log(path: str, game: Game, scenario_text: str | None) -> None:
+    """Write the game so far as a log (atomically): its description, then one event a line."""
+    header = save_data(game, scenario_text=scenario_text, finished=False)
+    header = {k: v for k, v in header.items() if k not in ("events", "decisions")}
+    header["kind"] = "game"
+    lines = [dumps_event(header)] + [dumps_event(e) for e in game.state.events]
+    write_atomic(path, "\n".join(lines) + "\n")
+
+
+def read_record(path: str) -> dict:
+    """A save (JSON), or a log (.jsonl or .log) read as a save's data, with its events and decisions."""
+    if not path.endswith((".jsonl", ".log")):
+        return read_save(path)
+    try:
+        with open(path, encoding="utf-8") as file:
+            lines = file.read().splitlines()
+        header = json.loads(lines[0])
+        events = [json.loads(line) for line in lines[1:] if line.strip()]
+    except (OSError, IndexError, json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise DiagnosticError(error("D661", f"the log cannot be read (truncated or corrupt): {exc}", file=path))
+    if header.get("kind") != "game" or header.get("format") != SAVE_KIND:
+        raise DiagnosticError(error("D662", "this is not a ruleslang game log", file=path))
+    # the runtime's record of each answer (a rule's own `choose` also logs one, with its id)
+    decisions = [{"kind": e["decision"], "player": e["player"], "answer": e["answer"]}
+                 for e in events if e.get("kind") == "decision" and "decision" in e]
+    header.update(events=events, decisions=decisions)
+    return header
+
+
+@dataclass
+class ReplayResult:
+    """What replaying a record found: nothing different, a decision that did not fit, or an event."""
+
+    events: int  # how many events the replay produced
+    diverged: str | None = None  # a recorded decision the replayed game did not ask
+    difference: tuple[int, dict | None, dict | None] | None = None  # the first differing event
+
+
+def replay(workspace, data: dict, path: str) -> ReplayResult:
+    """Play the recorded game `data` (read from `path`) again from its record and compare its events.
+
+    A ruleset changed since the record was made is refused (D665) before anything is played.
+    """
+    game = build_game(workspace, setup_of(data), recorded=data["decisions"], scenario_text=data["scenario"]["text"])
+    check_rulesets_unchanged(game, data, path)
+    for agent in game.agents.values():
+        agent.after = None  # a replay only answers from the record
+    try:
+        game.run(data["rounds_played"])
+    except ReplayDivergence as exc:
+        return ReplayResult(len(game.state.events), diverged=str(exc))
+    return ReplayResult(len(game.state.events), difference=first_divergence(data["events"], game.state.events))
