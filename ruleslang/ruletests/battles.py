@@ -17,6 +17,7 @@ class BattleHostForTests:
     """A battle host for rule tests: the test's state, casualties chosen cheapest first."""
 
     def __init__(self, ctx):
+        # start-up time: the runtime loads only when a rule test fights a battle
         from ruleslang.runtime.game import GameServices
 
         self.__class__ = type("RuleTestGame", (BattleHostForTests, GameServices), {})
@@ -31,6 +32,7 @@ class BattleHostForTests:
 
 def start_battle(ctx, space: str, attacker: str, sea_zone: str | None = None, span=None):
     """The battle of a `battle at` line, in its first round; `ctx.battle` and `ctx.game` are set."""
+    # start-up time: the runtime loads only when a rule test fights a battle
     from ruleslang.runtime.kit.battle import Battle
 
     host = BattleHostForTests(ctx)
