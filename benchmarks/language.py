@@ -21,7 +21,7 @@ from ruleslang.board.state import GameState
 from ruleslang.lang.eval.context import EvalContext
 from ruleslang.lang.eval.host import Host
 from ruleslang.workspace.compositions import Workspace
-from ruleslang.ruletests.runner import load_scenario_for_map
+from ruleslang.binding.bind import load_scenario_for_map
 
 RULES = textwrap.dedent("""
     ruleset bench/lang@1

@@ -8,7 +8,7 @@ from ruleslang.board.queries import BoardQueries
 from ruleslang.board.state import GameState
 from ruleslang.lang.eval.context import EvalContext
 from ruleslang.lang.eval.host import Host
-from ruleslang.ruletests.runner import load_scenario_for_map
+from ruleslang.binding.bind import load_scenario_for_map
 
 from conftest import load
 

@@ -118,7 +118,7 @@ def test_a_user_file_may_use_the_shipped_and_fixture_rulesets(tmp_path):
     loaded = ws.load([str(path)])
     assert loaded.ok, loaded.diagnostics
     ctx = EvalContext(loaded.compiled, Host(0))
-    from ruleslang.ruletests.runner import load_scenario_for_map
+    from ruleslang.binding.bind import load_scenario_for_map
     from ruleslang.board.state import GameState
     from ruleslang.board.queries import BoardQueries
     state = GameState.from_scenario(load_scenario_for_map("mini", ws.roots))

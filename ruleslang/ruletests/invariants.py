@@ -7,17 +7,19 @@ board. A failed check is a C401 diagnostic with the check's own severity.
 
 from __future__ import annotations
 
-from ruleslang.lang.eval.context import EvalContext
 from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, Related, Severity, error
 from ruleslang.base.errors import EvalError
+from ruleslang.binding.bind import load_scenario_for_map
+from ruleslang.board.queries import BoardQueries
+from ruleslang.board.state import GameState
+from ruleslang.lang.eval.context import EvalContext
 from ruleslang.lang.eval.host import Host
 from ruleslang.lang.eval.statements import run_checks
+from ruleslang.ruletests.runner import check_test_scenarios
 
 
 def evaluate_checks(loaded, workspace) -> list[Diagnostic]:
     """The ruleset's `check` declarations, evaluated, and the problems of its tests' scenarios."""
-    from ruleslang.ruletests.runner import check_test_scenarios
-
     return check_test_scenarios(loaded, workspace) + _invariants(loaded, workspace)
 
 
@@ -25,10 +27,6 @@ def _invariants(loaded, workspace) -> list[Diagnostic]:
     compiled = loaded.compiled
     board = state = None
     if loaded.ruleset.map is not None:
-        from ruleslang.board.queries import BoardQueries
-        from ruleslang.board.state import GameState
-        from ruleslang.ruletests.runner import load_scenario_for_map
-
         try:
             scenario = load_scenario_for_map(loaded.ruleset.map[0], workspace.roots)
         except DiagnosticError as exc:

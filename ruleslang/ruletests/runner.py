@@ -2,7 +2,7 @@
 
 A test's setup lines (scenario, option, answer, seed) apply first, wherever they are written;
 then its other lines run in order: `let`, `run PHASE [for PLAYER]`, the `expect` lines, and
-`battle at ... [from ...]` / `next round` (the battle itself: ruleslang/testing_battles.py).
+`battle at ... [from ...]` / `next round` (the battle itself: ruletests/battles.py).
 """
 
 from __future__ import annotations
@@ -11,16 +11,21 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ruleslang.lang.syntax import ast
-from ruleslang.lang.eval.context import EvalContext
 from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, Related, error
 from ruleslang.base.errors import EvalError
+from ruleslang.base.yamlio import Positions
+from ruleslang.binding.bind import bind_scenario, load_scenario_for_map
+from ruleslang.binding.scenario_check import scenario_problems
+from ruleslang.board.queries import BoardQueries
+from ruleslang.board.scenario import load_scenario, scenario_from_data
+from ruleslang.board.state import GameState
+from ruleslang.lang.eval.context import EvalContext
 from ruleslang.lang.eval.host import Host
 from ruleslang.lang.eval.statements import check_action, run_procedure
-from ruleslang.binding.scenario_check import check_scenario, scenario_problems
-from ruleslang.ruletests.battles import run_battle_step, start_battle
+from ruleslang.lang.syntax import ast
 from ruleslang.lang.syntax.unparse import unparse
 from ruleslang.lang.values import format_value
+from ruleslang.ruletests.battles import run_battle_step, start_battle
 
 
 @dataclass
@@ -83,8 +88,6 @@ def literal_data(node) -> Any:
 
 def _positions_for(node):
     """Data paths of a record literal mapped to the spans of their values (for located errors)."""
-    from ruleslang.base.yamlio import Positions
-
     positions = Positions(node.span.source, node.span)
 
     def walk(n, path, key_span=None):
@@ -151,16 +154,13 @@ class TestRunner:
         state = board = None
         scenario = self._scenario(loaded, test, scenario_line)
         if scenario is not None:
-            from ruleslang.board.queries import BoardQueries
-            from ruleslang.board.state import GameState
-
             state = GameState.from_scenario(scenario)
             board = BoardQueries(state)
         holder: dict = {}
         ctx = EvalContext(compiled, host, state=state, board=board,
                           decide=lambda *a: self._answer(answers, holder["env"], *a))
         if scenario is not None:
-            self._apply_scenario_values(ctx, scenario)
+            bind_scenario(ctx, scenario, self.workspace.loader)
         env: list[Any] = [ctx] + [None] * (compiled.info.frames.get(id(test), 1) - 1)
         holder["env"] = env
         ec = compiled.expr_compiler
@@ -175,8 +175,6 @@ class TestRunner:
         return ctx, env
 
     def _scenario(self, loaded, test, line):
-        from ruleslang.board.scenario import load_scenario, scenario_from_data
-
         roots = self.workspace.roots
         default_map = loaded.ruleset.map[0] if loaded.ruleset.map else None
         if line is None:
@@ -206,21 +204,6 @@ class TestRunner:
             positions = _positions_for(line.changes)
             scenario = scenario_from_data(data, positions, line.changes.span.source, roots, base=scenario)
         return scenario
-
-    def _apply_scenario_values(self, ctx, scenario) -> None:
-        """Check the scenario against the rulesets (every command that meets the two comes
-        through here: eval, call, explain, rule tests, games), then set its options and facts."""
-        compiled = ctx.compiled
-        symbols = compiled.symbols
-        check_scenario(compiled, scenario, self.workspace.loader)
-        for name, raw in (scenario.options or {}).items():
-            value = raw.value if hasattr(raw, "value") else raw
-            ctx.options[name] = compiled.convert_data(value, symbols[name].type, f"option {name}")
-        for name, value in (scenario.facts or {}).items():
-            sym = symbols.get(name)
-            if sym is None or sym.kind != "fact":
-                continue
-            ctx.facts[name] = compiled.convert_data(value, sym.type, f"fact {name}")
 
     def _answer(self, answers, env, decision_id, player, options, mode, count, prompt):
         queue = answers.get(decision_id)
@@ -336,14 +319,6 @@ def check_test_scenarios(loaded, workspace) -> list[Diagnostic]:
         out.extend(d if d.span is not None and d.span.source is line.span.source else
                    replace(d, related=d.related + (used,)) for d in problems)
     return out
-
-
-def load_scenario_for_map(map_name: str, roots):
-    """The starting position of a map, as a scenario."""
-    from ruleslang.board.mapdata import load_map
-    from ruleslang.board.scenario import Scenario
-
-    return Scenario.start_of(load_map(map_name, roots))
 
 
 def summary_line(results: list[TestResult]) -> str:

@@ -6,6 +6,10 @@ the agents, every decision in order, and the events so far. Resuming re-runs the
 start with the recorded decisions (the same seed gives the same dice), then goes on with the
 agents. Replaying re-runs it and confirms every event matches, or reports the first divergence.
 A save that is truncated, corrupt, of an unknown format, or whose rulesets changed is refused.
+
+A game log (`play --log FILE`) is JSON lines: the first line describes the game as a save does
+(without its decisions and events) with `"kind": "game"`, and every other line is one event, in
+order. A log can be replayed as a save can: its decisions are read back from its events.
 """
 
 from __future__ import annotations
@@ -18,10 +22,19 @@ from typing import Any
 
 from ruleslang.base.diagnostics import DiagnosticError, error
 from ruleslang.base.fileio import write_atomic
-from ruleslang.base.source import Source
+from ruleslang.base.source import Source, Span, span_at
+from ruleslang.base.suggest import close_matches
+from ruleslang.base.yamlio import Positions, load_schema, load_yaml, read_source, validate
+from ruleslang.binding.bind import parse_settings, scenario_or_start, set_scenario_values
+from ruleslang.binding.scenario_check import check_scenario
+from ruleslang.board.mapdata import did_you_mean
+from ruleslang.board.scenario import scenario_from_data
+from ruleslang.lang.values import to_json
+from ruleslang.runtime.agents import make_agent
 from ruleslang.runtime.decisions import DONE, STAY, Agent, Decision
 from ruleslang.runtime.game import FORMAT_VERSION, Game, dumps_event
 from ruleslang.runtime.kit.table import procedure_table
+from ruleslang.runtime.kit.movement import Move
 
 SAVE_KIND = "ruleslang-save"
 
@@ -45,13 +58,6 @@ def _hash(text: str) -> str:
 def build_game(workspace, setup: GameSetup, *, recorded: list[dict] | None = None, scenario_text: str | None = None,
                recorder=None) -> Game:
     """A game from a setup; with `recorded` decisions, those are answered first (resume, replay)."""
-    from ruleslang.board.scenario import load_scenario, scenario_from_data
-    from ruleslang.binding.scenario_check import check_scenario
-    from ruleslang.workspace.session import parse_setting
-    from ruleslang.ruletests.runner import TestRunner, load_scenario_for_map
-    from ruleslang.base.yamlio import load_yaml
-    from ruleslang.runtime.agents import make_agent
-
     loaded = workspace.load(setup.refs)
     if not loaded.ok:
         raise DiagnosticError(loaded.diagnostics)
@@ -63,16 +69,12 @@ def build_game(workspace, setup: GameSetup, *, recorded: list[dict] | None = Non
         source = Source(setup.scenario or "<saved scenario>", scenario_text)
         data, positions = load_yaml(source)
         scenario = scenario_from_data(data or {}, positions, source, workspace.roots, default_map=default_map)
-    elif setup.scenario is not None:
-        scenario = load_scenario(setup.scenario, workspace.roots, default_map=default_map)
     else:
-        scenario = load_scenario_for_map(default_map, workspace.roots)
-    # the scenario's map, unit types, options and rulesets against the composition (located errors)
+        scenario = scenario_or_start(setup.scenario, workspace.roots, default_map)
+    # the scenario's map, unit types, options and rulesets against the composition (located errors),
+    # before anything else is asked of it
     check_scenario(loaded.compiled, scenario, workspace.loader)
-    options = {}
-    for text in setup.settings:
-        name, value = parse_setting(text, loaded.compiled)
-        options[name] = value
+    options = parse_settings(setup.settings, loaded.compiled)
     # every player of the map gets an agent: powers outside the turn order (neutrals) still
     # choose their casualties when attacked
     players = list(scenario.map.turn_order) + [p.name for p in scenario.map.players
@@ -95,19 +97,13 @@ def build_game(workspace, setup: GameSetup, *, recorded: list[dict] | None = Non
     game = Game(loaded, scenario, seed=setup.seed, agents=agents, procedures=procedure_table(), options=options,
                 recorder=recorder)
     if scenario is not None:
-        TestRunner(workspace)._apply_scenario_values(game.ctx, scenario)
-        for name, value in options.items():
-            game.ctx.options[name] = value
+        set_scenario_values(game.ctx, scenario, options=options)
     game.setup = setup
     return game
 
 
 def _load_orders(path: str, players: list[str]) -> dict:
     """The orders file: player -> a list of orders per round (the format: agents/scripted.py)."""
-    from ruleslang.board.mapdata import did_you_mean
-    from ruleslang.base.suggest import close_matches
-    from ruleslang.base.yamlio import load_yaml, read_source
-
     source = read_source(Path(path))
     data, positions = load_yaml(source)
     if not isinstance(data, dict):
@@ -193,9 +189,6 @@ class ReplayDivergence(Exception):
 
 def decode_answer(raw: Any, decision: Decision, game) -> Any:
     """A recorded answer back as the runtime's value (options matched by their JSON form)."""
-    from ruleslang.lang.values import to_json
-    from ruleslang.runtime.kit.movement import Move
-
     if isinstance(raw, dict) and "sentinel" in raw:
         return DONE if raw["sentinel"] == "DONE" else STAY
     kind = decision.kind
@@ -265,9 +258,6 @@ def write_save(path: str, data: dict) -> None:
 
 def read_save(path: str) -> dict:
     """Load and validate a save; refuse a truncated, corrupt or unknown one with a located error."""
-    from ruleslang.base.source import Span
-    from ruleslang.base.yamlio import Positions, load_schema, validate
-
     try:
         text = Path(path).read_text(encoding="utf-8")
     except UnicodeDecodeError:
@@ -278,8 +268,6 @@ def read_save(path: str) -> dict:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        from ruleslang.base.source import span_at
-
         what = exc.msg[0].lower() + exc.msg[1:] + (" here" if exc.msg.endswith(" at") else "")
         raise DiagnosticError(error("D661", f"the save is not valid JSON (truncated or corrupt): {what}",
                                     span_at(source, exc.lineno, exc.colno)))
@@ -345,3 +333,60 @@ def first_divergence(recorded: list[dict], events: list[dict]) -> tuple[int, dic
         i = min(len(recorded), len(events))
         return i, (recorded[i] if i < len(recorded) else None), (events[i] if i < len(events) else None)
     return None
+
+
+# ---------------------------------------------------------------------- the game log and replays
+
+
+def write_log(path: str, game: Game, scenario_text: str | None) -> None:
+    """Write the game so far as a log (atomically): its description, then one event a line."""
+    header = save_data(game, scenario_text=scenario_text, finished=False)
+    header = {k: v for k, v in header.items() if k not in ("events", "decisions")}
+    header["kind"] = "game"
+    lines = [dumps_event(header)] + [dumps_event(e) for e in game.state.events]
+    write_atomic(path, "\n".join(lines) + "\n")
+
+
+def read_record(path: str) -> dict:
+    """A save (JSON), or a log (.jsonl or .log) read as a save's data, with its events and decisions."""
+    if not path.endswith((".jsonl", ".log")):
+        return read_save(path)
+    try:
+        with open(path, encoding="utf-8") as file:
+            lines = file.read().splitlines()
+        header = json.loads(lines[0])
+        events = [json.loads(line) for line in lines[1:] if line.strip()]
+    except (OSError, IndexError, json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise DiagnosticError(error("D661", f"the log cannot be read (truncated or corrupt): {exc}", file=path))
+    if header.get("kind") != "game" or header.get("format") != SAVE_KIND:
+        raise DiagnosticError(error("D662", "this is not a ruleslang game log", file=path))
+    # the runtime's record of each answer (a rule's own `choose` also logs one, with its id)
+    decisions = [{"kind": e["decision"], "player": e["player"], "answer": e["answer"]}
+                 for e in events if e.get("kind") == "decision" and "decision" in e]
+    header.update(events=events, decisions=decisions)
+    return header
+
+
+@dataclass
+class ReplayResult:
+    """What replaying a record found: nothing different, a decision that did not fit, or an event."""
+
+    events: int  # how many events the replay produced
+    diverged: str | None = None  # a recorded decision the replayed game did not ask
+    difference: tuple[int, dict | None, dict | None] | None = None  # the first differing event
+
+
+def replay(workspace, data: dict, path: str) -> ReplayResult:
+    """Play the recorded game `data` (read from `path`) again from its record and compare its events.
+
+    A ruleset changed since the record was made is refused (D665) before anything is played.
+    """
+    game = build_game(workspace, setup_of(data), recorded=data["decisions"], scenario_text=data["scenario"]["text"])
+    check_rulesets_unchanged(game, data, path)
+    for agent in game.agents.values():
+        agent.after = None  # a replay only answers from the record
+    try:
+        game.run(data["rounds_played"])
+    except ReplayDivergence as exc:
+        return ReplayResult(len(game.state.events), diverged=str(exc))
+    return ReplayResult(len(game.state.events), difference=first_divergence(data["events"], game.state.events))

@@ -1,0 +1,97 @@
+"""The commands about boards: `map show` (a map or a scenario as a picture) and `import-triplea`."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import PurePath
+
+from ruleslang.base.diagnostics import DiagnosticError, error, has_errors, render_all_text, sort_diagnostics
+from ruleslang.base.fileio import file_problem, folder_problem, write_atomic
+from ruleslang.base.paths import default_roots
+from ruleslang.board.mapdata import load_map
+from ruleslang.board.scenario import load_scenario
+from ruleslang.board.state import GameState
+from ruleslang.cli.inputs import ruleset_folders
+from ruleslang.cli.output import EXIT_OK, EXIT_USAGE, report_diagnostics
+
+IMPORT_WARNINGS_SHOWN = 5  # warnings import-triplea prints without -v (the report lists them all, grouped)
+
+
+def cmd_import(args) -> int:
+    """`ruleslang import-triplea`: a TripleA game file as a map and a base ruleset, with a report."""
+    # start-up time: the importer loads only for this command
+    from ruleslang.importers.triplea import format_report, run_import
+
+    problem = folder_problem(args.output)
+    if problem:  # refuse before translating, so nothing is half-written
+        raise _unwritable_output(args.output, problem)
+    try:
+        report, diagnostics = run_import(args.xml, args.output)
+    except OSError as exc:  # checked above; what is left is a file in the way, a full disk, a race
+        why = "it is a file, not a folder" if isinstance(exc, FileExistsError) else exc.strerror or str(exc)
+        raise _unwritable_output(exc.filename or args.output, why) from None
+    if has_errors(diagnostics):
+        return report_diagnostics(diagnostics, args.format)
+    diagnostics = sort_diagnostics(diagnostics)
+    if args.format == "json":
+        print(json.dumps({"report": report.to_json(), "diagnostics": [d.to_json() for d in diagnostics]}, indent=2))
+        return EXIT_OK
+    text = format_report(report)
+    shown = [] if args.quiet else diagnostics if args.verbose else diagnostics[:IMPORT_WARNINGS_SHOWN]
+    if shown:
+        print(render_all_text(shown), file=sys.stderr)
+    if len(shown) < len(diagnostics) and not args.quiet:
+        print(f"... {len(diagnostics) - len(shown)} more warnings (-v shows them all)", file=sys.stderr)
+    if args.quiet:
+        # the counts and the files written; the list of untranslated items is left out
+        text = text.split("\nuntranslated:")[0]
+        if diagnostics:
+            text += f"\n{len(diagnostics)} warnings about what was not translated (run without -q to see them)"
+    print(text)
+    return EXIT_OK
+
+
+def cmd_map(args) -> int:
+    """`ruleslang map show`: a map, or a scenario on it, drawn as an SVG picture or an HTML page."""
+    if args.map_command != "show":
+        print("ruleslang map: choose a subcommand: show", file=sys.stderr)
+        return EXIT_USAGE
+    # start-up time: drawing needs networkx, loaded only for this command
+    from ruleslang.board.render import FORMATS, render_map
+
+    roots = default_roots(ruleset_folders(args))
+    fmt = _picture_format(args.output, FORMATS)
+    if args.scenario:
+        target = GameState.from_scenario(load_scenario(args.scenario, roots, default_map=args.map))
+    else:
+        target = load_map(args.map, roots)
+    text = render_map(target, fmt=fmt)
+    if args.output:
+        try:
+            write_atomic(args.output, text)
+        except OSError as exc:  # checked above; what is left is a full disk or a race
+            raise _unwritable_output(args.output, exc.strerror or str(exc)) from None
+        print(f"wrote {args.output}")
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
+def _picture_format(output: str | None, formats) -> str:
+    """The picture format `-o OUT` asks for by its extension (svg without -o), checked before drawing."""
+    if output is None:
+        return "svg"
+    suffix = PurePath(output).suffix.lower()
+    if suffix[1:] not in formats:
+        raise DiagnosticError(error("U108", f"-o {output}: a picture is written as .svg or .html, "
+                                            f"not {suffix or 'a file with no extension'}", file=output))
+    problem = file_problem(output)
+    if problem:
+        raise _unwritable_output(output, problem)
+    return suffix[1:]
+
+
+def _unwritable_output(path: str, problem: str) -> DiagnosticError:
+    """U107: an output path the command cannot write, and why."""
+    return DiagnosticError(error("U107", f"cannot write {path}: {problem}", file=path))

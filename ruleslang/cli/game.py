@@ -1,0 +1,183 @@
+"""The commands of players: play (a new game or a saved one resumed) and replay (a record checked)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from ruleslang.base.fileio import file_problem
+from ruleslang.base.source import Source
+from ruleslang.base.yamlio import load_yaml
+from ruleslang.board.scenario import find_scenario
+from ruleslang.cli.inputs import open_workspace
+from ruleslang.cli.output import EXIT_ERRORS, EXIT_OK, EXIT_USAGE
+
+
+def play_defaults(roots) -> dict:
+    """`play:` of the first `defaults.yaml` among the ruleset roots (the composition, rounds, agent)."""
+    for root in roots:
+        path = root / "defaults.yaml"
+        if path.is_file():
+            data, _ = load_yaml(Source(str(path), path.read_text(encoding="utf-8")))
+            if isinstance(data, dict) and isinstance(data.get("play"), dict):
+                return data["play"]
+    return {}
+
+
+def _parse_players(text: str) -> dict[str, str]:
+    """--players PLAYER=AGENT,...: the agent of each player named."""
+    players: dict[str, str] = {}
+    for item in [x.strip() for x in text.split(",") if x.strip()]:
+        if "=" not in item:
+            raise _Usage(f"--players takes PLAYER=AGENT pairs, found '{item}'")
+        name, agent = (x.strip() for x in item.split("=", 1))
+        if agent not in ("random", "heuristic", "scripted", "human"):
+            raise _Usage(f"'{agent}' is not an agent: random, heuristic, scripted or human")
+        players[name] = agent
+    return players
+
+
+class _Usage(Exception):
+    """A --players value that is not PLAYER=AGENT pairs of known agents."""
+
+
+def cmd_play(args) -> int:
+    """`ruleslang play`: a new game, or a saved one resumed, printed round by round; saved and logged."""
+    # start-up time: the runtime loads only for the game commands
+    from ruleslang.runtime import saves
+    from ruleslang.runtime.report import RoundPrinter
+
+    ws = open_workspace(args)
+    try:
+        players = _parse_players(args.players)
+    except _Usage as exc:
+        print(f"ruleslang play: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    problem = _play_usage(args, players)
+    if problem:
+        print(f"ruleslang play: error: {problem}", file=sys.stderr)
+        return EXIT_USAGE
+    recorded = None
+    scenario_text = None
+    if args.resume:
+        data = saves.read_save(args.resume)
+        setup = saves.setup_of(data)
+        if args.rounds is not None:
+            setup.rounds = args.rounds
+        # new agents for what comes after the record (the record answers everything before)
+        setup.players.update(players)
+        if args.agent:
+            setup.default_agent = args.agent
+        setup.orders = args.orders
+        recorded = data["decisions"]
+        scenario_text = data["scenario"]["text"]
+        if not args.save:
+            print(f"note: the resumed game is not saved; add --save {args.resume} to keep it", file=sys.stderr)
+    else:
+        defaults = play_defaults(ws.roots)
+        scenario_text = _scenario_text(ws, args.scenario)
+        # the rulesets: named on the command line, else those the scenario names, else the default game
+        refs = args.refs or _scenario_rulesets(args.scenario, scenario_text) or list(defaults.get("rulesets") or [])
+        if not refs:
+            print("ruleslang play: error: name the rulesets (--ruleset REF); no defaults.yaml gives a default game",
+                  file=sys.stderr)
+            return EXIT_USAGE
+        setup = saves.GameSetup(refs=refs, scenario=args.scenario, seed=1 if args.seed is None else args.seed,
+                                rounds=args.rounds or int(defaults.get("rounds", 10)), players=players,
+                                default_agent=args.agent or defaults.get("agent", "heuristic"),
+                                settings=list(args.settings), orders=args.orders)
+    game = saves.build_game(ws, setup, recorded=recorded, scenario_text=scenario_text)
+    if args.resume:
+        saves.check_rulesets_unchanged(game, data, args.resume)
+    printer = RoundPrinter(sys.stdout, quiet=args.quiet, live=sys.stderr.isatty() and not args.quiet)
+    # a resumed game re-runs the saved rounds; their events must be the saved ones before
+    # anything is written over the save
+    verify_after = data["rounds_played"] if args.resume else None
+
+    def after_round(g, summary):
+        nonlocal verify_after
+        if verify_after is not None:
+            done = len(g.summaries) >= verify_after
+            saves.verify_resumed(data, g, args.resume, complete=done)
+            if done:
+                verify_after = None
+        printer.round(g, summary)
+        if args.save:
+            saves.write_save(args.save, saves.save_data(g, scenario_text=scenario_text, finished=False))
+        if args.log:
+            saves.write_log(args.log, g, scenario_text)
+
+    game.on_turn = printer.turn
+    try:
+        result = game.run(setup.rounds, progress=after_round)
+    except saves.ReplayDivergence as exc:
+        raise saves.divergence_error(exc, args.resume)
+    if verify_after is not None:  # the re-run ended before the saved rounds did
+        saves.verify_resumed(data, game, args.resume, complete=True)
+    if args.save:
+        saves.write_save(args.save, saves.save_data(game, scenario_text=scenario_text, finished=True))
+    if args.log:
+        saves.write_log(args.log, game, scenario_text)
+    printer.result(game, result)
+    if args.format == "json":
+        print(json.dumps(result, indent=2))
+    return EXIT_OK
+
+
+def _play_usage(args, players: dict[str, str]) -> str | None:
+    """What is wrong with the play command's options, before anything is played or written."""
+    if args.rounds is not None and args.rounds < 1:
+        return f"--rounds takes a number of rounds of at least 1, not {args.rounds}"
+    if args.resume:
+        fixed = [flag for flag, given in (("--ruleset", args.refs), ("--scenario", args.scenario),
+                                          ("--set", args.settings), ("--seed", args.seed is not None)) if given]
+        if fixed:
+            return (f"--resume goes on with the saved game's own rulesets, scenario, options and seed; "
+                    f"drop {', '.join(fixed)}")
+    scripted = args.agent == "scripted" or "scripted" in players.values()
+    if scripted and not args.orders:
+        return "scripted players need their orders: --orders FILE (the format: ruleslang/runtime/agents/scripted.py)"
+    for flag, path in (("--save", args.save), ("--log", args.log)):
+        if path:
+            problem = file_problem(path)
+            if problem:
+                return f"{flag} {path}: {problem}"
+    return None
+
+
+def _scenario_rulesets(name: str | None, text: str | None) -> list[str]:
+    """The `rulesets:` a scenario names (checked against the workspace when the game is built)."""
+    if not text:
+        return []
+    data, _ = load_yaml(Source(name or "<scenario>", text))
+    found = data.get("rulesets") if isinstance(data, dict) else None
+    return [str(r) for r in found] if isinstance(found, list) else []
+
+
+def _scenario_text(ws, ref: str | None) -> str | None:
+    """The text of the scenario file `ref` names (kept in saves and logs), None without one."""
+    if ref is None:
+        return None
+    path = find_scenario(ref, ws.roots)
+    return path.read_text(encoding="utf-8") if path is not None else None
+
+
+def cmd_replay(args) -> int:
+    """`ruleslang replay`: a saved or logged game played again from its record and compared, event by event."""
+    # start-up time: the runtime loads only for the game commands
+    from ruleslang.runtime import saves
+
+    ws = open_workspace(args)
+    data = saves.read_record(args.record)
+    result = saves.replay(ws, data, args.record)
+    if result.diverged is not None:
+        print(f"replay of {args.record}: diverged: {result.diverged}")
+        return EXIT_ERRORS
+    if result.difference is None:
+        print(f"replay of {args.record}: all {result.events} events match")
+        return EXIT_OK
+    index, recorded, replayed = result.difference
+    print(f"replay of {args.record}: diverges at event {index + 1}")
+    print(f"  recorded: {json.dumps(recorded)}")
+    print(f"  replayed: {json.dumps(replayed)}")
+    return EXIT_ERRORS

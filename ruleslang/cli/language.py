@@ -1,0 +1,280 @@
+"""The commands of rule authors: list, check, test, eval, call, explain, diff."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from ruleslang.base.diagnostics import (Diagnostic, DiagnosticError, error, has_errors, render_all_text, render_text,
+                                        sort_diagnostics)
+from ruleslang.base.errors import EvalError
+from ruleslang.base.source import Source, Span
+from ruleslang.base.suggest import close_matches
+from ruleslang.cli.inputs import folder_ref, load_composition, open_workspace, refuse_folders
+from ruleslang.cli.output import EXIT_ERRORS, EXIT_OK, report_diagnostics
+from ruleslang.lang.diff import diff_rulesets
+from ruleslang.lang.eval import exact as exact_values
+from ruleslang.lang.eval.compile import NO_VALUE
+from ruleslang.lang.syntax import ast
+from ruleslang.lang.syntax.unparse import unparse_type
+from ruleslang.lang.values import format_number, format_value, to_json
+from ruleslang.ruletests.invariants import evaluate_checks
+from ruleslang.ruletests.runner import TestResult, TestRunner, results_json, summary_line
+from ruleslang.workspace.session import compile_expression, convert_argument, make_context
+
+
+def cmd_list(args) -> int:
+    """`ruleslang list`: every ruleset found, its reference and title."""
+    ws = open_workspace(args)
+    rows = []
+    for ref, path in ws.loader.all_rulesets():
+        title = ""
+        try:
+            title = ws.loader.load(path).module.header.title or ""
+        except DiagnosticError:
+            title = "(does not parse: run ruleslang check " + ref + ")"
+        rows.append({"ref": ref, "title": title, "path": str(path)})
+    if args.format == "json":
+        print(json.dumps({"rulesets": rows}, indent=2))
+        return EXIT_OK
+    if not rows:
+        print("no rulesets found in: " + ", ".join(str(r) for r in ws.roots))
+        return EXIT_OK
+    width = max(len(r["ref"]) for r in rows)
+    for r in rows:
+        print(f"{r['ref']:<{width}}  {r['title']}")
+    return EXIT_OK
+
+
+def _all_refs(ws) -> list[str]:
+    return [ref for ref, _ in ws.loader.all_rulesets()]
+
+
+def cmd_check(args) -> int:
+    """`ruleslang check`: diagnostics of each ruleset, its invariants and its tests' scenarios."""
+    ws = open_workspace(args)
+    refs = args.refs or _all_refs(ws)
+    diagnostics: list[Diagnostic] = []
+    for ref in refs:
+        folder = folder_ref(ref)
+        if folder is not None:
+            diagnostics.append(folder)
+            continue
+        loaded = ws.load([ref])
+        diagnostics.extend(loaded.diagnostics)
+        if loaded.ok:
+            diagnostics.extend(evaluate_checks(loaded, ws))
+    return report_diagnostics(diagnostics, args.format)
+
+
+def cmd_test(args) -> int:
+    """`ruleslang test`: run the rule tests, PASS / FAIL / ERROR each, then the summary line."""
+    ws = open_workspace(args)
+    refs = args.refs or _all_refs(ws)
+    runner = TestRunner(ws)
+    results = []
+    load_errors: list[Diagnostic] = []
+    for ref in refs:
+        folder = folder_ref(ref)
+        loaded = ws.load([ref]) if folder is None else None
+        if loaded is None or not loaded.ok:
+            problems = [folder] if loaded is None else loaded.diagnostics
+            load_errors.extend(problems)
+            results.append(_unloadable(ref, problems))
+            continue
+        results.extend(runner.run(loaded))
+    if args.format == "json":
+        out = results_json(results)
+        if load_errors:
+            out["diagnostics"] = [d.to_json() for d in sort_diagnostics(load_errors)]
+        print(json.dumps(out, indent=2))
+    else:
+        if load_errors:
+            print(render_all_text(load_errors), file=sys.stderr)
+        for r in results:
+            if r.status == "pass":
+                if not args.quiet:
+                    print(f"PASS {r.ruleset}: {r.title}")
+                continue
+            where = f"{r.span.source.display_name}:{r.span.line}:{r.span.column}"
+            print(f"{r.status.upper()} {where}: {r.ruleset}: {r.title}")
+            print(f"    {r.message}")
+            if r.expected is not None:
+                print(f"    expected: {r.expected}")
+                print(f"    actual:   {r.actual}")
+            for d in sort_diagnostics(r.diagnostics):
+                print("    " + render_text(d).replace("\n", "\n    "))
+        print(summary_line(results))
+    failed = any(r.status != "pass" for r in results) or has_errors(load_errors)
+    return EXIT_ERRORS if failed else EXIT_OK
+
+
+def _unloadable(ref: str, diagnostics):
+    """A ruleset that does not check: one failed 'test' in the summary, so it never reads as success."""
+    first = next((d for d in diagnostics if d.is_error), None)
+    # an error with no place in a file (a missing file, a folder) points at the REF as typed
+    span = first.span if first is not None and first.span is not None else \
+        Span(Source("<command line>", ref), 0, len(ref))
+    return TestResult(ref, "(the ruleset does not check; its tests did not run)", span, "error",
+                      first.message if first is not None else "the ruleset does not check")
+
+
+def _print_value(args, value=None, dist=None) -> None:
+    if args.format == "json":
+        if dist is not None:
+            print(json.dumps({"distribution": [[to_json(v), format_number(p)] for v, p in dist.outcomes]}))
+        else:
+            print(json.dumps({"value": to_json(value)}))
+        return
+    if dist is not None:
+        for v, p in dist.outcomes:
+            print(f"{format_value(v)}\t{format_number(p)}\t({float(p):.4f})")
+    else:
+        print(format_value(value))
+
+
+def _evaluate(args, ctx, concrete, exact_fn, span=None) -> int:
+    try:
+        if args.exact:
+            dist = exact_fn().to_dist()
+            _print_value(args, dist=dist)
+        else:
+            _print_value(args, value=concrete())
+    except EvalError as e:
+        return report_diagnostics([e.at(span).diagnostic()], args.format)
+    return EXIT_OK
+
+
+def cmd_eval(args) -> int:
+    """`ruleslang eval`: one expression, sampled (--seed) or as an exact distribution (--exact)."""
+    ws = open_workspace(args)
+    loaded = load_composition(ws, [args.ref])
+    node, size = compile_expression(loaded, args.expr)
+    ctx = make_context(loaded, ws, scenario=args.scenario, seed=args.seed, budget=args.budget,
+                       settings=args.settings)
+    env = [ctx] + [None] * (size - 1)
+    compiled = loaded.compiled
+    return _evaluate(args, ctx, lambda: compiled.expr_compiler.expr(node)(env),
+                     lambda: compiled.exact_compiler.expr(node)(env))
+
+
+_CALLABLE_KINDS = ("formula", "modifiers", "constant", "table", "die table", "counter", "option", "fact")
+
+
+def cmd_call(args) -> int:
+    """`ruleslang call`: a definition with arguments from the command line."""
+    ws = open_workspace(args)
+    loaded = load_composition(ws, [args.ref])
+    compiled = loaded.compiled
+    sym = compiled.symbols.get(args.name)
+    if sym is None or sym.kind not in _CALLABLE_KINDS:
+        names = [n for n, s in compiled.symbols.items() if s.kind in _CALLABLE_KINDS]
+        close = close_matches(args.name, names, n=3)
+        raise DiagnosticError(error(
+            "U110", f"{args.ref} has no formula, table or modifier list named '{args.name}'",
+            hint=f"did you mean {', '.join(close)}?" if close else None))
+    decl = sym.decl
+    params = list(getattr(decl, "params", None) or ())
+    if sym.kind in ("table", "die table"):
+        types = list(sym.params_types)
+        if sym.kind == "die table":
+            params = [ast.Param(ast.Ident("roll", span=decl.name.span), ast.NamedType("int", span=decl.name.span),
+                                span=decl.name.span)]
+    elif sym.kind in ("option", "fact"):
+        types = []
+    else:
+        types = list(loaded.program.formula_types[args.name][0] or ())
+    if len(args.args) != len(types):
+        want = ", ".join(f"{p.name.text}: {unparse_type(p.type)}" for p in params) or "no arguments"
+        raise DiagnosticError(error(
+            "U111", f"{args.name} takes {len(types)} argument{'' if len(types) == 1 else 's'} ({want}), "
+                    f"found {len(args.args)}"))
+    values = [convert_argument(compiled, text, i + 1, p, t)
+              for i, (text, p, t) in enumerate(zip(args.args, params, types))]
+    # an error with no place in rule text (a missing table key) points at the arguments
+    where = Source("<arguments>", " ".join(args.args))
+    arg_span = Span(where, 0, len(where.text))
+    ctx = make_context(loaded, ws, scenario=args.scenario, seed=args.seed, budget=args.budget,
+                       settings=args.settings)
+
+    def concrete():
+        if sym.kind == "option":
+            return ctx.options[args.name]
+        if sym.kind == "fact":
+            return _fact_value(ctx, compiled, args.name)
+        if sym.kind in ("table", "die table"):
+            return compiled.table(args.name).lookup(ctx, tuple(values))
+        return compiled.callable(args.name)(ctx, *values)
+
+    def exact():
+        if sym.kind in _CALLABLE_KINDS[:3]:
+            return compiled.exact_callable(args.name)(ctx, *values)
+        return exact_values.point(concrete())
+    return _evaluate(args, ctx, concrete, exact, span=arg_span)
+
+
+def _fact_value(ctx, compiled, name):
+    if name in ctx.facts:
+        return ctx.facts[name]
+    default = compiled.fact_default(name)
+    if default is NO_VALUE:
+        raise EvalError("E532", f"fact '{name}' has no value: give it in the scenario's facts")
+    return default
+
+
+def cmd_explain(args) -> int:
+    """`ruleslang explain`: a call of a modifier list or formula, term by term or part by part."""
+    ws = open_workspace(args)
+    loaded = load_composition(ws, [args.ref])
+    node, size = compile_expression(loaded, args.expr)
+    compiled = loaded.compiled
+    info = compiled.info.calls.get(id(node)) if isinstance(node, ast.Call) else None
+    if info is None or info.kind not in ("modifiers", "formula"):
+        src = Source("<expression>", args.expr)
+        raise DiagnosticError(error("U105", "explain takes a call of a modifier list or formula, "
+                                            "such as engagement_modifier({...})", Span(src, 0, len(args.expr))))
+    ctx = make_context(loaded, ws, scenario=args.scenario, seed=None, budget=None, settings=args.settings)
+    env = [ctx] + [None] * (size - 1)
+    try:
+        arg_fns = compiled.expr_compiler.ordered_args(node, info.symbol.decl)
+        explanation = compiled.explainer(info.name)(ctx, *[f(env) for f in arg_fns])
+    except EvalError as e:
+        return report_diagnostics([e.diagnostic()], args.format)
+    if args.format == "json":
+        out = {"name": explanation.name, "total": to_json(explanation.total)}
+        if explanation.parts is not None:
+            out["parts"] = [{"expression": t, "value": to_json(v)} for t, v in explanation.parts]
+        else:
+            out["terms"] = [{"reason": t.reason, "applied": t.applied, "sign": t.sign,
+                             "value": to_json(t.signed()) if t.value is not None else None}
+                            for t in explanation.terms]
+        print(json.dumps(out, indent=2))
+        return EXIT_OK
+    print(f"{explanation.name}:")
+    if explanation.parts is not None:
+        width = max([len(t) for t, _ in explanation.parts] + [5])
+        for text, value in explanation.parts:
+            print(f"  {text:<{width}}  = {format_value(value)}")
+    else:
+        for t in explanation.terms:
+            value = "?" if t.value is None else format_value(t.signed())
+            if not value.startswith("-"):
+                value = "+" + value
+            status = "applied" if t.applied else "not applied"
+            print(f"  {value:>5}  {status:<11}  {t.reason}")
+    print(f"  total {format_value(explanation.total)}")
+    return EXIT_OK
+
+
+def cmd_diff(args) -> int:
+    """`ruleslang diff`: two rulesets compared definition by definition."""
+    ws = open_workspace(args)
+    refuse_folders([args.old, args.new])
+    old = ws.resolver.resolve_ref(args.old)
+    new = ws.resolver.resolve_ref(args.new)
+    result = diff_rulesets(old, new)
+    if args.format == "json":
+        print(json.dumps(result.to_json(), indent=2))
+    else:
+        print(result.to_text())
+    return EXIT_OK
