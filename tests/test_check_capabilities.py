@@ -24,7 +24,7 @@ test "actions":
 
 def _ruleset(tmp_path):
     write_rulesets(tmp_path, {"t/host@1": RULES})
-    return Workspace([tmp_path]).resolver.compose(["t/host@1"])
+    return Workspace([tmp_path]).composer.compose(["t/host@1"])
 
 
 def _lines(program) -> list[tuple[str, int, str]]:

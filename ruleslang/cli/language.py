@@ -270,8 +270,8 @@ def cmd_diff(args) -> int:
     """`ruleslang diff`: two rulesets compared definition by definition."""
     ws = open_workspace(args)
     refuse_folders([args.old, args.new])
-    old = ws.resolver.resolve_ref(args.old)
-    new = ws.resolver.resolve_ref(args.new)
+    old = ws.composer.resolve_ref(args.old)
+    new = ws.composer.resolve_ref(args.new)
     result = diff_rulesets(old, new)
     if args.format == "json":
         print(json.dumps(result.to_json(), indent=2))

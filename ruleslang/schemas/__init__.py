@@ -1,0 +1,1 @@
+"""JSON Schemas of the data files (maps, scenarios, saves), read by base.yamlio."""

@@ -15,7 +15,7 @@ from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, error, has_e
 from ruleslang.lang.compose.loader import Loader
 from ruleslang.base.paths import default_roots
 from ruleslang.lang.eval.program import CompiledProgram
-from ruleslang.lang.compose.composition import Resolver, Ruleset
+from ruleslang.lang.compose.composition import Composer, Ruleset
 from ruleslang.runtime.registry import CAPABILITIES
 
 
@@ -41,14 +41,14 @@ class Workspace:
     def __init__(self, roots: Sequence[str | Path] = ()):
         self.roots = default_roots(roots)
         self.loader = Loader(self.roots)
-        self.resolver = Resolver(self.loader)
+        self.composer = Composer(self.loader)
         self._maps: dict[str, object] = {}
 
     def load(self, refs: Sequence[str]) -> Loaded:
         """Resolve, check and compile the composition of `refs`."""
         out = Loaded(roots=self.roots)
         try:
-            out.ruleset = self.resolver.compose(list(refs))
+            out.ruleset = self.composer.compose(list(refs))
         except DiagnosticError as exc:
             out.diagnostics.extend(exc.diagnostics)
             return out

@@ -1,4 +1,4 @@
-"""Resolve: references to rulesets, revisions applied, compositions merged.
+"""Composition: references to rulesets found, revisions applied, the rulesets a composition uses merged.
 
 A resolved `Ruleset` maps every name to the `Definition` in force. Each definition remembers
 which ruleset wrote it (`origin`) and which earlier definitions it supersedes (`replaces`), so
@@ -101,8 +101,8 @@ class Ruleset:
         return d.decl if d is not None else None
 
 
-class Resolver:
-    """Resolves references through a Loader; caches each ruleset once."""
+class Composer:
+    """Composes rulesets: references resolved through a Loader, revisions applied, uses merged; each ruleset built once."""
 
     def __init__(self, loader: Loader):
         self.loader = loader

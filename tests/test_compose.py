@@ -43,7 +43,7 @@ def test_a_revision_states_only_what_changes(tmp_path):
 def test_newest_version_when_none_is_given(tmp_path):
     write_rulesets(tmp_path, {"h/raid@1": BASE, "h/raid@2": "ruleset h/raid@2\nrevises h/raid@1\n"})
     ws = Workspace([tmp_path])
-    assert ws.resolver.resolve_ref("h/raid").ref == "h/raid@2"
+    assert ws.composer.resolve_ref("h/raid").ref == "h/raid@2"
 
 
 def test_overrides_are_late_bound(tmp_path):
