@@ -19,6 +19,7 @@ from ruleslang.lang.compose.composition import Ruleset
 from ruleslang.runtime.registry import ACTIONS, PROCEDURES, REQUIRED
 from ruleslang.lang.scope import Enumeration, GlobalScope, Symbol
 from ruleslang.base.suggest import close_matches
+from ruleslang.lang.check.advice import check_advice
 from ruleslang.lang.check.typecheck import CheckInfo, Frame, TypeChecker
 from ruleslang.lang.values import EnumValue
 
@@ -97,6 +98,7 @@ class _Checker:
         self._procedures()
         self._checks()
         self._tests()
+        check_advice(self)
         self._overrides()
         return Program(self.ruleset, self.scope, self.info, self.formula_types, order, self.tables,
                        self.decision_ids, self.diags)
@@ -178,6 +180,8 @@ class _Checker:
                 # tags are read where a tag is expected: a namespace of their own, like enum members
                 scope.members.setdefault(name, []).append(scope.enums["tag"].by_name[name])
                 continue
+            if isinstance(decl, ast.AdviceDecl):
+                continue  # read by bots through its decision's id, never by name (check/advice.py)
             if isinstance(decl, ast.AttributeDecl):
                 # Attributes are read as fields (u.attack, s.capital): a namespace of their own.
                 sym = Symbol(name, "attribute", decl, d.origin)

@@ -14,6 +14,7 @@ from ruleslang.lang.syntax import ast
 from ruleslang.lang.eval import exact as X
 from ruleslang.lang import types as T
 from ruleslang.lang.check.checker import Program
+from ruleslang.lang.compose.composition import advice_key
 from ruleslang.lang.eval.compile import _NO, ExprCompiler
 from ruleslang.lang.eval.compile_exact import ExactCompiler, exact_body
 from ruleslang.base.errors import EvalError
@@ -114,6 +115,15 @@ class TableRuntime:
         return f"table {self.name}"
 
 
+@dataclass(frozen=True)
+class Advice:
+    """Compiled advice: `fn(ctx, *args)` gives the advised answer or value; `params` names what the
+    bot passes, in order (for a decision, estimates; lang/check/advice.py lists them)."""
+
+    params: tuple[str, ...]
+    fn: Callable
+
+
 @dataclass
 class Term:
     sign: str
@@ -165,6 +175,7 @@ class CompiledProgram:
         self._space_attr_cache: dict[tuple[str, str], Any] = {}
         self._counter_defaults: dict[str, Callable] = {}
         self._explainers: dict[str, Callable] = {}
+        self._advice: dict[str, Advice | None] = {}
         self.unit_tags: dict[str, tuple[str, ...]] = {}
         self._build_sides()
         self._build_units()
@@ -288,6 +299,16 @@ class CompiledProgram:
                 env[slot] = f(env)
             return body(env)
         return fn
+
+    def advice(self, key: str) -> "Advice | None":
+        """The ruleset's advice on the decision `key` (procedure.variable), or on the value
+        bots build estimates from of that name (no dot), compiled on first use; None when the
+        rulesets give none."""
+        if key not in self._advice:
+            decl = self.program.ruleset.decl(advice_key(key))
+            self._advice[key] = None if decl is None else Advice(
+                tuple(p.name.text for p in decl.params or ()), self._formula(decl))
+        return self._advice[key]
 
     def _modifiers(self, decl: ast.ModifiersDecl) -> Callable:
         ec = self.expr_compiler

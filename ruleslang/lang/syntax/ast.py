@@ -581,6 +581,20 @@ class CheckDecl(Decl):
 
 
 @dataclass(frozen=True)
+class AdviceDecl(Decl):
+    """`advice proc.var [(estimates)] = expr`: the answer bots give the decision `proc.var`.
+
+    `name` is the decision's id (its text is `proc.var`); the parameters name estimates the bot
+    supplies (lang/check/advice.py lists them); `lets` and `body` are read as a formula's."""
+
+    target: HookTarget
+    params: Union[tuple[Param, ...], None]
+    lets: tuple[Let, ...]
+    body: Expr
+    kind = "advice"
+
+
+@dataclass(frozen=True)
 class TestScenario(Node):
     ref: "RefLit"
     changes: Union[RecordLit, None]
