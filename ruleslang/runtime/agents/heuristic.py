@@ -8,8 +8,8 @@ the ruleset's `advice firepower(u, side)` (the value its battle steps roll again
 advice, its `attack` or `defense` attribute), and:
 
 - purchase: spends its money on the land units with the best value for money for attack and
-  defence by their `attack` and `defense` attributes (about two defenders for each attacker),
-  plus an air unit when it can afford one;
+  defence (their firepower; about two defenders for each attacker), plus an air unit when it
+  can afford one;
 - combat move: attacks the most valuable reachable enemy spaces it wins with high odds, with the
   fewest units that keep the odds, capitals and score-bearing territories first; units no attack
   needs that can bomb raid the richest enemy factory they reach;
@@ -46,7 +46,7 @@ class HeuristicAgent(Agent):
         self._plan: list = []
         self._plan_key = None
         self._deltas: dict[str, float] = {}  # space -> _score_delta, for the plan being made
-        self._combatants: dict[tuple[int, str], tuple] = {}  # (unit id, side) -> _combatant, this decision
+        self._combatants: dict[tuple, tuple] = {}  # (unit id, type, owner, side) -> _combatant, this decision
 
     def decide(self, decision: Decision, game):
         self._combatants = {}
@@ -72,9 +72,14 @@ class HeuristicAgent(Agent):
         ruleset's `advice firepower`, else the unit's attack or defense attribute."""
         return self._combatant(game, unit, side)[0]
 
+    def _type_fire(self, game, type_name: str, side: str) -> int:
+        """The value a unit of `type_name` of this player would fire at on `side`."""
+        return self._fire(game, _Sample(type_name, self.player), side)
+
     def _combatant(self, game, unit, side: str) -> tuple[int, int, int]:
         """(fire value, cost, hit points) of a unit in a simulated battle, by the rules' values."""
-        key = (unit.id, side)
+        # a stand-in unit (_Sample) has no id of its own: its type and owner tell it apart
+        key = (unit.id, unit.type, unit.owner, side)
         found = self._combatants.get(key)
         if found is None:
             advice = game.compiled.advice("firepower")
@@ -131,17 +136,19 @@ class HeuristicAgent(Agent):
         for t, c in costs.items():
             sample = _Sample(t, self.player)
             domain = facts.domain(sample) if facts._domain is not None else "land"
-            if domain == "land" and (self._stat(game, t, "attack") or self._stat(game, t, "defense")):
+            if domain == "land" and (self._type_fire(game, t, "attacker") or self._type_fire(game, t, "defender")):
                 land.append(t)
             elif domain == "air":
                 air.append(t)
         if not land:
             return {"units": {}, "build": []}
-        defender = max(land, key=lambda t: (self._stat(game, t, "defense") / costs[t], -costs[t], t))
-        attacker = max(land, key=lambda t: (self._stat(game, t, "attack") / costs[t], self._stat(game, t, "attack"), t))
+        defender = max(land, key=lambda t: (self._type_fire(game, t, "defender") / costs[t], -costs[t], t))
+        attacker = max(land, key=lambda t: (self._type_fire(game, t, "attacker") / costs[t],
+                                            self._type_fire(game, t, "attacker"), t))
         bought: dict[str, int] = {}
         if air and money >= 30:
-            plane = max(air, key=lambda t: (self._stat(game, t, "defense") + self._stat(game, t, "attack"), -costs[t], t))
+            plane = max(air, key=lambda t: (self._type_fire(game, t, "defender") + self._type_fire(game, t, "attacker"),
+                                            -costs[t], t))
             bought[plane] = 1
             money -= costs[plane]
         order = [defender, defender, attacker]
