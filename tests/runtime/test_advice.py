@@ -22,10 +22,12 @@ phase ask:
     let dive = choose one of {true, false} by current_player() "submerge?"
     let some = choose up to 2 of [1, 2, 3] by current_player() "which?"
     let two = choose 2 of [1, 2, 3] by current_player() "which two?"
+    let last = choose one of [1, 2, 3] by current_player() "which?"
 
 advice ask.some = {3, 1}
 advice ask.two = {3, 5}
 advice ask.dive(win_chance: number) = win_chance < 0.5
+advice ask.last(options: list of int) = options[count(options) - 1]
 """
 
 REVISED = """\
@@ -63,6 +65,11 @@ def test_without_advice_the_answer_follows_the_options_types_not_the_prompt(tmp_
 def test_advice_gives_the_answer_and_a_set_comes_back_in_the_options_order(tmp_path):
     game = game_of(tmp_path, ASK)
     assert ask(game, "ask.some", [1, 2, 3], mode="up_to", count=2) == (1, 3)
+
+
+def test_advice_reads_the_options_the_decision_offers(tmp_path):
+    game = game_of(tmp_path, ASK)
+    assert ask(game, "ask.last", [1, 2]) == 2
 
 
 def test_advice_that_is_not_a_legal_answer_here_gives_way_to_the_neutral_answer(tmp_path):

@@ -3,7 +3,8 @@
 `advice proc.var(estimate: type, ...) = expr` names a decision (`procedure.variable`, as a test's
 `answer` does) and gives the answer a bot gives it in the current game state. Its parameters are
 not chosen by the ruleset: each names an estimate the bot works out and passes in (`ESTIMATES`),
-so that a rule can weigh what only a bot can guess (how a battle will end) without naming it.
+so that a rule can weigh what only a bot can guess (how a battle will end) without naming it, or
+is `options`, the options the decision offers (a list, in the rules' order).
 The answer must have the decision's type (an option for `choose one`, a set of options for
 `choose N` / `choose up to N`). Advice for a decision no ruleset asks is a warning: a rule that
 replaces a procedure may drop a decision that a used ruleset advises on.
@@ -29,6 +30,9 @@ ESTIMATES: dict[str, tuple[T.Type, str]] = {
                              "being fought (the attacker takes the space, the defender holds it)"),
 }
 
+# The parameter through which a bot passes the options a decision offers (a list of them).
+OPTIONS = "options"
+
 # The values bots build their estimates from, by name: (parameter types, result type, what it is).
 INPUTS: dict[str, tuple[tuple[T.Type, ...], T.Type, str]] = {
     "firepower": ((T.UNIT, T.TEXT), T.INT,
@@ -51,8 +55,9 @@ def _check_one(checker, decl: ast.AdviceDecl) -> None:
     if decl.target.step is None:
         expected = _input_params(checker, decl, frame)
     else:
-        _estimate_params(checker, decl, frame)
-        expected = _answer_type(checker, decl)
+        stmt = _decision(checker, decl)
+        _estimate_params(checker, decl, frame, stmt)
+        expected = _answer_type(checker, stmt)
     tc.frame = frame
     for let in decl.lets:
         frame.declare(let.name, tc.check(let.value), tc)
@@ -88,24 +93,30 @@ def _input_params(checker, decl: ast.AdviceDecl, frame: Frame) -> T.Type | None:
     return known[1] if known is not None else None
 
 
-def _estimate_params(checker, decl: ast.AdviceDecl, frame: Frame) -> None:
-    """Declare a decision advice's parameters, each an estimate bots supply."""
+def _estimate_params(checker, decl: ast.AdviceDecl, frame: Frame, stmt: ast.Choose | None) -> None:
+    """Declare a decision advice's parameters, each an estimate bots supply or the options."""
     for p in decl.params or ():
         declared = checker.resolve_type(p.type)
         known = ESTIMATES.get(p.name.text)
-        if known is None:
+        if p.name.text == OPTIONS:
+            want = T.ListType(_option_type(checker, stmt) or T.ANY)
+            if not T.assignable(want, declared):
+                checker.error("T326", f"advice {decl.name.text}: the options are a {want}, not {declared}",
+                              p.type.span)
+        elif known is None:
             close = close_matches(p.name.text, list(ESTIMATES), n=2)
             checker.error("T326", f"advice {decl.name.text}: '{p.name.text}' is not an estimate bots supply",
                           p.name.span, hint=f"did you mean {', '.join(close)}?" if close else
-                          "estimates: " + ", ".join(f"{n}: {t}" for n, (t, _) in ESTIMATES.items()))
+                          "estimates: " + ", ".join(f"{n}: {t}" for n, (t, _) in ESTIMATES.items())
+                          + f"; and {OPTIONS}, the decision's options")
         elif declared != known[0]:
             checker.error("T326", f"advice {decl.name.text}: the estimate {p.name.text} has type {known[0]}, "
                                   f"not {declared}", p.type.span)
         frame.declare(p.name, declared, checker.tc)
 
 
-def _answer_type(checker, decl: ast.AdviceDecl) -> T.Type | None:
-    """The type of the decision's answer; None (after a warning) when no ruleset asks it."""
+def _decision(checker, decl: ast.AdviceDecl) -> ast.Choose | None:
+    """The `choose` the advice is on; None (after a warning) when no ruleset asks it."""
     key = decl.name.text
     stmt = checker.decision_ids.get(key)
     if stmt is None:
@@ -114,7 +125,18 @@ def _answer_type(checker, decl: ast.AdviceDecl) -> T.Type | None:
             "R240", f"advice for '{key}', a decision no ruleset of this composition asks", decl.name.span,
             hint=f"did you mean {', '.join(close)}?" if close else
             "a decision is named procedure.variable, after 'let variable = choose ...'"))
+    return stmt
+
+
+def _option_type(checker, stmt: ast.Choose | None) -> T.Type | None:
+    """The type of one option of the decision (None when unknown)."""
+    want = checker.info.types.get(id(stmt.options)) if stmt is not None else None
+    return T.element_type(T.strip_optional(want)) if want is not None else None
+
+
+def _answer_type(checker, stmt: ast.Choose | None) -> T.Type | None:
+    """The type of the decision's answer (None when no ruleset asks it)."""
+    if stmt is None:
         return None
-    want = checker.info.types.get(id(stmt.options))
-    elem = T.element_type(T.strip_optional(want)) if want is not None else None
-    return (elem or T.ANY) if stmt.mode == "one" else T.SetType(elem or T.ANY)
+    elem = _option_type(checker, stmt) or T.ANY
+    return elem if stmt.mode == "one" else T.SetType(elem)

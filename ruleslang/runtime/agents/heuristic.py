@@ -29,6 +29,7 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
+from ruleslang.lang.check.advice import OPTIONS
 from ruleslang.runtime.decisions import DONE, Agent, Decision
 
 ATTACK_ODDS = 0.75   # attack when the simulated chance of taking the space is at least this
@@ -104,13 +105,13 @@ class HeuristicAgent(Agent):
     def _advised(self, advice, d: Decision, game):
         """The advised answer, or _NO_ADVICE when an estimate it needs cannot be made or the rules'
         answer is not a legal one here."""
-        estimates = []
+        args = []
         for name in advice.params:
-            value = getattr(self, "_estimate_" + name)(d, game)
+            value = tuple(d.options) if name == OPTIONS else getattr(self, "_estimate_" + name)(d, game)
             if value is None:
                 return _NO_ADVICE
-            estimates.append(value)
-        answer = advice.fn(game.ctx, *estimates)
+            args.append(value)
+        answer = advice.fn(game.ctx, *args)
         if d.mode == "one":
             return answer if answer in d.options else _NO_ADVICE
         chosen = tuple(o for o in d.options if o in answer)
