@@ -136,3 +136,13 @@ def test_the_battle_estimate_fires_the_units_at_the_firepower_the_ruleset_advise
     game.ctx.battle = Battle(game, KARELIA, "Germans", "Russians", attacking=ids(game, KARELIA, "Germans"),
                              defending=ids(game, KARELIA, "Russians"))
     assert ask(game, "attacker_retreat.go", [True, False]) is False
+
+
+def test_aa50_bots_fire_a_rocket_at_the_richest_complex_and_every_ready_artillery():
+    game = make_game(["aa50/base@1", "aa50/artillery@1"])
+    spaces = game.ctx.space_values
+    options = [spaces["Karelia S.S.R."], spaces["Germany"], spaces["United Kingdom"]]
+    richest = max(options, key=lambda s: game.board.ipc(s.name))
+    assert ask(game, "rocket_attacks.picked", options, mode="up_to", count=1) == (richest,)
+    pieces = [game.ctx.unit_value(u) for u in game.state.units[:3]]
+    assert ask(game, "artillery_opening_fire.firing", pieces, mode="up_to", count=3) == tuple(pieces)

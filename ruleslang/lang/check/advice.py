@@ -36,8 +36,8 @@ OPTIONS = "options"
 # The values bots build their estimates from, by name: (parameter types, result type, what it is).
 INPUTS: dict[str, tuple[tuple[T.Type, ...], T.Type, str]] = {
     "firepower": ((T.UNIT, T.TEXT), T.INT,
-                   "the value a unit fires at in a battle, on the side \"attacker\" or \"defender\" "
-                   "(a die at or below it hits): bots simulate battles with it"),
+                  "the value a unit fires at in a battle, on the side \"attacker\" or \"defender\" "
+                  "(a die at or below it hits): bots simulate battles with it"),
 }
 
 
