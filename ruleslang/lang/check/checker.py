@@ -181,7 +181,7 @@ class _Checker:
                 scope.members.setdefault(name, []).append(scope.enums["tag"].by_name[name])
                 continue
             if isinstance(decl, ast.AdviceDecl):
-                continue  # read by bots through its decision's id, never by name (check/advice.py)
+                continue  # read by bots through its target, never by name in the rules (check/advice.py)
             if isinstance(decl, ast.AttributeDecl):
                 # Attributes are read as fields (u.attack, s.capital): a namespace of their own.
                 sym = Symbol(name, "attribute", decl, d.origin)

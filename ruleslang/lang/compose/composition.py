@@ -27,7 +27,7 @@ def definition_key(decl: ast.Decl) -> str:
     """The key a declaration is filed under. Tags and attributes are read in their own places
     (a tag argument, a field), so they have namespaces of their own: a unit `diver` and a tag
     `diver` can coexist, as can an attribute `cost` and a formula `cost`. Advice is filed under
-    its decision's id (`advice proc.var`), apart from every name."""
+    its target (`advice proc.var`, `advice NAME`), apart from every name."""
     name = decl.name.text
     if isinstance(decl, ast.TagDecl):
         return f"tag {name}"

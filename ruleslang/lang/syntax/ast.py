@@ -582,10 +582,11 @@ class CheckDecl(Decl):
 
 @dataclass(frozen=True)
 class AdviceDecl(Decl):
-    """`advice proc.var [(estimates)] = expr`: the answer bots give the decision `proc.var`.
+    """`advice proc.var [(estimates)] = expr`: the answer bots give the decision `proc.var`;
+    `advice NAME(params) = expr`: a value bots build their estimates from.
 
-    `name` is the decision's id (its text is `proc.var`); the parameters name estimates the bot
-    supplies (lang/check/advice.py lists them); `lets` and `body` are read as a formula's."""
+    `name`'s text is the target (`proc.var` or NAME); the parameters are what the bot passes
+    (lang/check/advice.py lists them); `lets` and `body` are read as a formula's."""
 
     target: HookTarget
     params: Union[tuple[Param, ...], None]
