@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Callable, NamedTuple
 
 from ruleslang.base.diagnostics import Diagnostic, has_errors
-from ruleslang.lang.check import declarations, invariants, overrides, phases, rule_tests, values
+from ruleslang.lang.check import advice, declarations, invariants, overrides, phases, rule_tests, values
 from ruleslang.lang.check.capabilities import Capabilities
 from ruleslang.lang.check.state import CheckState, TableInfo
 from ruleslang.lang.check.typecheck import CheckInfo
@@ -42,6 +42,7 @@ STAGES: tuple[Stage, ...] = (
     Stage("phases that run each other", phases.run_cycles),
     Stage("invariants (check declarations)", invariants.check),
     Stage("rule tests", rule_tests.check),
+    Stage("advice for bots, against the decisions it names", advice.check_advice),
     Stage("overrides keep their definition's parameters and result", overrides.check),
 )
 

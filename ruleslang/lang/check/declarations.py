@@ -86,6 +86,8 @@ def symbols(state: CheckState) -> None:
             # tags are read where a tag is expected: a namespace of their own, like enum members
             scope.members.setdefault(name, []).append(scope.enums["tag"].by_name[name])
             continue
+        if isinstance(decl, ast.AdviceDecl):
+            continue  # read by bots through its target, never by name in the rules (check/advice.py)
         if isinstance(decl, ast.AttributeDecl):
             # Attributes are read as fields (u.attack, s.capital): a namespace of their own.
             sym = Symbol(name, "attribute", decl, d.origin)

@@ -26,13 +26,22 @@ _VALUE_KINDS = {"formula", "table", "die table", "modifiers", "constant"}
 def definition_key(decl: ast.Decl) -> str:
     """The key a declaration is filed under. Tags and attributes are read in their own places
     (a tag argument, a field), so they have namespaces of their own: a unit `diver` and a tag
-    `diver` can coexist, as can an attribute `cost` and a formula `cost`."""
+    `diver` can coexist, as can an attribute `cost` and a formula `cost`. Advice is filed under
+    its target (`advice proc.var`, `advice NAME`), apart from every name."""
     name = decl.name.text
     if isinstance(decl, ast.TagDecl):
         return f"tag {name}"
     if isinstance(decl, ast.AttributeDecl):
         return f"space attribute {name}" if decl.on_spaces else f"attribute {name}"
+    if isinstance(decl, ast.AdviceDecl):
+        return advice_key(name)
     return name
+
+
+def advice_key(name: str) -> str:
+    """The key the advice on `name` (a decision's procedure.variable, or a value bots estimate
+    with) is filed under."""
+    return f"advice {name}"
 
 
 @dataclass(frozen=True)

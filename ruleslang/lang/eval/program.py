@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable
 
@@ -14,6 +15,7 @@ from ruleslang.lang.syntax import ast
 from ruleslang.lang.eval import exact as X
 from ruleslang.lang import types as T
 from ruleslang.lang.check.checker import Program
+from ruleslang.lang.compose.composition import advice_key
 from ruleslang.lang.eval.compile import NO_VALUE, ExprCompiler
 from ruleslang.lang.eval.compile_exact import ExactCompiler, exact_body
 from ruleslang.lang.eval.explain import Explanation, Term, formula_explainer
@@ -116,6 +118,15 @@ class TableRuntime:
         return f"table {self.name}"
 
 
+@dataclass(frozen=True)
+class Advice:
+    """Compiled advice: `fn(ctx, *args)` gives the advised answer or value; `params` names what the
+    bot passes, in order (for a decision, estimates; lang/check/advice.py lists them)."""
+
+    params: tuple[str, ...]
+    fn: Callable
+
+
 class CompiledProgram:
     def __init__(self, program: Program):
         self.program = program
@@ -132,6 +143,7 @@ class CompiledProgram:
         self._space_attr_cache: dict[tuple[str, str], Any] = {}
         self._counter_defaults: dict[str, Callable] = {}
         self._explainers: dict[str, Callable] = {}
+        self._advice: dict[str, Advice | None] = {}
         self.unit_tags: dict[str, tuple[str, ...]] = {}
         self._build_sides()
         self._build_units()
@@ -252,6 +264,16 @@ class CompiledProgram:
                 env[slot] = f(env)
             return body(env)
         return fn
+
+    def advice(self, key: str) -> "Advice | None":
+        """The ruleset's advice on the decision `key` (procedure.variable), or on the value
+        bots build estimates from of that name (no dot), compiled on first use; None when the
+        rulesets give none."""
+        if key not in self._advice:
+            decl = self.program.ruleset.decl(advice_key(key))
+            self._advice[key] = None if decl is None else Advice(
+                tuple(p.name.text for p in decl.params or ()), self._formula(decl))
+        return self._advice[key]
 
     def _modifiers(self, decl: ast.ModifiersDecl) -> Callable:
         ec = self.expr_compiler

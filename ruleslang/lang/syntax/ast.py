@@ -581,6 +581,21 @@ class CheckDecl(Decl):
 
 
 @dataclass(frozen=True)
+class AdviceDecl(Decl):
+    """`advice proc.var [(estimates)] = expr`: the answer bots give the decision `proc.var`;
+    `advice NAME(params) = expr`: a value bots build their estimates from.
+
+    `name`'s text is the target (`proc.var` or NAME); the parameters are what the bot passes
+    (lang/check/advice.py lists them); `lets` and `body` are read as a formula's."""
+
+    target: HookTarget
+    params: Union[tuple[Param, ...], None]
+    lets: tuple[Let, ...]
+    body: Expr
+    kind = "advice"
+
+
+@dataclass(frozen=True)
 class TestScenario(Node):
     ref: "RefLit"
     changes: Union[RecordLit, None]

@@ -356,6 +356,13 @@ class _ToAst(Transformer):
             return ast.CheckDecl(ident, severity or "error", title, None, body, span=self._span(meta))
         return ast.CheckDecl(ident, severity or "error", title, body, None, span=self._span(meta))
 
+    def advice_decl(self, meta, children):
+        target, params, *body = children
+        *lets, expr = body
+        ident = ast.Ident(target.text, span=target.span)
+        return ast.AdviceDecl(ident, target, tuple(params) if params is not None else None, tuple(lets), expr,
+                              span=self._span(meta))
+
     def test_decl(self, meta, children):
         title_tok, *lines = children
         title = self._plain(title_tok)

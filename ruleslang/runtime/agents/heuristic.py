@@ -1,12 +1,15 @@
 """The heuristic agent: buys sensibly, attacks battles it expects to win, defends what matters.
 
-Generic over rulesets: it reads the units' declared `cost`, `attack`, `defense` and `hit_points`
-attributes and the movement rules, values a territory by its IPC value plus what it changes in
-the composition's `score(side)` (the active victory conditions), estimates battles by a quick
-simulation with its own random generator (never the game's dice), and:
+Generic over rulesets: it reads the rules' unit costs, hit points and movement (the settings of
+their runtime procedures), values a territory by its IPC value plus what it changes in the
+composition's `score(side)` (the active victory conditions), estimates battles by a quick
+simulation with its own random generator (never the game's dice) in which each unit fires at
+the ruleset's `advice firepower(u, side)` (the value its battle steps roll against; without that
+advice, its `attack` or `defense` attribute), and:
 
 - purchase: spends its money on the land units with the best value for money for attack and
-  defence (about two defenders for each attacker), plus an air unit when it can afford one;
+  defence (their firepower; about two defenders for each attacker), plus an air unit when it
+  can afford one;
 - combat move: attacks the most valuable reachable enemy spaces it wins with high odds, with the
   fewest units that keep the odds, capitals and score-bearing territories first; units no attack
   needs that can bomb raid the richest enemy factory they reach;
@@ -15,13 +18,18 @@ simulation with its own random generator (never the game's dice), and:
   nearest it (shipping.py), and land them on an enemy coast in combat move when the odds are good;
   the purchase adds transports while such units wait ashore;
 - placement: at the factory nearest the front; casualties: cheapest first, multi-hit units absorb
-  first; rule decisions: the option the rules list first unless a simple reading says otherwise.
+  first;
+- rule decisions (`choose`): the answer the ruleset's `advice` on the decision's id gives, fed the
+  estimates it asks for (`win_chance`: this simulation, for the battle being fought); without
+  advice, a neutral answer by the options' types (yes, the most, the first option, none).
 """
 
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 
+from ruleslang.lang.check.advice import OPTIONS
 from ruleslang.runtime.decisions import DONE, Agent, Decision
 
 ATTACK_ODDS = 0.75   # attack when the simulated chance of taking the space is at least this
@@ -39,8 +47,10 @@ class HeuristicAgent(Agent):
         self._plan: list = []
         self._plan_key = None
         self._deltas: dict[str, float] = {}  # space -> _score_delta, for the plan being made
+        self._combatants: dict[tuple, tuple] = {}  # (unit id, type, owner, side) -> _combatant, this decision
 
     def decide(self, decision: Decision, game):
+        self._combatants = {}
         return getattr(self, "_" + decision.kind)(decision, game)
 
     # ------------------------------------------------------------------ unit facts
@@ -58,32 +68,63 @@ class HeuristicAgent(Agent):
     def _domain(self, game, unit) -> str:
         return game.domain(unit)
 
+    def _fire(self, game, unit, side: str) -> int:
+        """The value `unit` fires at on `side` ("attacker" or "defender") of a battle: the
+        ruleset's `advice firepower`, else the unit's attack or defense attribute."""
+        return self._combatant(game, unit, side)[0]
+
+    def _type_fire(self, game, type_name: str, side: str) -> int:
+        """The value a unit of `type_name` of this player would fire at on `side`."""
+        return self._fire(game, _Sample(type_name, self.player), side)
+
+    def _combatant(self, game, unit, side: str) -> tuple[int, int, int]:
+        """(fire value, cost, hit points) of a unit in a simulated battle, by the rules' values."""
+        # a stand-in unit (_Sample) has no id of its own: its type and owner tell it apart
+        key = (unit.id, unit.type, unit.owner, side)
+        found = self._combatants.get(key)
+        if found is None:
+            advice = game.compiled.advice("firepower")
+            if advice is not None:
+                fire = advice.fn(game.ctx, game.ctx.unit_value(unit), side)
+            else:
+                fire = self._stat(game, unit.type, "attack" if side == "attacker" else "defense")
+            found = self._combatants[key] = (fire, game.unit_cost(unit), max(1, game.hit_points(unit)))
+        return found
+
     # ------------------------------------------------------------------ choose
 
     def _choose(self, d: Decision, game):
-        options = d.options
-        prompt = d.prompt.lower()
-        if d.mode == "one":
-            if all(isinstance(o, bool) for o in options):
-                # retreat when losing, never submerge, always destroy what the enemy would take
-                if "retreat" in prompt:
-                    return self._should_retreat(game)
-                if "submerge" in prompt:
-                    return False
-                return True
-            if all(isinstance(o, int) and not isinstance(o, bool) for o in options):
-                # numbers: research dice (none), units to buy in an emergency (as many as allowed)
-                return 0 if "research" in prompt else max(options)
-            return options[0]
-        return tuple(options[: d.count]) if d.mode == "exactly" else ()
+        """The answer the ruleset advises (an `advice` on the decision's id), else a neutral one."""
+        advice = game.compiled.advice(d.id) if d.id else None
+        if advice is not None:
+            answer = self._advised(advice, d, game)
+            if answer is not _NO_ADVICE:
+                return answer
+        return _neutral(d)
 
-    def _should_retreat(self, game) -> bool:
-        battle = game.ctx.battle
+    def _advised(self, advice, d: Decision, game):
+        """The advised answer, or _NO_ADVICE when an estimate it needs cannot be made or the rules'
+        answer is not a legal one here."""
+        args = []
+        for name in advice.params:
+            value = tuple(d.options) if name == OPTIONS else getattr(self, "_estimate_" + name)(d, game)
+            if value is None:
+                return _NO_ADVICE
+            args.append(value)
+        answer = advice.fn(game.ctx, *args)
+        if d.mode == "one":
+            return answer if answer in d.options else _NO_ADVICE
+        chosen = tuple(o for o in d.options if o in answer)
+        fits = len(chosen) == d.count if d.mode == "exactly" else len(chosen) <= d.count
+        return chosen if fits else _NO_ADVICE
+
+    def _estimate_win_chance(self, d: Decision, game) -> Fraction | None:
+        """The chance that the deciding player's side wins the battle being fought."""
+        battle = getattr(game.ctx, "battle", None)  # set while a battle is fought
         if battle is None:
-            return False
-        attack = [u.type for u in battle.units("attacker")]
-        defence = [u.type for u in battle.units("defender")]
-        return self.odds(game, attack, defence) < 0.35
+            return None
+        taken = Fraction(self._wins(game, battle.units("attacker"), battle.units("defender")), SIM_TRIALS)
+        return taken if game.allied(d.player, battle.attacker) else 1 - taken
 
     # ------------------------------------------------------------------ purchase
 
@@ -96,17 +137,19 @@ class HeuristicAgent(Agent):
         for t, c in costs.items():
             sample = _Sample(t, self.player)
             domain = facts.domain(sample)
-            if domain == "land" and (self._stat(game, t, "attack") or self._stat(game, t, "defense")):
+            if domain == "land" and (self._type_fire(game, t, "attacker") or self._type_fire(game, t, "defender")):
                 land.append(t)
             elif domain == "air":
                 air.append(t)
         if not land:
             return {"units": {}, "build": []}
-        defender = max(land, key=lambda t: (self._stat(game, t, "defense") / costs[t], -costs[t], t))
-        attacker = max(land, key=lambda t: (self._stat(game, t, "attack") / costs[t], self._stat(game, t, "attack"), t))
+        defender = max(land, key=lambda t: (self._type_fire(game, t, "defender") / costs[t], -costs[t], t))
+        attacker = max(land, key=lambda t: (self._type_fire(game, t, "attacker") / costs[t],
+                                            self._type_fire(game, t, "attacker"), t))
         bought: dict[str, int] = {}
         if air and money >= 30:
-            plane = max(air, key=lambda t: (self._stat(game, t, "defense") + self._stat(game, t, "attack"), -costs[t], t))
+            plane = max(air, key=lambda t: (self._type_fire(game, t, "defender") + self._type_fire(game, t, "attacker"),
+                                            -costs[t], t))
             bought[plane] = 1
             money -= costs[plane]
         order = [defender, defender, attacker]
@@ -180,7 +223,7 @@ class HeuristicAgent(Agent):
         for n in board.neighbours(territory, "all"):
             for u in board.units(n):
                 if not game.allied(u.owner, self.player):
-                    total += self._stat(game, u.type, "attack")
+                    total += self._fire(game, u, "attacker")
         return total
 
     # ------------------------------------------------------------------ casualties
@@ -192,7 +235,7 @@ class HeuristicAgent(Agent):
         def key(uid):
             u = units[uid]
             absorbs = game.hit_points(u) - u.hits > 1
-            return (not absorbs, self._stat(game, u.type, "cost"), uid)
+            return (not absorbs, game.unit_cost(u), uid)
         chosen = []
         for _ in range(d.count):
             live = sorted((uid for uid, r in room.items() if r > 0), key=key)
@@ -203,16 +246,18 @@ class HeuristicAgent(Agent):
 
     # ------------------------------------------------------------------ battles
 
-    def odds(self, game, attack: list[str], defence: list[str]) -> float:
-        """The chance the attackers destroy the defenders (a quick simulation)."""
+    def odds(self, game, attack: list, defence: list) -> float:
+        """The chance the attacking units destroy the defending ones (a quick simulation)."""
+        return self._wins(game, attack, defence) / SIM_TRIALS
+
+    def _wins(self, game, attack: list, defence: list) -> int:
+        """In how many of SIM_TRIALS simulated battles the attacking units destroy the defending ones."""
         if not defence:
-            return 1.0 if attack else 0.0
+            return SIM_TRIALS if attack else 0
         if not attack:
-            return 0.0
-        a_vals = sorted((self._stat(game, t, "attack"), self._stat(game, t, "cost"), max(1, self._stat(game, t, "hit_points")))
-                        for t in attack)
-        d_vals = sorted((self._stat(game, t, "defense"), self._stat(game, t, "cost"), max(1, self._stat(game, t, "hit_points")))
-                        for t in defence)
+            return 0
+        a_vals = sorted(self._combatant(game, u, "attacker") for u in attack)
+        d_vals = sorted(self._combatant(game, u, "defender") for u in defence)
         rng = self.rng
         wins = 0
         for _ in range(SIM_TRIALS):
@@ -227,7 +272,7 @@ class HeuristicAgent(Agent):
                     break
             if not dd and a:
                 wins += 1
-        return wins / SIM_TRIALS
+        return wins
 
     # ------------------------------------------------------------------ moves
 
@@ -302,12 +347,12 @@ class HeuristicAgent(Agent):
         used: set[int] = set()
         targets = sorted(reach, key=lambda t: (-self._value(game, t), game.space_order(t)))
         for target in targets:
-            defenders = [u.type for u in board.units(target) if not game.allied(u.owner, self.player)
-                         and self._stat(game, u.type, "defense") > 0]
+            defenders = [u for u in board.units(target) if not game.allied(u.owner, self.player)
+                         and self._fire(game, u, "defender") > 0]
             candidates = [(uid, path) for uid, path in reach[target] if uid not in used]
             # strongest attackers first, units that could raid a factory last; land units must be
             # among them to take the space
-            candidates.sort(key=lambda up: (up[0] in can_raid, -self._stat(game, game.unit_or_none(up[0]).type, "attack"),
+            candidates.sort(key=lambda up: (up[0] in can_raid, -self._fire(game, game.unit_or_none(up[0]), "attacker"),
                                             up[0]))
             if not any(self._domain(game, game.unit_or_none(uid)) == "land" for uid, _ in candidates):
                 continue
@@ -315,12 +360,12 @@ class HeuristicAgent(Agent):
             chosen: list[tuple[int, tuple]] = []
             for item in candidates:
                 chosen.append(item)
-                types = [game.unit_or_none(uid).type for uid, _ in chosen]
-                if self.odds(game, types, defenders) >= needed and any(
+                units = [game.unit_or_none(uid) for uid, _ in chosen]
+                if self.odds(game, units, defenders) >= needed and any(
                         self._domain(game, game.unit_or_none(uid)) == "land" for uid, _ in chosen):
                     break
-            types = [game.unit_or_none(uid).type for uid, _ in chosen]
-            if self.odds(game, types, defenders) < needed:
+            units = [game.unit_or_none(uid) for uid, _ in chosen]
+            if self.odds(game, units, defenders) < needed:
                 continue
             for uid, path in chosen:
                 used.add(uid)
@@ -334,11 +379,11 @@ class HeuristicAgent(Agent):
 
         board = game.board
 
-        def wins(types: list[str], territory: str) -> bool:
-            defenders = [u.type for u in board.units(territory) if not game.allied(u.owner, self.player)
-                         and self._stat(game, u.type, "defense") > 0]
+        def wins(units: list, territory: str) -> bool:
+            defenders = [u for u in board.units(territory) if not game.allied(u.owner, self.player)
+                         and self._fire(game, u, "defender") > 0]
             needed = SCORE_ODDS if self._score_delta(game, territory) > 0 else ATTACK_ODDS
-            return self.odds(game, types, defenders) >= needed
+            return self.odds(game, units, defenders) >= needed
         return Shipping(game, self.player, engine).assaults(used, wins)
 
     def _raids(self, game, engine, used: set[int]) -> list:
@@ -392,6 +437,23 @@ class HeuristicAgent(Agent):
             if d is not None and d < best:
                 best = d
         return best
+
+
+_NO_ADVICE = object()  # the advice gives no answer here
+
+
+def _neutral(d: Decision):
+    """The answer to a decision without advice, by the options' types alone: yes to a yes-or-no
+    question, the most of a number, the first option, the first `count` of `choose N`, none of
+    `choose up to N`."""
+    options = d.options
+    if d.mode == "one":
+        if all(isinstance(o, bool) for o in options):
+            return True
+        if all(isinstance(o, int) for o in options):
+            return max(options)
+        return options[0]
+    return tuple(options[: d.count]) if d.mode == "exactly" else ()
 
 
 class _Sample:

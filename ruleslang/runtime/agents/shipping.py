@@ -190,7 +190,7 @@ class Shipping:
 
     def assaults(self, used: set[int], wins) -> list[Move]:
         """Combat: land the cargo (and stranded units that can board) on an enemy coast when
-        `wins(attacking types, territory)` says the attack is worth it."""
+        `wins(attacking units, territory)` says the attack is worth it."""
         stranded = self.stranded(used)
         plan: list[Move] = []
         for transport in self.transports():
@@ -201,13 +201,13 @@ class Shipping:
             cargo = list(transport.cargo) + [m.units[0] for m in loads]
             if not cargo:
                 continue
-            types = [self.game.unit_or_none(uid).type for uid in cargo]
+            units = [self.game.unit_or_none(uid) for uid in cargo]
             target = None
             for zone, path in sorted(self._reach(transport).items(), key=lambda zp: (len(zp[1]), zp[0])):
                 if not self._enemy_free(zone):
                     continue
                 for territory in self.board.neighbours(zone, "land"):
-                    if self._enemy(self.board.controller(territory)) and wins(types, territory):
+                    if self._enemy(self.board.controller(territory)) and wins(units, territory):
                         target = (zone, territory)
                         break
                 if target is not None:
