@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from ruleslang.runtime.agents.random_agent import RandomAgent
+from ruleslang.runtime.agents.heuristic import HeuristicAgent
+from ruleslang.runtime.agents.human import HumanAgent
+from ruleslang.runtime.agents.scripted import ScriptedAgent
 
 KINDS = ("random", "heuristic", "scripted", "human")
 
@@ -12,15 +15,9 @@ def make_agent(spec: str, *, seed: int, player: str, orders: dict | None = None)
     if spec == "random":
         return RandomAgent(seed, player)
     if spec == "heuristic":
-        from ruleslang.runtime.agents.heuristic import HeuristicAgent
-
         return HeuristicAgent(seed, player)
     if spec == "scripted":
-        from ruleslang.runtime.agents.scripted import ScriptedAgent
-
         return ScriptedAgent(player, orders or {})
     if spec == "human":
-        from ruleslang.runtime.agents.human import HumanAgent
-
         return HumanAgent(player, seed=seed)
     raise ValueError(spec)

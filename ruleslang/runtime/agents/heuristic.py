@@ -31,6 +31,9 @@ from fractions import Fraction
 
 from ruleslang.lang.check.advice import OPTIONS
 from ruleslang.runtime.decisions import DONE, Agent, Decision
+from ruleslang.runtime.agents.shipping import Shipping
+from ruleslang.runtime.kit.movement import Move
+from ruleslang.runtime.kit.placement import pack
 
 ATTACK_ODDS = 0.75   # attack when the simulated chance of taking the space is at least this
 SCORE_ODDS = 0.55    # ... or this, for a space that raises the side's score
@@ -173,8 +176,6 @@ class HeuristicAgent(Agent):
 
     def _transports_to_buy(self, game, costs: dict, money: int) -> dict[str, int]:
         """Transports, when the player's units pile up where no enemy can be reached by land."""
-        from ruleslang.runtime.agents.shipping import Shipping
-
         facts = game.unit_rules()
         kinds = [t for t in costs if facts.domain(_Sample(t, self.player)) == "sea"
                  and facts.transport_capacity(_Sample(t, self.player)) > 0]
@@ -211,8 +212,6 @@ class HeuristicAgent(Agent):
     # ------------------------------------------------------------------ placement
 
     def _place(self, d: Decision, game):
-        from ruleslang.runtime.kit.placement import pack
-
         territories = sorted(d.context["candidates"], key=lambda t: (-self._danger(game, t), game.space_order(t)))
         return pack(game.board, territories, sorted(d.context["units"]), d.context["allowed"], d.context["at_sea"])
 
@@ -329,8 +328,6 @@ class HeuristicAgent(Agent):
             return 0.0
 
     def _combat_plan(self, game, engine) -> list:
-        from ruleslang.runtime.kit.movement import Move
-
         board = game.board
         reach: dict[str, list[tuple[int, tuple]]] = {}
         for uid in engine.movable_units():
@@ -375,8 +372,6 @@ class HeuristicAgent(Agent):
 
     def _assaults(self, game, engine, used: set[int]) -> list:
         """Amphibious assaults with what transports carry, where the simulated odds are good."""
-        from ruleslang.runtime.agents.shipping import Shipping
-
         board = game.board
 
         def wins(units: list, territory: str) -> bool:
@@ -398,8 +393,6 @@ class HeuristicAgent(Agent):
         return raids
 
     def _noncombat_plan(self, game, engine) -> list:
-        from ruleslang.runtime.kit.movement import Move
-
         board = game.board
         own = [t for t in board.spaces("land") if board.controller(t) == self.player]
         threatened = sorted(own, key=lambda t: (-self._danger(game, t) - 3 * self._value(game, t), game.space_order(t)))
@@ -425,8 +418,6 @@ class HeuristicAgent(Agent):
                     best = None
             if best is not None:
                 plan.append(Move((uid,), destinations[best]))
-        from ruleslang.runtime.agents.shipping import Shipping
-
         used = {uid for move in plan for uid in move.units}
         return plan + Shipping(game, self.player, engine).ferry(used)
 

@@ -5,6 +5,9 @@ from __future__ import annotations
 import sys
 
 from ruleslang.runtime.decisions import DONE, Agent, Decision
+from ruleslang.lang.values import format_value
+from ruleslang.runtime.agents.heuristic import HeuristicAgent
+from ruleslang.runtime.kit.movement import Move
 
 HELP = """Answer with the number of a choice, or press Enter for the default shown.
   purchase    pick a unit to buy it (again to buy another), "done" to end the purchase
@@ -34,8 +37,6 @@ class HumanAgent(Agent):
         try:
             return getattr(self, "_" + decision.kind)(decision, game)
         except _EndOfInput:
-            from ruleslang.runtime.agents.heuristic import HeuristicAgent
-
             self._say(f"\n[{self.player}] end of input: the heuristic agent plays on for {self.player}")
             self._stand_in = HeuristicAgent(self.seed, self.player)
             return self._stand_in.decide(decision, game)
@@ -71,8 +72,6 @@ class HumanAgent(Agent):
     # ------------------------------------------------------------------ kinds
 
     def _choose(self, d: Decision, game):
-        from ruleslang.lang.values import format_value
-
         labels = [format_value(o) for o in d.options]
         if d.mode == "one":
             i = self._pick(d.prompt, labels)
@@ -100,8 +99,6 @@ class HumanAgent(Agent):
             money -= costs[t]
 
     def _move(self, d: Decision, game):
-        from ruleslang.runtime.kit.movement import Move
-
         engine = d.context["engine"]
         units = engine.movable_units()
         labels = [f"{game.unit_or_none(u).type} #{u} in {game.unit_or_none(u).space}" for u in units] + ["done"]

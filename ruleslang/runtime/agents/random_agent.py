@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from ruleslang.runtime.decisions import DONE, Agent, Decision
+from ruleslang.runtime.kit.placement import pack
 
 DONE_CHANCE = 0.2  # a random player stops moving with this chance at each move decision
 
@@ -62,8 +63,6 @@ class RandomAgent(Agent):
         return DONE
 
     def _place(self, d: Decision, game):
-        from ruleslang.runtime.kit.placement import pack
-
         left = list(d.context["units"])
         self.rng.shuffle(left)
         territories = list(d.context["candidates"])

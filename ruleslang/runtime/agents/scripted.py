@@ -20,6 +20,9 @@ like anyone's (the log says why).
 from __future__ import annotations
 
 from ruleslang.runtime.decisions import DONE, Agent, Decision
+from ruleslang.lang.values import to_json
+from ruleslang.runtime.agents.heuristic import HeuristicAgent
+from ruleslang.runtime.kit.movement import Move
 
 
 class ScriptedAgent(Agent):
@@ -42,8 +45,6 @@ class ScriptedAgent(Agent):
         return {"units": dict(order.get("purchase") or {}), "build": list(order.get("build") or [])}
 
     def _move(self, d: Decision, game):
-        from ruleslang.runtime.kit.movement import Move
-
         kind = d.context["kind"]
         key = (game.state.round, kind)
         if key not in self._moves:
@@ -85,16 +86,12 @@ class ScriptedAgent(Agent):
             if len(chosen) < d.count and room.get(uid, 0) > 0:
                 chosen.append(uid)
                 room[uid] -= 1
-        from ruleslang.runtime.agents.heuristic import HeuristicAgent
-
         rest = HeuristicAgent(0, self.player)._casualties(
             Decision("casualties", d.player, d.prompt, count=d.count - len(chosen), context={"room": room}), game) \
             if len(chosen) < d.count else []
         return chosen + rest
 
     def _choose(self, d: Decision, game):
-        from ruleslang.lang.values import to_json
-
         answers = self._now(game).get("answers") or {}
         if d.id in answers:
             wanted = answers[d.id]
