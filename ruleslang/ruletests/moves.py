@@ -55,7 +55,9 @@ def _move_phase(ctx, span) -> tuple[ast.RuntimeProcedure, str]:
         if isinstance(proc, ast.RuntimeProcedure) and proc.name.text == "move" and sym.kind == "phase":
             found.append((decl.name.text, proc))
     if not found:
-        raise EvalError("E537", "a move in a rule test needs a phase `runtime move with {...}` in the rulesets", span)
+        raise EvalError("E537", "a move in a rule test is asked of the movement engine, which needs a phase "
+                                "`runtime move with {...}` in the rulesets", span,
+                        hint="to ask only the constraints on move, write `constraints only` in the test")
     named = ctx.state.phase
     for name, proc in found:
         if name == named:

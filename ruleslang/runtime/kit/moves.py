@@ -1,7 +1,8 @@
 """The `move` runtime procedure: combat or non-combat movement through the movement engine.
 
 `runtime move with {kind: "combat", movement: u => ..., domain: u => ..., blitz: u => ..., ...}`
-turns the ruleset's settings into the engine's unit rules; the player's agent then gives moves
+turns the ruleset's settings into the engine's unit rules, its policy and its landing condition,
+read once per phase (docs/runtime.md "### runtime move"); the player's agent then gives moves
 one at a time (or DONE); each is checked by the engine and by the rules' `constraint on
 move(player, units, path)`. After combat moves the runtime notes what the battle phase needs;
 after non-combat moves air units with nowhere to land are lost.
