@@ -23,6 +23,7 @@ from ruleslang.lang.eval.context import EvalContext
 from ruleslang.lang.eval.host import Host
 from ruleslang.lang.eval.statements import check_action, run_procedure
 from ruleslang.lang.syntax import ast
+from ruleslang.ruletests.moves import do_action, move_refusals
 from ruleslang.lang.syntax.unparse import unparse
 from ruleslang.lang.values import format_value
 from ruleslang.ruletests.battles import run_battle_step, start_battle
@@ -119,6 +120,8 @@ class TestRunner:
 
     def run_one(self, loaded, test: ast.TestDecl) -> TestResult:
         ref = loaded.ruleset.ref
+        # moves are asked of the movement engine too, unless the test says `constraints only`
+        self.engine_moves = not any(isinstance(x, ast.TestConstraintsOnly) for x in test.lines)
         try:
             ctx, env = self._setup(loaded, test)
             for line in test.lines:
@@ -264,17 +267,21 @@ class TestRunner:
             raise _Failed(line.span, f"expected an error matching '{line.pattern}'", line.pattern, shown)
         elif isinstance(line, ast.ExpectAction):
             args = [ec.expr(a)(env) for a in line.args]
-            refusals = check_action(ctx, line.action.text, args)
+            refusals = [r.message for r in check_action(ctx, line.action.text, args)]
+            if line.action.text == "move" and self.engine_moves:
+                refusals = move_refusals(ctx, args, line.span) + refusals
             call = f"{line.action.text}({', '.join(unparse(a) for a in line.args)})"
             if line.allowed and refusals:
                 raise _Failed(line.span, f"expected {call} to be allowed", "allowed",
-                              "refused: " + "; ".join(r.message for r in refusals))
+                              "refused: " + "; ".join(refusals))
+            if line.apply:
+                do_action(ctx, line.action.text, args, line.span)
             if not line.allowed:
                 if not refusals:
                     raise _Failed(line.span, f"expected {call} to be refused", "refused", "allowed")
-                if line.pattern is not None and not any(line.pattern in r.message for r in refusals):
+                if line.pattern is not None and not any(line.pattern in r for r in refusals):
                     raise _Failed(line.span, f"expected a refusal mentioning '{line.pattern}'", line.pattern,
-                                  "; ".join(r.message for r in refusals))
+                                  "; ".join(refusals))
 
     def _expect(self, ctx, env, line: ast.Expect) -> None:
         ec = ctx.compiled.expr_compiler

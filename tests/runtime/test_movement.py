@@ -900,3 +900,115 @@ def test_legal_moves_is_fast_on_the_revised_start(aar, rules):
             engine(state, rules, player, phase).legal_moves()
             worst = max(worst, time.perf_counter() - start)
     assert worst < 0.05  # a few ms in practice (benchmarks/movement.py); generous for slow machines
+
+
+# ---------------------------------------------------------------- the ruleset's movement policies
+
+
+def policy_rules(aar, policy=None, landing=None, **unit_changes):
+    """Revised-like rules with some unit rules changed ({type: {field: value}}) and a policy."""
+    from dataclasses import replace
+
+    from ruleslang.runtime.kit.movement import MovePolicy
+
+    side = {p.name: p.side for p in aar.players}
+    table = {t: replace(r, **unit_changes.get(t, {})) for t, r in REVISED.items()}
+    return MovementRules(lambda unit_type, owner: table[unit_type], lambda a, b: side[a] == side[b],
+                         policy=policy or MovePolicy(), landing=landing)
+
+
+def test_passes_blockers_opens_the_zones_beyond_enemy_warships_in_the_destinations(aar, rules):
+    state = board(aar, """
+        units:
+          5 Sea Zone: {Germans: {submarine: 1}}
+          6 Sea Zone: {British: {destroyer: 1}}
+          7 Sea Zone: null
+    """)
+    sub = one(state, "5 Sea Zone", "Germans", "submarine")
+    assert "7 Sea Zone" not in engine(state, rules, "Germans").destinations(sub)
+    passing = policy_rules(aar, submarine={"passes_blockers": True})
+    assert engine(state, passing, "Germans").destinations(sub)["7 Sea Zone"] == ("5 Sea Zone", "6 Sea Zone", "7 Sea Zone")
+    assert "6 Sea Zone" not in engine(state, passing, "Germans", "noncombat").destinations(sub)
+
+
+def test_units_that_do_not_stop_movement_let_a_blitz_through_in_the_destinations(aar, rules):
+    state = board(aar, """
+        units:
+          Germany: {Germans: {armour: 1}}
+          Eastern Europe: {Russians: {aaGun: 1}}
+          Belorussia: null
+        control: {Eastern Europe: Russians, Belorussia: Russians}
+    """)
+    tank = one(state, "Germany", "Germans", "armour")
+    assert "Belorussia" not in engine(state, rules, "Germans").destinations(tank)
+    passing = policy_rules(aar, aaGun={"stops_movement": False})
+    assert engine(state, passing, "Germans").destinations(tank)["Belorussia"] == ("Germany", "Eastern Europe", "Belorussia")
+
+
+def test_blocks_unload_decides_which_enemy_units_forbid_the_unloads_listed(aar, rules):
+    state = board(aar, """
+        units:
+          5 Sea Zone: {Germans: {transport: 1}, British: {submarine: 1}}
+          Germany: {Germans: {infantry: 1}}
+          Karelia S.S.R.: null
+    """)
+    inf = one(state, "Germany", "Germans", "infantry")
+    ship = one(state, "5 Sea Zone", "Germans", "transport")
+    for unit_rules, unloads in ((rules, False), (policy_rules(aar, submarine={"blocks_unload": False}), True)):
+        e = engine(state.copy(), unit_rules, "Germans")
+        e.apply(Move((inf,), ("Germany", "5 Sea Zone"), "load", ship))
+        targets = [m.path[1] for m in e.legal_moves() if m.kind == "unload"]
+        assert ("Karelia S.S.R." in targets) == unloads
+
+
+def test_a_transport_that_unloaded_moves_on_only_when_the_policy_says_so(aar, rules):
+    from ruleslang.runtime.kit.movement import MovePolicy
+
+    state = board(aar, """
+        units:
+          5 Sea Zone: {Germans: {transport: 1}}
+          Germany: {Germans: {infantry: 1}}
+          Karelia S.S.R.: null
+          6 Sea Zone: null
+    """)
+    inf = one(state, "Germany", "Germans", "infantry")
+    ship = one(state, "5 Sea Zone", "Germans", "transport")
+    for unit_rules, moves_on in ((rules, False), (policy_rules(aar, MovePolicy(unloaded_transport_moves=True)), True)):
+        e = engine(state.copy(), unit_rules, "Germans")
+        e.apply(Move((inf,), ("Germany", "5 Sea Zone"), "load", ship))
+        e.apply(Move((inf,), ("5 Sea Zone", "Karelia S.S.R."), "unload", ship))
+        assert (ship in e.movable_units()) == moves_on
+
+
+def test_the_landing_condition_decides_where_air_units_may_end_a_noncombat_move(aar, rules):
+    state = board(aar, """
+        units:
+          Manchuria: {Germans: {fighter: 1}}
+    """)
+    fighter = one(state, "Manchuria", "Germans", "fighter")
+    assert "Kwantung" in engine(state, rules, "Germans", "noncombat").destinations(fighter)
+    own_only = policy_rules(aar, landing=lambda space, player: state.control.get(space) == player)
+    e = engine(state, own_only, "Germans", "noncombat")
+    assert "Kwantung" not in e.destinations(fighter)
+    assert e.check(Move((fighter,), ("Manchuria", "Kwantung"))) == [
+        f"fighter {fighter} cannot land in Kwantung: the rules' landing condition refuses it"]
+
+
+def test_canals_open_by_control_at_the_start_of_the_turn_with_the_turn_policy(aar, rules):
+    from ruleslang.runtime.kit.movement import MovePolicy
+
+    state = board(aar, """
+        units:
+          15 Sea Zone: {Germans: {destroyer: 1}}
+          34 Sea Zone: null
+        control: {Anglo Egypt: Germans, Trans-Jordan: Germans}
+    """)
+    state.control_at_turn_start["Anglo Egypt"] = "British"
+    ship = one(state, "15 Sea Zone", "Germans", "destroyer")
+    assert "34 Sea Zone" in engine(state, rules, "Germans").destinations(ship)
+    turn = policy_rules(aar, MovePolicy(canals="turn"))
+    assert engine(state, turn, "Germans").check(Move((ship,), ("15 Sea Zone", "34 Sea Zone"))) == [
+        f"destroyer {ship} cannot pass the Suez Canal from 15 Sea Zone to 34 Sea Zone: "
+        f"Anglo Egypt is held by British at the start of the turn"]
+    with pytest.raises(ValueError):
+        MovePolicy(canals="round")

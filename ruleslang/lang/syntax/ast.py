@@ -660,16 +660,23 @@ class ExpectError(Node):
 
 @dataclass(frozen=True)
 class ExpectAction(Node):
-    """`expect allowed place(p, t, units)` / `expect refused ... "message part"`: constraints at work."""
+    """`expect allowed place(p, t, units)` / `expect refused ... "message part"`: constraints at work.
+    `do move(p, units, path)` is an ExpectAction with `apply` true: allowed, and then made."""
 
     action: Ident
     args: tuple[Expr, ...]
     allowed: bool
     pattern: Union[str, None]
+    apply: bool = False
+
+
+@dataclass(frozen=True)
+class TestConstraintsOnly(Node):
+    """`constraints only`: the test's moves are asked of the declared constraints, not the movement engine."""
 
 
 TestLine = Union[TestScenario, TestOption, TestAnswer, TestSeed, TestFact, TestBattle, TestNextRound, Let, TestRun,
-                 Expect, ExpectError, ExpectAction]
+                 Expect, ExpectError, ExpectAction, TestConstraintsOnly]
 
 
 @dataclass(frozen=True)

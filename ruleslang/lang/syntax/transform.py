@@ -420,6 +420,14 @@ class _ToAst(Transformer):
         return ast.ExpectAction(self._ident(name), tuple(self._plain_args(args)), False,
                                 self._plain(pattern) if pattern is not None else None, span=self._span(meta))
 
+    def test_do(self, meta, children):
+        name, args = children
+        return ast.ExpectAction(self._ident(name), tuple(self._plain_args(args)), True, None, apply=True,
+                                span=self._span(meta))
+
+    def test_constraints_only(self, meta, children):
+        return ast.TestConstraintsOnly(span=self._span(meta))
+
     def _plain_args(self, args):
         if args is None:
             return []

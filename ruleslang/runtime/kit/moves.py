@@ -1,7 +1,8 @@
 """The `move` runtime procedure: combat or non-combat movement through the movement engine.
 
 `runtime move with {kind: "combat", movement: u => ..., domain: u => ..., blitz: u => ..., ...}`
-turns the ruleset's settings into the engine's unit rules; the player's agent then gives moves
+turns the ruleset's settings into the engine's unit rules, its policy and its landing condition,
+read once per phase (docs/runtime.md "### runtime move"); the player's agent then gives moves
 one at a time (or DONE); each is checked by the engine and by the rules' `constraint on
 move(player, units, path)`. After combat moves the runtime notes what the battle phase needs;
 after non-combat moves air units with nowhere to land are lost.
@@ -11,20 +12,31 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+from ruleslang.base.errors import EvalError
 from ruleslang.lang.eval.statements import check_action
 from ruleslang.runtime.config import procedure_config
 from ruleslang.runtime.decisions import DONE, Decision
+from ruleslang.runtime.kit.battle import capture_without_battle
+from ruleslang.runtime.kit.movement import MovementEngine, MovementRules, UnitRules
+from ruleslang.runtime.kit.movement_rules import CANALS, MovePolicy
 
 MAX_MOVES = 400  # per phase: an agent that never says DONE is stopped here
 
 
+_UNIT_SETTINGS = ("movement", "domain", "blitz", "blocks", "transport_capacity", "transport_cost", "carrier_capacity",
+                  "carrier_cost", "bombs", "combat_moves", "passes_blockers", "stops_movement", "blocks_unload")
+
+# settings whose other value the engine cannot play: (setting, the value it plays, the rule refused)
+_NOT_PLAYABLE = (
+    ("later_carriers", False, "a carrier counts as a landing space only where it stands, not where it moves later"),
+    ("loads_allied", False, "a transport carries only its owner's land units"),
+    ("loads_onto_allied", False, "land units go aboard only their owner's transports"),
+)
+
+
 def unit_rules_of(ctx, config):
     """A function (unit type, owner) -> UnitRules, from the ruleset's move settings."""
-    from ruleslang.runtime.kit.movement import UnitRules
-
-    fns = {name: config.unit_fn(name) for name in ("movement", "domain", "blitz", "blocks", "transport_capacity",
-                                                   "transport_cost", "carrier_capacity", "carrier_cost", "bombs",
-                                                   "combat_moves")}
+    fns = {name: config.unit_fn(name) for name in _UNIT_SETTINGS}
     cache: dict[tuple[str, str], UnitRules] = {}
 
     def get(fn, unit, default):
@@ -43,34 +55,81 @@ def unit_rules_of(ctx, config):
                 carrier_capacity=get(fns["carrier_capacity"], unit, 0),
                 carrier_cost=get(fns["carrier_cost"], unit, 0),
                 can_bomb=get(fns["bombs"], unit, False) is True,
-                moves_in_combat=get(fns["combat_moves"], unit, True) is True)
+                moves_in_combat=get(fns["combat_moves"], unit, True) is True,
+                passes_blockers=get(fns["passes_blockers"], unit, False) is True,
+                stops_movement=get(fns["stops_movement"], unit, True) is True,
+                blocks_unload=get(fns["blocks_unload"], unit, True) is True)
         return found
     return rules
 
 
-def _blitz_capture(ctx, game):
-    """A territory taken on the move (a blitz) is taken by the rules' capture step, as in battle."""
-    def capture(state, space, player):
-        from ruleslang.runtime.kit.battle import capture_without_battle
+def move_policy_of(config, span):
+    """The phase's `MovePolicy` from the ruleset's move settings (read once per phase); a setting
+    whose value the engine cannot play is refused (E524) rather than played differently."""
+    for name, playable, rule in _NOT_PLAYABLE:
+        if config.value(name, playable) is not playable:
+            raise EvalError("E524", f"the move setting {name}: {str(not playable).lower()} cannot be played: "
+                                    f"{rule} (only {name}: {str(playable).lower()} is supported)", span)
+    canals = config.text("canals", "move")
+    if canals not in CANALS:
+        raise EvalError("E524", f"the move setting canals is \"move\" (control at the start of the move) or "
+                                f"\"turn\" (at the start of the turn), not {canals!r}", span)
+    return MovePolicy(unloaded_transport_moves=config.value("unloaded_transport_moves", False) is True,
+                      unloaded_transport_loads=config.value("unloaded_transport_loads", False) is True,
+                      canals=canals)
 
+
+def landing_of(config):
+    """The rules' `landing` condition `t => ...` (asked with the mover as `current_player()`) as a
+    function (space name, player name) -> bool, or None (the engine's default) when the ruleset
+    does not set it."""
+    fn = config.space_fn("landing")
+    if fn is None:
+        return None
+    return lambda space, player: fn(space) is True
+
+
+def movement_rules_of(ctx, config, span, allied, capture=None):
+    """The engine's `MovementRules` for one move phase, from its settings (read once);
+    `allied(a, b)` tells whether two players are on the same side."""
+    return MovementRules(unit_rules_of(ctx, config), allied, capture=capture, policy=move_policy_of(config, span),
+                         landing=landing_of(config))
+
+
+def _blitz_capture(ctx, game):
+    """A territory taken on the move (a blitz) is taken by the rules' capture step, as in battle;
+    enemy units there that did not stop the blitz (`stops_movement` false) are taken with it as a
+    battle takes the units left in a conquered territory: kept by the taker when the battle's
+    `captured` setting says so, removed otherwise."""
+    def capture(state, space, player):
         capture_without_battle(ctx, game, space, player)
+        left = [u for u in state.units if u.space == space and not game.allied(u.owner, player)]
+        if not left:
+            return
+        config = game.battle_config()
+        captured = config.predicate("captured") if config is not None else None
+        kept = [u.id for u in left if captured is not None and captured(u)]
+        lost = [u.id for u in left if u.id not in kept]
+        if lost:
+            game.remove_units(lost, f"taken with {space}")
+        if kept:
+            holder = game.board.controller(space)
+            taker = holder if holder is not None and game.allied(holder, player) else player
+            state.change_owner(kept, taker)
+            game.log("captured_units", space=space, units=kept, by=taker)
     return capture
 
 
 def run(ctx, proc) -> None:
-    from ruleslang.runtime.kit.movement import MovementEngine, MovementRules
-
     game = ctx.game
     state = game.state
     config = procedure_config(ctx, proc)
     config.new_phase()
     kind = config.text("kind", "combat")
     if kind not in ("combat", "noncombat"):
-        from ruleslang.base.errors import EvalError
-
         raise EvalError("E524", f"a move phase is of kind \"combat\" or \"noncombat\", not {kind!r}", proc.span)
     player = state.current_player
-    rules = MovementRules(unit_rules_of(ctx, config), game.allied, capture=_blitz_capture(ctx, game))
+    rules = movement_rules_of(ctx, config, proc.span, game.allied, capture=_blitz_capture(ctx, game))
     engine = MovementEngine(state, rules, player, kind)
     game.engine = engine
     decision = Decision("move", player, f"{player}: {kind} move", context={"engine": engine, "kind": kind})

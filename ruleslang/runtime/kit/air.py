@@ -1,0 +1,214 @@
+"""Air movement for the movement engine: landing spaces, carrier room and stranded air units.
+
+A mixin of `MovementEngine` (see `movement.py` for the rules): it reads the engine's board
+facts (`board`, `state`, `rules.landing`, `_ally`, `_enemy`, `combat`) and keeps the carrier room
+and landing distances until the board changes (`_reset_air`).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from ruleslang.board.state import Unit
+from ruleslang.runtime.kit.movement_rules import UnitRules, unit_name
+
+
+class AirPart:
+    """The air part of `MovementEngine`."""
+
+    def _rooms(self) -> dict[str, int]:
+        """Room left on the carriers of the player's side, per sea zone that has such carriers."""
+        if self._room is None:
+            capacity: dict[str, int] = {}
+            used: dict[str, int] = {}
+            is_sea = self.board.is_sea
+            for unit in self.state.units:
+                if not is_sea.get(unit.space) or not self._ally.get(unit.owner, False):
+                    continue
+                rules = self._rules(unit)
+                if rules.carrier_capacity:
+                    capacity[unit.space] = capacity.get(unit.space, 0) + rules.carrier_capacity
+                if rules.domain == "air" and rules.carrier_cost:
+                    used[unit.space] = used.get(unit.space, 0) + rules.carrier_cost
+            self._room = {zone: capacity[zone] - used.get(zone, 0) for zone in capacity}
+        return self._room
+
+    def _landable(self, space: str) -> bool:
+        """Whether the player's air units may land in land territory `space` by its control (the
+        rules' `landing` condition; by default: its side held it at the start of the turn and still
+        holds it). Asked once per space until the board changes."""
+        found = self._may_land.get(space)
+        if found is None:
+            landing = self.rules.landing
+            found = landing(space, self.player) if landing is not None else self._friendly_since_start(space)
+            self._may_land[space] = found
+        return found
+
+    def _landing(self, cost: int) -> dict[str, tuple[int, str]]:
+        """For every space: (air distance, nearest landing space) for an air unit of this
+        carrier cost (multi-source breadth-first search from every landing space)."""
+        found = self._landing_cache.get(cost)
+        if found is not None:
+            return found
+        spots = [s for s in self.board.land_spaces if s not in self._enemy and self._landable(s)]
+        if cost > 0:
+            spots += [z for z, room in self._rooms().items()
+                      if room >= cost and (self.combat or z not in self._enemy)]
+            spots.sort(key=self.board.order.__getitem__)
+        found = {s: (0, s) for s in spots}
+        queue = deque(spots)
+        air = self.board.air
+        while queue:
+            here = queue.popleft()
+            d, source = found[here]
+            d += 1
+            for there in air[here]:
+                if there not in found:
+                    found[there] = (d, source)
+                    queue.append(there)
+        self._landing_cache[cost] = found
+        return found
+
+    def _own_place(self, unit: Unit, rules: UnitRules) -> dict[str, int] | None:
+        """Air distances to the unit's own place on a carrier where it stands now (free once it
+        has left), when that place is not already a landing space for it; else None."""
+        cost = rules.carrier_cost
+        start = unit.space
+        if cost > 0 and self.board.is_sea[start] and (self.combat or start not in self._enemy):
+            room = self._rooms().get(start)
+            if room is not None and 0 <= room < cost:
+                return self.board.graph.distances(start, "all")
+        return None
+
+    def _landing_distance(self, unit: Unit, rules: UnitRules, space: str) -> tuple[int, str] | None:
+        """(distance, landing space) from `space` to the nearest landing space for this unit."""
+        best = self._landing(rules.carrier_cost).get(space)
+        own = self._own_place(unit, rules)
+        if own is not None:
+            d = own.get(space)
+            if d is not None and (best is None or d < best[0]):
+                best = (d, unit.space)
+        return best
+
+    def _landing_problem(self, unit: Unit, rules: UnitRules, space: str) -> str | None:
+        """Why an air unit cannot end a non-combat move in `space` (None: it can land there)."""
+        if space in self._enemy:
+            return "it holds enemy units"
+        if not self.board.is_sea[space]:
+            if self._landable(space):
+                return None
+            if not self._friendly(space):
+                return f"it is held by {self._holder(space)}"
+            if not self._friendly_since_start(space):
+                return "its side did not hold it when the turn started"
+            return "the rules' landing condition refuses it"
+        if rules.carrier_cost <= 0:
+            return "it cannot land on a carrier"
+        room = self._rooms().get(space)
+        if room is None:
+            return "no carrier of its side is there"
+        if unit.space == space:
+            room += rules.carrier_cost
+        need = rules.carrier_cost
+        if room < need:
+            return f"the carriers there have room for {max(room, 0)}, not {need}"
+        return None
+
+    def _air_walk(self, unit: Unit, rules: UnitRules, left: int) -> dict[str, tuple[str, ...]]:
+        board = self.board
+        start = unit.space
+        result = {}
+        if self.combat:
+            landing = self._landing(rules.carrier_cost)
+            own = self._own_place(unit, rules)
+            for space, d in board.air_reach(start, left):
+                found = landing.get(space)
+                best = found[0] if found is not None else None
+                if own is not None:
+                    extra = own.get(space)
+                    if extra is not None and (best is None or extra < best):
+                        best = extra
+                if best is not None and best <= left - d:
+                    result[space] = board.air_path(start, space)
+        else:
+            for space, d in board.air_reach(start, left):
+                if self._landing_problem(unit, rules, space) is None:
+                    result[space] = board.air_path(start, space)
+        return result
+
+    def _check_bomb(self, unit: Unit, rules: UnitRules, end: str) -> list[str]:
+        name = unit_name(unit)
+        if rules.domain != "air" or not rules.can_bomb:
+            return [f"{name} cannot make a bombing raid"]
+        if self.board.is_sea[end] or not self._enemy_player(end):
+            return [f"{name} cannot raid {end}: it is not an enemy's territory"]
+        if end not in self.state.factories:
+            return [f"{name} cannot raid {end}: it has no factory"]
+        return []
+
+    def _check_air(self, unit: Unit, rules: UnitRules, path: tuple[str, ...], left: int) -> list[str]:
+        name = unit_name(unit)
+        for space in path[1:]:
+            if not self.board.passable[space]:
+                return [f"{name} cannot fly over {space}: it is impassable"]
+        end = path[-1]
+        if self.combat:
+            landing = self._landing_distance(unit, rules, end)
+            if landing is None:
+                return [f"{name} could not land after moving to {end}: no friendly landing space can be reached"]
+            if landing[0] > left:
+                return [f"{name} could not land after moving to {end}: it would have {left} movement left "
+                        f"and the nearest friendly landing space, {landing[1]}, is {landing[0]} away"]
+            return []
+        problem = self._landing_problem(unit, rules, end)
+        if problem is not None:
+            return [f"{name} cannot land in {end}: {problem}"]
+        return []
+
+    def _room_changed(self, units: list[Unit], origin: str, end: str) -> bool:
+        """Whether a move of these units from `origin` to `end` may change carrier room (and so
+        where air units can land): a carrier moved, or an air unit left or entered a zone with
+        carriers of the side."""
+        rooms = self._room
+        if rooms is None:
+            return False  # nothing computed from carrier room yet
+        for unit in units:
+            rules = self._ur[unit.id]
+            if rules.carrier_capacity:
+                return True
+            if rules.domain == "air" and rules.carrier_cost and (origin in rooms or end in rooms):
+                return True
+        return False
+
+    def stranded_air(self) -> list[int]:
+        """The player's air units with no landing where they stand (for the end of non-combat
+        move): in a territory its side has not held since the turn started, or in a sea zone
+        without room for it on its side's carriers (allied air units keep their places first,
+        then the player's by id). By id."""
+        self._sync()
+        stranded = []
+        at_sea: dict[str, list[Unit]] = {}
+        for unit in sorted(self.state.units, key=lambda u: u.id):
+            if not self.board.is_sea[unit.space] or not self._ally.get(unit.owner, False):
+                continue
+            if self._rules(unit).domain == "air":
+                at_sea.setdefault(unit.space, []).append(unit)
+        capacity: dict[str, int] = {}
+        for unit in self.state.units:
+            if self.board.is_sea[unit.space] and self._ally.get(unit.owner, False):
+                rules = self._rules(unit)
+                if rules.carrier_capacity:
+                    capacity[unit.space] = capacity.get(unit.space, 0) + rules.carrier_capacity
+        for zone, flyers in at_sea.items():
+            left = capacity.get(zone, 0)
+            for unit in sorted(flyers, key=lambda u: (u.owner == self.player, u.id)):
+                cost = self._rules(unit).carrier_cost
+                if cost > 0 and cost <= left:
+                    left -= cost
+                elif unit.owner == self.player:
+                    stranded.append(unit.id)
+        for unit in self._mine:
+            if (not self.board.is_sea[unit.space] and self._rules(unit).domain == "air"
+                    and not self._landable(unit.space)):
+                stranded.append(unit.id)
+        return sorted(stranded)

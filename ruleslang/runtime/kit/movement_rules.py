@@ -1,0 +1,210 @@
+"""The data of movement: unit rules, the ruleset's movement policy, moves, and the map split by
+kind of move (computed once per map). The engine (`movement.py`) and its parts (`paths.py`,
+`air.py`, `transport.py`) share them."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Callable
+
+from ruleslang.board.mapdata import Canal, GameMap, natural_sorted
+from ruleslang.board.queries import map_graph
+from ruleslang.board.state import GameState, Unit
+
+COMBAT = "combat"
+NONCOMBAT = "noncombat"
+PHASES = (COMBAT, NONCOMBAT)
+DOMAINS = ("land", "sea", "air")
+KINDS = ("move", "load", "unload", "bomb")
+
+
+@dataclass(frozen=True)
+class UnitRules:
+    """What the rulesets say about one unit type (for one owner), resolved once per phase."""
+
+    movement: int
+    domain: str            # "land", "sea" or "air"
+    can_blitz: bool        # may pass through an empty hostile territory in combat move, taking it
+    blocks: bool           # an enemy unit of this kind stops sea movement
+    transport_capacity: int = 0
+    transport_cost: int = 0   # room it takes on a transport; 0 = cannot be carried
+    carrier_capacity: int = 0
+    carrier_cost: int = 0     # room it takes on a carrier; 0 = cannot land on one
+    can_bomb: bool = False    # may make a strategic bombing raid on an enemy factory
+    moves_in_combat: bool = True   # False: moves only in non-combat move
+    passes_blockers: bool = False  # a sea unit that passes sea zones held by enemy blocking units
+    stops_movement: bool = True    # an enemy unit of this kind stops land movement (a blitz) where it stands
+    blocks_unload: bool = True     # an enemy unit of this kind in a sea zone forbids unloading there
+
+    def __post_init__(self) -> None:
+        if self.domain not in DOMAINS:
+            raise ValueError(f"a unit's domain is 'land', 'sea' or 'air', not '{self.domain}'")
+
+
+CANALS = ("move", "turn")
+
+
+@dataclass(frozen=True)
+class MovePolicy:
+    """The ruleset's movement rules that are not about one unit type (`runtime move` settings).
+
+    `unloaded_transport_moves` / `unloaded_transport_loads`: a transport that has unloaded may
+    still move / take on cargo that turn. `canals`: a canal is open by control at the start of
+    the move ("move") or at the start of the turn ("turn").
+    """
+
+    unloaded_transport_moves: bool = False
+    unloaded_transport_loads: bool = False
+    canals: str = "move"
+
+    def __post_init__(self) -> None:
+        if self.canals not in CANALS:
+            raise ValueError(f"canals open by control at the start of the 'move' or the 'turn', not '{self.canals}'")
+
+
+class MovementRules:
+    """The rule-specific facts movement needs, as callables the runtime builds from the rulesets.
+
+    `unit_rules(unit_type, owner)` gives a `UnitRules`; `allied(a, b)` tells whether two players
+    are on the same side (a player is always allied with itself). `capture(state, space, player)`,
+    when given, is called for every territory a blitz passes through (default: `set_control`);
+    the runtime passes its capture procedure so that liberation and factories follow its rules.
+    `policy` holds the rules that are not about one unit type (default: `MovePolicy()`).
+    `landing(space, player)`, when given, tells whether the player's air units may land in a land
+    territory holding no enemy units; by default, when the player's side held it at the start of
+    the turn and still holds it (the engine asks it again whenever the board changed).
+    Answers are cached: build a new `MovementRules` when the rulesets' answers may change.
+    """
+
+    def __init__(self, unit_rules: Callable[[str, str], UnitRules], allied: Callable[[str, str], bool],
+                 capture: Callable[[GameState, str, str], None] | None = None, policy: MovePolicy | None = None,
+                 landing: Callable[[str, str], bool] | None = None):
+        self._unit_rules = unit_rules
+        self._allied = allied
+        self.capture = capture
+        self.policy = policy if policy is not None else MovePolicy()
+        self.landing = landing
+        self._rules_cache: dict[tuple[str, str], UnitRules] = {}
+        self._allied_cache: dict[tuple[str, str], bool] = {}
+
+    def unit_rules(self, unit_type: str, owner: str) -> UnitRules:
+        """The rules of a unit type for an owner (cached)."""
+        key = (unit_type, owner)
+        found = self._rules_cache.get(key)
+        if found is None:
+            found = self._unit_rules(unit_type, owner)
+            if not isinstance(found, UnitRules):
+                raise TypeError(f"unit_rules('{unit_type}', '{owner}') gave {type(found).__name__}, not UnitRules")
+            self._rules_cache[key] = found
+        return found
+
+    def allied(self, a: str, b: str) -> bool:
+        """True when `a` and `b` are the same player or allies (cached)."""
+        if a == b:
+            return True
+        key = (a, b)
+        found = self._allied_cache.get(key)
+        if found is None:
+            found = self._allied_cache[key] = bool(self._allied(a, b))
+        return found
+
+
+@dataclass(frozen=True)
+class Move:
+    """Units moving together along a path (first space: where they are; last: where they end).
+
+    `kind` is "move", "load" (land units onto `transport`: path = (territory, sea zone)),
+    "unload" (from `transport`: path = (sea zone, territory)) or "bomb" (a strategic bombing raid).
+    Cargo rides along with its transport implicitly.
+    """
+
+    units: tuple[int, ...]
+    path: tuple[str, ...]
+    kind: str = "move"
+    transport: int | None = None
+
+    def __post_init__(self) -> None:
+        if type(self.units) is not tuple:
+            object.__setattr__(self, "units", tuple(self.units))
+        if type(self.path) is not tuple:
+            object.__setattr__(self, "path", tuple(self.path))
+
+    def to_json(self) -> dict:
+        """The move as plain data (for logs and saves)."""
+        data = {"units": list(self.units), "path": list(self.path), "kind": self.kind}
+        if self.transport is not None:
+            data["transport"] = self.transport
+        return data
+
+
+# ---------------------------------------------------------------- the map, precomputed once
+
+
+class MoveBoard:
+    """Adjacency of one map split by kind of move, canal steps, natural order: computed once."""
+
+    def __init__(self, game_map: GameMap):
+        self.map = game_map
+        names = natural_sorted(game_map.space_names())
+        self.order = {name: i for i, name in enumerate(names)}
+        infos = {s.name: s for s in game_map.spaces}
+        self.is_sea = {name: info.kind == "sea" for name, info in infos.items()}
+        self.passable = {name: not info.impassable for name, info in infos.items()}
+        self.adjacent = {name: frozenset(game_map.neighbours(name)) for name in names}
+        self.land: dict[str, tuple[str, ...]] = {}
+        self.sea: dict[str, tuple[str, ...]] = {}
+        self.air: dict[str, tuple[str, ...]] = {}
+        for name in names:
+            around = tuple(n for n in game_map.neighbours(name) if self.passable[n])
+            self.air[name] = around
+            self.land[name] = tuple(n for n in around if not self.is_sea[n])
+            self.sea[name] = tuple(n for n in around if self.is_sea[n])
+        self.land_spaces = tuple(n for n in names if not self.is_sea[n] and self.passable[n])
+        self.canal_steps: dict[tuple[str, str], tuple[Canal, ...]] = {}
+        for canal in game_map.canals:
+            for a in canal.sea_zones:
+                for b in canal.sea_zones:
+                    if a != b and b in self.adjacent.get(a, ()):
+                        self.canal_steps[(a, b)] = self.canal_steps.get((a, b), ()) + (canal,)
+        self.graph = map_graph(game_map)
+        self._air: dict[tuple[str, int], tuple[tuple[str, int], ...]] = {}
+        self._air_paths: dict[str, dict[str, tuple[str, ...]]] = {}
+
+    def air_reach(self, start: str, left: int) -> tuple[tuple[str, int], ...]:
+        """(space, air distance) for every space 1 to `left` steps from `start` by air, natural order."""
+        key = (start, left)
+        found = self._air.get(key)
+        if found is None:
+            distances = self.graph.distances(start, "all")
+            found = tuple(sorted(((s, d) for s, d in distances.items() if 0 < d <= left),
+                                 key=lambda x: self.order[x[0]]))
+            self._air[key] = found
+        return found
+
+    def air_path(self, start: str, end: str) -> tuple[str, ...]:
+        """One shortest air path (walking back through the first neighbour, in natural order, one
+        step nearer the start)."""
+        paths = self._air_paths.setdefault(start, {})
+        found = paths.get(end)
+        if found is None:
+            distances = self.graph.distances(start, "all")
+            path = [end]
+            here = end
+            while here != start:
+                d = distances[here]
+                here = next(n for n in self.map.neighbours(here) if distances.get(n) == d - 1)
+                path.append(here)
+            found = paths[end] = tuple(reversed(path))
+        return found
+
+
+@functools.lru_cache(maxsize=16)
+def move_board(game_map: GameMap) -> MoveBoard:
+    """The map's movement facts (kept for the last 16 maps)."""
+    return MoveBoard(game_map)
+
+
+def unit_name(unit: Unit) -> str:
+    """How messages name a unit: its type and id."""
+    return f"{unit.type} {unit.id}"

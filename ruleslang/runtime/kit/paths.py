@@ -1,0 +1,190 @@
+"""Land and sea paths for the movement engine: hostility, blocking, canals and blitzes.
+
+A mixin of `MovementEngine` (see `movement.py` for the rules): it reads the engine's board
+facts (`board`, `state`, `policy`, `_ally`, `_enemy`, `_blocking`, `_stopping`, `combat`) and
+answers where land and sea units may go and why a path is refused.
+"""
+
+from __future__ import annotations
+
+from ruleslang.board.mapdata import Canal
+from ruleslang.runtime.kit.movement_rules import UnitRules
+
+
+class PathsPart:
+    """The paths part of `MovementEngine`."""
+
+    def _friendly(self, space: str) -> bool:
+        holder = self.state.control.get(space)
+        return holder is not None and self._ally.get(holder, False)
+
+    def _friendly_since_start(self, space: str) -> bool:
+        holder = self.state.control_at_turn_start.get(space)
+        return holder is not None and self._ally.get(holder, False) and self._friendly(space)
+
+    def _enemy_player(self, space: str) -> bool:
+        holder = self.state.control.get(space)
+        return holder is not None and not self._ally.get(holder, False)
+
+    def _holder(self, space: str) -> str:
+        holder = self.state.control.get(space)
+        return holder if holder is not None else "no one"
+
+    def _canal_friendly(self, space: str) -> bool:
+        """Whether a canal's territory opens it for the player: held by its side now, or (policy
+        `canals` "turn") at the start of the turn."""
+        if self.policy.canals == "turn":
+            holder = self.state.control_at_turn_start.get(space)
+            return holder is not None and self._ally.get(holder, False)
+        return self._friendly(space)
+
+    def _holder_for_canal(self, space: str) -> str:
+        if self.policy.canals == "turn":
+            holder = self.state.control_at_turn_start.get(space)
+            return (holder if holder is not None else "no one") + " at the start of the turn"
+        return self._holder(space)
+
+    def _closed_by(self, a: str, b: str) -> tuple[Canal, str] | None:
+        """The first closed canal on the sea step a -> b, with a territory that closes it."""
+        for canal in self.board.canal_steps.get((a, b), ()):
+            if canal.name not in self._canal_open:
+                self._canal_open[canal.name] = next((t for t in canal.land if not self._canal_friendly(t)), None)
+            closing = self._canal_open[canal.name]
+            if closing is not None:
+                return canal, closing
+        return None
+
+    def is_battle_space(self, space: str, domain: str = "land") -> bool:
+        """True when a unit of `domain` ending a combat move in `space` attacks: the space holds
+        enemy units, or (land units) it is a hostile territory."""
+        self._sync()
+        if space in self._enemy:
+            return True
+        return domain == "land" and not self.board.is_sea[space] and not self._friendly(space)
+
+    def _paths(self, start: str, parent: dict[str, str | None], ends) -> dict[str, tuple[str, ...]]:
+        order = self.board.order
+        result = {}
+        for end in sorted(ends, key=order.__getitem__):
+            path = [end]
+            here = parent[end]
+            while here is not None:
+                path.append(here)
+                here = parent[here]
+            result[end] = tuple(reversed(path))
+        return result
+
+    def _land_walk(self, start: str, left: int, rules: UnitRules) -> dict[str, tuple[str, ...]]:
+        enemy = self._enemy
+        stopping = self._stopping if self.combat else enemy
+        friendly = self._friendly
+        land = self.board.land
+        combat = self.combat
+        parent: dict[str, str | None] = {start: None}
+        hostile_passed = {start: 0}
+        frontier = [start]
+        for _ in range(left):
+            layer: dict[str, tuple[int, str]] = {}
+            for here in frontier:
+                cost = hostile_passed[here]
+                if here != start:
+                    if here in stopping:
+                        continue
+                    if not friendly(here):
+                        if not (combat and rules.can_blitz):
+                            continue
+                        cost += 1
+                for there in land[here]:
+                    if there in parent:
+                        continue
+                    if not combat and (there in enemy or not friendly(there)):
+                        continue
+                    seen = layer.get(there)
+                    if seen is None or cost < seen[0]:
+                        layer[there] = (cost, here)
+            if not layer:
+                break
+            frontier = []
+            for there, (cost, here) in layer.items():
+                parent[there] = here
+                hostile_passed[there] = cost
+                frontier.append(there)
+        return self._paths(start, parent, (s for s in parent if s != start))
+
+    def _sea_walk(self, start: str, left: int, rules: UnitRules) -> dict[str, tuple[str, ...]]:
+        blocking = self._blocking if not rules.passes_blockers else frozenset()
+        sea = self.board.sea
+        combat = self.combat
+        canal_steps = self.board.canal_steps
+        parent: dict[str, str | None] = {start: None}
+        frontier = [start]
+        for _ in range(left):
+            following = []
+            for here in frontier:
+                if here != start and here in blocking:
+                    continue
+                for there in sea[here]:
+                    if there in parent:
+                        continue
+                    if not combat and there in blocking:
+                        continue
+                    if (here, there) in canal_steps and self._closed_by(here, there) is not None:
+                        continue
+                    parent[there] = here
+                    following.append(there)
+            if not following:
+                break
+            frontier = following
+        ends = (s for s in parent if s != start and (combat or s not in self._enemy))
+        return self._paths(start, parent, ends)
+
+    def _bomb_targets(self, reach: dict[str, tuple[str, ...]]) -> list[str]:
+        factories = self.state.factories
+        is_sea = self.board.is_sea
+        return [s for s in reach if not is_sea[s] and s in factories and self._enemy_player(s)]
+
+    def _check_land(self, name: str, rules: UnitRules, path: tuple[str, ...]) -> list[str]:
+        board = self.board
+        last = len(path) - 1
+        for i in range(1, last + 1):
+            space = path[i]
+            if not board.passable[space]:
+                return [f"{name} cannot enter {space}: it is impassable"]
+            if board.is_sea[space]:
+                return [f"{name} cannot enter {space}: a land unit crosses water only aboard a transport (a load)"]
+            if not self.combat:
+                if space in self._enemy:
+                    return [f"{name} cannot enter {space} in non-combat move: it holds enemy units"]
+                if not self._friendly(space):
+                    return [f"{name} cannot enter {space} in non-combat move: it is held by {self._holder(space)}"]
+            elif i < last:
+                if space in self._stopping:
+                    return [f"{name} must stop in {space}: it holds enemy units"]
+                if not self._friendly(space) and not rules.can_blitz:
+                    return [f"{name} must stop in {space}: it is held by {self._holder(space)} "
+                            f"(only a blitzing unit passes through an empty hostile territory)"]
+        return []
+
+    def _check_sea(self, name: str, rules: UnitRules, path: tuple[str, ...]) -> list[str]:
+        board = self.board
+        blocking = self._blocking if not rules.passes_blockers else frozenset()
+        last = len(path) - 1
+        for i in range(1, last + 1):
+            here, space = path[i - 1], path[i]
+            if not board.passable[space]:
+                return [f"{name} cannot enter {space}: it is impassable"]
+            if not board.is_sea[space]:
+                return [f"{name} cannot enter {space}: a sea unit stays at sea"]
+            closed = self._closed_by(here, space) if (here, space) in board.canal_steps else None
+            if closed is not None:
+                canal, territory = closed
+                return [f"{name} cannot pass the {canal.name} from {here} to {space}: "
+                        f"{territory} is held by {self._holder_for_canal(territory)}"]
+            if space in blocking:
+                if not self.combat:
+                    return [f"{name} cannot enter {space} in non-combat move: enemy units there block it"]
+                if i < last:
+                    return [f"{name} must stop in {space}: enemy units there block it"]
+            if not self.combat and i == last and space in self._enemy:
+                return [f"{name} cannot end a non-combat move in {space}: it holds enemy units"]
+        return []

@@ -1,0 +1,184 @@
+"""Transports for the movement engine: loading, unloading and cargo room.
+
+A mixin of `MovementEngine` (see `movement.py` for the rules): it reads the engine's board
+facts (`board`, `policy`, `_mine`, `_by_id`, `_blocking`, `_no_unload`, `combat`) and lists and
+checks loads and unloads.
+"""
+
+from __future__ import annotations
+
+from ruleslang.board.state import Unit
+from ruleslang.runtime.kit.movement_rules import Move, UnitRules, unit_name
+
+
+class TransportPart:
+    """The transport part of `MovementEngine`."""
+
+    def _transfer_moves(self) -> tuple[list[Move], list[Move]]:
+        if self._transfers is None:
+            self._transfers = (self._loads(), self._unloads())
+        return self._transfers
+
+    def _mine_by_space(self) -> dict[str, list[Unit]]:
+        index: dict[str, list[Unit]] = {}
+        for unit in self._mine:
+            index.setdefault(unit.space, []).append(unit)
+        return index
+
+    def _cargo_room(self, transport: Unit, rules: UnitRules) -> int:
+        used = 0
+        for cid in transport.cargo:
+            carried = self._by_id.get(cid)
+            if carried is not None:
+                used += self._rules(carried).transport_cost
+        return rules.transport_capacity - used
+
+    def _transport_problem(self, transport: Unit, for_unload: bool) -> str | None:
+        flags = transport.flags
+        if not for_unload and flags.get("unloaded_to") and not self.policy.unloaded_transport_loads:
+            return f"it unloaded into {flags['unloaded_to']} this turn"
+        if for_unload and flags.get("unloaded_in") not in (None, self.phase):
+            return f"it unloaded in {flags['unloaded_in']} move"
+        if flags.get("in_battle") and (not for_unload or not self.combat):
+            return "it took part in a battle this turn" if not self.combat else "it is in a battle"
+        return None
+
+    def _load_problem(self, unit: Unit, rules: UnitRules) -> str | None:
+        """Why a land unit cannot go aboard this phase (None: it can)."""
+        if rules.domain != "land":
+            return "it is not a land unit"
+        if rules.transport_cost <= 0:
+            return "it cannot be carried"
+        if self.board.is_sea[unit.space]:
+            return "it is already aboard a transport"
+        flags = unit.flags
+        if self.combat and not rules.moves_in_combat:
+            return "it moves only in non-combat move"
+        if flags.get("unloaded"):
+            return "it went ashore this turn"
+        if flags.get("in_battle"):
+            return "it took part in a battle this turn" if not self.combat else "it is in a battle"
+        if not self.combat and flags.get("combat_moved"):
+            return "it moved in combat move"
+        if rules.movement - unit.moved <= 0:
+            return "it has no movement left"
+        return None
+
+    def _loads(self) -> list[Move]:
+        moves = []
+        by_space = None
+        board = self.board
+        for transport in self._mine:
+            rules = self._rules(transport)
+            zone = transport.space
+            if (rules.transport_capacity <= 0 or not board.is_sea[zone] or zone in self._blocking
+                    or self._transport_problem(transport, False) is not None):
+                continue
+            room = self._cargo_room(transport, rules)
+            if room <= 0:
+                continue
+            if by_space is None:
+                by_space = self._mine_by_space()
+            for territory in board.land[zone]:
+                for unit in by_space.get(territory, ()):
+                    unit_rules = self._rules(unit)
+                    if (0 < unit_rules.transport_cost <= room
+                            and self._load_problem(unit, unit_rules) is None):
+                        moves.append(Move((unit.id,), (territory, zone), "load", transport.id))
+        order = board.order
+        moves.sort(key=lambda m: (m.units[0], order[m.path[1]], m.transport))
+        return moves
+
+    def _unload_targets(self, transport: Unit) -> list[str]:
+        zone = transport.space
+        if zone in self._no_unload or self._transport_problem(transport, True) is not None:
+            return []
+        fixed = transport.flags.get("unloaded_to")
+        targets = [fixed] if fixed else list(self.board.land[zone])
+        if not self.combat:
+            targets = [t for t in targets if t not in self._enemy and self._friendly(t)]
+        return targets
+
+    def _unloads(self) -> list[Move]:
+        moves = []
+        for transport in self._mine:
+            if not transport.cargo or not self.board.is_sea[transport.space]:
+                continue
+            cargo = []
+            for cid in sorted(transport.cargo):
+                unit = self._by_id.get(cid)
+                if unit is None or unit.owner != self.player:
+                    continue
+                if self.combat and not self._rules(unit).moves_in_combat:
+                    continue
+                cargo.append(cid)
+            if not cargo:
+                continue
+            for target in self._unload_targets(transport):
+                moves += [Move((cid,), (transport.space, target), "unload", transport.id) for cid in cargo]
+        order = self.board.order
+        moves.sort(key=lambda m: (m.transport, m.units[0], order[m.path[1]]))
+        return moves
+
+    def _check_transfer(self, move: Move, units: list[Unit]) -> list[str]:
+        path = move.path
+        if len(path) != 2:
+            return [f"a{'n' if move.kind == 'unload' else ''} {move.kind} names two spaces, not {len(path)}"]
+        loading = move.kind == "load"
+        territory, zone = (path[0], path[1]) if loading else (path[1], path[0])
+        board = self.board
+        if board.is_sea[territory] or not board.is_sea[zone]:
+            shape = "(territory, sea zone)" if loading else "(sea zone, territory)"
+            return [f"a{'n' if not loading else ''} {move.kind} path is {shape}"]
+        if move.transport is None:
+            return [f"a{'n' if not loading else ''} {move.kind} names its transport"]
+        transport = self._by_id.get(move.transport)
+        if transport is None:
+            return [f"no unit with id {move.transport} is on the board"]
+        tname = unit_name(transport)
+        t_rules = self._rules(transport)
+        if transport.owner != self.player:
+            return [f"{tname} belongs to {transport.owner}, not {self.player}"]
+        if t_rules.transport_capacity <= 0:
+            return [f"{tname} carries no units"]
+        if transport.space != zone:
+            return [f"{tname} is in {transport.space}, not {zone}"]
+        problem = self._transport_problem(transport, not loading)
+        if problem is not None:
+            return [f"{tname} cannot {move.kind}: {problem}"]
+        problems = []
+        if loading:
+            if zone in self._blocking:
+                return [f"cannot load in {zone}: enemy units there block it"]
+            need = 0
+            for unit in units:
+                rules = self._rules(unit)
+                reason = self._load_problem(unit, rules)
+                if reason is not None:
+                    problems.append(f"{unit_name(unit)} cannot load: {reason}")
+                elif unit.space != territory:
+                    problems.append(f"{unit_name(unit)} is in {unit.space}, not {territory}")
+                need += rules.transport_cost
+            room = self._cargo_room(transport, t_rules)
+            if not problems and need > room:
+                problems.append(f"{tname} has room for {max(room, 0)}, "
+                                f"{', '.join(unit_name(u) for u in units)} need {need}")
+            return problems
+        if zone in self._no_unload:
+            return [f"cannot unload in {zone}: it holds enemy units"]
+        fixed = transport.flags.get("unloaded_to")
+        if fixed and fixed != territory:
+            return [f"{tname} already unloaded into {fixed} this turn: all its cargo goes ashore in one territory"]
+        if not board.passable[territory]:
+            return [f"cannot unload into {territory}: it is impassable"]
+        if not self.combat:
+            if territory in self._enemy:
+                return [f"cannot unload into {territory} in non-combat move: it holds enemy units"]
+            if not self._friendly(territory):
+                return [f"cannot unload into {territory} in non-combat move: it is held by {self._holder(territory)}"]
+        for unit in units:
+            if unit.id not in transport.cargo:
+                problems.append(f"{unit_name(unit)} is not aboard {tname}")
+            elif self.combat and not self._rules(unit).moves_in_combat:
+                problems.append(f"{unit_name(unit)} cannot unload: it moves only in non-combat move")
+        return problems
