@@ -31,6 +31,7 @@ from ruleslang.lang.syntax.parser import parse_module
 from ruleslang.base.yamlio import dump_yaml, load_yaml
 from ruleslang.board.mapdata import map_from_data, natural_key
 from ruleslang.base.safexml import XmlElement, read_xml
+from ruleslang.base.fileio import write_atomic
 
 RULESET_VERSION = 1
 MONEY_RESOURCE = "PUs"
@@ -775,8 +776,6 @@ def import_triplea(xml_path: Path | str, out_dir: Path | str, **options) -> Impo
     report = translation.report
     report.map_path = out_dir / "maps" / f"{report.map_name}.yaml"
     report.ruleset_path = out_dir / report.family / f"base@{RULESET_VERSION}.rules"
-    from ruleslang.base.fileio import write_atomic
-
     for path, text in ((report.map_path, translation.map_text), (report.ruleset_path, translation.ruleset_text)):
         path.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(path, text)  # never a half-written map or ruleset

@@ -17,6 +17,7 @@ from ruleslang.base.paths import default_roots
 from ruleslang.lang.eval.program import CompiledProgram
 from ruleslang.lang.compose.composition import Composer, Ruleset
 from ruleslang.runtime.registry import CAPABILITIES
+from ruleslang.board.mapdata import load_map
 
 
 @dataclass
@@ -70,7 +71,5 @@ class Workspace:
 
     def load_map(self, name: str):
         if name not in self._maps:
-            from ruleslang.board.mapdata import load_map
-
             self._maps[name] = load_map(name, self.roots)
         return self._maps[name]
