@@ -23,9 +23,9 @@ from typing import Mapping, Sequence
 
 from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, Related, error
 from ruleslang.base.source import Source, Span
-from ruleslang.base.suggest import close_matches
+from ruleslang.base.suggest import did_you_mean, offer
 from ruleslang.base.yamlio import Positions, Problems, load_schema, load_yaml, not_a_file, read_source, validate
-from ruleslang.board.mapdata import FactoryInfo, GameMap, did_you_mean, flatten_counter, is_path_ref, load_map
+from ruleslang.board.mapdata import FactoryInfo, GameMap, flatten_counter, is_path_ref, load_map
 
 _NAMED_REF = re.compile(r"^[a-z][a-z0-9_-]*/[a-z0-9][a-z0-9_-]*$")
 SETUPS = ("start", "empty")
@@ -158,7 +158,7 @@ def load_scenario(ref: str, roots: Sequence[Path], *, default_map: str | None = 
         raise DiagnosticError(not_a_file(ref, span))  # a path: say what is wrong with it, not "unknown scenario"
     if path is None:
         known = [name for name, _ in list_scenarios(roots)]
-        hint = did_you_mean(close_matches(ref, known, n=3))
+        hint = did_you_mean(ref, known, n=3)
         raise DiagnosticError(error("D639", f"unknown scenario '{ref}'", span, hint=hint,
                                     file=None if span else ref))
     source = read_source(path)
@@ -245,7 +245,7 @@ class _ScenarioReader:
         name = resolve(text)
         if name is None:
             self.problem(code, path, f"unknown {what} '{text}' on the map '{self.map.name}'", at_key=at_key,
-                         hint=did_you_mean(suggest(text)) or fallback)
+                         hint=offer(suggest(text)) or fallback)
         return name
 
     def keyed(self, section: str, data: dict, resolve) -> dict[str, tuple[object, tuple]]:
