@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from ruleslang.base.suggest import close_matches, did_you_mean, offer
+from ruleslang.base.suggest import close_matches, did_you_mean
 
 from conftest import REPO, codes, load
 from test_cli import run_cli
@@ -64,8 +64,11 @@ def test_a_hint_offers_the_close_names_quoted_in_one_form():
     assert did_you_mean("infantri", ["infantry", "artillery"]) == "did you mean 'infantry'?"
     assert did_you_mean("Atlantis", ["Balkans", "Baltic States"]) is None
     assert did_you_mean("capp", ["cap", "cape", "capital"], n=2) == "did you mean 'cap' or 'cape'?"
-    assert offer(["Germans", "Germany"]) == "did you mean 'Germans' or 'Germany'?"
-    assert offer([]) is None
+    # spellings: names and aliases, matched in any case, each name offered once
+    spellings = {"Germany": "Germany", "Deutschland": "Germany", "UK": "United Kingdom"}
+    assert did_you_mean("germny", spellings) == "did you mean 'Germany'?"
+    assert did_you_mean("deutchland", spellings) == "did you mean 'Germany'?"
+    assert did_you_mean("Uk", spellings) == "did you mean 'United Kingdom'?"
 
 
 def test_only_the_suggest_module_words_a_did_you_mean():

@@ -25,7 +25,7 @@ import yaml
 
 from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, Related, error
 from ruleslang.base.source import Span
-from ruleslang.base.suggest import close_matches, did_you_mean, offer
+from ruleslang.base.suggest import did_you_mean
 from ruleslang.base.yamlio import Positions, Problems, load_schema, load_yaml, not_a_file, read_source, validate
 
 DEFAULT_ECONOMY = "main"
@@ -182,13 +182,13 @@ class GameMap:
             return text
         return self._player_keys.get(name_key(text))
 
-    def suggest_space(self, text: str) -> list[str]:
-        """Canonical spaces whose names or aliases look like `text` (for a hint)."""
-        return _suggest(text, self.spaces)
+    def space_spellings(self) -> dict[str, str]:
+        """Each name and alias of a space, to the canonical space it spells (what a hint offers)."""
+        return _spellings(self.spaces)
 
-    def suggest_player(self, text: str) -> list[str]:
-        """Canonical players whose names or aliases look like `text`."""
-        return _suggest(text, self.players)
+    def player_spellings(self) -> dict[str, str]:
+        """Each name and alias of a player, to the canonical player it spells."""
+        return _spellings(self.players)
 
     # -- board
 
@@ -246,16 +246,12 @@ def _lookup(items: Iterable) -> dict[str, str]:
     return table
 
 
-def _suggest(text: str, items: Iterable) -> list[str]:
-    spellings: dict[str, str] = {}
+def _spellings(items: Iterable) -> dict[str, str]:
+    table: dict[str, str] = {}
     for item in items:
-        for t in (item.name, *item.aliases):
-            spellings.setdefault(t.casefold(), item.name)
-    found = []
-    for close in close_matches(text.casefold(), list(spellings), n=6):
-        if spellings[close] not in found:
-            found.append(spellings[close])
-    return found[:3]
+        for text in (item.name, *item.aliases):
+            table.setdefault(text, item.name)
+    return table
 
 
 # ---------------------------------------------------------------- loading
@@ -405,7 +401,7 @@ class _MapChecker:
         if canonical is None:
             names = [_Named(n, _alias_list(e)) for n, (_, e) in table.items()]
             self.problem(code, path, f"unknown {what} '{name}'", at_key=at_key,
-                         hint=offer(_suggest(name, names)))
+                         hint=did_you_mean(name, _spellings(names)))
         return canonical
 
     # -- the parts

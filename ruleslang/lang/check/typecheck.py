@@ -16,7 +16,7 @@ from ruleslang.lang import types as T
 from ruleslang.lang.builtins.registry import REGISTRY as BUILTINS
 from ruleslang.base.diagnostics import Diagnostic, Related, error, warning
 from ruleslang.lang.scope import GlobalScope, Resolution, Symbol
-from ruleslang.base.suggest import did_you_mean, offer
+from ruleslang.base.suggest import did_you_mean
 from ruleslang.lang.values import EnumValue
 
 # Aggregates whose single argument may be a `for` generator (compiled as a fold).
@@ -219,7 +219,8 @@ class TypeChecker:
             self.error("T305", f"'{text}' cannot be a space: no map is in use", span,
                        hint='name the map in the ruleset header, e.g. map "aar"')
             return None
-        self.error("T305", f"there is no {enum_type.name} named '{text}'", span, hint=offer(enum.suggest(text)))
+        self.error("T305", f"there is no {enum_type.name} named '{text}'", span,
+                   hint=did_you_mean(text, enum.spellings()))
         return None
 
     # ----------------------------------------------------------------------------- names

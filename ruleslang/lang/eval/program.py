@@ -19,7 +19,7 @@ from ruleslang.lang.eval.compile_exact import ExactCompiler, exact_body
 from ruleslang.lang.eval.explain import Explanation, Term, formula_explainer
 from ruleslang.lang.eval.statements import Procedures
 from ruleslang.base.errors import EvalError
-from ruleslang.base.suggest import did_you_mean, offer
+from ruleslang.base.suggest import did_you_mean
 from ruleslang.lang.values import LSet, Record, display_text, normalize_number
 
 
@@ -516,7 +516,7 @@ def convert_data(scope, raw, typ: T.Type, what: str, units=None):
             value = enum.lookup(raw) if enum is not None else None
             if value is not None:
                 return value
-            hint = offer(enum.suggest(raw)) if enum is not None else None
+            hint = did_you_mean(raw, enum.spellings()) if enum is not None else None
             # callers report only the message (an option, a fact, an argument), so the hint goes in it
             raise EvalError("E533", f"{what}: there is no {typ.name} named '{raw}'" + (f" ({hint})" if hint else ""))
     elif isinstance(typ, (T.SetType, T.ListType)):
