@@ -100,7 +100,7 @@ def test_call_of_an_unknown_name_is_json_with_a_code():
                                   "--rulesets", str(FIXTURES)])
     assert code == 2
     (d,) = diagnostics
-    assert d["code"] == "U110" and d["file"] is None and d["line"] is None and d["hint"] == "did you mean cap?"
+    assert d["code"] == "U110" and d["file"] is None and d["line"] is None and d["hint"] == "did you mean 'cap'?"
 
 
 def test_call_with_the_wrong_number_of_arguments_is_json_with_a_code():

@@ -3,11 +3,13 @@ double quote inside a text's `{...}` gets a message that says so."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from ruleslang.base.suggest import close_matches
+from ruleslang.base.suggest import close_matches, did_you_mean
 
-from conftest import codes, load
+from conftest import REPO, codes, load
 from test_cli import run_cli
 
 BASE = """
@@ -56,6 +58,26 @@ def test_suggestions_are_plausibly_close():
     assert close_matches("infantri", ["infantry", "artillery"]) == ["infantry"]
     assert close_matches("multipler", ["multiplier"]) == ["multiplier"]
     assert close_matches("xnfantry", ["infantry"]) == ["infantry"]  # a typo of the first letter, still close
+
+
+def test_a_hint_offers_the_close_names_quoted_in_one_form():
+    assert did_you_mean("infantri", ["infantry", "artillery"]) == "did you mean 'infantry'?"
+    assert did_you_mean("Atlantis", ["Balkans", "Baltic States"]) is None
+    assert did_you_mean("capp", ["cap", "cape", "capital"], n=2) == "did you mean 'cap' or 'cape'?"
+    # spellings: names and aliases, matched in any case, each name offered once
+    spellings = {"Germany": "Germany", "Deutschland": "Germany", "UK": "United Kingdom"}
+    assert did_you_mean("germny", spellings) == "did you mean 'Germany'?"
+    assert did_you_mean("deutchland", spellings) == "did you mean 'Germany'?"
+    assert did_you_mean("Uk", spellings) == "did you mean 'United Kingdom'?"
+
+
+def test_only_the_suggest_module_words_a_did_you_mean():
+    """Every hint goes through ruleslang/base/suggest.py, so there is one wording to keep consistent."""
+    package = REPO / "ruleslang"
+    wording = re.compile(r"did\s+you\s+mean", re.IGNORECASE)
+    offenders = [str(path.relative_to(REPO)) for path in sorted(package.rglob("*.py"))
+                 if path != package / "base" / "suggest.py" and wording.search(path.read_text(encoding="utf-8"))]
+    assert offenders == []
 
 
 def test_an_unknown_space_in_a_ruleset_has_no_far_fetched_suggestion(tmp_path):

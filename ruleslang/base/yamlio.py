@@ -26,7 +26,7 @@ import yaml
 from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, Related, error
 from ruleslang.base.limits import MAX_DATA_CHARS, MAX_YAML_DEPTH
 from ruleslang.base.source import Source, Span, span_at
-from ruleslang.base.suggest import close_matches
+from ruleslang.base.suggest import did_you_mean
 
 DataPath = tuple  # a tuple of mapping keys (str) and list indices (int)
 
@@ -422,8 +422,7 @@ def _unknown_keys(err: jsonschema.ValidationError, positions: Positions, code: s
     # Keys are text in a YAML document; data built elsewhere may hold other keys.
     for key in sorted((k for k in err.instance if k not in allowed
                        and not any(re.search(p, str(k)) for p in patterns)), key=str):
-        close = close_matches(str(key), allowed, n=1)
-        hint = f"did you mean '{close[0]}'?" if close else (
+        hint = did_you_mean(str(key), allowed, n=1) or (
             "allowed keys: " + ", ".join(allowed) if allowed else None)
         yield error(code, f"{format_path(path)}: unknown key '{key}'",
                     positions.key_span(path + (key,)), hint=hint)

@@ -15,7 +15,7 @@ from typing import Any, Iterable, Sequence
 from ruleslang.base.diagnostics import DiagnosticError, error
 from ruleslang.base.errors import EvalError
 from ruleslang.base.source import Source, Span
-from ruleslang.base.suggest import close_matches
+from ruleslang.base.suggest import did_you_mean
 from ruleslang.binding.scenario_check import check_scenario
 from ruleslang.board.mapdata import load_map
 from ruleslang.board.queries import BoardQueries
@@ -108,10 +108,9 @@ def parse_setting(text: str, compiled) -> tuple[str, Any]:
     sym = compiled.symbols.get(name.strip())
     if sym is None or sym.kind != "option":
         options = [n for n, s in compiled.symbols.items() if s.kind == "option"]
-        close = close_matches(name.strip(), options, n=3)
         raise DiagnosticError(error(
             "U102", f"'{name.strip()}' is not an option of these rulesets", Span(source, 0, len(name)),
-            hint=f"did you mean {', '.join(close)}?" if close else
+            hint=did_you_mean(name.strip(), options, n=3) or
             ("options: " + ", ".join(options) if options else "these rulesets declare no options")))
     try:
         value = compiled.convert_data(parse_json_or_name(raw), sym.type, f"option {sym.name}")

@@ -16,11 +16,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from ruleslang.lang.syntax import ast
-from ruleslang.board.mapdata import did_you_mean
 from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, Related, error
 from ruleslang.base.errors import EvalError
 from ruleslang.lang.compose.loader import Loader, parse_ref
-from ruleslang.base.suggest import close_matches
+from ruleslang.base.suggest import did_you_mean
 from ruleslang.base.yamlio import format_path
 
 
@@ -58,7 +57,7 @@ def _unit_problems(declared: list[str], scenario) -> list[Diagnostic]:
         if key[0] != "units" or key[3] in declared:
             continue
         unit_type = key[3]
-        hint = did_you_mean(close_matches(unit_type, declared)) or (
+        hint = did_you_mean(unit_type, declared) or (
             "unit types of these rulesets: " + ", ".join(declared) if declared else
             "these rulesets declare no unit types")
         out.append(error("D670", f"{format_path(key)}: '{unit_type}' is not a unit type of these rulesets",
@@ -76,9 +75,9 @@ def _ruleset_problems(scenario, loader: Loader) -> list[Diagnostic]:
         except DiagnosticError as exc:
             found = exc.diagnostics[0]
             # a missing version is best answered by the versions there are
-            close = [] if found.code == "S003" else close_matches(text, _known_refs(loader))
+            close = None if found.code == "S003" else did_you_mean(text, _known_refs(loader))
             out.append(error("D671", f"rulesets[{i}]: {found.message}", span,
-                             hint=did_you_mean(close) or found.hint,
+                             hint=close or found.hint,
                              file=None if span is not None else _file_of(scenario)))
     return out
 
@@ -96,7 +95,7 @@ def _option_problems(compiled, scenario) -> list[Diagnostic]:
         span = getattr(raw, "span", None)
         if sym is None or sym.kind != "option":
             out.append(error("D633", f"the scenario sets '{name}', which is not an option of these rulesets", span,
-                             hint=did_you_mean(close_matches(name, options))))
+                             hint=did_you_mean(name, options)))
             continue
         try:
             compiled.convert_data(getattr(raw, "value", raw), sym.type, f"option {name}")

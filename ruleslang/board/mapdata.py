@@ -25,7 +25,7 @@ import yaml
 
 from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, Related, error
 from ruleslang.base.source import Span
-from ruleslang.base.suggest import close_matches
+from ruleslang.base.suggest import did_you_mean
 from ruleslang.base.yamlio import Positions, Problems, load_schema, load_yaml, not_a_file, read_source, validate
 
 DEFAULT_ECONOMY = "main"
@@ -182,13 +182,13 @@ class GameMap:
             return text
         return self._player_keys.get(name_key(text))
 
-    def suggest_space(self, text: str) -> list[str]:
-        """Canonical spaces whose names or aliases look like `text` (for "did you mean")."""
-        return _suggest(text, self.spaces)
+    def space_spellings(self) -> dict[str, str]:
+        """Each name and alias of a space, to the canonical space it spells (what a hint offers)."""
+        return _spellings(self.spaces)
 
-    def suggest_player(self, text: str) -> list[str]:
-        """Canonical players whose names or aliases look like `text`."""
-        return _suggest(text, self.players)
+    def player_spellings(self) -> dict[str, str]:
+        """Each name and alias of a player, to the canonical player it spells."""
+        return _spellings(self.players)
 
     # -- board
 
@@ -246,23 +246,12 @@ def _lookup(items: Iterable) -> dict[str, str]:
     return table
 
 
-def _suggest(text: str, items: Iterable) -> list[str]:
-    spellings: dict[str, str] = {}
+def _spellings(items: Iterable) -> dict[str, str]:
+    table: dict[str, str] = {}
     for item in items:
-        for t in (item.name, *item.aliases):
-            spellings.setdefault(t.casefold(), item.name)
-    found = []
-    for close in close_matches(text.casefold(), list(spellings), n=6):
-        if spellings[close] not in found:
-            found.append(spellings[close])
-    return found[:3]
-
-
-def did_you_mean(options: Sequence[str]) -> str | None:
-    """A hint naming the closest options, or None."""
-    if not options:
-        return None
-    return "did you mean " + " or ".join(f"'{o}'" for o in options) + "?"
+        for text in (item.name, *item.aliases):
+            table.setdefault(text, item.name)
+    return table
 
 
 # ---------------------------------------------------------------- loading
@@ -319,8 +308,7 @@ def load_map(ref: str, roots: Sequence[Path], *, span: Span | None = None) -> Ga
         raise DiagnosticError(not_a_file(ref, span))  # a path: say what is wrong with it, not "unknown map"
     if found is None:
         names = [name for name, _, _ in list_maps(roots)]
-        close = close_matches(ref, names, n=3)
-        hint = did_you_mean(close) or ("known maps: " + ", ".join(names) if names else None)
+        hint = did_you_mean(ref, names, n=3) or ("known maps: " + ", ".join(names) if names else None)
         raise DiagnosticError(error("D629", f"unknown map '{ref}'", span, hint=hint,
                                     file=None if span else ref))
     resolved = found.resolve()
@@ -413,7 +401,7 @@ class _MapChecker:
         if canonical is None:
             names = [_Named(n, _alias_list(e)) for n, (_, e) in table.items()]
             self.problem(code, path, f"unknown {what} '{name}'", at_key=at_key,
-                         hint=did_you_mean(_suggest(name, names)))
+                         hint=did_you_mean(name, _spellings(names)))
         return canonical
 
     # -- the parts
@@ -452,7 +440,7 @@ class _MapChecker:
             side = entry.get("side") if isinstance(entry.get("side"), str) else None
             if side is not None and declared_sides and side not in declared_sides:
                 self.problem("D627", ("players", i, "side"), f"unknown side '{side}'",
-                             hint=did_you_mean(close_matches(side, declared_sides, n=2))
+                             hint=did_you_mean(side, declared_sides, n=2)
                              or "sides: " + ", ".join(declared_sides))
             capital = entry.get("capital")
             if capital is not None:
@@ -546,7 +534,7 @@ class _MapChecker:
             economy = entry.get("economy") if isinstance(entry.get("economy"), str) else None
             if economy is not None and economy not in economies:
                 self.problem("D628", ("spaces", i, "economy"), f"unknown economy '{economy}'",
-                             hint=did_you_mean(close_matches(economy, sorted(economies), n=2))
+                             hint=did_you_mean(economy, sorted(economies), n=2)
                              or "no player declares it in its `economies`")
             if kind == "sea":
                 for key in ("owner", "original_owner", "economy"):

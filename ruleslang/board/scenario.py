@@ -23,9 +23,9 @@ from typing import Mapping, Sequence
 
 from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, Related, error
 from ruleslang.base.source import Source, Span
-from ruleslang.base.suggest import close_matches
+from ruleslang.base.suggest import did_you_mean
 from ruleslang.base.yamlio import Positions, Problems, load_schema, load_yaml, not_a_file, read_source, validate
-from ruleslang.board.mapdata import FactoryInfo, GameMap, did_you_mean, flatten_counter, is_path_ref, load_map
+from ruleslang.board.mapdata import FactoryInfo, GameMap, flatten_counter, is_path_ref, load_map
 
 _NAMED_REF = re.compile(r"^[a-z][a-z0-9_-]*/[a-z0-9][a-z0-9_-]*$")
 SETUPS = ("start", "empty")
@@ -158,7 +158,7 @@ def load_scenario(ref: str, roots: Sequence[Path], *, default_map: str | None = 
         raise DiagnosticError(not_a_file(ref, span))  # a path: say what is wrong with it, not "unknown scenario"
     if path is None:
         known = [name for name, _ in list_scenarios(roots)]
-        hint = did_you_mean(close_matches(ref, known, n=3))
+        hint = did_you_mean(ref, known, n=3)
         raise DiagnosticError(error("D639", f"unknown scenario '{ref}'", span, hint=hint,
                                     file=None if span else ref))
     source = read_source(path)
@@ -230,22 +230,22 @@ class _ScenarioReader:
 
     def space(self, path: tuple, text: object, *, at_key: bool = False) -> str | None:
         """The canonical space `text` spells on the map, or None after reporting it (D631)."""
-        return self._resolve("space", "D631", self.map.resolve_space, self.map.suggest_space, None,
+        return self._resolve("space", "D631", self.map.resolve_space, self.map.space_spellings, None,
                              path, text, at_key)
 
     def player(self, path: tuple, text: object, *, at_key: bool = False) -> str | None:
         """The canonical player `text` spells on the map, or None after reporting it (D632)."""
-        return self._resolve("player", "D632", self.map.resolve_player, self.map.suggest_player,
+        return self._resolve("player", "D632", self.map.resolve_player, self.map.player_spellings,
                              "players: " + ", ".join(self.map.player_names()), path, text, at_key)
 
-    def _resolve(self, what: str, code: str, resolve, suggest, fallback: str | None, path: tuple,
+    def _resolve(self, what: str, code: str, resolve, spellings, fallback: str | None, path: tuple,
                  text: object, at_key: bool) -> str | None:
         if not isinstance(text, str):
             return None
         name = resolve(text)
         if name is None:
             self.problem(code, path, f"unknown {what} '{text}' on the map '{self.map.name}'", at_key=at_key,
-                         hint=did_you_mean(suggest(text)) or fallback)
+                         hint=did_you_mean(text, spellings()) or fallback)
         return name
 
     def keyed(self, section: str, data: dict, resolve) -> dict[str, tuple[object, tuple]]:

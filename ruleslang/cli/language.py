@@ -9,7 +9,7 @@ from ruleslang.base.diagnostics import (Diagnostic, DiagnosticError, error, has_
                                         sort_diagnostics)
 from ruleslang.base.errors import EvalError
 from ruleslang.base.source import Source, Span
-from ruleslang.base.suggest import close_matches
+from ruleslang.base.suggest import did_you_mean
 from ruleslang.cli.inputs import folder_ref, load_composition, open_workspace, refuse_folders
 from ruleslang.cli.output import EXIT_ERRORS, EXIT_OK, report_diagnostics
 from ruleslang.lang.diff import diff_rulesets
@@ -169,10 +169,9 @@ def cmd_call(args) -> int:
     sym = compiled.symbols.get(args.name)
     if sym is None or sym.kind not in _CALLABLE_KINDS:
         names = [n for n, s in compiled.symbols.items() if s.kind in _CALLABLE_KINDS]
-        close = close_matches(args.name, names, n=3)
         raise DiagnosticError(error(
             "U110", f"{args.ref} has no formula, table or modifier list named '{args.name}'",
-            hint=f"did you mean {', '.join(close)}?" if close else None))
+            hint=did_you_mean(args.name, names, n=3)))
     decl = sym.decl
     params = list(getattr(decl, "params", None) or ())
     if sym.kind in ("table", "die table"):

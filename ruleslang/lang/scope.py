@@ -13,7 +13,6 @@ from typing import Any
 
 from ruleslang.lang.syntax import ast
 from ruleslang.lang import types as T
-from ruleslang.base.suggest import close_matches
 from ruleslang.lang.values import EnumValue
 
 
@@ -79,16 +78,12 @@ class Enumeration:
         self.aliases[alias.lower()] = canonical
         self.aliases.setdefault(normal_name(alias), canonical)
 
-    def suggest(self, text: str) -> list[str]:
-        names = list(self.by_name) + [a for a in self.aliases]
-        lowered = {n.lower(): n for n in self.by_name}
-        found = close_matches(text.lower(), list(lowered) + list(self.aliases), n=3)
-        out: list[str] = []
-        for f in found:
-            name = lowered.get(f) or self.aliases.get(f)
-            if name and name not in out:
-                out.append(name)
-        return out or close_matches(text, names, n=3)
+    def spellings(self) -> dict[str, str]:
+        """Each member's name and alias, to the member it spells (what a hint offers)."""
+        table = {name: name for name in self.by_name}
+        for alias, canonical in self.aliases.items():
+            table.setdefault(alias, canonical)
+        return table
 
 
 @dataclass
@@ -105,10 +100,6 @@ class GlobalScope:
         if name not in self.enums:
             self.enums[name] = Enumeration(name)
         return self.enums[name]
-
-    def suggest(self, name: str, extra: list[str] = ()) -> list[str]:
-        candidates = list(self.symbols) + list(self.members) + list(extra)
-        return close_matches(name, candidates, n=3)
 
 
 BUILTIN_ENUMS = ("player", "side", "space", "unittype", "tag")

@@ -23,11 +23,10 @@ from typing import Any
 from ruleslang.base.diagnostics import DiagnosticError, error
 from ruleslang.base.fileio import write_atomic
 from ruleslang.base.source import Source, Span, span_at
-from ruleslang.base.suggest import close_matches
+from ruleslang.base.suggest import did_you_mean
 from ruleslang.base.yamlio import Positions, load_schema, load_yaml, read_source, validate
 from ruleslang.binding.bind import parse_settings, scenario_or_start, set_scenario_values
 from ruleslang.binding.scenario_check import check_scenario
-from ruleslang.board.mapdata import did_you_mean
 from ruleslang.board.scenario import scenario_from_data
 from ruleslang.lang.values import to_json
 from ruleslang.runtime.agents import make_agent
@@ -114,7 +113,7 @@ def _load_orders(path: str, players: list[str]) -> dict:
         if name not in players:
             problems.append(error("D651", f"the orders name '{name}', who does not play on this map",
                                   positions.key_span((name,)),
-                                  hint=did_you_mean(close_matches(str(name), players, 2))
+                                  hint=did_you_mean(str(name), players, 2)
                                   or "players: " + ", ".join(players)))
         elif not isinstance(plan, list):
             problems.append(error("D650", f"the orders of {name} are a list of rounds ({{round: 1, purchase: ...}}), "

@@ -11,6 +11,7 @@ import pytest
 from ruleslang.board.mapdata import list_maps, load_map, map_from_data, name_key, natural_sorted
 from ruleslang.base.diagnostics import DiagnosticError
 from ruleslang.base.source import Source
+from ruleslang.base.suggest import did_you_mean
 from ruleslang.base.yamlio import load_yaml
 from board_fixtures import aar, aar_queries, aar_state, facts, reference, roots, tiny  # noqa: F401,F811 (pytest fixtures, used by name)
 
@@ -88,8 +89,8 @@ def test_every_sea_zone_has_its_sz_alias(aar):
 
 def test_unknown_names_get_suggestions(aar):
     assert aar.resolve_space("Atlantis") is None
-    assert aar.suggest_space("Kwangtun") == ["Kwantung"]
-    assert aar.suggest_player("Germns")[0] == "Germans"
+    assert did_you_mean("Kwangtun", aar.space_spellings()) == "did you mean 'Kwantung'?"
+    assert did_you_mean("Germns", aar.player_spellings()).startswith("did you mean 'Germans'")
     with pytest.raises(KeyError):
         aar.space("UK")  # only canonical names; resolve user text first
 

@@ -17,6 +17,7 @@ from fractions import Fraction
 from ruleslang.lang.syntax import ast
 from ruleslang.lang import types as T
 from ruleslang.base.errors import EvalError
+from ruleslang.base.suggest import did_you_mean
 from ruleslang.lang.builtins.spec import PLAYERS, Builtin, elements, need, no_kwargs, registrar, signature
 from ruleslang.lang.scope import Resolution
 from ruleslang.lang.values import EnumValue, LSet, UnitValue, display_text, normalize_number, sort_key
@@ -266,9 +267,8 @@ def _conversion_impl(kind):
         enum = ctx.enums[kind]
         found = enum.lookup(need(value, "a name"))
         if found is None:
-            close = enum.suggest(value)
             raise EvalError("E533", f"there is no {kind} named '{value}'",
-                            hint=f"did you mean {', '.join(close)}?" if close else None)
+                            hint=did_you_mean(value, enum.spellings()))
         return found
     return impl
 

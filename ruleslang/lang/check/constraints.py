@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ruleslang.base.suggest import close_matches
+from ruleslang.base.suggest import did_you_mean
 from ruleslang.lang import types as T
 from ruleslang.lang.check.state import CheckState
 from ruleslang.lang.check.statements import owner_body
@@ -21,9 +21,9 @@ def constraint(state: CheckState, name: str, decl: ast.ConstraintDecl) -> None:
         state.unhosted("an action of a host runtime", f"'{decl.action.text}'", decl.action.span)
         params = [(p, T.ANY) for p in decl.params]
     elif action is None:
-        close = close_matches(decl.action.text, list(actions), n=3)
+        suggestion = did_you_mean(decl.action.text, list(actions), n=3)
         state.error("R201", f"'{decl.action.text}' is not an action a constraint can guard", decl.action.span,
-                    hint=f"did you mean {', '.join(close)}?" if close else "actions: " + ", ".join(actions))
+                    hint=suggestion or "actions: " + ", ".join(actions))
         params = [(p, T.ANY) for p in decl.params]
     else:
         if len(decl.params) != len(action):

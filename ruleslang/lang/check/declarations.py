@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ruleslang.base.suggest import close_matches
+from ruleslang.base.suggest import did_you_mean
 from ruleslang.lang import types as T
 from ruleslang.lang.check.state import CheckState
 from ruleslang.lang.scope import Symbol
@@ -115,9 +115,9 @@ def symbols(state: CheckState) -> None:
         if isinstance(d.decl, ast.SideDecl):
             for member in d.decl.members:
                 if member.text not in scope.enums["player"].by_name:
-                    close = close_matches(member.text, list(scope.enums["player"].by_name), n=2)
+                    suggestion = did_you_mean(member.text, list(scope.enums["player"].by_name), n=2)
                     state.error("R201", f"side {name} lists '{member.text}', which is not a player",
-                                member.span, hint=f"did you mean {', '.join(close)}?" if close else None)
+                                member.span, hint=suggestion)
 
 
 def declared_types(state: CheckState) -> None:
@@ -174,9 +174,9 @@ def units(state: CheckState) -> None:
         for ident, value in decl.attributes:
             attr = attrs.get(ident.text)
             if attr is None:
-                close = close_matches(ident.text, list(attrs), n=3)
+                suggestion = did_you_mean(ident.text, list(attrs), n=3)
                 state.error("R201", f"unit {name}: '{ident.text}' is not a declared attribute", ident.span,
-                            hint=f"did you mean {', '.join(close)}?" if close else
+                            hint=suggestion or
                             f"declare it first: attribute {ident.text}: int")
                 continue
             given.add(ident.text)
@@ -187,9 +187,9 @@ def units(state: CheckState) -> None:
                             decl.name.span, hint=f"add '{aname}: ...' or give the attribute a default")
         for tag in decl.tags or ():
             if tag.text not in state.scope.enums["tag"].by_name:
-                close = close_matches(tag.text, list(state.scope.enums["tag"].by_name), n=3)
+                suggestion = did_you_mean(tag.text, list(state.scope.enums["tag"].by_name), n=3)
                 state.error("R201", f"unit {name}: '{tag.text}' is not a declared tag", tag.span,
-                            hint=f"did you mean {', '.join(close)}?" if close else
+                            hint=suggestion or
                             f"declare it first: tag {tag.text}")
 
 

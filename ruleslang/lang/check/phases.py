@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ruleslang.base.suggest import close_matches
+from ruleslang.base.suggest import did_you_mean
 from ruleslang.lang import types as T
 from ruleslang.lang.check import constraints
 from ruleslang.lang.check.state import RUNNABLE_KINDS, CheckState
@@ -27,10 +27,10 @@ def check(state: CheckState) -> None:
             for item in decl.items:
                 target = symbols.get(item.text)
                 if target is None or target.kind not in RUNNABLE_KINDS:
-                    close = close_matches(item.text, [n for n, s in symbols.items()
-                                                      if s.kind in RUNNABLE_KINDS], n=3)
+                    suggestion = did_you_mean(item.text, [n for n, s in symbols.items()
+                                                          if s.kind in RUNNABLE_KINDS], n=3)
                     state.error("R201", f"sequence {name}: '{item.text}' is not a phase or step", item.span,
-                                hint=f"did you mean {', '.join(close)}?" if close else None)
+                                hint=suggestion)
         elif isinstance(decl, ast.HookDecl):
             _hook(state, name, decl)
         elif isinstance(decl, ast.ConstraintDecl):
@@ -53,9 +53,9 @@ def _runtime_settings(state: CheckState, decl, proc: ast.RuntimeProcedure) -> No
         return
     known = caps.procedures.get(proc.name.text)
     if known is None:
-        close = close_matches(proc.name.text, list(caps.procedures), n=3)
+        suggestion = did_you_mean(proc.name.text, list(caps.procedures), n=3)
         state.error("R201", f"'{proc.name.text}' is not a runtime procedure", proc.name.span,
-                    hint=f"did you mean {', '.join(close)}?" if close else
+                    hint=suggestion or
                     "runtime procedures: " + ", ".join(caps.procedures))
         return
     given = {i.text for i, _ in proc.config.fields} if proc.config is not None else set()
@@ -84,10 +84,10 @@ def _runtime_settings(state: CheckState, decl, proc: ast.RuntimeProcedure) -> No
 def _hook(state: CheckState, name: str, decl: ast.HookDecl) -> None:
     target = state.scope.symbols.get(decl.target.phase.text)
     if target is None or target.kind not in RUNNABLE_KINDS:
-        close = close_matches(decl.target.phase.text, [n for n, s in state.scope.symbols.items()
-                                                       if s.kind in RUNNABLE_KINDS], n=3)
+        suggestion = did_you_mean(decl.target.phase.text, [n for n, s in state.scope.symbols.items()
+                                                           if s.kind in RUNNABLE_KINDS], n=3)
         state.error("R201", f"hook {name}: '{decl.target.phase.text}' is not a phase or step",
-                    decl.target.phase.span, hint=f"did you mean {', '.join(close)}?" if close else None)
+                    decl.target.phase.span, hint=suggestion)
     if decl.target.step is not None:
         step = state.scope.symbols.get(decl.target.step.text)
         if step is None or step.kind != "step":

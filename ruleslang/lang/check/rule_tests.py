@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ruleslang.base.suggest import close_matches
+from ruleslang.base.suggest import did_you_mean
 from ruleslang.lang import types as T
 from ruleslang.lang.check.state import RUNNABLE_KINDS, CheckState
 from ruleslang.lang.check.typecheck import Frame
@@ -26,9 +26,9 @@ def _symbol_of_kind(state: CheckState, ident, kinds, what: str, hint: str | None
     sym = state.scope.symbols.get(ident.text)
     if sym is not None and sym.kind in kinds:
         return sym
-    close = close_matches(ident.text, [n for n, s in state.scope.symbols.items() if s.kind in kinds], n=3)
+    suggestion = did_you_mean(ident.text, [n for n, s in state.scope.symbols.items() if s.kind in kinds], n=3)
     state.error("R201", f"'{ident.text}' is not {what}", ident.span,
-                hint=f"did you mean {', '.join(close)}?" if close else hint)
+                hint=suggestion or hint)
     return None
 
 
@@ -44,9 +44,9 @@ def _test_line(state: CheckState, line, frame: Frame) -> None:
         key = line.target.text
         stmt = state.decision_ids.get(key)
         if stmt is None:
-            close = close_matches(key, list(state.decision_ids), n=3)
+            suggestion = did_you_mean(key, list(state.decision_ids), n=3)
             state.error("R201", f"no decision named '{key}'", line.target.span,
-                        hint=f"did you mean {', '.join(close)}?" if close else
+                        hint=suggestion or
                         "a decision is named procedure.variable, after 'let variable = choose ...'")
             tc.check(line.value)
         else:

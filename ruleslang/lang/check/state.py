@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ruleslang.base.diagnostics import Diagnostic, error
-from ruleslang.base.suggest import close_matches
+from ruleslang.base.suggest import did_you_mean
 from ruleslang.lang import types as T
 from ruleslang.lang.check.capabilities import Capabilities
 from ruleslang.lang.check.typecheck import CheckInfo, Frame, TypeChecker
@@ -88,9 +88,9 @@ class CheckState:
             return resolved
         candidates = list(T.BUILTIN_TYPE_NAMES) + [s.name for s in self.scope.symbols.values()
                                                    if s.kind in ("enum", "type")]
-        close = close_matches(name, candidates, n=3)
+        suggestion = did_you_mean(name, candidates, n=3)
         self.error("R201", f"'{name}' is not a type", span,
-                   hint=f"did you mean {', '.join(close)}?" if close else
+                   hint=suggestion or
                    "types: int, number, bool, text, player, side, space, territory, seazone, unittype, "
                    "unit, tag, a declared enum or type, set of T, list of T, {field: T, ...}")
         return T.ANY

@@ -16,7 +16,7 @@ from ruleslang.lang import types as T
 from ruleslang.lang.builtins.registry import REGISTRY as BUILTINS
 from ruleslang.base.diagnostics import Diagnostic, Related, error, warning
 from ruleslang.lang.scope import GlobalScope, Resolution, Symbol
-from ruleslang.base.suggest import close_matches
+from ruleslang.base.suggest import did_you_mean
 from ruleslang.lang.values import EnumValue
 
 # Aggregates whose single argument may be a `for` generator (compiled as a fold).
@@ -219,9 +219,8 @@ class TypeChecker:
             self.error("T305", f"'{text}' cannot be a space: no map is in use", span,
                        hint='name the map in the ruleset header, e.g. map "aar"')
             return None
-        close = enum.suggest(text)
-        hint = f"did you mean {', '.join(repr(c) for c in close)}?" if close else None
-        self.error("T305", f"there is no {enum_type.name} named '{text}'", span, hint=hint)
+        self.error("T305", f"there is no {enum_type.name} named '{text}'", span,
+                   hint=did_you_mean(text, enum.spellings()))
         return None
 
     # ----------------------------------------------------------------------------- names
@@ -272,9 +271,8 @@ class TypeChecker:
 
     def _undefined(self, name: str, span) -> None:
         local = self.frame.names() if self.frame is not None else []
-        close = close_matches(name, local + list(self.scope.symbols) + list(self.scope.members)
-                                  + list(BUILTINS), n=3)
-        hint = f"did you mean {', '.join(close)}?" if close else None
+        hint = did_you_mean(name, local + list(self.scope.symbols) + list(self.scope.members)
+                            + list(BUILTINS), n=3)
         self.error("R201", f"'{name}' is not defined", span, hint=hint)
 
     def _global_value(self, node, symbol: Symbol) -> T.Type:
@@ -378,9 +376,9 @@ class TypeChecker:
         given.update(range(len(node.args)))
         for k in node.kwargs:
             if k.name.text not in names:
-                close = close_matches(k.name.text, names, n=2)
+                suggestion = did_you_mean(k.name.text, names, n=2)
                 self.error("T303", f"{symbol.name} has no parameter named '{k.name.text}'", k.name.span,
-                           hint=f"did you mean {', '.join(close)}?" if close else
+                           hint=suggestion or
                            f"parameters: {', '.join(names) or 'none'}")
                 self.check(k.value)
                 continue
@@ -423,9 +421,9 @@ class TypeChecker:
                 enum = self.scope.enums.get(obj.id)
                 value = enum.by_name.get(fname) if enum else None
                 if value is None:
-                    close = close_matches(fname, list(enum.by_name) if enum else [], n=3)
+                    suggestion = did_you_mean(fname, list(enum.by_name) if enum else [], n=3)
                     self.error("R201", f"enumeration {obj.id} has no member '{fname}'", node.name.span,
-                               hint=f"did you mean {', '.join(close)}?" if close else None)
+                               hint=suggestion)
                     return T.ANY
                 self.info.fields[id(node)] = FieldInfo("member", fname, value)
                 return T.EnumType(obj.id)
@@ -435,9 +433,9 @@ class TypeChecker:
         if isinstance(t, T.RecordType):
             ft = t.field(fname)
             if ft is None:
-                close = close_matches(fname, [n for n, _ in t.fields], n=3)
+                suggestion = did_you_mean(fname, [n for n, _ in t.fields], n=3)
                 self.error("T312", f"{_a(t)} has no field '{fname}'", node.name.span,
-                           hint=f"did you mean {', '.join(close)}?" if close else
+                           hint=suggestion or
                            f"fields: {', '.join(n for n, _ in t.fields)}")
                 return T.ANY
             self.info.fields[id(node)] = FieldInfo("record", fname)
@@ -455,10 +453,10 @@ class TypeChecker:
                 return T.TEXT
             attr = self.scope.unit_attributes.get(fname)
             if attr is None:
-                close = close_matches(fname, list(self.scope.unit_attributes) +
-                                          (list(UNIT_FIELDS) if kind == "unit" else []), n=3)
+                suggestion = did_you_mean(fname, list(self.scope.unit_attributes) +
+                                              (list(UNIT_FIELDS) if kind == "unit" else []), n=3)
                 self.error("T312", f"a {'unit' if kind == 'unit' else 'unit type'} has no attribute '{fname}'",
-                           node.name.span, hint=f"did you mean {', '.join(close)}?" if close else
+                           node.name.span, hint=suggestion or
                            "declare it: attribute NAME: TYPE")
                 return T.ANY
             self.info.fields[id(node)] = FieldInfo(kind, fname)
@@ -470,9 +468,9 @@ class TypeChecker:
             if t == T.SPACE:
                 attr = self.scope.space_attributes.get(fname)
                 if attr is None:
-                    close = close_matches(fname, list(self.scope.space_attributes), n=3)
+                    suggestion = did_you_mean(fname, list(self.scope.space_attributes), n=3)
                     self.error("T312", f"a space has no attribute '{fname}'", node.name.span,
-                               hint=f"did you mean {', '.join(close)}?" if close else
+                               hint=suggestion or
                                "declare it: space attribute NAME: TYPE = DEFAULT")
                     return T.ANY
                 self.info.fields[id(node)] = FieldInfo("space", fname)
@@ -643,9 +641,9 @@ class TypeChecker:
             for ident, value in node.fields:
                 ft = target.field(ident.text)
                 if ft is None:
-                    close = close_matches(ident.text, list(names), n=2)
+                    suggestion = did_you_mean(ident.text, list(names), n=2)
                     self.error("T312", f"{target} has no field '{ident.text}'", ident.span,
-                               hint=f"did you mean {', '.join(close)}?" if close else None)
+                               hint=suggestion)
                     self.check(value)
                 else:
                     self.expect(value, ft)

@@ -17,7 +17,7 @@ from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, Related, err
 from ruleslang.base.limits import MAX_RULESETS
 from ruleslang.lang.compose.loader import Loader, RulesetFile, parse_ref
 from ruleslang.base.source import Source, Span
-from ruleslang.base.suggest import close_matches
+from ruleslang.base.suggest import did_you_mean
 
 # Kinds that may replace one another: all are called like functions and give a value.
 _VALUE_KINDS = {"formula", "table", "die table", "modifiers", "constant"}
@@ -306,8 +306,7 @@ def _duplicate(ident: ast.Ident, first: ast.Ident, what: str) -> Diagnostic:
 
 def _nothing_to(name: str, verb: str, span: Span, env: dict[str, Definition]) -> Diagnostic:
     live = [n for n, d in env.items() if d.decl is not None]
-    close = close_matches(name, live, n=3)
-    hint = f"did you mean {', '.join(close)}?" if close else (
+    hint = did_you_mean(name, live, n=3) or (
         f"{verb} applies to definitions of the rulesets this one uses or revises")
     return error("R205", f"there is no '{name}' to {verb}", span, hint=hint)
 

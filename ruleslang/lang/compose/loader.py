@@ -112,12 +112,11 @@ class Loader:
         family, name, version = parts
         versions = self.versions(family, name)
         if not versions:
-            from ruleslang.base.suggest import close_matches
+            from ruleslang.base.suggest import did_you_mean
 
             base = f"{family}/{name}"
             known = sorted({r.split("@")[0] for r in self.known_refs()})
-            close = close_matches(base, known, n=3)
-            hint = f"did you mean {', '.join(close)}?" if close else (
+            hint = did_you_mean(base, known, n=3) or (
                 "rulesets are looked up in: " + ", ".join(str(r) for r in self.roots))
             raise DiagnosticError(error("S001", f"no ruleset named '{base}'", ref.span, hint=hint))
         if version is None:

@@ -21,7 +21,7 @@ from ruleslang.lang.eval.compile_exact import ExactCompiler, exact_body
 from ruleslang.lang.eval.explain import Explanation, Term, formula_explainer
 from ruleslang.lang.eval.statements import Procedures
 from ruleslang.base.errors import EvalError
-from ruleslang.base.suggest import close_matches
+from ruleslang.base.suggest import did_you_mean
 from ruleslang.lang.values import LSet, Record, display_text, normalize_number
 
 
@@ -62,8 +62,7 @@ class TableRuntime:
                     return idx
         shown = ", ".join(display_text(k) for k in key)
         known = [", ".join(display_text(k) for k in ks) for ks in self.exact]
-        close = close_matches(shown, known, n=3)
-        hint = f"did you mean {', '.join(close)}?" if close else None
+        hint = did_you_mean(shown, known, n=3)
         ints = [ks[0] for ks in self.exact if len(ks) == 1 and type(ks[0]) is int]
         ranges = [(lo, hi) for lo, hi, _ in self.ranges]
         if len(key) == 1 and type(key[0]) is int and (ints or ranges):
@@ -539,9 +538,9 @@ def convert_data(scope, raw, typ: T.Type, what: str, units=None):
             value = enum.lookup(raw) if enum is not None else None
             if value is not None:
                 return value
-            close = enum.suggest(raw) if enum is not None else []
-            hint = f" (did you mean {', '.join(close)}?)" if close else ""
-            raise EvalError("E533", f"{what}: there is no {typ.name} named '{raw}'{hint}")
+            hint = did_you_mean(raw, enum.spellings()) if enum is not None else None
+            # callers report only the message (an option, a fact, an argument), so the hint goes in it
+            raise EvalError("E533", f"{what}: there is no {typ.name} named '{raw}'" + (f" ({hint})" if hint else ""))
     elif isinstance(typ, (T.SetType, T.ListType)):
         if isinstance(raw, list):
             items = [convert_data(scope, r, typ.element, what, units) for r in raw]
