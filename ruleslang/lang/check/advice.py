@@ -19,7 +19,7 @@ Advice is read, never rolled (no dice), so asking it leaves the game's random nu
 from __future__ import annotations
 
 from ruleslang.base.diagnostics import warning
-from ruleslang.base.suggest import close_matches
+from ruleslang.base.suggest import did_you_mean
 from ruleslang.lang import types as T
 from ruleslang.lang.check.state import CheckState
 from ruleslang.lang.check.typecheck import Frame
@@ -78,11 +78,9 @@ def _input_params(checker, decl: ast.AdviceDecl, frame: Frame) -> T.Type | None:
     known = INPUTS.get(decl.name.text)
     params = decl.params or ()
     if known is None:
-        close = close_matches(decl.name.text, list(INPUTS), n=2)
         checker.error("T328", f"advice {decl.name.text}: not a decision (procedure.variable) nor a value bots "
                               "build their estimates from", decl.name.span,
-                      hint=f"did you mean {', '.join(close)}?" if close else
-                      "values: " + ", ".join(INPUTS))
+                      hint=did_you_mean(decl.name.text, list(INPUTS), n=2) or "values: " + ", ".join(INPUTS))
     else:
         want, _, _ = known
         types = tuple(checker.resolve_type(p.type) for p in params)
@@ -105,9 +103,8 @@ def _estimate_params(checker, decl: ast.AdviceDecl, frame: Frame, stmt: ast.Choo
                 checker.error("T326", f"advice {decl.name.text}: the options are a {want}, not {declared}",
                               p.type.span)
         elif known is None:
-            close = close_matches(p.name.text, list(ESTIMATES), n=2)
             checker.error("T326", f"advice {decl.name.text}: '{p.name.text}' is not an estimate bots supply",
-                          p.name.span, hint=f"did you mean {', '.join(close)}?" if close else
+                          p.name.span, hint=did_you_mean(p.name.text, list(ESTIMATES), n=2) or
                           "estimates: " + ", ".join(f"{n}: {t}" for n, (t, _) in ESTIMATES.items())
                           + f"; and {OPTIONS}, the decision's options")
         elif declared != known[0]:
@@ -121,10 +118,9 @@ def _decision(checker, decl: ast.AdviceDecl) -> ast.Choose | None:
     key = decl.name.text
     stmt = checker.decision_ids.get(key)
     if stmt is None:
-        close = close_matches(key, list(checker.decision_ids), n=3)
         checker.diags.append(warning(
             "R240", f"advice for '{key}', a decision no ruleset of this composition asks", decl.name.span,
-            hint=f"did you mean {', '.join(close)}?" if close else
+            hint=did_you_mean(key, list(checker.decision_ids)) or
             "a decision is named procedure.variable, after 'let variable = choose ...'"))
     return stmt
 

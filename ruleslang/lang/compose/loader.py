@@ -17,6 +17,7 @@ from ruleslang.base.diagnostics import DiagnosticError, error
 from ruleslang.base.limits import MAX_SOURCE_CHARS
 from ruleslang.lang.syntax.parser import parse_module
 from ruleslang.base.source import Source, Span
+from ruleslang.base.suggest import did_you_mean
 
 REF_RE = re.compile(r"^(?P<family>[a-z][a-z0-9_-]*)/(?P<name>[a-z0-9][a-z0-9_-]*)(@(?P<version>[0-9]+))?$")
 FILE_RE = re.compile(r"^(?P<name>[a-z0-9][a-z0-9_-]*)@(?P<version>[0-9]+)\.rules$")
@@ -112,8 +113,6 @@ class Loader:
         family, name, version = parts
         versions = self.versions(family, name)
         if not versions:
-            from ruleslang.base.suggest import did_you_mean
-
             base = f"{family}/{name}"
             known = sorted({r.split("@")[0] for r in self.known_refs()})
             hint = did_you_mean(base, known, n=3) or (
