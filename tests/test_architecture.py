@@ -60,3 +60,25 @@ def test_no_module_imports_another_modules_private_names():
     found = [hit for path in sorted(PACKAGE.rglob("*.py")) for hit in _private_imports(path)]
     assert found == []
 
+
+
+def _deferred_imports_without_reason(path: Path) -> list[str]:
+    lines = path.read_text(encoding="utf-8").split("\n")
+    found = []
+    for node in ast.walk(ast.parse("\n".join(lines))):
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and node.col_offset > 0:
+            above = lines[node.lineno - 2].strip() if node.lineno > 1 else ""
+            # consecutive deferred imports share the comment of the first
+            k = node.lineno - 2
+            while above.startswith(("from ", "import ")) and k > 0:
+                k -= 1
+                above = lines[k].strip()
+            if not above.startswith("# start-up time"):
+                found.append(f"{path.relative_to(PACKAGE)}:{node.lineno}")
+    return found
+
+
+def test_function_local_imports_only_for_start_up_time():
+    """An import inside a function is there for start-up time, and a comment above it says so."""
+    found = [hit for path in sorted(PACKAGE.rglob("*.py")) for hit in _deferred_imports_without_reason(path)]
+    assert found == []
