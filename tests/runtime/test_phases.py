@@ -207,7 +207,7 @@ def test_noncombat_moves_may_not_enter_enemy_territory_and_stranded_air_is_lost(
 def test_collect_income_adds_the_ipc_value_of_the_territories_held():
     game = make_game(BASE, scenario={"control": {"Karelia S.S.R.": "Germans"}})
     run_phases(game, "Germans", "collect_income")
-    assert game.board.income("Germans") == 42
+    assert game.income("Germans") == 42
     assert treasury(game, "Germans") == 40 + 42
     assert "Germans collects 42 IPCs" in logs(game)
 
