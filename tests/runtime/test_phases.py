@@ -212,6 +212,13 @@ def test_collect_income_adds_the_ipc_value_of_the_territories_held():
     assert "Germans collects 42 IPCs" in logs(game)
 
 
+def test_the_runtime_reads_income_and_values_through_the_rulesets():
+    game = make_game(BASE, scenario={"economy": {"British": {"income": 17}}})
+    assert game.income("British") == 17 and game.income("Germans") == 40  # stated; else the formula
+    assert game.space_attribute("Germany", "ipc") == 10 and game.space_attribute("5 Sea Zone", "ipc") == 0
+    assert game.space_attribute("Germany", "undeclared", "none declared") == "none declared"
+
+
 def test_the_house_turn_collects_income_before_combat():
     game = make_game(BASE + ["aar/turn-sequence@1"])
     assert game.turn_sequence[:3] == ["purchase", "collect_income", "combat_move"]
