@@ -29,13 +29,18 @@ RULES = textwrap.dedent("""
     map "aar"
 
     constant multiplier = 4
+    space attribute ipc: int = 0
+
+    formula income(p: player) -> int:
+        let stated = stated_income(p)
+        if stated != none then stated else sum(t.ipc for t in territories() where controller(t) == p)
 
     formula connected_ipcs(t: territory) -> int:
         let p = controller(t)
-        sum(ipc(x) for x in connected(t, y => allied(controller(y), p)) where controller(x) == p)
+        sum(x.ipc for x in connected(t, y => allied(controller(y), p)) where controller(x) == p)
 
     formula raid_cap(t: territory) -> int =
-        max(0, min(multiplier * ipc(t), income(controller(t))) - connected_ipcs(t))
+        max(0, min(multiplier * t.ipc, income(controller(t))) - connected_ipcs(t))
 
     formula ic_cost(ipc_value: int, vcp: int) -> int = 15 - ipc_value * vcp
 
@@ -137,7 +142,14 @@ def bench_eval(quick: bool) -> None:
         side_of = {p: board.side_of(p) for p in board.players()}
 
         # the same board calls the compiled formula makes (names known to be spaces: no re-check)
-        controller, ipc = board.known_controller, board.known_ipc
+        controller = board.known_controller
+        # the map's values of the space attribute, read once (as the compiled call sites keep them)
+        ipc = {s: board.map.space(s).attributes.get("ipc", 0) for s in board.spaces()}.__getitem__
+        land = board.spaces("land")
+
+        def income(p: str) -> int:
+            stated = board.stated_income(p)
+            return stated if stated is not None else sum(ipc(t) for t in land if controller(t) == p)
 
         def raid_cap_py(t: str) -> int:
             p = controller(t)
@@ -145,7 +157,7 @@ def bench_eval(quick: bool) -> None:
             conn = board.connected(t, lambda y: (controller(y) is not None
                                                  and side_of[controller(y)] == ally), cache_key=("bench", p))
             connected_ipcs = sum(ipc(x) for x in conn if controller(x) == p)
-            return max(0, min(4 * ipc(t), board.income(p)) - connected_ipcs)
+            return max(0, min(4 * ipc(t), income(p)) - connected_ipcs)
 
         def in_python():
             return [raid_cap_py(t) for t in territories]

@@ -191,7 +191,7 @@ def test_a_problem_without_a_file_names_the_command():
 
 def test_a_diagnostic_of_a_used_ruleset_is_printed_once(tmp_path):
     write_rulesets(tmp_path, {
-        "t/six@1": 'ruleset t/six@1\ntitle "t"\nuses board/base@1\nformula f(x: int) -> int = ipc("Atlantis") + x\n'
+        "t/six@1": 'ruleset t/six@1\ntitle "t"\nuses board/base@1\nformula f(x: int) -> int = count(neighbours("Atlantis")) + x\n'
                    'formula g() -> int = f(1) + f(2)\n',
         "t/seven@1": 'ruleset t/seven@1\ntitle "t"\nuses t/six@1\n',
     })

@@ -15,16 +15,17 @@ from conftest import load
 RULES = """
     ruleset f/fast@1
     map "aar"
+    space attribute ipc: int = 0
     # fused: the condition and the element read the board straight
-    formula owned_ipcs(p: player?) -> int = sum(ipc(x) for x in territories() where controller(x) == p)
+    formula owned_ipcs(p: player?) -> int = sum(x.ipc for x in territories() where controller(x) == p)
     # general: the same, through forms the compiler does not fuse
-    formula owned_ipcs_slow(p: player?) -> int = sum(ipc(x) + 0 for x in territories() where (controller(x) == p) == true)
+    formula owned_ipcs_slow(p: player?) -> int = sum(x.ipc + 0 for x in territories() where (controller(x) == p) == true)
     formula holder(t: territory) -> player? = controller(t)
     formula holder_slow(t: territory) -> player? = if true then controller(t) else none
     formula same_holder(t: territory, p: player?) -> bool = controller(t) == p
     formula same_holder_slow(t: territory, p: player?) -> bool = (if true then controller(t) else none) == p
-    formula value(t: territory) -> int = ipc(t)
-    formula value_slow(t: territory) -> int = ipc(if true then t else t)
+    formula value(t: territory) -> int = t.ipc
+    formula value_slow(t: territory) -> int = (if true then t else t).ipc
     formula smaller(a: int, b: int) -> int = min(a, b)
     formula larger(a: int, b: int) -> int = max(a, b)
     formula smaller_slow(a: int, b: int) -> int = min([a, b])

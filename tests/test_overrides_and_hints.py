@@ -84,8 +84,8 @@ def test_an_unknown_space_in_a_ruleset_has_no_far_fetched_suggestion(tmp_path):
     _, loaded = load(tmp_path, {"demo/atl@1": """
         ruleset demo/atl@1
         uses aar/base@1
-        formula x() -> int = ipc("Atlantis")
-        formula y() -> int = ipc("Kwangtun")
+        formula x() -> bool = is_land("Atlantis")
+        formula y() -> bool = is_land("Kwangtun")
     """})
     far, near = [d for d in loaded.diagnostics if d.code == "T305"]
     assert far.hint is None
@@ -94,11 +94,11 @@ def test_an_unknown_space_in_a_ruleset_has_no_far_fetched_suggestion(tmp_path):
 
 def test_a_double_quote_inside_an_interpolation_is_explained(monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)
-    code, output = run_cli(["eval", "aar/commerce-raiding@1", '"{ipc("UK")}"'])
+    code, output = run_cli(["eval", "aar/commerce-raiding@1", '"{space("UK").ipc}"'])
     assert code == 1
-    assert '<expression>:1:7: error[P006]: this \'"\' inside \'{...}\' ends the text' in output
+    assert '<expression>:1:9: error[P006]: this \'"\' inside \'{...}\' ends the text' in output
     assert 'write a double quote as \\"' in output
-    assert run_cli(["eval", "aar/commerce-raiding@1", '"{ipc(\\"UK\\")}"']) == (0, '"8"\n')
+    assert run_cli(["eval", "aar/commerce-raiding@1", '"{space(\\"UK\\").ipc}"']) == (0, '"8"\n')
 
 
 def test_the_quote_message_is_given_in_rule_files_too(tmp_path):

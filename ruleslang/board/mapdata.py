@@ -71,7 +71,6 @@ class SpaceInfo:
 
     name: str
     kind: str
-    ipc: int = 0
     owner: str | None = None
     original_owner: str | None = None
     impassable: bool = False
@@ -541,8 +540,6 @@ class _MapChecker:
                     if entry.get(key) is not None:
                         self.problem("D624", ("spaces", i, key), f"a sea zone cannot have an {key.replace('_', ' ')}",
                                      at_key=True)
-                if isinstance(entry.get("ipc"), int) and entry["ipc"] > 0:
-                    self.problem("D624", ("spaces", i, "ipc"), f"a sea zone has no ipc value (found {entry['ipc']})")
                 for key in ("neutral", "island"):
                     if entry.get(key) is True:
                         self.problem("D624", ("spaces", i, key), f"a sea zone cannot be {'an island' if key == 'island' else 'neutral'}",
@@ -550,9 +547,8 @@ class _MapChecker:
             land_neighbours = any(self.spaces[n][1].get("kind") == "land" for n in adjacency.get(name, ()))
             island = entry.get("island") if isinstance(entry.get("island"), bool) else (
                 kind == "land" and not land_neighbours)
-            ipc = entry.get("ipc") if isinstance(entry.get("ipc"), int) and not isinstance(entry.get("ipc"), bool) else 0
             spaces.append(SpaceInfo(
-                name=name, kind=kind, ipc=ipc, owner=owner, original_owner=original,
+                name=name, kind=kind, owner=owner, original_owner=original,
                 impassable=entry.get("impassable") is True, neutral=entry.get("neutral") is True,
                 island=bool(island), economy=economy,
                 aliases=tuple(a for _, a in _texts(entry.get("aliases"))),

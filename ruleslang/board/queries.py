@@ -31,7 +31,6 @@ class MapGraph:
         self.map = game_map
         self._distances: dict[tuple[str, str], dict[str, int]] = {}
         self.spaces_by_kind: dict[str | None, tuple[str, ...]] = {}
-        self.ipc_table: dict[str, int] = {n: game_map.space(n).ipc for n in game_map.space_names(None)}
 
     def distances(self, start: str, by: str) -> dict[str, int]:
         """Steps from `start` to every space reachable moving `by` land, sea or all."""
@@ -71,7 +70,6 @@ class BoardQueries:
         self.state = state
         self.map = state.map
         self.graph = map_graph(state.map)
-        self.ipc_table = self.graph.ipc_table  # space -> IPC value (the map never changes)
         self._version = -1
         self._refresh()
 
@@ -80,7 +78,6 @@ class BoardQueries:
             return
         self._version = self.state.version
         self._units_by_space: dict[str, list[Unit]] | None = None
-        self._income: dict[str, dict[str, int]] | None = None
         self._components: dict[Hashable, dict[str, tuple[str, ...]]] = {}
         self._verdicts: dict[Hashable, dict[str, bool]] = {}
 
@@ -127,9 +124,6 @@ class BoardQueries:
     def known_original_owner(self, space: str) -> str | None:
         return self.map.space(space).original_owner
 
-    def known_ipc(self, space: str) -> int:
-        return self.ipc_table[space]
-
     def known_is_land(self, space: str) -> bool:
         return self.map.space(space).kind == "land"
 
@@ -150,10 +144,6 @@ class BoardQueries:
     def original_owner(self, space: str) -> str | None:
         """Who owned a space when the game began (None: no one)."""
         return self.map.space(self._space(space)).original_owner
-
-    def ipc(self, space: str) -> int:
-        """The production (IPC) value of a space."""
-        return self.map.space(self._space(space)).ipc
 
     def is_land(self, space: str) -> bool:
         """True for a land territory."""
@@ -276,35 +266,19 @@ class BoardQueries:
 
     # ---------------------------------------------------------------- economy
 
-    def _computed_income(self) -> dict[str, dict[str, int]]:
-        if self._income is None:
-            income = {p.name: {e: 0 for e in p.economies} for p in self.map.players}
-            for info in self.map.spaces:
-                player = self.state.control.get(info.name)
-                if player is None or info.kind != "land" or not info.ipc:
-                    continue
-                economies = income[player]
-                economy = info.economy if info.economy in economies else next(iter(economies))
-                economies[economy] += info.ipc
-            self._income = income
-        return self._income
-
-    def income(self, player: str, economy: str | None = None) -> int:
-        """A player's income: the scenario's (or a rule's) stated figure when there is one, else
-        the sum of the IPC values of the land it controls (per economy when it names one; a
-        territory whose economy is not the player's counts for its first economy)."""
-        self._refresh()
+    def stated_income(self, player: str) -> int | None:
+        """The income figure the scenario (or a rule) states for a player, or None when it states
+        none: what a player earns otherwise is the rulesets' formula, not the board's. A player
+        with several economies has a figure when it is stated as one number or for every economy."""
         self._player(player)
-        stated = self.state.income_override_by_economy.get(player, {})
-        computed = self._computed_income()[player]
-        if economy is not None:
-            if economy not in computed:
-                raise BoardError(f"'{player}' has no economy '{economy}'")
-            return stated.get(economy, computed[economy])
         total = self.state.income_override.get(player)
         if total is not None:
             return total
-        return sum(stated.get(e, amount) for e, amount in computed.items())
+        stated = self.state.income_override_by_economy.get(player, {})
+        economies = self.map.player(player).economies
+        if stated and all(e in stated for e in economies):
+            return sum(stated[e] for e in economies)
+        return None
 
     def treasury(self, player: str, economy: str | None = None) -> int:
         """What a player has in the bank: one economy, or all of them added up."""

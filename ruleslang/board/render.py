@@ -107,6 +107,11 @@ def _units_by_space(state: GameState) -> dict[str, dict[str, Counter]]:
     return out
 
 
+def _attribute_lines(attributes) -> list[str]:
+    """A space's map attributes as `name: value` lines (what they mean is the rulesets' business)."""
+    return [f"{key}: {value}" for key, value in sorted(attributes.items())]
+
+
 def _unit_lines(state: GameState, by_owner: dict[str, Counter]) -> list[str]:
     lines = []
     for player in state.map.player_names():
@@ -155,18 +160,17 @@ def render_svg(board: GameState | GameMap) -> str:
         fill = _fill(state, name, colors)
         lines = _unit_lines(state, units.get(name, {}))
         controller = state.control.get(name)
-        tooltip = "\n".join([name + (f" ({info.ipc} IPC)" if info.ipc else ""),
+        tooltip = "\n".join([name, *_attribute_lines(info.attributes),
                              *([f"controlled by {controller}"] if controller else []), *lines])
         out.append(f'<g class="space {info.kind}"><title>{esc(tooltip)}</title>')
-        radius = 7 if info.kind == "sea" else 9 + min(info.ipc, 12) * 0.6
+        radius = 7 if info.kind == "sea" else 11
         out.append(f'<circle cx="{x}" cy="{y}" r="{radius:.1f}" fill="{fill}" stroke="#333333" stroke-width="0.8"/>')
         factory = state.factories.get(name)
         if factory is not None:
             out.append(f'<rect x="{x + radius - 2:.1f}" y="{y - radius - 4:.1f}" width="7" height="7" '
                        f'fill="{colors.get(factory.owner, UNOWNED_COLOR)}" stroke="#000000" stroke-width="1"/>')
-        label = name + (f" ({info.ipc})" if info.ipc else "")
         out.append(f'<text x="{x}" y="{y + radius + 10:.1f}" font-size="9" text-anchor="middle" '
-                   f'fill="#222222">{esc(label)}</text>')
+                   f'fill="#222222">{esc(name)}</text>')
         for i, line in enumerate(lines):
             owner = line.split(":", 1)[0]
             out.append(f'<text x="{x}" y="{y + radius + 19 + 8 * i:.1f}" font-size="7" text-anchor="middle" '
@@ -208,14 +212,14 @@ def render_html(board: GameState | GameMap) -> str:
     for player in state.map.player_names():
         side = state.map.side_of(player) or ""
         rows.append(f'<tr><td><span class="swatch" style="background:{colors[player]}"></span>{esc(player)}</td>'
-                    f"<td>{esc(side)}</td><td>{queries.income(player)}</td><td>{queries.treasury(player)}</td>"
+                    f"<td>{esc(side)}</td><td>{queries.treasury(player)}</td>"
                     f"<td>{len(queries.units(owner=player))}</td></tr>")
     spaces = []
     for name in natural_sorted(state.map.space_names()):
         info = state.map.space(name)
         factory = state.factories.get(name)
         spaces.append(
-            f"<tr><td>{esc(name)}</td><td>{info.kind}</td><td>{info.ipc or ''}</td>"
+            f"<tr><td>{esc(name)}</td><td>{info.kind}</td><td>{esc('; '.join(_attribute_lines(info.attributes)))}</td>"
             f"<td>{esc(state.control.get(name) or '')}</td>"
             f"<td>{esc(factory.owner + (' ' + factory.kind if factory.kind else '')) if factory else ''}</td>"
             f"<td>{esc('; '.join(_unit_lines(state, units.get(name, {}))))}</td></tr>")
@@ -234,11 +238,11 @@ def render_html(board: GameState | GameMap) -> str:
         + (f", phase {esc(state.phase)}" if state.phase else "") + "</p>",
         render_svg(state),
         "<h2>Players</h2>",
-        "<table><tr><th>player</th><th>side</th><th>income</th><th>treasury</th><th>units</th></tr>",
+        "<table><tr><th>player</th><th>side</th><th>treasury</th><th>units</th></tr>",
         *rows,
         "</table>",
         "<h2>Spaces</h2>",
-        "<table><tr><th>space</th><th>kind</th><th>IPC</th><th>controller</th><th>factory</th><th>units</th></tr>",
+        "<table><tr><th>space</th><th>kind</th><th>attributes</th><th>controller</th><th>factory</th><th>units</th></tr>",
         *spaces,
         "</table>",
         "</body></html>",

@@ -222,7 +222,7 @@ class GameState:
         return after
 
     def set_income(self, player: str, amount: int | None, economy: str | None = None) -> None:
-        """State a player's income figure (None: computed from the territories it controls)."""
+        """State a player's income figure (None: none stated, the rulesets' income formula decides)."""
         self._player(player)
         if economy is None:
             self.income_override[player] = amount

@@ -106,6 +106,16 @@ _TURN_PHASES = {
     "EndTurnDelegate": ("collect_income", "\n    let p = current_player()\n    change treasury(p) by income(p)"),
 }
 
+# The income the collect-income phase adds: what the scenario states, else the production
+# values of the land a player controls (TripleA's rule without national objectives).
+_INCOME_FORMULA = [
+    "# A player's income: the figure the scenario states, else the IPC values of the land it controls.",
+    "formula income(p: player) -> int:",
+    "    let stated = stated_income(p)",
+    "    if stated != none then stated else sum(t.ipc for t in territories() where controller(t) == p)",
+    "",
+]
+
 # Unit options whose value is a number: the ruleslang attribute and its default.
 _UNIT_NUMBERS = {
     "attack": ("attack", 0),
@@ -365,7 +375,7 @@ class _Importer:
             entry["aliases"] = [f"SZ {number.group(1)}", f"Sea Zone {number.group(1)}"]
         production = _value(str(fields.get("production", "0")))
         if isinstance(production, int) and production and not is_sea:
-            entry["ipc"] = production
+            attributes["ipc"] = production  # the base ruleset declares the space attribute ipc
         elif production:
             attributes["production"] = production
         original = fields.get("originalOwner", owner)
@@ -608,6 +618,7 @@ class _Importer:
         for name in sorted(attributes, key=lambda a: (a != "cost", a)):
             lines.append(f"attribute {attr_names[name]}: int = {attributes[name]}")
         lines.append("tag " + ", ".join(sorted(tag_names.values())))
+        lines.append("space attribute ipc: int = 0    # a territory's production value, from the map")
         for name, original, values, unit_tags in units:
             lines.append("")
             lines.append(f"unit {name}" + (f" {_quote(original)}" if name != original else "") + ":")
@@ -615,9 +626,10 @@ class _Importer:
                 lines.append(f"    {attr_names[attr]}: {value}")
             lines.append("    tags: " + ", ".join(tag_names[t] for t in unit_tags))
         lines.append("")
+        lines.extend(_INCOME_FORMULA)
         settings = move_settings(attr_names, tag_names)
         lines.extend(line.replace("{move_settings}", settings) for line in
-                     self.phase_lines(unit_names | set(attr_names.values()) | set(tag_names.values())))
+                     self.phase_lines(unit_names | set(attr_names.values()) | set(tag_names.values()) | {"income"}))
         lines.extend(self.property_comments())
         return "\n".join(lines).rstrip() + "\n"
 

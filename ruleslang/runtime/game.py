@@ -240,7 +240,7 @@ class Game(GameServices):
                     self.on_turn(self, player)
                 self.battle_results = []
                 control_before = dict(state.control)
-                income_before[player] = self.board.income(player)
+                income_before[player] = self.income(player)
                 first_event = len(state.events)
                 for phase in self.turn_sequence:
                     state.set_phase(phase)
@@ -249,7 +249,8 @@ class Game(GameServices):
                     run_procedure(self.ctx, phase)
                     if self.ctx.winner is not None:
                         break
-                summary.income[player] = income_before[player]
+                if income_before[player] is not None:
+                    summary.income[player] = income_before[player]
                 summary.collected[player] = _collected(state.events[first_event:], player)
                 summary.battles.extend(self.battle_results)
                 for space, owner in state.control.items():
@@ -262,6 +263,25 @@ class Game(GameServices):
             if self.ctx.winner is not None:
                 break
         return self.result(rounds)
+
+    def space_attribute(self, space: str, name: str, default: Any = None) -> Any:
+        """A space attribute as the rules read it (`t.name`: the map's value or the declared
+        default), or `default` when the composition declares no such attribute."""
+        if name not in self.compiled.scope.space_attributes:
+            return default
+        return self.compiled.space_attribute(self.ctx, space, name)
+
+    def income(self, player: str) -> int | None:
+        """The composition's `income(p: player)` now (what the rulesets say a player earns), or
+        None when the composition declares no such formula or it cannot be evaluated here."""
+        sym = self.compiled.symbols.get("income")
+        if sym is None or sym.kind != "formula" or len(sym.decl.params or ()) != 1:
+            return None
+        try:
+            value = self.compiled.callable("income")(self.ctx, self.ctx.player_values[player])
+        except EvalError:
+            return None
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
 
     def scores(self) -> dict[str, Any]:
         """The composition's `score(side)` for every side with a player who takes turns (neutral

@@ -107,7 +107,7 @@ def test_aar_agrees_with_the_reference_facts(aar, facts):
     for space in aar.spaces:
         fact = by_name[space.name]
         assert space.kind == fact["type"], space.name
-        assert space.ipc == fact["production"], space.name
+        assert space.attributes.get("ipc", 0) == fact["production"], space.name
         assert space.original_owner == fact["original_owner"], space.name
         assert space.impassable == bool(fact.get("impassable")), space.name
         assert set(aar.land_neighbours(space.name)) == set(fact["neighbors_land"]), space.name
@@ -226,18 +226,18 @@ def test_a_map_is_not_a_list():
 
 def test_an_edited_map_file_is_read_again(tmp_path):
     first = tmp_path / "one.yaml"
-    first.write_text(BASE + "  - {name: A, kind: land, ipc: 1}\n")
+    first.write_text(BASE + "  - {name: A, kind: land, attributes: {ipc: 1}}\n")
     loaded = load_map(str(first), [])
-    first.write_text(BASE + "  - {name: A, kind: land, ipc: 2}\n")
+    first.write_text(BASE + "  - {name: A, kind: land, attributes: {ipc: 2}}\n")
 
     os.utime(first, ns=(first.stat().st_atime_ns, first.stat().st_mtime_ns + 10_000_000))
-    assert load_map(str(first), []).space("A").ipc == 2 and loaded.space("A").ipc == 1
+    assert load_map(str(first), []).space("A").attributes["ipc"] == 2 and loaded.space("A").attributes["ipc"] == 1
 
 
 @pytest.mark.parametrize("text", [
     "name: m\nplayers: x\nspaces: 5\n",
     "name: m\nplayers: [{name: 5}, 7, {name: P, side: [1]}]\nspaces: [{name: A}, {kind: land}, 3]\n",
-    "name: m\nplayers: [{name: P}]\nspaces: [{name: A, kind: land, neighbours: 5, ipc: true}]\n"
+    "name: m\nplayers: [{name: P}]\nspaces: [{name: A, kind: land, neighbours: 5, island: 3}]\n"
     "connections: [[A], 5, [A, 7]]\ncanals: [{name: C, sea_zones: x}]\nsides: 4\nturn_order: 3\n",
     "name: m\nplayers: [{name: P}]\nspaces: [{name: A, kind: land}]\n"
     "start: {units: {A: x}, factories: {A: 5}, treasury: {P: x}, counters: 4}\n",

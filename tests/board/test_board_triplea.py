@@ -63,8 +63,8 @@ def test_imported_map_content(tiny_import):
     out, _ = tiny_import
     game_map = load_map("tiny-game", [out])
     redland = game_map.space("Redland")
-    assert (redland.ipc, redland.owner) == (8, "Reds")
-    assert dict(redland.attributes) == {"capital": "Reds", "victory_city": True}
+    assert redland.owner == "Reds"
+    assert dict(redland.attributes) == {"capital": "Reds", "ipc": 8, "victory_city": True}
     marsh = game_map.space("Marsh")
     assert (marsh.owner, marsh.original_owner) == ("Reds", "Blues")
     assert marsh.attributes["when_captured_by_goes_to"] == ["Reds", "Blues"]
@@ -109,6 +109,19 @@ def test_imported_ruleset_checks_clean(tiny_import):
     cli = pytest.importorskip("ruleslang.cli.app")
     out, report = tiny_import
     assert cli.main(["check", "--rulesets", str(out), str(report.ruleset_path)]) == 0
+
+
+def test_imported_ruleset_computes_income_from_the_production_values(tiny_import, capsys):
+    cli = pytest.importorskip("ruleslang.cli.app")
+    out, report = tiny_import
+    game_map = load_map("tiny-game", [out])
+    expected = {p: sum(s.attributes.get("ipc", 0) for s in game_map.spaces if s.kind == "land" and s.owner == p)
+                for p in ("Reds", "Blues")}
+    assert expected["Reds"] >= 8
+    for player, amount in expected.items():
+        capsys.readouterr()
+        assert cli.main(["eval", "--rulesets", str(out), "tiny-game/base@1", f"income({player})"]) == 0
+        assert capsys.readouterr().out.strip() == str(amount)
 
 
 def test_report_lists_what_was_not_translated(tiny_import):
@@ -253,9 +266,9 @@ def assert_same_board(embedded: GameMap, imported: GameMap) -> None:
     assert embedded.space_names() == imported.space_names()
     for mine in embedded.spaces:
         theirs = imported.space(mine.name)
-        assert (mine.kind, mine.ipc, mine.owner, mine.original_owner, mine.impassable, mine.neutral,
+        assert (mine.kind, mine.owner, mine.original_owner, mine.impassable, mine.neutral,
                 mine.island, dict(mine.attributes)) == \
-            (theirs.kind, theirs.ipc, theirs.owner, theirs.original_owner, theirs.impassable, theirs.neutral,
+            (theirs.kind, theirs.owner, theirs.original_owner, theirs.impassable, theirs.neutral,
              theirs.island, dict(theirs.attributes)), mine.name
         assert embedded.neighbours(mine.name) == imported.neighbours(mine.name), mine.name
     assert [(p.name, p.side, p.capital) for p in embedded.players] == \

@@ -207,9 +207,16 @@ def test_noncombat_moves_may_not_enter_enemy_territory_and_stranded_air_is_lost(
 def test_collect_income_adds_the_ipc_value_of_the_territories_held():
     game = make_game(BASE, scenario={"control": {"Karelia S.S.R.": "Germans"}})
     run_phases(game, "Germans", "collect_income")
-    assert game.board.income("Germans") == 42
+    assert game.income("Germans") == 42
     assert treasury(game, "Germans") == 40 + 42
     assert "Germans collects 42 IPCs" in logs(game)
+
+
+def test_the_runtime_reads_income_and_values_through_the_rulesets():
+    game = make_game(BASE, scenario={"economy": {"British": {"income": 17}}})
+    assert game.income("British") == 17 and game.income("Germans") == 40  # stated; else the formula
+    assert game.space_attribute("Germany", "ipc") == 10 and game.space_attribute("5 Sea Zone", "ipc") == 0
+    assert game.space_attribute("Germany", "undeclared", "none declared") == "none declared"
 
 
 def test_the_house_turn_collects_income_before_combat():

@@ -41,8 +41,6 @@ _board_fn("controller_at_start", "controller_at_start(s): who controlled s at th
           lambda ctx, s: ctx.player_value(ctx.board.controller_at_turn_start(s.name)))
 _board_fn("original_owner", "original_owner(s): who owned s when the game began", [T.SPACE], OPTIONAL_PLAYER,
           lambda ctx, s: ctx.player_value(ctx.board.original_owner(s.name)))
-_board_fn("ipc", "ipc(s): the production value of space s", [T.SPACE], T.INT,
-          lambda ctx, s: ctx.board.ipc(s.name))
 _board_fn("is_land", "is_land(s): true for land territories", [T.SPACE], T.BOOL,
           lambda ctx, s: ctx.board.is_land(s.name))
 _board_fn("is_sea", "is_sea(s): true for sea zones", [T.SPACE], T.BOOL,
@@ -151,9 +149,9 @@ _board_fn("factories", "factories(owner: p): the spaces holding a factory", [], 
           kw={"owner": T.PLAYER})
 _board_fn("has_factory", "has_factory(s): true when space s holds a factory", [T.SPACE], T.BOOL,
           lambda ctx, s: bool(ctx.board.factories(space=s.name)))
-_board_fn("income", "income(p, economy: e): the player's income this turn (the sum of IPC values it controls, "
-          "or the scenario's figure)", [T.PLAYER], T.INT,
-          lambda ctx, p, economy=None: ctx.board.income(p.name, economy=economy), kw={"economy": T.TEXT})
+_board_fn("stated_income", "stated_income(p): the income figure the scenario (or a rule) states for the player, "
+          "none when it states none (a ruleset's income formula computes it then)", [T.PLAYER],
+          T.OptionalType(T.INT), lambda ctx, p: ctx.board.stated_income(p.name))
 _board_fn("treasury", "treasury(p, economy: e): the player's unspent money", [T.PLAYER], T.INT,
           lambda ctx, p, economy=None: ctx.board.treasury(p.name, economy=economy), kw={"economy": T.TEXT})
 _board_fn("spaces", "spaces(): every space on the map", [], SPACES, lambda ctx: ctx.spaces(ctx.board.spaces()))

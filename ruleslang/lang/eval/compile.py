@@ -31,7 +31,7 @@ _DIRECT_QUERIES = {
     "controller": ("known_controller", True), "owner": ("known_controller", True),
     "controller_at_start": ("known_controller_at_turn_start", True),
     "original_owner": ("known_original_owner", True),
-    "ipc": ("known_ipc", False), "is_land": ("known_is_land", False), "is_sea": ("known_is_sea", False),
+    "is_land": ("known_is_land", False), "is_sea": ("known_is_sea", False),
 }
 # Unbound methods of the board class: one C-level call, no attribute lookup by name per call.
 _BOARD_METHODS = {method: getattr(BoardQueries, method) for method, _ in _DIRECT_QUERIES.values()}
@@ -432,10 +432,6 @@ class ExprCompiler:
                         raise located(e, span)
                     return ctx.player_values[value] if value is not None else None
                 return player_query_local
-            if slot is not None and method == "known_ipc":
-                def ipc_local(env):
-                    return env[0].board.ipc_table[env[slot].name]
-                return ipc_local
             if slot is not None:
                 def query_local(env):
                     try:
@@ -668,12 +664,7 @@ class ExprCompiler:
                     raise e.at(span)
             return attr, NO_VALUE
         if fi.kind == "space":
-            def space_attr(env):
-                try:
-                    return env[0].compiled.space_attribute(env[0], obj(env).name, name)
-                except EvalError as e:
-                    raise e.at(span)
-            return space_attr, NO_VALUE
+            return self._space_attribute(node.obj, obj, name, span), NO_VALUE
         if fi.kind == "player":
             def side(env):
                 s = env[0].side_of(obj(env).name)
@@ -684,6 +675,37 @@ class ExprCompiler:
         if fi.kind == "side":
             return (lambda env: LSet(env[0].side_members(obj(env).name))), NO_VALUE
         raise AssertionError(fi.kind)
+
+    def _space_attribute(self, obj_node, obj: Fn, name: str, span) -> Fn:
+        """`t.name` for a space attribute: each space's value is looked up once and then kept at
+        the call site (a program's map never changes, nor what its attributes say)."""
+        values: dict[str, Any] = {}
+        compiled = self.compiled
+
+        def lookup(ctx, space: str):
+            try:
+                value = values[space] = compiled.space_attribute(ctx, space, name)
+            except EvalError as e:
+                raise e.at(span)
+            return value
+
+        slot = self._local_slot(obj_node)
+        if slot is not None:
+            def space_attr_local(env):
+                space = env[slot].name
+                try:
+                    return values[space]
+                except KeyError:
+                    return lookup(env[0], space)
+            return space_attr_local
+
+        def space_attr(env):
+            space = obj(env).name
+            try:
+                return values[space]
+            except KeyError:
+                return lookup(env[0], space)
+        return space_attr
 
     def _Index(self, node: ast.Index):
         obj = self._need(node.obj, self.expr(node.obj))

@@ -230,7 +230,7 @@ def _syntax_diagnostic(exc: UnexpectedInput, source: Source, base: int):
         return error("P006", "this '\"' inside '{...}' ends the text, so the interpolation is never closed",
                      Span(source, quote, quote + 1),
                      hint='inside {...} in a text, write a double quote as \\" (for example '
-                          '"{ipc(\\"UK\\")}"), or compute the value on a let line first')
+                          '"{controller(\\"UK\\")}"), or compute the value on a let line first')
     expected = exc.accepts or exc.expected
     message = f"expected {_expected_list(expected)}, found {_describe_token(token)}"
     hint = None
@@ -247,7 +247,7 @@ def _syntax_diagnostic(exc: UnexpectedInput, source: Source, base: int):
 def _quote_in_interpolation(text: str, at: int) -> int | None:
     """The closing quote just before `at` of a text whose `{...}` is still open, or None.
 
-    `"{ipc("UK")}"` lexes as the text `"{ipc("` followed by the name UK: the unexpected token
+    `"{controller("UK")}"` lexes as the text `"{controller("` followed by the name UK: the unexpected token
     sits right after a text that ended inside an interpolation, which is what the user must see.
     """
     i = text.rfind("\n", 0, at) + 1

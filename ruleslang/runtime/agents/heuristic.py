@@ -183,9 +183,8 @@ class HeuristicAgent(Agent):
         if not kinds or not factories:
             return {}
         shipping = Shipping(game, self.player)
-        board = game.board
-        stranded_output = sum(board.ipc(s) for s in factories if shipping.front_distance(s) is None)
-        share = stranded_output / max(1, sum(board.ipc(s) for s in factories))
+        stranded_output = sum(_ipc(game, s) for s in factories if shipping.front_distance(s) is None)
+        share = stranded_output / max(1, sum(_ipc(game, s) for s in factories))
         kind = min(kinds, key=lambda t: (costs[t], t))
         room = facts.transport_capacity(_Sample(kind, self.player))
         # what waits ashore, and about what this turn's purchase adds there (a land unit a 4 IPCs)
@@ -292,7 +291,7 @@ class HeuristicAgent(Agent):
 
     def _value(self, game, space: str) -> float:
         board = game.board
-        value = float(board.ipc(space)) if board.is_land(space) else 0.0
+        value = float(_ipc(game, space)) if board.is_land(space) else 0.0
         delta = self._score_delta(game, space)
         return value + 4.0 * delta
 
@@ -389,7 +388,7 @@ class HeuristicAgent(Agent):
                 continue
             bombs = [m for m in engine.moves_of(uid) if m.kind == "bomb"]
             if bombs:
-                raids.append(max(bombs, key=lambda m: (game.board.ipc(m.path[-1]), -game.space_order(m.path[-1]))))
+                raids.append(max(bombs, key=lambda m: (_ipc(game, m.path[-1]), -game.space_order(m.path[-1]))))
         return raids
 
     def _noncombat_plan(self, game, engine) -> list:
@@ -445,6 +444,11 @@ def _neutral(d: Decision):
             return max(options)
         return options[0]
     return tuple(options[: d.count]) if d.mode == "exactly" else ()
+
+
+def _ipc(game, space: str) -> int:
+    """A space's production value as the rulesets declare it (their `ipc` space attribute; 0 without one)."""
+    return game.space_attribute(space, "ipc", 0)
 
 
 class _Sample:
