@@ -13,6 +13,8 @@ The engine plays the ruleset's `runtime move` phase that the scenario's turn nam
   sea zone, the transport sails along the sea zones, and they unload at the last territory;
 - anything else: one move of the units along the path.
 
+`bomb(player, units, path)` is one bombing raid of the units along the path, on its last space.
+
 An expectation checks the moves on a copy of the board; `do` makes them on the test's board
 (flags such as "unloaded" stay for the test's later lines). Settings are read with the mover as
 `current_player()`; a blitz takes territories by control only (no capture step runs). The rules' constraints on `move` are
@@ -29,10 +31,10 @@ from ruleslang.runtime.kit.movement_rules import move_board
 from ruleslang.runtime.kit.moves import movement_rules_of
 
 
-def move_refusals(ctx, args: list, span) -> list[str]:
-    """Why the movement engine refuses `move(player, units, path)` in this test ([] = allowed);
-    the board is left as it is."""
-    return _moves(ctx, args, span, apply=False)
+def move_refusals(ctx, args: list, span, bomb: bool = False) -> list[str]:
+    """Why the movement engine refuses `move(player, units, path)` (with `bomb`: the bombing raid
+    `bomb(player, units, path)`) in this test ([] = allowed); the board is left as it is."""
+    return _moves(ctx, args, span, apply=False, bomb=bomb)
 
 
 def do_action(ctx, action: str, args: list, span) -> None:
@@ -76,7 +78,7 @@ def _kind(ctx, proc, span) -> str:
     return kind
 
 
-def _moves(ctx, args: list, span, apply: bool) -> list[str]:
+def _moves(ctx, args: list, span, apply: bool, bomb: bool = False) -> list[str]:
     if ctx.state is None:
         raise EvalError("E530", "a move needs a board: give a scenario", span)
     player_value, units_value, path_value = args
@@ -93,7 +95,8 @@ def _moves(ctx, args: list, span, apply: bool) -> list[str]:
         state = ctx.state if apply else ctx.state.copy()
         _board_transports(state, rules)
         engine = MovementEngine(state, rules, player, kind)
-        for move in _engine_moves(engine, state, player, ids, path):
+        moves = [Move(tuple(ids), path, "bomb")] if bomb else _engine_moves(engine, state, player, ids, path)
+        for move in moves:
             if isinstance(move, str):
                 return [move]
             problems = engine.check(move)

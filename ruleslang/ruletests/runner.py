@@ -268,8 +268,10 @@ class TestRunner:
         elif isinstance(line, ast.ExpectAction):
             args = [ec.expr(a)(env) for a in line.args]
             refusals = [r.message for r in check_action(ctx, line.action.text, args)]
-            if line.action.text == "move" and self.engine_moves:
-                refusals = move_refusals(ctx, args, line.span) + refusals
+            if line.action.text == "bomb":  # a raid is a move too: both actions' constraints apply
+                refusals += [r.message for r in check_action(ctx, "move", args)]
+            if line.action.text in ("move", "bomb") and self.engine_moves:
+                refusals = move_refusals(ctx, args, line.span, bomb=line.action.text == "bomb") + refusals
             call = f"{line.action.text}({', '.join(unparse(a) for a in line.args)})"
             if line.allowed and refusals:
                 raise _Failed(line.span, f"expected {call} to be allowed", "allowed",

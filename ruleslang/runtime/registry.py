@@ -23,7 +23,7 @@ PROCEDURES: dict[str, tuple[str, dict[str, T.Type]]] = {
     # Absent settings take the default docs/runtime.md ("### runtime move") gives, today's rule:
     # passes_blockers false, stops_movement / blocks_unload true, the unloaded_transport_* and
     # loads_* false, landing "held by the side at the start of the turn and still held",
-    # later_carriers false, canals "move".
+    # later_carriers false, canals "move", raid_target "an enemy territory with a factory".
     "move": ("players move units; kind \"combat\" or \"noncombat\"",
              {"kind": T.TEXT, "movement": _UNIT_INT, "domain": T.FnType((T.UNIT,), T.TEXT),
               "blitz": _UNIT_BOOL, "blocks": _UNIT_BOOL, "transport_capacity": _UNIT_INT,
@@ -33,7 +33,7 @@ PROCEDURES: dict[str, tuple[str, dict[str, T.Type]]] = {
               "unloaded_transport_moves": T.BOOL, "unloaded_transport_loads": T.BOOL,
               "loads_allied": T.BOOL, "loads_onto_allied": T.BOOL,
               "landing": T.FnType((T.SPACE,), T.BOOL), "later_carriers": T.BOOL,
-              "canals": T.TEXT}),
+              "canals": T.TEXT, "raid_target": T.FnType((T.SPACE,), T.BOOL)}),
     # the battle policies (docs/runtime.md, "runtime battle"): captures, which attacking units take
     # a territory; defender, who defends a space; retreats, whether the attacker may retreat from
     # the battle at hand; retreat_to, which of the spaces its units came from it may retreat to
@@ -61,11 +61,13 @@ REQUIRED: dict[str, tuple[str, ...]] = {
 #             sea zone bordering it)
 #   build:    a new factory in a territory (declared at purchase, placed at mobilisation)
 #   move:     units moving together along a path of spaces
+#   bomb:     bombers flying together along a path to raid the last space (asked besides move)
 ACTIONS: dict[str, tuple[tuple[str, T.Type], ...]] = {
     "purchase": (("player", T.PLAYER), ("units", T.ListType(T.UNITTYPE))),
     "place": (("player", T.PLAYER), ("space", T.SPACE), ("units", T.ListType(T.UNITTYPE))),
     "build": (("player", T.PLAYER), ("space", T.SPACE)),
     "move": (("player", T.PLAYER), ("units", T.ListType(T.UNIT)), ("path", T.ListType(T.SPACE))),
+    "bomb": (("player", T.PLAYER), ("units", T.ListType(T.UNIT)), ("path", T.ListType(T.SPACE))),
 }
 
 # a line giving each procedure's required settings, for the hint when one is missing

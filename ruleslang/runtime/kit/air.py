@@ -142,7 +142,9 @@ class AirPart:
             return [f"{name} cannot make a bombing raid"]
         if self.board.is_sea[end] or not self._enemy_player(end):
             return [f"{name} cannot raid {end}: it is not an enemy's territory"]
-        if end not in self.state.factories:
+        if not self._raid_target(end):
+            if self.rules.raid_target is not None:
+                return [f"{name} cannot raid {end}: the rules' raid_target condition refuses it"]
             return [f"{name} cannot raid {end}: it has no factory"]
         return []
 

@@ -373,7 +373,8 @@ def _fight_raid(ctx, game, space: str, step: str | None, rules: BattleRules) -> 
     attacker = state.current_player
     units_in_raid = [uid for uid in game.raid_units.get(space, []) if game.unit_or_none(uid) is not None]
     factory = state.factories.get(space)
-    defender = factory.owner if factory is not None else None
+    # the factory's owner defends it; a raid the rules let target a territory without one: its holder
+    defender = factory.owner if factory is not None else state.control.get(space)
     battle = Battle(game, space, attacker, defender, kind="raid", attacking=units_in_raid, rules=rules)
     ctx.battle = battle
     try:

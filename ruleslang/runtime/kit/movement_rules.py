@@ -74,17 +74,21 @@ class MovementRules:
     `landing(space, player)`, when given, tells whether the player's air units may land in a land
     territory holding no enemy units; by default, when the player's side held it at the start of
     the turn and still holds it (the engine asks it again whenever the board changed).
+    `raid_target(space, player)`, when given, tells whether the player's bombers may raid an enemy
+    territory; by default, when it has a factory.
     Answers are cached: build a new `MovementRules` when the rulesets' answers may change.
     """
 
     def __init__(self, unit_rules: Callable[[str, str], UnitRules], allied: Callable[[str, str], bool],
                  capture: Callable[[GameState, str, str], None] | None = None, policy: MovePolicy | None = None,
-                 landing: Callable[[str, str], bool] | None = None):
+                 landing: Callable[[str, str], bool] | None = None,
+                 raid_target: Callable[[str, str], bool] | None = None):
         self._unit_rules = unit_rules
         self._allied = allied
         self.capture = capture
         self.policy = policy if policy is not None else MovePolicy()
         self.landing = landing
+        self.raid_target = raid_target
         self._rules_cache: dict[tuple[str, str], UnitRules] = {}
         self._allied_cache: dict[tuple[str, str], bool] = {}
 

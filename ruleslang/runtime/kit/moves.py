@@ -89,11 +89,21 @@ def landing_of(config):
     return lambda space, player: fn(space) is True
 
 
+def raid_target_of(config):
+    """The rules' `raid_target` condition `t => ...` (asked with the raider as `current_player()`)
+    as a function (space name, player name) -> bool, or None (the engine's default: an enemy
+    territory with a factory) when the ruleset does not set it."""
+    fn = config.space_fn("raid_target")
+    if fn is None:
+        return None
+    return lambda space, player: fn(space) is True
+
+
 def movement_rules_of(ctx, config, span, allied, capture=None):
     """The engine's `MovementRules` for one move phase, from its settings (read once);
     `allied(a, b)` tells whether two players are on the same side."""
     return MovementRules(unit_rules_of(ctx, config), allied, capture=capture, policy=move_policy_of(config, span),
-                         landing=landing_of(config))
+                         landing=landing_of(config), raid_target=raid_target_of(config))
 
 
 def _blitz_capture(ctx, game):
@@ -150,7 +160,10 @@ def run(ctx, proc) -> None:
             return reasons
         units = tuple(ctx.unit_value(game.unit_or_none(uid)) for uid in answer.units)
         path = tuple(ctx.space_values[s] for s in answer.path)
-        return [r.message for r in check_action(ctx, "move", [player_value, units, path])]
+        refusals = check_action(ctx, "move", [player_value, units, path])
+        if answer.kind == "bomb":  # a raid is a move, and a bombing raid besides
+            refusals += check_action(ctx, "bomb", [player_value, units, path])
+        return [r.message for r in refusals]
 
     # agents try their candidate moves against the engine and the rules' constraints before
     # answering, so a constrained move is skipped rather than refused

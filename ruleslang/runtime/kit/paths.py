@@ -26,6 +26,14 @@ class PathsPart:
         holder = self.state.control.get(space)
         return holder is not None and not self._ally.get(holder, False)
 
+    def _raid_target(self, space: str) -> bool:
+        """Whether the player's bombers may raid land territory `space`: an enemy's, that the rules'
+        `raid_target` condition accepts (by default: one with a factory)."""
+        if self.board.is_sea[space] or not self._enemy_player(space):
+            return False
+        condition = self.rules.raid_target
+        return condition(space, self.player) if condition is not None else space in self.state.factories
+
     def _holder(self, space: str) -> str:
         holder = self.state.control.get(space)
         return holder if holder is not None else "no one"
@@ -139,9 +147,7 @@ class PathsPart:
         return self._paths(start, parent, ends)
 
     def _bomb_targets(self, reach: dict[str, tuple[str, ...]]) -> list[str]:
-        factories = self.state.factories
-        is_sea = self.board.is_sea
-        return [s for s in reach if not is_sea[s] and s in factories and self._enemy_player(s)]
+        return [s for s in reach if self._raid_target(s)]
 
     def _check_land(self, name: str, rules: UnitRules, path: tuple[str, ...]) -> list[str]:
         board = self.board
