@@ -26,7 +26,8 @@ def packaged_root() -> Path:
             return root
     except ModuleNotFoundError:
         pass
-    return Path(__file__).resolve().parent.parent / "rulesets"
+    # a source checkout: this file is ruleslang/base/paths.py, the checkout two folders up
+    return Path(__file__).resolve().parents[2] / "rulesets"
 
 
 def default_roots(extra: Iterable[str | Path] = ()) -> list[Path]:

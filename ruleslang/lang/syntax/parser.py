@@ -33,7 +33,8 @@ def grammar_location() -> str:
     except ModuleNotFoundError:
         pass
     # Running from a source checkout that was never installed: grammar/ sits beside the package.
-    checkout = Path(__file__).resolve().parent.parent / "grammar" / GRAMMAR_FILE
+    # (this file is ruleslang/lang/syntax/parser.py: the checkout is three folders up)
+    checkout = Path(__file__).resolve().parents[3] / "grammar" / GRAMMAR_FILE
     return str(checkout)
 
 
