@@ -61,7 +61,7 @@ REQUIRED: dict[str, tuple[str, ...]] = {
 #             sea zone bordering it)
 #   build:    a new factory in a territory (declared at purchase, placed at mobilisation)
 #   move:     units moving together along a path of spaces
-#   bomb:     bombers flying together along a path to raid the last space (asked besides move)
+#   bomb:     units flying together along a path to raid the last space (asked besides move)
 ACTIONS: dict[str, tuple[tuple[str, T.Type], ...]] = {
     "purchase": (("player", T.PLAYER), ("units", T.ListType(T.UNITTYPE))),
     "place": (("player", T.PLAYER), ("space", T.SPACE), ("units", T.ListType(T.UNITTYPE))),

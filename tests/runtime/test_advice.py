@@ -142,7 +142,7 @@ def test_aa50_bots_fire_a_rocket_at_the_richest_complex_and_every_ready_artiller
     game = make_game(["aa50/base@1", "aa50/artillery@1"])
     spaces = game.ctx.space_values
     options = [spaces["Karelia S.S.R."], spaces["Germany"], spaces["United Kingdom"]]
-    richest = max(options, key=lambda s: game.board.ipc(s.name))
+    richest = max(options, key=lambda s: game.space_attribute(s.name, "ipc", 0))
     assert ask(game, "rocket_attacks.picked", options, mode="up_to", count=1) == (richest,)
     pieces = [game.ctx.unit_value(u) for u in game.state.units[:3]]
     assert ask(game, "artillery_opening_fire.firing", pieces, mode="up_to", count=3) == tuple(pieces)

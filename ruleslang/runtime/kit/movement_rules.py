@@ -74,7 +74,7 @@ class MovementRules:
     `landing(space, player)`, when given, tells whether the player's air units may land in a land
     territory holding no enemy units; by default, when the player's side held it at the start of
     the turn and still holds it (the engine asks it again whenever the board changed).
-    `raid_target(space, player)`, when given, tells whether the player's bombers may raid an enemy
+    `raid_target(space, player)`, when given, tells whether the player's units may raid an enemy
     territory; by default, when it has a factory.
     Answers are cached: build a new `MovementRules` when the rulesets' answers may change.
     """

@@ -90,7 +90,7 @@ def landing_of(config):
 
 
 def raid_target_of(config):
-    """The rules' `raid_target` condition `t => ...` (asked with the raider as `current_player()`)
+    """The rules' `raid_target` condition `t => ...` (asked with the raiding player as `current_player()`)
     as a function (space name, player name) -> bool, or None (the engine's default: an enemy
     territory with a factory) when the ruleset does not set it."""
     fn = config.space_fn("raid_target")

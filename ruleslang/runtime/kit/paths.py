@@ -27,7 +27,7 @@ class PathsPart:
         return holder is not None and not self._ally.get(holder, False)
 
     def _raid_target(self, space: str) -> bool:
-        """Whether the player's bombers may raid land territory `space`: an enemy's, that the rules'
+        """Whether the player's units may raid land territory `space`: an enemy's, that the rules'
         `raid_target` condition accepts (by default: one with a factory)."""
         if self.board.is_sea[space] or not self._enemy_player(space):
             return False
