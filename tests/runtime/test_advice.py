@@ -4,9 +4,13 @@ words of a prompt."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from game_fixtures import BASE, ids, make_game
 from ruleslang.base.paths import packaged_root
-from ruleslang.lang.check.advice import ESTIMATES
+from ruleslang.lang.check.advice import ESTIMATES, INPUTS
 from ruleslang.runtime.agents.heuristic import HeuristicAgent
 from ruleslang.runtime.decisions import Decision
 from ruleslang.runtime.kit.battle import Battle
@@ -142,7 +146,60 @@ def test_aa50_bots_fire_a_rocket_at_the_richest_complex_and_every_ready_artiller
     game = make_game(["aa50/base@1", "aa50/artillery@1"])
     spaces = game.ctx.space_values
     options = [spaces["Karelia S.S.R."], spaces["Germany"], spaces["United Kingdom"]]
-    richest = max(options, key=lambda s: game.board.ipc(s.name))
+    richest = max(options, key=lambda s: game.space_attribute(s.name, "ipc"))
     assert ask(game, "rocket_attacks.picked", options, mode="up_to", count=1) == (richest,)
     pieces = [game.ctx.unit_value(u) for u in game.state.units[:3]]
     assert ask(game, "artillery_opening_fire.firing", pieces, mode="up_to", count=3) == tuple(pieces)
+
+
+WORTH = """\
+ruleset advice/worth@1
+uses aar/base@1
+
+override advice territory_value(t: territory) = 10 - t.ipc
+"""
+
+GERMANY = "Germany"
+
+
+@pytest.mark.parametrize("base", ["aar/base@1", "aa50/base@1", "g40/base@1"])
+def test_the_shipped_bases_value_a_territory_at_its_production_value(base):
+    game = make_game([base])
+    agent = HeuristicAgent(1, "Germans")
+    for space in game.board.spaces("land"):
+        assert agent._territory_value(game, space) == game.space_attribute(space, "ipc")
+
+
+def test_the_heuristic_values_territories_by_the_rulesets_advice(tmp_path):
+    game = game_of(tmp_path, WORTH)
+    agent = HeuristicAgent(1, "Germans")
+    assert agent._territory_value(game, GERMANY) == 10 - game.space_attribute(GERMANY, "ipc")
+    assert agent._territory_value(game, KARELIA) > agent._territory_value(game, GERMANY)
+
+
+def _without_advice(game, monkeypatch):
+    """The game as under rules that give bots no advice on the values they estimate with."""
+    advice = game.compiled.advice
+    monkeypatch.setattr(game.compiled, "advice", lambda key: None if key in INPUTS else advice(key))
+    return game
+
+
+def test_without_advice_a_territory_is_worth_nothing_and_no_attribute_is_read_by_name(monkeypatch):
+    game = _without_advice(make_game(BASE), monkeypatch)
+    assert game.space_attribute(GERMANY, "ipc") > 0
+    assert HeuristicAgent(1, "Germans")._territory_value(game, GERMANY) == 0
+
+
+def test_without_advice_units_fire_at_nothing_in_the_simulation_and_cost_what_the_purchase_says(monkeypatch):
+    units = {KARELIA: {"Germans": {"infantry": 8}, "Russians": {"infantry": 1}}}
+    game = _without_advice(make_game(BASE, scenario={"setup": "empty", "units": units}), monkeypatch)
+    agent = HeuristicAgent(1, "Germans")
+    unit = game.board.units(KARELIA)[0]
+    fire, cost, _ = agent._combatant(game, unit, "attacker")
+    assert fire == 0
+    assert cost == game.unit_rules().cost(unit.type) > 0
+
+
+def test_every_input_bots_estimate_with_is_listed_in_the_language_docs():
+    text = (Path(__file__).parents[2] / "docs" / "language.md").read_text()
+    assert all(f"| `{name}` |" in text for name in INPUTS)
