@@ -10,8 +10,10 @@ The answer must have the decision's type (an option for `choose one`, a set of o
 replaces a procedure may drop a decision that a used ruleset advises on.
 
 `advice NAME(params) = expr`, NAME without a dot, gives one of the values bots build their
-estimates from (`INPUTS`: the firepower of a unit in a battle), as the ruleset's own
-formulas work it out; the parameters are what the bot passes (their types are the input's).
+estimates from (`INPUTS`: the firepower of a unit in a battle, what a territory is worth), as
+the ruleset's own formulas work it out; the parameters are what the bot passes (their types are
+the input's). A bot reads the rules only through these: without an input's advice it takes a
+neutral value (0), never an attribute by a rule's name.
 
 Advice is read, never rolled (no dice), so asking it leaves the game's random numbers alone.
 """
@@ -39,6 +41,9 @@ INPUTS: dict[str, tuple[tuple[T.Type, ...], T.Type, str]] = {
     "firepower": ((T.UNIT, T.TEXT), T.INT,
                   "the value a unit fires at in a battle, on the side \"attacker\" or \"defender\" "
                   "(a die at or below it hits): bots simulate battles with it"),
+    "territory_value": ((T.SPACE,), T.INT,
+                        "what a space is worth to a bot (its production value, say): bots rank the spaces "
+                        "they attack, defend, bomb and ship from by it"),
 }
 
 

@@ -1,11 +1,13 @@
 """The heuristic agent: buys sensibly, attacks battles it expects to win, defends what matters.
 
-Generic over rulesets: it reads the rules' unit costs, hit points and movement (the settings of
-their runtime procedures), values a territory by its IPC value plus what it changes in the
-composition's `score(side)` (the active victory conditions), estimates battles by a quick
+Generic over rulesets: it reads the rules only through the ruleset, never by a rule's own names:
+unit costs, hit points and movement are the settings of their runtime procedures (a unit's cost,
+for casualties and simulated battles too, is the purchase procedure's `cost` setting), a
+territory is worth the ruleset's `advice territory_value(t)` plus what taking it changes in the
+composition's `score(side)` (the active victory conditions), and battles are estimated by a quick
 simulation with its own random generator (never the game's dice) in which each unit fires at
-the ruleset's `advice firepower(u, side)` (the value its battle steps roll against; without that
-advice, its `attack` or `defense` attribute), and:
+the ruleset's `advice firepower(u, side)` (the value its battle steps roll against). Without
+that advice, a territory is worth 0 and a unit fires at 0 (neutral values). It then plays:
 
 - purchase: spends its money on the land units with the best value for money for attack and
   defence (their firepower; about two defenders for each attacker), plus an air unit when it
@@ -51,29 +53,21 @@ class HeuristicAgent(Agent):
         self._plan_key = None
         self._deltas: dict[str, float] = {}  # space -> _score_delta, for the plan being made
         self._combatants: dict[tuple, tuple] = {}  # (unit id, type, owner, side) -> _combatant, this decision
+        self._worth: dict[str, int] = {}  # space -> _territory_value, this decision
 
     def decide(self, decision: Decision, game):
         self._combatants = {}
+        self._worth = {}
         return getattr(self, "_" + decision.kind)(decision, game)
 
     # ------------------------------------------------------------------ unit facts
-
-    def _stat(self, game, type_name: str, attr: str) -> int:
-        cache = game.__dict__.setdefault("_heuristic_stats", {})
-        key = (type_name, attr)
-        if key not in cache:
-            try:
-                cache[key] = game.compiled.unit_attribute(game.ctx, type_name, attr)
-            except Exception:  # a ruleset without this attribute
-                cache[key] = 0
-        return cache[key]
 
     def _domain(self, game, unit) -> str:
         return game.domain(unit)
 
     def _fire(self, game, unit, side: str) -> int:
         """The value `unit` fires at on `side` ("attacker" or "defender") of a battle: the
-        ruleset's `advice firepower`, else the unit's attack or defense attribute."""
+        ruleset's `advice firepower`, else 0."""
         return self._combatant(game, unit, side)[0]
 
     def _type_fire(self, game, type_name: str, side: str) -> int:
@@ -81,17 +75,24 @@ class HeuristicAgent(Agent):
         return self._fire(game, _Sample(type_name, self.player), side)
 
     def _combatant(self, game, unit, side: str) -> tuple[int, int, int]:
-        """(fire value, cost, hit points) of a unit in a simulated battle, by the rules' values."""
+        """(fire value, cost, hit points) of a unit in a simulated battle, by the rules' values: its
+        firepower advice (0 without it), its purchase cost setting and its hit points setting."""
         # a stand-in unit (_Sample) has no id of its own: its type and owner tell it apart
         key = (unit.id, unit.type, unit.owner, side)
         found = self._combatants.get(key)
         if found is None:
             advice = game.compiled.advice("firepower")
-            if advice is not None:
-                fire = advice.fn(game.ctx, game.ctx.unit_value(unit), side)
-            else:
-                fire = self._stat(game, unit.type, "attack" if side == "attacker" else "defense")
+            fire = advice.fn(game.ctx, game.ctx.unit_value(unit), side) if advice is not None else 0
             found = self._combatants[key] = (fire, game.unit_cost(unit), max(1, game.hit_points(unit)))
+        return found
+
+    def _territory_value(self, game, space: str) -> int:
+        """What `space` is worth: the ruleset's `advice territory_value`, else 0 (every space alike)."""
+        found = self._worth.get(space)
+        if found is None:
+            advice = game.compiled.advice("territory_value")
+            found = advice.fn(game.ctx, game.ctx.space_values[space]) if advice is not None else 0
+            self._worth[space] = found
         return found
 
     # ------------------------------------------------------------------ choose
@@ -183,8 +184,9 @@ class HeuristicAgent(Agent):
         if not kinds or not factories:
             return {}
         shipping = Shipping(game, self.player)
-        stranded_output = sum(_ipc(game, s) for s in factories if shipping.front_distance(s) is None)
-        share = stranded_output / max(1, sum(_ipc(game, s) for s in factories))
+        worth = {s: self._territory_value(game, s) for s in factories}
+        stranded_output = sum(worth[s] for s in factories if shipping.front_distance(s) is None)
+        share = stranded_output / max(1, sum(worth.values()))
         kind = min(kinds, key=lambda t: (costs[t], t))
         room = facts.transport_capacity(_Sample(kind, self.player))
         # what waits ashore, and about what this turn's purchase adds there (a land unit a 4 IPCs)
@@ -291,7 +293,7 @@ class HeuristicAgent(Agent):
 
     def _value(self, game, space: str) -> float:
         board = game.board
-        value = float(_ipc(game, space)) if board.is_land(space) else 0.0
+        value = float(self._territory_value(game, space)) if board.is_land(space) else 0.0
         delta = self._score_delta(game, space)
         return value + 4.0 * delta
 
@@ -388,7 +390,8 @@ class HeuristicAgent(Agent):
                 continue
             bombs = [m for m in engine.moves_of(uid) if m.kind == "bomb"]
             if bombs:
-                raids.append(max(bombs, key=lambda m: (_ipc(game, m.path[-1]), -game.space_order(m.path[-1]))))
+                raids.append(max(bombs, key=lambda m: (self._territory_value(game, m.path[-1]),
+                                                       -game.space_order(m.path[-1]))))
         return raids
 
     def _noncombat_plan(self, game, engine) -> list:
@@ -444,11 +447,6 @@ def _neutral(d: Decision):
             return max(options)
         return options[0]
     return tuple(options[: d.count]) if d.mode == "exactly" else ()
-
-
-def _ipc(game, space: str) -> int:
-    """A space's production value as the rulesets declare it (their `ipc` space attribute; 0 without one)."""
-    return game.space_attribute(space, "ipc", 0)
 
 
 class _Sample:
