@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Protocol
 
 from ruleslang.board.queries import BoardQueries
 from ruleslang.board.state import GameState
@@ -43,6 +43,25 @@ class RoundSummary:
         return {"round": self.round, "income": self.income, "collected": self.collected,
                 "battles": self.battles, "control_changes": [list(c) for c in self.control_changes],
                 "scores": self.scores}
+
+
+class KitOfGame(Protocol):
+    """What the core asks of the kit's state of a game (`game.kit`), which it otherwise keeps unread."""
+
+    def facts(self) -> Any:
+        """What the kit says of units: `hit_points(unit)`, `domain(unit)`, `cost(type_name)`."""
+
+    def collected(self, events: list[dict], player: str) -> int:
+        """What a player's treasury gained as income in the turn whose events these are."""
+
+
+class Kit(Protocol):
+    """What a `Game` is built with (`ruleslang.runtime.kit.table.kit_table()`)."""
+
+    procedures: dict[str, Callable]
+
+    def new_state(self, game: Game) -> KitOfGame:
+        """The kit's state of a new game."""
 
 
 class GameServices:
@@ -112,7 +131,7 @@ class Game(GameServices):
     kit's state of the game (`game.kit`: what passes between phases, what the kit says of units
     and what a turn collected), which the game keeps and does not look into."""
 
-    def __init__(self, loaded, scenario, *, seed: int, agents: dict, kit,
+    def __init__(self, loaded, scenario, *, seed: int, agents: dict, kit: Kit,
                  options: dict | None = None, recorder: Callable | None = None):
         self.loaded = loaded
         self.compiled = loaded.compiled
@@ -133,7 +152,7 @@ class Game(GameServices):
         self.configs: dict[int, Any] = {}
         self.summaries: list[RoundSummary] = []
         self.battle_results: list[dict] = []
-        self.kit = kit.new_state(self)
+        self.kit: KitOfGame = kit.new_state(self)
         self._init_services()
         self.turn_sequence = self.sequence("turn")
         if not self.turn_sequence:
