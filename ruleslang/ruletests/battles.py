@@ -13,6 +13,7 @@ from ruleslang.base.errors import EvalError
 from ruleslang.lang.eval.statements import run_procedure
 from ruleslang.runtime.game import GameServices
 from ruleslang.runtime.kit.battle import Battle, BattleRules
+from ruleslang.runtime.kit.turn_state import KitState
 
 
 class BattleHostForTests:
@@ -22,7 +23,7 @@ class BattleHostForTests:
         self.__class__ = type("RuleTestGame", (BattleHostForTests, GameServices), {})
         self.ctx, self.compiled, self.state, self.board = ctx, ctx.compiled, ctx.state, ctx.board
         self.configs: dict = {}
-        self.moved_from: dict = {}
+        self.kit = KitState(self)
         self._init_services()
 
     def ask(self, decision, check, fallback):
@@ -38,7 +39,7 @@ def start_battle(ctx, space: str, attacker: str, sea_zone: str | None = None, sp
     enemies = [u for u in state.units if u.space == space and not host.allied(u.owner, attacker)]
     ctx.game = host  # procedures (and the battle's settings) that read the game find it here
     battle = Battle(host, space, attacker, None, attacking=attacking, defending=[u.id for u in enemies],
-                    rules=BattleRules(host, host.battle_config()))
+                    rules=BattleRules(host, host.kit.battle_config()))
     battle.round = 1
     if sea_zone is not None:
         _land_from(host, battle, sea_zone, span)
@@ -91,7 +92,7 @@ def run_battle_step(ctx, name: str, span=None) -> None:
     """Run a step in the test's battle; after the battle's start step (the `start` setting of
     `runtime battle`), the units the step brought into the space join the battle, as in a game."""
     battle = ctx.battle
-    config = battle.game.battle_config()
+    config = battle.game.kit.battle_config()
     if config is None or name != config.text("start"):
         run_procedure(ctx, name, span=span)
         return

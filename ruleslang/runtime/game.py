@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Protocol
 
 from ruleslang.board.queries import BoardQueries
 from ruleslang.board.state import GameState
@@ -23,7 +23,6 @@ from ruleslang.base.errors import EvalError
 from ruleslang.lang.eval.host import Host
 from ruleslang.lang.eval.statements import run_procedure
 from ruleslang.lang.values import to_json
-from ruleslang.runtime.config import procedure_config
 from ruleslang.runtime.decisions import Decision
 
 FORMAT_VERSION = 1
@@ -46,19 +45,37 @@ class RoundSummary:
                 "scores": self.scores}
 
 
+class KitOfGame(Protocol):
+    """What the core asks of the kit's state of a game (`game.kit`), which it otherwise keeps unread."""
+
+    def facts(self) -> Any:
+        """What the kit says of units: `hit_points(unit)`, `domain(unit)`, `cost(type_name)`."""
+
+    def collected(self, events: list[dict], player: str) -> int:
+        """What a player's treasury gained as income in the turn whose events these are."""
+
+
+class Kit(Protocol):
+    """What a `Game` is built with (`ruleslang.runtime.kit.table.kit_table()`)."""
+
+    procedures: dict[str, Callable]
+
+    def new_state(self, game: Game) -> KitOfGame:
+        """The kit's state of a new game."""
+
+
 class GameServices:
     """What battles and procedures ask of a game; shared by `Game` and the stand-in rule tests use.
 
-    Needs `ctx`, `compiled`, `state`, `board` and `configs` on the instance, and `_init_services()`.
+    Needs `ctx`, `compiled`, `state`, `board`, `configs` and `kit` (the kit's state of the game,
+    which says what the kit reads of units) on the instance, and `_init_services()`.
     """
 
     def _init_services(self) -> None:
         self._space_index = {s.name: i for i, s in enumerate(self.state.map.spaces)}
         self._turn = list(self.state.map.turn_order)
-        self._unit_rules = None
         self._units_by_id: dict[int, Any] = {}
         self._index_version = -1
-        self._battle_proc = None  # the composition's `runtime battle` procedure, once looked up (False: none)
 
     def sequence(self, name: str) -> list[str]:
         sym = self.compiled.symbols.get(name)
@@ -95,27 +112,8 @@ class GameServices:
         self.log("removed", units=list(ids), why=why)
 
     def unit_rules(self):
-        """The rule values the runtime reads of units: movement domain, hit points, cost."""
-        if self._unit_rules is None:
-            self._unit_rules = _UnitFacts(self)
-        return self._unit_rules
-
-    def battle_config(self):
-        """The settings of the composition's `runtime battle` procedure (None without one)."""
-        if self._battle_proc is None:
-            self._battle_proc = False
-            for sym in self.compiled.symbols.values():
-                proc = getattr(sym.decl, "procedure", None)
-                if proc is not None and getattr(getattr(proc, "name", None), "text", None) == "battle" \
-                        and proc.config is not None:
-                    self._battle_proc = proc
-                    break
-        return procedure_config(self.ctx, self._battle_proc) if self._battle_proc else None
-
-    def battle_setting(self, name: str):
-        """A setting of the composition's `runtime battle` procedure (e.g. the capture step's name)."""
-        config = self.battle_config()
-        return config.value(name) if config is not None else None
+        """What the kit says of units (movement domain, hit points, cost): `self.kit.facts()`."""
+        return self.kit.facts()
 
     def hit_points(self, unit) -> int:
         return self.unit_rules().hit_points(unit)
@@ -128,10 +126,12 @@ class GameServices:
 
 
 class Game(GameServices):
-    """One game. `procedures`: the implementations of the runtime procedures by name (what a
-    `runtime NAME with {...}` phase runs; the kit's table, `ruleslang.runtime.kit.table`)."""
+    """One game. `kit`: the kit the game is played with (`ruleslang.runtime.kit.table`): its
+    `procedures` by name (what a `runtime NAME with {...}` phase runs) and `new_state(game)`, the
+    kit's state of the game (`game.kit`: what passes between phases, what the kit says of units
+    and what a turn collected), which the game keeps and does not look into."""
 
-    def __init__(self, loaded, scenario, *, seed: int, agents: dict, procedures: dict[str, Callable],
+    def __init__(self, loaded, scenario, *, seed: int, agents: dict, kit: Kit,
                  options: dict | None = None, recorder: Callable | None = None):
         self.loaded = loaded
         self.compiled = loaded.compiled
@@ -143,7 +143,7 @@ class Game(GameServices):
         self.ctx = EvalContext(self.compiled, self.host, state=self.state, board=self.board,
                                decide=self._decide_choose)
         self.ctx.game = self
-        self.ctx.runtime_procedures = dict(procedures)
+        self.ctx.runtime_procedures = dict(kit.procedures)
         for name, value in (options or {}).items():
             self.ctx.options[name] = value
         self.agents = agents
@@ -151,16 +151,8 @@ class Game(GameServices):
         self.recorder = recorder
         self.configs: dict[int, Any] = {}
         self.summaries: list[RoundSummary] = []
-        # between phases of a turn
-        self.purchased: dict[str, list[str]] = {}
-        self.builds: dict[str, list[str]] = {}
-        self.pending_battles: list[str] = []
-        self.pending_raids: list[str] = []
-        self.raid_units: dict[str, list[int]] = {}
-        self.amphibious: dict[str, bool] = {}
-        self.moved_from: dict[int, str] = {}
-        self.support: dict[str, list[int]] = {}
         self.battle_results: list[dict] = []
+        self.kit: KitOfGame = kit.new_state(self)
         self._init_services()
         self.turn_sequence = self.sequence("turn")
         if not self.turn_sequence:
@@ -251,7 +243,7 @@ class Game(GameServices):
                         break
                 if income_before[player] is not None:
                     summary.income[player] = income_before[player]
-                summary.collected[player] = _collected(state.events[first_event:], player)
+                summary.collected[player] = self.kit.collected(state.events[first_event:], player)
                 summary.battles.extend(self.battle_results)
                 for space, owner in state.control.items():
                     if control_before.get(space) != owner:
@@ -317,61 +309,6 @@ class Game(GameServices):
             out["reason"] = (f"no side won within {rounds} round{'' if rounds == 1 else 's'}" +
                              (f"; {leader} lead on score" if leader else ""))
         return out
-
-
-def _collected(events: list[dict], player: str) -> int:
-    """What a player's treasury gained in its turn outside battles: its income, less what house
-    rules took (or plus what they gave). Money taken with a capital in battle is not income."""
-    total, in_battle = 0, False
-    for e in events:
-        kind = e.get("kind")
-        if kind in ("battle", "raid"):
-            in_battle = True
-        elif kind == "battle_end":
-            in_battle = False
-        elif kind == "phase" and e.get("stage") == "end":
-            in_battle = False  # no battle outlives the phase that fights it
-        elif kind == "treasury" and e.get("player") == player and e["amount"] > 0 and not in_battle:
-            total += e["amount"]
-    return total
-
-
-class _UnitFacts:
-    """Hit points, movement domain, cost and transport room of units, read from the runtime
-    procedures' settings."""
-
-    def __init__(self, game: Game):
-        self.game = game
-        self._hp = self._setting("battle", "hit_points", "unit")
-        self._domain = self._setting("move", "domain", "unit")
-        self._cost = self._setting("purchase", "cost", "type")
-        self._capacity = self._setting("move", "transport_capacity", "unit")
-        self._cargo_cost = self._setting("move", "transport_cost", "unit")
-
-    def _setting(self, procedure: str, name: str, of: str):
-        for sym in self.game.compiled.symbols.values():
-            decl = sym.decl
-            proc = getattr(decl, "procedure", None)
-            if proc is not None and getattr(proc, "name", None) is not None and proc.name.text == procedure \
-                    and proc.config is not None and any(i.text == name for i, _ in proc.config.fields):
-                config = procedure_config(self.game.ctx, proc)
-                return config.unit_fn(name) if of == "unit" else config.type_fn(name)
-        return None
-
-    def hit_points(self, unit) -> int:
-        return self._hp(unit) if self._hp is not None else 1
-
-    def domain(self, unit) -> str:
-        return self._domain(unit) if self._domain is not None else "land"
-
-    def cost(self, type_name: str) -> int:
-        return self._cost(type_name) if self._cost is not None else 0
-
-    def transport_capacity(self, unit) -> int:
-        return self._capacity(unit) if self._capacity is not None else 0
-
-    def transport_cost(self, unit) -> int:
-        return self._cargo_cost(unit) if self._cargo_cost is not None else 0
 
 
 def encode_answer(answer: Any) -> Any:

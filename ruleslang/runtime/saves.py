@@ -32,7 +32,7 @@ from ruleslang.lang.values import to_json
 from ruleslang.runtime.agents import make_agent
 from ruleslang.runtime.decisions import DONE, STAY, Agent, Decision
 from ruleslang.runtime.game import FORMAT_VERSION, Game, dumps_event
-from ruleslang.runtime.kit.table import procedure_table
+from ruleslang.runtime.kit.table import kit_table
 from ruleslang.runtime.kit.movement import Move
 
 SAVE_KIND = "ruleslang-save"
@@ -93,7 +93,7 @@ def build_game(workspace, setup: GameSetup, *, recorded: list[dict] | None = Non
         for agent in agents.values():
             agent.queue = shared
         recorder = shared.recorder(recorder)
-    game = Game(loaded, scenario, seed=setup.seed, agents=agents, procedures=procedure_table(), options=options,
+    game = Game(loaded, scenario, seed=setup.seed, agents=agents, kit=kit_table(), options=options,
                 recorder=recorder)
     if scenario is not None:
         set_scenario_values(game.ctx, scenario, options=options)

@@ -38,7 +38,7 @@ def test_an_amphibious_assault_when_the_odds_are_good():
     run_phases(game, "Japanese", "combat_move")
     landed = [e["answer"] for e in events(game, "decision", decision="move") if e["answer"].get("kind") == "unload"]
     assert [m["path"] for m in landed] == [[SZ60, "Buryatia S.S.R."]] * 2
-    assert game.amphibious.get("Buryatia S.S.R.") is True
+    assert game.kit.amphibious.get("Buryatia S.S.R.") is True
     run_phases(game, "Japanese", "battle")
     assert game.state.control["Buryatia S.S.R."] == "Japanese"
 
@@ -55,8 +55,8 @@ def test_no_assault_against_the_odds():
 def test_transports_are_bought_while_units_wait_where_no_enemy_can_be_reached_by_land():
     game = make_game(BASE, agents={"Americans": "heuristic"})
     run_phases(game, "Americans", "purchase")
-    assert "transport" in game.purchased["Americans"]
+    assert "transport" in game.kit.purchased["Americans"]
     # the Germans can reach the fighting by land from their factories: no transport
     game = make_game(BASE, agents={"Germans": "heuristic"})
     run_phases(game, "Germans", "purchase")
-    assert "transport" not in game.purchased["Germans"]
+    assert "transport" not in game.kit.purchased["Germans"]

@@ -19,7 +19,7 @@ def test_a_purchase_by_number_then_done():
     game = make_game(BASE)
     out = human(game, "Germans", "1\n\n")       # the first unit listed, then Enter: "done"
     run_phases(game, "Germans", "purchase")
-    assert len(game.purchased["Germans"]) == 1
+    assert len(game.kit.purchased["Germans"]) == 1
     assert "[Germans] buy (money left 40)" in out.getvalue()
 
 
@@ -29,7 +29,7 @@ def test_at_the_end_of_the_input_the_heuristic_agent_plays_on():
     run_phases(game, "Germans", "purchase", "combat_move")
     text = out.getvalue()
     assert text.count("end of input: the heuristic agent plays on for Germans") == 1
-    assert game.purchased["Germans"]                                   # the heuristic bought
+    assert game.kit.purchased["Germans"]                                   # the heuristic bought
     assert [e for e in events(game, "decision", decision="move") if "path" in e["answer"]]
 
 

@@ -20,4 +20,4 @@ def test_a_blitz_past_an_aa_gun_that_does_not_stop_it_takes_the_gun_with_the_ter
     assert game.state.control["West Russia"] == "Russians"
     assert [(u.type, u.owner) for u in game.state.units if u.space == "West Russia"] == [("aaGun", "Russians")]
     assert events(game, "captured_units")[0]["by"] == "Russians"
-    assert game.pending_battles == ["Belorussia"]
+    assert game.kit.pending_battles == ["Belorussia"]

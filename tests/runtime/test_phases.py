@@ -20,7 +20,7 @@ def test_purchase_spends_the_treasury_and_the_units_wait_for_placement():
     run_phases(game, "Germans", "purchase")
     assert treasury(game, "Germans") == 40 - 11
     assert events(game, "purchase")[0]["spent"] == 11
-    assert sorted(game.purchased["Germans"]) == ["armour", "infantry", "infantry"]
+    assert sorted(game.kit.purchased["Germans"]) == ["armour", "infantry", "infantry"]
     assert count(game, "Germany", "Germans", "infantry") == 3      # nothing placed yet
 
 
@@ -31,7 +31,7 @@ def test_a_purchase_over_budget_is_refused_then_nothing_is_bought():
     assert len(refused) == 3
     assert refused[0]["reasons"] == ["this costs 45, but Germans has 40"]
     assert events(game, "fallback", decision="purchase")
-    assert treasury(game, "Germans") == 40 and game.purchased["Germans"] == []
+    assert treasury(game, "Germans") == 40 and game.kit.purchased["Germans"] == []
 
 
 def test_a_factory_is_declared_at_purchase_and_built_at_placement():
@@ -174,7 +174,7 @@ def test_combat_moves_go_through_the_engine_and_illegal_ones_are_refused():
     run_phases(game, "Germans", "combat_move")
     assert events(game, "refused", decision="move")[0]["reasons"] == ["Karelia S.S.R. is not next to Germany"]
     assert count(game, "Karelia S.S.R.", "Germans") == 2
-    assert game.pending_battles == ["Karelia S.S.R."]
+    assert game.kit.pending_battles == ["Karelia S.S.R."]
 
 
 def test_armour_blitzes_through_an_empty_enemy_territory_taking_it_by_the_capture_step():
@@ -184,7 +184,7 @@ def test_armour_blitzes_through_an_empty_enemy_territory_taking_it_by_the_captur
     run_phases(game, "Russians", "combat_move")
     assert game.state.control["West Russia"] == "Russians"
     assert "Russians takes West Russia" in logs(game)
-    assert game.pending_battles == ["Belorussia"]
+    assert game.kit.pending_battles == ["Belorussia"]
 
 
 def test_noncombat_moves_may_not_enter_enemy_territory_and_stranded_air_is_lost():

@@ -277,12 +277,12 @@ def run(ctx, proc) -> None:
     steps = {name: config.text(name) for name in ("round", "start", "capture", "raid")}
     sequence = game.sequence(steps["round"]) if steps["round"] else []
     rules = BattleRules(game, config)
-    for space in list(game.pending_raids):
+    for space in list(game.kit.pending_raids):
         _fight_raid(ctx, game, space, steps["raid"], rules)
-    game.pending_raids = []
-    for space in list(game.pending_battles):
+    game.kit.pending_raids = []
+    for space in list(game.kit.pending_battles):
         _fight(ctx, game, space, steps, sequence, rules)
-    game.pending_battles = []
+    game.kit.pending_battles = []
     ctx.contested_spaces = []
 
 
@@ -295,10 +295,10 @@ def _fight(ctx, game, space: str, steps: dict, sequence: list[str], rules: Battl
     attacking = [u.id for u in state.units if u.space == space and u.owner == attacker and not u.flags.get("bombing")]
     enemies = [u for u in state.units if u.space == space and not game.allied(u.owner, attacker)]
     defending = [u.id for u in enemies if fights is None or fights(u)]
-    battle = Battle(game, space, attacker, None, amphibious=game.amphibious.get(space, False),
+    battle = Battle(game, space, attacker, None, amphibious=game.kit.amphibious.get(space, False),
                     attacking=attacking, defending=defending,
-                    came_from={uid: game.moved_from.get(uid, space) for uid in attacking},
-                    support=list(game.support.get(space, [])), rules=rules)
+                    came_from={uid: game.kit.moved_from.get(uid, space) for uid in attacking},
+                    support=list(game.kit.support.get(space, [])), rules=rules)
     ctx.battle = battle
     try:
         # the defender setting may ask the battle (`attacker()`, `battle_space()`)
@@ -355,11 +355,11 @@ def _take_leftovers(game, space: str, attacker: str, captured) -> None:
 
 def capture_without_battle(ctx, game, space: str, player: str) -> None:
     """Take `space` for `player` by the rules' capture step (a blitz through empty land)."""
-    step = game.battle_setting("capture")
+    step = game.kit.battle_setting("capture")
     if not step:
         game.state.set_control(space, player)
         return
-    battle = Battle(game, space, player, game.board.controller(space), rules=BattleRules(game, game.battle_config()))
+    battle = Battle(game, space, player, game.board.controller(space), rules=BattleRules(game, game.kit.battle_config()))
     saved = ctx.battle
     ctx.battle = battle
     try:
@@ -371,7 +371,7 @@ def capture_without_battle(ctx, game, space: str, player: str) -> None:
 def _fight_raid(ctx, game, space: str, step: str | None, rules: BattleRules) -> None:
     state = game.state
     attacker = state.current_player
-    units_in_raid = [uid for uid in game.raid_units.get(space, []) if game.unit_or_none(uid) is not None]
+    units_in_raid = [uid for uid in game.kit.raid_units.get(space, []) if game.unit_or_none(uid) is not None]
     factory = state.factories.get(space)
     # the factory's owner defends it; a raid the rules let target a territory without one: its holder
     defender = factory.owner if factory is not None else state.control.get(space)

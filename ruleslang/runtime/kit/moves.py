@@ -116,7 +116,7 @@ def _blitz_capture(ctx, game):
         left = [u for u in state.units if u.space == space and not game.allied(u.owner, player)]
         if not left:
             return
-        config = game.battle_config()
+        config = game.kit.battle_config()
         captured = config.predicate("captured") if config is not None else None
         kept = [u.id for u in left if captured is not None and captured(u)]
         lost = [u.id for u in left if u.id not in kept]
@@ -132,6 +132,7 @@ def _blitz_capture(ctx, game):
 
 def run(ctx, proc) -> None:
     game = ctx.game
+    kit = game.kit
     state = game.state
     config = procedure_config(ctx, proc)
     config.new_phase()
@@ -141,13 +142,11 @@ def run(ctx, proc) -> None:
     player = state.current_player
     rules = movement_rules_of(ctx, config, proc.span, game.allied, capture=_blitz_capture(ctx, game))
     engine = MovementEngine(state, rules, player, kind)
-    game.engine = engine
     decision = Decision("move", player, f"{player}: {kind} move", context={"engine": engine, "kind": kind})
     player_value = ctx.player_values[player]
     if kind == "combat":
-        game.pending_battles, game.pending_raids, game.raid_units = [], [], {}
+        kit.new_combat_move()
         ctx.contested_spaces = []
-        game.amphibious, game.moved_from, game.support = {}, {}, {}
 
     def check(answer) -> list[str]:
         if answer is DONE:
@@ -177,23 +176,23 @@ def run(ctx, proc) -> None:
         if kind == "combat":
             for uid in move.units:
                 # where it entered its last space from: a retreat goes back to an adjacent space
-                game.moved_from[uid] = move.path[-2]
+                kit.moved_from[uid] = move.path[-2]
             if move.kind == "bomb":
-                game.raid_units.setdefault(move.path[-1], []).extend(move.units)
+                kit.raid_units.setdefault(move.path[-1], []).extend(move.units)
             if move.kind == "unload":
                 target = move.path[-1]
-                game.amphibious[target] = True
+                kit.amphibious[target] = True
                 ships = [u.id for u in state.units if u.space == move.path[0] and u.owner == player
                          and game.domain(u) == "sea"]
-                game.support.setdefault(target, [])
-                game.support[target] += [s for s in ships if s not in game.support[target]]
+                kit.support.setdefault(target, [])
+                kit.support[target] += [s for s in ships if s not in kit.support[target]]
         engine.apply(move)
     if kind == "combat":
-        game.pending_battles = engine.contested()
-        game.pending_raids = engine.bombing_raids()
-        ctx.contested_spaces = list(game.pending_battles)  # what `contested()` reads
-        for space in game.pending_battles:
-            game.amphibious.setdefault(space, False)
+        kit.pending_battles = engine.contested()
+        kit.pending_raids = engine.bombing_raids()
+        ctx.contested_spaces = list(kit.pending_battles)  # what `contested()` reads
+        for space in kit.pending_battles:
+            kit.amphibious.setdefault(space, False)
     else:
         lost = engine.stranded_air()
         if lost:

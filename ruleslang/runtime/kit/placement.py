@@ -23,7 +23,7 @@ def run(ctx, proc) -> None:
     player = state.current_player
     player_value = ctx.player_values[player]
 
-    for space in game.builds.pop(player, []):
+    for space in game.kit.builds.pop(player, []):
         refusals = check_action(ctx, "build", [player_value, ctx.space_values[space]])
         if refusals:
             game.log("build_refused", player=player, space=space, reasons=[r.message for r in refusals])
@@ -31,7 +31,7 @@ def run(ctx, proc) -> None:
         state.set_factory(space, player)
         game.log("build", player=player, space=space)
 
-    pending = game.purchased.pop(player, [])
+    pending = game.kit.purchased.pop(player, [])
     if not pending:
         return
 

@@ -61,7 +61,7 @@ def run(ctx, proc) -> None:
     if spent:
         game.state.change_treasury(player, -spent)
     bought = [t for t, n in answer.get("units", {}).items() for _ in range(n)]
-    game.purchased[player] = game.purchased.get(player, []) + bought
-    game.builds[player] = game.builds.get(player, []) + list(answer.get("build", []))
+    game.kit.purchased[player] = game.kit.purchased.get(player, []) + bought
+    game.kit.builds[player] = game.kit.builds.get(player, []) + list(answer.get("build", []))
     game.log("purchase", player=player, units={t: n for t, n in answer.get("units", {}).items() if n},
              build=list(answer.get("build", [])), spent=spent)

@@ -1,0 +1,116 @@
+"""What the kit keeps of one game between the phases of a turn, and what it says of units.
+
+One `KitState` per game, made by the kit's table (`ruleslang.runtime.kit.table.KitTable`) and
+reached as `game.kit`: the purchase leaves what was bought for placement, the combat move leaves
+the battles and raids to fight and how the attackers came, the battle procedure fights them. The
+game runtime keeps none of it and reads none of it; it asks the kit only what the kit says of
+units (hit points, movement domain, cost) and what a turn collected, through this object.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ruleslang.runtime.config import procedure_config
+
+
+class KitState:
+    """The kit's state of one game (`game.kit`): what passes between the phases of a turn, and
+    the settings of its procedures the kit reads of units."""
+
+    def __init__(self, game):
+        self.game = game
+        self.purchased: dict[str, list[str]] = {}    # player -> unit types bought, to place
+        self.builds: dict[str, list[str]] = {}       # player -> territories to build a factory in
+        self.pending_battles: list[str] = []         # spaces the combat move contested
+        self.pending_raids: list[str] = []           # spaces the combat move raids
+        self.raid_units: dict[str, list[int]] = {}   # space -> the units raiding it
+        self.amphibious: dict[str, bool] = {}        # space -> assaulted from the sea
+        self.moved_from: dict[int, str] = {}         # attacking unit -> where it entered its space from
+        self.support: dict[str, list[int]] = {}      # space -> ships supporting its assault
+        self._facts: UnitFacts | None = None
+        self._battle_proc = None  # the composition's `runtime battle` procedure, once looked up (False: none)
+
+    def new_combat_move(self) -> None:
+        """Forget the last combat move's battles, raids and assaults (a new one starts)."""
+        self.pending_battles, self.pending_raids, self.raid_units = [], [], {}
+        self.amphibious, self.moved_from, self.support = {}, {}, {}
+
+    def facts(self) -> UnitFacts:
+        """The rule values the kit reads of units: movement domain, hit points, cost, transport room."""
+        if self._facts is None:
+            self._facts = UnitFacts(self.game)
+        return self._facts
+
+    def battle_config(self):
+        """The settings of the composition's `runtime battle` procedure (None without one)."""
+        if self._battle_proc is None:
+            self._battle_proc = False
+            for sym in self.game.compiled.symbols.values():
+                proc = getattr(sym.decl, "procedure", None)
+                if proc is not None and getattr(getattr(proc, "name", None), "text", None) == "battle" \
+                        and proc.config is not None:
+                    self._battle_proc = proc
+                    break
+        return procedure_config(self.game.ctx, self._battle_proc) if self._battle_proc else None
+
+    def battle_setting(self, name: str) -> Any:
+        """A setting of the composition's `runtime battle` procedure (e.g. the capture step's name)."""
+        config = self.battle_config()
+        return config.value(name) if config is not None else None
+
+    @staticmethod
+    def collected(events: list[dict], player: str) -> int:
+        """What a player's treasury gained in its turn outside battles (the round summary's
+        `collected`): its income, less what house rules took (or plus what they gave). Money a
+        battle's capture step takes (with a capital) is not income."""
+        total, in_battle = 0, False
+        for e in events:
+            kind = e.get("kind")
+            if kind in ("battle", "raid"):
+                in_battle = True
+            elif kind == "battle_end":
+                in_battle = False
+            elif kind == "phase" and e.get("stage") == "end":
+                in_battle = False  # no battle outlives the phase that fights it
+            elif kind == "treasury" and e.get("player") == player and e["amount"] > 0 and not in_battle:
+                total += e["amount"]
+        return total
+
+
+class UnitFacts:
+    """Hit points, movement domain, cost and transport room of units, read from the kit's
+    procedures' settings."""
+
+    def __init__(self, game):
+        self.game = game
+        self._hp = self._setting("battle", "hit_points", "unit")
+        self._domain = self._setting("move", "domain", "unit")
+        self._cost = self._setting("purchase", "cost", "type")
+        self._capacity = self._setting("move", "transport_capacity", "unit")
+        self._cargo_cost = self._setting("move", "transport_cost", "unit")
+
+    def _setting(self, procedure: str, name: str, of: str):
+        for sym in self.game.compiled.symbols.values():
+            decl = sym.decl
+            proc = getattr(decl, "procedure", None)
+            if proc is not None and getattr(proc, "name", None) is not None and proc.name.text == procedure \
+                    and proc.config is not None and any(i.text == name for i, _ in proc.config.fields):
+                config = procedure_config(self.game.ctx, proc)
+                return config.unit_fn(name) if of == "unit" else config.type_fn(name)
+        return None
+
+    def hit_points(self, unit) -> int:
+        return self._hp(unit) if self._hp is not None else 1
+
+    def domain(self, unit) -> str:
+        return self._domain(unit) if self._domain is not None else "land"
+
+    def cost(self, type_name: str) -> int:
+        return self._cost(type_name) if self._cost is not None else 0
+
+    def transport_capacity(self, unit) -> int:
+        return self._capacity(unit) if self._capacity is not None else 0
+
+    def transport_cost(self, unit) -> int:
+        return self._cargo_cost(unit) if self._cargo_cost is not None else 0
