@@ -466,3 +466,28 @@ def test_an_allied_capital_is_always_liberated():
     assert game.state.control["Russia"] == "Russians"
     assert "British takes Russia and returns it to Russians" in logs(game)
     assert (treasury(game, "British"), treasury(game, "Russians")) == (30, 24)
+
+
+# ---------------------------------------------------------------- no retreat from a decided battle
+
+
+def test_no_retreat_is_offered_once_the_last_defender_is_hit():
+    # the first infantry hits the only defender, which fires back and misses: the battle is won,
+    # so the attacker, who would retreat, is not asked
+    units = {EE: {"Germans": {"infantry": 2}}, KARELIA: {"Russians": {"infantry": 1}}}
+    move = [{"from": EE, "type": "infantry", "count": 2, "to": KARELIA}]
+    game, _ = attack(units, orders("Germans", combat=move, answers=RETREAT_TO_EE), dice=[1, 6, 6])
+    assert not [e for e in events(game, "decision") if e.get("id") == "attacker_retreat.go"]
+    assert not events(game, "retreat")
+    end = events(game, "battle_end")[0]
+    assert (end["result"], end["taken"]) == ("attacker", True)
+    assert game.state.control[KARELIA] == "Germans"
+
+
+def test_no_retreat_when_both_sides_are_destroyed():
+    units = {EE: {"Germans": {"infantry": 1}}, KARELIA: {"Russians": {"infantry": 1}}}
+    move = [{"from": EE, "type": "infantry", "to": KARELIA}]
+    game, _ = attack(units, orders("Germans", combat=move, answers=RETREAT_TO_EE), dice=[1, 2])
+    assert not events(game, "retreat")
+    assert events(game, "battle_end")[0]["result"] == "defender"
+    assert game.battle_results[0]["result"] == "defender"

@@ -161,10 +161,18 @@ class Battle:
     def side_of_unit(self, uid: int) -> str:
         return "attacker" if uid in self.attacking else "defender"
 
+    def standing(self, side: str) -> list:
+        """The units of a side that outlive this round: those still fighting but its casualties."""
+        dead = set(self.pending)
+        return [u for u in self.units(side) if u.id not in dead]
+
     def retreat_options(self) -> list[str]:
         """Where the attackers may retreat: the spaces they moved in from that the `retreat_to`
-        setting allows, when the `retreats` setting allows a retreat from this battle (never from a raid)."""
-        if self.kind != "battle" or not self.rules.may_retreat(self):
+        setting allows, when the `retreats` setting allows a retreat from this battle (never from a raid)
+        and both sides have units left after this round's casualties (a decided battle has no retreat)."""
+        if self.kind != "battle" or not self.standing("attacker") or not self.standing("defender"):
+            return []
+        if not self.rules.may_retreat(self):
             return []
         options: list[str] = []
         seen: set[str] = set()
