@@ -306,11 +306,12 @@ def test_all_attackers_retreat_together_to_a_space_one_of_them_came_from():
 
 
 def test_a_retreat_goes_back_to_the_adjacent_space_the_attack_came_from():
-    # the armour blitzed Russia -> West Russia -> Belorussia: it retreats to West Russia, not Russia
+    # the armour drove Russia -> West Russia (Russian since the start of the turn) -> Belorussia:
+    # it retreats to West Russia, not Russia
     units = {"Russia": {"Russians": {"armour": 1}}, BELORUSSIA: {"Germans": {"infantry": 2}}}
     move = [{"from": "Russia", "type": "armour", "to": BELORUSSIA}]
     game, _ = attack(units, orders("Russians", combat=move, answers={"attacker_retreat.go": True}),
-                     attacker="Russians", dice=[6, 6, 6])
+                     attacker="Russians", dice=[6, 6, 6], scenario={"control": {"West Russia": "Russians"}})
     assert events(game, "retreat")[0]["to"] == "West Russia"
     assert count(game, "West Russia", "Russians", "armour") == 1
 
@@ -491,3 +492,39 @@ def test_no_retreat_when_both_sides_are_destroyed():
     assert not events(game, "retreat")
     assert events(game, "battle_end")[0]["result"] == "defender"
     assert game.battle_results[0]["result"] == "defender"
+
+
+# ---------------------------------------------------------------- retreat destinations
+
+
+def test_a_retreat_goes_only_where_a_land_or_sea_unit_came_from():
+    # the fighter came from Belorussia, the infantry from Eastern Europe: Belorussia, where only
+    # an aircraft came from, is refused; the fallback is the one legal option
+    units = {EE: {"Germans": {"infantry": 1}}, BELORUSSIA: {"Germans": {"fighter": 1}},
+             KARELIA: {"Russians": {"infantry": 2}}}
+    move = [{"from": EE, "type": "infantry", "to": KARELIA}, {"from": BELORUSSIA, "type": "fighter", "to": KARELIA}]
+    game, _ = attack(units, orders("Germans", combat=move,
+                                   answers={"attacker_retreat.go": True, "attacker_retreat.to": BELORUSSIA}),
+                     dice=[6, 6, 6, 6])
+    assert events(game, "retreat")[0]["to"] == EE
+    assert count(game, EE, "Germans") == 2 and count(game, BELORUSSIA, "Germans") == 0
+
+
+def test_no_retreat_to_a_territory_taken_this_turn():
+    # the armour blitzed through West Russia, German at the start of the turn: no retreat there
+    units = {"Russia": {"Russians": {"armour": 1}}, BELORUSSIA: {"Germans": {"infantry": 2}}}
+    move = [{"from": "Russia", "type": "armour", "to": BELORUSSIA}]
+    game, _ = attack(units, orders("Russians", combat=move, answers={"attacker_retreat.go": True}),
+                     attacker="Russians", dice=[6, 6, 6, 1, 6, 6, 1, 6])
+    assert game.state.control_at_turn_start["West Russia"] == "Germans"
+    assert not events(game, "retreat")
+    assert events(game, "battle_end")[0]["rounds"] == 3
+
+
+def test_aircraft_alone_have_no_retreat():
+    # no land or sea unit came from anywhere: the attacker is not asked; round 2 sinks the destroyer
+    units = {"Western Europe": {"Germans": {"fighter": 1}}, SZ6: {"British": {"destroyer": 1}}}
+    move = [{"from": "Western Europe", "type": "fighter", "to": SZ6}]
+    game, _ = attack(units, orders("Germans", combat=move, answers={"attacker_retreat.go": True}), dice=[6, 6, 1, 6])
+    assert not events(game, "retreat")
+    assert not [e for e in events(game, "decision") if e.get("id") == "attacker_retreat.go"]

@@ -42,8 +42,9 @@ class BattleRules:
                                    casualties the rules give it); default: `default_defender`
         retreats     bool          whether the attacker may retreat from this battle, evaluated in
                                    it (default: not after an amphibious landing)
-        retreat_to   t => bool     which of the spaces the attackers moved in from they may retreat
-                                   to (default: a sea zone, or a territory the attacker's side holds)
+        retreat_to   t => bool     which of the spaces the attacking land or sea units moved in
+                                   from they may retreat to (default: a sea zone, or a territory
+                                   the attacker's side holds)
 
     Settings on units are cached per unit type and owner for the game; the others are evaluated
     each time they are asked, in the battle (`attacker()`, `is_amphibious()`, ... answer them).
@@ -122,7 +123,7 @@ class Battle:
     amphibious: bool = False
     attacking: list[int] = field(default_factory=list)
     defending: list[int] = field(default_factory=list)
-    came_from: dict[int, str] = field(default_factory=dict)  # attacking unit id -> where it moved from
+    came_from: dict[int, str] = field(default_factory=dict)  # attacking land or sea unit id -> where it moved from
     support: list[int] = field(default_factory=list)         # units that support without fighting (bombardment)
     round: int = 0
     pending: list[int] = field(default_factory=list)         # casualties leaving at the end of the round
@@ -167,9 +168,10 @@ class Battle:
         return [u for u in self.units(side) if u.id not in dead]
 
     def retreat_options(self) -> list[str]:
-        """Where the attackers may retreat: the spaces they moved in from that the `retreat_to`
-        setting allows, when the `retreats` setting allows a retreat from this battle (never from a raid)
-        and both sides have units left after this round's casualties (a decided battle has no retreat)."""
+        """Where the attackers may retreat: the spaces their land or sea units moved in from
+        (`came_from`; aircraft go with them) that the `retreat_to` setting allows, when the `retreats`
+        setting allows a retreat from this battle (never from a raid) and both sides have units
+        left after this round's casualties (a decided battle has no retreat)."""
         if self.kind != "battle" or not self.standing("attacker") or not self.standing("defender"):
             return []
         if not self.rules.may_retreat(self):
@@ -305,7 +307,9 @@ def _fight(ctx, game, space: str, steps: dict, sequence: list[str], rules: Battl
     defending = [u.id for u in enemies if fights is None or fights(u)]
     battle = Battle(game, space, attacker, None, amphibious=game.amphibious.get(space, False),
                     attacking=attacking, defending=defending,
-                    came_from={uid: game.moved_from.get(uid, space) for uid in attacking},
+                    # a retreat goes where a land or sea unit came from, not where only aircraft did
+                    came_from={uid: game.moved_from.get(uid, space) for uid in attacking
+                               if game.domain(game.unit_or_none(uid)) != "air"},
                     support=list(game.support.get(space, [])), rules=rules)
     ctx.battle = battle
     try:
