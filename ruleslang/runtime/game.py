@@ -159,7 +159,8 @@ class Game(GameServices):
         self.raid_units: dict[str, list[int]] = {}
         self.amphibious: dict[str, bool] = {}
         self.moved_from: dict[int, str] = {}
-        self.support: dict[str, list[int]] = {}
+        self.landed_from: dict[str, list[str]] = {}  # territory -> the sea zones its landings came from
+        self.supported: set[int] = set()             # ships that supported a landing this turn
         self.battle_results: list[dict] = []
         self._init_services()
         self.turn_sequence = self.sequence("turn")

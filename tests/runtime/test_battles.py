@@ -528,3 +528,35 @@ def test_aircraft_alone_have_no_retreat():
     game, _ = attack(units, orders("Germans", combat=move, answers={"attacker_retreat.go": True}), dice=[6, 6, 1, 6])
     assert not events(game, "retreat")
     assert not [e for e in events(game, "decision") if e.get("id") == "attacker_retreat.go"]
+
+
+# ---------------------------------------------------------------- bombardment: once a turn, from the landing's zone
+
+
+def landings(units: dict, targets: list[str], *, extra=(), scenario=None):
+    """`units` on an empty board; each German infantry in Germany lands on the target of the same
+    rank from its own transport in 5 Sea Zone; `extra`: further combat moves after the landings."""
+    game = make_game(BASE, scenario={"setup": "empty", "units": units, **(scenario or {})})
+    transports = ids(game, SZ5, "Germans", "transport")
+    foot = ids(game, "Germany", "Germans", "infantry")
+    move = ([{"unit": u, "to": SZ5, "kind": "load", "transport": t} for u, t in zip(foot, transports)] +
+            [{"unit": u, "to": target, "kind": "unload", "transport": t}
+             for u, t, target in zip(foot, transports, targets)] + list(extra))
+    return attack(units, orders("Germans", combat=move), scenario=scenario)
+
+
+def test_a_battleship_bombards_one_landing_a_turn():
+    units = {"Germany": {"Germans": {"infantry": 2}}, SZ5: {"Germans": {"transport": 2, "battleship": 1}},
+             KARELIA: {"Russians": {"infantry": 1}}, EE: {"Russians": {"infantry": 1}}}
+    game, tapped = landings(units, [KARELIA, EE], scenario={"control": {EE: "Russians"}})
+    assert [e["amphibious"] for e in events(game, "battle")] == [True, True]
+    assert len(dice_of(tapped, "bombard")) == 1
+
+
+def test_a_battleship_that_sailed_away_does_not_bombard():
+    units = {"Germany": {"Germans": {"infantry": 1}}, SZ5: {"Germans": {"transport": 1, "battleship": 1}},
+             KARELIA: {"Russians": {"infantry": 1}}, SZ6: {"British": {"transport": 1}}}
+    game, tapped = landings(units, [KARELIA], extra=[{"from": SZ5, "type": "battleship", "to": SZ6}])
+    assert len(events(game, "battle")) == 2
+    assert count(game, SZ6, "Germans", "battleship") == 1
+    assert dice_of(tapped, "bombard") == []

@@ -310,7 +310,7 @@ def _fight(ctx, game, space: str, steps: dict, sequence: list[str], rules: Battl
                     # a retreat goes where a land or sea unit came from, not where only aircraft did
                     came_from={uid: game.moved_from.get(uid, space) for uid in attacking
                                if game.domain(game.unit_or_none(uid)) != "air"},
-                    support=list(game.support.get(space, [])), rules=rules)
+                    support=_offshore(game, space, attacker), rules=rules)
     ctx.battle = battle
     try:
         # the defender setting may ask the battle (`attacker()`, `battle_space()`)
@@ -349,6 +349,17 @@ def _fight(ctx, game, space: str, steps: dict, sequence: list[str], rules: Battl
                                     "result": result, "taken": taken, "rounds": battle.round})
     finally:
         ctx.battle = None
+
+
+def _offshore(game, space: str, attacker: str) -> list[int]:
+    """The attacker's ships that support a landing on `space` (`support_units()`, which may bombard):
+    those in a sea zone the landing came from when the battle begins (not ships that sailed away),
+    each supporting one landing a turn (a ship bombards once a turn)."""
+    zones = game.landed_from.get(space, [])
+    ships = [u.id for u in game.state.units if u.space in zones and u.owner == attacker
+             and game.domain(u) == "sea" and u.id not in game.supported]
+    game.supported.update(ships)
+    return ships
 
 
 def _take_leftovers(game, space: str, attacker: str, captured) -> None:

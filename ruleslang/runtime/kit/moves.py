@@ -78,7 +78,7 @@ def run(ctx, proc) -> None:
     if kind == "combat":
         game.pending_battles, game.pending_raids, game.raid_units = [], [], {}
         ctx.contested_spaces = []
-        game.amphibious, game.moved_from, game.support = {}, {}, {}
+        game.amphibious, game.moved_from, game.landed_from, game.supported = {}, {}, {}, set()
 
     def check(answer) -> list[str]:
         if answer is DONE:
@@ -109,12 +109,12 @@ def run(ctx, proc) -> None:
             if move.kind == "bomb":
                 game.raid_units.setdefault(move.path[-1], []).extend(move.units)
             if move.kind == "unload":
-                target = move.path[-1]
+                target, zone = move.path[-1], move.path[-2]
                 game.amphibious[target] = True
-                ships = [u.id for u in state.units if u.space == move.path[0] and u.owner == player
-                         and game.domain(u) == "sea"]
-                game.support.setdefault(target, [])
-                game.support[target] += [s for s in ships if s not in game.support[target]]
+                # the ships offshore are those in this zone when the battle begins (kit/battle.py)
+                zones = game.landed_from.setdefault(target, [])
+                if zone not in zones:
+                    zones.append(zone)
         engine.apply(move)
     if kind == "combat":
         game.pending_battles = engine.contested()
