@@ -135,15 +135,28 @@ def test_aa_fires_one_die_per_air_unit_hitting_on_1_and_removes_at_once():
              KARELIA: {"Russians": {"infantry": 1, "aaGun": 1}}}
     move = [{"from": EE, "type": "infantry", "to": KARELIA}, {"from": EE, "type": "fighter", "count": 2, "to": KARELIA},
             {"from": EE, "type": "bomber", "to": KARELIA}]
-    # AA: 1 (hit), 2, 1 (hit); the Germans lose two air units at once (the cheapest: both
-    # fighters), so only the infantry and the bomber fire (two dice), then the defender (one die)
+    # AA: 1 (hit), 2, 1 (hit), one die for each aircraft in turn: the Germans lose at once the
+    # first fighter and the bomber, so only the infantry and the other fighter fire (two dice),
+    # then the defender (one die)
     game, tapped = attack(units, merge(orders("Germans", combat=move, answers=RETREAT_TO_EE)),
                           dice=[1, 2, 1, 6, 6, 6])
     assert dice_of(tapped, "aa_fire") == [1, 2, 1]
     assert len(dice_of(tapped, "attacker_fire")) == 2
     removed = [i for e in step_events(game, "aa_fire") if e["kind"] == "remove_units" for i in e["ids"]]
     assert len(removed) == 2
-    assert count(game, EE, "Germans", "fighter") == 0 and count(game, EE, "Germans", "bomber") == 1
+    assert count(game, EE, "Germans", "fighter") == 1 and count(game, EE, "Germans", "bomber") == 0
+
+
+def test_an_aa_hit_is_on_the_aircraft_its_die_was_rolled_for():
+    # the fighter's die misses, the bomber's hits: the bomber falls, though the attacker (its
+    # fallback takes the cheapest) would rather lose the fighter
+    units = {EE: {"Germans": {"infantry": 1, "fighter": 1, "bomber": 1}},
+             KARELIA: {"Russians": {"infantry": 1, "aaGun": 1}}}
+    move = [{"from": EE, "type": "infantry", "to": KARELIA}, {"from": EE, "type": "fighter", "to": KARELIA},
+            {"from": EE, "type": "bomber", "to": KARELIA}]
+    game, tapped = attack(units, orders("Germans", combat=move, answers=RETREAT_TO_EE), dice=[6, 1, 6, 6, 6])
+    assert dice_of(tapped, "aa_fire") == [6, 1]
+    assert count(game, EE, "Germans", "bomber") == 0 and count(game, EE, "Germans", "fighter") == 1
 
 
 def test_aa_fires_in_the_first_round_only():
