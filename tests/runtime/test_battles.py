@@ -159,16 +159,30 @@ def test_an_aa_hit_is_on_the_aircraft_its_die_was_rolled_for():
     assert count(game, EE, "Germans", "bomber") == 0 and count(game, EE, "Germans", "fighter") == 1
 
 
-def test_aa_fires_in_the_first_round_only():
+def test_aa_fires_once_before_the_first_round():
     units = {EE: {"Germans": {"infantry": 1, "fighter": 2}}, KARELIA: {"Russians": {"infantry": 1, "aaGun": 1}}}
     move = [{"from": EE, "type": "infantry", "to": KARELIA}, {"from": EE, "type": "fighter", "count": 2, "to": KARELIA}]
-    # round 1: AA 5, 5; attackers 6, 6, 6; defender 6; round 2: attackers 6, 6, 1 (a fighter hits); defender 6
+    # before the battle (round 0) AA 5, 5; round 1: attackers 6, 6, 6; defender 6; round 2:
+    # attackers 6, 6, 1 (a fighter hits); defender 6
     game, tapped = attack(units, orders("Germans", combat=move), dice=[5, 5, 6, 6, 6, 6, 6, 6, 1, 6])
-    assert dice_of(tapped, "aa_fire", 1) == [5, 5]
-    assert dice_of(tapped, "aa_fire", 2) == []
+    assert dice_of(tapped, "aa_fire", 0) == [5, 5]
+    assert dice_of(tapped, "aa_fire") == [5, 5]
     assert game.state.control[KARELIA] == "Germans"
     # the AA gun does not fight, and does not outlive the territory
     assert count(game, KARELIA, "Russians") == 0
+
+
+def test_a_lone_aa_gun_fires_at_the_aircraft_attacking_its_territory():
+    # no unit fights for Karelia, so no round is fought; the AA gun still fires once at each
+    # aircraft before the battle: the fighter falls, the bomber's die misses
+    units = {EE: {"Germans": {"fighter": 1, "bomber": 1}}, KARELIA: {"Russians": {"aaGun": 1}}}
+    move = [{"from": EE, "type": "fighter", "to": KARELIA}, {"from": EE, "type": "bomber", "to": KARELIA}]
+    game, tapped = attack(units, orders("Germans", combat=move), dice=[1, 4])
+    assert dice_of(tapped, "aa_fire") == [1, 4]
+    assert count(game, KARELIA, "Germans", "fighter") == 0 and count(game, KARELIA, "Germans", "bomber") == 1
+    end = events(game, "battle_end")[0]
+    assert (end["rounds"], end["taken"]) == (0, False)
+    assert count(game, KARELIA, "Russians", "aaGun") == 1
 
 
 def test_no_aa_fire_without_an_aa_gun():
