@@ -135,27 +135,54 @@ def test_aa_fires_one_die_per_air_unit_hitting_on_1_and_removes_at_once():
              KARELIA: {"Russians": {"infantry": 1, "aaGun": 1}}}
     move = [{"from": EE, "type": "infantry", "to": KARELIA}, {"from": EE, "type": "fighter", "count": 2, "to": KARELIA},
             {"from": EE, "type": "bomber", "to": KARELIA}]
-    # AA: 1 (hit), 2, 1 (hit); the Germans lose two air units at once (the cheapest: both
-    # fighters), so only the infantry and the bomber fire (two dice), then the defender (one die)
+    # AA: 1 (hit), 2, 1 (hit), one die for each aircraft in turn: the Germans lose at once the
+    # first fighter and the bomber, so only the infantry and the other fighter fire (two dice),
+    # then the defender (one die)
     game, tapped = attack(units, merge(orders("Germans", combat=move, answers=RETREAT_TO_EE)),
                           dice=[1, 2, 1, 6, 6, 6])
     assert dice_of(tapped, "aa_fire") == [1, 2, 1]
     assert len(dice_of(tapped, "attacker_fire")) == 2
     removed = [i for e in step_events(game, "aa_fire") if e["kind"] == "remove_units" for i in e["ids"]]
     assert len(removed) == 2
-    assert count(game, EE, "Germans", "fighter") == 0 and count(game, EE, "Germans", "bomber") == 1
+    assert count(game, EE, "Germans", "fighter") == 1 and count(game, EE, "Germans", "bomber") == 0
 
 
-def test_aa_fires_in_the_first_round_only():
+def test_an_aa_hit_is_on_the_aircraft_its_die_was_rolled_for():
+    # the fighter's die misses, the bomber's hits: the bomber falls, though the attacker (its
+    # fallback takes the cheapest) would rather lose the fighter
+    units = {EE: {"Germans": {"infantry": 1, "fighter": 1, "bomber": 1}},
+             KARELIA: {"Russians": {"infantry": 1, "aaGun": 1}}}
+    move = [{"from": EE, "type": "infantry", "to": KARELIA}, {"from": EE, "type": "fighter", "to": KARELIA},
+            {"from": EE, "type": "bomber", "to": KARELIA}]
+    game, tapped = attack(units, orders("Germans", combat=move, answers=RETREAT_TO_EE), dice=[6, 1, 6, 6, 6])
+    assert dice_of(tapped, "aa_fire") == [6, 1]
+    assert count(game, EE, "Germans", "bomber") == 0 and count(game, EE, "Germans", "fighter") == 1
+
+
+def test_aa_fires_once_before_the_first_round():
     units = {EE: {"Germans": {"infantry": 1, "fighter": 2}}, KARELIA: {"Russians": {"infantry": 1, "aaGun": 1}}}
     move = [{"from": EE, "type": "infantry", "to": KARELIA}, {"from": EE, "type": "fighter", "count": 2, "to": KARELIA}]
-    # round 1: AA 5, 5; attackers 6, 6, 6; defender 6; round 2: attackers 6, 6, 1 (a fighter hits); defender 6
+    # before the battle (round 0) AA 5, 5; round 1: attackers 6, 6, 6; defender 6; round 2:
+    # attackers 6, 6, 1 (a fighter hits); defender 6
     game, tapped = attack(units, orders("Germans", combat=move), dice=[5, 5, 6, 6, 6, 6, 6, 6, 1, 6])
-    assert dice_of(tapped, "aa_fire", 1) == [5, 5]
-    assert dice_of(tapped, "aa_fire", 2) == []
+    assert dice_of(tapped, "aa_fire", 0) == [5, 5]
+    assert dice_of(tapped, "aa_fire") == [5, 5]
     assert game.state.control[KARELIA] == "Germans"
     # the AA gun does not fight, and does not outlive the territory
     assert count(game, KARELIA, "Russians") == 0
+
+
+def test_a_lone_aa_gun_fires_at_the_aircraft_attacking_its_territory():
+    # no unit fights for Karelia, so no round is fought; the AA gun still fires once at each
+    # aircraft before the battle: the fighter falls, the bomber's die misses
+    units = {EE: {"Germans": {"fighter": 1, "bomber": 1}}, KARELIA: {"Russians": {"aaGun": 1}}}
+    move = [{"from": EE, "type": "fighter", "to": KARELIA}, {"from": EE, "type": "bomber", "to": KARELIA}]
+    game, tapped = attack(units, orders("Germans", combat=move), dice=[1, 4])
+    assert dice_of(tapped, "aa_fire") == [1, 4]
+    assert count(game, KARELIA, "Germans", "fighter") == 0 and count(game, KARELIA, "Germans", "bomber") == 1
+    end = events(game, "battle_end")[0]
+    assert (end["rounds"], end["taken"]) == (0, False)
+    assert count(game, KARELIA, "Russians", "aaGun") == 1
 
 
 def test_no_aa_fire_without_an_aa_gun():
@@ -306,11 +333,12 @@ def test_all_attackers_retreat_together_to_a_space_one_of_them_came_from():
 
 
 def test_a_retreat_goes_back_to_the_adjacent_space_the_attack_came_from():
-    # the armour blitzed Russia -> West Russia -> Belorussia: it retreats to West Russia, not Russia
+    # the armour drove Russia -> West Russia (Russian since the start of the turn) -> Belorussia:
+    # it retreats to West Russia, not Russia
     units = {"Russia": {"Russians": {"armour": 1}}, BELORUSSIA: {"Germans": {"infantry": 2}}}
     move = [{"from": "Russia", "type": "armour", "to": BELORUSSIA}]
     game, _ = attack(units, orders("Russians", combat=move, answers={"attacker_retreat.go": True}),
-                     attacker="Russians", dice=[6, 6, 6])
+                     attacker="Russians", dice=[6, 6, 6], scenario={"control": {"West Russia": "Russians"}})
     assert events(game, "retreat")[0]["to"] == "West Russia"
     assert count(game, "West Russia", "Russians", "armour") == 1
 
@@ -466,3 +494,96 @@ def test_an_allied_capital_is_always_liberated():
     assert game.state.control["Russia"] == "Russians"
     assert "British takes Russia and returns it to Russians" in logs(game)
     assert (treasury(game, "British"), treasury(game, "Russians")) == (30, 24)
+
+
+# ---------------------------------------------------------------- no retreat from a decided battle
+
+
+def test_no_retreat_is_offered_once_the_last_defender_is_hit():
+    # the first infantry hits the only defender, which fires back and misses: the battle is won,
+    # so the attacker, who would retreat, is not asked
+    units = {EE: {"Germans": {"infantry": 2}}, KARELIA: {"Russians": {"infantry": 1}}}
+    move = [{"from": EE, "type": "infantry", "count": 2, "to": KARELIA}]
+    game, _ = attack(units, orders("Germans", combat=move, answers=RETREAT_TO_EE), dice=[1, 6, 6])
+    assert not [e for e in events(game, "decision") if e.get("id") == "attacker_retreat.go"]
+    assert not events(game, "retreat")
+    end = events(game, "battle_end")[0]
+    assert (end["result"], end["taken"]) == ("attacker", True)
+    assert game.state.control[KARELIA] == "Germans"
+
+
+def test_no_retreat_when_both_sides_are_destroyed():
+    units = {EE: {"Germans": {"infantry": 1}}, KARELIA: {"Russians": {"infantry": 1}}}
+    move = [{"from": EE, "type": "infantry", "to": KARELIA}]
+    game, _ = attack(units, orders("Germans", combat=move, answers=RETREAT_TO_EE), dice=[1, 2])
+    assert not events(game, "retreat")
+    assert events(game, "battle_end")[0]["result"] == "defender"
+    assert game.battle_results[0]["result"] == "defender"
+
+
+# ---------------------------------------------------------------- retreat destinations
+
+
+def test_a_retreat_goes_only_where_a_land_or_sea_unit_came_from():
+    # the fighter came from Belorussia, the infantry from Eastern Europe: Belorussia, where only
+    # an aircraft came from, is refused; the fallback is the one legal option
+    units = {EE: {"Germans": {"infantry": 1}}, BELORUSSIA: {"Germans": {"fighter": 1}},
+             KARELIA: {"Russians": {"infantry": 2}}}
+    move = [{"from": EE, "type": "infantry", "to": KARELIA}, {"from": BELORUSSIA, "type": "fighter", "to": KARELIA}]
+    game, _ = attack(units, orders("Germans", combat=move,
+                                   answers={"attacker_retreat.go": True, "attacker_retreat.to": BELORUSSIA}),
+                     dice=[6, 6, 6, 6])
+    assert events(game, "retreat")[0]["to"] == EE
+    assert count(game, EE, "Germans") == 2 and count(game, BELORUSSIA, "Germans") == 0
+
+
+def test_no_retreat_to_a_territory_taken_this_turn():
+    # the armour blitzed through West Russia, German at the start of the turn: no retreat there
+    units = {"Russia": {"Russians": {"armour": 1}}, BELORUSSIA: {"Germans": {"infantry": 2}}}
+    move = [{"from": "Russia", "type": "armour", "to": BELORUSSIA}]
+    game, _ = attack(units, orders("Russians", combat=move, answers={"attacker_retreat.go": True}),
+                     attacker="Russians", dice=[6, 6, 6, 1, 6, 6, 1, 6])
+    assert game.state.control_at_turn_start["West Russia"] == "Germans"
+    assert not events(game, "retreat")
+    assert events(game, "battle_end")[0]["rounds"] == 3
+
+
+def test_aircraft_alone_have_no_retreat():
+    # no land or sea unit came from anywhere: the attacker is not asked; round 2 sinks the destroyer
+    units = {"Western Europe": {"Germans": {"fighter": 1}}, SZ6: {"British": {"destroyer": 1}}}
+    move = [{"from": "Western Europe", "type": "fighter", "to": SZ6}]
+    game, _ = attack(units, orders("Germans", combat=move, answers={"attacker_retreat.go": True}), dice=[6, 6, 1, 6])
+    assert not events(game, "retreat")
+    assert not [e for e in events(game, "decision") if e.get("id") == "attacker_retreat.go"]
+
+
+# ---------------------------------------------------------------- bombardment: once a turn, from the landing's zone
+
+
+def landings(units: dict, targets: list[str], *, extra=(), scenario=None):
+    """`units` on an empty board; each German infantry in Germany lands on the target of the same
+    rank from its own transport in 5 Sea Zone; `extra`: further combat moves after the landings."""
+    game = make_game(BASE, scenario={"setup": "empty", "units": units, **(scenario or {})})
+    transports = ids(game, SZ5, "Germans", "transport")
+    foot = ids(game, "Germany", "Germans", "infantry")
+    move = ([{"unit": u, "to": SZ5, "kind": "load", "transport": t} for u, t in zip(foot, transports)] +
+            [{"unit": u, "to": target, "kind": "unload", "transport": t}
+             for u, t, target in zip(foot, transports, targets)] + list(extra))
+    return attack(units, orders("Germans", combat=move), scenario=scenario)
+
+
+def test_a_battleship_bombards_one_landing_a_turn():
+    units = {"Germany": {"Germans": {"infantry": 2}}, SZ5: {"Germans": {"transport": 2, "battleship": 1}},
+             KARELIA: {"Russians": {"infantry": 1}}, EE: {"Russians": {"infantry": 1}}}
+    game, tapped = landings(units, [KARELIA, EE], scenario={"control": {EE: "Russians"}})
+    assert [e["amphibious"] for e in events(game, "battle")] == [True, True]
+    assert len(dice_of(tapped, "bombard")) == 1
+
+
+def test_a_battleship_that_sailed_away_does_not_bombard():
+    units = {"Germany": {"Germans": {"infantry": 1}}, SZ5: {"Germans": {"transport": 1, "battleship": 1}},
+             KARELIA: {"Russians": {"infantry": 1}}, SZ6: {"British": {"transport": 1}}}
+    game, tapped = landings(units, [KARELIA], extra=[{"from": SZ5, "type": "battleship", "to": SZ6}])
+    assert len(events(game, "battle")) == 2
+    assert count(game, SZ6, "Germans", "battleship") == 1
+    assert dice_of(tapped, "bombard") == []

@@ -42,8 +42,9 @@ class BattleRules:
                                    casualties the rules give it); default: `default_defender`
         retreats     bool          whether the attacker may retreat from this battle, evaluated in
                                    it (default: not after an amphibious landing)
-        retreat_to   t => bool     which of the spaces the attackers moved in from they may retreat
-                                   to (default: a sea zone, or a territory the attacker's side holds)
+        retreat_to   t => bool     which of the spaces the attacking land or sea units moved in
+                                   from they may retreat to (default: a sea zone, or a territory
+                                   the attacker's side holds)
 
     Settings on units are cached per unit type and owner for the game; the others are evaluated
     each time they are asked, in the battle (`attacker()`, `is_amphibious()`, ... answer them).
@@ -122,7 +123,7 @@ class Battle:
     amphibious: bool = False
     attacking: list[int] = field(default_factory=list)
     defending: list[int] = field(default_factory=list)
-    came_from: dict[int, str] = field(default_factory=dict)  # attacking unit id -> where it moved from
+    came_from: dict[int, str] = field(default_factory=dict)  # attacking land or sea unit id -> where it moved from
     support: list[int] = field(default_factory=list)         # units that support without fighting (bombardment)
     round: int = 0
     pending: list[int] = field(default_factory=list)         # casualties leaving at the end of the round
@@ -161,10 +162,19 @@ class Battle:
     def side_of_unit(self, uid: int) -> str:
         return "attacker" if uid in self.attacking else "defender"
 
+    def standing(self, side: str) -> list:
+        """The units of a side that outlive this round: those still fighting but its casualties."""
+        dead = set(self.pending)
+        return [u for u in self.units(side) if u.id not in dead]
+
     def retreat_options(self) -> list[str]:
-        """Where the attackers may retreat: the spaces they moved in from that the `retreat_to`
-        setting allows, when the `retreats` setting allows a retreat from this battle (never from a raid)."""
-        if self.kind != "battle" or not self.rules.may_retreat(self):
+        """Where the attackers may retreat: the spaces their land or sea units moved in from
+        (`came_from`; aircraft go with them) that the `retreat_to` setting allows, when the `retreats`
+        setting allows a retreat from this battle (never from a raid) and both sides have units
+        left after this round's casualties (a decided battle has no retreat)."""
+        if self.kind != "battle" or not self.standing("attacker") or not self.standing("defender"):
+            return []
+        if not self.rules.may_retreat(self):
             return []
         options: list[str] = []
         seen: set[str] = set()
@@ -297,8 +307,10 @@ def _fight(ctx, game, space: str, steps: dict, sequence: list[str], rules: Battl
     defending = [u.id for u in enemies if fights is None or fights(u)]
     battle = Battle(game, space, attacker, None, amphibious=game.kit.amphibious.get(space, False),
                     attacking=attacking, defending=defending,
-                    came_from={uid: game.kit.moved_from.get(uid, space) for uid in attacking},
-                    support=list(game.kit.support.get(space, [])), rules=rules)
+                    # a retreat goes where a land or sea unit came from, not where only aircraft did
+                    came_from={uid: game.kit.moved_from.get(uid, space) for uid in attacking
+                               if game.domain(game.unit_or_none(uid)) != "air"},
+                    support=_offshore(game, space, attacker), rules=rules)
     ctx.battle = battle
     try:
         # the defender setting may ask the battle (`attacker()`, `battle_space()`)
@@ -337,6 +349,17 @@ def _fight(ctx, game, space: str, steps: dict, sequence: list[str], rules: Battl
                                     "result": result, "taken": taken, "rounds": battle.round})
     finally:
         ctx.battle = None
+
+
+def _offshore(game, space: str, attacker: str) -> list[int]:
+    """The attacker's ships that support a landing on `space` (`support_units()`, which may bombard):
+    those in a sea zone the landing came from when the battle begins (not ships that sailed away),
+    each supporting one landing a turn (a ship bombards once a turn)."""
+    zones = game.kit.landed_from.get(space, [])
+    ships = [u.id for u in game.state.units if u.space in zones and u.owner == attacker
+             and game.domain(u) == "sea" and u.id not in game.kit.supported]
+    game.kit.supported.update(ships)
+    return ships
 
 
 def _take_leftovers(game, space: str, attacker: str, captured) -> None:

@@ -180,12 +180,12 @@ def run(ctx, proc) -> None:
             if move.kind == "bomb":
                 kit.raid_units.setdefault(move.path[-1], []).extend(move.units)
             if move.kind == "unload":
-                target = move.path[-1]
+                target, zone = move.path[-1], move.path[-2]
                 kit.amphibious[target] = True
-                ships = [u.id for u in state.units if u.space == move.path[0] and u.owner == player
-                         and game.domain(u) == "sea"]
-                kit.support.setdefault(target, [])
-                kit.support[target] += [s for s in ships if s not in kit.support[target]]
+                # the ships offshore are those in this zone when the battle begins (kit/battle.py)
+                zones = kit.landed_from.setdefault(target, [])
+                if zone not in zones:
+                    zones.append(zone)
         engine.apply(move)
     if kind == "combat":
         kit.pending_battles = engine.contested()

@@ -27,14 +27,15 @@ class KitState:
         self.raid_units: dict[str, list[int]] = {}   # space -> the units raiding it
         self.amphibious: dict[str, bool] = {}        # space -> assaulted from the sea
         self.moved_from: dict[int, str] = {}         # attacking unit -> where it entered its space from
-        self.support: dict[str, list[int]] = {}      # space -> ships supporting its assault
+        self.landed_from: dict[str, list[str]] = {}  # territory -> the sea zones its landings came from
+        self.supported: set[int] = set()             # ships that supported a landing this turn
         self._facts: UnitFacts | None = None
         self._battle_proc = None  # the composition's `runtime battle` procedure, once looked up (False: none)
 
     def new_combat_move(self) -> None:
         """Forget the last combat move's battles, raids and assaults (a new one starts)."""
         self.pending_battles, self.pending_raids, self.raid_units = [], [], {}
-        self.amphibious, self.moved_from, self.support = {}, {}, {}
+        self.amphibious, self.moved_from, self.landed_from, self.supported = {}, {}, {}, set()
 
     def facts(self) -> UnitFacts:
         """The rule values the kit reads of units: movement domain, hit points, cost, transport room."""
