@@ -341,7 +341,7 @@ def _fight(ctx, game, space: str, steps: dict, sequence: list[str], rules: Battl
             # there afterwards change hands with the territory, or are destroyed
             if steps["capture"]:
                 run_procedure(ctx, steps["capture"])
-            _take_leftovers(game, space, attacker, rules.captured)
+            take_leftovers(game, space, attacker, rules.captured)
         game.log("battle_end", space=space, attacker=attacker, defender=defender, result=result,
                  rounds=battle.round, taken=taken,
                  attacker_left=len(battle.units("attacker")), defender_left=len(battle.units("defender")))
@@ -362,7 +362,9 @@ def _offshore(game, space: str, attacker: str) -> list[int]:
     return ships
 
 
-def _take_leftovers(game, space: str, attacker: str, captured) -> None:
+def take_leftovers(game, space: str, attacker: str, captured) -> None:
+    """The enemy units left in a territory the attacker took: kept by the taker (the holder when it
+    is on the attacker's side) where `captured(u)` says so, removed otherwise."""
     state = game.state
     leftovers = [u for u in state.units if u.space == space and not game.allied(u.owner, attacker)]
     kept = [u.id for u in leftovers if captured is not None and captured(u)]

@@ -16,7 +16,7 @@ from ruleslang.base.errors import EvalError
 from ruleslang.lang.eval.statements import check_action
 from ruleslang.runtime.config import procedure_config
 from ruleslang.runtime.decisions import DONE, Decision
-from ruleslang.runtime.kit.battle import capture_without_battle
+from ruleslang.runtime.kit.battle import capture_without_battle, take_leftovers
 from ruleslang.runtime.kit.movement import MovementEngine, MovementRules, UnitRules
 from ruleslang.runtime.kit.movement_rules import CANALS, MovePolicy
 
@@ -113,20 +113,8 @@ def _blitz_capture(ctx, game):
     `captured` setting says so, removed otherwise."""
     def capture(state, space, player):
         capture_without_battle(ctx, game, space, player)
-        left = [u for u in state.units if u.space == space and not game.allied(u.owner, player)]
-        if not left:
-            return
         config = game.kit.battle_config()
-        captured = config.predicate("captured") if config is not None else None
-        kept = [u.id for u in left if captured is not None and captured(u)]
-        lost = [u.id for u in left if u.id not in kept]
-        if lost:
-            game.remove_units(lost, f"taken with {space}")
-        if kept:
-            holder = game.board.controller(space)
-            taker = holder if holder is not None and game.allied(holder, player) else player
-            state.change_owner(kept, taker)
-            game.log("captured_units", space=space, units=kept, by=taker)
+        take_leftovers(game, space, player, config.predicate("captured") if config is not None else None)
     return capture
 
 
