@@ -43,7 +43,7 @@ PROCEDURES: dict[str, tuple[str, dict[str, T.Type]]] = {
                 "captures": _UNIT_BOOL, "defender": T.FnType((T.SPACE,), T.OptionalType(T.PLAYER)),
                 "retreats": T.BOOL, "retreat_to": T.FnType((T.SPACE,), T.BOOL)}),
     "place": ("purchased units are placed, within the declared placement constraints",
-              {"at_sea": _TYPE_BOOL}),
+              {"at_sea": _TYPE_BOOL, "carrier_capacity": _TYPE_INT, "carrier_cost": _TYPE_INT}),
 }
 
 # settings a procedure cannot run without

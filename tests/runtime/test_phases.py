@@ -88,6 +88,43 @@ def test_placement_at_a_factory_with_sea_units_in_a_bordering_zone():
         ("7 Sea Zone", "destroyer"), ("United Kingdom", "infantry"), ("United Kingdom", "infantry")]
 
 
+def test_a_new_fighter_is_placed_on_a_new_carrier_in_the_bordering_zone():
+    """Revised: fighters may be mobilised onto a carrier placed in the same sea zone at the same time."""
+    plan = one_round("British", purchase={"carrier": 1, "fighter": 2},
+                     place=[{"at": "United Kingdom", "sea_zone": "7 Sea Zone", "units": ["carrier"],
+                             "carried": ["fighter", "fighter"]}])
+    game = make_game(BASE, orders=plan, scenario={"setup": "empty", "factories": {"United Kingdom": "British"},
+                                                        "economy": {"British": {"treasury": 60}}})
+    run_phases(game, "British", "purchase", "place")
+    assert not events(game, "refused", decision="place")
+    assert count(game, "7 Sea Zone", "British", "carrier") == 1
+    assert count(game, "7 Sea Zone", "British", "fighter") == 2
+    assert count(game, "United Kingdom", "British") == 0
+
+
+def test_fighters_go_to_sea_only_with_carrier_room_there():
+    plan = one_round("British", purchase={"carrier": 1, "fighter": 3, "bomber": 1},
+                     place=[{"at": "United Kingdom", "sea_zone": "7 Sea Zone", "units": ["carrier"],
+                             "carried": ["fighter", "fighter", "fighter"]},
+                            {"at": "United Kingdom", "units": ["bomber"]}])
+    game = make_game(BASE, orders=plan, scenario={"setup": "empty", "factories": {"United Kingdom": "British"},
+                                                        "economy": {"British": {"treasury": 80}}})
+    run_phases(game, "British", "purchase", "place")
+    reasons = events(game, "refused", decision="place")[0]["reasons"]
+    assert any("room for 2, not 3" in r for r in reasons)
+
+
+def test_a_new_fighter_joins_an_own_carrier_already_in_the_zone():
+    plan = one_round("British", purchase={"fighter": 1},
+                     place=[{"at": "United Kingdom", "sea_zone": "7 Sea Zone", "units": [], "carried": ["fighter"]}])
+    game = make_game(BASE, orders=plan, scenario={
+        "setup": "empty", "factories": {"United Kingdom": "British"},
+        "units": {"7 Sea Zone": {"British": {"carrier": 1, "fighter": 1}}}})
+    run_phases(game, "British", "purchase", "place")
+    assert not events(game, "refused", decision="place")
+    assert count(game, "7 Sea Zone", "British", "fighter") == 2
+
+
 def test_a_refused_placement_is_asked_again_then_the_fallback_places_what_fits():
     plan = one_round("British", purchase={"infantry": 2}, place=[{"at": "India", "units": ["infantry", "infantry"]}])
     game = make_game(BASE, orders=plan, scenario={"setup": "empty", "factories": {"United Kingdom": "British"}})

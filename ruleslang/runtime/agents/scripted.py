@@ -9,6 +9,7 @@
         # loading and unloading name the transport: {unit: 5, to: Sea 1, kind: load, transport: 9},
         # {unit: 5, to: Hills, kind: unload, transport: 9}; a raid: {unit: 8, to: Hills, kind: bomb}
         place: [{at: Isle, units: [foot, foot]}, {at: Isle, sea_zone: Sea 1, units: [ship]}]
+        # air units onto carriers in the sea zone: {at: Isle, sea_zone: Sea 1, units: [flattop], carried: [plane]}
         answers: {some_hook.zone: Sea 2, attacker_retreat.go: false}
         casualties: [12, 13]
 
@@ -75,7 +76,9 @@ class ScriptedAgent(Agent):
     def _place(self, d: Decision, game):
         plan = []
         for item in self._now(game).get("place") or []:
-            plan.append((item["at"], item.get("sea_zone"), list(item.get("units") or [])))
+            units = list(item.get("units") or [])
+            carried = list(item.get("carried") or [])
+            plan.append((item["at"], item.get("sea_zone"), units, carried) if carried else (item["at"], item.get("sea_zone"), units))
         return plan
 
     def _casualties(self, d: Decision, game):

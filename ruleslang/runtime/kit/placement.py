@@ -1,7 +1,10 @@
 """The `place` runtime procedure: purchased factories are built, purchased units mobilised.
 
 A placement answer lists (territory, sea zone or None, [unit types]): the units mobilised at a
-land territory, sea units going to the named sea zone bordering it. Every territory's units are
+land territory, sea units going to the named sea zone bordering it. An item may add a fourth
+element, [carried unit types]: air units (`carrier_cost` above 0) mobilised from the territory
+straight onto the player's carriers in that sea zone, those placed there now or already there
+with room (`carrier_capacity`). Every territory's units, carried ones included, are
 checked against the rules' `constraint on place(player, territory, units)` (and a new factory
 against `on build(player, territory)`); a refused placement is asked again; units that cannot
 be placed are lost, and the log says so.
@@ -20,6 +23,8 @@ def run(ctx, proc) -> None:
     config = procedure_config(ctx, proc)
     config.new_phase()
     at_sea = config.type_fn("at_sea", False)
+    carrier_capacity = config.type_fn("carrier_capacity", 0)
+    carrier_cost = config.type_fn("carrier_cost", 0)
     player = state.current_player
     player_value = ctx.player_values[player]
 
@@ -50,21 +55,37 @@ def run(ctx, proc) -> None:
         left = list(pending)
         reasons: list[str] = []
         at: dict[str, list[str]] = {}  # everything placed at a territory is one placement, however listed
+        room = _carrier_room(state, player, carrier_capacity, carrier_cost)
         for item in answer:
             try:
-                territory, sea_zone, types = item
+                territory, sea_zone, types, carried = _item(item)
             except (TypeError, ValueError):
-                return ["each placement is (territory, sea zone or none, [unit types])"]
+                return ["each placement is (territory, sea zone or none, [unit types][, [carried unit types]])"]
             if territory not in ctx.space_values:
                 return [f"there is no space named {territory}"]
-            for t in types:
+            for t in [*types, *carried]:
                 if t not in left:
                     return [f"{t} was not bought (or is placed twice)"]
                 left.remove(t)
-            if any(at_sea(t) is True for t in types):
+            if any(at_sea(t) is True for t in types) or carried:
                 if sea_zone is None or sea_zone not in game.board.neighbours(territory, "sea"):
                     reasons.append(f"sea units placed from {territory} need a sea zone bordering it")
-            at.setdefault(territory, []).extend(types)
+            for t in types:
+                if at_sea(t) is True and sea_zone is not None:
+                    room[sea_zone] = room.get(sea_zone, 0) + carrier_capacity(t)
+            for t in carried:
+                if carrier_cost(t) <= 0:
+                    reasons.append(f"{t} cannot be placed on a carrier")
+            at.setdefault(territory, []).extend([*types, *carried])
+        need: dict[str, int] = {}
+        for item in answer:
+            _, sea_zone, _, carried = _item(item)
+            if carried and sea_zone is not None:
+                need[sea_zone] = need.get(sea_zone, 0) + sum(max(carrier_cost(t), 0) for t in carried)
+        for zone, cost in need.items():
+            if cost > room.get(zone, 0):
+                reasons.append(f"the carriers placed in or already at {zone} have room for "
+                               f"{max(room.get(zone, 0), 0)}, not {cost}")
         for territory, types in at.items():
             reasons += allowed(territory, types)
         return reasons
@@ -75,17 +96,48 @@ def run(ctx, proc) -> None:
 
     answer = game.ask(decision, check, fallback)
     placed: list[str] = []
-    for territory, sea_zone, types in answer:
+    logged = []
+    for item in answer:
+        territory, sea_zone, types, carried = _item(item)
         for t in types:
             target = sea_zone if at_sea(t) is True else territory
             state.add_units(target, t, player, 1)
             placed.append(t)
+        for t in carried:
+            state.add_units(sea_zone, t, player, 1)
+            placed.append(t)
+        # a fourth element only when air units went to sea, so that placements without any log as before
+        logged.append([territory, sea_zone, list(types)] + ([list(carried)] if carried else []))
     lost = list(pending)
     for t in placed:
         lost.remove(t)
-    game.log("place", player=player, placed=[[a, b, list(c)] for a, b, c in answer])
+    game.log("place", player=player, placed=logged)
     if lost:
         game.log("lost", player=player, units=lost, why="no legal place to put them")
+
+
+def _item(item) -> tuple:
+    """(territory, sea zone, types, carried types) of an answer item, carried empty when not given."""
+    if isinstance(item, (list, tuple)) and len(item) == 4:
+        territory, sea_zone, types, carried = item
+        return territory, sea_zone, list(types), list(carried or [])
+    territory, sea_zone, types = item
+    return territory, sea_zone, list(types), []
+
+
+def _carrier_room(state, player: str, carrier_capacity, carrier_cost) -> dict[str, int]:
+    """Room left on the player's own carriers, per space where it has any (air units of the player
+    there already take theirs)."""
+    capacity: dict[str, int] = {}
+    used: dict[str, int] = {}
+    for unit in state.units:
+        if unit.owner != player:
+            continue
+        if carrier_capacity(unit.type):
+            capacity[unit.space] = capacity.get(unit.space, 0) + carrier_capacity(unit.type)
+        if carrier_cost(unit.type) > 0:
+            used[unit.space] = used.get(unit.space, 0) + carrier_cost(unit.type)
+    return {space: capacity[space] - used.get(space, 0) for space in capacity}
 
 
 def pack(board, territories, units, allowed, at_sea, pick_sea=lambda seas: seas[0]) -> list:
