@@ -34,13 +34,15 @@ GAME_BUDGET = 50_000_000  # evaluation steps per phase
 class RoundSummary:
     round: int
     income: dict[str, int] = field(default_factory=dict)
-    collected: dict[str, int] = field(default_factory=dict)     # what the treasury actually gained
+    collected: dict[str, int] = field(default_factory=dict)     # what the income collection gained
+    gains: dict[str, dict[str, int]] = field(default_factory=dict)  # player -> cause -> other gains
     battles: list[dict] = field(default_factory=list)
-    control_changes: list[tuple[str, str | None, str | None]] = field(default_factory=list)
+    # space, controller before, after, whether it was taken on the move (not in a battle)
+    control_changes: list[tuple[str, str | None, str | None, bool]] = field(default_factory=list)
     scores: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict:
-        return {"round": self.round, "income": self.income, "collected": self.collected,
+        return {"round": self.round, "income": self.income, "collected": self.collected, "gains": self.gains,
                 "battles": self.battles, "control_changes": [list(c) for c in self.control_changes],
                 "scores": self.scores}
 
@@ -51,8 +53,12 @@ class KitOfGame(Protocol):
     def facts(self) -> Any:
         """What the kit says of units: `hit_points(unit)`, `domain(unit)`, `cost(type_name)`."""
 
-    def collected(self, events: list[dict], player: str) -> int:
-        """What a player's treasury gained as income in the turn whose events these are."""
+    def gains(self, events: list[dict], player: str) -> dict[str | None, int]:
+        """What a player's treasury gained in the turn whose events these are, by cause (None:
+        its income collection)."""
+
+    def taken_on_move(self, events: list[dict]) -> set[str]:
+        """The spaces whose control changed on the move (not in a battle) in these events."""
 
 
 class Kit(Protocol):
@@ -243,11 +249,17 @@ class Game(GameServices):
                         break
                 if income_before[player] is not None:
                     summary.income[player] = income_before[player]
-                summary.collected[player] = self.kit.collected(state.events[first_event:], player)
+                turn_events = state.events[first_event:]
+                gains = self.kit.gains(turn_events, player)
+                summary.collected[player] = gains.pop(None, 0)
+                for cause, amount in gains.items():
+                    summary.gains.setdefault(player, {})[cause] = amount
                 summary.battles.extend(self.battle_results)
+                on_move = self.kit.taken_on_move(turn_events)
                 for space, owner in state.control.items():
                     if control_before.get(space) != owner:
-                        summary.control_changes.append((space, control_before.get(space), owner))
+                        summary.control_changes.append((space, control_before.get(space), owner,
+                                                        space in on_move))
             summary.scores = self.scores()
             self.summaries.append(summary)
             if progress is not None:

@@ -33,6 +33,11 @@ class RoundPrinter:
             note = "" if got is None or got == income else f" (collected {got})"
             parts.append(f"{player} {income}{note}")
         w("  income:   " + ", ".join(parts) + "\n")
+        # what treasuries gained outside the income collection (a capture step's plunder), by cause
+        gains = [f"{player} {amount} ({cause})" for player, causes in summary.gains.items()
+                 for cause, amount in causes.items()]
+        if gains:
+            w("  gained:   " + ", ".join(gains) + "\n")
         if summary.battles:
             for b in summary.battles:
                 outcome = {"attacker": "the attacker wins", "defender": "the defender holds",
@@ -41,12 +46,14 @@ class RoundPrinter:
                 rounds = b["rounds"]
                 length = ("without a fight" if rounds == 0 else
                           f"after {rounds} round" + ("" if rounds == 1 else "s"))
+                untaken = "; no land unit to take it" if b.get("no_captor") else ""
                 w(f"  battle:   {b['attacker']} attacks {b['space']}" +
-                  (f" ({b['defender']})" if b["defender"] else "") + f": {outcome}{took} {length}\n")
+                  (f" ({b['defender']})" if b["defender"] else "") + f": {outcome}{took} {length}{untaken}\n")
         else:
             w("  battles:  none\n")
-        for space, before, after in summary.control_changes:
-            w(f"  control:  {space}: {before or 'nobody'} -> {after or 'nobody'}\n")
+        for space, before, after, on_move in summary.control_changes:
+            how = " (taken on the move)" if on_move else ""
+            w(f"  control:  {space}: {before or 'nobody'} -> {after or 'nobody'}{how}\n")
         # answers the rules refused this round (a player's agent is told why and asked again)
         events = game.state.events
         for e in events[self._seen:]:

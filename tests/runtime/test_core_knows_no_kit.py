@@ -37,11 +37,23 @@ def test_the_kit_table_makes_the_kit_state_of_a_game():
     assert isinstance(table.new_state(object()), KitState)
 
 
-def test_collected_leaves_out_what_a_battle_takes():
-    events = [{"kind": "treasury", "player": "A", "amount": 5},
-              {"kind": "battle"}, {"kind": "treasury", "player": "A", "amount": 7}, {"kind": "battle_end"},
-              {"kind": "raid"}, {"kind": "treasury", "player": "A", "amount": 2},
-              {"kind": "phase", "stage": "end"},
+def test_collected_leaves_out_what_a_procedure_inside_a_phase_takes():
+    def phase(name):
+        return [{"kind": "phase", "phase": name}, {"kind": "phase", "name": name, "stage": "start"}]
+
+    def run(name, *inside):
+        return [{"kind": "phase", "name": name, "stage": "start"}, *inside,
+                {"kind": "phase", "name": name, "stage": "end"}]
+
+    plunder = {"kind": "treasury", "player": "A", "amount": 7}
+    events = [*phase("collect"), {"kind": "treasury", "player": "A", "amount": 5},
               {"kind": "treasury", "player": "A", "amount": 3}, {"kind": "treasury", "player": "A", "amount": -4},
-              {"kind": "treasury", "player": "B", "amount": 9}]
+              {"kind": "treasury", "player": "B", "amount": 9},
+              *phase("move"), {"kind": "move_units"},
+              *run("capture", {"kind": "control", "space": "X"}, {"kind": "treasury", "player": "A", "amount": 2}),
+              *phase("fight"), {"kind": "battle", "space": "Y"},
+              *run("battle", *run("retreat"), *run("capture", {"kind": "control", "space": "Y"}, plunder)),
+              {"kind": "battle_end"}]
     assert KitState.collected(events, "A") == 8
+    assert KitState.gains(events, "A") == {None: 8, "capture": 9}
+    assert KitState.taken_on_move(events) == {"X"}

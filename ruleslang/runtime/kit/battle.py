@@ -333,8 +333,8 @@ def _fight(ctx, game, space: str, steps: dict, sequence: list[str], rules: Battl
             battle.end_round()
         # the attacker wins when it still stands and the defenders do not (both destroyed: the defender holds)
         won = not battle.units("defender") and bool(battle.units("attacker")) and battle.retreated_to is None
-        taken = (won and board.is_land(space) and any(rules.captures(u) for u in battle.units("attacker"))
-                 and not game.allied(board.controller(space) or attacker, attacker))
+        enemy_land = won and board.is_land(space) and not game.allied(board.controller(space) or attacker, attacker)
+        taken = enemy_land and any(rules.captures(u) for u in battle.units("attacker"))
         result = "retreat" if battle.retreated_to else ("attacker" if won else "defender")
         if taken:
             # the capture step (and its hooks) see the enemy units that did not fight; those still
@@ -346,7 +346,9 @@ def _fight(ctx, game, space: str, steps: dict, sequence: list[str], rules: Battl
                  rounds=battle.round, taken=taken,
                  attacker_left=len(battle.units("attacker")), defender_left=len(battle.units("defender")))
         game.battle_results.append({"space": space, "attacker": attacker, "defender": defender,
-                                    "result": result, "taken": taken, "rounds": battle.round})
+                                    "result": result, "taken": taken, "rounds": battle.round,
+                                    # won, but no unit left that takes a territory (aircraft only)
+                                    "no_captor": enemy_land and not taken})
     finally:
         ctx.battle = None
 

@@ -61,22 +61,65 @@ class KitState:
         return config.value(name) if config is not None else None
 
     @staticmethod
-    def collected(events: list[dict], player: str) -> int:
-        """What a player's treasury gained in its turn outside battles (the round summary's
-        `collected`): its income, less what house rules took (or plus what they gave). Money a
-        battle's capture step takes (with a capital) is not income."""
-        total, in_battle = 0, False
+    def gains(events: list[dict], player: str) -> dict[str | None, int]:
+        """What a player's treasury gained in the turn whose events these are, by cause: the
+        procedure that was running inside a turn phase when it gained (e.g. a battle's capture step
+        taking money with a capital, on a battle or on the move), or None for what a turn phase
+        gained itself (its income collection, with what house rules took or gave)."""
+        out: dict[str | None, int] = {}
+        running: list[str] = []  # the procedures the turn phase runs, innermost last
         for e in events:
             kind = e.get("kind")
-            if kind in ("battle", "raid"):
+            if kind == "phase":
+                if "phase" in e:
+                    running = []  # a new turn phase
+                elif e.get("stage") == "start":
+                    running.append(e.get("name"))
+                elif e.get("stage") == "end" and running:
+                    running.pop()
+            elif kind == "treasury" and e.get("player") == player and e["amount"] > 0:
+                cause = running[-1] if len(running) > 1 else None
+                out[cause] = out.get(cause, 0) + e["amount"]
+        return out
+
+    @classmethod
+    def collected(cls, events: list[dict], player: str) -> int:
+        """What a player's treasury gained from its income collection in its turn (the round
+        summary's `collected`): its income, less what house rules took (or plus what they gave).
+        What a procedure inside a turn phase gives (a capture step's plunder) is not income."""
+        return cls.gains(events, player).get(None, 0)
+
+    @staticmethod
+    def taken_on_move(events: list[dict]) -> set[str]:
+        """The territories whose control changed on the move in the turn whose events these are
+        (a blitz: taken right after a move, by the capture step or not, outside any battle)."""
+        taken: set[str] = set()
+        in_battle = moving = False
+        depth = 0  # procedures running inside the turn phase
+        for e in events:
+            kind = e.get("kind")
+            if kind == "phase":
+                if "phase" in e:
+                    in_battle = moving = False  # a new turn phase
+                    depth = 0
+                elif e.get("stage") == "start":
+                    depth += 1
+                elif e.get("stage") == "end":
+                    depth = max(depth - 1, 0)
+            elif kind in ("battle", "raid"):
                 in_battle = True
             elif kind == "battle_end":
                 in_battle = False
-            elif kind == "phase" and e.get("stage") == "end":
-                in_battle = False  # no battle outlives the phase that fights it
-            elif kind == "treasury" and e.get("player") == player and e["amount"] > 0 and not in_battle:
-                total += e["amount"]
-        return total
+            elif kind == "move_units":
+                moving = True
+            elif kind == "decision" and depth <= 1:
+                moving = False  # the move is over: the phase asks for the next one
+            elif kind == "control":
+                if moving and not in_battle:
+                    taken.add(e["space"])
+                else:
+                    taken.discard(e["space"])
+        return taken
 
 
 class UnitFacts:
