@@ -407,6 +407,24 @@ class ExactCompiler:
         return self._lift([v for _, v in node.fields], lambda *vs: Record(zip(names, vs)), node.span)
 
 
+def bind_lets(steps, env: list, ctx, final) -> X.XDist:
+    """`final(env)` after the `let` steps `(rolled, fn, slot)`: a let that rolls dice branches the
+    rest over its outcomes (X.bind), the others just fill their slot."""
+    def go(i: int) -> X.XDist:
+        if i == len(steps):
+            return final(env)
+        rnd, f, slot = steps[i]
+        if not rnd:
+            env[slot] = f(env)
+            return go(i + 1)
+
+        def k(v):
+            env[slot] = v
+            return go(i + 1)
+        return X.bind(f(env), k, ctx, None)
+    return go(0)
+
+
 def exact_body(compiled, info: CheckInfo, xc: ExactCompiler, lets, body, frame_size: int, param_count: int):
     """An exact evaluator of a formula body with `let` lines: each rolled let branches the rest."""
     steps = []
@@ -419,18 +437,5 @@ def exact_body(compiled, info: CheckInfo, xc: ExactCompiler, lets, body, frame_s
         env: list[Any] = [None] * frame_size
         env[0] = ctx
         env[1:1 + param_count] = args
-
-        def go(i: int) -> X.XDist:
-            if i == len(steps):
-                return final(env)
-            rnd, f, slot = steps[i]
-            if not rnd:
-                env[slot] = f(env)
-                return go(i + 1)
-
-            def k(v):
-                env[slot] = v
-                return go(i + 1)
-            return X.bind(f(env), k, ctx, None)
-        return go(0)
+        return bind_lets(steps, env, ctx, final)
     return run

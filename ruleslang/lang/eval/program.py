@@ -17,7 +17,7 @@ from ruleslang.lang import types as T
 from ruleslang.lang.check.checker import Program
 from ruleslang.lang.compose.composition import advice_key
 from ruleslang.lang.eval.compile import NO_VALUE, ExprCompiler
-from ruleslang.lang.eval.compile_exact import ExactCompiler, exact_body
+from ruleslang.lang.eval.compile_exact import ExactCompiler, bind_lets, exact_body
 from ruleslang.lang.eval.explain import Explanation, Term, formula_explainer
 from ruleslang.lang.eval.statements import Procedures
 from ruleslang.base.errors import EvalError
@@ -373,30 +373,20 @@ class CompiledProgram:
         def run(ctx, *args):
             env: list = [ctx, *args] + [None] * (size - 1 - nparams)
 
-            def go(i):
-                if i == len(lets_steps):
-                    acc = X.point(0)
-                    for sign, value, cond, span in compiled_terms:
-                        vd = value(env)
-                        if sign == "-":
-                            vd = X.lift([vd], lambda v: -v, ctx, span)
-                        if cond is not None:
-                            cd = cond(env)
-                            w_true = cd.weights.get(True, 0)
-                            skip = X.point(X.SKIP)
-                            vd = X.mixture([(w_true, cd.total, vd), (cd.total - w_true, cd.total, skip)], ctx, span)
-                        acc = X.fold_step(acc, vd, fold, ctx, span)
-                    return X.fold_finish(acc, fold, ctx, None)
-                rnd, f, slot = lets_steps[i]
-                if not rnd:
-                    env[slot] = f(env)
-                    return go(i + 1)
-
-                def k(v):
-                    env[slot] = v
-                    return go(i + 1)
-                return X.bind(f(env), k, ctx, None)
-            return go(0)
+            def terms(env):
+                acc = X.point(0)
+                for sign, value, cond, span in compiled_terms:
+                    vd = value(env)
+                    if sign == "-":
+                        vd = X.lift([vd], lambda v: -v, ctx, span)
+                    if cond is not None:
+                        cd = cond(env)
+                        w_true = cd.weights.get(True, 0)
+                        skip = X.point(X.SKIP)
+                        vd = X.mixture([(w_true, cd.total, vd), (cd.total - w_true, cd.total, skip)], ctx, span)
+                    acc = X.fold_step(acc, vd, fold, ctx, span)
+                return X.fold_finish(acc, fold, ctx, None)
+            return bind_lets(lets_steps, env, ctx, terms)
         return run
 
     # -------------------------------------------------------------------------- tables
