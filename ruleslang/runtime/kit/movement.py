@@ -168,6 +168,7 @@ class MovementEngine(PathsPart, AirPart, TransportPart):
         self._stopping = stopping    # where enemy units stop land movement in combat move
         self._no_unload = no_unload  # sea zones whose enemy units forbid unloading
         self._may_land: dict[str, bool] = {}
+        self._may_raid: dict[str, bool] = {}
         self._canal_open: dict[str, str | None] = {}
         self._reach: dict[tuple, dict[str, tuple[str, ...]]] = {}
         self._lists: dict[int, list[Move]] | None = None   # unit id -> its "move"/"bomb" moves

@@ -28,11 +28,15 @@ class PathsPart:
 
     def _raid_target(self, space: str) -> bool:
         """Whether the player's units may raid land territory `space`: an enemy's, that the rules'
-        `raid_target` condition accepts (by default: one with a factory)."""
-        if self.board.is_sea[space] or not self._enemy_player(space):
-            return False
-        condition = self.rules.raid_target
-        return condition(space, self.player) if condition is not None else space in self.state.factories
+        `raid_target` condition accepts (by default: one with a factory). Asked once per space
+        until the board changes."""
+        found = self._may_raid.get(space)
+        if found is None:
+            condition = self.rules.raid_target
+            found = (not self.board.is_sea[space] and self._enemy_player(space)
+                     and (condition(space, self.player) if condition is not None else space in self.state.factories))
+            self._may_raid[space] = found
+        return found
 
     def _holder(self, space: str) -> str:
         holder = self.state.control.get(space)
