@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from ruleslang.base.errors import EvalError
 from ruleslang.lang.syntax import ast
-from ruleslang.runtime.config import ProcedureConfig
+from ruleslang.runtime.config import ProcedureConfig, runtime_procedures
 from ruleslang.runtime.kit.movement import Move, MovementEngine
 from ruleslang.runtime.kit.movement_rules import move_board
 from ruleslang.runtime.kit.moves import movement_rules_of
@@ -51,11 +51,9 @@ def do_action(ctx, action: str, args: list, span) -> None:
 def _move_phase(ctx, span) -> tuple[ast.RuntimeProcedure, str]:
     """The `runtime move` procedure the test's moves are played under, and its kind."""
     found = []
-    for sym in ctx.compiled.symbols.values():
-        decl = sym.decl
-        proc = getattr(decl, "procedure", None)
-        if isinstance(proc, ast.RuntimeProcedure) and proc.name.text == "move" and sym.kind == "phase":
-            found.append((decl.name.text, proc))
+    for sym, proc in runtime_procedures(ctx.compiled, "move"):
+        if sym.kind == "phase":
+            found.append((sym.decl.name.text, proc))
     if not found:
         raise EvalError("E537", "a move in a rule test is asked of the movement engine, which needs a phase "
                                 "`runtime move with {...}` in the rulesets", span,

@@ -98,6 +98,17 @@ class ProcedureConfig:
         return lambda unit: fn(unit) is True
 
 
+def runtime_procedures(compiled, name: str) -> list[tuple[Any, ast.RuntimeProcedure]]:
+    """Every (symbol, procedure) of the composition whose phase or step is `runtime NAME with ...`,
+    in declaration order."""
+    found = []
+    for sym in compiled.symbols.values():
+        proc = getattr(sym.decl, "procedure", None)  # phases and steps have one; other symbols do not
+        if isinstance(proc, ast.RuntimeProcedure) and proc.name.text == name:
+            found.append((sym, proc))
+    return found
+
+
 def procedure_config(ctx, proc: ast.RuntimeProcedure) -> ProcedureConfig:
     """The settings of `proc` for this game (built once per game and procedure)."""
     game = ctx.game

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ruleslang.runtime.config import procedure_config
+from ruleslang.runtime.config import procedure_config, runtime_procedures
 
 
 class KitState:
@@ -46,13 +46,8 @@ class KitState:
     def battle_config(self):
         """The settings of the composition's `runtime battle` procedure (None without one)."""
         if self._battle_proc is None:
-            self._battle_proc = False
-            for sym in self.game.compiled.symbols.values():
-                proc = getattr(sym.decl, "procedure", None)
-                if proc is not None and getattr(getattr(proc, "name", None), "text", None) == "battle" \
-                        and proc.config is not None:
-                    self._battle_proc = proc
-                    break
+            self._battle_proc = next((proc for _, proc in runtime_procedures(self.game.compiled, "battle")
+                                      if proc.config is not None), False)
         return procedure_config(self.game.ctx, self._battle_proc) if self._battle_proc else None
 
     def battle_setting(self, name: str) -> Any:
@@ -135,11 +130,8 @@ class UnitFacts:
         self._cargo_cost = self._setting("move", "transport_cost", "unit")
 
     def _setting(self, procedure: str, name: str, of: str):
-        for sym in self.game.compiled.symbols.values():
-            decl = sym.decl
-            proc = getattr(decl, "procedure", None)
-            if proc is not None and getattr(proc, "name", None) is not None and proc.name.text == procedure \
-                    and proc.config is not None and any(i.text == name for i, _ in proc.config.fields):
+        for _, proc in runtime_procedures(self.game.compiled, procedure):
+            if proc.config is not None and any(i.text == name for i, _ in proc.config.fields):
                 config = procedure_config(self.game.ctx, proc)
                 return config.unit_fn(name) if of == "unit" else config.type_fn(name)
         return None
