@@ -61,8 +61,14 @@ def test_deep_nesting_is_refused_before_any_stage_recurses(tmp_path):
     text = "ruleset s/deep@1\nconstant c = " + "(" * 150 + "1" + ")" * 150 + "\n"
     _, loaded = load(tmp_path, {"s/deep@1": text})
     assert codes(loaded.diagnostics) == ["P005"]
-    long_chain = "ruleset s/long@1\nconstant c = " + " + ".join(["1"] * 300) + "\n"
-    _, loaded = load(tmp_path, {"s/long@1": long_chain})
+    # A chain of one associative operator is regrouped, not refused (issue 16: a flat sum of more
+    # than 101 terms was refused); a chain of `-` cannot be regrouped and still counts as nesting.
+    long_sum = "ruleset s/long@1\nconstant c = " + " + ".join(["1"] * 300) + "\n"
+    _, loaded = load(tmp_path, {"s/long@1": long_sum})
+    assert codes(loaded.diagnostics) == []
+    assert run(loaded, "c") == 300
+    long_difference = "ruleset s/diff@1\nconstant c = " + " - ".join(["1"] * 300) + "\n"
+    _, loaded = load(tmp_path, {"s/diff@1": long_difference})
     assert codes(loaded.diagnostics) == ["P005"]
 
 

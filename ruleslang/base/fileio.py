@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import re
+import stat
 import tempfile
 from pathlib import Path
 
@@ -10,9 +12,16 @@ from pathlib import Path
 def write_atomic(path: str | Path, text: str) -> None:
     """Write `text` to `path` through a temporary file in the same folder: fsync, then rename.
 
-    A crash leaves either the old file or the new one, never a mixture.
+    A crash leaves either the old file or the new one, never a mixture; the temporary files an
+    earlier, interrupted write left behind are removed once this one is in place. Something that is
+    not a regular file (a device such as /dev/full, a pipe) is written straight to: renaming over
+    it would replace the device with a file.
     """
     path = Path(path)
+    if path.exists() and not stat.S_ISREG(path.stat().st_mode):
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        return
     folder = path.parent if str(path.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     try:
@@ -36,6 +45,22 @@ def write_atomic(path: str | Path, text: str) -> None:
         except FileNotFoundError:
             pass
         raise
+    _remove_stale_temporaries(folder, path.name)
+
+
+def _remove_stale_temporaries(folder: Path, name: str) -> None:
+    """Remove `.NAME.XXXXXXXX.tmp` files (mkstemp's names for `name`) an interrupted write left."""
+    pattern = re.compile(re.escape(f".{name}.") + r"[a-z0-9_]{8}\.tmp")
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for entry in entries:
+        if pattern.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
+            try:
+                os.unlink(entry.path)
+            except OSError:
+                pass  # gone already, or not ours to remove: the write itself succeeded
 
 
 def file_problem(path: str | Path) -> str | None:

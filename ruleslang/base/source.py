@@ -43,13 +43,17 @@ class Source:
 
     @property
     def display_name(self) -> str:
-        """The name relative to the working directory when that is shorter."""
+        """The name relative to the working directory when the file lies inside it, else as it is.
+
+        A path climbing out of the working directory (`../elsewhere/x`) would depend on where the
+        command ran, so a file outside it keeps its absolute name."""
         if os.path.isabs(self.name):
             try:
                 rel = os.path.relpath(self.name)
             except ValueError:
                 return self.name
-            return rel if len(rel) < len(self.name) else self.name
+            inside = rel != os.pardir and not rel.startswith(os.pardir + os.sep)
+            return rel if inside else self.name
         return self.name
 
 

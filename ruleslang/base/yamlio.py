@@ -24,7 +24,7 @@ import jsonschema
 import yaml
 
 from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, Related, error
-from ruleslang.base.limits import MAX_DATA_CHARS, MAX_YAML_DEPTH
+from ruleslang.base.limits import MAX_DATA_CHARS, MAX_NUMBER_DIGITS, MAX_YAML_DEPTH
 from ruleslang.base.source import Source, Span, span_at
 from ruleslang.base.suggest import did_you_mean
 
@@ -37,6 +37,7 @@ KEY_MARK = object()  # ends a data path that names a mapping key rather than its
 _PLAIN_TAGS = frozenset(
     "tag:yaml.org,2002:" + name for name in ("str", "int", "float", "bool", "null", "map", "seq")
 )
+_NUMBER_TAGS = frozenset(("tag:yaml.org,2002:int", "tag:yaml.org,2002:float"))
 
 
 class Positions:
@@ -150,6 +151,11 @@ def _scalar_value(loader: _Loader, node: yaml.ScalarNode) -> object:
     # Timestamps stay text: data files carry names and numbers, never dates.
     if node.tag == "tag:yaml.org,2002:timestamp":
         return node.value
+    if node.tag in _NUMBER_TAGS:
+        digits = sum(ch.isdigit() for ch in node.value)
+        if digits > MAX_NUMBER_DIGITS:
+            raise _Refused("D609", f"number written with {digits} digits; at most {MAX_NUMBER_DIGITS} are allowed",
+                           node.start_mark)
     return loader.construct_object(node, deep=True)
 
 

@@ -14,6 +14,7 @@ from typing import Any, Iterable, Sequence
 
 from ruleslang.base.diagnostics import DiagnosticError, error
 from ruleslang.base.errors import EvalError
+from ruleslang.base.limits import MAX_NESTING, MAX_NUMBER_DIGITS
 from ruleslang.base.source import Source, Span
 from ruleslang.base.suggest import did_you_mean
 from ruleslang.binding.scenario_check import check_scenario
@@ -120,8 +121,41 @@ def parse_setting(text: str, compiled) -> tuple[str, Any]:
 
 
 def parse_json_or_name(text: str) -> Any:
-    """A command-line value: JSON when it parses as JSON, otherwise the text itself (a name)."""
+    """A command-line value: JSON when it parses as JSON, otherwise the text itself (a name).
+
+    Raises EvalError for a number written with too many digits (E509) and for JSON nested past
+    the nesting limit (E510), which Python's JSON reader would meet as internal errors."""
+    if _json_depth(text) > MAX_NESTING:
+        raise EvalError("E510", f"the value nests deeper than {MAX_NESTING} levels")
     try:
-        return json.loads(text)
+        return json.loads(text, parse_int=_json_int, parse_float=_json_decimal)
     except json.JSONDecodeError:
         return text
+
+
+def _json_depth(text: str) -> int:
+    """How deep the brackets of a JSON text nest (brackets inside strings are counted too: an upper bound)."""
+    depth = deepest = 0
+    for ch in text:
+        if ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def _json_int(digits: str) -> int:
+    _check_digits(digits)
+    return int(digits)
+
+
+def _json_decimal(digits: str) -> float:
+    _check_digits(digits)
+    return float(digits)
+
+
+def _check_digits(text: str) -> None:
+    count = sum(ch.isdigit() for ch in text)
+    if count > MAX_NUMBER_DIGITS:
+        raise EvalError("E509", f"number written with {count} digits; at most {MAX_NUMBER_DIGITS} are allowed")

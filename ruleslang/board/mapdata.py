@@ -296,12 +296,23 @@ def find_map(ref: str, roots: Sequence[Path]) -> Path | None:
     return None
 
 
-def load_map(ref: str, roots: Sequence[Path], *, span: Span | None = None) -> GameMap:
+def load_map(ref: str, roots: Sequence[Path], *, span: Span | None = None,
+             allowed: Sequence[Path] | None = None) -> GameMap:
     """Load a map by name (looked up as `<root>/maps/<name>.yaml`) or by path to a `.yaml` file.
 
     Maps are cached by resolved path (and modification time). An unknown map is D629, located
-    at `span` when the caller has one (the `map:` line of a scenario).
+    at `span` when the caller has one (the `map:` line of a scenario). A path named by a file
+    (a ruleset's `map`, a scenario's `map:`) must lie inside the `allowed` folders (S005), checked
+    before the file is opened, so nothing outside them is read or shown; a path the user typed
+    on the command line is read where it points (`allowed` None).
     """
+    if allowed is not None and is_path_ref(ref):
+        resolved = Path(ref).resolve()
+        if not any(resolved == Path(r).resolve() or Path(r).resolve() in resolved.parents for r in allowed):
+            raise DiagnosticError(error(
+                "S005", f"map '{ref}' lies outside the ruleset roots", span,
+                hint="a map file must be inside the ruleset folders or beside the file that names it: "
+                     + ", ".join(str(r) for r in allowed), file=None if span else ref))
     found = find_map(ref, roots)
     if found is None and is_path_ref(ref):
         raise DiagnosticError(not_a_file(ref, span))  # a path: say what is wrong with it, not "unknown map"

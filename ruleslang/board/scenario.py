@@ -209,7 +209,8 @@ def _scenario_map(data: dict, positions: Positions, source: Source | None, roots
     if ref.endswith((".yaml", ".yml")) and path is not None and not Path(ref).is_absolute():
         ref = str(path.parent / ref)  # a map file named beside the scenario
     try:
-        game_map = load_map(ref, roots, span=span)
+        game_map = load_map(ref, roots, span=span,
+                            allowed=[*roots, path.parent] if path is not None else list(roots))
     except DiagnosticError as exc:
         problems.extend(exc.diagnostics)
         return None

@@ -239,8 +239,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("ruleslang: interrupted", file=sys.stderr)
         return 130
     except RecursionError:
-        print("ruleslang: error: evaluation nested too deeply", file=sys.stderr)
-        return EXIT_ERRORS
+        # The checker's limits (P005, R221, R222) keep every known input from nesting this deep.
+        return report_diagnostics([error("E513", "evaluation nested too deeply")], getattr(args, "format", "text"))
     except Exception as exc:  # a bug in ruleslang itself: say so, without a traceback
         if os.environ.get("RULESLANG_DEBUG"):
             raise

@@ -17,6 +17,11 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Iterable
 
+from ruleslang.base.errors import EvalError
+from ruleslang.base.limits import MAX_INT_BITS
+
+_NUMBER_LIMIT = 1 << MAX_INT_BITS
+
 
 class EnumValue:
     """A member of an enumeration, ordered by declaration.
@@ -208,6 +213,28 @@ def normalize_number(value):
     if type(value) is Fraction and value.denominator == 1:
         return int(value.numerator)
     return value
+
+
+def bounded_number(v):
+    """A number as the language keeps it: a whole fraction as an int; E509 beyond the bit limit."""
+    if type(v) is Fraction:
+        if v.denominator == 1:
+            return int(v.numerator)
+        if v.numerator.bit_length() > MAX_INT_BITS or v.denominator.bit_length() > MAX_INT_BITS:
+            raise EvalError("E509", f"a fraction grew beyond {MAX_INT_BITS} bits")
+        return v
+    if -_NUMBER_LIMIT < v < _NUMBER_LIMIT:
+        return v
+    raise EvalError("E509", f"a number grew beyond {MAX_INT_BITS} bits")
+
+
+def bounded_sum(values: Iterable) -> Any:
+    """The total of numbers, each partial total held to the number limit (E509): exact fractions
+    grow with every term (a harmonic sum), and the limit is what keeps their arithmetic cheap."""
+    total = 0
+    for v in values:
+        total = bounded_number(total + v)
+    return total
 
 
 def format_number(value) -> str:

@@ -27,6 +27,7 @@ from ruleslang.base.suggest import did_you_mean
 from ruleslang.base.yamlio import Positions, load_schema, load_yaml, read_source, validate
 from ruleslang.binding.bind import parse_settings, scenario_or_start, set_scenario_values
 from ruleslang.binding.scenario_check import check_scenario
+from ruleslang.board.mapdata import is_path_ref
 from ruleslang.board.scenario import scenario_from_data
 from ruleslang.lang.values import to_json
 from ruleslang.runtime.agents import make_agent
@@ -67,7 +68,10 @@ def build_game(workspace, setup: GameSetup, *, recorded: list[dict] | None = Non
     if scenario_text is not None:
         source = Source(setup.scenario or "<saved scenario>", scenario_text)
         data, positions = load_yaml(source)
-        scenario = scenario_from_data(data or {}, positions, source, workspace.roots, default_map=default_map)
+        # the scenario's folder is where a map file it names beside it is found (and allowed)
+        beside = Path(setup.scenario).resolve() if setup.scenario and is_path_ref(setup.scenario) else None
+        scenario = scenario_from_data(data or {}, positions, source, workspace.roots, default_map=default_map,
+                                      path=beside)
     else:
         scenario = scenario_or_start(setup.scenario, workspace.roots, default_map)
     # the scenario's map, unit types, options and rulesets against the composition (located errors),

@@ -56,7 +56,7 @@ class Workspace:
         if out.ruleset.map is not None:
             name, span = out.ruleset.map
             try:
-                out.game_map = self.load_map(name)
+                out.game_map = self.load_map(name, span)
             except DiagnosticError as exc:
                 out.diagnostics.append(error("R231", f"map '{name}' cannot be used", span,
                                              hint="see the problems reported for the map file"))
@@ -69,7 +69,8 @@ class Workspace:
         out.compiled = CompiledProgram(out.program)
         return out
 
-    def load_map(self, name: str):
+    def load_map(self, name: str, span=None):
+        """The map a ruleset names (once per run); a path must lie inside the loader's roots."""
         if name not in self._maps:
-            self._maps[name] = load_map(name, self.roots)
+            self._maps[name] = load_map(name, self.roots, span=span, allowed=self.loader.allowed)
         return self._maps[name]

@@ -44,9 +44,8 @@ def convert_argument(compiled, text: str, index: int, param: ast.Param, ptype: T
     """A `call` argument (JSON or a name) as a value of the parameter's type."""
     source = Source(f"<argument {index}>", text)
     span = Span(source, 0, len(text))
-    raw = bind.parse_json_or_name(text)
     try:
-        value = compiled.convert_data(raw, ptype, f"argument {param.name.text}")
+        value = compiled.convert_data(bind.parse_json_or_name(text), ptype, f"argument {param.name.text}")
     except EvalError as e:
         raise DiagnosticError(error("U104", e.message, span))
     narrow = T.SPACE_KIND_OF_NAME.get(getattr(param.type, "name", ""))

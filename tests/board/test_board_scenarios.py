@@ -108,7 +108,7 @@ def test_economy_options_facts_and_counters(roots):
 
 def test_per_economy_figures_on_a_map_with_two_economies(tiny, roots):
     text = f"map: {FIXTURES / 'tiny_map.yaml'}\neconomy:\n  Blue: {{income: {{west: 7}}, treasury: {{east: 1}}}}\n"
-    scenario = from_text(text, roots)
+    scenario = from_text(text, roots, path=FIXTURES / "s.yaml")  # a scenario file beside the map
     figures = scenario.economy["Blues"]
     assert dict(figures.income) == {"west": 7} and figures.income_total is None
     assert dict(figures.treasury) == {"east": 1}
@@ -123,7 +123,7 @@ def test_default_map_and_missing_map(roots):
 
 
 def test_turn_player_must_take_turns(roots):
-    found = errors(f"map: {FIXTURES / 'tiny_map.yaml'}\nturn: {{player: Greys}}\n", roots)
+    found = errors(f"map: {FIXTURES / 'tiny_map.yaml'}\nturn: {{player: Greys}}\n", roots, path=FIXTURES / "s.yaml")
     assert [d.code for d in found] == ["D637"]
 
 

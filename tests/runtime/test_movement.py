@@ -9,7 +9,6 @@ import random
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
@@ -888,18 +887,6 @@ def test_same_inputs_same_outputs_under_any_hash_seed(tmp_path):
         outputs.add(done.stdout)
     assert len(outputs) == 1
     assert len(json.loads(outputs.pop())) > 20
-
-
-def test_legal_moves_is_fast_on_the_revised_start(aar, rules):
-    state = board(aar)
-    engine(state, rules, "Russians").legal_moves()  # map tables
-    worst = 0.0
-    for player in aar.turn_order:
-        for phase in ("combat", "noncombat"):
-            start = time.perf_counter()
-            engine(state, rules, player, phase).legal_moves()
-            worst = max(worst, time.perf_counter() - start)
-    assert worst < 0.05  # a few ms in practice (benchmarks/movement.py); generous for slow machines
 
 
 # ---------------------------------------------------------------- the ruleset's movement policies

@@ -20,7 +20,7 @@ from ruleslang.base.errors import EvalError
 from ruleslang.base.suggest import did_you_mean
 from ruleslang.lang.builtins.spec import PLAYERS, Builtin, elements, need, no_kwargs, registrar, signature
 from ruleslang.lang.scope import Resolution
-from ruleslang.lang.values import EnumValue, LSet, UnitValue, display_text, normalize_number, sort_key
+from ruleslang.lang.values import EnumValue, LSet, UnitValue, bounded_sum, display_text, normalize_number, sort_key
 
 BUILTINS: dict[str, Builtin] = {}
 builtin = registrar(BUILTINS)
@@ -87,10 +87,7 @@ def _check_sum(tc, call):
 
 
 def _sum_impl(ctx, values):
-    total = 0
-    for v in (values.items if isinstance(values, LSet) else values):
-        total += need(v, "a number")
-    return normalize_number(total)
+    return bounded_sum(need(v, "a number") for v in (values.items if isinstance(values, LSet) else values))
 
 
 builtin("sum", "sum(collection) or sum(e for x in s where c): the total")((_check_sum, _sum_impl))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ruleslang.base.limits import MAX_CALL_DEPTH
 from ruleslang.lang import types as T
 from ruleslang.lang.check import tables
 from ruleslang.lang.check.state import CheckState
@@ -50,38 +51,64 @@ def _references(state: CheckState, decl) -> list[tuple[str, Any]]:
 
 
 def order(state: CheckState) -> None:
-    """Value definitions, each after what it uses (into `state.order`); a cycle (recursion) is R220."""
+    """Value definitions, each after what it uses (into `state.order`); a cycle (recursion) is R220;
+    a chain of definitions calling each other deeper than `MAX_CALL_DEPTH` is R222 (each call of a
+    chain is a nested evaluation, so the limit bounds how deep any evaluation goes)."""
     names = [n for n, s in state.scope.symbols.items() if s.kind in VALUE_KINDS]
     graph = {n: _references(state, state.scope.symbols[n].decl) for n in names}
     ordered: list[str] = []
     visiting: dict[str, int] = {}
     reported: set[frozenset] = set()
 
-    def visit(n: str, path: list[str]) -> None:
-        if visiting.get(n) == 2:
-            return
-        if visiting.get(n) == 1:
-            cycle = path[path.index(n):] + [n]
-            key = frozenset(cycle)
-            if key not in reported:
-                reported.add(key)
-                site = next((node for dep, node in graph[path[-1]] if dep == n), None)
-                state.error("R220", "definitions use each other in a cycle (recursion is not allowed): "
-                            + " -> ".join(cycle), site.span if site is not None else
-                            state.scope.symbols[n].decl.name.span,
-                            hint="rules are total: write the repetition with for, sum or a table")
-            return
-        visiting[n] = 1
-        path.append(n)
-        for dep, _ in graph[n]:
-            visit(dep, path)
-        path.pop()
-        visiting[n] = 2
-        ordered.append(n)
-
-    for n in names:
-        visit(n, [])
+    # A depth-first search with its own stack: a chain of thousands of definitions must reach R222,
+    # not Python's recursion limit.
+    for root in names:
+        if visiting.get(root):
+            continue
+        path: list[str] = [root]
+        pending = [iter(graph[root])]
+        visiting[root] = 1
+        while pending:
+            step = next(pending[-1], None)
+            if step is None:
+                done = path.pop()
+                pending.pop()
+                visiting[done] = 2
+                ordered.append(done)
+                continue
+            n = step[0]
+            if visiting.get(n) == 2:
+                continue
+            if visiting.get(n) == 1:
+                cycle = path[path.index(n):] + [n]
+                key = frozenset(cycle)
+                if key not in reported:
+                    reported.add(key)
+                    state.error("R220", "definitions use each other in a cycle (recursion is not allowed): "
+                                + " -> ".join(cycle), step[1].span,
+                                hint="rules are total: write the repetition with for, sum or a table")
+                continue
+            visiting[n] = 1
+            path.append(n)
+            pending.append(iter(graph[n]))
     state.order = ordered
+    _call_depths(state, graph)
+
+
+def _call_depths(state: CheckState, graph: dict[str, list]) -> None:
+    """R222 at the call where a chain of definitions grows past MAX_CALL_DEPTH (reported once per chain)."""
+    depth: dict[str, int] = {}
+    for n in state.order:
+        deps = [(depth.get(dep, 0), dep, node) for dep, node in graph[n]]
+        deepest = max(deps, key=lambda d: d[0], default=(0, None, None))
+        depth[n] = deepest[0] + 1
+        if depth[n] == MAX_CALL_DEPTH + 1:
+            chain = [n, deepest[1]]
+            while len(chain) < 4 and graph[chain[-1]]:
+                chain.append(max(graph[chain[-1]], key=lambda d: depth.get(d[0], 0))[0])
+            state.error("R222", f"definitions call each other more than {MAX_CALL_DEPTH} deep: "
+                        + " -> ".join(chain) + " -> ...", deepest[2].span,
+                        hint="compute the value in fewer steps: a table, or let lines in one formula")
 
 
 def signatures(state: CheckState) -> None:

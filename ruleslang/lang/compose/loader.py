@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Sequence
 
 from ruleslang.lang.syntax import ast
-from ruleslang.base.diagnostics import DiagnosticError, error
+from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, error
 from ruleslang.base.limits import MAX_SOURCE_CHARS
 from ruleslang.lang.syntax.parser import parse_module
 from ruleslang.base.source import Source, Span
@@ -154,10 +154,11 @@ class Loader:
             if size > MAX_SOURCE_CHARS * 4:
                 raise DiagnosticError(error("S004", f"ruleset file is {size} bytes; the limit is "
                                             f"{MAX_SOURCE_CHARS} characters", span, file=str(path)))
-            text = path.read_text(encoding="utf-8")
+            data = path.read_bytes()
+            # A byte-order mark is how some editors save UTF-8; it is not part of the rules.
+            text = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
-            raise DiagnosticError(error("S006", f"ruleset file is not UTF-8 text ({exc.reason})", span,
-                                        file=str(path)))
+            raise DiagnosticError(_not_utf8(path, data, exc)) from None
         except OSError as exc:
             raise DiagnosticError(error("S001", f"cannot read ruleset file: {exc.strerror}", span,
                                         file=str(path)))
@@ -192,3 +193,11 @@ def _ref_sort_key(ref: str):
     if parts is None:
         return (ref, 0)
     return (f"{parts[0]}/{parts[1]}", parts[2] or 0)
+
+
+def _not_utf8(path: Path, data: bytes, exc: UnicodeDecodeError) -> Diagnostic:
+    """S006 located at the first byte that is not UTF-8, in the file itself."""
+    before = data[:exc.start].decode("utf-8-sig")
+    shown = Source(str(path), before + "\ufffd" + data[exc.end:].split(b"\n", 1)[0].decode("utf-8", "replace"))
+    return error("S006", f"ruleset file is not UTF-8 text (byte 0x{data[exc.start]:02x}: {exc.reason})", Span(shown, len(before), len(before) + 1),
+                 hint="save the file as UTF-8")

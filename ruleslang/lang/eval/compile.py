@@ -22,7 +22,8 @@ from ruleslang.lang.builtins.registry import REGISTRY as BUILTINS
 from ruleslang.base.errors import EvalError
 from ruleslang.base.limits import MAX_COLLECTION, MAX_INT_BITS, MAX_TEXT
 from ruleslang.lang.check.typecheck import CheckInfo
-from ruleslang.lang.values import LSet, Record, UnitValue, display_text, normalize_number, sort_key
+from ruleslang.lang.values import (LSet, Record, UnitValue, bounded_number, bounded_sum, display_text, normalize_number,
+                                   sort_key)
 
 Fn = Callable[[list], Any]
 # Board queries the compiler calls directly:
@@ -502,7 +503,7 @@ class ExprCompiler:
                             if control.get(v.name) == pname:
                                 env[slot] = v
                                 total += elt(env)
-                        return total
+                        return _total(total, span)
                     return sum_controlled
 
                 def sum_loop(env):
@@ -512,13 +513,20 @@ class ExprCompiler:
                         env[slot] = v
                         if cond is None or cond(env):
                             total += elt(env)
-                    return total
+                    # whole numbers grow a bit at most per (budgeted) term: one check at the end
+                    return _total(total, span)
                 return sum_loop
             gen = self._generate(comp)
             if name == "sum":
                 if elem == T.INT:
-                    return lambda env: sum(gen(env))
-                return lambda env: normalize_number(sum(gen(env)))
+                    return lambda env: _total(sum(gen(env)), span)
+
+                def fraction_sum(env):
+                    try:
+                        return bounded_sum(gen(env))
+                    except EvalError as e:
+                        raise e.at(span)
+                return fraction_sum
             if name == "count":
                 return lambda env: len(gen(env))
             if name == "any":
@@ -739,9 +747,13 @@ class ExprCompiler:
         lt, rt = self.info.types.get(id(node.left)), self.info.types.get(id(node.right))
         if T.strip_optional(lt) == T.TEXT or isinstance(T.strip_optional(lt), T.ListType):
             lf, rf = self._need(node.left, lf), self._need(node.right, rf)
+            is_text = T.strip_optional(lt) == T.TEXT
             if lc is not NO_VALUE and rc is not NO_VALUE:
-                return self._const(lc + rc)
-            return (lambda env: lf(env) + rf(env)), NO_VALUE
+                return self._const(_joined(lc + rc, is_text, span))
+
+            def join(env):
+                return _joined(lf(env) + rf(env), is_text, span)
+            return join, NO_VALUE
         fn = ARITHMETIC[op]
         if lc is not NO_VALUE and rc is not NO_VALUE:
             return self._const(fn(lc, rc, span))
@@ -881,17 +893,21 @@ class ExprCompiler:
 # --------------------------------------------------------------------------- arithmetic
 
 
-def bounded_number(v):
-    """A number as the language keeps it: a whole fraction as an int; E509 beyond the bit limit."""
-    if type(v) is Fraction:
-        if v.denominator == 1:
-            return int(v.numerator)
-        if v.numerator.bit_length() > MAX_INT_BITS or v.denominator.bit_length() > MAX_INT_BITS:
-            raise EvalError("E509", f"a fraction grew beyond {MAX_INT_BITS} bits")
-        return v
-    if -_LIMIT < v < _LIMIT:
-        return v
-    raise EvalError("E509", f"a number grew beyond {MAX_INT_BITS} bits")
+def _total(value, span):
+    """A whole-number total held to the number limit, reported at the aggregate's call."""
+    try:
+        return bounded_number(value)
+    except EvalError as e:
+        raise e.at(span)
+
+
+def _joined(value, is_text: bool, span):
+    """A text or list made by `+`, held to the size limits (doubling a value 40 times is 10^12)."""
+    if is_text and len(value) > MAX_TEXT:
+        raise EvalError("E510", f"a text of {len(value)} characters is more than the limit of {MAX_TEXT}", span)
+    if not is_text and len(value) > MAX_COLLECTION:
+        raise EvalError("E510", f"a list of {len(value)} elements is more than the limit of {MAX_COLLECTION}", span)
+    return value
 
 
 def _wrap(op):

@@ -14,9 +14,9 @@ from typing import Any, Callable
 from ruleslang.lang.syntax import ast
 from ruleslang.board.state import BoardError
 from ruleslang.lang.builtins.board import SETTABLE_PROPERTIES
-from ruleslang.lang.eval.compile import bounded_number, items_of, located
+from ruleslang.lang.eval.compile import items_of, located
 from ruleslang.base.errors import EvalError
-from ruleslang.lang.values import EnumValue, LSet, UnitValue, display_text, format_value, to_json
+from ruleslang.lang.values import EnumValue, LSet, UnitValue, bounded_number, display_text, format_value, to_json
 
 Exec = Callable[[list], None]
 

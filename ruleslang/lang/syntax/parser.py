@@ -251,6 +251,7 @@ def _quote_in_interpolation(text: str, at: int) -> int | None:
     `"{controller("UK")}"` lexes as the text `"{controller("` followed by the name UK: the unexpected token
     sits right after a text that ended inside an interpolation, which is what the user must see.
     """
+    at = min(at, len(text))  # a token at the end of the file (an indent the lexer adds) starts past the text
     i = text.rfind("\n", 0, at) + 1
     literal_start = None  # index of the opening quote while inside a text
     last = None  # (opening quote, closing quote) of the last text on the line
@@ -271,6 +272,72 @@ def _quote_in_interpolation(text: str, at: int) -> int | None:
     for ch in body:
         depth += {"{": 1, "}": -1}.get(ch, 0)
     return last[1] if depth > 0 else None
+
+
+# Operators whose chains may be regrouped: `a + b + c` is `(a + b) + c` and `a + (b + c)` alike, and
+# evaluation still runs left to right, so dice are rolled in the same order. A chain is regrouped only
+# when long, so ordinary expressions keep their shape and the spans of their errors.
+_REGROUPED = {"arith": ("+", "*"), "or_op": None, "and_op": None}
+_LONG_CHAIN = 16
+
+
+def _operator(node: Tree) -> str | None:
+    """The operator of a chain node (`or`/`and` nodes carry none: the rule name says it)."""
+    return str(node.children[1]) if node.data == "arith" else None
+
+
+def _chain(node: Tree) -> tuple[list, str | None] | None:
+    """The operands of a left-nested chain of one associative operator, leftmost first, or None."""
+    if node.data not in _REGROUPED:
+        return None
+    op = _operator(node)
+    allowed = _REGROUPED[node.data]
+    if allowed is not None and op not in allowed:
+        return None
+    rights = []
+    while isinstance(node, Tree) and node.data in _REGROUPED and _operator(node) == op:
+        rights.append(node.children[-1])
+        node = node.children[0]
+    return [node] + rights[::-1], op
+
+
+def _span_meta(tree: Tree, first, last) -> Tree:
+    """Give `tree` the source position running from `first`'s start to `last`'s end."""
+    start = first.meta if isinstance(first, Tree) else first
+    end = last.meta if isinstance(last, Tree) else last
+    meta = tree.meta
+    meta.empty = False
+    meta.line, meta.column, meta.start_pos = start.line, start.column, start.start_pos
+    meta.end_line, meta.end_column, meta.end_pos = end.end_line, end.end_column, end.end_pos
+    return tree
+
+
+def _grouped(data: str, op_token, operands: list):
+    """Operands joined by one operator as a balanced tree (depth log2 of their number)."""
+    if len(operands) == 1:
+        return operands[0]
+    middle = len(operands) // 2
+    left, right = _grouped(data, op_token, operands[:middle]), _grouped(data, op_token, operands[middle:])
+    children = [left, op_token, right] if op_token is not None else [left, right]
+    return _span_meta(Tree(data, children), operands[0], operands[-1])
+
+
+def _regroup_long_chains(tree: Tree) -> Tree:
+    """Regroup long chains of one associative operator, so a flat sum of many terms is not refused
+    as deep nesting (P005) and no recursive stage meets a deep tree."""
+    holder = Tree("holder", [tree])  # so the tree itself may be a chain
+    stack = [holder]
+    while stack:
+        node = stack.pop()
+        for i, child in enumerate(node.children):
+            if not isinstance(child, Tree):
+                continue
+            found = _chain(child)
+            if found is not None and len(found[0]) > _LONG_CHAIN:
+                op_token = child.children[1] if child.data == "arith" else None
+                child = node.children[i] = _grouped(child.data, op_token, found[0])
+            stack.append(child)
+    return holder.children[0]
 
 
 def _check_depth(tree: Tree, source: Source, base: int) -> None:
@@ -302,6 +369,7 @@ def parse_tree(text: str, source: Source, *, start: str = "start", base: int = 0
         raise DiagnosticError(error(exc.code, exc.message, Span(source, base + exc.start, base + exc.end)))
     except UnexpectedInput as exc:
         raise DiagnosticError(_syntax_diagnostic(exc, source, base))
+    tree = _regroup_long_chains(tree)
     _check_depth(tree, source, base)
     return tree
 

@@ -17,7 +17,7 @@ from lark.exceptions import VisitError
 
 from ruleslang.lang.syntax import ast
 from ruleslang.base.diagnostics import DiagnosticError, error
-from ruleslang.base.limits import MAX_DICE, MAX_DIE_SIDES, MAX_INT_BITS
+from ruleslang.base.limits import MAX_DICE, MAX_DIE_SIDES, MAX_INT_BITS, MAX_NUMBER_DIGITS, MAX_TEXT
 from ruleslang.base.source import Source, Span
 
 _ESCAPES = {'"': '"', "\\": "\\", "n": "\n", "t": "\t"}
@@ -62,6 +62,10 @@ class _ToAst(Transformer):
         """Unescape a STRING token and split out `{expr}` interpolations."""
         raw = str(tok)[1:-1]
         start = self.base + tok.start_pos + 1
+        if len(raw) > MAX_TEXT:
+            raise DiagnosticError(error(
+                "E510", f"a text of {len(raw)} characters is more than the limit of {MAX_TEXT}",
+                Span(self.source, start - 1, start)))
         parts: list = []
         buf: list[str] = []
         i = 0
@@ -637,6 +641,7 @@ class _ToAst(Transformer):
         return ast.Index(children[0], children[1], span=self._span(meta))
 
     def int_lit(self, meta, children):
+        self._check_digits(children[0])
         value = int(children[0])
         if _too_big(value):
             raise DiagnosticError(error("E509", f"number has more than {MAX_INT_BITS} bits",
@@ -644,7 +649,20 @@ class _ToAst(Transformer):
         return ast.IntLit(value, span=self._span(meta))
 
     def decimal_lit(self, meta, children):
-        return ast.DecimalLit(Fraction(str(children[0])), span=self._span(meta))
+        self._check_digits(children[0])
+        value = Fraction(str(children[0]))
+        if _too_big(value.numerator) or _too_big(value.denominator):
+            raise DiagnosticError(error("E509", f"number has more than {MAX_INT_BITS} bits",
+                                        self._tok_span(children[0])))
+        return ast.DecimalLit(value, span=self._span(meta))
+
+    def _check_digits(self, token) -> None:
+        """E509 for a number written with more digits than any number the language keeps."""
+        digits = sum(ch.isdigit() for ch in str(token))
+        if digits > MAX_NUMBER_DIGITS:
+            raise DiagnosticError(error(
+                "E509", f"number written with {digits} digits; at most {MAX_NUMBER_DIGITS} are allowed "
+                        f"(numbers are limited to {MAX_INT_BITS} bits)", self._tok_span(token)))
 
     def string_lit(self, meta, children):
         return self._string(children[0])

@@ -1,0 +1,215 @@
+"""Hostile input found by fuzzing and by hand (issue 16): each case once ended in an internal error,
+a wrong refusal or a stray file; each now gets a located, coded diagnostic or the right result."""
+
+import os
+from pathlib import Path
+
+import pytest
+
+from ruleslang.base.fileio import write_atomic
+from ruleslang.base.source import Source
+
+from test_cli import run_cli
+
+
+def _rules(tmp_path: Path, text: str, name: str = "a.rules") -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+# ---------------------------------------------------------------- syntax
+
+
+@pytest.mark.parametrize("text", ["ruleset a/b@1\nphase p:\n    if true:", "ruleset a/b@1\nphase p:\n    for x in 1..2:"])
+def test_a_file_ending_after_a_nested_block_header_is_a_syntax_error(tmp_path, text):
+    code, output = run_cli(["check", _rules(tmp_path, text)])
+    assert code == 1 and "error[P001]" in output and "indented block" in output
+    assert "internal error" not in output
+
+
+def test_a_byte_order_mark_is_accepted_in_rulesets(tmp_path):
+    path = tmp_path / "a.rules"
+    path.write_bytes(b"\xef\xbb\xbfruleset a/b@1\nformula f() -> int = 7\n")
+    code, output = run_cli(["call", str(path), "f"])
+    assert (code, output.strip()) == (0, "7")
+
+
+def test_a_ruleset_that_is_not_utf8_is_located_at_the_bad_byte(tmp_path):
+    path = tmp_path / "a.rules"
+    path.write_bytes(b'ruleset a/b@1\nformula f() -> text = "ab\xffc"\n')
+    code, output = run_cli(["check", str(path)])
+    assert code == 1 and "error[S006]" in output and "byte 0xff" in output
+    assert "a.rules:2:26:" in output
+
+
+def test_a_flat_sum_of_many_terms_is_not_deep_nesting(tmp_path):
+    terms = 3000
+    path = _rules(tmp_path, "ruleset a/b@1\nformula f() -> int = " + " + ".join(["2"] * terms) + "\n")
+    code, output = run_cli(["call", path, "f"])
+    assert (code, output.strip()) == (0, str(2 * terms))
+
+
+def test_a_long_chain_of_or_keeps_left_to_right_evaluation(tmp_path):
+    # Regrouping must not change which operands run: the error on the right is never reached.
+    path = _rules(tmp_path, "ruleset a/b@1\nformula f(x: int) -> bool = " + " or ".join(["false"] * 40)
+                  + " or true or 1 / x == 1\n")
+    code, output = run_cli(["call", path, "f", "0"])
+    assert (code, output.strip()) == (0, "true")
+
+
+# ---------------------------------------------------------------- numbers
+
+
+def test_a_number_literal_past_the_digit_limit_is_located(tmp_path):
+    path = _rules(tmp_path, "ruleset a/b@1\nformula f() -> int = " + "9" * 5000 + "\n")
+    code, output = run_cli(["check", path])
+    assert code == 1 and "error[E509]" in output and "5000 digits" in output and "a.rules:2:22:" in output
+
+
+def test_a_decimal_past_the_bit_limit_is_located(tmp_path):
+    path = _rules(tmp_path, "ruleset a/b@1\nformula f() -> number = 0." + "3" * 90 + "\n")
+    code, output = run_cli(["check", path])
+    assert code == 1 and "error[E509]" in output and "256 bits" in output
+
+
+def test_a_command_line_number_past_the_digit_limit_is_refused(tmp_path):
+    path = _rules(tmp_path, "ruleset a/b@1\nformula f(x: int) -> int = x\n")
+    code, output = run_cli(["call", path, "f", "9" * 5000])
+    assert code == 2 and "error[U104]" in output and "5000 digits" in output
+
+
+def test_a_command_line_value_nested_deeply_is_refused(tmp_path):
+    path = _rules(tmp_path, "ruleset a/b@1\nformula f(x: list of int) -> int = count(x)\n")
+    code, output = run_cli(["call", path, "f", "[" * 5000 + "]" * 5000])
+    assert code == 2 and "error[U104]" in output and "nests deeper" in output
+
+
+def test_a_scenario_number_past_the_digit_limit_is_located(tmp_path):
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text("map: aar\nturn: {round: " + "9" * 5000 + "}\n", encoding="utf-8")
+    code, output = run_cli(["play", "--scenario", str(scenario), "--quiet"])
+    assert code == 1 and "error[D609]" in output and "s.yaml:2:15:" in output
+
+
+# ---------------------------------------------------------------- call depth
+
+
+def _chain(length: int) -> str:
+    lines = ["ruleset a/b@1"]
+    lines += [f"formula f{i}() -> int = f{i + 1}() + 1" for i in range(length)]
+    lines.append(f"formula f{length}() -> int = 0")
+    return "\n".join(lines) + "\n"
+
+
+def test_a_chain_of_definitions_past_the_call_depth_is_refused_at_the_call(tmp_path):
+    code, output = run_cli(["call", _rules(tmp_path, _chain(3000)), "f0"])
+    assert code == 1 and "error[R222]" in output and "more than 64 deep" in output
+    assert "nested too deeply" not in output
+
+
+def test_a_chain_within_the_call_depth_runs(tmp_path):
+    code, output = run_cli(["call", _rules(tmp_path, _chain(63)), "f0"])
+    assert (code, output.strip()) == (0, "63")
+
+
+# ---------------------------------------------------------------- files
+
+
+def test_a_path_outside_the_working_directory_is_printed_whole(tmp_path, monkeypatch):
+    inside = tmp_path / "work"
+    inside.mkdir()
+    monkeypatch.chdir(inside)
+    outside = tmp_path / "elsewhere" / "a.rules"
+    inside_file = inside / "b.rules"
+    assert Source(str(outside), "").display_name == str(outside)
+    assert Source(str(inside_file), "").display_name == "b.rules"
+
+
+def test_stale_temporaries_of_an_interrupted_write_are_removed(tmp_path):
+    target = tmp_path / "game.save"
+    stale = tmp_path / ".game.save.abcd1234.tmp"
+    stale.write_text("half")
+    other = tmp_path / ".other.save.abcd1234.tmp"
+    other.write_text("not ours")
+    write_atomic(target, "whole\n")
+    assert target.read_text() == "whole\n"
+    assert not stale.exists() and other.exists()
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/null"), reason="needs /dev/null")
+def test_a_device_is_written_to_and_never_replaced(tmp_path):
+    write_atomic("/dev/null", "anything\n")
+    assert not Path("/dev/null").is_file()
+
+
+# ---------------------------------------------------------------- files outside the roots
+
+
+def test_a_ruleset_map_outside_the_roots_is_refused_without_reading_it(tmp_path):
+    secret = tmp_path / "outside" / "secret.yaml"
+    secret.parent.mkdir()
+    secret.write_text("password: hunter2\n")
+    rules = tmp_path / "work" / "a.rules"
+    rules.parent.mkdir()
+    rules.write_text(f'ruleset a/b@1\nmap "{secret}"\n')
+    code, output = run_cli(["check", str(rules)])
+    assert code == 1 and "error[S005]" in output and "outside the ruleset roots" in output
+    assert "hunter2" not in output
+
+
+def test_a_scenario_map_outside_the_roots_is_refused_and_one_beside_it_is_played(tmp_path):
+    shipped_map = Path(__file__).parent.parent / "rulesets" / "maps" / "aar.yaml"
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "board.yaml").write_text(shipped_map.read_text(encoding="utf-8"), encoding="utf-8")
+    (folder / "beside.yaml").write_text("map: board.yaml\n")
+    code, output = run_cli(["play", "--scenario", str(folder / "beside.yaml"), "--rounds", "1", "--quiet"])
+    assert code == 0, output
+    secret = tmp_path / "outside.yaml"
+    secret.write_text("password: hunter2\n")
+    (folder / "away.yaml").write_text(f"map: {secret}\n")
+    code, output = run_cli(["play", "--scenario", str(folder / "away.yaml"), "--rounds", "1", "--quiet"])
+    assert code == 1 and "error[S005]" in output and "hunter2" not in output
+
+
+# ---------------------------------------------------------------- sizes reached by arithmetic
+
+
+def test_a_sum_past_the_number_limit_is_refused_at_the_sum(tmp_path):
+    big = str(2 ** 256 - 1)
+    path = _rules(tmp_path, f"ruleset a/b@1\nformula f() -> int = sum(x for x in [{big}, {big}])\n"
+                            f"formula g() -> int = sum([{big}, {big}])\n")
+    for name in ("f", "g"):
+        code, output = run_cli(["call", path, name])
+        assert code == 1 and "error[E509]" in output and "a.rules:" in output, output
+
+
+def test_a_harmonic_sum_of_exact_fractions_stops_at_the_limit(tmp_path):
+    path = _rules(tmp_path, "ruleset a/b@1\nformula f(n: int) -> number = sum(1 / i for i in 1..n)\n")
+    code, output = run_cli(["call", path, "f", "5"])
+    assert (code, output.strip()) == (0, "137/60")
+    code, output = run_cli(["call", path, "f", "5000"])
+    assert code == 1 and "error[E509]" in output and "a.rules:2:" in output
+
+
+def test_doubling_a_text_stops_at_the_text_limit(tmp_path):
+    lines = ["ruleset a/b@1", "formula f() -> text:", '    let t0 = "' + "x" * 100 + '"']
+    lines += [f"    let t{i + 1} = t{i} + t{i}" for i in range(20)]
+    lines.append("    t20")
+    code, output = run_cli(["call", _rules(tmp_path, "\n".join(lines) + "\n"), "f"])
+    assert code == 1 and "error[E510]" in output and "text of 102400 characters" in output
+
+
+def test_doubling_a_list_stops_at_the_collection_limit(tmp_path):
+    lines = ["ruleset a/b@1", "formula f() -> int:", "    let l0 = [1, 2, 3, 4]"]
+    lines += [f"    let l{i + 1} = l{i} + l{i}" for i in range(20)]
+    lines.append("    count(l20)")
+    code, output = run_cli(["call", _rules(tmp_path, "\n".join(lines) + "\n"), "f"])
+    assert code == 1 and "error[E510]" in output and "list of 131072 elements" in output
+
+
+def test_an_oversized_text_literal_is_located(tmp_path):
+    path = _rules(tmp_path, 'ruleset a/b@1\nformula f() -> text = "' + "y" * 200_000 + '"\n')
+    code, output = run_cli(["check", path])
+    assert code == 1 and "error[E510]" in output and "a.rules:2:23:" in output
