@@ -5,6 +5,8 @@ What it re-derives:
 - the board, from the start record and the events: every unit an event names exists then (it
   was in the start record or an `add_units` event, and no `remove_units` took it away), every
   move leaves from where its units are and its path ends where it says, new ids are new;
+- control and factories: every change of control, and every factory event, starts from who held
+  the territory (or the factory) then;
 - every treasury change: the figure before plus `amount` is the `after` stated, and a purchase
   spends what its treasury change took;
 - every die is a number on its die;
@@ -36,6 +38,8 @@ class _Audit:
         self.units = {u["id"]: dict(u) for u in start["units"]}
         self.gone: dict[int, dict] = {}  # units removed, as they last were
         self.treasury = {p: dict(amounts) for p, amounts in start["treasury"].items()}
+        self.control = dict(start["control"])
+        self.factories = {f["space"]: f["owner"] for f in start["factories"]}
         self.problems: list[str] = []
         self.battle: dict | None = None
         self.step: dict | None = None
@@ -97,6 +101,21 @@ class _Audit:
 
     def on_captured_units(self, number, e):
         self.known(number, e["units"], "captured_units")
+
+    def on_control(self, number, e):
+        if self.control.get(e["space"]) != e["before"]:
+            self.problem(number, f"{e['space']} changes hands from {e['before']}, but {self.control.get(e['space'])} "
+                                 "held it")
+        self.control[e["space"]] = e["after"]
+
+    def on_factory(self, number, e):
+        if self.factories.get(e["space"]) != e["before"]:
+            self.problem(number, f"the factory of {e['space']} was {self.factories.get(e['space'])}'s, not "
+                                 f"{e['before']}'s")
+        if e["after"] is None:
+            self.factories.pop(e["space"], None)
+        else:
+            self.factories[e["space"]] = e["after"]
 
     # -------------------------------------------------------------- money
 

@@ -1,7 +1,7 @@
 """The game log (`play --log`, docs/log-format.md): logs of seeded games of several compositions
 and agents validate against the package's schema (ruleslang/schemas/log.schema.json), malformed
-ones do not; an independent audit (tests/log_audit.py) re-derives the board, the treasuries and
-the dice of simple battles from the log alone, and fails a corrupted log; `replay` reads a log
+ones do not; an independent audit (tests/log_audit.py) re-derives the board, control, factories,
+the treasuries and the dice of simple battles from the log alone, and fails a corrupted log; `replay` reads a log
 and refuses one of an older format with its code."""
 
 from __future__ import annotations
@@ -203,6 +203,22 @@ def test_the_audit_fails_a_treasury_that_does_not_add_up(logs):
     def change(lines):
         next(e for e in lines if e["kind"] == "treasury")["after"] += 1
     assert any("treasury was" in p for p in corrupted(logs, change))
+
+
+def test_the_audit_fails_a_change_of_control_from_the_wrong_holder(logs):
+    def change(lines):
+        taken = next(e for e in lines if e["kind"] == "control")
+        lines[1]["control"][taken["space"]] = taken["after"]
+    assert any("changes hands from" in p for p in corrupted(logs, change))
+
+
+def test_the_audit_fails_a_factory_taken_from_the_wrong_owner(logs):
+    def change(lines):
+        factory = lines[1]["factories"][0]
+        other = next(p for p in lines[1]["treasury"] if p != factory["owner"])
+        lines.insert(2, {"kind": "factory", "space": factory["space"], "before": other, "after": other,
+                         "factory_kind": factory["kind"], "damage": 0})
+    assert any("the factory of" in p for p in corrupted(logs, change))
 
 
 def test_the_audit_fails_a_unit_that_never_was(logs):
