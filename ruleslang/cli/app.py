@@ -176,14 +176,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--resume", metavar="SAVE",
                    help="go on with a saved game: its rulesets, scenario, options and seed; --players, --agent "
                         "and --orders may give new agents for what comes after the save, --rounds more rounds")
-    p.add_argument("--log", metavar="FILE", help="write every event, one JSON object a line")
+    p.add_argument("--log", metavar="FILE",
+                   help="write the game as a log anyone can audit: a header, the starting state, then every "
+                        "event and die, one JSON object a line (docs/log-format.md)")
     p.add_argument("--quiet", action="store_true", help="print only the result")
     _common(p)
 
     p = sub.add_parser("replay", help="re-run a recorded game and confirm it matches",
                        description="Play a saved or logged game again from its record (the same rulesets, "
                                    "scenario, seed and answers) and compare every event with the recorded ones. "
-                                   "Exit 0 when all match, 1 at the first difference (which is printed).")
+                                   "Exit 0 when all match, 1 at the first difference (which is printed). Saves "
+                                   "and logs of an older format version are refused (D663).")
     p.add_argument("record", metavar="SAVE_OR_LOG",
                    help="a save written by play --save (JSON) or a log written by play --log (.jsonl or .log)")
     _common(p)

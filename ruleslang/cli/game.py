@@ -117,7 +117,7 @@ def cmd_play(args) -> int:
     if args.save:
         saves.write_save(args.save, saves.save_data(game, scenario_text=scenario_text, finished=True))
     if args.log:
-        saves.write_log(args.log, game, scenario_text)
+        saves.write_log(args.log, game, scenario_text, finished=True)
     printer.result(game, result)
     if args.format == "json":
         print(json.dumps(result, indent=2))

@@ -5,7 +5,8 @@ the phases of the ruleset's `sequence turn` (with their hooks). Phases written i
 as written; phases written `runtime NAME with {...}` run a generic procedure configured by the
 ruleset, from the table of procedures the game is built with (the kit's: purchase, move, battle,
 place; `ruleslang.runtime.kit.table`). Every change goes through the game state (logged),
-every die through the host (recorded), every decision through an agent (recorded), so the same
+every die through the host (recorded, and logged as a `roll` event where it falls among the
+others), every decision through an agent (recorded, and logged with what it offered), so the same
 rulesets, seed and agents give the same game byte for byte.
 """
 
@@ -20,12 +21,13 @@ from ruleslang.board.state import GameState
 from ruleslang.lang.eval.context import EvalContext
 from ruleslang.base.diagnostics import DiagnosticError, error
 from ruleslang.base.errors import EvalError
-from ruleslang.lang.eval.host import Host
+from ruleslang.base.source import Source, Span
+from ruleslang.lang.eval.host import Host, Roll
 from ruleslang.lang.eval.statements import run_procedure
 from ruleslang.lang.values import to_json
 from ruleslang.runtime.decisions import Decision
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # of saves and logs: 2 added the dice, what decisions offered and the start
 MAX_ASKS = 3  # an agent gets this many tries at a decision before the runtime falls back
 GAME_BUDGET = 50_000_000  # evaluation steps per phase
 
@@ -166,6 +168,16 @@ class Game(GameServices):
                                                 "play", None, hint="declare one, e.g. sequence turn: purchase, ..."))
         self.on_turn: Callable | None = None
         self.setup = None
+        self.start: dict | None = None  # the state before play as saves and logs give it (saves.start_record)
+        # every die as an event: where it was rolled named by ruleset reference, not by a path
+        # that depends on the checkout
+        self._rule_files = {source.name: ref for ref, source in ruleset_sources(loaded).items()}
+        self.host.on_roll = self._log_roll
+
+    def _log_roll(self, roll: Roll, span: Span | None) -> None:
+        at = roll.where if span is None else \
+            f"{self._rule_files.get(span.source.name, span.source.name)}:{span.line}:{span.column}"
+        self.log("roll", sides=roll.sides, value=roll.value, at=at)
 
     # ------------------------------------------------------------------ decisions
 
@@ -190,7 +202,8 @@ class Game(GameServices):
         if decision.id:
             entry["id"] = decision.id
         self.decisions.append(entry)
-        self.log("decision", decision=entry["kind"], player=entry["player"], answer=entry["answer"])
+        self.log("decision", decision=entry["kind"], player=entry["player"], offered=offered(decision),
+                 answer=entry["answer"])
         if self.recorder is not None:
             self.recorder(entry)
 
@@ -321,6 +334,50 @@ class Game(GameServices):
             out["reason"] = (f"no side won within {rounds} round{'' if rounds == 1 else 's'}" +
                              (f"; {leader} lead on score" if leader else ""))
         return out
+
+
+def ruleset_sources(loaded) -> dict[str, Source]:
+    """The source of every ruleset file of a loaded composition, by reference (the order it is
+    found in: the composition, then what each uses and revises)."""
+    out: dict[str, Source] = {}
+    stack = [loaded.ruleset]
+    while stack:
+        rs = stack.pop()
+        if rs.file is not None:
+            out.setdefault(rs.ref, rs.file.source)
+        stack.extend(rs.uses)
+        if rs.revises is not None:
+            stack.append(rs.revises)
+    return out
+
+
+def offered(decision: Decision) -> dict:
+    """What a decision offered, as the log gives it: its options (a rule's `choose`, the units a
+    hit may fall on), its mode and count, and the plain data of its context (money and prices, the
+    hits each unit can take, the units to place and the territories offered, the kind of move).
+    What is not plain data (the movement engine, the rules' constraints) is left out: those
+    options are the ones the rules allow in the state the log describes."""
+    out: dict[str, Any] = {}
+    if decision.options:
+        out["options"] = [encode_answer(o) for o in decision.options]
+    if decision.kind in ("choose", "casualties"):
+        out["mode"] = decision.mode
+        out["count"] = decision.count
+    for name, value in decision.context.items():
+        if _plain(value):
+            out[name] = encode_answer(value)
+    return out
+
+
+def _plain(value: Any) -> bool:
+    """Whether a value is JSON data as it is (numbers, text, lists and maps of them)."""
+    if value is None or isinstance(value, (bool, int, str)):
+        return True
+    if isinstance(value, (list, tuple)):
+        return all(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return all(isinstance(k, (str, int)) and _plain(v) for k, v in value.items())
+    return False
 
 
 def encode_answer(answer: Any) -> Any:

@@ -1,15 +1,19 @@
 """Setting up games, saving them, resuming and replaying them.
 
 A save (JSON, written atomically) holds what makes a game reproducible: the format version, the
-exact ruleset versions with a hash of each source, the scenario's text, the options, the seed,
-the agents, every decision in order, and the events so far. Resuming re-runs the game from the
-start with the recorded decisions (the same seed gives the same dice), then goes on with the
-agents. Replaying re-runs it and confirms every event matches, or reports the first divergence.
-A save that is truncated, corrupt, of an unknown format, or whose rulesets changed is refused.
+exact ruleset versions with a hash of each source, the map and its hash, the scenario's text, the
+options, the seed, the agents, the starting state, every decision in order, and the events so
+far. Resuming re-runs the game from the start with the recorded decisions (the same seed gives
+the same dice), then goes on with the agents. Replaying re-runs it and confirms every event
+matches, or reports the first divergence. A save that is truncated, corrupt, of an unknown or
+older format, or whose rulesets changed is refused.
 
-A game log (`play --log FILE`) is JSON lines: the first line describes the game as a save does
-(without its decisions and events) with `"kind": "game"`, and every other line is one event, in
-order. A log can be replayed as a save can: its decisions are read back from its events.
+A game log (`play --log FILE`) is the same record as JSON lines, for anyone to audit: the first
+line describes the game as a save does (without its start, decisions and events) with `"kind":
+"game"`, the second is the starting state (`"kind": "start"`), and every other line is one event,
+in order, every die among them (docs/log-format.md; the schema: schemas/log.schema.json). A log
+can be replayed as a save can: its decisions are read back from its events. Both are written
+from one description of the game (`record_data`).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ruleslang import __version__
 from ruleslang.base.diagnostics import DiagnosticError, error
 from ruleslang.base.fileio import write_atomic
 from ruleslang.base.source import Source, Span, span_at
@@ -32,11 +37,12 @@ from ruleslang.board.scenario import scenario_from_data
 from ruleslang.lang.values import to_json
 from ruleslang.runtime.agents import make_agent
 from ruleslang.runtime.decisions import DONE, STAY, Agent, Decision
-from ruleslang.runtime.game import FORMAT_VERSION, Game, dumps_event
+from ruleslang.runtime.game import FORMAT_VERSION, Game, dumps_event, ruleset_sources
 from ruleslang.runtime.kit.table import kit_table
 from ruleslang.runtime.kit.movement import Move
 
 SAVE_KIND = "ruleslang-save"
+LOG_KIND = "ruleslang-log"
 
 
 @dataclass
@@ -102,6 +108,7 @@ def build_game(workspace, setup: GameSetup, *, recorded: list[dict] | None = Non
     if scenario is not None:
         set_scenario_values(game.ctx, scenario, options=options)
     game.setup = setup
+    game.start = start_record(game)
     return game
 
 
@@ -215,7 +222,9 @@ def decode_answer(raw: Any, decision: Decision, game) -> Any:
 # ---------------------------------------------------------------------- saving
 
 
-def save_data(game: Game, *, scenario_text: str | None, finished: bool) -> dict:
+def record_data(game: Game, *, scenario_text: str | None, finished: bool) -> dict:
+    """The description of a game that heads its save and its log: formats, versions, the rulesets
+    and the map with their hashes, the scenario, the options, the seed and the agents."""
     setup = game.setup
     rulesets = [{"ref": ref} for ref in game.loaded.ruleset.members]
     files = _ruleset_files(game)
@@ -223,40 +232,90 @@ def save_data(game: Game, *, scenario_text: str | None, finished: bool) -> dict:
         text = files.get(entry["ref"])
         if text is not None:
             entry["sha256"] = _hash(text)
+    game_map = game.state.map
     return {
         "format": SAVE_KIND,
         "version": FORMAT_VERSION,
+        "ruleslang": __version__,
         "compose": list(setup.refs),
         "rulesets": rulesets,
+        "map": {"name": game_map.name, "sha256": _file_hash(game_map.path)},
         "scenario": {"ref": setup.scenario, "text": scenario_text},
         "settings": list(setup.settings),
         "seed": setup.seed,
         "rounds": setup.rounds,
         "players": dict(setup.players),
         "default_agent": setup.default_agent,
-        "decisions": list(game.decisions),
+        "agents": {player: setup.players.get(player, setup.default_agent) for player in game.agents},
+        "orders": None if setup.orders is None else {"file": Path(setup.orders).name,
+                                                      "sha256": _file_hash(Path(setup.orders))},
         "rounds_played": game.state.round,
         "finished": finished,
-        "events": list(game.state.events),
     }
+
+
+def save_data(game: Game, *, scenario_text: str | None, finished: bool) -> dict:
+    """A save: the game's description, its starting state, every decision and every event."""
+    data = record_data(game, scenario_text=scenario_text, finished=finished)
+    data.update(start=game.start, decisions=list(game.decisions), events=list(game.state.events))
+    return data
+
+
+def start_record(game: Game) -> dict:
+    """The state before the first event, as saves and logs give it: the turn it starts at, every
+    unit (`Unit.to_json` without the fields at their defaults: no hits, no moves, no flags, no
+    cargo), control of every space, the factories, treasuries, stated incomes, counters, the
+    scenario's facts and every option in force (`--set` and the scenario's, over the defaults)."""
+    state = game.state
+    ctx = game.ctx
+    return {
+        "kind": "start",
+        "round": state.round,
+        "player": state.current_player,
+        "phase": state.phase,
+        "units": [{k: v for k, v in u.to_json().items() if k in _UNIT_KEYS or v} for u in state.units],
+        "next_unit_id": state.next_unit_id,
+        "control": dict(state.control),
+        "factories": [{"space": f.space, "owner": f.owner, "kind": f.kind, "damage": f.damage,
+                       "flags": dict(f.flags)} for f in state.factories.values()],
+        "treasury": {p: dict(amounts) for p, amounts in state.treasury.items()},
+        "income": {p: {"total": state.income_override[p], "by_economy": dict(state.income_override_by_economy[p])}
+                   for p in state.treasury},
+        "counters": {name: [[[to_json(k) for k in key], to_json(value)] for key, value in entries.items()]
+                     for name, entries in state.counters.items()},
+        "facts": {name: to_json(value) for name, value in ctx.facts.items()},
+        "options": {name: to_json(value) for name, value in ctx.options.items()},
+    }
+
+
+_UNIT_KEYS = ("id", "type", "owner", "space")  # a unit's fields the start record always gives
+
+
+def _file_hash(path: Path | None) -> str | None:
+    """The sha256 of a file's bytes, or None without a file (or one that cannot be read now)."""
+    if path is None:
+        return None
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError:
+        return None
 
 
 def _ruleset_files(game: Game) -> dict[str, str]:
     """The source text of every ruleset of the game, by reference."""
-    out: dict[str, str] = {}
-    stack = [game.loaded.ruleset]
-    while stack:
-        rs = stack.pop()
-        if rs.file is not None:
-            out.setdefault(rs.ref, rs.file.source.text)
-        stack.extend(rs.uses)
-        if rs.revises is not None:
-            stack.append(rs.revises)
-    return out
+    return {ref: source.text for ref, source in ruleset_sources(game.loaded).items()}
 
 
 def write_save(path: str, data: dict) -> None:
     write_atomic(path, json.dumps(data, ensure_ascii=False, indent=1, default=str) + "\n")
+
+
+def save_schema() -> dict:
+    """The schema of saves, with the log's definitions it refers to (its description, start and
+    events: one definition of each, in log.schema.json)."""
+    schema = load_schema("save")
+    schema["$defs"] = load_schema("log")["$defs"]
+    return schema
 
 
 def read_save(path: str) -> dict:
@@ -279,7 +338,7 @@ def read_save(path: str) -> dict:
     if data.get("version") != FORMAT_VERSION:
         raise DiagnosticError(error("D663", f"the save has format version {data.get('version')!r}; this ruleslang "
                                             f"reads version {FORMAT_VERSION}", None, file=path))
-    problems = validate(data, load_schema("save"), Positions(source, Span(source, 0, 0)), code="D664")
+    problems = validate(data, save_schema(), Positions(source, Span(source, 0, 0)), code="D664")
     if problems:
         raise DiagnosticError(problems)
     return data
@@ -305,6 +364,10 @@ def verify_resumed(data: dict, game: Game, path: str, *, complete: bool) -> None
     """Refuse to go on with a save whose events are not what its decisions give when re-run (a
     save edited or damaged by hand): D666, before anything is written over it. Not `complete`:
     the re-run is still inside the saved rounds, and only its events so far are compared."""
+    if dumps_event(data["start"]) != dumps_event(game.start):
+        raise DiagnosticError(error(
+            "D666", "the save's starting state is not the one its rulesets and scenario give; the save was changed "
+                    "or is corrupt, and is not resumed", None, file=path))
     events = game.state.events
     found = first_divergence(data["events"] if complete else data["events"][:len(events)], events)
     if found is not None:
@@ -341,12 +404,12 @@ def first_divergence(recorded: list[dict], events: list[dict]) -> tuple[int, dic
 # ---------------------------------------------------------------------- the game log and replays
 
 
-def write_log(path: str, game: Game, scenario_text: str | None) -> None:
-    """Write the game so far as a log (atomically): its description, then one event a line."""
-    header = save_data(game, scenario_text=scenario_text, finished=False)
-    header = {k: v for k, v in header.items() if k not in ("events", "decisions")}
-    header["kind"] = "game"
-    lines = [dumps_event(header)] + [dumps_event(e) for e in game.state.events]
+def write_log(path: str, game: Game, scenario_text: str | None, *, finished: bool = False) -> None:
+    """Write the game so far as a log (atomically): its description, its starting state, then one
+    event a line."""
+    header = {"kind": "game", **record_data(game, scenario_text=scenario_text, finished=finished),
+              "format": LOG_KIND}
+    lines = [dumps_event(header), dumps_event(game.start)] + [dumps_event(e) for e in game.state.events]
     write_atomic(path, "\n".join(lines) + "\n")
 
 
@@ -358,15 +421,27 @@ def read_record(path: str) -> dict:
         with open(path, encoding="utf-8") as file:
             lines = file.read().splitlines()
         header = json.loads(lines[0])
-        events = [json.loads(line) for line in lines[1:] if line.strip()]
+        start = json.loads(lines[1]) if len(lines) > 1 else None
+        events = [json.loads(line) for line in lines[2:] if line.strip()]
     except (OSError, IndexError, json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise DiagnosticError(error("D661", f"the log cannot be read (truncated or corrupt): {exc}", file=path))
-    if header.get("kind") != "game" or header.get("format") != SAVE_KIND:
+    if not isinstance(header, dict) or header.get("kind") != "game" \
+            or header.get("format") not in (LOG_KIND, SAVE_KIND):
         raise DiagnosticError(error("D662", "this is not a ruleslang game log", file=path))
+    if header.get("version") != FORMAT_VERSION:
+        raise DiagnosticError(error("D663", f"the log has format version {header.get('version')!r}; this ruleslang "
+                                            f"reads version {FORMAT_VERSION}", None, file=path,
+                                    hint="replay it with the ruleslang that wrote it, or play the game again"))
+    # the description and the start (what a replay reads); the events are checked by replaying them
+    source = Source(path, "\n".join(lines[:2]))
+    problems = validate([header, start], load_schema("log"), Positions(source, Span(source, 0, 0)), code="D664")
+    if problems:
+        raise DiagnosticError(problems)
+    header = {k: v for k, v in header.items() if k != "kind"}
+    header.update(start=start, events=events)
     # the runtime's record of each answer (a rule's own `choose` also logs one, with its id)
-    decisions = [{"kind": e["decision"], "player": e["player"], "answer": e["answer"]}
-                 for e in events if e.get("kind") == "decision" and "decision" in e]
-    header.update(events=events, decisions=decisions)
+    header["decisions"] = [{"kind": e["decision"], "player": e["player"], "answer": e["answer"]}
+                           for e in events if e.get("kind") == "decision" and "decision" in e]
     return header
 
 
@@ -388,6 +463,8 @@ def replay(workspace, data: dict, path: str) -> ReplayResult:
     check_rulesets_unchanged(game, data, path)
     for agent in game.agents.values():
         agent.after = None  # a replay only answers from the record
+    if dumps_event(data["start"]) != dumps_event(game.start):
+        return ReplayResult(0, diverged="the recorded starting state is not the one the rulesets and scenario give")
     try:
         game.run(data["rounds_played"])
     except ReplayDivergence as exc:

@@ -119,15 +119,20 @@ def test_replay_of_a_save_confirms_every_event(saved, capsys):
 def test_replay_of_a_log_confirms_every_event(saved, here, capsys, monkeypatch):
     monkeypatch.setenv("RULESLANG_DEBUG", "1")
     log = read_log(here / "game.jsonl")
-    assert log[0]["kind"] == "game" and log[1:] == saves.read_save(str(saved))["events"]
+    save = saves.read_save(str(saved))
+    # the save's description, then its start, then its events; the decisions are read from those
+    assert log[0]["kind"] == "game" and log[0]["format"] == "ruleslang-log"
+    assert {k: v for k, v in log[0].items() if k not in ("kind", "format")} == \
+        {k: v for k, v in save.items() if k not in ("format", "start", "decisions", "events")}
+    assert log[1] == save["start"] and log[2:] == save["events"]
     assert play("replay", "game.jsonl") == 0
-    assert capsys.readouterr().out == f"replay of game.jsonl: all {len(log) - 1} events match\n"
-    # a tampered log is reported at its first divergence
+    assert capsys.readouterr().out == f"replay of game.jsonl: all {len(log) - 2} events match\n"
+    # a tampered log is reported at its first divergence (event numbers count from the third line)
     index = next(i for i, e in enumerate(log) if e["kind"] == "treasury")
     log[index]["amount"] += 1
     (here / "game.jsonl").write_text("".join(json.dumps(e) + "\n" for e in log))
     assert play("replay", "game.jsonl") == 1
-    assert capsys.readouterr().out.startswith(f"replay of game.jsonl: diverges at event {index}\n")
+    assert capsys.readouterr().out.startswith(f"replay of game.jsonl: diverges at event {index - 1}\n")
 
 
 def tamper(path: Path, change) -> None:
@@ -211,7 +216,7 @@ def test_corrupt_and_foreign_files_are_refused(here, capsys, content, code):
 
 def test_an_unknown_format_version_is_refused(saved, capsys):
     tamper(saved, lambda d: d.update(version=FORMAT_VERSION + 1))
-    assert "format version 2" in refused(saved.name, "D663", capsys)
+    assert f"format version {FORMAT_VERSION + 1}" in refused(saved.name, "D663", capsys)
 
 
 def test_a_malformed_save_is_refused_at_its_path(saved, capsys):
@@ -264,6 +269,13 @@ def test_resuming_a_save_whose_events_were_changed_is_refused(saved, capsys):
     tamper(saved, change)
     err = resume_refused(saved, "D666", capsys)
     assert f"from event {index + 1}" in err
+
+
+def test_resuming_a_save_whose_start_was_changed_is_refused(saved, capsys):
+    def change(d):
+        d["start"]["units"][0]["space"] = d["start"]["units"][1]["space"]
+    tamper(saved, change)
+    assert "starting state" in resume_refused(saved, "D666", capsys)
 
 
 def test_resuming_a_save_whose_decisions_were_changed_is_refused(saved, capsys):

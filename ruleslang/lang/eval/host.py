@@ -2,13 +2,15 @@
 roll, the step budget, and the event log.
 
 Every die roll of a sampled evaluation goes through `Host.roll`, which records it with the rule
-text that asked for it; replaying a game compares these records.
+text that asked for it and hands it to `on_roll` when one is set (a game logs every die there,
+in order with its other events).
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Callable
 
 from ruleslang.base.errors import EvalError
 from ruleslang.base.limits import DEFAULT_STEP_BUDGET
@@ -34,6 +36,8 @@ class Host:
         self.budget = budget
         self.steps = budget
         self.events: list[dict] = []
+        # told of every die as it is rolled, with the span of the rule text that rolled it
+        self.on_roll: Callable[[Roll, Span | None], None] | None = None
 
     def reset_budget(self, budget: int | None = None) -> None:
         """Start a new top-level evaluation with a full budget."""
@@ -57,7 +61,10 @@ class Host:
         """One die: 1..sides, recorded."""
         value = self.rng.randint(1, sides)
         where = f"{span.source.display_name}:{span.line}:{span.column}" if span is not None else "-"
-        self.rolls.append(Roll(sides, value, where))
+        roll = Roll(sides, value, where)
+        self.rolls.append(roll)
+        if self.on_roll is not None:
+            self.on_roll(roll, span)
         return value
 
     def roll_sum(self, count: int, sides: int, span: Span | None = None) -> int:
