@@ -213,3 +213,22 @@ def test_an_oversized_text_literal_is_located(tmp_path):
     path = _rules(tmp_path, 'ruleset a/b@1\nformula f() -> text = "' + "y" * 200_000 + '"\n')
     code, output = run_cli(["check", path])
     assert code == 1 and "error[E510]" in output and "a.rules:2:23:" in output
+
+
+# ---------------------------------------------------------------- exact evaluation's work
+
+
+def test_exact_dice_beyond_the_budget_stop_with_a_way_forward(tmp_path):
+    code, output = run_cli(["eval", "aar/base@1", "1000d1000", "--exact"])
+    assert code == 1 and "error[E501]" in output and "sample it instead" in output
+
+
+def test_a_check_reading_huge_exact_dice_is_refused_not_hung(tmp_path):
+    path = _rules(tmp_path, 'ruleset a/b@1\ncheck "x": probability(1000d1000 > 5) > 0\n')
+    code, output = run_cli(["check", path])
+    assert code == 1 and "error[C402]" in output and "budget" in output
+
+
+def test_exact_dice_within_the_budget_are_exact(tmp_path):
+    code, output = run_cli(["eval", "aar/base@1", "probability(3d6 > 10)"])
+    assert (code, output.strip()) == (0, "1/2")

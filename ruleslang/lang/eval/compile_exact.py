@@ -74,8 +74,16 @@ class ExactCompiler:
     # ------------------------------------------------------------------------ literals
 
     def _DiceLit(self, node):
-        d = X.dice(node.count, node.sides)
-        return lambda env: d
+        # Worked out when first evaluated, under the budget (never while compiling: `check` compiles
+        # every formula), and kept for later evaluations.
+        count, sides, span = node.count, node.sides, node.span
+        known: list = []
+
+        def dice(env):
+            if not known:
+                known.append(X.dice(count, sides, env[0], span))
+            return known[0]
+        return dice
 
     def _StringLit(self, node):
         parts = [p for p in node.parts if not isinstance(p, str)]
@@ -164,7 +172,7 @@ class ExactCompiler:
 
             def roll(env):
                 t = table(env)
-                faces = X.dice(t.dice_count, t.sides)
+                faces = X.dice(t.dice_count, t.sides, env[0], span)
                 out: dict = {}
                 for face, w in faces.items():
                     v = t.lookup(env[0], (face,), span)

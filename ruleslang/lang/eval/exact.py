@@ -48,6 +48,16 @@ def point(value) -> XDist:
     return XDist({value: 1}, 1)
 
 
+def _charge(ctx, span, work: int) -> None:
+    """Spend `work` steps of the budget on exact evaluation; E501 says how to get an answer instead."""
+    try:
+        ctx.host.spend(span, work)
+    except EvalError as e:
+        e.hint = ("working this out exactly costs more than the budget (outcomes x sides per die): "
+                  "sample it instead (--seed N, without --exact), or raise the budget with --budget")
+        raise
+
+
 def _guard(weights: dict, ctx, span) -> None:
     if len(weights) > MAX_DIST_SUPPORT:
         raise EvalError("E511", f"the exact distribution has more than {MAX_DIST_SUPPORT} outcomes", span,
@@ -55,14 +65,17 @@ def _guard(weights: dict, ctx, span) -> None:
                              "building whole lists of random values")
 
 
-def dice(count: int, sides: int) -> XDist:
-    """The sum of `count` dice with `sides` sides, by repeated convolution."""
+def dice(count: int, sides: int, ctx, span) -> XDist:
+    """The sum of `count` dice with `sides` sides, by repeated convolution; each convolution's work
+    (outcomes x sides) is charged to the budget before it is done."""
     acc = {0: 1}
     for _ in range(count):
+        _charge(ctx, span, len(acc) * sides)
         nxt: dict = {}
         for s, w in acc.items():
             for face in range(1, sides + 1):
                 nxt[s + face] = nxt.get(s + face, 0) + w
+        _guard(nxt, ctx, span)
         acc = nxt
     return XDist(acc, sides ** count)
 
@@ -72,12 +85,13 @@ def lift(dists: list[XDist], f: Callable, ctx, span) -> XDist:
     acc: dict = {(): 1}
     total = 1
     for d in dists:
+        _charge(ctx, span, len(acc) * len(d.weights))  # before the work, so a huge product never starts
         nxt: dict = {}
         for args, w in acc.items():
             for v, wv in d.weights.items():
                 key = args + (v,)
                 nxt[key] = nxt.get(key, 0) + w * wv
-        ctx.host.spend(span, len(nxt))
+        _guard(nxt, ctx, span)
         acc = nxt
         total *= d.total
     out: dict = {}
@@ -98,12 +112,12 @@ def mixture(parts: Iterable[tuple[int, int, XDist]], ctx, span) -> XDist:
     for w, t, d in parts:
         q = t * d.total
         denom = denom * q // gcd(denom, q)
+    _charge(ctx, span, sum(len(d.weights) for _, _, d in parts))
     out: dict = {}
     for w, t, d in parts:
         scale = w * (denom // (t * d.total))
         for v, wv in d.weights.items():
             out[v] = out.get(v, 0) + wv * scale
-    ctx.host.spend(span, len(out))
     _guard(out, ctx, span)
     return XDist(out, denom).reduced()
 
@@ -130,13 +144,13 @@ SKIP = object()  # an element the `where` condition left out
 
 def fold_step(acc: XDist, element: XDist, fold: Fold, ctx, span) -> XDist:
     """Merge one independent element (possibly SKIP) into the accumulated states."""
+    _charge(ctx, span, len(acc.weights) * len(element.weights))
     out: dict = {}
     step = fold.step
     for s, ws in acc.weights.items():
         for v, wv in element.weights.items():
             s2 = s if v is SKIP else step(s, v)
             out[s2] = out.get(s2, 0) + ws * wv
-    ctx.host.spend(span, len(acc.weights) * len(element.weights))
     _guard(out, ctx, span)
     return XDist(out, acc.total * element.total).reduced()
 
