@@ -232,3 +232,33 @@ def test_a_check_reading_huge_exact_dice_is_refused_not_hung(tmp_path):
 def test_exact_dice_within_the_budget_are_exact(tmp_path):
     code, output = run_cli(["eval", "aar/base@1", "probability(3d6 > 10)"])
     assert (code, output.strip()) == (0, "1/2")
+
+
+# ---------------------------------------------------------------- units on a board
+
+
+def test_a_scenario_with_too_many_units_is_refused_at_the_count(tmp_path):
+    scenario = tmp_path / "big.yaml"
+    scenario.write_text("map: aar\nunits:\n  Germany:\n    Germans: {infantry: 100000000}\n")
+    code, output = run_cli(["play", "--scenario", str(scenario), "--quiet"])
+    assert code == 1 and "error[D612]" in output and "big.yaml:4:25:" in output
+
+
+def test_a_map_whose_start_has_too_many_units_is_refused(tmp_path):
+    shipped = (Path(__file__).parent.parent / "rulesets" / "maps" / "aar.yaml").read_text(encoding="utf-8")
+    placement = "    1 Sea Zone:\n      British: {transport: 1}\n"
+    assert placement in shipped
+    board = tmp_path / "board.yaml"
+    board.write_text(shipped.replace(placement, placement.replace("1}", "200000}")), encoding="utf-8")
+    code, output = run_cli(["map", "show", str(board)])
+    assert code == 1 and "error[D612]" in output and "board.yaml:" in output
+
+
+def test_an_imported_game_with_too_many_units_is_refused_at_the_placement(tmp_path):
+    tiny = (Path(__file__).parent / "board" / "fixtures" / "tiny_game.xml").read_text(encoding="utf-8")
+    game = tmp_path / "huge.xml"
+    game.write_text(tiny.replace('territory="Redland" quantity="3"', 'territory="Redland" quantity="100000000"'),
+                    encoding="utf-8")
+    code, output = run_cli(["import-triplea", str(game), "-o", str(tmp_path / "out")])
+    assert code == 1 and "more than 100000 units" in output and "huge.xml:" in output
+    assert not (tmp_path / "out").exists()

@@ -5,6 +5,7 @@ MAX_NESTING = 100                 # brackets and expression depth
 MAX_CALL_DEPTH = 64               # definitions calling each other in one chain
 MAX_RULESETS = 200                # rulesets loaded for one composition
 MAX_COLLECTION = 100_000          # elements of one list, set or range
+MAX_UNITS = 100_000               # units on one board (maps, scenarios, saves, imports)
 MAX_INT_BITS = 256                # magnitude of a whole number (and of a fraction's parts)
 MAX_NUMBER_DIGITS = 100           # digits of a number written in rules, data or on the command line
 MAX_TEXT = 100_000                # characters of one text value

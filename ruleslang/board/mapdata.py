@@ -24,6 +24,7 @@ from typing import Iterable, Mapping, Sequence
 import yaml
 
 from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, Related, error
+from ruleslang.base.limits import MAX_UNITS
 from ruleslang.base.source import Span
 from ruleslang.base.suggest import did_you_mean
 from ruleslang.base.yamlio import Positions, Problems, load_schema, load_yaml, not_a_file, read_source, validate
@@ -597,6 +598,7 @@ class _MapChecker:
     def build_start(self, players: dict[str, PlayerInfo], spaces: list[SpaceInfo]) -> StartPosition:
         start = _mapping(self.data.get("start"))
         units: dict[str, dict[str, dict[str, int]]] = {}
+        total = 0
         for space_text, by_player in _mapping(start.get("units")).items():
             space = self.space_ref(("start", "units", space_text), space_text, at_key=True)
             for player_text, by_type in _mapping(by_player).items():
@@ -604,6 +606,12 @@ class _MapChecker:
                 if space is None or player is None:
                     continue
                 counts = {t: n for t, n in _mapping(by_type).items() if isinstance(n, int) and n > 0}
+                for t, n in counts.items():
+                    total += n
+                    if total > MAX_UNITS:
+                        self.problem("D612", ("start", "units", space_text, player_text, t),
+                                     f"the map's start holds more than {MAX_UNITS} units, the most a board may hold")
+                        return StartPosition()  # refused: the map is not built
                 if counts:
                     target = units.setdefault(space, {}).setdefault(player, {})
                     for t, n in counts.items():

@@ -22,6 +22,7 @@ from types import MappingProxyType
 from typing import Mapping, Sequence
 
 from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, Related, error
+from ruleslang.base.limits import MAX_UNITS
 from ruleslang.base.source import Source, Span
 from ruleslang.base.suggest import did_you_mean
 from ruleslang.base.yamlio import Positions, Problems, load_schema, load_yaml, not_a_file, read_source, validate
@@ -281,6 +282,7 @@ class _ScenarioReader:
                     control[space] = player
         units = dict(base.units)
         spans = self.layer_spans(data, base)
+        written: list[tuple[tuple, int]] = []  # (data path, count) of this layer's counts, in order
         for space, (by_player, where) in self.keyed("units", _section(data, "units"), self.space).items():
             placed: dict[str, dict[str, int]] = {}
             spans = {k: s for k, s in spans.items() if k[:2] != ("units", space)}  # this layer replaces them
@@ -288,9 +290,11 @@ class _ScenarioReader:
                 counts = {t: n for t, n in _mapping(by_type).items() if isinstance(n, int) and n > 0}
                 if counts:
                     placed[player] = counts
+                written += [(at + (t,), n) for t, n in counts.items()]
                 for t in _mapping(by_type):
                     spans[("units", space, player, t)] = self.positions.key_span(at + (t,))
             units[space] = _freeze({p: _freeze(c) for p, c in placed.items()})
+        self.check_unit_total(units, written)
         factories = dict(base.factories)
         self.read_factories(data.get("factories"), control, base, factories)
         economy = dict(base.economy)
@@ -342,6 +346,19 @@ class _ScenarioReader:
         phase = turn["phase"] if "phase" in turn and (turn["phase"] is None or isinstance(turn["phase"], str)) \
             else base.phase
         return TurnInfo(round_, player, phase)
+
+    def check_unit_total(self, units: Mapping, written: list[tuple[tuple, int]]) -> None:
+        """D612 at the count that takes the board past MAX_UNITS units (a unit is an object in play)."""
+        total = sum(n for by_player in units.values() for counts in by_player.values() for n in counts.values())
+        if total <= MAX_UNITS:
+            return
+        running = total - sum(n for _, n in written)  # the units of the scenario this one is based on
+        for path, n in written:
+            running += n
+            if running > MAX_UNITS:
+                self.problem("D612", path, f"the board would hold {total} units; at most {MAX_UNITS} are allowed")
+                return
+        self.problem("D612", ("units",), f"the board would hold {total} units; at most {MAX_UNITS} are allowed")
 
     def read_factories(self, value: object, control: dict, base: Scenario, factories: dict) -> None:
         kinds = self.map.factory_kinds_used()

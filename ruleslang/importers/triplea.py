@@ -32,6 +32,7 @@ from ruleslang.base.yamlio import dump_yaml, load_yaml
 from ruleslang.board.mapdata import map_from_data, natural_key
 from ruleslang.base.safexml import XmlElement, read_xml
 from ruleslang.base.fileio import write_atomic
+from ruleslang.base.limits import MAX_UNITS
 
 RULESET_VERSION = 1
 MONEY_RESOURCE = "PUs"
@@ -475,6 +476,7 @@ class _Importer:
         factory_types = self.factory_units()
         units: dict[str, dict[str, dict[str, int]]] = {}
         factories: dict[str, dict] = {}
+        placed = 0
         for element in self.section("initialize").walk("unitPlacement"):
             attrs = element.attrs
             territory, owner, unit = attrs.get("territory", ""), attrs.get("owner", ""), attrs.get("unitType", "")
@@ -493,6 +495,11 @@ class _Importer:
             if unit in factory_types and territory not in factories and quantity >= 1 and territory not in water:
                 factories[territory] = {"owner": owner, "kind": self.unit_name(unit)}
                 quantity -= 1
+            placed += max(quantity, 0)
+            if placed > MAX_UNITS:
+                self.fail(f"the unit placements put more than {MAX_UNITS} units on the board, the most a board "
+                          "may hold", element)
+                break
             if quantity > 0:
                 by_type = units.setdefault(territory, {}).setdefault(owner, {})
                 by_type[self.unit_name(unit)] = by_type.get(self.unit_name(unit), 0) + quantity
