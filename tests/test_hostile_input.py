@@ -1,6 +1,7 @@
 """Hostile input found by fuzzing and by hand (issue 16): each case once ended in an internal error,
 a wrong refusal or a stray file; each now gets a located, coded diagnostic or the right result."""
 
+import json
 import os
 from pathlib import Path
 
@@ -262,3 +263,15 @@ def test_an_imported_game_with_too_many_units_is_refused_at_the_placement(tmp_pa
     code, output = run_cli(["import-triplea", str(game), "-o", str(tmp_path / "out")])
     assert code == 1 and "more than 100000 units" in output and "huge.xml:" in output
     assert not (tmp_path / "out").exists()
+
+
+# ---------------------------------------------------------------- play's own usage errors
+
+
+@pytest.mark.parametrize("argv, said", [(["--rounds", "0"], "at least 1"), (["--players", "x"], "PLAYER=AGENT")])
+def test_play_usage_errors_are_coded_and_json_when_asked(argv, said):
+    code, output = run_cli(["play", *argv])
+    assert code == 2 and "error[U100]" in output and said in output
+    code, output = run_cli(["play", *argv, "--format", "json"])
+    (diagnostic,) = json.loads(output)["diagnostics"]
+    assert code == 2 and diagnostic["code"] == "U100" and said in diagnostic["message"]

@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 import sys
 
+from ruleslang.base.diagnostics import error
 from ruleslang.base.fileio import file_problem
 from ruleslang.base.source import Source
 from ruleslang.base.yamlio import load_yaml
 from ruleslang.board.scenario import find_scenario
 from ruleslang.cli.inputs import open_workspace
-from ruleslang.cli.output import EXIT_ERRORS, EXIT_OK, EXIT_USAGE
+from ruleslang.cli.output import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, report_diagnostics
 
 
 def play_defaults(roots) -> dict:
@@ -51,12 +52,10 @@ def cmd_play(args) -> int:
     try:
         players = _parse_players(args.players)
     except _Usage as exc:
-        print(f"ruleslang play: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+        return report_diagnostics([error("U100", str(exc))], args.format)
     problem = _play_usage(args, players)
     if problem:
-        print(f"ruleslang play: error: {problem}", file=sys.stderr)
-        return EXIT_USAGE
+        return report_diagnostics([error("U100", problem)], args.format)
     recorded = None
     scenario_text = None
     if args.resume:
