@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
+from ruleslang.base.diagnostics import DiagnosticError, error
 from ruleslang.base.fileio import file_problem
 from ruleslang.base.source import Source
 from ruleslang.base.yamlio import load_yaml
@@ -37,6 +38,24 @@ def _parse_players(text: str) -> dict[str, str]:
     return players
 
 
+def _parse_bids(items: list[str]) -> dict[str, int]:
+    """--bid SIDE=IPCS (repeatable): the IPCs of each side or power named; a malformed item or a
+    negative amount is U112, a name given twice U113 (names are checked against the map later)."""
+    bids: dict[str, int] = {}
+    for item in items:
+        name, sep, amount = (x.strip() for x in item.partition("="))
+        if not sep or not name:
+            raise DiagnosticError(error("U112", f"--bid takes SIDE=IPCS (a side or a power and a number of IPCs), "
+                                                f"not '{item}'", None))
+        if not amount.isdigit():
+            raise DiagnosticError(error("U112", f"--bid {name}={amount}: a bid is a whole number of IPCs, at least 0",
+                                        None))
+        if name in bids:
+            raise DiagnosticError(error("U113", f"--bid names {name} twice", None))
+        bids[name] = int(amount)
+    return bids
+
+
 class _Usage(Exception):
     """A --players value that is not PLAYER=AGENT pairs of known agents."""
 
@@ -57,6 +76,7 @@ def cmd_play(args) -> int:
     if problem:
         print(f"ruleslang play: error: {problem}", file=sys.stderr)
         return EXIT_USAGE
+    bids = _parse_bids(args.bids)
     recorded = None
     scenario_text = None
     if args.resume:
@@ -85,7 +105,7 @@ def cmd_play(args) -> int:
         setup = saves.GameSetup(refs=refs, scenario=args.scenario, seed=1 if args.seed is None else args.seed,
                                 rounds=args.rounds or int(defaults.get("rounds", 10)), players=players,
                                 default_agent=args.agent or defaults.get("agent", "heuristic"),
-                                settings=list(args.settings), orders=args.orders)
+                                settings=list(args.settings), orders=args.orders, bids=bids)
     game = saves.build_game(ws, setup, recorded=recorded, scenario_text=scenario_text)
     if args.resume:
         saves.check_rulesets_unchanged(game, data, args.resume)
@@ -130,9 +150,10 @@ def _play_usage(args, players: dict[str, str]) -> str | None:
         return f"--rounds takes a number of rounds of at least 1, not {args.rounds}"
     if args.resume:
         fixed = [flag for flag, given in (("--ruleset", args.refs), ("--scenario", args.scenario),
-                                          ("--set", args.settings), ("--seed", args.seed is not None)) if given]
+                                          ("--set", args.settings), ("--seed", args.seed is not None),
+                                          ("--bid", args.bids)) if given]
         if fixed:
-            return (f"--resume goes on with the saved game's own rulesets, scenario, options and seed; "
+            return (f"--resume goes on with the saved game's own rulesets, scenario, options, bids and seed; "
                     f"drop {', '.join(fixed)}")
     scripted = args.agent == "scripted" or "scripted" in players.values()
     if scripted and not args.orders:
