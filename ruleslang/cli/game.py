@@ -127,7 +127,16 @@ def cmd_play(args) -> int:
         if args.log:
             saves.write_log(args.log, g, scenario_text)
 
-    game.on_turn = printer.turn
+    shown_bids = False
+
+    def on_turn(g, player):
+        nonlocal shown_bids
+        if not shown_bids and not args.quiet:
+            sys.stdout.write("".join(line + "\n" for line in bid_lines(g.state.events)))
+        shown_bids = True
+        printer.turn(g, player)
+
+    game.on_turn = on_turn
     try:
         result = game.run(setup.rounds, progress=after_round)
     except saves.ReplayDivergence as exc:
@@ -142,6 +151,24 @@ def cmd_play(args) -> int:
     if args.format == "json":
         print(json.dumps(result, indent=2))
     return EXIT_OK
+
+
+def bid_lines(events: list[dict]) -> list[str]:
+    """What the bid stage (round 0) bought and where it went, a line a power; none without bids."""
+    lines: list[str] = []
+    money: dict[str, int] = {}
+    for event in events:
+        kind = event.get("kind")
+        if kind == "round" and event.get("round") != 0:
+            break
+        if kind == "bid":
+            money[event["player"]] = event["money"]
+        elif kind == "bid_purchase":
+            bought = ", ".join(f"{n} {t}" for t, n in event["units"].items()) or "nothing"
+            lines.append(f"  {event['player']}: {bought} ({event['spent']} of {money.get(event['player'])} IPCs)")
+        elif kind == "place" and lines:
+            lines[-1] += " at " + ", ".join(space for space, _, _ in event["placed"])
+    return ["Bids"] + lines if lines else []
 
 
 def _play_usage(args, players: dict[str, str]) -> str | None:

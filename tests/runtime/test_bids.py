@@ -167,3 +167,11 @@ def test_the_bid_procedure_is_refused_inside_a_turn():
     with pytest.raises(EvalError) as caught:
         run_phases(game, "Germans", "bid")
     assert caught.value.code == "E545"
+
+
+def test_the_printed_game_says_what_each_bid_bought_and_where():
+    status, output = run_cli(["play", "--ruleset", "aar/base@1", "--seed", "2", "--rounds", "1", "--bid", "Russians=9"])
+    assert status == 0
+    lines = output.splitlines()
+    assert lines[0] == "Bids" and lines[1].startswith("  Russians: ") and " of 9 IPCs) at " in lines[1]
+    assert lines[2] == "Round 1"
