@@ -27,6 +27,7 @@ GAMES = {
     "house-rules-random": ["--seed", "2", "--agent", "random"],
     "aa50": ["--ruleset", "aa50/house-rules@1", "--seed", "5"],
     "g40": ["--ruleset", "g40/house-rules@1", "--seed", "6"],
+    "bids": ["--ruleset", "aar/base@1", "--bid", "Allies=12", "--bid", "Germans=7", "--seed", "3"],
 }
 
 

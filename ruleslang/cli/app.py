@@ -172,6 +172,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rounds", type=int, default=None, help="play at most this many rounds (default 10)")
     p.add_argument("--set", metavar="NAME=VALUE", action="append", default=[], dest="settings",
                    help="set an option (repeatable)")
+    p.add_argument("--bid", metavar="SIDE=IPCS", action="append", default=[], dest="bids",
+                   help="before round 1, a side (its powers in turn order share it) or a power buys extra units "
+                        "with IPCS and places them under the rulesets' bid rule (repeatable)")
     p.add_argument("--save", metavar="FILE", help="save the game after every round (written atomically)")
     p.add_argument("--resume", metavar="SAVE",
                    help="go on with a saved game: its rulesets, scenario, options and seed; --players, --agent "

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
-from ruleslang.base.diagnostics import error
+from ruleslang.base.diagnostics import DiagnosticError, error
 from ruleslang.base.fileio import file_problem
 from ruleslang.base.source import Source
 from ruleslang.base.yamlio import load_yaml
@@ -38,6 +38,24 @@ def _parse_players(text: str) -> dict[str, str]:
     return players
 
 
+def _parse_bids(items: list[str]) -> dict[str, int]:
+    """--bid SIDE=IPCS (repeatable): the IPCs of each side or power named; a malformed item or a
+    negative amount is U112, a name given twice U113 (names are checked against the map later)."""
+    bids: dict[str, int] = {}
+    for item in items:
+        name, sep, amount = (x.strip() for x in item.partition("="))
+        if not sep or not name:
+            raise DiagnosticError(error("U112", f"--bid takes SIDE=IPCS (a side or a power and a number of IPCs), "
+                                                f"not '{item}'", None))
+        if not amount.isdigit():
+            raise DiagnosticError(error("U112", f"--bid {name}={amount}: a bid is a whole number of IPCs, at least 0",
+                                        None))
+        if name in bids:
+            raise DiagnosticError(error("U113", f"--bid names {name} twice", None))
+        bids[name] = int(amount)
+    return bids
+
+
 class _Usage(Exception):
     """A --players value that is not PLAYER=AGENT pairs of known agents."""
 
@@ -56,6 +74,7 @@ def cmd_play(args) -> int:
     problem = _play_usage(args, players)
     if problem:
         return report_diagnostics([error("U100", problem)], args.format)
+    bids = _parse_bids(args.bids)
     recorded = None
     scenario_text = None
     if args.resume:
@@ -84,7 +103,7 @@ def cmd_play(args) -> int:
         setup = saves.GameSetup(refs=refs, scenario=args.scenario, seed=1 if args.seed is None else args.seed,
                                 rounds=args.rounds or int(defaults.get("rounds", 10)), players=players,
                                 default_agent=args.agent or defaults.get("agent", "heuristic"),
-                                settings=list(args.settings), orders=args.orders)
+                                settings=list(args.settings), orders=args.orders, bids=bids)
     game = saves.build_game(ws, setup, recorded=recorded, scenario_text=scenario_text)
     if args.resume:
         saves.check_rulesets_unchanged(game, data, args.resume)
@@ -106,7 +125,16 @@ def cmd_play(args) -> int:
         if args.log:
             saves.write_log(args.log, g, scenario_text)
 
-    game.on_turn = printer.turn
+    shown_bids = False
+
+    def on_turn(g, player):
+        nonlocal shown_bids
+        if not shown_bids and not args.quiet:
+            sys.stdout.write("".join(line + "\n" for line in bid_lines(g.state.events)))
+        shown_bids = True
+        printer.turn(g, player)
+
+    game.on_turn = on_turn
     try:
         result = game.run(setup.rounds, progress=after_round)
     except saves.ReplayDivergence as exc:
@@ -123,15 +151,34 @@ def cmd_play(args) -> int:
     return EXIT_OK
 
 
+def bid_lines(events: list[dict]) -> list[str]:
+    """What the bid stage (round 0) bought and where it went, a line a power; none without bids."""
+    lines: list[str] = []
+    money: dict[str, int] = {}
+    for event in events:
+        kind = event.get("kind")
+        if kind == "round" and event.get("round") != 0:
+            break
+        if kind == "bid":
+            money[event["player"]] = event["money"]
+        elif kind == "bid_purchase":
+            bought = ", ".join(f"{n} {t}" for t, n in event["units"].items()) or "nothing"
+            lines.append(f"  {event['player']}: {bought} ({event['spent']} of {money.get(event['player'])} IPCs)")
+        elif kind == "place" and lines:
+            lines[-1] += " at " + ", ".join(space for space, _, _ in event["placed"])
+    return ["Bids"] + lines if lines else []
+
+
 def _play_usage(args, players: dict[str, str]) -> str | None:
     """What is wrong with the play command's options, before anything is played or written."""
     if args.rounds is not None and args.rounds < 1:
         return f"--rounds takes a number of rounds of at least 1, not {args.rounds}"
     if args.resume:
         fixed = [flag for flag, given in (("--ruleset", args.refs), ("--scenario", args.scenario),
-                                          ("--set", args.settings), ("--seed", args.seed is not None)) if given]
+                                          ("--set", args.settings), ("--seed", args.seed is not None),
+                                          ("--bid", args.bids)) if given]
         if fixed:
-            return (f"--resume goes on with the saved game's own rulesets, scenario, options and seed; "
+            return (f"--resume goes on with the saved game's own rulesets, scenario, options, bids and seed; "
                     f"drop {', '.join(fixed)}")
     scripted = args.agent == "scripted" or "scripted" in players.values()
     if scripted and not args.orders:

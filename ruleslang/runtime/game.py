@@ -23,8 +23,10 @@ from ruleslang.base.diagnostics import DiagnosticError, error
 from ruleslang.base.errors import EvalError
 from ruleslang.base.source import Source, Span
 from ruleslang.lang.eval.host import Host, Roll
+from ruleslang.base.suggest import did_you_mean
 from ruleslang.lang.eval.statements import run_procedure
 from ruleslang.lang.values import to_json
+from ruleslang.runtime.config import runtime_procedures
 from ruleslang.runtime.decisions import Decision
 
 FORMAT_VERSION = 2  # of saves and logs: 2 added the dice, what decisions offered and the start
@@ -140,7 +142,7 @@ class Game(GameServices):
     and what a turn collected), which the game keeps and does not look into."""
 
     def __init__(self, loaded, scenario, *, seed: int, agents: dict, kit: Kit,
-                 options: dict | None = None, recorder: Callable | None = None):
+                 options: dict | None = None, recorder: Callable | None = None, bids: dict[str, int] | None = None):
         self.loaded = loaded
         self.compiled = loaded.compiled
         self.scenario = scenario
@@ -173,6 +175,9 @@ class Game(GameServices):
         # that depends on the checkout
         self._rule_files = {source.name: ref for ref, source in ruleset_sources(loaded).items()}
         self.host.on_roll = self._log_roll
+        # the bids (`play --bid`), checked now: (side or power, its powers in turn order, IPCs)
+        self.bids = resolve_bids(self, bids or {})
+        self.bid_purse: int | None = None  # what the power bidding now may still spend
 
     def _log_roll(self, roll: Roll, span: Span | None) -> None:
         at = roll.where if span is None else \
@@ -230,11 +235,13 @@ class Game(GameServices):
     # ------------------------------------------------------------------ the game
 
     def run(self, rounds: int, progress: Callable | None = None) -> dict:
-        """Play until a side wins or `rounds` rounds are over; the result as a dict."""
+        """Play until a side wins or `rounds` rounds are over, after the bids the game was built
+        with (`play_bids`); the result as a dict."""
         state = self.state
         start_round = state.round
         # a scenario may start in the middle of a round: the players before its player have played
         waiting_for = state.current_player if state.current_player in self._turn else None
+        self.play_bids()
         for number in range(start_round, rounds + 1):
             summary = RoundSummary(number)
             income_before = {}
@@ -280,6 +287,35 @@ class Game(GameServices):
             if self.ctx.winner is not None:
                 break
         return self.result(rounds)
+
+    def play_bids(self) -> None:
+        """The bid stage, before round 1 (as round 0): each power with a bid, in turn order, runs
+        the composition's `runtime bid` phase as `current_player()`, spending what its side or it
+        still has of the bid; a side's powers share its bid, each spending what those before it
+        left, and what the last of them leaves goes to its treasury. Played once."""
+        bids, self.bids = self.bids, []
+        if not bids:
+            return
+        phase = runtime_procedures(self.compiled, "bid")[0][0].name
+        purse = {name: amount for name, _, amount in bids}
+        pool_of = {p: name for name, powers, _ in bids for p in powers}
+        last = {name: powers[-1] for name, powers, _ in bids}
+        self.state.start_round(0)
+        for player in self._turn:
+            name = pool_of.get(player)
+            if name is None or purse[name] <= 0:
+                continue
+            self.state.start_turn(player)
+            self.state.set_phase(phase)
+            self.host.reset_budget()
+            self.ctx.running = []
+            self.bid_purse = purse[name]
+            self.log("bid", player=player, bid=name, money=purse[name])
+            run_procedure(self.ctx, phase)
+            purse[name], self.bid_purse = self.bid_purse, None
+            if player == last[name] and purse[name] > 0:
+                self.state.change_treasury(player, purse[name])
+        self.state.set_phase(None)
 
     def space_attribute(self, space: str, name: str, default: Any = None) -> Any:
         """A space attribute as the rules read it (`t.name`: the map's value or the declared
@@ -378,6 +414,50 @@ def _plain(value: Any) -> bool:
     if isinstance(value, dict):
         return all(isinstance(k, (str, int)) and _plain(v) for k, v in value.items())
     return False
+
+
+def resolve_bids(game: Game, bids: dict[str, int]) -> list[tuple[str, tuple[str, ...], int]]:
+    """The bids of a new game (side or power -> IPCs) as (name, the powers that spend it in turn
+    order, IPCs); refused with a located diagnostic: an amount that is not a whole number of at
+    least 0 (U112), a name that is neither a side nor a power that takes turns or a power named
+    twice (U113), rulesets without a `runtime bid` phase (G704), a game that does not start at
+    the beginning of round 1 (G705)."""
+    if not bids:
+        return []
+    turn = list(game.state.map.turn_order)
+    sides = {}
+    for player in turn:
+        side = game.compiled.side_of_player.get(player)
+        if side is not None:
+            sides.setdefault(side, []).append(player)
+    out = []
+    seen: dict[str, str] = {}
+    for name, amount in bids.items():
+        if not isinstance(amount, int) or isinstance(amount, bool) or amount < 0:
+            raise DiagnosticError(error("U112", f"--bid {name}={amount}: a bid is a whole number of IPCs, "
+                                                "at least 0", None))
+        powers = sides.get(name) or ([name] if name in turn else None)
+        if powers is None:
+            raise DiagnosticError(error("U113", f"--bid names '{name}', which is neither a side nor a power "
+                                                "that takes turns on this map", None,
+                                        hint=did_you_mean(name, [*sides, *turn], 2)
+                                        or "sides: " + ", ".join(sides) + "; powers: " + ", ".join(turn)))
+        for p in powers:
+            if p in seen:
+                raise DiagnosticError(error("U113", f"--bid gives {p} two bids ({seen[p]} and {name}); "
+                                                    "bid for a side or for each of its powers", None))
+            seen[p] = name
+        out.append((name, tuple(powers), amount))
+    if not runtime_procedures(game.compiled, "bid"):
+        raise DiagnosticError(error("G704", "these rulesets have no bid rule, so there is nothing to bid for",
+                                    None, hint="a ruleset says how bids are spent and placed with "
+                                               "`phase bid: runtime bid with {cost: ..., space: ...}` "
+                                               "(aar/base@1 has one)"))
+    state = game.state
+    if state.round != 1 or (state.current_player is not None and turn and state.current_player != turn[0]):
+        raise DiagnosticError(error("G705", f"bids are placed before the first round, but this game starts in "
+                                            f"round {state.round} with {state.current_player} to play", None))
+    return out
 
 
 def encode_answer(answer: Any) -> Any:

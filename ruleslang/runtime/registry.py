@@ -44,6 +44,12 @@ PROCEDURES: dict[str, tuple[str, dict[str, T.Type]]] = {
                 "retreats": T.BOOL, "retreat_to": T.FnType((T.SPACE,), T.BOOL)}),
     "place": ("purchased units are placed, within the declared placement constraints",
               {"at_sea": _TYPE_BOOL, "carrier_capacity": _TYPE_INT, "carrier_cost": _TYPE_INT}),
+    # the bid (`play --bid SIDE=IPCS`), run before round 1 for each power with a bid, not in a
+    # turn: the power buys units with its bid at `cost` and places them at once, each in a space
+    # where `space` holds (land units on land, sea units at sea), at most `per_space` in a space
+    "bid": ("before the first round, a power spends its bid on units and places them where the rules allow",
+            {"cost": _TYPE_INT, "buyable": _TYPE_BOOL, "at_sea": _TYPE_BOOL,
+             "space": T.FnType((T.SPACE,), T.BOOL), "per_space": T.INT}),
 }
 
 # settings a procedure cannot run without
@@ -52,6 +58,7 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     "move": ("kind", "movement", "domain"),
     "battle": ("round",),
     "place": (),
+    "bid": ("cost", "space"),
 }
 
 # action name -> its parameters (name, type), in order. The runtime asks every constraint on an
@@ -75,6 +82,7 @@ EXAMPLES: dict[str, str] = {
     "purchase": "runtime purchase with {cost: u => u.cost}",
     "move": 'runtime move with {kind: "combat", movement: u => u.movement, domain: u => "land"}',
     "battle": 'runtime battle with {round: "round_steps"} (a sequence of battle steps)',
+    "bid": "runtime bid with {cost: u => u.cost, space: t => controller(t) == current_player()}",
 }
 
 CAPABILITIES = Capabilities(PROCEDURES, REQUIRED, ACTIONS, EXAMPLES)

@@ -55,6 +55,7 @@ class GameSetup:
     default_agent: str = "heuristic"
     settings: list[str] = field(default_factory=list)
     orders: str | None = None  # a YAML file for scripted agents
+    bids: dict[str, int] = field(default_factory=dict)  # side or power -> IPCs (`play --bid`)
 
 
 def _hash(text: str) -> str:
@@ -104,7 +105,7 @@ def build_game(workspace, setup: GameSetup, *, recorded: list[dict] | None = Non
             agent.queue = shared
         recorder = shared.recorder(recorder)
     game = Game(loaded, scenario, seed=setup.seed, agents=agents, kit=kit_table(), options=options,
-                recorder=recorder)
+                recorder=recorder, bids=setup.bids)
     if scenario is not None:
         set_scenario_values(game.ctx, scenario, options=options)
     game.setup = setup
@@ -233,7 +234,7 @@ def record_data(game: Game, *, scenario_text: str | None, finished: bool) -> dic
         if text is not None:
             entry["sha256"] = _hash(text)
     game_map = game.state.map
-    return {
+    data = {
         "format": SAVE_KIND,
         "version": FORMAT_VERSION,
         "ruleslang": __version__,
@@ -252,6 +253,9 @@ def record_data(game: Game, *, scenario_text: str | None, finished: bool) -> dic
         "rounds_played": game.state.round,
         "finished": finished,
     }
+    if setup.bids:  # only a game with bids has them (side or power -> IPCs, as given)
+        data["bids"] = dict(setup.bids)
+    return data
 
 
 def save_data(game: Game, *, scenario_text: str | None, finished: bool) -> dict:
@@ -347,7 +351,7 @@ def read_save(path: str) -> dict:
 def setup_of(data: dict) -> GameSetup:
     return GameSetup(refs=list(data["compose"]), scenario=data["scenario"].get("ref"), seed=data["seed"],
                      rounds=data["rounds"], players=dict(data["players"]), default_agent=data["default_agent"],
-                     settings=list(data["settings"]))
+                     settings=list(data["settings"]), bids=dict(data.get("bids") or {}))
 
 
 def check_rulesets_unchanged(game: Game, data: dict, path: str) -> None:

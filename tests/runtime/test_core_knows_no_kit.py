@@ -33,7 +33,7 @@ def test_the_core_names_no_kit_state_and_reads_no_kit_setting():
 
 def test_the_kit_table_makes_the_kit_state_of_a_game():
     table = kit_table()
-    assert set(table.procedures) == {"purchase", "move", "battle", "place"}
+    assert set(table.procedures) == {"purchase", "move", "battle", "place", "bid"}
     assert isinstance(table.new_state(object()), KitState)
 
 

@@ -159,3 +159,65 @@ def pack(board, territories, units, allowed, at_sea, pick_sea=lambda seas: seas[
         if fits:
             plan.append((territory, pick_sea(seas) if seas and any(at_sea(t) is True for t in fits) else None, fits))
     return plan
+
+
+def place_bid(ctx, player: str, units: list[str], *, space, per_space: int | None, at_sea) -> None:
+    """Place the units `player` bought with its bid, at once: its agent answers a placement
+    decision whose items are (space, None, [unit types]), each unit in that space itself (a sea
+    unit in a sea zone, any other on land) where the bid rule `space(name)` holds, at most
+    `per_space` units in a space (None: no limit). What cannot be placed is lost, and logged."""
+    game = ctx.game
+    state = game.state
+    board = game.board
+    candidates = [s for s in board.spaces() if space(s) is True]
+
+    def allowed(where: str, types: list[str]) -> list[str]:
+        if where not in candidates:
+            return [f"bids are not placed in {where} (the bid rule's space condition)"]
+        sea = where in board.spaces("sea")
+        reasons = [f"{t} is placed {'on land' if sea else 'at sea'}, not in {where}" for t in types
+                   if (at_sea(t) is True) != sea]
+        if per_space is not None and len(types) > per_space:
+            reasons.append(f"at most {per_space} bid unit(s) a space, not {len(types)} in {where}")
+        return reasons
+
+    decision = Decision("place", player, f"{player} places {len(units)} unit(s) bought with its bid",
+                        context={"units": list(units), "candidates": candidates, "allowed": allowed,
+                                 "at_sea": at_sea})
+
+    def check(answer) -> list[str]:
+        if not isinstance(answer, (list, tuple)):
+            return ["a placement is a list of (space, none, [unit types])"]
+        left = list(units)
+        at: dict[str, list[str]] = {}
+        for item in answer:
+            try:
+                where, _, types, carried = _item(item)
+            except (TypeError, ValueError):
+                return ["each placement is (space, none, [unit types])"]
+            if carried:
+                return ["bid units are not placed onto carriers"]
+            if where not in ctx.space_values:
+                return [f"there is no space named {where}"]
+            for t in types:
+                if t not in left:
+                    return [f"{t} was not bought (or is placed twice)"]
+                left.remove(t)
+            at.setdefault(where, []).extend(types)
+        return [reason for where, types in at.items() for reason in allowed(where, types)]
+
+    answer = game.ask(decision, check, fallback=lambda: pack(board, candidates, units, allowed, at_sea))
+    placed: list[str] = []
+    logged = []
+    for item in answer:
+        where, _, types, _ = _item(item)
+        for t in types:
+            state.add_units(where, t, player, 1)
+            placed.append(t)
+        logged.append([where, None, list(types)])
+    lost = list(units)
+    for t in placed:
+        lost.remove(t)
+    game.log("place", player=player, placed=logged)
+    if lost:
+        game.log("lost", player=player, units=lost, why="no legal place to put them")

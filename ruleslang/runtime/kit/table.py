@@ -11,13 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ruleslang.runtime.kit import battle, moves, placement, purchase
+from ruleslang.runtime.kit import battle, bid, moves, placement, purchase
 from ruleslang.runtime.kit.turn_state import KitState
 
 
 def procedure_table() -> dict[str, Callable]:
-    """The Axis & Allies-style kit's procedures by name: purchase, move, battle and place."""
-    return {"purchase": purchase.run, "move": moves.run, "battle": battle.run, "place": placement.run}
+    """The Axis & Allies-style kit's procedures by name: purchase, move, battle, place and bid."""
+    return {"purchase": purchase.run, "move": moves.run, "battle": battle.run, "place": placement.run,
+            "bid": bid.run}
 
 
 @dataclass

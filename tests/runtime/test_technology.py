@@ -1,0 +1,40 @@
+"""Revised's technologies in play: rockets fire before a player's battles (the hook
+`rocket_launch` of `aar/base@1`), only for a player that has them; bots fire at the complex
+whose owner they can cost the most; industrial technology lowers what a purchase costs."""
+
+from __future__ import annotations
+
+from game_fixtures import events, logs, make_game, run_phases, treasury
+
+ROCKETS = {"counters": {"developed": {"Germans": {"rockets": True}}}}
+
+
+def test_rockets_fire_before_the_battles_of_a_player_that_has_them():
+    game = make_game(["aar/base@1"], scenario=ROCKETS, agents={"Germans": "heuristic"})
+    british, russians = treasury(game, "British"), treasury(game, "Russians")
+    run_phases(game, "Germans", "battle")
+    assert events(game, "hook", name="rocket_launch", when="before", target="battle")
+    fired = [m for m in logs(game) if m.startswith("a rocket from Germans")]
+    # three territories hold German AA guns; each of their rockets goes to a different complex
+    assert len(fired) == 2
+    # the United Kingdom (8) is worth more than Caucasus (4): the first rocket goes there
+    assert "the complex of United Kingdom" in fired[0] and "the complex of Caucasus" in fired[1]
+    lost = [int(m.split(" loses ")[1].split(" ")[0]) for m in fired]
+    assert treasury(game, "British") == british - lost[0] and treasury(game, "Russians") == russians - lost[1]
+    assert lost[1] <= 4
+
+
+def test_no_rocket_without_the_technology():
+    game = make_game(["aar/base@1"], agents={"Germans": "heuristic"})
+    run_phases(game, "Germans", "battle")
+    assert not events(game, "hook", name="rocket_launch")
+    assert not [m for m in logs(game) if m.startswith("a rocket")]
+
+
+def test_industrial_technology_lowers_the_purchase_prices_the_agents_see():
+    scenario = {"counters": {"developed": {"Germans": {"industrial_technology": True}}}}
+    orders = {"Germans": [{"round": 1, "purchase": {"infantry": 20}}]}
+    game = make_game(["aar/base@1"], scenario=scenario, orders=orders)
+    run_phases(game, "Germans", "purchase")
+    assert events(game, "purchase", player="Germans")[0]["spent"] == 40
+    assert treasury(game, "Germans") == 0
