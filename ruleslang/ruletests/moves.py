@@ -6,9 +6,10 @@ The engine plays the ruleset's `runtime move` phase that the scenario's turn nam
 "combat". `move(player, units, path)` becomes the engine's moves as a player would give them:
 
 - land units in a territory, path (territory, sea zone): they load onto the player's first
-  transport there (by id) that may take them;
+  transport there (by id) that may take them, else an ally's (`loads_onto_allied`);
 - land units aboard a transport, path (sea zone, territory): they unload from it (land units a
-  scenario puts in a sea zone are aboard their owner's transports there, filled in id order);
+  scenario puts in a sea zone are aboard their owner's transports there, filled in id order,
+  then its allies');
 - land units in a territory, path (territory, sea zones..., territory): they load at the first
   sea zone, the transport sails along the sea zones, and they unload at the last territory;
 - anything else: one move of the units along the path.
@@ -108,7 +109,8 @@ def _moves(ctx, args: list, span, apply: bool, bomb: bool = False) -> list[str]:
 
 def _board_transports(state, rules) -> None:
     """Land units a scenario puts in a sea zone, outside any cargo, are aboard their owner's
-    transports there: each unit (by id) in the first transport (by id) with room for it."""
+    transports there: each unit (by id) in the first transport (by id) with room for it; when
+    none has room, in the first of its allies' transports that has."""
     is_sea = move_board(state.map).is_sea
     carried = {cid for u in state.units for cid in u.cargo}
     loose = [u for u in sorted(state.units, key=lambda u: u.id)
@@ -126,8 +128,9 @@ def _board_transports(state, rules) -> None:
     by_id = {u.id: u for u in state.units}
     for unit in loose:
         cost = rules.unit_rules(unit.type, unit.owner).transport_cost
-        ship = next((s for s, left in room.items() if left >= cost > 0 and by_id[s].space == unit.space
-                     and by_id[s].owner == unit.owner), None)
+        fits = [s for s, left in room.items() if left >= cost > 0 and by_id[s].space == unit.space
+                and rules.allied(by_id[s].owner, unit.owner)]
+        ship = next((s for s in fits if by_id[s].owner == unit.owner), fits[0] if fits else None)
         if ship is not None:
             room[ship] -= cost
             cargo[ship].append(unit.id)
@@ -182,10 +185,12 @@ def _engine_moves(engine: MovementEngine, state, player: str, ids: list[int], pa
 
 
 def _load(engine: MovementEngine, state, player: str, ids: list[int], path: tuple[str, str]):
-    """Loading onto the player's first transport in the sea zone (by id) that may take the units;
-    the first one's reasons when none may; a text when the player has no transport there."""
-    transports = sorted((u for u in state.units if u.space == path[1] and u.owner == player
-                         and engine.rules.unit_rules(u.type, u.owner).transport_capacity > 0), key=lambda u: u.id)
+    """Loading onto the first transport in the sea zone that may take the units: the player's by
+    id, then its allies' by id; the first one's reasons when none may; a text when neither the
+    player nor an ally has a transport there."""
+    transports = sorted((u for u in state.units if u.space == path[1] and engine.rules.allied(player, u.owner)
+                         and engine.rules.unit_rules(u.type, u.owner).transport_capacity > 0),
+                        key=lambda u: (u.owner != player, u.id))
     if not transports:
         return f"{player} has no transport in {path[1]} to load onto"
     moves = [Move(ids, path, "load", t.id) for t in transports]

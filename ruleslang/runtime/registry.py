@@ -21,18 +21,20 @@ PROCEDURES: dict[str, tuple[str, dict[str, T.Type]]] = {
     "purchase": ("players buy units with their treasury, within the declared purchase constraints",
                  {"cost": _TYPE_INT, "factory_cost": T.FnType((T.SPACE,), T.INT), "buyable": _TYPE_BOOL}),
     # Absent settings take the default docs/runtime.md ("### runtime move") gives, today's rule:
-    # passes_blockers false, stops_movement / blocks_unload true, the unloaded_transport_* and
-    # loads_* false, landing "held by the side at the start of the turn and still held",
-    # later_carriers false, canals "move", raid_target "an enemy territory with a factory".
+    # passes_blockers / blocks_passing false, stops_movement / blocks_unload true, the
+    # unloaded_transport_* and loads_* false, landing "held by the side at the start of the turn
+    # and still held", later_carriers / carries_allied_air false, canals "move", raid_target "an
+    # enemy territory with a factory".
     "move": ("players move units; kind \"combat\" or \"noncombat\"",
              {"kind": T.TEXT, "movement": _UNIT_INT, "domain": T.FnType((T.UNIT,), T.TEXT),
               "blitz": _UNIT_BOOL, "blocks": _UNIT_BOOL, "transport_capacity": _UNIT_INT,
               "transport_cost": _UNIT_INT, "carrier_capacity": _UNIT_INT, "carrier_cost": _UNIT_INT,
               "bombs": _UNIT_BOOL, "combat_moves": _UNIT_BOOL,
-              "passes_blockers": _UNIT_BOOL, "stops_movement": _UNIT_BOOL, "blocks_unload": _UNIT_BOOL,
+              "passes_blockers": _UNIT_BOOL, "blocks_passing": _UNIT_BOOL, "stops_movement": _UNIT_BOOL,
+              "blocks_unload": _UNIT_BOOL,
               "unloaded_transport_moves": T.BOOL, "unloaded_transport_loads": T.BOOL,
               "loads_allied": T.BOOL, "loads_onto_allied": T.BOOL,
-              "landing": T.FnType((T.SPACE,), T.BOOL), "later_carriers": T.BOOL,
+              "landing": T.FnType((T.SPACE,), T.BOOL), "later_carriers": T.BOOL, "carries_allied_air": T.BOOL,
               "canals": T.TEXT, "raid_target": T.FnType((T.SPACE,), T.BOOL)}),
     # the battle policies (docs/runtime.md, "runtime battle"): captures, which attacking units take
     # a territory; defender, who defends a space; retreats, whether the attacker may retreat from

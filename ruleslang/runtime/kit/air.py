@@ -1,8 +1,9 @@
 """Air movement for the movement engine: landing spaces, carrier room and stranded air units.
 
 A mixin of `MovementEngine` (see `movement.py` for the rules): it reads the engine's board
-facts (`board`, `state`, `rules.landing`, `_ally`, `_enemy`, `combat`) and keeps the carrier room
-and landing distances until the board changes (`_reset_air`).
+facts (`board`, `state`, `policy`, `rules.landing`, `_ally`, `_enemy`, `combat`) and keeps the
+carrier room, the zones carriers can still reach (`later_carriers`) and landing distances until
+the board changes (`_reset_air`).
 """
 
 from __future__ import annotations
@@ -33,6 +34,56 @@ class AirPart:
             self._room = {zone: capacity[zone] - used.get(zone, 0) for zone in capacity}
         return self._room
 
+    def _later_zones(self) -> dict[str, int]:
+        """With the policy's `later_carriers`: every sea zone a carrier of the player can still
+        reach in this turn's non-combat move (by the non-combat rules, on the board as it is) -> the
+        largest capacity of such a carrier; {} without it. Whether the carriers do come, with room
+        enough, is checked when the non-combat move ends (`stranded_air`)."""
+        if self._later is None:
+            self._rooms()  # noted with the room, so that a carrier's move forgets both (`_room_changed`)
+            found: dict[str, int] = {}
+            if self.policy.later_carriers:
+                for unit in self._mine:
+                    rules = self._ur[unit.id]
+                    flags = unit.flags
+                    if (rules.carrier_capacity <= 0 or rules.domain != "sea" or rules.movement <= unit.moved
+                            or flags.get("in_battle") or flags.get("combat_moved")):
+                        continue
+                    for zone in self._sea_walk(unit.space, rules.movement - unit.moved, rules, combat=False):
+                        found[zone] = max(found.get(zone, 0), rules.carrier_capacity)
+            self._later = found
+        return self._later
+
+    def _riders(self, units: list[Unit], origin: str) -> list[Unit]:
+        """With the policy's `carries_allied_air`: the allies' air units in sea zone `origin` that the
+        carriers among `units` (moving away) take along as cargo: those without a place on the
+        carriers of the side staying behind (the allies' air units keep places there first, by id),
+        by id, as far as the moving carriers have room."""
+        if not self.policy.carries_allied_air or not self.board.is_sea[origin]:
+            return []
+        carrying = sum(self._ur[u.id].carrier_capacity for u in units)
+        if carrying <= 0:
+            return []
+        moving = {u.id for u in units}
+        staying = 0
+        guests = []
+        for unit in self.state.units:
+            if unit.space != origin or unit.id in moving or not self._ally.get(unit.owner, False):
+                continue
+            rules = self._ur[unit.id]
+            staying += rules.carrier_capacity
+            if unit.owner != self.player and rules.domain == "air" and rules.carrier_cost > 0:
+                guests.append(unit)
+        riders = []
+        for unit in sorted(guests, key=lambda u: u.id):
+            cost = self._ur[unit.id].carrier_cost
+            if cost <= staying:
+                staying -= cost
+            elif cost <= carrying:
+                carrying -= cost
+                riders.append(unit)
+        return riders
+
     def _landable(self, space: str) -> bool:
         """Whether the player's air units may land in land territory `space` by its control (the
         rules' `landing` condition; by default: its side held it at the start of the turn and still
@@ -54,6 +105,7 @@ class AirPart:
         if cost > 0:
             spots += [z for z, room in self._rooms().items()
                       if room >= cost and (self.combat or z not in self._enemy)]
+            spots += [z for z, capacity in self._later_zones().items() if capacity >= cost and z not in spots]
             spots.sort(key=self.board.order.__getitem__)
         found = {s: (0, s) for s in spots}
         queue = deque(spots)
@@ -90,8 +142,9 @@ class AirPart:
                 best = (d, unit.space)
         return best
 
-    def _landing_problem(self, unit: Unit, rules: UnitRules, space: str) -> str | None:
-        """Why an air unit cannot end a non-combat move in `space` (None: it can land there)."""
+    def _landing_problem(self, unit: Unit, rules: UnitRules, space: str, extra: int = 0) -> str | None:
+        """Why an air unit cannot end a non-combat move in `space` (None: it can land there); `extra`:
+        room on carriers moving there with it."""
         if space in self._enemy:
             return "it holds enemy units"
         if not self.board.is_sea[space]:
@@ -104,12 +157,16 @@ class AirPart:
             return "the rules' landing condition refuses it"
         if rules.carrier_cost <= 0:
             return "it cannot land on a carrier"
+        need = rules.carrier_cost
+        if self._later_zones().get(space, 0) >= need:
+            return None  # a carrier can still come (checked when the non-combat move ends)
         room = self._rooms().get(space)
+        if extra:
+            room = (room or 0) + extra
         if room is None:
             return "no carrier of its side is there"
         if unit.space == space:
             room += rules.carrier_cost
-        need = rules.carrier_cost
         if room < need:
             return f"the carriers there have room for {max(room, 0)}, not {need}"
         return None
@@ -148,12 +205,16 @@ class AirPart:
             return [f"{name} cannot raid {end}: it has no factory"]
         return []
 
-    def _check_air(self, unit: Unit, rules: UnitRules, path: tuple[str, ...], left: int) -> list[str]:
+    def _check_air(self, unit: Unit, rules: UnitRules, path: tuple[str, ...], left: int, extra: int = 0) -> list[str]:
+        """Why an air unit cannot fly `path` with `left` movement left at its end; `extra`: room on
+        carriers moving with it."""
         name = unit_name(unit)
         for space in path[1:]:
             if not self.board.passable[space]:
                 return [f"{name} cannot fly over {space}: it is impassable"]
         end = path[-1]
+        if self.combat and 0 < rules.carrier_cost <= extra:
+            return []  # it ends on the carriers it moves with
         if self.combat:
             landing = self._landing_distance(unit, rules, end)
             if landing is None:
@@ -162,7 +223,7 @@ class AirPart:
                 return [f"{name} could not land after moving to {end}: it would have {left} movement left "
                         f"and the nearest friendly landing space, {landing[1]}, is {landing[0]} away"]
             return []
-        problem = self._landing_problem(unit, rules, end)
+        problem = self._landing_problem(unit, rules, end, extra)
         if problem is not None:
             return [f"{name} cannot land in {end}: {problem}"]
         return []

@@ -44,7 +44,8 @@ ruleset's settings (docs/runtime.md "### runtime move"); the defaults below are 
 - Sea. A sea zone holding enemy units whose `blocks` is true stops sea movement: in combat move
   the move ends there (a sea battle), in non-combat move it may not be entered. Enemy units that
   do not block (`blocks` false) may be passed, and a unit whose `passes_blockers` is true
-  (default: false) passes blocking units too.
+  (default: false) passes blocking units too, except enemy units whose `blocks_passing` is true
+  (default: false), which stop it as blockers stop any other.
 - Canals (`GameMap.canals`). A canal names sea zones and land territories; it adds no adjacency
   (the map's adjacency already joins its sea zones) but restricts it: a sea unit may step
   directly between two of its sea zones only when every one of its land territories is
@@ -58,14 +59,31 @@ ruleset's settings (docs/runtime.md "### runtime move"); the defaults below are 
   territory without enemy units where `MovementRules.landing` lets it land (default: its side
   held it at the start of the turn and still holds it), or a
   sea zone where carriers of its side have room for it (its `carrier_cost` against their
-  `carrier_capacity` less the `carrier_cost` of the air units of the side already there).
+  `carrier_capacity` less the `carrier_cost` of the air units of the side already there), or,
+  with the policy's `later_carriers`, a sea zone without enemy units that a carrier of the
+  player (big enough for it) can still reach in this turn's non-combat move: one that has not
+  moved in combat move nor fought, by the non-combat rules and its movement left. Carriers
+  moving in the same move as an air unit give it room where they end.
 - Air, non-combat move: it must end in such a landing space (a carrier zone without enemy
-  units). At the end of non-combat move, `stranded_air` lists the player's air units with no
-  landing where they stand (the runtime removes them). On a crowded carrier zone, allied air
+  units, or one a carrier can still reach). At the end of non-combat move, `stranded_air` lists
+  the player's air units with no landing where they stand (the runtime removes them): an air unit
+  waiting for a carrier that did not come is lost then. On a crowded carrier zone, allied air
   units keep their places first, then the player's by id.
+- Carriers and allied air units. The player's own air units always fly on their own movement.
+  With the policy's `carries_allied_air`, a "move" of the player's carriers out of a sea zone
+  takes along, as cargo, the allies' air units there that lose their place (those the carriers
+  of the side staying behind have no room for, allied air units keeping places first, by id),
+  as far as the moving carriers have room: a second `move_units` event of 0 steps, no flags.
+  They do not fight in the player's battles (the battle's attackers are the player's units).
 - Transports. `load` (path: territory, sea zone) puts land units with `transport_cost` > 0 and
   movement left aboard one of the player's transports in a bordering sea zone, within
   `transport_capacity` less the cargo's costs; the zone must not hold enemy blocking units.
+  With the policy's `loads_onto_allied` the transport may be an ally's, and with `loads_allied`
+  the player's transport may take an ally's land units aboard (whatever their movement: it is
+  the transport's move). The transport's owner moves it, cargo and all, in its own turn; the
+  cargo goes ashore in its owner's turn (only the player's own cargo unloads), never in the turn
+  it went aboard an ally's transport. What a player unloads from an ally's transport is noted on
+  it apart (flag `ally_unload`), for that player's turn only.
   Loading spends one movement point and ends the unit's own movement for the turn except for
   unloading. A moving transport carries its cargo. `unload` (path: sea zone, territory) puts
   cargo ashore in a bordering territory: in combat move any territory (a hostile one is an
@@ -93,14 +111,15 @@ Unit flags the engine sets (all in `state.TURN_FLAGS`, cleared when the owner's 
     unloaded_to       on a transport: the territory its cargo went to this turn
     unloaded_in       on a transport: the phase ("combat" / "noncombat") it unloaded in
 
-Not supported (a move needing them is refused, or the situation is not recognised): air units
-riding a carrier as cargo (each flies on its own; a carrier leaving a zone leaves them there, an
-ally's air units too, which must then land in their owner's turn or be stranded);
-carriers counting as landing spaces where they will be after a later move (move the carrier
-first); loading allied land units, or loading onto an ally's transport (the runtime refuses
-those settings rather than play them differently); fighting a sea battle before unloading from
-its zone; liberation and factory capture on a blitz unless the runtime's `capture` callback
-does them; placement-turn carriers as landing spaces.
+and, not a turn flag (it counts only in the turn it names):
+
+    ally_unload       on an ally's transport the player unloaded from: {"player", "round",
+                      "to": the territory, "in": the phase}
+
+Not supported (a move needing them is refused, or the situation is not recognised): fighting a
+sea battle before unloading from its zone; liberation and factory capture on a blitz unless the
+runtime's `capture` callback does them; placement-turn carriers as landing spaces; an ally's air
+units riding a carrier that is sunk or retreats (they stay in the zone).
 
 Every output is deterministic: units by id, spaces in the map's natural order.
 """
@@ -153,6 +172,7 @@ class MovementEngine(PathsPart, AirPart, TransportPart):
         blocking: set[str] = set()
         stopping: set[str] = set()
         no_unload: set[str] = set()
+        passing: set[str] = set()
         for unit in state.units:
             if not self._ally.get(unit.owner, False):
                 enemy.add(unit.space)
@@ -163,8 +183,11 @@ class MovementEngine(PathsPart, AirPart, TransportPart):
                     stopping.add(unit.space)
                 if rules.blocks_unload:
                     no_unload.add(unit.space)
+                if rules.blocks_passing:
+                    passing.add(unit.space)
         self._enemy = enemy
         self._blocking = blocking
+        self._stops_passers = passing  # sea zones that stop even units passing blockers
         self._stopping = stopping    # where enemy units stop land movement in combat move
         self._no_unload = no_unload  # sea zones whose enemy units forbid unloading
         self._may_land: dict[str, bool] = {}
@@ -179,6 +202,7 @@ class MovementEngine(PathsPart, AirPart, TransportPart):
 
     def _reset_air(self) -> None:
         self._room: dict[str, int] | None = None
+        self._later: dict[str, int] | None = None
         self._landing_cache: dict[int, dict[str, tuple[int, str]]] = {}
         self._air_reach: dict[tuple, dict[str, tuple[str, ...]]] = {}
 
@@ -328,7 +352,8 @@ class MovementEngine(PathsPart, AirPart, TransportPart):
                 problems.append(f"no unit with id {uid} is on the board")
             elif unit in units:
                 problems.append(f"{unit_name(unit)} is named twice")
-            elif unit.owner != self.player:
+            elif unit.owner != self.player and not (move.kind == "load" and self.policy.loads_allied
+                                                    and self._ally.get(unit.owner, False)):
                 problems.append(f"{unit_name(unit)} belongs to {unit.owner}, not {self.player}")
             else:
                 units.append(unit)
@@ -346,6 +371,11 @@ class MovementEngine(PathsPart, AirPart, TransportPart):
             return ["bombing raids are flown in combat move"]
         if path[-1] == path[0]:
             return [f"the path ends where it starts, in {path[0]}"]
+        # carriers moving with air units give them room at the end, less what the allies' air units
+        # riding along (`carries_allied_air`) take
+        extra = sum(self._rules(u).carrier_capacity for u in units)
+        if extra:
+            extra -= sum(self._rules(u).carrier_cost for u in self._riders(units, path[0]))
         group_cost = 0
         for unit in units:
             rules = self._rules(unit)
@@ -369,13 +399,13 @@ class MovementEngine(PathsPart, AirPart, TransportPart):
             elif rules.domain == "sea":
                 problems += self._check_sea(name, rules, path)
             else:
-                problems += self._check_air(unit, rules, path, left - steps)
+                problems += self._check_air(unit, rules, path, left - steps, extra)
                 if unit.space != path[-1]:
                     group_cost += rules.carrier_cost
         end = path[-1]
         if (not problems and not self.combat and self.board.is_sea[end] and group_cost
                 and sum(1 for u in units if self._rules(u).domain == "air") > 1):
-            room = self._rooms().get(end, 0)
+            room = self._rooms().get(end, 0) + extra
             if room < group_cost:
                 problems.append(f"the carriers in {end} have room for {max(room, 0)}, the move needs {group_cost}")
         return problems
@@ -405,7 +435,7 @@ class MovementEngine(PathsPart, AirPart, TransportPart):
             if self.combat and self.is_battle_space(end):
                 flags["in_battle"] = True
             state.move_units(move.units, end, 0, path=path, flags=flags, off=move.transport,
-                             carrier_flags={"unloaded_to": end, "unloaded_in": self.phase}, trail=trail)
+                             carrier_flags=self._unload_flags(self._by_id[move.transport], end), trail=trail)
         else:
             domains = {self._rules(u).domain for u in units}
             if move.kind == "bomb":
@@ -414,7 +444,10 @@ class MovementEngine(PathsPart, AirPart, TransportPart):
                 flags["in_battle"] = True
             if self.combat and "land" in domains:
                 captures = [s for s in path[1:-1] if not self._friendly(s)]
+            riders = [u.id for u in self._riders(units, path[0])]
             state.move_units(move.units, end, len(path) - 1, path=path, flags=flags or None, trail=trail)
+            if riders:  # the allies' air units ride along as cargo: no movement of their own, no flags
+                state.move_units(riders, end, 0, path=path)
             for space in captures:
                 if self.rules.capture is not None:
                     self.rules.capture(state, space, self.player)
@@ -428,10 +461,10 @@ class MovementEngine(PathsPart, AirPart, TransportPart):
         self._version = state.version
         self._transfers = None
         dirty = self._dirty
-        dirty.update(move.units)
+        dirty.update(unit.id for unit in units if unit.owner == self.player)
         for unit in units:
             dirty.update(cid for cid in unit.cargo if self._by_id[cid].owner == self.player)
-        if move.transport is not None:
+        if move.transport is not None and self._by_id[move.transport].owner == self.player:
             dirty.add(move.transport)
         if self._room_changed(units, path[0], end):
             self._reset_air()

@@ -36,6 +36,7 @@ class UnitRules:
     passes_blockers: bool = False  # a sea unit that passes sea zones held by enemy blocking units
     stops_movement: bool = True    # an enemy unit of this kind stops land movement (a blitz) where it stands
     blocks_unload: bool = True     # an enemy unit of this kind in a sea zone forbids unloading there
+    blocks_passing: bool = False   # an enemy unit of this kind stops even units that pass blockers
 
     def __post_init__(self) -> None:
         if self.domain not in DOMAINS:
@@ -51,12 +52,22 @@ class MovePolicy:
 
     `unloaded_transport_moves` / `unloaded_transport_loads`: a transport that has unloaded may
     still move / take on cargo that turn. `canals`: a canal is open by control at the start of
-    the move ("move") or at the start of the turn ("turn").
+    the move ("move") or at the start of the turn ("turn"). `loads_allied`: the mover's transports
+    take its allies' land units aboard; `loads_onto_allied`: the mover's land units go aboard its
+    allies' transports (either way the cargo goes ashore in its owner's turn, not the turn it
+    boarded). `later_carriers`: a sea zone that a carrier of the mover can still reach in this
+    turn's non-combat move counts as a landing space for its air units (checked when the turn's
+    non-combat move ends). `carries_allied_air`: a carrier that moves takes along the allies' air
+    units that lose their place on the carriers staying behind.
     """
 
     unloaded_transport_moves: bool = False
     unloaded_transport_loads: bool = False
     canals: str = "move"
+    loads_allied: bool = False
+    loads_onto_allied: bool = False
+    later_carriers: bool = False
+    carries_allied_air: bool = False
 
     def __post_init__(self) -> None:
         if self.canals not in CANALS:

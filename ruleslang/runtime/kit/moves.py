@@ -24,14 +24,8 @@ MAX_MOVES = 400  # per phase: an agent that never says DONE is stopped here
 
 
 _UNIT_SETTINGS = ("movement", "domain", "blitz", "blocks", "transport_capacity", "transport_cost", "carrier_capacity",
-                  "carrier_cost", "bombs", "combat_moves", "passes_blockers", "stops_movement", "blocks_unload")
-
-# settings whose other value the engine cannot play: (setting, the value it plays, the rule refused)
-_NOT_PLAYABLE = (
-    ("later_carriers", False, "a carrier counts as a landing space only where it stands, not where it moves later"),
-    ("loads_allied", False, "a transport carries only its owner's land units"),
-    ("loads_onto_allied", False, "land units go aboard only their owner's transports"),
-)
+                  "carrier_cost", "bombs", "combat_moves", "passes_blockers", "stops_movement", "blocks_unload",
+                  "blocks_passing")
 
 
 def unit_rules_of(ctx, config):
@@ -58,25 +52,25 @@ def unit_rules_of(ctx, config):
                 moves_in_combat=get(fns["combat_moves"], unit, True) is True,
                 passes_blockers=get(fns["passes_blockers"], unit, False) is True,
                 stops_movement=get(fns["stops_movement"], unit, True) is True,
-                blocks_unload=get(fns["blocks_unload"], unit, True) is True)
+                blocks_unload=get(fns["blocks_unload"], unit, True) is True,
+                blocks_passing=get(fns["blocks_passing"], unit, False) is True)
         return found
     return rules
 
 
 def move_policy_of(config, span):
-    """The phase's `MovePolicy` from the ruleset's move settings (read once per phase); a setting
-    whose value the engine cannot play is refused (E524) rather than played differently."""
-    for name, playable, rule in _NOT_PLAYABLE:
-        if config.value(name, playable) is not playable:
-            raise EvalError("E524", f"the move setting {name}: {str(not playable).lower()} cannot be played: "
-                                    f"{rule} (only {name}: {str(playable).lower()} is supported)", span)
+    """The phase's `MovePolicy` from the ruleset's move settings (read once per phase); a `canals`
+    value the engine does not know is refused (E524) rather than played differently."""
     canals = config.text("canals", "move")
     if canals not in CANALS:
         raise EvalError("E524", f"the move setting canals is \"move\" (control at the start of the move) or "
                                 f"\"turn\" (at the start of the turn), not {canals!r}", span)
     return MovePolicy(unloaded_transport_moves=config.value("unloaded_transport_moves", False) is True,
                       unloaded_transport_loads=config.value("unloaded_transport_loads", False) is True,
-                      canals=canals)
+                      canals=canals, loads_allied=config.value("loads_allied", False) is True,
+                      loads_onto_allied=config.value("loads_onto_allied", False) is True,
+                      later_carriers=config.value("later_carriers", False) is True,
+                      carries_allied_air=config.value("carries_allied_air", False) is True)
 
 
 def landing_of(config):

@@ -1,8 +1,8 @@
 """Land and sea paths for the movement engine: hostility, blocking, canals and blitzes.
 
 A mixin of `MovementEngine` (see `movement.py` for the rules): it reads the engine's board
-facts (`board`, `state`, `policy`, `_ally`, `_enemy`, `_blocking`, `_stopping`, `combat`) and
-answers where land and sea units may go and why a path is refused.
+facts (`board`, `state`, `policy`, `_ally`, `_enemy`, `_blocking`, `_stops_passers`, `_stopping`,
+`combat`) and answers where land and sea units may go and why a path is refused.
 """
 
 from __future__ import annotations
@@ -123,10 +123,13 @@ class PathsPart:
                 frontier.append(there)
         return self._paths(start, parent, (s for s in parent if s != start))
 
-    def _sea_walk(self, start: str, left: int, rules: UnitRules) -> dict[str, tuple[str, ...]]:
-        blocking = self._blocking if not rules.passes_blockers else frozenset()
+    def _sea_walk(self, start: str, left: int, rules: UnitRules,
+                  combat: bool | None = None) -> dict[str, tuple[str, ...]]:
+        """Every sea zone a sea unit can end a move in -> one shortest legal path; `combat`: under
+        the rules of combat or non-combat move (default: this phase's)."""
+        blocking = self._blocking if not rules.passes_blockers else self._stops_passers
         sea = self.board.sea
-        combat = self.combat
+        combat = self.combat if combat is None else combat
         canal_steps = self.board.canal_steps
         parent: dict[str, str | None] = {start: None}
         frontier = [start]
@@ -177,7 +180,7 @@ class PathsPart:
 
     def _check_sea(self, name: str, rules: UnitRules, path: tuple[str, ...]) -> list[str]:
         board = self.board
-        blocking = self._blocking if not rules.passes_blockers else frozenset()
+        blocking = self._blocking if not rules.passes_blockers else self._stops_passers
         last = len(path) - 1
         for i in range(1, last + 1):
             here, space = path[i - 1], path[i]

@@ -1,8 +1,12 @@
 """Transports for the movement engine: loading, unloading and cargo room.
 
 A mixin of `MovementEngine` (see `movement.py` for the rules): it reads the engine's board
-facts (`board`, `policy`, `_mine`, `_by_id`, `_blocking`, `_no_unload`, `combat`) and lists and
-checks loads and unloads.
+facts (`board`, `policy`, `_mine`, `_by_id`, `_ally`, `_blocking`, `_no_unload`, `combat`) and lists
+and checks loads and unloads.
+
+An ally's transport keeps its own turn's flags (`unloaded_to`, `in_battle`, ... until its owner's
+turn starts); what the mover unloads from it is noted apart, in its flag `ally_unload` = {"player",
+"round", "to", "in"}, which counts only in that player's turn of that round.
 """
 
 from __future__ import annotations
@@ -33,7 +37,37 @@ class TransportPart:
                 used += self._rules(carried).transport_cost
         return rules.transport_capacity - used
 
+    def _ally_unload(self, transport: Unit) -> dict | None:
+        """What the player unloaded from an ally's transport in this turn ({"to": territory, "in":
+        phase, ...}), or None."""
+        found = transport.flags.get("ally_unload")
+        if found and found.get("player") == self.player and found.get("round") == self.state.round:
+            return found
+        return None
+
+    def _unloaded_to(self, transport: Unit) -> str | None:
+        """The territory the transport's cargo went ashore in this turn (the player's turn), or None."""
+        if transport.owner == self.player:
+            return transport.flags.get("unloaded_to")
+        done = self._ally_unload(transport)
+        return done["to"] if done is not None else None
+
+    def _unload_flags(self, transport: Unit, territory: str) -> dict:
+        """The flags an unload into `territory` sets on its transport."""
+        if transport.owner == self.player:
+            return {"unloaded_to": territory, "unloaded_in": self.phase}
+        return {"ally_unload": {"player": self.player, "round": self.state.round, "to": territory, "in": self.phase}}
+
     def _transport_problem(self, transport: Unit, for_unload: bool) -> str | None:
+        if transport.owner != self.player:
+            # an ally's transport: its own flags are of its owner's turn
+            done = self._ally_unload(transport)
+            if done is not None:
+                if not for_unload and not self.policy.unloaded_transport_loads:
+                    return f"it unloaded into {done['to']} this turn"
+                if for_unload and done["in"] != self.phase:
+                    return f"it unloaded in {done['in']} move"
+            return None
         flags = transport.flags
         if not for_unload and flags.get("unloaded_to") and not self.policy.unloaded_transport_loads:
             return f"it unloaded into {flags['unloaded_to']} this turn"
@@ -44,13 +78,17 @@ class TransportPart:
         return None
 
     def _load_problem(self, unit: Unit, rules: UnitRules) -> str | None:
-        """Why a land unit cannot go aboard this phase (None: it can)."""
+        """Why a land unit cannot go aboard this phase (None: it can). An ally's unit (`loads_allied`)
+        is taken aboard by the player's transport: its own moves are made in its owner's turn."""
         if rules.domain != "land":
             return "it is not a land unit"
         if rules.transport_cost <= 0:
             return "it cannot be carried"
         if self.board.is_sea[unit.space]:
             return "it is already aboard a transport"
+        if unit.owner != self.player:
+            return None if self.policy.loads_allied and self._ally.get(unit.owner, False) else \
+                f"it belongs to {unit.owner}"
         flags = unit.flags
         if self.combat and not rules.moves_in_combat:
             return "it moves only in non-combat move"
@@ -64,11 +102,31 @@ class TransportPart:
             return "it has no movement left"
         return None
 
+    def _allies_by_space(self) -> dict[str, list[Unit]]:
+        """The allies' land units on land, by space (by id): what the player's transports may take
+        aboard with `loads_allied`."""
+        index: dict[str, list[Unit]] = {}
+        is_sea = self.board.is_sea
+        for unit in sorted(self.state.units, key=lambda u: u.id):
+            if (unit.owner != self.player and self._ally.get(unit.owner, False) and not is_sea[unit.space]
+                    and self._rules(unit).domain == "land"):
+                index.setdefault(unit.space, []).append(unit)
+        return index
+
+    def _loadable_transports(self) -> list[Unit]:
+        """The transports the player's land units may board: its own, and with `loads_onto_allied`
+        its allies' (by id)."""
+        if not self.policy.loads_onto_allied:
+            return self._mine
+        return sorted((u for u in self.state.units if self._ally.get(u.owner, False)
+                       and self._rules(u).transport_capacity > 0), key=lambda u: u.id)
+
     def _loads(self) -> list[Move]:
         moves = []
         by_space = None
+        allies = None
         board = self.board
-        for transport in self._mine:
+        for transport in self._loadable_transports():
             rules = self._rules(transport)
             zone = transport.space
             if (rules.transport_capacity <= 0 or not board.is_sea[zone] or zone in self._blocking
@@ -79,8 +137,11 @@ class TransportPart:
                 continue
             if by_space is None:
                 by_space = self._mine_by_space()
+            if allies is None:
+                allies = self._allies_by_space() if self.policy.loads_allied else {}
+            own = transport.owner == self.player
             for territory in board.land[zone]:
-                for unit in by_space.get(territory, ()):
+                for unit in by_space.get(territory, []) + (allies.get(territory, []) if own else []):
                     unit_rules = self._rules(unit)
                     if (0 < unit_rules.transport_cost <= room
                             and self._load_problem(unit, unit_rules) is None):
@@ -93,7 +154,7 @@ class TransportPart:
         zone = transport.space
         if zone in self._no_unload or self._transport_problem(transport, True) is not None:
             return []
-        fixed = transport.flags.get("unloaded_to")
+        fixed = self._unloaded_to(transport)
         targets = [fixed] if fixed else list(self.board.land[zone])
         if not self.combat:
             targets = [t for t in targets if t not in self._enemy and self._friendly(t)]
@@ -101,9 +162,11 @@ class TransportPart:
 
     def _unloads(self) -> list[Move]:
         moves = []
-        for transport in self._mine:
-            if not transport.cargo or not self.board.is_sea[transport.space]:
+        for transport in self.state.units:
+            if (not transport.cargo or not self.board.is_sea[transport.space]
+                    or not self._ally.get(transport.owner, False)):
                 continue
+            own = transport.owner == self.player
             cargo = []
             for cid in sorted(transport.cargo):
                 unit = self._by_id.get(cid)
@@ -111,6 +174,8 @@ class TransportPart:
                     continue
                 if self.combat and not self._rules(unit).moves_in_combat:
                     continue
+                if not own and unit.flags.get("loaded_this_turn"):
+                    continue  # aboard an ally's transport since this turn: ashore in a later one
                 cargo.append(cid)
             if not cargo:
                 continue
@@ -138,7 +203,11 @@ class TransportPart:
         tname = unit_name(transport)
         t_rules = self._rules(transport)
         if transport.owner != self.player:
-            return [f"{tname} belongs to {transport.owner}, not {self.player}"]
+            if not self._ally.get(transport.owner, False) or (loading and not self.policy.loads_onto_allied):
+                return [f"{tname} belongs to {transport.owner}, not {self.player}"]
+            if loading and any(u.owner != self.player for u in units):
+                return [f"{tname} belongs to {transport.owner}: it takes aboard only the units of the player whose "
+                        f"turn it is, {self.player}"]
         if t_rules.transport_capacity <= 0:
             return [f"{tname} carries no units"]
         if transport.space != zone:
@@ -166,7 +235,7 @@ class TransportPart:
             return problems
         if zone in self._no_unload:
             return [f"cannot unload in {zone}: it holds enemy units"]
-        fixed = transport.flags.get("unloaded_to")
+        fixed = self._unloaded_to(transport)
         if fixed and fixed != territory:
             return [f"{tname} already unloaded into {fixed} this turn: all its cargo goes ashore in one territory"]
         if not board.passable[territory]:
@@ -179,6 +248,9 @@ class TransportPart:
         for unit in units:
             if unit.id not in transport.cargo:
                 problems.append(f"{unit_name(unit)} is not aboard {tname}")
+            elif transport.owner != self.player and unit.flags.get("loaded_this_turn"):
+                problems.append(f"{unit_name(unit)} cannot unload: it went aboard {transport.owner}'s {tname} this "
+                                f"turn and goes ashore in a later turn")
             elif self.combat and not self._rules(unit).moves_in_combat:
                 problems.append(f"{unit_name(unit)} cannot unload: it moves only in non-combat move")
         return problems
