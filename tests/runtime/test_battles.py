@@ -185,6 +185,19 @@ def test_a_lone_aa_gun_fires_at_the_aircraft_attacking_its_territory():
     assert count(game, KARELIA, "Russians", "aaGun") == 1
 
 
+def test_land_units_take_a_territory_held_only_by_an_aa_gun_and_capture_the_gun():
+    # the gun does not defend: no round is fought; the infantry takes Karelia, the gun changes
+    # hands; it fires at the fighter once before the battle (6: a miss)
+    units = {EE: {"Germans": {"infantry": 1, "fighter": 1}}, KARELIA: {"Russians": {"aaGun": 1}}}
+    move = [{"from": EE, "type": "infantry", "to": KARELIA}, {"from": EE, "type": "fighter", "to": KARELIA}]
+    game, tapped = attack(units, orders("Germans", combat=move), dice=[6])
+    assert dice_of(tapped, "aa_fire") == [6]
+    end = events(game, "battle_end")[0]
+    assert (end["rounds"], end["result"], end["taken"]) == (0, "attacker", True)
+    assert game.state.control[KARELIA] == "Germans"
+    assert count(game, KARELIA, "Germans", "aaGun") == 1 and count(game, KARELIA, "Russians") == 0
+
+
 def test_no_aa_fire_without_an_aa_gun():
     units = {EE: {"Germans": {"fighter": 1, "infantry": 1}}, KARELIA: {"Russians": {"infantry": 1}}}
     move = [{"from": EE, "type": "infantry", "to": KARELIA}, {"from": EE, "type": "fighter", "to": KARELIA}]
@@ -268,14 +281,17 @@ def test_submarine_hits_against_a_destroyer_are_removed_at_the_end_of_the_round(
 
 
 def test_air_units_hit_submarines_only_with_a_destroyer():
-    # a fighter alone cannot hit a submarine; the sub submerges at the end of the round
-    units = {"Western Europe": {"Germans": {"fighter": 1}}, SZ6: {"British": {"submarine": 1}}}
+    # a fighter alone cannot hit a submarine: its hit goes to the transport beside it (the
+    # cheapest-first fallback would pick the submarine); the sub submerges at the end of the round
+    units = {"Western Europe": {"Germans": {"fighter": 1}}, SZ6: {"British": {"submarine": 1, "transport": 1}}}
     move = [{"from": "Western Europe", "type": "fighter", "to": SZ6}]
+    transport = unit_ids(units, SZ6, "British", "transport")
     game, tapped = attack(units, merge(orders("Germans", combat=move),
-                                       orders("British", answers={"submarines_submerge.dive": True})), dice=[1])
+                                       orders("British", answers={"submarines_submerge.dive": True})), dice=[1, 6])
     assert dice_of(tapped, "attacker_fire") == [1]
-    assert hits(game, "defender") == 0
+    assert [e["chosen"] for e in events(game, "hits", side="defender")] == [transport]
     assert count(game, SZ6, "British", "submarine") == 1
+    del units[SZ6]["British"]["transport"]
     # with a destroyer beside it, the fighter's 1 sinks the sub (which fires first, at the destroyer)
     units[SZ5] = {"Germans": {"destroyer": 1}}
     move.append({"from": SZ5, "type": "destroyer", "to": SZ6})
@@ -447,18 +463,34 @@ def test_when_both_sides_are_destroyed_the_defender_holds():
     assert game.state.control[KARELIA] == "Russians"
 
 
-def test_a_battle_where_nobody_can_hit_ends_in_a_stalemate_after_100_rounds():
-    # a fighter cannot hit a submarine (no destroyer), nor the submarine the fighter; the
-    # submarine stays (its owner does not submerge), the attacker does not retreat
+def test_a_battle_where_nobody_can_hit_ends_before_a_die_is_rolled():
+    # a fighter cannot hit a submarine (no destroyer), nor the submarine the fighter: the
+    # stalemate setting (no_side_can_hit) ends the battle before its first round, the defender
+    # holding; no die is rolled
     units = {"Western Europe": {"Germans": {"fighter": 1}}, SZ6: {"British": {"submarine": 1}}}
     move = [{"from": "Western Europe", "type": "fighter", "to": SZ6}]
     no = {"submarines_submerge.dive": False, "attacker_retreat.go": False}
     game, tapped = attack(units, merge(orders("Germans", combat=move, answers=no), orders("British", answers=no)),
-                          dice=[1] * 100)
-    assert events(game, "stalemate")[0]["rounds"] == 100
+                          dice=[])
+    assert events(game, "stalemate")[0]["rounds"] == 0
     end = events(game, "battle_end")[0]
-    assert (end["rounds"], end["result"]) == (100, "defender")
+    assert (end["rounds"], end["result"]) == (0, "defender")
     assert count(game, SZ6, "British", "submarine") == 1 and count(game, SZ6, "Germans", "fighter") == 1
+
+
+def test_a_stalemate_is_seen_once_the_last_unit_that_could_hit_is_gone():
+    # round 1: the destroyer misses, the British submarine sinks it (the fighter is no target);
+    # before round 2 the fighter faces the submarine alone: a stalemate
+    units = {"Western Europe": {"Germans": {"fighter": 1}}, SZ5: {"Germans": {"destroyer": 1}},
+             SZ6: {"British": {"submarine": 1}}}
+    move = [{"from": "Western Europe", "type": "fighter", "to": SZ6}, {"from": SZ5, "type": "destroyer", "to": SZ6}]
+    no = {"submarines_submerge.dive": False, "attacker_retreat.go": False}
+    game, tapped = attack(units, merge(orders("Germans", combat=move, answers=no), orders("British", answers=no)),
+                          dice=[1, 6, 6])
+    assert dice_of(tapped, "submarine_fire") == [1]
+    end = events(game, "battle_end")[0]
+    assert (end["rounds"], end["result"]) == (1, "defender")
+    assert events(game, "stalemate")[0]["rounds"] == 1
 
 
 def test_bombers_on_a_raid_do_not_also_fight_for_the_territory():
@@ -587,3 +619,4 @@ def test_a_battleship_that_sailed_away_does_not_bombard():
     assert len(events(game, "battle")) == 2
     assert count(game, SZ6, "Germans", "battleship") == 1
     assert dice_of(tapped, "bombard") == []
+

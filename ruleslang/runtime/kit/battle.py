@@ -26,7 +26,7 @@ from ruleslang.lang.eval.statements import run_procedure
 from ruleslang.runtime.config import ProcedureConfig, procedure_config
 from ruleslang.runtime.decisions import Decision
 
-MAX_ROUNDS = 100  # a battle where neither side can score hits would never end
+MAX_ROUNDS = 100  # a battle where neither side can score hits, and the rules do not say so, would never end
 
 
 class BattleRules:
@@ -45,6 +45,9 @@ class BattleRules:
         retreat_to   t => bool     which of the spaces the attacking land or sea units moved in
                                    from they may retreat to (default: a sea zone, or a territory
                                    the attacker's side holds)
+        stalemate    bool          asked before each round: true ends the battle, the defender
+                                   holding (no side can hit the other); default: only the
+                                   runtime's guard of MAX_ROUNDS rounds ends such a battle
 
     Settings on units are cached per unit type and owner for the game; the others are evaluated
     each time they are asked, in the battle (`attacker()`, `is_amphibious()`, ... answer them).
@@ -59,6 +62,7 @@ class BattleRules:
         self._defender = config.space_fn("defender") if config is not None else None
         self._retreat_to = config.space_fn("retreat_to") if config is not None else None
         self._retreats = config is not None and config.has("retreats")
+        self._stalemate = config is not None and config.has("stalemate")
 
     def captures(self, unit) -> bool:
         """True when `unit`, on the winning attacking side, takes the territory."""
@@ -84,6 +88,10 @@ class BattleRules:
         if not self._retreats:
             return not battle.amphibious
         return self.config.value("retreats") is True
+
+    def stalemate(self) -> bool:
+        """True when the `stalemate` setting, asked in the battle before a round, ends it."""
+        return self._stalemate and self.config.value("stalemate") is True
 
     def retreat_to(self, battle, space: str) -> bool:
         """True when the attackers of `battle` may retreat to `space`, one they moved in from."""
@@ -322,8 +330,8 @@ def _fight(ctx, game, space: str, steps: dict, sequence: list[str], rules: Battl
             run_procedure(ctx, steps["start"])
             battle.join_arrivals(present)
         while battle.units("defender") and battle.units("attacker") and battle.retreated_to is None:
-            if battle.round >= MAX_ROUNDS:
-                game.log("stalemate", space=space, rounds=MAX_ROUNDS)
+            if battle.round >= MAX_ROUNDS or rules.stalemate():
+                game.log("stalemate", space=space, rounds=battle.round)
                 break
             battle.round += 1
             for step in sequence:
