@@ -47,6 +47,6 @@ def test_the_base_refuses_what_the_revisions_allow():
     ws = Workspace([FIXTURES])
     loaded = ws.load(["aar/base@1"])
     results = [r for r in TestRunner(ws).run(loaded) if r.title.startswith("moves: ")]
-    assert len(results) == 9
+    assert len(results) == 10
     assert all(r.status == "pass" for r in results), [(r.title, r.message) for r in results if r.status != "pass"]
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from ruleslang.base.errors import EvalError
 from ruleslang.lang.eval.statements import run_procedure
 from ruleslang.runtime.game import GameServices
-from ruleslang.runtime.kit.battle import Battle, BattleRules
+from ruleslang.runtime.kit.battle import Battle, BattleRules, aboard
 from ruleslang.runtime.kit.turn_state import KitState
 
 
@@ -35,8 +35,9 @@ def start_battle(ctx, space: str, attacker: str, sea_zone: str | None = None, sp
     Who defends is the `defender` setting's answer, as in a game."""
     host = BattleHostForTests(ctx)
     state = ctx.state
-    attacking = [u.id for u in state.units if u.space == space and u.owner == attacker]
-    enemies = [u for u in state.units if u.space == space and not host.allied(u.owner, attacker)]
+    carried = aboard(state, space)  # cargo at sea does not fight, as in a game
+    attacking = [u.id for u in state.units if u.space == space and u.owner == attacker and u.id not in carried]
+    enemies = [u for u in state.units if u.space == space and not host.allied(u.owner, attacker) and u.id not in carried]
     ctx.game = host  # procedures (and the battle's settings) that read the game find it here
     rules = BattleRules(host, host.kit.battle_config())
     # the enemy units that fight, as in a game (`fights`: an AA gun does not defend)

@@ -620,3 +620,49 @@ def test_a_battleship_that_sailed_away_does_not_bombard():
     assert count(game, SZ6, "Germans", "battleship") == 1
     assert dice_of(tapped, "bombard") == []
 
+
+# ---------------------------------------------------------------- landings that wait for a sea battle
+
+
+def landing_under_fire(sea: dict, dice, *, defenders=None):
+    """German infantry in Western Europe boards a transport in 6 Sea Zone, which sails (with `sea`)
+    into 5 Sea Zone, where a British destroyer lies, and lands it on Karelia in combat move: the
+    landing waits for the sea battle in 5 Sea Zone."""
+    units = {"Western Europe": {"Germans": {"infantry": 1}}, SZ6: {"Germans": {"transport": 1, **sea}},
+             SZ5: {"British": {"destroyer": 1}}, KARELIA: {"Russians": defenders or {}}}
+    game = make_game(BASE, scenario={"setup": "empty", "units": units})
+    foot, transport = ids(game, "Western Europe", "Germans", "infantry"), ids(game, SZ6, "Germans", "transport")[0]
+    move = ([{"unit": foot[0], "to": SZ6, "kind": "load", "transport": transport}]
+            + [{"from": SZ6, "type": t, "to": SZ5} for t in ["transport", *sea]]
+            + [{"unit": foot[0], "to": KARELIA, "kind": "unload", "transport": transport}])
+    game, tapped = attack(units, orders("Germans", combat=move), dice=dice)
+    return game, tapped, foot
+
+
+def test_a_landing_waits_for_the_sea_battle_and_follows_it_when_it_is_won():
+    # the sea battle first: the battleship's 1 sinks the destroyer (the transport's 1 is no hit at
+    # attack 0, the cargo does not fire), the destroyer misses; then the infantry lands and takes
+    # Karelia (1; the defender misses). The battleship fought at sea: it does not bombard.
+    game, tapped, foot = landing_under_fire({"battleship": 1}, [1, 1, 6, 1, 6], defenders={"infantry": 1})
+    assert events(game, "landing_planned")[0]["units"] == foot
+    assert [e["space"] for e in events(game, "battle")] == [SZ5, KARELIA]
+    assert len(dice_of(tapped, "attacker_fire")) == 3 and dice_of(tapped, "bombard") == []
+    assert events(game, "landing")[0]["units"] == foot
+    assert [e["amphibious"] for e in events(game, "battle")] == [False, True]
+    assert game.state.control[KARELIA] == "Germans" and count(game, KARELIA, "Germans", "infantry") == 1
+
+
+def test_a_landing_into_an_empty_enemy_territory_takes_it_after_the_sea_battle():
+    game, tapped, foot = landing_under_fire({"battleship": 1}, [1, 1, 6])
+    assert [e["space"] for e in events(game, "battle")] == [SZ5, KARELIA]
+    assert game.state.control[KARELIA] == "Germans"
+
+
+def test_a_landing_is_cancelled_when_the_sea_battle_is_lost_and_the_cargo_sinks_with_its_transport():
+    # the transport alone rolls at 0; the destroyer's 1 sinks it, and the infantry aboard with it
+    game, tapped, foot = landing_under_fire({}, [1, 1], defenders={"infantry": 1})
+    assert events(game, "landing_cancelled")[0]["units"] == foot
+    assert not events(game, "landing")
+    assert [e["space"] for e in events(game, "battle")] == [SZ5]
+    assert game.unit_or_none(foot[0]) is None
+    assert game.state.control[KARELIA] == "Russians" and count(game, KARELIA, "Russians", "infantry") == 1

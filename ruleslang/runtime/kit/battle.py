@@ -5,7 +5,11 @@ raid: "bombing_raid", fights: u => ..., hit_points: u => ..., captured: u => ...
 every battle the combat move left: it runs the `start` step, then the steps of the `round`
 sequence round after round until one side has no fighting units left or the attacker retreats,
 then the `capture` step when the attacker wins a hostile land territory with a unit that
-`captures` says may take it. The enemy units that did not fight and are still there after the
+`captures` says may take it. Sea battles that planned landings wait for (kit/transport.py) are
+fought first: when the attacker wins one, the landings from its zone are made (the cargo of the
+surviving transports goes ashore, and a hostile territory becomes a battle fought later in the
+phase); otherwise they are cancelled and the cargo stays aboard. Cargo at sea does not fight and
+is lost with its transport; a ship that fought a sea battle does not support a landing. The enemy units that did not fight and are still there after the
 capture step change hands with the territory where `captured` says so, and are destroyed
 otherwise. Bombing raids run the `raid` step.
 
@@ -219,7 +223,7 @@ class Battle:
             state.update_units([uid], hits=unit.hits + 1)
             if unit.hits >= self.game.hit_points(unit):
                 if now:
-                    self.game.remove_units([uid], f"casualty in {self.space}")
+                    self.game.remove_units(with_cargo(self.game, [uid]), f"casualty in {self.space}")
                 elif uid not in self.pending:
                     self.pending.append(uid)
         ctx.log("hits", space=self.space, side=side, count=count, chosen=list(chosen), by=chooser,
@@ -245,8 +249,9 @@ class Battle:
         """Units the rules brought into the space before the first round (a hook adding
         defenders before the battle starts) fight with their side; `present`: the units there before."""
         fights = self.rules.fights
+        carried = aboard(self.game.state, self.space)
         for unit in self.game.state.units:
-            if unit.space != self.space or unit.id in present:
+            if unit.space != self.space or unit.id in present or unit.id in carried:
                 continue
             if unit.owner == self.attacker:
                 self.attacking.append(unit.id)
@@ -256,8 +261,23 @@ class Battle:
 
     def end_round(self) -> None:
         if self.pending:
-            self.game.remove_units(sorted(self.pending), f"casualty in {self.space}")
+            self.game.remove_units(with_cargo(self.game, sorted(self.pending)), f"casualty in {self.space}")
             self.pending = []
+
+
+def with_cargo(game, ids: list[int]) -> list[int]:
+    """`ids` and the units they carry: cargo is lost with its transport."""
+    out = list(ids)
+    for uid in ids:
+        unit = game.unit_or_none(uid)
+        if unit is not None:
+            out += [cid for cid in unit.cargo if cid not in out and game.unit_or_none(cid) is not None]
+    return out
+
+
+def aboard(state, space: str) -> set[int]:
+    """The units carried by others in `space` (cargo at sea): they do not fight."""
+    return {cid for u in state.units if u.space == space for cid in u.cargo}
 
 
 def _check_casualties(answer, room: dict[int, int], count: int) -> list[str]:
@@ -295,13 +315,73 @@ def run(ctx, proc) -> None:
     steps = {name: config.text(name) for name in ("round", "start", "capture", "raid")}
     sequence = game.sequence(steps["round"]) if steps["round"] else []
     rules = BattleRules(game, config)
-    for space in list(game.kit.pending_raids):
+    kit = game.kit
+    for space in list(kit.pending_raids):
         _fight_raid(ctx, game, space, steps["raid"], rules)
-    game.kit.pending_raids = []
-    for space in list(game.kit.pending_battles):
+    kit.pending_raids = []
+    # the sea battles that landings wait for come first; each landing then adds its territory's battle
+    zones = {zone for _, _, zone, _ in kit.waiting_landings}
+    queue = [s for s in kit.pending_battles if s in zones] + [s for s in kit.pending_battles if s not in zones]
+    while queue:
+        space = queue.pop(0)
         _fight(ctx, game, space, steps, sequence, rules)
-    game.kit.pending_battles = []
+        if space in zones:
+            for territory in _make_landings(game, space):
+                if territory not in queue:
+                    queue.append(territory)
+                    queue.sort(key=lambda s: (s not in zones, game.space_order(s)))
+                    ctx.contested_spaces = ctx.contested_spaces + [territory]
+    for zone in sorted(zones - set(kit.pending_battles), key=game.space_order):
+        _make_landings(game, zone)  # no battle was fought there (its enemy units left): cancelled
+    kit.pending_battles, kit.waiting_landings = [], []
     ctx.contested_spaces = []
+
+
+def _make_landings(game, zone: str) -> list[str]:
+    """After the sea battle in `zone`: the landings that waited for it are made when the attacker
+    won it and the transport is still there (its cargo goes ashore as by an unload; an attack
+    becomes a battle to fight), and cancelled otherwise (the cargo stays aboard). Returns the
+    territories whose battles the landings add."""
+    kit, state = game.kit, game.state
+    results = [r for r in game.battle_results if r["space"] == zone and r["attacker"] == state.current_player]
+    won = bool(results) and results[-1]["result"] == "attacker"
+    battles: list[str] = []
+    for transport_id, units, at, territory in kit.waiting_landings:
+        if at != zone:
+            continue
+        transport = game.unit_or_none(transport_id)
+        cargo = [] if transport is None or transport.space != zone else [u for u in units if u in transport.cargo]
+        if not won or not cargo:
+            game.log("landing_cancelled", transport=transport_id, units=units, zone=zone, to=territory,
+                     why="the sea battle was not won" if transport is not None else "the transport was sunk")
+            continue
+        hostile = _hostile(game, territory)
+        flags = {"combat_moved": True, "unloaded": True, "unloaded_from": transport_id}
+        if hostile:
+            flags["in_battle"] = True
+        state.move_units(cargo, territory, 0, path=[zone, territory], flags=flags, off=transport_id,
+                         carrier_flags={"unloaded_to": territory, "unloaded_in": "combat"}, trail="passed_combat")
+        game.log("landing", transport=transport_id, units=cargo, zone=zone, to=territory)
+        for uid in cargo:
+            kit.moved_from[uid] = zone
+        if hostile:
+            kit.amphibious[territory] = True
+            zones = kit.landed_from.setdefault(territory, [])
+            if zone not in zones:
+                zones.append(zone)
+            if territory not in battles:
+                battles.append(territory)
+    return battles
+
+
+def _hostile(game, territory: str) -> bool:
+    """True when land units of the player moving there attack: enemy units stand there, or the
+    territory is not held by its side."""
+    player = game.state.current_player
+    if any(u.space == territory and not game.allied(u.owner, player) for u in game.state.units):
+        return True
+    holder = game.board.controller(territory)
+    return holder is None or not game.allied(holder, player)
 
 
 def _fight(ctx, game, space: str, steps: dict, sequence: list[str], rules: BattleRules) -> None:
@@ -310,8 +390,10 @@ def _fight(ctx, game, space: str, steps: dict, sequence: list[str], rules: Battl
     board = game.board
     fights = rules.fights
     # units on a bombing raid raid the factory; they do not also fight for the territory
-    attacking = [u.id for u in state.units if u.space == space and u.owner == attacker and not u.flags.get("bombing")]
-    enemies = [u for u in state.units if u.space == space and not game.allied(u.owner, attacker)]
+    carried = aboard(state, space)  # cargo at sea does not fight
+    attacking = [u.id for u in state.units if u.space == space and u.owner == attacker and not u.flags.get("bombing")
+                 and u.id not in carried]
+    enemies = [u for u in state.units if u.space == space and not game.allied(u.owner, attacker) and u.id not in carried]
     defending = [u.id for u in enemies if fights is None or fights(u)]
     battle = Battle(game, space, attacker, None, amphibious=game.kit.amphibious.get(space, False),
                     attacking=attacking, defending=defending,
@@ -319,6 +401,8 @@ def _fight(ctx, game, space: str, steps: dict, sequence: list[str], rules: Battl
                     came_from={uid: game.kit.moved_from.get(uid, space) for uid in attacking
                                if game.domain(game.unit_or_none(uid)) != "air"},
                     support=_offshore(game, space, attacker), rules=rules)
+    if board.is_sea(space):
+        game.kit.supported.update(attacking)  # a ship that fought a sea battle does not bombard this turn
     ctx.battle = battle
     try:
         # the defender setting may ask the battle (`attacker()`, `battle_space()`)
