@@ -78,3 +78,16 @@ def test_without_a_stalemate_setting_a_battle_nobody_can_win_stops_at_the_round_
     assert loaded.left == 0
     assert events(game, "stalemate")[0]["rounds"] == 100
     assert events(game, "battle_end")[0]["result"] == "defender"
+
+
+def test_without_withdraws_aircraft_alone_have_no_retreat():
+    units = {"Western Europe": {"Germans": {"fighter": 1}}, "6 Sea Zone": {"British": {"destroyer": 1}}}
+    orders = {"Germans": [{"round": 1, "combat": [{"from": "Western Europe", "type": "fighter", "to": "6 Sea Zone"}],
+                           "answers": {"attacker_retreat.go": True}}]}
+    game = make_game(["aar/base@2"], scenario={"setup": "empty", "units": units}, orders=orders,
+                     workspace=Workspace([FIXTURES]))
+    loaded = load_dice(game, [6, 6, 1, 6])
+    run_phases(game, "Germans", "combat_move", "battle")
+    assert loaded.left == 0
+    assert not events(game, "retreat")
+    assert not [e for e in events(game, "decision") if e.get("id") == "attacker_retreat.go"]

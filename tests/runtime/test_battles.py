@@ -580,13 +580,57 @@ def test_no_retreat_to_a_territory_taken_this_turn():
     assert events(game, "battle_end")[0]["rounds"] == 3
 
 
-def test_aircraft_alone_have_no_retreat():
-    # no land or sea unit came from anywhere: the attacker is not asked; round 2 sinks the destroyer
+def test_aircraft_alone_retreat_where_they_stand():
+    # no land or sea unit came from anywhere: the aircraft retreat to the battle's own space (they
+    # leave the battle there and fly on in the non-combat move), as TripleA's planes do
     units = {"Western Europe": {"Germans": {"fighter": 1}}, SZ6: {"British": {"destroyer": 1}}}
     move = [{"from": "Western Europe", "type": "fighter", "to": SZ6}]
-    game, _ = attack(units, orders("Germans", combat=move, answers={"attacker_retreat.go": True}), dice=[6, 6, 1, 6])
-    assert not events(game, "retreat")
-    assert not [e for e in events(game, "decision") if e.get("id") == "attacker_retreat.go"]
+    game, _ = attack(units, orders("Germans", combat=move, answers={"attacker_retreat.go": True}), dice=[6, 6])
+    assert [(e["to"], e["round"]) for e in events(game, "retreat")] == [(SZ6, 1)]
+    assert events(game, "battle_end")[0]["result"] == "retreat"
+    assert count(game, SZ6, "Germans", "fighter") == 1 and count(game, SZ6, "British", "destroyer") == 1
+
+
+def test_after_a_landing_aircraft_withdraw_and_the_landed_units_fight_on():
+    # round 1 all miss; the fighter withdraws (the landed infantry may not retreat); round 2 only
+    # the infantry fires, and falls: the defender holds, the fighter stays in Karelia, out of the battle
+    units = {"Germany": {"Germans": {"infantry": 1}}, SZ5: {"Germans": {"transport": 1}}, EE: {"Germans": {"fighter": 1}},
+             KARELIA: {"Russians": {"infantry": 2}}}
+    game = make_game(BASE, scenario={"setup": "empty", "units": units})
+    foot, transport = ids(game, "Germany", "Germans", "infantry"), ids(game, SZ5, "Germans", "transport")[0]
+    fighter = ids(game, EE, "Germans", "fighter")
+    move = [{"unit": foot[0], "to": SZ5, "kind": "load", "transport": transport},
+            {"unit": foot[0], "to": KARELIA, "kind": "unload", "transport": transport},
+            {"from": EE, "type": "fighter", "to": KARELIA}]
+    answers = {"attacker_retreat.go": True, "attacker_retreat.to": KARELIA}
+    game, tapped = attack(units, orders("Germans", combat=move, answers=answers), dice=[6, 6, 6, 6, 6, 1, 6])
+    assert [(e["to"], e["units"], e["round"]) for e in events(game, "retreat")] == [(KARELIA, fighter, 1)]
+    assert len(dice_of(tapped, "attacker_fire", 2)) == 1
+    end = events(game, "battle_end")[0]
+    assert (end["result"], end["rounds"]) == ("defender", 2)
+    assert count(game, KARELIA, "Germans", "fighter") == 1 and count(game, KARELIA, "Germans", "infantry") == 0
+
+
+def test_aircraft_left_alone_by_the_round_s_casualties_retreat_where_they_stand():
+    # the infantry falls in round 1: the fighter, all that is left, retreats where it stands,
+    # not to Eastern Europe (asked for, refused; the fallback takes the one option)
+    units = {EE: {"Germans": {"infantry": 1, "fighter": 1}}, KARELIA: {"Russians": {"infantry": 2}}}
+    move = [{"from": EE, "type": "infantry", "to": KARELIA}, {"from": EE, "type": "fighter", "to": KARELIA}]
+    game, _ = attack(units, orders("Germans", combat=move, answers={"attacker_retreat.go": True, "attacker_retreat.to": EE}),
+                     dice=[6, 6, 1, 6])
+    assert [e["to"] for e in events(game, "retreat")] == [KARELIA]
+    assert count(game, KARELIA, "Germans", "fighter") == 1 and count(game, EE, "Germans") == 0
+
+
+def test_land_and_air_units_retreat_together_from_a_land_battle():
+    # not a landing: the fighter is not offered a retreat of its own (Karelia is no option); all retreat to Eastern Europe
+    units = {EE: {"Germans": {"infantry": 1, "fighter": 1}}, KARELIA: {"Russians": {"infantry": 2}}}
+    move = [{"from": EE, "type": "infantry", "to": KARELIA}, {"from": EE, "type": "fighter", "to": KARELIA}]
+    game, _ = attack(units, orders("Germans", combat=move,
+                                   answers={"attacker_retreat.go": True, "attacker_retreat.to": KARELIA}),
+                     dice=[6, 6, 6, 6])
+    assert [e["to"] for e in events(game, "retreat")] == [EE]
+    assert count(game, EE, "Germans") == 2
 
 
 # ---------------------------------------------------------------- bombardment: once a turn, from the landing's zone
@@ -666,3 +710,4 @@ def test_a_landing_is_cancelled_when_the_sea_battle_is_lost_and_the_cargo_sinks_
     assert [e["space"] for e in events(game, "battle")] == [SZ5]
     assert game.unit_or_none(foot[0]) is None
     assert game.state.control[KARELIA] == "Russians" and count(game, KARELIA, "Russians", "infantry") == 1
+

@@ -49,6 +49,9 @@ class BattleRules:
         retreat_to   t => bool     which of the spaces the attacking land or sea units moved in
                                    from they may retreat to (default: a sea zone, or a territory
                                    the attacker's side holds)
+        withdraws    u => bool     which attacking units may leave the battle on their own where
+                                   they stand (a retreat to the battle's own space), when the
+                                   others may not retreat or every unit may (default: none)
         stalemate    bool          asked before each round: true ends the battle, the defender
                                    holding (no side can hit the other); default: only the
                                    runtime's guard of MAX_ROUNDS rounds ends such a battle
@@ -67,6 +70,7 @@ class BattleRules:
         self._retreat_to = config.space_fn("retreat_to") if config is not None else None
         self._retreats = config is not None and config.has("retreats")
         self._stalemate = config is not None and config.has("stalemate")
+        self.withdraws = config.predicate("withdraws") if config is not None else None
 
     def captures(self, unit) -> bool:
         """True when `unit`, on the winning attacking side, takes the territory."""
@@ -140,6 +144,7 @@ class Battle:
     round: int = 0
     pending: list[int] = field(default_factory=list)         # casualties leaving at the end of the round
     submerged: list[int] = field(default_factory=list)
+    withdrawn: list[int] = field(default_factory=list)       # attackers that left the battle where they stand
     retreated_to: str | None = None
     hits_taken: dict[str, int] = field(default_factory=lambda: {"attacker": 0, "defender": 0})
     rules: BattleRules | None = None
@@ -162,7 +167,10 @@ class Battle:
     def units(self, side: str) -> list:
         """The units still fighting on a side (casualties of this round fire back until it ends)."""
         if side == "attacker":
-            return [] if self.retreated_to is not None else self._alive(self.attacking)
+            if self.retreated_to is not None:
+                return []
+            gone = set(self.withdrawn)
+            return [u for u in self._alive(self.attacking) if u.id not in gone]
         return self._alive(self.defending)
 
     def support_units(self) -> list:
@@ -179,16 +187,30 @@ class Battle:
         dead = set(self.pending)
         return [u for u in self.units(side) if u.id not in dead]
 
+    def _withdrawing(self) -> list:
+        """The standing attackers that may leave the battle where they stand (`withdraws`)."""
+        withdraws = self.rules.withdraws
+        if withdraws is None:
+            return []
+        return [u for u in self.standing("attacker") if withdraws(u)]
+
     def retreat_options(self) -> list[str]:
         """Where the attackers may retreat: the spaces their land or sea units moved in from
         (`came_from`; aircraft go with them) that the `retreat_to` setting allows, when the `retreats`
         setting allows a retreat from this battle (never from a raid) and both sides have units
-        left after this round's casualties (a decided battle has no retreat)."""
+        left after this round's casualties (a decided battle has no retreat). The battle's own
+        space is an option (a partial retreat: the units `withdraws` allows leave the battle and
+        stay there) when some standing attackers may withdraw and the others may not retreat
+        (`retreats` false), and the only one when every standing attacker may withdraw."""
         if self.kind != "battle" or not self.standing("attacker") or not self.standing("defender"):
             return []
-        if not self.rules.may_retreat(self):
-            return []
-        options: list[str] = []
+        withdrawing = self._withdrawing()
+        if withdrawing and len(withdrawing) == len(self.standing("attacker")):
+            return [self.space]  # every unit left may withdraw: that is the retreat (TripleA's planes)
+        may_retreat = self.rules.may_retreat(self)
+        options = [self.space] if withdrawing and not may_retreat else []
+        if not may_retreat:
+            return options
         seen: set[str] = set()
         for uid in self.attacking:
             origin = self.came_from.get(uid)
@@ -240,6 +262,14 @@ class Battle:
         if to not in options:
             raise EvalError("E543", f"the attackers in {self.space} cannot retreat to {to}"
                                     + (f"; they can retreat to {', '.join(options)}" if options else ""))
+        if to == self.space:
+            # a partial retreat: the units that may withdraw leave the battle and stay where they are
+            movers = [u.id for u in self._withdrawing()]
+            self.withdrawn.extend(movers)
+            if not self.standing("attacker"):
+                self.retreated_to = to
+            ctx.log("retreat", space=self.space, to=to, units=movers, round=self.round)
+            return
         movers = [u.id for u in self.units("attacker") if u.id not in self.pending]
         self.game.state.move_units(movers, to)
         self.retreated_to = to
