@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import pytest
 
+from ruleslang.workspace.compositions import Workspace
+
+from conftest import FIXTURES
 from game_fixtures import (BASE, count, dice_of, events, ids, load_dice, logs, make_game, run_phases,
                            tap_dice, treasury)
 
@@ -711,3 +714,46 @@ def test_a_landing_is_cancelled_when_the_sea_battle_is_lost_and_the_cargo_sinks_
     assert game.unit_or_none(foot[0]) is None
     assert game.state.control[KARELIA] == "Russians" and count(game, KARELIA, "Russians", "infantry") == 1
 
+# ---------------------------------------------------------------- several defending powers
+
+
+SHARED = {SZ5: {"Germans": {"battleship": 1}},
+          SZ6: {"Americans": {"destroyer": 3}, "British": {"transport": 1, "destroyer": 1}}}
+
+
+def shared_zone(refs, british_casualties, workspace=None):
+    """A German battleship attacks 6 Sea Zone, where three American destroyers (the most units)
+    lie with a British transport and destroyer; its 1 hits once; the Germans then retreat. The
+    British, asked, choose `british_casualties`."""
+    move = [{"from": SZ5, "type": "battleship", "to": SZ6}]
+    plans = merge(orders("Germans", combat=move, answers={"attacker_retreat.go": True, "attacker_retreat.to": SZ5}),
+                  orders("British", casualties=british_casualties))
+    game = make_game(refs, scenario={"setup": "empty", "units": SHARED}, orders=plans, workspace=workspace)
+    loaded = load_dice(game, [1, 6, 6, 6, 6, 6])
+    run_phases(game, "Germans", "combat_move", "battle")
+    assert loaded.left == 0
+    return game
+
+
+def test_each_defending_power_chooses_its_own_casualties():
+    # the Americans (defending) choose the cheapest unit, the British transport: so the hit falls
+    # on the British, who choose which of their units takes it
+    british = unit_ids(SHARED, SZ6, "British", "destroyer")
+    game = shared_zone(BASE, british)
+    asked = [(e["player"], e["answer"]) for e in events(game, "decision") if e.get("decision") == "casualties"]
+    assert [p for p, _ in asked] == ["Americans", "British"]
+    assert asked[1][1] == british
+    assert events(game, "hits", side="defender")[0]["chosen"] == british
+    assert count(game, SZ6, "British", "transport") == 1 and count(game, SZ6, "British", "destroyer") == 0
+
+
+def test_without_casualties_by_the_defender_chooses_for_every_defending_power():
+    # tests/rulesets/aar/base@2.rules leaves the setting out (and makes the first enemy power in
+    # the turn order, the British, the defender): one decision, the defender's, for every power
+    # (who here sinks an American destroyer: no American decision follows)
+    american = unit_ids(SHARED, SZ6, "Americans", "destroyer")[:1]
+    game = shared_zone(["aar/base@2"], american, Workspace([FIXTURES]))
+    asked = [e["player"] for e in events(game, "decision") if e.get("decision") == "casualties"]
+    assert asked == ["British"]
+    assert events(game, "hits", side="defender")[0]["chosen"] == american
+    assert count(game, SZ6, "Americans", "destroyer") == 2

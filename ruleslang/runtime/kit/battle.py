@@ -49,6 +49,10 @@ class BattleRules:
         retreat_to   t => bool     which of the spaces the attacking land or sea units moved in
                                    from they may retreat to (default: a sea zone, or a territory
                                    the attacker's side holds)
+        casualties_by u => player? who chooses the casualties among the units of one side: the
+                                   player a step names (`hit N of UNITS by PLAYER`) decides how many
+                                   of the hits fall on the units of each player this names, which
+                                   that player then chooses among its own (default: PLAYER chooses all)
         withdraws    u => bool     which attacking units may leave the battle on their own where
                                    they stand (a retreat to the battle's own space), when the
                                    others may not retreat or every unit may (default: none)
@@ -71,6 +75,7 @@ class BattleRules:
         self._retreats = config is not None and config.has("retreats")
         self._stalemate = config is not None and config.has("stalemate")
         self.withdraws = config.predicate("withdraws") if config is not None else None
+        self.casualties_by = config.unit_fn("casualties_by") if config is not None else None
 
     def captures(self, unit) -> bool:
         """True when `unit`, on the winning attacking side, takes the territory."""
@@ -240,6 +245,7 @@ class Battle:
                             context={"room": room, "battle": self})
         chosen = self.game.ask(decision, lambda answer: _check_casualties(answer, room, count),
                                fallback=lambda: _cheapest_casualties(self.game, candidates, room, count))
+        chosen = self._own_casualties(list(chosen), candidates, room, chooser)
         for uid in chosen:
             unit = self.game.unit_or_none(uid)
             state.update_units([uid], hits=unit.hits + 1)
@@ -250,6 +256,35 @@ class Battle:
                     self.pending.append(uid)
         ctx.log("hits", space=self.space, side=side, count=count, chosen=list(chosen), by=chooser,
                 now=now, round=self.round)
+
+    def _own_casualties(self, chosen: list[int], candidates: list, room: dict[int, int], chooser: str) -> list[int]:
+        """With the `casualties_by` setting: `chosen` (the step's chooser's answer) says how many
+        hits fall on the units of each player the setting names; each of those players but the
+        chooser then chooses which of its own units take its share (in the turn order), in the
+        places of `chosen` its share held."""
+        by = self.rules.casualties_by
+        if by is None:
+            return chosen
+        groups: dict[str, list] = {}
+        for unit in candidates:
+            groups.setdefault(getattr(by(unit), "name", None) or chooser, []).append(unit)
+        out = list(chosen)
+        for player in sorted(groups, key=self.game.turn_position):
+            units = groups[player]
+            ids = {u.id for u in units}
+            places = [i for i, uid in enumerate(chosen) if uid in ids]
+            if player == chooser or not places:
+                continue
+            own_room = {u.id: room[u.id] for u in units}
+            n = len(places)
+            decision = Decision("casualties", player, f"{n} hit(s) on your units in {self.space}: choose the casualties",
+                                options=[u.id for u in units], mode="exactly", count=n,
+                                context={"room": own_room, "battle": self})
+            own = self.game.ask(decision, lambda answer, r=own_room, k=n: _check_casualties(answer, r, k),
+                                fallback=lambda us=units, r=own_room, k=n: _cheapest_casualties(self.game, us, r, k))
+            for place, uid in zip(places, own):
+                out[place] = uid
+        return out
 
     def submerge(self, ctx, unit_ids: list[int]) -> None:
         ids = [uid for uid in unit_ids if uid not in self.submerged and uid not in self.pending]
