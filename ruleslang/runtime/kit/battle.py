@@ -5,20 +5,24 @@ raid: "bombing_raid", fights: u => ..., hit_points: u => ..., captured: u => ...
 every battle the combat move left: it runs the `start` step, then the steps of the `round`
 sequence round after round until one side has no fighting units left or the attacker retreats,
 then the `capture` step when the attacker wins a hostile land territory with a unit that
-`captures` says may take it. Sea battles that planned landings wait for (kit/transport.py) are
-fought first: when the attacker wins one, the landings from its zone are made (the cargo of the
-surviving transports goes ashore, and a hostile territory becomes a battle fought later in the
-phase); otherwise they are cancelled and the cargo stays aboard. Cargo at sea does not fight and
-is lost with its transport; a ship that fought a sea battle does not support a landing. The enemy units that did not fight and are still there after the
+`captures` says may take it. The enemy units that did not fight and are still there after the
 capture step change hands with the territory where `captured` says so, and are destroyed
 otherwise. Bombing raids run the `raid` step.
+
+Sea battles that planned landings wait for (kit/transport.py) are fought first: when the
+attacker wins one, the landings from its zone are made (the cargo of the surviving transports
+goes ashore, and a hostile territory becomes a battle fought later in the phase); otherwise they
+are cancelled and the cargo stays aboard. Cargo at sea does not fight and is lost with its
+transport; a ship that fought a sea battle does not support a landing.
 
 What a step does is written in the ruleset (`hit N of UNITS by PLAYER [now]`, `submerge`,
 `retreat to`); the runtime supplies the battle: who fights, the casualty decisions (by the
 owning player's agent, hit points respected), and removing casualties at the end of a round.
 Every battle policy is a setting (`BattleRules`, defaults in docs/runtime.md, "Kit settings"):
-which units fight (`fights`) and take a territory (`captures`), who defends (`defender`), whether
-the attacker may retreat (`retreats`) and where to (`retreat_to`).
+which units fight (`fights`) and take a territory (`captures`), who defends (`defender`) and who
+chooses which casualties (`casualties_by`), whether the attacker may retreat (`retreats`), where
+to (`retreat_to`) and which units may retreat on their own (`withdraws`), and when a battle no
+side can win is over (`stalemate`).
 """
 
 from __future__ import annotations
