@@ -55,6 +55,6 @@ def test_the_base_shows_the_other_side_of_each_revision():
     ws = Workspace([FIXTURES])
     loaded = ws.load(["aar/base@1"])
     results = [r for r in TestRunner(ws).run(loaded) if r.title.startswith("moves: ")]
-    assert len(results) == 13
+    assert len(results) == 14
     assert all(r.status == "pass" for r in results), [(r.title, r.message) for r in results if r.status != "pass"]
 

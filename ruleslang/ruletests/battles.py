@@ -1,7 +1,7 @@
 """Battles in rule tests: `battle at SPACE by PLAYER [from SEA_ZONE]` and the steps run in them.
 
 A test's battle is set up as the runtime's battle procedure would find it after a combat move:
-the attacker's units in the space against its enemies there; with `from SEA_ZONE`, an amphibious
+the attacker's units in the space against its enemies there that fight (the `fights` setting); with `from SEA_ZONE`, an amphibious
 assault whose land units came ashore from the attacker's transports in that zone (recorded as the
 movement engine records an unload) and whose ships there support it. Running the battle's start
 step lets the units it brought into the space join the battle, as in a game.
@@ -12,7 +12,7 @@ from __future__ import annotations
 from ruleslang.base.errors import EvalError
 from ruleslang.lang.eval.statements import run_procedure
 from ruleslang.runtime.game import GameServices
-from ruleslang.runtime.kit.battle import Battle, BattleRules
+from ruleslang.runtime.kit.battle import Battle, BattleRules, aboard
 from ruleslang.runtime.kit.turn_state import KitState
 
 
@@ -35,11 +35,14 @@ def start_battle(ctx, space: str, attacker: str, sea_zone: str | None = None, sp
     Who defends is the `defender` setting's answer, as in a game."""
     host = BattleHostForTests(ctx)
     state = ctx.state
-    attacking = [u.id for u in state.units if u.space == space and u.owner == attacker]
-    enemies = [u for u in state.units if u.space == space and not host.allied(u.owner, attacker)]
+    carried = aboard(state, space)  # cargo at sea does not fight, as in a game
+    attacking = [u.id for u in state.units if u.space == space and u.owner == attacker and u.id not in carried]
+    enemies = [u for u in state.units if u.space == space and not host.allied(u.owner, attacker) and u.id not in carried]
     ctx.game = host  # procedures (and the battle's settings) that read the game find it here
-    battle = Battle(host, space, attacker, None, attacking=attacking, defending=[u.id for u in enemies],
-                    rules=BattleRules(host, host.kit.battle_config()))
+    rules = BattleRules(host, host.kit.battle_config())
+    # the enemy units that fight, as in a game (`fights`: an AA gun does not defend)
+    defending = [u.id for u in enemies if rules.fights is None or rules.fights(u)]
+    battle = Battle(host, space, attacker, None, attacking=attacking, defending=defending, rules=rules)
     battle.round = 1
     if sea_zone is not None:
         _land_from(host, battle, sea_zone, span)

@@ -101,7 +101,10 @@ def _moves(ctx, args: list, span, apply: bool, bomb: bool = False) -> list[str]:
             problems = engine.check(move)
             if problems:
                 return problems
-            engine.apply(move)
+            if engine.waits_for_battle(move):
+                engine.plan_landing(move)  # as in a game: the landing waits for the sea battle
+            else:
+                engine.apply(move)
         return []
     finally:
         ctx.state.current_player = saved

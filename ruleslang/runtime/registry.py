@@ -38,12 +38,16 @@ PROCEDURES: dict[str, tuple[str, dict[str, T.Type]]] = {
               "canals": T.TEXT, "raid_target": T.FnType((T.SPACE,), T.BOOL)}),
     # the battle policies (docs/runtime.md, "runtime battle"): captures, which attacking units take
     # a territory; defender, who defends a space; retreats, whether the attacker may retreat from
-    # the battle at hand; retreat_to, which of the spaces its units came from it may retreat to
+    # the battle at hand; retreat_to, which of the spaces its units came from it may retreat to;
+    # stalemate, asked before each round, ends a battle no side can win; withdraws, which attacking
+    # units may leave the battle on their own where they stand; casualties_by, who chooses the
+    # casualties among a unit's side
     "battle": ("every contested space is fought out by the declared battle steps",
                {"round": T.TEXT, "start": T.TEXT, "capture": T.TEXT, "raid": T.TEXT,
                 "fights": _UNIT_BOOL, "hit_points": _UNIT_INT, "captured": _UNIT_BOOL,
                 "captures": _UNIT_BOOL, "defender": T.FnType((T.SPACE,), T.OptionalType(T.PLAYER)),
-                "retreats": T.BOOL, "retreat_to": T.FnType((T.SPACE,), T.BOOL)}),
+                "retreats": T.BOOL, "retreat_to": T.FnType((T.SPACE,), T.BOOL), "stalemate": T.BOOL,
+                "withdraws": _UNIT_BOOL, "casualties_by": T.FnType((T.UNIT,), T.OptionalType(T.PLAYER))}),
     "place": ("purchased units are placed, within the declared placement constraints",
               {"at_sea": _TYPE_BOOL, "carrier_capacity": _TYPE_INT, "carrier_cost": _TYPE_INT}),
     # the bid (`play --bid SIDE=IPCS`), run before round 1 for each power with a bid, not in a

@@ -62,3 +62,32 @@ def test_the_kit_implements_every_runtime_procedure_and_the_game_runs_its_table(
     assert set(procedure_table()) == set(PROCEDURES)
     game = make_game(["aar/base@1"])
     assert game.ctx.runtime_procedures == procedure_table()
+
+
+def test_without_a_stalemate_setting_a_battle_nobody_can_win_stops_at_the_round_guard():
+    # aar/base@2 leaves the stalemate setting out: a fighter against a submarine rolls the
+    # fighter's useless die for 100 rounds (the runtime's guard), then the defender holds
+    units = {"Western Europe": {"Germans": {"fighter": 1}}, "6 Sea Zone": {"British": {"submarine": 1}}}
+    no = {"submarines_submerge.dive": False, "attacker_retreat.go": False}
+    orders = {"Germans": [{"round": 1, "combat": [{"from": "Western Europe", "type": "fighter", "to": "6 Sea Zone"}],
+                           "answers": no}], "British": [{"round": 1, "answers": no}]}
+    game = make_game(["aar/base@2"], scenario={"setup": "empty", "units": units}, orders=orders,
+                     workspace=Workspace([FIXTURES]))
+    loaded = load_dice(game, [1] * 100)
+    run_phases(game, "Germans", "combat_move", "battle")
+    assert loaded.left == 0
+    assert events(game, "stalemate")[0]["rounds"] == 100
+    assert events(game, "battle_end")[0]["result"] == "defender"
+
+
+def test_without_withdraws_aircraft_alone_have_no_retreat():
+    units = {"Western Europe": {"Germans": {"fighter": 1}}, "6 Sea Zone": {"British": {"destroyer": 1}}}
+    orders = {"Germans": [{"round": 1, "combat": [{"from": "Western Europe", "type": "fighter", "to": "6 Sea Zone"}],
+                           "answers": {"attacker_retreat.go": True}}]}
+    game = make_game(["aar/base@2"], scenario={"setup": "empty", "units": units}, orders=orders,
+                     workspace=Workspace([FIXTURES]))
+    loaded = load_dice(game, [6, 6, 1, 6])
+    run_phases(game, "Germans", "combat_move", "battle")
+    assert loaded.left == 0
+    assert not events(game, "retreat")
+    assert not [e for e in events(game, "decision") if e.get("id") == "attacker_retreat.go"]

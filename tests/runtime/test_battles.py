@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import pytest
 
+from ruleslang.workspace.compositions import Workspace
+
+from conftest import FIXTURES
 from game_fixtures import (BASE, count, dice_of, events, ids, load_dice, logs, make_game, run_phases,
                            tap_dice, treasury)
 
@@ -185,6 +188,19 @@ def test_a_lone_aa_gun_fires_at_the_aircraft_attacking_its_territory():
     assert count(game, KARELIA, "Russians", "aaGun") == 1
 
 
+def test_land_units_take_a_territory_held_only_by_an_aa_gun_and_capture_the_gun():
+    # the gun does not defend: no round is fought; the infantry takes Karelia, the gun changes
+    # hands; it fires at the fighter once before the battle (6: a miss)
+    units = {EE: {"Germans": {"infantry": 1, "fighter": 1}}, KARELIA: {"Russians": {"aaGun": 1}}}
+    move = [{"from": EE, "type": "infantry", "to": KARELIA}, {"from": EE, "type": "fighter", "to": KARELIA}]
+    game, tapped = attack(units, orders("Germans", combat=move), dice=[6])
+    assert dice_of(tapped, "aa_fire") == [6]
+    end = events(game, "battle_end")[0]
+    assert (end["rounds"], end["result"], end["taken"]) == (0, "attacker", True)
+    assert game.state.control[KARELIA] == "Germans"
+    assert count(game, KARELIA, "Germans", "aaGun") == 1 and count(game, KARELIA, "Russians") == 0
+
+
 def test_no_aa_fire_without_an_aa_gun():
     units = {EE: {"Germans": {"fighter": 1, "infantry": 1}}, KARELIA: {"Russians": {"infantry": 1}}}
     move = [{"from": EE, "type": "infantry", "to": KARELIA}, {"from": EE, "type": "fighter", "to": KARELIA}]
@@ -268,14 +284,17 @@ def test_submarine_hits_against_a_destroyer_are_removed_at_the_end_of_the_round(
 
 
 def test_air_units_hit_submarines_only_with_a_destroyer():
-    # a fighter alone cannot hit a submarine; the sub submerges at the end of the round
-    units = {"Western Europe": {"Germans": {"fighter": 1}}, SZ6: {"British": {"submarine": 1}}}
+    # a fighter alone cannot hit a submarine: its hit goes to the transport beside it (the
+    # cheapest-first fallback would pick the submarine); the sub submerges at the end of the round
+    units = {"Western Europe": {"Germans": {"fighter": 1}}, SZ6: {"British": {"submarine": 1, "transport": 1}}}
     move = [{"from": "Western Europe", "type": "fighter", "to": SZ6}]
+    transport = unit_ids(units, SZ6, "British", "transport")
     game, tapped = attack(units, merge(orders("Germans", combat=move),
-                                       orders("British", answers={"submarines_submerge.dive": True})), dice=[1])
+                                       orders("British", answers={"submarines_submerge.dive": True})), dice=[1, 6])
     assert dice_of(tapped, "attacker_fire") == [1]
-    assert hits(game, "defender") == 0
+    assert [e["chosen"] for e in events(game, "hits", side="defender")] == [transport]
     assert count(game, SZ6, "British", "submarine") == 1
+    del units[SZ6]["British"]["transport"]
     # with a destroyer beside it, the fighter's 1 sinks the sub (which fires first, at the destroyer)
     units[SZ5] = {"Germans": {"destroyer": 1}}
     move.append({"from": SZ5, "type": "destroyer", "to": SZ6})
@@ -447,18 +466,34 @@ def test_when_both_sides_are_destroyed_the_defender_holds():
     assert game.state.control[KARELIA] == "Russians"
 
 
-def test_a_battle_where_nobody_can_hit_ends_in_a_stalemate_after_100_rounds():
-    # a fighter cannot hit a submarine (no destroyer), nor the submarine the fighter; the
-    # submarine stays (its owner does not submerge), the attacker does not retreat
+def test_a_battle_where_nobody_can_hit_ends_before_a_die_is_rolled():
+    # a fighter cannot hit a submarine (no destroyer), nor the submarine the fighter: the
+    # stalemate setting (no_side_can_hit) ends the battle before its first round, the defender
+    # holding; no die is rolled
     units = {"Western Europe": {"Germans": {"fighter": 1}}, SZ6: {"British": {"submarine": 1}}}
     move = [{"from": "Western Europe", "type": "fighter", "to": SZ6}]
     no = {"submarines_submerge.dive": False, "attacker_retreat.go": False}
     game, tapped = attack(units, merge(orders("Germans", combat=move, answers=no), orders("British", answers=no)),
-                          dice=[1] * 100)
-    assert events(game, "stalemate")[0]["rounds"] == 100
+                          dice=[])
+    assert events(game, "stalemate")[0]["rounds"] == 0
     end = events(game, "battle_end")[0]
-    assert (end["rounds"], end["result"]) == (100, "defender")
+    assert (end["rounds"], end["result"]) == (0, "defender")
     assert count(game, SZ6, "British", "submarine") == 1 and count(game, SZ6, "Germans", "fighter") == 1
+
+
+def test_a_stalemate_is_seen_once_the_last_unit_that_could_hit_is_gone():
+    # round 1: the destroyer misses, the British submarine sinks it (the fighter is no target);
+    # before round 2 the fighter faces the submarine alone: a stalemate
+    units = {"Western Europe": {"Germans": {"fighter": 1}}, SZ5: {"Germans": {"destroyer": 1}},
+             SZ6: {"British": {"submarine": 1}}}
+    move = [{"from": "Western Europe", "type": "fighter", "to": SZ6}, {"from": SZ5, "type": "destroyer", "to": SZ6}]
+    no = {"submarines_submerge.dive": False, "attacker_retreat.go": False}
+    game, tapped = attack(units, merge(orders("Germans", combat=move, answers=no), orders("British", answers=no)),
+                          dice=[1, 6, 6])
+    assert dice_of(tapped, "submarine_fire") == [1]
+    end = events(game, "battle_end")[0]
+    assert (end["rounds"], end["result"]) == (1, "defender")
+    assert events(game, "stalemate")[0]["rounds"] == 1
 
 
 def test_bombers_on_a_raid_do_not_also_fight_for_the_territory():
@@ -548,13 +583,57 @@ def test_no_retreat_to_a_territory_taken_this_turn():
     assert events(game, "battle_end")[0]["rounds"] == 3
 
 
-def test_aircraft_alone_have_no_retreat():
-    # no land or sea unit came from anywhere: the attacker is not asked; round 2 sinks the destroyer
+def test_aircraft_alone_retreat_where_they_stand():
+    # no land or sea unit came from anywhere: the aircraft retreat to the battle's own space (they
+    # leave the battle there and fly on in the non-combat move), as TripleA's planes do
     units = {"Western Europe": {"Germans": {"fighter": 1}}, SZ6: {"British": {"destroyer": 1}}}
     move = [{"from": "Western Europe", "type": "fighter", "to": SZ6}]
-    game, _ = attack(units, orders("Germans", combat=move, answers={"attacker_retreat.go": True}), dice=[6, 6, 1, 6])
-    assert not events(game, "retreat")
-    assert not [e for e in events(game, "decision") if e.get("id") == "attacker_retreat.go"]
+    game, _ = attack(units, orders("Germans", combat=move, answers={"attacker_retreat.go": True}), dice=[6, 6])
+    assert [(e["to"], e["round"]) for e in events(game, "retreat")] == [(SZ6, 1)]
+    assert events(game, "battle_end")[0]["result"] == "retreat"
+    assert count(game, SZ6, "Germans", "fighter") == 1 and count(game, SZ6, "British", "destroyer") == 1
+
+
+def test_after_a_landing_aircraft_withdraw_and_the_landed_units_fight_on():
+    # round 1 all miss; the fighter withdraws (the landed infantry may not retreat); round 2 only
+    # the infantry fires, and falls: the defender holds, the fighter stays in Karelia, out of the battle
+    units = {"Germany": {"Germans": {"infantry": 1}}, SZ5: {"Germans": {"transport": 1}}, EE: {"Germans": {"fighter": 1}},
+             KARELIA: {"Russians": {"infantry": 2}}}
+    game = make_game(BASE, scenario={"setup": "empty", "units": units})
+    foot, transport = ids(game, "Germany", "Germans", "infantry"), ids(game, SZ5, "Germans", "transport")[0]
+    fighter = ids(game, EE, "Germans", "fighter")
+    move = [{"unit": foot[0], "to": SZ5, "kind": "load", "transport": transport},
+            {"unit": foot[0], "to": KARELIA, "kind": "unload", "transport": transport},
+            {"from": EE, "type": "fighter", "to": KARELIA}]
+    answers = {"attacker_retreat.go": True, "attacker_retreat.to": KARELIA}
+    game, tapped = attack(units, orders("Germans", combat=move, answers=answers), dice=[6, 6, 6, 6, 6, 1, 6])
+    assert [(e["to"], e["units"], e["round"]) for e in events(game, "retreat")] == [(KARELIA, fighter, 1)]
+    assert len(dice_of(tapped, "attacker_fire", 2)) == 1
+    end = events(game, "battle_end")[0]
+    assert (end["result"], end["rounds"]) == ("defender", 2)
+    assert count(game, KARELIA, "Germans", "fighter") == 1 and count(game, KARELIA, "Germans", "infantry") == 0
+
+
+def test_aircraft_left_alone_by_the_round_s_casualties_retreat_where_they_stand():
+    # the infantry falls in round 1: the fighter, all that is left, retreats where it stands,
+    # not to Eastern Europe (asked for, refused; the fallback takes the one option)
+    units = {EE: {"Germans": {"infantry": 1, "fighter": 1}}, KARELIA: {"Russians": {"infantry": 2}}}
+    move = [{"from": EE, "type": "infantry", "to": KARELIA}, {"from": EE, "type": "fighter", "to": KARELIA}]
+    game, _ = attack(units, orders("Germans", combat=move, answers={"attacker_retreat.go": True, "attacker_retreat.to": EE}),
+                     dice=[6, 6, 1, 6])
+    assert [e["to"] for e in events(game, "retreat")] == [KARELIA]
+    assert count(game, KARELIA, "Germans", "fighter") == 1 and count(game, EE, "Germans") == 0
+
+
+def test_land_and_air_units_retreat_together_from_a_land_battle():
+    # not a landing: the fighter is not offered a retreat of its own (Karelia is no option); all retreat to Eastern Europe
+    units = {EE: {"Germans": {"infantry": 1, "fighter": 1}}, KARELIA: {"Russians": {"infantry": 2}}}
+    move = [{"from": EE, "type": "infantry", "to": KARELIA}, {"from": EE, "type": "fighter", "to": KARELIA}]
+    game, _ = attack(units, orders("Germans", combat=move,
+                                   answers={"attacker_retreat.go": True, "attacker_retreat.to": KARELIA}),
+                     dice=[6, 6, 6, 6])
+    assert [e["to"] for e in events(game, "retreat")] == [EE]
+    assert count(game, EE, "Germans") == 2
 
 
 # ---------------------------------------------------------------- bombardment: once a turn, from the landing's zone
@@ -587,3 +666,94 @@ def test_a_battleship_that_sailed_away_does_not_bombard():
     assert len(events(game, "battle")) == 2
     assert count(game, SZ6, "Germans", "battleship") == 1
     assert dice_of(tapped, "bombard") == []
+
+
+# ---------------------------------------------------------------- landings that wait for a sea battle
+
+
+def landing_under_fire(sea: dict, dice, *, defenders=None):
+    """German infantry in Western Europe boards a transport in 6 Sea Zone, which sails (with `sea`)
+    into 5 Sea Zone, where a British destroyer lies, and lands it on Karelia in combat move: the
+    landing waits for the sea battle in 5 Sea Zone."""
+    units = {"Western Europe": {"Germans": {"infantry": 1}}, SZ6: {"Germans": {"transport": 1, **sea}},
+             SZ5: {"British": {"destroyer": 1}}, KARELIA: {"Russians": defenders or {}}}
+    game = make_game(BASE, scenario={"setup": "empty", "units": units})
+    foot, transport = ids(game, "Western Europe", "Germans", "infantry"), ids(game, SZ6, "Germans", "transport")[0]
+    move = ([{"unit": foot[0], "to": SZ6, "kind": "load", "transport": transport}]
+            + [{"from": SZ6, "type": t, "to": SZ5} for t in ["transport", *sea]]
+            + [{"unit": foot[0], "to": KARELIA, "kind": "unload", "transport": transport}])
+    game, tapped = attack(units, orders("Germans", combat=move), dice=dice)
+    return game, tapped, foot
+
+
+def test_a_landing_waits_for_the_sea_battle_and_follows_it_when_it_is_won():
+    # the sea battle first: the battleship's 1 sinks the destroyer (the transport's 1 is no hit at
+    # attack 0, the cargo does not fire), the destroyer misses; then the infantry lands and takes
+    # Karelia (1; the defender misses). The battleship fought at sea: it does not bombard.
+    game, tapped, foot = landing_under_fire({"battleship": 1}, [1, 1, 6, 1, 6], defenders={"infantry": 1})
+    assert events(game, "landing_planned")[0]["units"] == foot
+    assert [e["space"] for e in events(game, "battle")] == [SZ5, KARELIA]
+    assert len(dice_of(tapped, "attacker_fire")) == 3 and dice_of(tapped, "bombard") == []
+    assert events(game, "landing")[0]["units"] == foot
+    assert [e["amphibious"] for e in events(game, "battle")] == [False, True]
+    assert game.state.control[KARELIA] == "Germans" and count(game, KARELIA, "Germans", "infantry") == 1
+
+
+def test_a_landing_into_an_empty_enemy_territory_takes_it_after_the_sea_battle():
+    game, tapped, foot = landing_under_fire({"battleship": 1}, [1, 1, 6])
+    assert [e["space"] for e in events(game, "battle")] == [SZ5, KARELIA]
+    assert game.state.control[KARELIA] == "Germans"
+
+
+def test_a_landing_is_cancelled_when_the_sea_battle_is_lost_and_the_cargo_sinks_with_its_transport():
+    # the transport alone rolls at 0; the destroyer's 1 sinks it, and the infantry aboard with it
+    game, tapped, foot = landing_under_fire({}, [1, 1], defenders={"infantry": 1})
+    assert events(game, "landing_cancelled")[0]["units"] == foot
+    assert not events(game, "landing")
+    assert [e["space"] for e in events(game, "battle")] == [SZ5]
+    assert game.unit_or_none(foot[0]) is None
+    assert game.state.control[KARELIA] == "Russians" and count(game, KARELIA, "Russians", "infantry") == 1
+
+# ---------------------------------------------------------------- several defending powers
+
+
+SHARED = {SZ5: {"Germans": {"battleship": 1}},
+          SZ6: {"Americans": {"destroyer": 3}, "British": {"transport": 1, "destroyer": 1}}}
+
+
+def shared_zone(refs, british_casualties, workspace=None):
+    """A German battleship attacks 6 Sea Zone, where three American destroyers (the most units)
+    lie with a British transport and destroyer; its 1 hits once; the Germans then retreat. The
+    British, asked, choose `british_casualties`."""
+    move = [{"from": SZ5, "type": "battleship", "to": SZ6}]
+    plans = merge(orders("Germans", combat=move, answers={"attacker_retreat.go": True, "attacker_retreat.to": SZ5}),
+                  orders("British", casualties=british_casualties))
+    game = make_game(refs, scenario={"setup": "empty", "units": SHARED}, orders=plans, workspace=workspace)
+    loaded = load_dice(game, [1, 6, 6, 6, 6, 6])
+    run_phases(game, "Germans", "combat_move", "battle")
+    assert loaded.left == 0
+    return game
+
+
+def test_each_defending_power_chooses_its_own_casualties():
+    # the Americans (defending) choose the cheapest unit, the British transport: so the hit falls
+    # on the British, who choose which of their units takes it
+    british = unit_ids(SHARED, SZ6, "British", "destroyer")
+    game = shared_zone(BASE, british)
+    asked = [(e["player"], e["answer"]) for e in events(game, "decision") if e.get("decision") == "casualties"]
+    assert [p for p, _ in asked] == ["Americans", "British"]
+    assert asked[1][1] == british
+    assert events(game, "hits", side="defender")[0]["chosen"] == british
+    assert count(game, SZ6, "British", "transport") == 1 and count(game, SZ6, "British", "destroyer") == 0
+
+
+def test_without_casualties_by_the_defender_chooses_for_every_defending_power():
+    # tests/rulesets/aar/base@2.rules leaves the setting out (and makes the first enemy power in
+    # the turn order, the British, the defender): one decision, the defender's, for every power
+    # (who here sinks an American destroyer: no American decision follows)
+    american = unit_ids(SHARED, SZ6, "Americans", "destroyer")[:1]
+    game = shared_zone(["aar/base@2"], american, Workspace([FIXTURES]))
+    asked = [e["player"] for e in events(game, "decision") if e.get("decision") == "casualties"]
+    assert asked == ["British"]
+    assert events(game, "hits", side="defender")[0]["chosen"] == american
+    assert count(game, SZ6, "Americans", "destroyer") == 2

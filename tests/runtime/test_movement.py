@@ -932,7 +932,7 @@ def test_units_that_do_not_stop_movement_let_a_blitz_through_in_the_destinations
     assert engine(state, passing, "Germans").destinations(tank)["Belorussia"] == ("Germany", "Eastern Europe", "Belorussia")
 
 
-def test_blocks_unload_decides_which_enemy_units_forbid_the_unloads_listed(aar, rules):
+def test_blocks_unload_decides_which_enemy_units_make_an_unload_wait_for_the_sea_battle(aar, rules):
     state = board(aar, """
         units:
           5 Sea Zone: {Germans: {transport: 1}, British: {submarine: 1}}
@@ -941,11 +941,22 @@ def test_blocks_unload_decides_which_enemy_units_forbid_the_unloads_listed(aar, 
     """)
     inf = one(state, "Germany", "Germans", "infantry")
     ship = one(state, "5 Sea Zone", "Germans", "transport")
-    for unit_rules, unloads in ((rules, False), (policy_rules(aar, submarine={"blocks_unload": False}), True)):
+    for unit_rules, waits in ((rules, True), (policy_rules(aar, submarine={"blocks_unload": False}), False)):
         e = engine(state.copy(), unit_rules, "Germans")
         e.apply(Move((inf,), ("Germany", "5 Sea Zone"), "load", ship))
-        targets = [m.path[1] for m in e.legal_moves() if m.kind == "unload"]
-        assert ("Karelia S.S.R." in targets) == unloads
+        unload = next(m for m in e.legal_moves() if m.kind == "unload" and m.path[1] == "Karelia S.S.R.")
+        assert e.waits_for_battle(unload) == waits
+        if waits:
+            # planned, not made: the cargo stays aboard and is offered no other unload
+            e.plan_landing(unload)
+            assert e.state.unit(inf).space == "5 Sea Zone"
+            assert not [m for m in e.legal_moves() if m.kind == "unload"]
+            assert "after the sea battle" in e.check(unload)[0]
+        # in non-combat move such an unload is refused
+        quiet = engine(state.copy(), unit_rules, "Germans", "noncombat")
+        quiet.state.move_units([inf], "5 Sea Zone", onto=ship)
+        refused = quiet.check(Move((inf,), ("5 Sea Zone", "Karelia S.S.R."), "unload", ship))
+        assert any("holds enemy units" in r for r in refused) == waits
 
 
 def test_a_transport_that_unloaded_moves_on_only_when_the_policy_says_so(aar, rules):

@@ -9,12 +9,20 @@ then the `capture` step when the attacker wins a hostile land territory with a u
 capture step change hands with the territory where `captured` says so, and are destroyed
 otherwise. Bombing raids run the `raid` step.
 
+Sea battles that planned landings wait for (kit/transport.py) are fought first: when the
+attacker wins one, the landings from its zone are made (the cargo of the surviving transports
+goes ashore, and a hostile territory becomes a battle fought later in the phase); otherwise they
+are cancelled and the cargo stays aboard. Cargo at sea does not fight and is lost with its
+transport; a ship that fought a sea battle does not support a landing.
+
 What a step does is written in the ruleset (`hit N of UNITS by PLAYER [now]`, `submerge`,
 `retreat to`); the runtime supplies the battle: who fights, the casualty decisions (by the
 owning player's agent, hit points respected), and removing casualties at the end of a round.
 Every battle policy is a setting (`BattleRules`, defaults in docs/runtime.md, "Kit settings"):
-which units fight (`fights`) and take a territory (`captures`), who defends (`defender`), whether
-the attacker may retreat (`retreats`) and where to (`retreat_to`).
+which units fight (`fights`) and take a territory (`captures`), who defends (`defender`) and who
+chooses which casualties (`casualties_by`), whether the attacker may retreat (`retreats`), where
+to (`retreat_to`) and which units may retreat on their own (`withdraws`), and when a battle no
+side can win is over (`stalemate`).
 """
 
 from __future__ import annotations
@@ -26,7 +34,7 @@ from ruleslang.lang.eval.statements import run_procedure
 from ruleslang.runtime.config import ProcedureConfig, procedure_config
 from ruleslang.runtime.decisions import Decision
 
-MAX_ROUNDS = 100  # a battle where neither side can score hits would never end
+MAX_ROUNDS = 100  # a battle where neither side can score hits, and the rules do not say so, would never end
 
 
 class BattleRules:
@@ -45,6 +53,16 @@ class BattleRules:
         retreat_to   t => bool     which of the spaces the attacking land or sea units moved in
                                    from they may retreat to (default: a sea zone, or a territory
                                    the attacker's side holds)
+        casualties_by u => player? who chooses the casualties among the units of one side: the
+                                   player a step names (`hit N of UNITS by PLAYER`) decides how many
+                                   of the hits fall on the units of each player this names, which
+                                   that player then chooses among its own (default: PLAYER chooses all)
+        withdraws    u => bool     which attacking units may leave the battle on their own where
+                                   they stand (a retreat to the battle's own space), when the
+                                   others may not retreat or every unit may (default: none)
+        stalemate    bool          asked before each round: true ends the battle, the defender
+                                   holding (no side can hit the other); default: only the
+                                   runtime's guard of MAX_ROUNDS rounds ends such a battle
 
     Settings on units are cached per unit type and owner for the game; the others are evaluated
     each time they are asked, in the battle (`attacker()`, `is_amphibious()`, ... answer them).
@@ -59,6 +77,9 @@ class BattleRules:
         self._defender = config.space_fn("defender") if config is not None else None
         self._retreat_to = config.space_fn("retreat_to") if config is not None else None
         self._retreats = config is not None and config.has("retreats")
+        self._stalemate = config is not None and config.has("stalemate")
+        self.withdraws = config.predicate("withdraws") if config is not None else None
+        self.casualties_by = config.unit_fn("casualties_by") if config is not None else None
 
     def captures(self, unit) -> bool:
         """True when `unit`, on the winning attacking side, takes the territory."""
@@ -84,6 +105,10 @@ class BattleRules:
         if not self._retreats:
             return not battle.amphibious
         return self.config.value("retreats") is True
+
+    def stalemate(self) -> bool:
+        """True when the `stalemate` setting, asked in the battle before a round, ends it."""
+        return self._stalemate and self.config.value("stalemate") is True
 
     def retreat_to(self, battle, space: str) -> bool:
         """True when the attackers of `battle` may retreat to `space`, one they moved in from."""
@@ -128,6 +153,7 @@ class Battle:
     round: int = 0
     pending: list[int] = field(default_factory=list)         # casualties leaving at the end of the round
     submerged: list[int] = field(default_factory=list)
+    withdrawn: list[int] = field(default_factory=list)       # attackers that left the battle where they stand
     retreated_to: str | None = None
     hits_taken: dict[str, int] = field(default_factory=lambda: {"attacker": 0, "defender": 0})
     rules: BattleRules | None = None
@@ -150,7 +176,10 @@ class Battle:
     def units(self, side: str) -> list:
         """The units still fighting on a side (casualties of this round fire back until it ends)."""
         if side == "attacker":
-            return [] if self.retreated_to is not None else self._alive(self.attacking)
+            if self.retreated_to is not None:
+                return []
+            gone = set(self.withdrawn)
+            return [u for u in self._alive(self.attacking) if u.id not in gone]
         return self._alive(self.defending)
 
     def support_units(self) -> list:
@@ -167,16 +196,30 @@ class Battle:
         dead = set(self.pending)
         return [u for u in self.units(side) if u.id not in dead]
 
+    def _withdrawing(self) -> list:
+        """The standing attackers that may leave the battle where they stand (`withdraws`)."""
+        withdraws = self.rules.withdraws
+        if withdraws is None:
+            return []
+        return [u for u in self.standing("attacker") if withdraws(u)]
+
     def retreat_options(self) -> list[str]:
         """Where the attackers may retreat: the spaces their land or sea units moved in from
         (`came_from`; aircraft go with them) that the `retreat_to` setting allows, when the `retreats`
         setting allows a retreat from this battle (never from a raid) and both sides have units
-        left after this round's casualties (a decided battle has no retreat)."""
+        left after this round's casualties (a decided battle has no retreat). The battle's own
+        space is an option (a partial retreat: the units `withdraws` allows leave the battle and
+        stay there) when some standing attackers may withdraw and the others may not retreat
+        (`retreats` false), and the only one when every standing attacker may withdraw."""
         if self.kind != "battle" or not self.standing("attacker") or not self.standing("defender"):
             return []
-        if not self.rules.may_retreat(self):
-            return []
-        options: list[str] = []
+        withdrawing = self._withdrawing()
+        if withdrawing and len(withdrawing) == len(self.standing("attacker")):
+            return [self.space]  # every unit left may withdraw: that is the retreat (TripleA's planes)
+        may_retreat = self.rules.may_retreat(self)
+        options = [self.space] if withdrawing and not may_retreat else []
+        if not may_retreat:
+            return options
         seen: set[str] = set()
         for uid in self.attacking:
             origin = self.came_from.get(uid)
@@ -206,16 +249,46 @@ class Battle:
                             context={"room": room, "battle": self})
         chosen = self.game.ask(decision, lambda answer: _check_casualties(answer, room, count),
                                fallback=lambda: _cheapest_casualties(self.game, candidates, room, count))
+        chosen = self._own_casualties(list(chosen), candidates, room, chooser)
         for uid in chosen:
             unit = self.game.unit_or_none(uid)
             state.update_units([uid], hits=unit.hits + 1)
             if unit.hits >= self.game.hit_points(unit):
                 if now:
-                    self.game.remove_units([uid], f"casualty in {self.space}")
+                    self.game.remove_units(with_cargo(self.game, [uid]), f"casualty in {self.space}")
                 elif uid not in self.pending:
                     self.pending.append(uid)
         ctx.log("hits", space=self.space, side=side, count=count, chosen=list(chosen), by=chooser,
                 now=now, round=self.round)
+
+    def _own_casualties(self, chosen: list[int], candidates: list, room: dict[int, int], chooser: str) -> list[int]:
+        """With the `casualties_by` setting: `chosen` (the step's chooser's answer) says how many
+        hits fall on the units of each player the setting names; each of those players but the
+        chooser then chooses which of its own units take its share (in the turn order), in the
+        places of `chosen` its share held."""
+        by = self.rules.casualties_by
+        if by is None:
+            return chosen
+        groups: dict[str, list] = {}
+        for unit in candidates:
+            groups.setdefault(getattr(by(unit), "name", None) or chooser, []).append(unit)
+        out = list(chosen)
+        for player in sorted(groups, key=self.game.turn_position):
+            units = groups[player]
+            ids = {u.id for u in units}
+            places = [i for i, uid in enumerate(chosen) if uid in ids]
+            if player == chooser or not places:
+                continue
+            own_room = {u.id: room[u.id] for u in units}
+            n = len(places)
+            decision = Decision("casualties", player, f"{n} hit(s) on your units in {self.space}: choose the casualties",
+                                options=[u.id for u in units], mode="exactly", count=n,
+                                context={"room": own_room, "battle": self})
+            own = self.game.ask(decision, lambda answer, r=own_room, k=n: _check_casualties(answer, r, k),
+                                fallback=lambda us=units, r=own_room, k=n: _cheapest_casualties(self.game, us, r, k))
+            for place, uid in zip(places, own):
+                out[place] = uid
+        return out
 
     def submerge(self, ctx, unit_ids: list[int]) -> None:
         ids = [uid for uid in unit_ids if uid not in self.submerged and uid not in self.pending]
@@ -228,6 +301,14 @@ class Battle:
         if to not in options:
             raise EvalError("E543", f"the attackers in {self.space} cannot retreat to {to}"
                                     + (f"; they can retreat to {', '.join(options)}" if options else ""))
+        if to == self.space:
+            # a partial retreat: the units that may withdraw leave the battle and stay where they are
+            movers = [u.id for u in self._withdrawing()]
+            self.withdrawn.extend(movers)
+            if not self.standing("attacker"):
+                self.retreated_to = to
+            ctx.log("retreat", space=self.space, to=to, units=movers, round=self.round)
+            return
         movers = [u.id for u in self.units("attacker") if u.id not in self.pending]
         self.game.state.move_units(movers, to)
         self.retreated_to = to
@@ -237,8 +318,9 @@ class Battle:
         """Units the rules brought into the space before the first round (a hook adding
         defenders before the battle starts) fight with their side; `present`: the units there before."""
         fights = self.rules.fights
+        carried = aboard(self.game.state, self.space)
         for unit in self.game.state.units:
-            if unit.space != self.space or unit.id in present:
+            if unit.space != self.space or unit.id in present or unit.id in carried:
                 continue
             if unit.owner == self.attacker:
                 self.attacking.append(unit.id)
@@ -248,8 +330,23 @@ class Battle:
 
     def end_round(self) -> None:
         if self.pending:
-            self.game.remove_units(sorted(self.pending), f"casualty in {self.space}")
+            self.game.remove_units(with_cargo(self.game, sorted(self.pending)), f"casualty in {self.space}")
             self.pending = []
+
+
+def with_cargo(game, ids: list[int]) -> list[int]:
+    """`ids` and the units they carry: cargo is lost with its transport."""
+    out = list(ids)
+    for uid in ids:
+        unit = game.unit_or_none(uid)
+        if unit is not None:
+            out += [cid for cid in unit.cargo if cid not in out and game.unit_or_none(cid) is not None]
+    return out
+
+
+def aboard(state, space: str) -> set[int]:
+    """The units carried by others in `space` (cargo at sea): they do not fight."""
+    return {cid for u in state.units if u.space == space for cid in u.cargo}
 
 
 def _check_casualties(answer, room: dict[int, int], count: int) -> list[str]:
@@ -287,13 +384,73 @@ def run(ctx, proc) -> None:
     steps = {name: config.text(name) for name in ("round", "start", "capture", "raid")}
     sequence = game.sequence(steps["round"]) if steps["round"] else []
     rules = BattleRules(game, config)
-    for space in list(game.kit.pending_raids):
+    kit = game.kit
+    for space in list(kit.pending_raids):
         _fight_raid(ctx, game, space, steps["raid"], rules)
-    game.kit.pending_raids = []
-    for space in list(game.kit.pending_battles):
+    kit.pending_raids = []
+    # the sea battles that landings wait for come first; each landing then adds its territory's battle
+    zones = {zone for _, _, zone, _ in kit.waiting_landings}
+    queue = [s for s in kit.pending_battles if s in zones] + [s for s in kit.pending_battles if s not in zones]
+    while queue:
+        space = queue.pop(0)
         _fight(ctx, game, space, steps, sequence, rules)
-    game.kit.pending_battles = []
+        if space in zones:
+            for territory in _make_landings(game, space):
+                if territory not in queue:
+                    queue.append(territory)
+                    queue.sort(key=lambda s: (s not in zones, game.space_order(s)))
+                    ctx.contested_spaces = ctx.contested_spaces + [territory]
+    for zone in sorted(zones - set(kit.pending_battles), key=game.space_order):
+        _make_landings(game, zone)  # no battle was fought there (its enemy units left): cancelled
+    kit.pending_battles, kit.waiting_landings = [], []
     ctx.contested_spaces = []
+
+
+def _make_landings(game, zone: str) -> list[str]:
+    """After the sea battle in `zone`: the landings that waited for it are made when the attacker
+    won it and the transport is still there (its cargo goes ashore as by an unload; an attack
+    becomes a battle to fight), and cancelled otherwise (the cargo stays aboard). Returns the
+    territories whose battles the landings add."""
+    kit, state = game.kit, game.state
+    results = [r for r in game.battle_results if r["space"] == zone and r["attacker"] == state.current_player]
+    won = bool(results) and results[-1]["result"] == "attacker"
+    battles: list[str] = []
+    for transport_id, units, at, territory in kit.waiting_landings:
+        if at != zone:
+            continue
+        transport = game.unit_or_none(transport_id)
+        cargo = [] if transport is None or transport.space != zone else [u for u in units if u in transport.cargo]
+        if not won or not cargo:
+            game.log("landing_cancelled", transport=transport_id, units=units, zone=zone, to=territory,
+                     why="the sea battle was not won" if transport is not None else "the transport was sunk")
+            continue
+        hostile = _hostile(game, territory)
+        flags = {"combat_moved": True, "unloaded": True, "unloaded_from": transport_id}
+        if hostile:
+            flags["in_battle"] = True
+        state.move_units(cargo, territory, 0, path=[zone, territory], flags=flags, off=transport_id,
+                         carrier_flags={"unloaded_to": territory, "unloaded_in": "combat"}, trail="passed_combat")
+        game.log("landing", transport=transport_id, units=cargo, zone=zone, to=territory)
+        for uid in cargo:
+            kit.moved_from[uid] = zone
+        if hostile:
+            kit.amphibious[territory] = True
+            zones = kit.landed_from.setdefault(territory, [])
+            if zone not in zones:
+                zones.append(zone)
+            if territory not in battles:
+                battles.append(territory)
+    return battles
+
+
+def _hostile(game, territory: str) -> bool:
+    """True when land units of the player moving there attack: enemy units stand there, or the
+    territory is not held by its side."""
+    player = game.state.current_player
+    if any(u.space == territory and not game.allied(u.owner, player) for u in game.state.units):
+        return True
+    holder = game.board.controller(territory)
+    return holder is None or not game.allied(holder, player)
 
 
 def _fight(ctx, game, space: str, steps: dict, sequence: list[str], rules: BattleRules) -> None:
@@ -302,8 +459,10 @@ def _fight(ctx, game, space: str, steps: dict, sequence: list[str], rules: Battl
     board = game.board
     fights = rules.fights
     # units on a bombing raid raid the factory; they do not also fight for the territory
-    attacking = [u.id for u in state.units if u.space == space and u.owner == attacker and not u.flags.get("bombing")]
-    enemies = [u for u in state.units if u.space == space and not game.allied(u.owner, attacker)]
+    carried = aboard(state, space)  # cargo at sea does not fight
+    attacking = [u.id for u in state.units if u.space == space and u.owner == attacker and not u.flags.get("bombing")
+                 and u.id not in carried]
+    enemies = [u for u in state.units if u.space == space and not game.allied(u.owner, attacker) and u.id not in carried]
     defending = [u.id for u in enemies if fights is None or fights(u)]
     battle = Battle(game, space, attacker, None, amphibious=game.kit.amphibious.get(space, False),
                     attacking=attacking, defending=defending,
@@ -311,6 +470,8 @@ def _fight(ctx, game, space: str, steps: dict, sequence: list[str], rules: Battl
                     came_from={uid: game.kit.moved_from.get(uid, space) for uid in attacking
                                if game.domain(game.unit_or_none(uid)) != "air"},
                     support=_offshore(game, space, attacker), rules=rules)
+    if board.is_sea(space):
+        game.kit.supported.update(attacking)  # a ship that fought a sea battle does not bombard this turn
     ctx.battle = battle
     try:
         # the defender setting may ask the battle (`attacker()`, `battle_space()`)
@@ -322,8 +483,8 @@ def _fight(ctx, game, space: str, steps: dict, sequence: list[str], rules: Battl
             run_procedure(ctx, steps["start"])
             battle.join_arrivals(present)
         while battle.units("defender") and battle.units("attacker") and battle.retreated_to is None:
-            if battle.round >= MAX_ROUNDS:
-                game.log("stalemate", space=space, rounds=MAX_ROUNDS)
+            if battle.round >= MAX_ROUNDS or rules.stalemate():
+                game.log("stalemate", space=space, rounds=battle.round)
                 break
             battle.round += 1
             for step in sequence:

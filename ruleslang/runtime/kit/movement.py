@@ -88,7 +88,9 @@ ruleset's settings (docs/runtime.md "### runtime move"); the defaults below are 
   unloading. A moving transport carries its cargo. `unload` (path: sea zone, territory) puts
   cargo ashore in a bordering territory: in combat move any territory (a hostile one is an
   amphibious assault and becomes contested), in non-combat move a friendly one without enemy
-  units; never from a sea zone holding enemy units whose `blocks_unload` is true (default: all).
+  units. From a sea zone holding enemy units whose `blocks_unload` is true (default: all) an
+  unload in combat move is a landing that waits for the sea battle there (`waits_for_battle`,
+  `plan_landing`: the battle procedure makes it if the attacker wins); in non-combat move, none.
   All the cargo a transport unloads in a turn goes to one territory, in one phase, and a
   transport that has unloaded does not move again that turn nor take on cargo (unless the
   policy's `unloaded_transport_moves` / `unloaded_transport_loads` say it may).
@@ -116,10 +118,10 @@ and, not a turn flag (it counts only in the turn it names):
     ally_unload       on an ally's transport the player unloaded from: {"player", "round",
                       "to": the territory, "in": the phase}
 
-Not supported (a move needing them is refused, or the situation is not recognised): fighting a
-sea battle before unloading from its zone; liberation and factory capture on a blitz unless the
-runtime's `capture` callback does them; placement-turn carriers as landing spaces; an ally's air
-units riding a carrier that is sunk or retreats (they stay in the zone).
+Not supported (a move needing them is refused, or the situation is not recognised): liberation
+and factory capture on a blitz unless the runtime's `capture` callback does them; placement-turn
+carriers as landing spaces; an ally's air units riding a carrier that is sunk or retreats (they
+stay in the zone).
 
 Every output is deterministic: units by id, spaces in the map's natural order.
 """

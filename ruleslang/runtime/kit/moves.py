@@ -155,6 +155,13 @@ def run(ctx, proc) -> None:
         move = game.ask(decision, check, fallback=lambda: DONE)
         if move is DONE:
             break
+        if kind == "combat" and engine.waits_for_battle(move):
+            # the landing is made after the sea battle in its zone, if the attacker wins it (kit/battle.py)
+            engine.plan_landing(move)
+            kit.waiting_landings.append((move.transport, list(move.units), move.path[0], move.path[1]))
+            game.log("landing_planned", transport=move.transport, units=list(move.units), zone=move.path[0],
+                     to=move.path[1])
+            continue
         if kind == "combat":
             for uid in move.units:
                 # where it entered its last space from: a retreat goes back to an adjacent space

@@ -7,6 +7,10 @@ and checks loads and unloads.
 An ally's transport keeps its own turn's flags (`unloaded_to`, `in_battle`, ... until its owner's
 turn starts); what the mover unloads from it is noted apart, in its flag `ally_unload` = {"player",
 "round", "to", "in"}, which counts only in that player's turn of that round.
+
+In combat move an unload from a sea zone whose enemy units block unloading is a landing that
+waits for the sea battle there (`waits_for_battle`, `plan_landing`; kit/battle.py makes it after the
+battle when the attacker wins, or cancels it); in non-combat move it is refused.
 """
 
 from __future__ import annotations
@@ -152,7 +156,8 @@ class TransportPart:
 
     def _unload_targets(self, transport: Unit) -> list[str]:
         zone = transport.space
-        if zone in self._no_unload or self._transport_problem(transport, True) is not None:
+        # in combat move, an unload from a zone whose enemy units block it waits for the sea battle
+        if (zone in self._no_unload and not self.combat) or self._transport_problem(transport, True) is not None:
             return []
         fixed = self._unloaded_to(transport)
         targets = [fixed] if fixed else list(self.board.land[zone])
@@ -176,6 +181,8 @@ class TransportPart:
                     continue
                 if not own and unit.flags.get("loaded_this_turn"):
                     continue  # aboard an ally's transport since this turn: ashore in a later one
+                if unit.flags.get("unloaded_to"):
+                    continue  # its landing is planned: it goes ashore after the sea battle
                 cargo.append(cid)
             if not cargo:
                 continue
@@ -233,7 +240,7 @@ class TransportPart:
                 problems.append(f"{tname} has room for {max(room, 0)}, "
                                 f"{', '.join(unit_name(u) for u in units)} need {need}")
             return problems
-        if zone in self._no_unload:
+        if zone in self._no_unload and not self.combat:
             return [f"cannot unload in {zone}: it holds enemy units"]
         fixed = self._unloaded_to(transport)
         if fixed and fixed != territory:
@@ -251,6 +258,23 @@ class TransportPart:
             elif transport.owner != self.player and unit.flags.get("loaded_this_turn"):
                 problems.append(f"{unit_name(unit)} cannot unload: it went aboard {transport.owner}'s {tname} this "
                                 f"turn and goes ashore in a later turn")
+            elif unit.flags.get("unloaded_to"):
+                problems.append(f"{unit_name(unit)} lands in {unit.flags['unloaded_to']} after the sea battle in {zone}")
             elif self.combat and not self._rules(unit).moves_in_combat:
                 problems.append(f"{unit_name(unit)} cannot unload: it moves only in non-combat move")
         return problems
+
+    def waits_for_battle(self, move: Move) -> bool:
+        """True when `move`, a legal unload in combat move, is from a sea zone whose enemy units
+        block unloading (`blocks_unload`): the landing is made after the sea battle there, when
+        the attacker wins it (the battle procedure makes or cancels it), not now."""
+        self._sync()
+        return self.combat and move.kind == "unload" and move.path[0] in self._no_unload
+
+    def plan_landing(self, move: Move) -> None:
+        """Record a landing that waits for the sea battle (`waits_for_battle`): the cargo stays
+        aboard, marked with the territory it is to land in, and the transport is bound to it as
+        by an unload (it moves no more, and unloads nowhere else this turn)."""
+        territory = move.path[1]
+        self.state.update_units(list(move.units), combat_moved=True, unloaded_to=territory)
+        self.state.update_units([move.transport], unloaded_to=territory, unloaded_in=self.phase)

@@ -28,7 +28,9 @@ class KitState:
         self.amphibious: dict[str, bool] = {}        # space -> assaulted from the sea
         self.moved_from: dict[int, str] = {}         # attacking unit -> where it entered its space from
         self.landed_from: dict[str, list[str]] = {}  # territory -> the sea zones its landings came from
-        self.supported: set[int] = set()             # ships that supported a landing this turn
+        self.supported: set[int] = set()             # ships that supported a landing (or fought) this turn
+        # landings waiting for the sea battle in their zone: (transport, cargo, sea zone, territory)
+        self.waiting_landings: list[tuple[int, list[int], str, str]] = []
         self._facts: UnitFacts | None = None
         self._battle_proc = None  # the composition's `runtime battle` procedure, once looked up (False: none)
 
@@ -36,6 +38,7 @@ class KitState:
         """Forget the last combat move's battles, raids and assaults (a new one starts)."""
         self.pending_battles, self.pending_raids, self.raid_units = [], [], {}
         self.amphibious, self.moved_from, self.landed_from, self.supported = {}, {}, {}, set()
+        self.waiting_landings = []
 
     def facts(self) -> UnitFacts:
         """The rule values the kit reads of units: movement domain, hit points, cost, transport room."""
