@@ -7,8 +7,10 @@ luck. The seeded tests check the hits of each step against the dice the host rec
 
 from __future__ import annotations
 
+import jsonschema
 import pytest
 
+from ruleslang.base.yamlio import load_schema
 from ruleslang.workspace.compositions import Workspace
 
 from conftest import FIXTURES
@@ -757,3 +759,13 @@ def test_without_casualties_by_the_defender_chooses_for_every_defending_power():
     assert asked == ["British"]
     assert events(game, "hits", side="defender")[0]["chosen"] == american
     assert count(game, SZ6, "Americans", "destroyer") == 2
+
+
+def test_landing_events_are_described_by_the_log_schema():
+    defs = load_schema("log")["$defs"]
+    won, _, _ = landing_under_fire({"battleship": 1}, [1, 1, 6, 1, 6], defenders={"infantry": 1})
+    lost, _, _ = landing_under_fire({}, [1, 1], defenders={"infantry": 1})
+    found = events(won, "landing_planned") + events(won, "landing") + events(lost, "landing_cancelled")
+    assert [e["kind"] for e in found] == ["landing_planned", "landing", "landing_cancelled"]
+    for event in found:
+        jsonschema.validate(event, {"$ref": f"#/$defs/events/{event['kind']}", "$defs": defs})

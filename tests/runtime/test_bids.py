@@ -34,7 +34,8 @@ def test_a_bid_is_bought_and_placed_before_round_1_and_recorded(here):
     log = read_log(here / "game.jsonl")
     assert log[0]["bids"] == {"Allies": 12, "Germans": 7}
     assert saves.read_save("game.json")["bids"] == {"Allies": 12, "Germans": 7}
-    stage = log[1:log.index({"kind": "round", "round": 1})]
+    assert log[1]["kind"] == "start"  # the state before the bids: line 2 of a log
+    stage = log[2:log.index({"kind": "round", "round": 1})]
     assert stage[0] == {"kind": "round", "round": 0}
     bought = [e for e in stage if e["kind"] == "bid_purchase"]
     # the side's powers share its bid in turn order; each spends at most what it has
