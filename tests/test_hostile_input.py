@@ -3,6 +3,8 @@ a wrong refusal or a stray file; each now gets a located, coded diagnostic or th
 
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -275,3 +277,42 @@ def test_play_usage_errors_are_coded_and_json_when_asked(argv, said):
     code, output = run_cli(["play", *argv, "--format", "json"])
     (diagnostic,) = json.loads(output)["diagnostics"]
     assert code == 2 and diagnostic["code"] == "U100" and said in diagnostic["message"]
+
+
+# ---------------------------------------------------------------- crashes that are now coded errors
+
+
+def test_an_xml_file_declaring_an_unknown_encoding_is_located(tmp_path):
+    game = tmp_path / "evil.xml"
+    game.write_text('<?xml version="1.0" encoding="x-evil"?>\n<game></game>\n')
+    code, output = run_cli(["import-triplea", str(game), "-o", str(tmp_path / "out")])
+    assert code == 1 and "error[D640]" in output and "evil.xml:1:1:" in output and "x-evil" in output
+
+
+@pytest.mark.parametrize("argv", [["check", "{long}.rules"], ["play", "--scenario", "{long}.yaml"],
+                                  ["play", "--rounds", "1", "--save", "{long}.save"]])
+def test_a_path_too_long_for_the_system_is_a_coded_error(tmp_path, argv):
+    long = str(tmp_path / ("a" * 300))
+    code, output = run_cli([a.replace("{long}", long) for a in argv])
+    assert code == 2 and "error[U114]" in output and "too long" in output
+
+
+def test_a_scenario_that_is_not_utf8_is_refused_with_its_code(tmp_path):
+    scenario = tmp_path / "bad.yaml"
+    scenario.write_bytes(b"map: aar\n\xff\n")
+    code, output = run_cli(["play", "--scenario", str(scenario), "--quiet"])
+    assert code == 1 and "error[D608]" in output and "not utf-8" in output
+
+
+def test_explaining_a_formula_whose_body_is_a_comprehension(tmp_path):
+    code, output = run_cli(["explain", "g40/islands@1", 'islands_in("95 Sea Zone")'])
+    assert code == 0 and "{Sardinia, Sicily}" in output
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
+def test_output_to_a_full_device_is_a_coded_error():
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "ruleslang", "list"], stdout=full, stderr=subprocess.PIPE,
+                              text=True, timeout=120)
+    assert done.returncode == 2 and "error[U114]" in done.stderr and "No space left" in done.stderr
+    assert "Traceback" not in done.stderr and "internal error" not in done.stderr

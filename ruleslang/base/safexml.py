@@ -117,6 +117,10 @@ def read_xml(path: Path) -> tuple[XmlElement, Source]:
     stream.setByteStream(io.BytesIO(data))
     try:
         parser.parse(stream)
+    except LookupError as exc:  # the XML declaration names an encoding Python does not know
+        raise DiagnosticError(error("D640", f"the file declares an encoding that cannot be read ({exc})",
+                                    span_at(source, 1, 1, len(source.line_text(1))),
+                                    hint="TripleA game files are UTF-8 or ISO-8859-1")) from None
     except DefusedXmlException as exc:
         line = parser.getLineNumber() or 1
         text = source.line_text(line)

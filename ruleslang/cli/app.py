@@ -8,6 +8,7 @@ Diagnostics become output and exit codes only in cli/output.py.
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import sys
 from typing import Sequence
@@ -244,6 +245,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("ruleslang: interrupted", file=sys.stderr)
         return 130
+    except OSError as exc:
+        return _os_problem(exc)
     except RecursionError:
         # The checker's limits (P005, R221, R222) keep every known input from nesting this deep.
         return report_diagnostics([error("E513", "evaluation nested too deeply")], getattr(args, "format", "text"))
@@ -254,6 +257,23 @@ def main(argv: Sequence[str] | None = None) -> int:
               "your rules; please report it with the command you ran (RULESLANG_DEBUG=1 shows the details).",
               file=sys.stderr)
         return EXIT_ERRORS
+
+
+def _os_problem(exc: OSError) -> int:
+    """U114 for what the operating system refused (a path too long, a full disk or device, a file too
+    large): the command's files are as they were, since every write is atomic."""
+    where = f"{exc.filename}: " if exc.filename else "the output: " if exc.errno in _OUTPUT_ERRORS else ""
+    diagnostic = error("U114", f"{where}{exc.strerror or exc}")
+    try:
+        return report_diagnostics([diagnostic], "text")  # on stderr: stdout may be what failed
+    except OSError:
+        return EXIT_ERRORS  # stderr is gone too: the exit code is all that can be said
+    finally:
+        # what stdout still buffers cannot be written either; drop it so the exit stays quiet
+        sys.stdout = open(os.devnull, "w")
+
+
+_OUTPUT_ERRORS = (errno.ENOSPC, errno.EPIPE, errno.EBADF, errno.EFBIG)
 
 
 _COMMANDS = {

@@ -8,7 +8,7 @@ import sys
 from ruleslang.base.diagnostics import DiagnosticError, error
 from ruleslang.base.fileio import file_problem
 from ruleslang.base.source import Source
-from ruleslang.base.yamlio import load_yaml
+from ruleslang.base.yamlio import load_yaml, read_source
 from ruleslang.board.scenario import find_scenario
 from ruleslang.cli.inputs import open_workspace
 from ruleslang.cli.output import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, report_diagnostics
@@ -19,7 +19,7 @@ def play_defaults(roots) -> dict:
     for root in roots:
         path = root / "defaults.yaml"
         if path.is_file():
-            data, _ = load_yaml(Source(str(path), path.read_text(encoding="utf-8")))
+            data, _ = load_yaml(read_source(path))
             if isinstance(data, dict) and isinstance(data.get("play"), dict):
                 return data["play"]
     return {}
@@ -205,7 +205,7 @@ def _scenario_text(ws, ref: str | None) -> str | None:
     if ref is None:
         return None
     path = find_scenario(ref, ws.roots)
-    return path.read_text(encoding="utf-8") if path is not None else None
+    return read_source(path).text if path is not None else None  # D608 for a file that is not UTF-8
 
 
 def cmd_replay(args) -> int:

@@ -61,6 +61,8 @@ def _parts_in(node, info) -> list:
     Calls inside `x => ...` conditions and comprehensions are left out: they depend on the
     variable being bound, which has no single value to show.
     """
+    if isinstance(node, (ast.Lambda, ast.Comprehension)):
+        return []  # a body that is itself a comprehension: every call in it reads its variable
     found, seen = [], set()
     stack = list(c for c in ast.children(node) if not isinstance(c, ast.Ident))
     while stack and len(found) < MAX_PARTS:
