@@ -434,15 +434,29 @@ def _unknown_keys(err: jsonschema.ValidationError, positions: Positions, code: s
                     positions.key_span(path + (key,)), hint=hint)
 
 
+def _whole_number(checker, instance) -> bool:
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+# JSON Schema counts 3.0 as an integer; the documents ruleslang reads hold counts, rounds and ids
+# that Python uses as whole numbers, so an integer is written as one.
+_Validator = jsonschema.validators.extend(
+    jsonschema.Draft202012Validator,
+    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _whole_number))
+
+
 def validate(data: object, schema: dict, positions: Positions, *, code: str = "D610") -> list[Diagnostic]:
     """Every way `data` fails `schema`, as located diagnostics in a stable order.
 
     Each message states the data path (`spaces[3].ipc`), what was expected and what was found;
     an unknown key gets a did-you-mean from the keys the schema allows.
     """
-    validator = jsonschema.Draft202012Validator(schema)
+    validator = _Validator(schema)
     errors = sorted(validator.iter_errors(data),
                     key=lambda e: ([str(p) for p in e.absolute_path], e.validator, e.message))
+    if any(e.validator != "unevaluatedProperties" for e in errors):
+        # a property that failed its own check counts as unevaluated too: say only what failed
+        errors = [e for e in errors if e.validator != "unevaluatedProperties"]
     out: list[Diagnostic] = []
     for err in errors:
         if err.validator == "additionalProperties" and isinstance(err.instance, dict):

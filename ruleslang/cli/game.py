@@ -120,6 +120,8 @@ def cmd_play(args) -> int:
             if done:
                 verify_after = None
         printer.round(g, summary)
+        if verify_after is not None:
+            return  # inside the saved rounds: nothing is written until every one of them matched
         if args.save:
             saves.write_save(args.save, saves.save_data(g, scenario_text=scenario_text, finished=False))
         if args.log:

@@ -358,7 +358,7 @@ def check_rulesets_unchanged(game: Game, data: dict, path: str) -> None:
     files = _ruleset_files(game)
     for entry in data["rulesets"]:
         text = files.get(entry["ref"])
-        if "sha256" in entry and (text is None or _hash(text) != entry["sha256"]):
+        if text is None or _hash(text) != entry["sha256"]:  # the schema requires every hash
             raise DiagnosticError(error("D665", f"ruleset {entry['ref']} has changed since this game was saved; "
                                                 "it cannot be resumed or replayed faithfully", None, file=path,
                                         hint="play it with the ruleset as it was, or start a new game"))

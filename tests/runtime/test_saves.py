@@ -271,6 +271,19 @@ def test_resuming_a_save_whose_events_were_changed_is_refused(saved, capsys):
     assert f"from event {index + 1}" in err
 
 
+def test_a_save_changed_in_its_last_round_is_refused_and_left_whole(saved, capsys):
+    # the first round re-runs and matches; the save must not be written over before the second
+    # round is found changed (issue 16: the file was left holding fewer rounds)
+    data = saves.read_save(str(saved))
+    index = max(i for i, e in enumerate(data["events"]) if e["kind"] == "treasury")
+
+    def change(d):
+        d["events"][index]["after"] = 999
+    tamper(saved, change)
+    err = resume_refused(saved, "D666", capsys)
+    assert f"from event {index + 1}" in err
+
+
 def test_resuming_a_save_whose_start_was_changed_is_refused(saved, capsys):
     def change(d):
         d["start"]["units"][0]["space"] = d["start"]["units"][1]["space"]
@@ -307,3 +320,19 @@ def test_scripted_players_need_orders_and_orders_name_players(here, capsys):
     assert play(*BASE_RANDOM, "--players", "Germans=scripted", "--orders", "orders.yaml") == 1
     err = capsys.readouterr().err
     assert "orders.yaml:1:1: error[D651]" in err and "did you mean 'Germans'" in err
+
+
+def test_a_save_without_its_ruleset_hashes_is_refused(saved, capsys):
+    # without the hashes a changed ruleset could not be noticed (D665): the schema requires them
+    def change(d):
+        for entry in d["rulesets"]:
+            del entry["sha256"]
+    tamper(saved, change)
+    assert "sha256" in resume_refused(saved, "D664", capsys)
+
+
+def test_a_save_with_a_whole_number_written_as_a_decimal_is_refused(saved, capsys):
+    def change(d):
+        d["rounds"] = float(d["rounds"])
+    tamper(saved, change)
+    assert "rounds: expected" in resume_refused(saved, "D664", capsys)
