@@ -294,7 +294,7 @@ def test_an_xml_file_declaring_an_unknown_encoding_is_located(tmp_path):
 def test_a_path_too_long_for_the_system_is_a_coded_error(tmp_path, argv):
     long = str(tmp_path / ("a" * 300))
     code, output = run_cli([a.replace("{long}", long) for a in argv])
-    assert code == 2 and "error[U114]" in output and "too long" in output
+    assert code == 1 and "error[D613]" in output and "too long" in output
 
 
 def test_a_scenario_that_is_not_utf8_is_refused_with_its_code(tmp_path):
@@ -314,5 +314,5 @@ def test_output_to_a_full_device_is_a_coded_error():
     with open("/dev/full", "w") as full:
         done = subprocess.run([sys.executable, "-m", "ruleslang", "list"], stdout=full, stderr=subprocess.PIPE,
                               text=True, timeout=120)
-    assert done.returncode == 2 and "error[U114]" in done.stderr and "No space left" in done.stderr
+    assert done.returncode == 1 and "error[D613]" in done.stderr and "No space left" in done.stderr
     assert "Traceback" not in done.stderr and "internal error" not in done.stderr

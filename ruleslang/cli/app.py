@@ -260,10 +260,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _os_problem(exc: OSError) -> int:
-    """U114 for what the operating system refused (a path too long, a full disk or device, a file too
+    """D613 for what the operating system refused (a path too long, a full disk or device, a file too
     large): the command's files are as they were, since every write is atomic."""
     where = f"{exc.filename}: " if exc.filename else "the output: " if exc.errno in _OUTPUT_ERRORS else ""
-    diagnostic = error("U114", f"{where}{exc.strerror or exc}")
+    diagnostic = error("D613", f"{where}{exc.strerror or exc}")
     try:
         return report_diagnostics([diagnostic], "text")  # on stderr: stdout may be what failed
     except OSError:
