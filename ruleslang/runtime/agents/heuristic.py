@@ -54,6 +54,9 @@ class HeuristicAgent(Agent):
         self._deltas: dict[str, float] = {}  # space -> _score_delta, for the plan being made
         self._combatants: dict[tuple, tuple] = {}  # (unit id, type, owner, side) -> _combatant, this decision
         self._worth: dict[str, int] = {}  # space -> _territory_value, this decision
+        self._origins: dict[int, str] = {}  # air unit id -> where it stood when this turn's combat move was planned
+        self._fronts: list[str] = []  # the territories the non-combat plan moves toward
+        self._grounded: set[int] = set()  # air units with no landing offered, this phase
 
     def decide(self, decision: Decision, game):
         self._combatants = {}
@@ -283,13 +286,49 @@ class HeuristicAgent(Agent):
         if self._plan_key != key:
             self._plan_key = key
             self._deltas = {}
+            self._grounded = set()
             self._plan = self._combat_plan(game, engine) if kind == "combat" else self._noncombat_plan(game, engine)
         check = d.context.get("check", engine.check)  # the engine's and the rules' constraints
         while self._plan:
             move = self._plan.pop(0)
             if all(game.unit_or_none(uid) is not None for uid in move.units) and not check(move):
                 return move
+        if kind == "noncombat":
+            landing = self._landing_move(game, engine, check)
+            if landing is not None:
+                return landing
         return DONE
+
+    def _landing_move(self, game, engine, check) -> Move | None:
+        """A landing for one of the player's air units that has none where it stands (the
+        engine's `stranded_air`), after the rest of the non-combat plan: to a space the engine
+        offers it (its non-combat destinations are the spaces it may land in, carrier room
+        counted as it is now) and the rules' constraints allow; None when no such unit is left."""
+        for uid in engine.stranded_air():
+            if uid in self._grounded:
+                continue
+            destinations = engine.destinations(uid)
+            for space in self._landing_order(game, uid, destinations):
+                move = Move((uid,), destinations[space])
+                if not check(move):
+                    return move
+            self._grounded.add(uid)  # nowhere to land: asked no more this phase
+        return None
+
+    def _landing_order(self, game, uid: int, destinations: dict) -> list[str]:
+        """The landing spaces offered to an air unit, best first: back to the sea zone it started
+        the turn in (the carrier it flew from), then territories nearest the fronts, then other
+        sea zones."""
+        board = game.board
+        home = self._origins.get(uid)
+
+        def key(space: str):
+            if space == home and not board.is_land(space):
+                return (0, 0, game.space_order(space))
+            if board.is_land(space):
+                return (1, self._distance(game, space, self._fronts), game.space_order(space))
+            return (2, 0, game.space_order(space))
+        return sorted(destinations, key=key)
 
     def _value(self, game, space: str) -> float:
         board = game.board
@@ -330,6 +369,8 @@ class HeuristicAgent(Agent):
 
     def _combat_plan(self, game, engine) -> list:
         board = game.board
+        self._origins = {u.id: u.space for u in game.state.units
+                         if u.owner == self.player and self._domain(game, u) == "air"}
         reach: dict[str, list[tuple[int, tuple]]] = {}
         for uid in engine.movable_units():
             unit = game.unit_or_none(uid)
@@ -398,11 +439,12 @@ class HeuristicAgent(Agent):
         board = game.board
         own = [t for t in board.spaces("land") if board.controller(t) == self.player]
         threatened = sorted(own, key=lambda t: (-self._danger(game, t) - 3 * self._value(game, t), game.space_order(t)))
-        fronts = threatened[:4]
+        fronts = self._fronts = threatened[:4]
         plan = []
+        landing = set(engine.stranded_air())  # they land after the plan's moves (_landing_move)
         for uid in engine.movable_units():
             unit = game.unit_or_none(uid)
-            if unit is None:
+            if unit is None or uid in landing:
                 continue
             destinations = engine.destinations(uid)
             if not destinations or unit.space in fronts:
