@@ -40,6 +40,15 @@ from ruleslang.runtime.kit.placement import pack
 ATTACK_ODDS = 0.75   # attack when the simulated chance of taking the space is at least this
 SCORE_ODDS = 0.55    # ... or this, for a space that raises the side's score
 SIM_TRIALS = 60
+# A factory is bought where the rules let one be built and it pays: in a territory whose value
+# repays the factory's cost within FACTORY_PAYBACK turns, at least FACTORY_SPACING land steps from
+# its side's factories (or out of their land reach), FACTORY_GAIN land steps nearer the fighting
+# than the player's own (or where they cannot reach it by land), that the enemy next to it would
+# take with less than HOLD_ODDS; with at least the factory's cost left for units.
+FACTORY_PAYBACK = 5
+FACTORY_SPACING = 3
+FACTORY_GAIN = 2
+HOLD_ODDS = 0.25
 
 
 class HeuristicAgent(Agent):
@@ -138,6 +147,9 @@ class HeuristicAgent(Agent):
     def _purchase(self, d: Decision, game):
         money = d.context["money"]
         costs = d.context["costs"]
+        build = [] if d.refusals else self._factory(d, game)
+        if build:
+            money -= d.context["factory_cost"](build[0])
         money_at_start = money
         land, air = [], []
         facts = game.unit_rules()
@@ -149,7 +161,7 @@ class HeuristicAgent(Agent):
             elif domain == "air":
                 air.append(t)
         if not land:
-            return {"units": {}, "build": []}
+            return {"units": {}, "build": build}
         defender = max(land, key=lambda t: (self._type_fire(game, t, "defender") / costs[t], -costs[t], t))
         attacker = max(land, key=lambda t: (self._type_fire(game, t, "attacker") / costs[t],
                                             self._type_fire(game, t, "attacker"), t))
@@ -176,7 +188,51 @@ class HeuristicAgent(Agent):
             # the rules refused: halve the purchase until they accept
             halved = {t: n // (2 ** len(d.refusals)) for t, n in bought.items()}
             bought = {t: n for t, n in halved.items() if n}
-        return {"units": bought, "build": []}
+        return {"units": bought, "build": build}
+
+    def _factory(self, d: Decision, game) -> list[str]:
+        """Where to build a factory this turn ([] or [territory]): the most valuable site worth one
+        (see FACTORY_PAYBACK) that the rules accept (the decision's check: the budget and the
+        rules' `constraint on build`). Its cost is the purchase's `factory_cost` setting."""
+        factory_cost = d.context.get("factory_cost")
+        check = d.context.get("check")
+        if factory_cost is None or check is None:
+            return []
+        board = game.board
+        money = d.context["money"]
+        factories = [s for s, f in game.state.factories.items() if f.owner == self.player]
+        side_factories = [s for s, f in game.state.factories.items() if game.allied(f.owner, self.player)]
+        shipping = Shipping(game, self.player)
+        fronts = [shipping.front_distance(s) for s in factories]
+        nearest_front = min((f for f in fronts if f is not None), default=None)
+        sites = []
+        for site in board.spaces("land"):
+            if board.controller(site) != self.player or site in game.state.factories:
+                continue
+            front = shipping.front_distance(site)
+            if front is None or (nearest_front is not None and front > nearest_front - FACTORY_GAIN):
+                continue  # not enough nearer the fighting than the factories it has
+            cost = factory_cost(site)
+            worth = self._territory_value(game, site)
+            if worth * FACTORY_PAYBACK < cost or money - cost < cost:
+                continue
+            steps = [board.distance(site, f, by="land") for f in side_factories]
+            if any(n is not None and n < FACTORY_SPACING for n in steps):
+                continue
+            sites.append(site)
+        for site in sorted(sites, key=lambda t: (-self._territory_value(game, t), game.space_order(t))):
+            if self._holds(game, site) and not check({"units": {}, "build": [site]}):
+                return [site]
+        return []
+
+    def _holds(self, game, territory: str) -> bool:
+        """Whether the player can hold `territory`: the enemy units next to it would take it from
+        the units of its side there with less than HOLD_ODDS (a quick simulation)."""
+        board = game.board
+        attack = [u for n in board.neighbours(territory, "all") for u in board.units(n)
+                  if not game.allied(u.owner, self.player) and self._fire(game, u, "attacker") > 0]
+        defence = [u for u in board.units(territory) if game.allied(u.owner, self.player)]
+        return self.odds(game, attack, defence) < HOLD_ODDS
 
     def _transports_to_buy(self, game, costs: dict, money: int) -> dict[str, int]:
         """Transports, when the player's units pile up where no enemy can be reached by land."""

@@ -56,6 +56,8 @@ def run(ctx, proc) -> None:
             refusals += [r.message for r in check_action(ctx, "build", [player_value, ctx.space_values[b]])]
         return refusals
 
+    # agents may try a purchase (its factories too) against the budget and the rules before answering
+    decision.context["check"] = check
     answer = game.ask(decision, check, fallback=lambda: {"units": {}, "build": []})
     spent = total(answer)
     if spent:
