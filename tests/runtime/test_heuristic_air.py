@@ -1,9 +1,12 @@
 """The heuristic agent's air units: after combat, every one lands where the engine offers it a
-landing (none is lost "with no place to land"), a carrier's own air units go back to it."""
+landing (none is lost "with no place to land"), a carrier's own air units go back to it, and no
+more air units attack than the landings sure to be there after the battles can take."""
 
 from __future__ import annotations
 
 from game_fixtures import BASE, events, ids, make_game, run_phases
+from ruleslang.base.paths import packaged_root
+from ruleslang.workspace.compositions import Workspace
 
 KARELIA, BELORUSSIA = "Karelia S.S.R.", "Belorussia"
 LANDING_LOSS = "no place to land"
@@ -52,3 +55,34 @@ def test_a_carriers_air_unit_goes_back_to_it():
     assert fighter in ids(game, KARELIA, "Germans")
     run_phases(game, "Germans", "noncombat_move")
     assert fighter in ids(game, "5 Sea Zone", "Germans")
+
+
+CARRIERS_ONLY = """\
+ruleset agents/carriers_only@1
+uses aar/base@1
+
+# air units land on carriers only
+override formula landing_ground(t: space, p: player) -> bool = false
+"""
+
+
+def test_no_more_air_units_attack_than_the_carriers_can_take_back(tmp_path):
+    # three fighters in Germany could reach Karelia and land afterwards only on the carrier in
+    # 5 Sea Zone, which has room for two; the carrier in 7 Sea Zone is out of their reach from there
+    folder = tmp_path / "agents"
+    folder.mkdir()
+    (folder / "carriers_only@1.rules").write_text(CARRIERS_ONLY)
+    units = {"Germany": {"Germans": {"fighter": 3}}, BELORUSSIA: {"Germans": {"infantry": 1}},
+             "5 Sea Zone": {"Germans": {"carrier": 1}}, "7 Sea Zone": {"Germans": {"carrier": 1}},
+             "Archangel": {"Russians": {"armour": 4}}}
+    game = make_game(["agents/carriers_only@1"], scenario={"setup": "empty", "units": units},
+                     agents={"Germans": "heuristic"}, workspace=Workspace([tmp_path, packaged_root()]))
+    fighters = ids(game, "Germany", "Germans", "fighter")
+    run_phases(game, "Germans", "combat_move", "battle")
+    assert game.state.control[KARELIA] == "Germans"
+    attacked = sorted(set(fighters) & set(ids(game, KARELIA, "Germans")))
+    assert len(attacked) == 2
+    run_phases(game, "Germans", "noncombat_move")
+    assert lost_for_want_of_a_landing(game) == []
+    assert sorted(ids(game, "5 Sea Zone", "Germans", "fighter")) == attacked
+    assert sorted(ids(game, "7 Sea Zone", "Germans", "fighter")) == sorted(set(fighters) - set(attacked))

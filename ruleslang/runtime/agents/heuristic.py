@@ -360,10 +360,13 @@ class HeuristicAgent(Agent):
         engine's `stranded_air`), after the rest of the non-combat plan: to a space the engine
         offers it (its non-combat destinations are the spaces it may land in, carrier room
         counted as it is now) and the rules' constraints allow; None when no such unit is left."""
-        for uid in engine.stranded_air():
-            if uid in self._grounded:
-                continue
-            destinations = engine.destinations(uid)
+        board = game.board
+        offered = {uid: engine.destinations(uid) for uid in engine.stranded_air() if uid not in self._grounded}
+        # those that can land only on carriers first, fewest choices first: carrier room is
+        # scarce, a territory takes any number
+        ashore = {uid: any(board.is_land(s) for s in offered[uid]) for uid in offered}
+        for uid in sorted(offered, key=lambda i: (ashore[i], 0 if ashore[i] else len(offered[i]), i)):
+            destinations = offered[uid]
             for space in self._landing_order(game, uid, destinations):
                 move = Move((uid,), destinations[space])
                 if not check(move):
@@ -440,6 +443,7 @@ class HeuristicAgent(Agent):
         can_raid = {uid for uid in engine.movable_units() if any(m.kind == "bomb" for m in engine.moves_of(uid))}
         plan: list = []
         used: set[int] = set()
+        reserved: dict[str, int] = {}  # sea zone -> carrier places promised to this plan's air units
         targets = sorted(reach, key=lambda t: (-self._value(game, t), game.space_order(t)))
         for target in targets:
             defenders = [u for u in board.units(target) if not game.allied(u.owner, self.player)
@@ -453,7 +457,10 @@ class HeuristicAgent(Agent):
                 continue
             needed = SCORE_ODDS if self._score_delta(game, target) > 0 else ATTACK_ODDS
             chosen: list[tuple[int, tuple]] = []
+            promised = dict(reserved)
             for item in candidates:
+                if not self._keeps_landing(game, engine, item[0], item[1], promised):
+                    continue  # an air unit that would have nowhere sure to land
                 chosen.append(item)
                 units = [game.unit_or_none(uid) for uid, _ in chosen]
                 if self.odds(game, units, defenders) >= needed and any(
@@ -462,11 +469,30 @@ class HeuristicAgent(Agent):
             units = [game.unit_or_none(uid) for uid, _ in chosen]
             if self.odds(game, units, defenders) < needed:
                 continue
+            reserved = promised
             for uid, path in chosen:
                 used.add(uid)
                 plan.append(Move((uid,), path))
         plan += self._assaults(game, engine, used)
-        return plan + self._raids(game, engine, used)
+        return plan + self._raids(game, engine, used, reserved)
+
+    def _keeps_landing(self, game, engine, uid: int, path: tuple, promised: dict[str, int]) -> bool:
+        """Whether a unit moving along `path` in combat move will have a landing whatever the
+        battles give (always, for a unit that is not an air unit): a space the engine says it
+        could land in as the board stands (`landings`: territories its side has held since the
+        turn started, carrier room now; none that a battle decides), the carrier it stands on, or
+        a carrier place not `promised` to another air unit of the plan (then promised to it)."""
+        unit = game.unit_or_none(uid)
+        if self._domain(game, unit) != "air":
+            return True
+        landings = engine.landings(uid, path)
+        if any(room is None for room in landings.values()) or unit.space in landings:
+            return True
+        for zone, room in landings.items():
+            if room > promised.get(zone, 0):
+                promised[zone] = promised.get(zone, 0) + 1
+                return True
+        return False
 
     def _assaults(self, game, engine, used: set[int]) -> list:
         """Amphibious assaults with what transports carry, where the simulated odds are good."""
@@ -479,16 +505,19 @@ class HeuristicAgent(Agent):
             return self.odds(game, units, defenders) >= needed
         return Shipping(game, self.player, engine).assaults(used, wins)
 
-    def _raids(self, game, engine, used: set[int]) -> list:
-        """Bombing raids by the units no attack needs, on the richest enemy factory each reaches."""
+    def _raids(self, game, engine, used: set[int], reserved: dict[str, int]) -> list:
+        """Bombing raids by the units no attack needs, on the richest enemy factory each reaches
+        from which it keeps a landing (`_keeps_landing`)."""
         raids = []
         for uid in engine.movable_units():
             if uid in used:
                 continue
             bombs = [m for m in engine.moves_of(uid) if m.kind == "bomb"]
-            if bombs:
-                raids.append(max(bombs, key=lambda m: (self._territory_value(game, m.path[-1]),
-                                                       -game.space_order(m.path[-1]))))
+            for move in sorted(bombs, key=lambda m: (-self._territory_value(game, m.path[-1]),
+                                                     game.space_order(m.path[-1]))):
+                if self._keeps_landing(game, engine, uid, move.path, reserved):
+                    raids.append(move)
+                    break
         return raids
 
     def _noncombat_plan(self, game, engine) -> list:
