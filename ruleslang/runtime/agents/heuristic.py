@@ -9,16 +9,19 @@ simulation with its own random generator (never the game's dice) in which each u
 the ruleset's `advice firepower(u, side)` (the value its battle steps roll against). Without
 that advice, a territory is worth 0 and a unit fires at 0 (neutral values). It then plays:
 
-- purchase: spends its money on the land units with the best value for money for attack and
-  defence (their firepower; about two defenders for each attacker), plus an air unit when it
-  can afford one;
+- purchase: a factory where the rules make one worth it (FACTORY_PAYBACK below; its cost is the
+  purchase's `factory_cost` setting, its site one the rules' `constraint on build` accepts), then
+  the land units with the best value for money for attack and defence (their firepower; about
+  two defenders for each attacker), plus an air unit when it can afford one;
 - combat move: attacks the most valuable reachable enemy spaces it wins with high odds, with the
   fewest units that keep the odds, capitals and score-bearing territories first; units no attack
-  needs that can bomb raid the richest enemy factory they reach;
+  needs that can bomb raid the richest enemy factory they reach; an air unit goes only where it
+  keeps a landing whatever the battles give (the engine's `landings`; carrier places promised once);
 - non-combat move: moves units toward the nearest threatened own territory (capitals first);
   transports carry the units that cannot reach the fighting by land to the friendly coast
   nearest it (shipping.py), and land them on an enemy coast in combat move when the odds are good;
-  the purchase adds transports while such units wait ashore;
+  the purchase adds transports while such units wait ashore; then every air unit with no landing
+  where it stands lands where the engine offers (its own carrier first);
 - placement: at the factory nearest the front; casualties: cheapest first, multi-hit units absorb
   first;
 - rule decisions (`choose`): the answer the ruleset's `advice` on the decision's id gives, fed the
