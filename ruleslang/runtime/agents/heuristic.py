@@ -9,16 +9,19 @@ simulation with its own random generator (never the game's dice) in which each u
 the ruleset's `advice firepower(u, side)` (the value its battle steps roll against). Without
 that advice, a territory is worth 0 and a unit fires at 0 (neutral values). It then plays:
 
-- purchase: spends its money on the land units with the best value for money for attack and
-  defence (their firepower; about two defenders for each attacker), plus an air unit when it
-  can afford one;
+- purchase: a factory where the rules make one worth it (FACTORY_PAYBACK below; its cost is the
+  purchase's `factory_cost` setting, its site one the rules' `constraint on build` accepts), then
+  the land units with the best value for money for attack and defence (their firepower; about
+  two defenders for each attacker), plus an air unit when it can afford one;
 - combat move: attacks the most valuable reachable enemy spaces it wins with high odds, with the
   fewest units that keep the odds, capitals and score-bearing territories first; units no attack
-  needs that can bomb raid the richest enemy factory they reach;
+  needs that can bomb raid the richest enemy factory they reach; an air unit goes only where it
+  keeps a landing whatever the battles give (the engine's `landings`; carrier places promised once);
 - non-combat move: moves units toward the nearest threatened own territory (capitals first);
   transports carry the units that cannot reach the fighting by land to the friendly coast
   nearest it (shipping.py), and land them on an enemy coast in combat move when the odds are good;
-  the purchase adds transports while such units wait ashore;
+  the purchase adds transports while such units wait ashore; then every air unit with no landing
+  where it stands lands where the engine offers (its own carrier first);
 - placement: at the factory nearest the front; casualties: cheapest first, multi-hit units absorb
   first;
 - rule decisions (`choose`): the answer the ruleset's `advice` on the decision's id gives, fed the
@@ -40,6 +43,15 @@ from ruleslang.runtime.kit.placement import pack
 ATTACK_ODDS = 0.75   # attack when the simulated chance of taking the space is at least this
 SCORE_ODDS = 0.55    # ... or this, for a space that raises the side's score
 SIM_TRIALS = 60
+# A factory is bought where the rules let one be built and it pays: in a territory whose value
+# repays the factory's cost within FACTORY_PAYBACK turns, at least FACTORY_SPACING land steps from
+# its side's factories (or out of their land reach), FACTORY_GAIN land steps nearer the fighting
+# than the player's own (or where they cannot reach it by land), that the enemy next to it would
+# take with less than HOLD_ODDS; with at least the factory's cost left for units.
+FACTORY_PAYBACK = 5
+FACTORY_SPACING = 3
+FACTORY_GAIN = 2
+HOLD_ODDS = 0.25
 
 
 class HeuristicAgent(Agent):
@@ -54,6 +66,9 @@ class HeuristicAgent(Agent):
         self._deltas: dict[str, float] = {}  # space -> _score_delta, for the plan being made
         self._combatants: dict[tuple, tuple] = {}  # (unit id, type, owner, side) -> _combatant, this decision
         self._worth: dict[str, int] = {}  # space -> _territory_value, this decision
+        self._origins: dict[int, str] = {}  # air unit id -> where it stood when this turn's combat move was planned
+        self._fronts: list[str] = []  # the territories the non-combat plan moves toward
+        self._grounded: set[int] = set()  # air units with no landing offered, this phase
 
     def decide(self, decision: Decision, game):
         self._combatants = {}
@@ -135,6 +150,9 @@ class HeuristicAgent(Agent):
     def _purchase(self, d: Decision, game):
         money = d.context["money"]
         costs = d.context["costs"]
+        build = [] if d.refusals else self._factory(d, game)
+        if build:
+            money -= d.context["factory_cost"](build[0])
         money_at_start = money
         land, air = [], []
         facts = game.unit_rules()
@@ -146,7 +164,7 @@ class HeuristicAgent(Agent):
             elif domain == "air":
                 air.append(t)
         if not land:
-            return {"units": {}, "build": []}
+            return {"units": {}, "build": build}
         defender = max(land, key=lambda t: (self._type_fire(game, t, "defender") / costs[t], -costs[t], t))
         attacker = max(land, key=lambda t: (self._type_fire(game, t, "attacker") / costs[t],
                                             self._type_fire(game, t, "attacker"), t))
@@ -173,7 +191,51 @@ class HeuristicAgent(Agent):
             # the rules refused: halve the purchase until they accept
             halved = {t: n // (2 ** len(d.refusals)) for t, n in bought.items()}
             bought = {t: n for t, n in halved.items() if n}
-        return {"units": bought, "build": []}
+        return {"units": bought, "build": build}
+
+    def _factory(self, d: Decision, game) -> list[str]:
+        """Where to build a factory this turn ([] or [territory]): the most valuable site worth one
+        (see FACTORY_PAYBACK) that the rules accept (the decision's check: the budget and the
+        rules' `constraint on build`). Its cost is the purchase's `factory_cost` setting."""
+        factory_cost = d.context.get("factory_cost")
+        check = d.context.get("check")
+        if factory_cost is None or check is None:
+            return []
+        board = game.board
+        money = d.context["money"]
+        factories = [s for s, f in game.state.factories.items() if f.owner == self.player]
+        side_factories = [s for s, f in game.state.factories.items() if game.allied(f.owner, self.player)]
+        shipping = Shipping(game, self.player)
+        fronts = [shipping.front_distance(s) for s in factories]
+        nearest_front = min((f for f in fronts if f is not None), default=None)
+        sites = []
+        for site in board.spaces("land"):
+            if board.controller(site) != self.player or site in game.state.factories:
+                continue
+            front = shipping.front_distance(site)
+            if front is None or (nearest_front is not None and front > nearest_front - FACTORY_GAIN):
+                continue  # not enough nearer the fighting than the factories it has
+            cost = factory_cost(site)
+            worth = self._territory_value(game, site)
+            if worth * FACTORY_PAYBACK < cost or money - cost < cost:
+                continue
+            steps = [board.distance(site, f, by="land") for f in side_factories]
+            if any(n is not None and n < FACTORY_SPACING for n in steps):
+                continue
+            sites.append(site)
+        for site in sorted(sites, key=lambda t: (-self._territory_value(game, t), game.space_order(t))):
+            if self._holds(game, site) and not check({"units": {}, "build": [site]}):
+                return [site]
+        return []
+
+    def _holds(self, game, territory: str) -> bool:
+        """Whether the player can hold `territory`: the enemy units next to it would take it from
+        the units of its side there with less than HOLD_ODDS (a quick simulation)."""
+        board = game.board
+        attack = [u for n in board.neighbours(territory, "all") for u in board.units(n)
+                  if not game.allied(u.owner, self.player) and self._fire(game, u, "attacker") > 0]
+        defence = [u for u in board.units(territory) if game.allied(u.owner, self.player)]
+        return self.odds(game, attack, defence) < HOLD_ODDS
 
     def _transports_to_buy(self, game, costs: dict, money: int) -> dict[str, int]:
         """Transports, when the player's units pile up where no enemy can be reached by land."""
@@ -283,13 +345,52 @@ class HeuristicAgent(Agent):
         if self._plan_key != key:
             self._plan_key = key
             self._deltas = {}
+            self._grounded = set()
             self._plan = self._combat_plan(game, engine) if kind == "combat" else self._noncombat_plan(game, engine)
         check = d.context.get("check", engine.check)  # the engine's and the rules' constraints
         while self._plan:
             move = self._plan.pop(0)
             if all(game.unit_or_none(uid) is not None for uid in move.units) and not check(move):
                 return move
+        if kind == "noncombat":
+            landing = self._landing_move(game, engine, check)
+            if landing is not None:
+                return landing
         return DONE
+
+    def _landing_move(self, game, engine, check) -> Move | None:
+        """A landing for one of the player's air units that has none where it stands (the
+        engine's `stranded_air`), after the rest of the non-combat plan: to a space the engine
+        offers it (its non-combat destinations are the spaces it may land in, carrier room
+        counted as it is now) and the rules' constraints allow; None when no such unit is left."""
+        board = game.board
+        offered = {uid: engine.destinations(uid) for uid in engine.stranded_air() if uid not in self._grounded}
+        # those that can land only on carriers first, fewest choices first: carrier room is
+        # scarce, a territory takes any number
+        ashore = {uid: any(board.is_land(s) for s in offered[uid]) for uid in offered}
+        for uid in sorted(offered, key=lambda i: (ashore[i], 0 if ashore[i] else len(offered[i]), i)):
+            destinations = offered[uid]
+            for space in self._landing_order(game, uid, destinations):
+                move = Move((uid,), destinations[space])
+                if not check(move):
+                    return move
+            self._grounded.add(uid)  # nowhere to land: asked no more this phase
+        return None
+
+    def _landing_order(self, game, uid: int, destinations: dict) -> list[str]:
+        """The landing spaces offered to an air unit, best first: back to the sea zone it started
+        the turn in (the carrier it flew from), then territories nearest the fronts, then other
+        sea zones."""
+        board = game.board
+        home = self._origins.get(uid)
+
+        def key(space: str):
+            if space == home and not board.is_land(space):
+                return (0, 0, game.space_order(space))
+            if board.is_land(space):
+                return (1, self._distance(game, space, self._fronts), game.space_order(space))
+            return (2, 0, game.space_order(space))
+        return sorted(destinations, key=key)
 
     def _value(self, game, space: str) -> float:
         board = game.board
@@ -330,6 +431,8 @@ class HeuristicAgent(Agent):
 
     def _combat_plan(self, game, engine) -> list:
         board = game.board
+        self._origins = {u.id: u.space for u in game.state.units
+                         if u.owner == self.player and self._domain(game, u) == "air"}
         reach: dict[str, list[tuple[int, tuple]]] = {}
         for uid in engine.movable_units():
             unit = game.unit_or_none(uid)
@@ -343,6 +446,7 @@ class HeuristicAgent(Agent):
         can_raid = {uid for uid in engine.movable_units() if any(m.kind == "bomb" for m in engine.moves_of(uid))}
         plan: list = []
         used: set[int] = set()
+        reserved: dict[str, int] = {}  # sea zone -> carrier places promised to this plan's air units
         targets = sorted(reach, key=lambda t: (-self._value(game, t), game.space_order(t)))
         for target in targets:
             defenders = [u for u in board.units(target) if not game.allied(u.owner, self.player)
@@ -356,7 +460,10 @@ class HeuristicAgent(Agent):
                 continue
             needed = SCORE_ODDS if self._score_delta(game, target) > 0 else ATTACK_ODDS
             chosen: list[tuple[int, tuple]] = []
+            promised = dict(reserved)
             for item in candidates:
+                if not self._keeps_landing(game, engine, item[0], item[1], promised):
+                    continue  # an air unit that would have nowhere sure to land
                 chosen.append(item)
                 units = [game.unit_or_none(uid) for uid, _ in chosen]
                 if self.odds(game, units, defenders) >= needed and any(
@@ -365,11 +472,30 @@ class HeuristicAgent(Agent):
             units = [game.unit_or_none(uid) for uid, _ in chosen]
             if self.odds(game, units, defenders) < needed:
                 continue
+            reserved = promised
             for uid, path in chosen:
                 used.add(uid)
                 plan.append(Move((uid,), path))
         plan += self._assaults(game, engine, used)
-        return plan + self._raids(game, engine, used)
+        return plan + self._raids(game, engine, used, reserved)
+
+    def _keeps_landing(self, game, engine, uid: int, path: tuple, promised: dict[str, int]) -> bool:
+        """Whether a unit moving along `path` in combat move will have a landing whatever the
+        battles give (always, for a unit that is not an air unit): a space the engine says it
+        could land in as the board stands (`landings`: territories its side has held since the
+        turn started, carrier room now; none that a battle decides), the carrier it stands on, or
+        a carrier place not `promised` to another air unit of the plan (then promised to it)."""
+        unit = game.unit_or_none(uid)
+        if self._domain(game, unit) != "air":
+            return True
+        landings = engine.landings(uid, path)
+        if any(room is None for room in landings.values()) or unit.space in landings:
+            return True
+        for zone, room in landings.items():
+            if room > promised.get(zone, 0):
+                promised[zone] = promised.get(zone, 0) + 1
+                return True
+        return False
 
     def _assaults(self, game, engine, used: set[int]) -> list:
         """Amphibious assaults with what transports carry, where the simulated odds are good."""
@@ -382,27 +508,31 @@ class HeuristicAgent(Agent):
             return self.odds(game, units, defenders) >= needed
         return Shipping(game, self.player, engine).assaults(used, wins)
 
-    def _raids(self, game, engine, used: set[int]) -> list:
-        """Bombing raids by the units no attack needs, on the richest enemy factory each reaches."""
+    def _raids(self, game, engine, used: set[int], reserved: dict[str, int]) -> list:
+        """Bombing raids by the units no attack needs, on the richest enemy factory each reaches
+        from which it keeps a landing (`_keeps_landing`)."""
         raids = []
         for uid in engine.movable_units():
             if uid in used:
                 continue
             bombs = [m for m in engine.moves_of(uid) if m.kind == "bomb"]
-            if bombs:
-                raids.append(max(bombs, key=lambda m: (self._territory_value(game, m.path[-1]),
-                                                       -game.space_order(m.path[-1]))))
+            for move in sorted(bombs, key=lambda m: (-self._territory_value(game, m.path[-1]),
+                                                     game.space_order(m.path[-1]))):
+                if self._keeps_landing(game, engine, uid, move.path, reserved):
+                    raids.append(move)
+                    break
         return raids
 
     def _noncombat_plan(self, game, engine) -> list:
         board = game.board
         own = [t for t in board.spaces("land") if board.controller(t) == self.player]
         threatened = sorted(own, key=lambda t: (-self._danger(game, t) - 3 * self._value(game, t), game.space_order(t)))
-        fronts = threatened[:4]
+        fronts = self._fronts = threatened[:4]
         plan = []
+        landing = set(engine.stranded_air())  # they land after the plan's moves (_landing_move)
         for uid in engine.movable_units():
             unit = game.unit_or_none(uid)
-            if unit is None:
+            if unit is None or uid in landing:
                 continue
             destinations = engine.destinations(uid)
             if not destinations or unit.space in fronts:

@@ -243,6 +243,33 @@ class AirPart:
                 return True
         return False
 
+    def landings(self, unit_id: int, path: tuple[str, ...]) -> dict[str, int | None]:
+        """Where the player's air unit could land after moving along `path` (its start first), as
+        the board stands now: each space within its movement left at the end of the path (the end
+        included) where it may land -> None for a territory (any number may land), or how many air
+        units of its carrier cost the carriers of its side there have room for (its own place
+        counted where it stands). Spaces holding enemy units are left out (a landing there would
+        depend on a battle). Natural order; {} for a unit that is not an air unit."""
+        unit = self._unit(unit_id)
+        rules = self._rules(unit)
+        if rules.domain != "air":
+            return {}
+        end = path[-1]
+        left = rules.movement - unit.moved - (len(path) - 1)
+        if left < 0:
+            return {}
+        spaces = [end, *(s for s, _ in self.board.air_reach(end, left))]
+        found: dict[str, int | None] = {}
+        for space in sorted(spaces, key=self.board.order.__getitem__):
+            if self._landing_problem(unit, rules, space) is not None:
+                continue
+            if self.board.is_sea[space]:
+                room = self._rooms().get(space, 0) + (rules.carrier_cost if unit.space == space else 0)
+                found[space] = room // rules.carrier_cost
+            else:
+                found[space] = None
+        return found
+
     def stranded_air(self) -> list[int]:
         """The player's air units with no landing where they stand (for the end of non-combat
         move): in a territory its side has not held since the turn started, or in a sea zone

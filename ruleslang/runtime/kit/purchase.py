@@ -82,5 +82,7 @@ def ask_purchase(ctx, player: str, money: int, costs: dict[str, int], *, factory
             refusals += [r.message for r in check_action(ctx, "build", [player_value, ctx.space_values[b]])]
         return refusals
 
+    # agents may try a purchase (its factories too) against the budget and the rules before answering
+    decision.context["check"] = check
     answer = game.ask(decision, check, fallback=lambda: {"units": {}, "build": []})
     return answer, total(answer)
