@@ -1,0 +1,339 @@
+"""Procedures run over every outcome of their dice: a step as a map from one state to a distribution.
+
+The statements of a step run as in a game (`statements.py`), except where they roll dice: there
+the exact evaluator (`compile_exact`) gives the distribution of the value rolled (`let hits =
+count(u for u in xs where d6 <= v)` is a sum of Bernoullis, an `if d6 <= 1:` a yes or a no), and
+the rest of the procedure runs once per outcome, carrying its probability. Each run of the rest
+starts from the state of the world and the frame as they were at the roll: the world (what the
+effects change) is saved and restored by the caller's `World`, so that this module knows no game.
+
+A statement that rolls nothing is run by the ordinary compiled executor. Effects that change the
+game outside what the world can restore (`add`, `remove`, `move`, `set`, `change`, `win`) and
+decisions whose options are rolled are refused with E545 where they are reached, naming the
+statement: the caller samples instead.
+
+Continuation-passing style: an executor is `run(env, p, k)`; it does its statement and calls
+`k(p')` once per outcome, with `p'` the probability of reaching there. At the end of the
+procedure the caller's `k` sees the world in that outcome's state.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Protocol
+
+from ruleslang.base.errors import EvalError
+from ruleslang.lang.eval.compile import items_of
+from ruleslang.lang.syntax import ast
+from ruleslang.lang.values import UnitValue
+
+Cont = Callable[[Any], None]
+BExec = Callable[[list, Any, Cont], None]
+
+# Effects whose change the world of a branching run does not hold (E545 where reached).
+_OUTSIDE = (ast.AddEffect, ast.RemoveEffect, ast.MoveEffect, ast.ChangeEffect, ast.SetEffect, ast.WinEffect)
+MAX_DEPTH = 50  # procedures run inside each other, as run_procedure allows
+
+
+class World(Protocol):
+    """What a branching run saves at a roll and restores before each outcome's continuation."""
+
+    def snapshot(self) -> Any:
+        """The current state of everything the effects change."""
+
+    def restore(self, saved: Any) -> None:
+        """Put back a state `snapshot` gave."""
+
+
+def cannot_follow(stmt, why: str) -> EvalError:
+    """E545: a statement a branching run cannot follow, named and located."""
+    text = stmt.span.text.splitlines()[0] if stmt.span is not None and stmt.span.text else type(stmt).__name__
+    return EvalError("E545", f"the exact battle chain cannot follow '{text.strip()}': {why}", stmt.span,
+                     hint="estimate by sampling the real battle instead (ruleslang odds --sample N)")
+
+
+class Branching:
+    """Compiles procedures of `compiled` to branching executors; `world` saves and restores the
+    state the effects change; `prob(w, total)` makes the probability of an outcome of weight `w`
+    out of `total` (a Fraction for exact results, a float for speed)."""
+
+    def __init__(self, compiled, world: World, prob: Callable[[int, int], Any]):
+        self.compiled = compiled
+        self.info = compiled.info
+        self.procs = compiled.procedures
+        self.pc = self.procs.pc
+        self.ec = compiled.expr_compiler
+        self.xc = compiled.exact_compiler
+        self.world = world
+        self.prob = prob
+        self._stmts: dict[int, BExec] = {}
+        self._bodies: dict[str, BExec] = {}
+        self._hooks: dict[int, BExec] = {}
+        self._rolls: dict[int, bool] = {}
+
+    # ------------------------------------------------------------------ procedures
+
+    def run_procedure(self, ctx, name: str, p, k: Cont, depth: int = 0, span=None) -> None:
+        """Phase or step `name` with its hooks (as `statements.run_procedure`), over its outcomes."""
+        if depth > MAX_DEPTH:
+            raise EvalError("E521", f"phases run inside each other more than {MAX_DEPTH} deep at {name}", span)
+        ctx.host.spend(span)
+        procs = self.procs
+        before = procs.applicable_hooks(ctx, name, "before")
+
+        def run_hooks(hooks: list, i: int, p, after: Cont) -> None:
+            if i == len(hooks):
+                after(p)
+                return
+            hook, _block, env = hooks[i]
+            self._hook(hook)(env, p, lambda q: run_hooks(hooks, i + 1, q, after))
+
+        def body(p) -> None:
+            instead = procs.applicable_hooks(ctx, name, "instead of")
+            if len(instead) > 1:
+                names = ", ".join(h.name.text for h, _, _ in instead)
+                raise EvalError("E521", f"hooks {names} all replace {name}; at most one may apply", span)
+            if instead:
+                hook, _block, env = instead[0]
+                self._hook(hook)(env, p, then_after)
+            else:
+                self._body(name, depth)([ctx] + [None] * (procs.frame_size(self._decl(name)) - 1), p, then_after)
+
+        def then_after(p) -> None:
+            run_hooks(procs.applicable_hooks(ctx, name, "after"), 0, p, k)
+
+        run_hooks(before, 0, p, body)
+
+    def _decl(self, name: str):
+        return self.compiled.symbols[name].decl
+
+    def _body(self, name: str, depth: int) -> BExec:
+        key = f"{name}@{depth}"
+        found = self._bodies.get(key)
+        if found is None:
+            proc = self._decl(name).procedure
+            if isinstance(proc, ast.RuntimeProcedure):
+                def refuse(env, p, k, proc=proc):
+                    raise EvalError("E545", f"the exact battle chain cannot run the runtime procedure "
+                                            f"'{proc.name.text}' inside a battle step", proc.span)
+                found = refuse
+            else:
+                found = self._block(proc.body, name, depth)
+            self._bodies[key] = found
+        return found
+
+    def _hook(self, hook: ast.HookDecl) -> BExec:
+        found = self._hooks.get(id(hook))
+        if found is None:
+            found = self._hooks[id(hook)] = self._block(hook.body, hook.name.text, 0)
+        return found
+
+    # ------------------------------------------------------------------ statements
+
+    def _block(self, block: ast.Block, owner: str, depth: int) -> BExec:
+        stmts = [self._stmt(s, owner, depth) for s in block.stmts]
+
+        def run(env, p, k, i=0):
+            if i == len(stmts):
+                k(p)
+                return
+            stmts[i](env, p, lambda q: run(env, q, k, i + 1))
+        return lambda env, p, k: run(env, p, k)
+
+    def _stmt(self, stmt, owner: str, depth: int) -> BExec:
+        if isinstance(stmt, _OUTSIDE):
+            return self._refuse(stmt, "it changes the game outside the battle's units")
+        if not self._branches(stmt):
+            plain = self.pc.stmt(stmt, owner)
+
+            def run_plain(env, p, k):
+                plain(env)
+                k(p)
+            return run_plain
+        method = getattr(self, "_" + type(stmt).__name__, None)
+        if method is None:
+            return self._refuse(stmt, "its dice cannot be followed here")
+        return method(stmt, owner, depth)
+
+    def _refuse(self, stmt, why: str) -> BExec:
+        def refuse(env, p, k):
+            raise cannot_follow(stmt, why)
+        return refuse
+
+    def _branches(self, stmt) -> bool:
+        """True when running `stmt` may roll dice, run a procedure or reach an effect to refuse."""
+        found = self._rolls.get(id(stmt))
+        if found is None:
+            found = self._rolls[id(stmt)] = _walk(stmt, self.info.random)
+        return found
+
+    def _outcomes(self, node, env, ctx):
+        """The (value, probability) outcomes of expression `node` (one when it rolls nothing)."""
+        if id(node) not in self.info.random:
+            return None
+        dist = self.xc.expr(node)(env)
+        return [(v, self.prob(w, dist.total)) for v, w in dist.weights.items() if w]
+
+    def _fork(self, env, p, outcomes, go: Callable[[Any, Any], None]) -> None:
+        """Continue with `go(value, p')` once per outcome, each from the state at the fork."""
+        if len(outcomes) == 1:
+            go(outcomes[0][0], p * outcomes[0][1])
+            return
+        saved_env = list(env)
+        saved = self.world.snapshot()
+        for i, (value, q) in enumerate(outcomes):
+            if i:
+                env[:] = saved_env
+                self.world.restore(saved)
+            go(value, p * q)
+
+    def _value(self, node, owner) -> Callable:
+        """fn(env, p, go): the value of `node`, rolled or not, passed on with its probability."""
+        if id(node) not in self.info.random:
+            f = self.ec.expr(node)
+            return lambda env, p, go: go(f(env), p)
+        xf = self.xc.expr(node)
+        prob = self.prob
+
+        def rolled(env, p, go):
+            dist = xf(env)
+            self._fork(env, p, [(v, prob(w, dist.total)) for v, w in dist.weights.items() if w], go)
+        return rolled
+
+    def _Let(self, stmt: ast.Let, owner, depth):
+        value = self._value(stmt.value, owner)
+        slot = self.info.slots[id(stmt.name)]
+
+        def let(env, p, k):
+            def go(v, q):
+                env[slot] = v
+                k(q)
+            value(env, p, go)
+        return let
+
+    def _Require(self, stmt: ast.Require, owner, depth):
+        return self._refuse(stmt, "its condition rolls dice")
+
+    def _IfStmt(self, stmt: ast.IfStmt, owner, depth):
+        branches = [(self._value(c, owner), self._block(b, owner, depth)) for c, b in stmt.branches]
+        otherwise = self._block(stmt.else_block, owner, depth) if stmt.else_block is not None else None
+
+        def run_if(env, p, k, i=0):
+            if i == len(branches):
+                if otherwise is not None:
+                    otherwise(env, p, k)
+                else:
+                    k(p)
+                return
+            cond, body = branches[i]
+
+            def go(v, q):
+                if v:
+                    body(env, q, k)
+                else:
+                    run_if(env, q, k, i + 1)
+            cond(env, p, go)
+        return lambda env, p, k: run_if(env, p, k)
+
+    def _ForStmt(self, stmt: ast.ForStmt, owner, depth):
+        iterable = self._value(stmt.iterable, owner)
+        slot = self.info.slots[id(stmt.var)]
+        cond = self._value(stmt.condition, owner) if stmt.condition is not None else None
+        body = self._block(stmt.body, owner, depth)
+        span = stmt.span
+
+        def run_for(env, p, k):
+            def over(items, p):
+                def step(i, p):
+                    if i == len(items):
+                        k(p)
+                        return
+                    env[0].host.spend(span)
+                    env[slot] = items[i]
+                    if cond is None:
+                        body(env, p, lambda q: step(i + 1, q))
+                        return
+
+                    def go(v, q):
+                        if v:
+                            body(env, q, lambda r: step(i + 1, r))
+                        else:
+                            step(i + 1, q)
+                    cond(env, p, go)
+                step(0, p)
+            iterable(env, p, lambda coll, q: over(tuple(items_of(coll)), q))
+        return run_for
+
+    def _Choose(self, stmt: ast.Choose, owner, depth):
+        return self._refuse(stmt, "its options or its chooser are rolled")
+
+    def _HitEffect(self, stmt: ast.HitEffect, owner, depth):
+        count = self._value(stmt.count, owner)
+        if id(stmt.units) in self.info.random or id(stmt.chooser) in self.info.random:
+            return self._refuse(stmt, "the units it hits or who chooses them are rolled")
+        units = self.ec.expr(stmt.units)
+        chooser = self.ec.expr(stmt.chooser)
+        now = stmt.now
+        span = stmt.span
+
+        def hit(env, p, k):
+            def go(n, q):
+                ctx = env[0]
+                if n < 0:
+                    raise EvalError("E506", f"cannot score {n} hits", span)
+                battle = ctx.battle
+                if battle is None:
+                    raise EvalError("E535", "there is no battle here: hit, submerge and retreat act in battle steps",
+                                    span)
+                try:
+                    battle.hit(ctx, n, _unit_ids(units(env)), chooser(env).name, now)
+                except EvalError as e:
+                    raise e.at(span)
+                k(q)
+            count(env, p, go)
+        return hit
+
+    def _SubmergeEffect(self, stmt, owner, depth):
+        return self._refuse(stmt, "the units it submerges are rolled")
+
+    def _RetreatEffect(self, stmt, owner, depth):
+        return self._refuse(stmt, "where it retreats to is rolled")
+
+    def _LogEffect(self, stmt, owner, depth):
+        def skip(env, p, k):  # a message with dice in it: the battle's units do not depend on it
+            k(p)
+        return skip
+
+    def _RunEffect(self, stmt: ast.RunEffect, owner, depth):
+        name = stmt.name.text
+        span = stmt.span
+
+        def run(env, p, k):
+            self.run_procedure(env[0], name, p, k, depth + 1, span)
+        return run
+
+
+def _walk(node, random: set) -> bool:
+    """True when statement `node` (or one inside it) has an expression that rolls dice, runs a
+    procedure, or is an effect a branching run refuses."""
+    if isinstance(node, (ast.RunEffect,) + _OUTSIDE):
+        return True
+    if isinstance(node, ast.Block):
+        return any(_walk(s, random) for s in node.stmts)
+    if isinstance(node, tuple):
+        return any(_walk(x, random) for x in node)
+    if isinstance(node, ast.Node):
+        if id(node) in random:
+            return True
+        if isinstance(node, _STATEMENTS):
+            return any(_walk(getattr(node, f), random) for f in node.__dataclass_fields__ if f != "span")
+    return False
+
+
+_STATEMENTS = (ast.Let, ast.Choose, ast.Require, ast.IfStmt, ast.ForStmt, ast.LogEffect, ast.HitEffect,
+               ast.SubmergeEffect, ast.RetreatEffect)
+
+
+def _unit_ids(value) -> list[int]:
+    if isinstance(value, UnitValue):
+        return [value.id]
+    return [u.id for u in items_of(value)]
