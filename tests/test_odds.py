@@ -14,6 +14,8 @@ from conftest import write_rulesets
 from ruleslang.base.errors import EvalError
 from ruleslang.cli.app import main
 from ruleslang.runtime import saves
+from ruleslang.runtime.decisions import Decision
+from ruleslang.runtime.agents.heuristic import HeuristicAgent
 from ruleslang.runtime.kit.casualties import casualty_order, cheapest_rank, keep_rank, listed_rank
 from ruleslang.runtime.odds.chain import (ATTACKER_WINS, BOTH_DESTROYED, DEFENDER_HOLDS, STALEMATE, BattleSpec,
                                           CasualtyPolicy, Chain, LateRound)
@@ -206,6 +208,31 @@ def test_listed_and_keep_orders():
     assert casualty_order([a, b, c], room, 2, rank=listed_rank(["z", "y"], lambda u: u.cost)) == [3, 2]
     keep = keep_rank(lambda u: u.type != "z", [a, b, c], lambda u: u.cost)
     assert casualty_order([a, b, c], room, 2, rank=keep) == [1, 3]
+
+
+def test_the_heuristic_agent_lets_a_two_hit_unit_absorb_one_hit(base_game):
+    chain = Chain(base_game, BattleSpec("12 Sea Zone", "Germans", {"battleship": 1, "submarine": 1},
+                                        {"destroyer": 1}, "Americans"))
+    host = chain.host
+    ids = list(chain.battle.attacking)
+    room = {uid: host.hit_points(host.unit_or_none(uid)) for uid in ids}
+    decision = Decision("casualties", "Germans", "2 hits", options=ids, mode="exactly", count=2,
+                        context={"room": room, "battle": chain.battle})
+    chosen = HeuristicAgent(1, "Germans").decide(decision, host)
+    kinds = sorted(host.unit_or_none(uid).type for uid in chosen)
+    assert kinds == ["battleship", "submarine"]
+
+
+def test_the_runtime_default_lets_a_two_hit_unit_absorb_one_hit(base_game):
+    # an agent that never answers: the battle falls back to the runtime's default choice
+    chain = Chain(base_game, BattleSpec("12 Sea Zone", "Germans", {"battleship": 1, "submarine": 1},
+                                        {"destroyer": 1}, "Americans"))
+    host, battle = chain.host, chain.battle
+    host.ask = lambda decision, check, fallback: fallback()
+    battle.hit(host.ctx, 2, list(battle.attacking), "Germans", False)
+    hits = sorted((host.unit_or_none(uid).type, host.unit_or_none(uid).hits) for uid in battle.attacking)
+    assert hits == [("battleship", 1), ("submarine", 1)]
+    assert [host.unit_or_none(uid).type for uid in battle.pending] == ["submarine"]
 
 
 def test_the_chain_keeps_a_damaged_two_hit_unit(base_game):
