@@ -140,18 +140,36 @@ def test_a_house_rule_that_changes_a_value_changes_the_odds(tmp_path, base_game)
 
 
 def test_a_step_that_changes_the_game_outside_the_battle_is_refused(tmp_path):
-    write_rulesets(tmp_path, {"house/tally@1": """
-        ruleset house/tally@1
+    write_rulesets(tmp_path, {"house/tribute@1": """
+        ruleset house/tribute@1
         uses aar/base@1
-        counter rounds_fought() -> int = 0
-        hook tally after defender_fire:
-            change rounds_fought by 1
+        hook tribute after defender_fire:
+            change treasury(defender()) by 1
     """})
-    game = _game(["house/tally@1"], [tmp_path])
+    game = _game(["house/tribute@1"], [tmp_path])
     with pytest.raises(EvalError) as caught:
         _odds(game, {"infantry": 1}, {"infantry": 1})
     assert caught.value.code == "E545"
-    assert caught.value.span.line == 5 and "change rounds_fought by 1" in caught.value.message
+    assert caught.value.span.line == 4 and "change treasury(defender()) by 1" in caught.value.message
+
+
+def test_counters_the_steps_write_are_part_of_the_state(tmp_path):
+    # the attacker scores one sure hit in the battle's first fire, then none: what it remembers
+    # is a counter, which the chain follows from state to state
+    write_rulesets(tmp_path, {"house/once@1": """
+        ruleset house/once@1
+        uses aar/base@1
+        counter fired_once() -> bool = false
+        override step attacker_fire:
+            if not fired_once:
+                hit 1 of battle_units("defender") by defender()
+                set fired_once to true
+    """})
+    game = _game(["house/once@1"], [tmp_path])
+    result = _odds(game, {"infantry": 1}, {"infantry": 2})
+    assert result.outcome(DEFENDER_HOLDS) == 1
+    [(kind, survivors)] = result.ends
+    assert survivors == (((("defender", "infantry", "Russians", 0)), 1),)
 
 
 def test_a_rule_that_tells_later_rounds_apart_is_refused(tmp_path):
@@ -279,3 +297,37 @@ def test_bad_input_is_a_located_diagnostic(capsys, argv, code):
     assert main(["odds", "--ruleset", "aar/base@1", "--format", "json", *argv]) == 2
     [diag] = json.loads(capsys.readouterr().out)["diagnostics"]
     assert diag["code"] == code and diag["line"] == 1
+
+
+def test_a_rolled_value_read_twice_is_one_value(tmp_path):
+    # both hits come from the same roll: the defenders lose none or both, never one
+    write_rulesets(tmp_path, {"house/twice@1": """
+        ruleset house/twice@1
+        uses aar/base@1
+        override step attacker_fire:
+            let a = count(u for u in battle_units("attacker") where d6 <= 3)
+            hit a of battle_units("defender") by defender()
+            hit a of battle_units("defender") by defender()
+    """})
+    game = _game(["house/twice@1"], [tmp_path])
+    result = _odds(game, {"infantry": 1}, {"infantry": 2}, round_limit=1)
+    left = {}
+    for (_kind, survivors), p in result.ends.items():
+        n = sum(count for (side, *_), count in survivors if side == "defender")
+        left[n] = left.get(n, 0) + p
+    assert left == {0: Fraction(1, 2), 2: Fraction(1, 2)}
+
+
+def test_rolled_values_added_up_are_followed_by_their_sum(base_game):
+    # the attacker's fire adds up three rolled counts: one hit per distinct sum, not per combination
+    chain = Chain(base_game, BattleSpec(LAND, "Germans", {"infantry": 3, "artillery": 1, "armour": 2},
+                                        {"infantry": 3}, "Russians"))
+    calls = []
+    original = chain.battle.hit
+    chain.battle.hit = lambda *args: (calls.append(args[1]), original(*args))
+    chain._materialize(chain.initial, 1)
+    outcomes = {}
+    chain.branching.run_procedure(chain.ctx, "attacker_fire", Fraction(1),
+                                  lambda p: outcomes.__setitem__(chain._key(), outcomes.get(chain._key(), 0) + p))
+    assert sum(outcomes.values()) == 1
+    assert len(calls) <= 2 * 7  # two hit statements, at most 7 distinct counts (0..6 dice)

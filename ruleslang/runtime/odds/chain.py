@@ -2,7 +2,8 @@
 
 A state is what the battle's steps can tell apart: each unit still in the battle, as its side,
 type, owner, hits taken, whether it is a casualty leaving at the end of the round or has
-submerged, and where it came from. Units are not told apart by id: two states with the same
+submerged, and where it came from; and the counters the steps wrote (a rule that records
+something of the battle, such as the AA guns there at its start). Units are not told apart by id: two states with the same
 units merge, and a state is written in one order (its units sorted), so the result never depends
 on hashing. A step maps a state to a distribution of states: the step runs as in a game (the
 runtime's `Battle` takes the hits, the casualty order below chooses the casualties), except that
@@ -20,6 +21,7 @@ and what still fights after the last one is reported as such.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -282,13 +284,15 @@ class Chain:
         self._next_id = state.next_unit_id
         state.units = self._base + [u for u in state.units if u.id not in self.base_index]
         state.version += 1
+        self._base_counters = {name: dict(store) for name, store in state.counters.items()}
         self.initial = self._key()
         self.costs = {t: host.unit_rules().cost(t) for t in order}
 
     # ------------------------------------------------------------------ states
 
     def _key(self) -> tuple:
-        """The battle's current state, canonical: its units sorted, without ids."""
+        """The battle's current state, canonical: (its units sorted, without ids; the counters the
+        battle wrote, sorted)."""
         battle, host = self.battle, self.host
         pending, submerged = set(battle.pending), set(battle.submerged)
         out = []
@@ -301,13 +305,40 @@ class Chain:
                 out.append((side, self._type_order[u.type], u.type, u.owner, u.hits, status,
                             battle.came_from.get(uid)))
         out.sort(key=lambda r: (r[0], r[1], r[2], r[3], r[4], r[5], r[6] or ""))
-        return tuple(out)
+        return tuple(out), self._counters_written()
+
+    def _counters_written(self) -> tuple:
+        """The counter entries that differ from the board's before the battle, as sorted
+        (name, key, value as JSON text) triples; a counter keyed by a unit of the battle cannot be
+        told apart from one state to the next (its units have no identity): E545."""
+        state, base = self.host.state, self._base_counters
+        written = []
+        ids = None
+        for name, store in state.counters.items():
+            before = base.get(name, {})
+            for k, v in store.items():
+                if k in before and before[k] == v:
+                    continue
+                if ids is None:
+                    ids = {str(uid) for uid in self.battle.attacking + self.battle.defending}
+                if any(str(part) in ids for part in k):
+                    raise EvalError("E545", f"the exact battle chain cannot follow the counter {name} keyed by a "
+                                            "unit of the battle: its units have no identity from one state to the next",
+                                    hint="estimate by sampling the real battle instead (ruleslang odds --sample N)")
+                written.append((name, tuple(k), json.dumps(v, sort_keys=True)))
+        written.sort()
+        return tuple(written)
 
     def _materialize(self, key: tuple, round_number) -> None:
         """Make the battle and the board hold state `key` (fresh unit ids, in the key's order)."""
         battle, state = self.battle, self.host.state
         units, attacking, defending, came_from, pending, submerged = [], [], [], {}, [], []
-        for i, (side, _order, utype, owner, hits, status, origin) in enumerate(key):
+        records, counters = key
+        # the board's counters before the battle, copied: the steps' `set` and `change` write here
+        state.counters = {name: dict(store) for name, store in self._base_counters.items()}
+        for name, k, value in counters:
+            state.counters.setdefault(name, {})[k] = json.loads(value)
+        for i, (side, _order, utype, owner, hits, status, origin) in enumerate(records):
             uid = self._next_id + i
             units.append(Unit(uid, utype, owner, battle.space, hits))
             (attacking if side == "attacker" else defending).append(uid)
@@ -329,13 +360,15 @@ class Chain:
         """What a step's effects change: the board's units, their hits, the battle's lists."""
         battle, state = self.battle, self.host.state
         return (state.units, [(u, u.hits, u.space) for u in state.units[len(self._base):]],
-                list(battle.pending), list(battle.submerged), battle.retreated_to)
+                list(battle.pending), list(battle.submerged), battle.retreated_to,
+                {name: dict(store) for name, store in state.counters.items()})
 
     def restore(self, saved: Any) -> None:
         """Put back what `snapshot` saved."""
         battle, state = self.battle, self.host.state
-        units, hits, pending, submerged, retreated = saved
+        units, hits, pending, submerged, retreated, counters = saved
         state.units = units
+        state.counters = {name: dict(store) for name, store in counters.items()}
         for u, h, s in hits:
             u.hits, u.space = h, s
         battle.pending, battle.submerged, battle.retreated_to = list(pending), list(submerged), retreated
@@ -353,22 +386,28 @@ class Chain:
 
     # ------------------------------------------------------------------ transitions
 
-    def _run(self, key: tuple, round_number, names: list[str]) -> dict:
-        """The distribution of states after running the steps `names` from state `key`."""
+    def _run(self, key: tuple, round_number, name: str) -> dict:
+        """The distribution of states after running step `name` from state `key`."""
         out: dict = {}
         self._materialize(key, round_number)
+        battle = self.battle
 
         def finish(p) -> None:
+            if battle.retreated_to is not None:
+                raise EvalError("E545", f"the exact battle chain does not follow the retreat that step {name} makes; "
+                                        "in it the attacker never retreats",
+                                hint="estimate by sampling the real battle instead (ruleslang odds --sample N)")
             k = self._key()
             out[k] = out.get(k, 0) + p
-        self.branching.run_procedure(self.ctx, names[0], self.one, finish)
+        self.branching.run_procedure(self.ctx, name, self.one, finish)
         return out
 
     def _step(self, name: str, key: tuple, round_class) -> dict:
+        """Step `name` from state `key` in round 1 (`round_class` 1), a later round or the start (0)."""
         cache_key = (name, key, int(round_class) if round_class is not None else 0)
         found = self._step_cache.get(cache_key)
         if found is None:
-            found = self._step_cache[cache_key] = self._run(key, round_class, [name])
+            found = self._step_cache[cache_key] = self._run(key, round_class, name)
         return found
 
     def _round(self, key: tuple, round_class) -> dict:
@@ -386,9 +425,8 @@ class Chain:
                     nxt[k2] = nxt.get(k2, 0) + p * q
             dist = nxt
         ended: dict = {}
-        for k, p in dist.items():
-            k2 = tuple(sorted((r for r in k if r[5] != PENDING), key=lambda r: (r[0], r[1], r[2], r[3], r[4], r[5],
-                                                                                  r[6] or "")))
+        for (records, counters), p in dist.items():
+            k2 = (tuple(r for r in records if r[5] != PENDING), counters)
             ended[k2] = ended.get(k2, 0) + p
         self._round_cache[cache_key] = ended
         return ended
@@ -397,8 +435,8 @@ class Chain:
         """(outcome, taken) when the battle in state `key` is over, else None."""
         found = self._end_cache.get(key)
         if found is None:
-            attackers = any(r[0] == "attacker" and r[5] != SUBMERGED for r in key)
-            defenders = any(r[0] == "defender" and r[5] != SUBMERGED for r in key)
+            attackers = any(r[0] == "attacker" and r[5] != SUBMERGED for r in key[0])
+            defenders = any(r[0] == "defender" and r[5] != SUBMERGED for r in key[0])
             if attackers and defenders:
                 found = ()
             elif attackers:
@@ -433,7 +471,7 @@ class Chain:
             if is_taken:
                 taken += p
 
-        start = self._run(self.initial, 0, [self.steps["start"]]) if self.steps["start"] else {self.initial: self.one}
+        start = self._run(self.initial, 0, self.steps["start"]) if self.steps["start"] else {self.initial: self.one}
         live: dict = {}
         for key, p in start.items():
             end = self._end(key)
@@ -485,7 +523,7 @@ class Chain:
                     ends[(kind, survivors)] = ends.get((kind, survivors), 0) + p * q
                 taken += p * t
         initial = {"attacker": {}, "defender": {}}
-        for side, _o, utype, owner, _h, _s, _c in self.initial:
+        for side, _o, utype, owner, _h, _s, _c in self.initial[0]:
             initial[side][(utype, owner)] = initial[side].get((utype, owner), 0) + 1
         return Result(self.spec, self.attacker, self.defender, initial, self.costs,
                       dict(sorted(ends.items(), key=lambda kv: (OUTCOMES.index(kv[0][0]), kv[0][1]))),
@@ -574,7 +612,7 @@ def advised_answer(compiled, ctx, decision_id: str, options, mode: str, sure):
 def _survivors(key: tuple) -> tuple:
     """The units left in state `key`, counted: ((side, type, owner, hits), count) pairs in order."""
     counts: dict = {}
-    for side, _o, utype, owner, hits, _s, _c in key:
+    for side, _o, utype, owner, hits, _s, _c in key[0]:
         counts[(side, utype, owner, hits)] = counts.get((side, utype, owner, hits), 0) + 1
     return tuple(sorted(counts.items()))
 

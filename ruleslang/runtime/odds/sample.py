@@ -106,7 +106,7 @@ def sample_battle(game, spec: BattleSpec, trials: int, *, seed: int = 1, policie
         taken += bool(outcome["taken"])
         rounds += outcome["rounds"]
     initial = {"attacker": {}, "defender": {}}
-    for side, _o, utype, owner, _h, _s, _c in chain.initial:
+    for side, _o, utype, owner, _h, _s, _c in chain.initial[0]:
         initial[side][(utype, owner)] = initial[side].get((utype, owner), 0) + 1
     ends = {key: n / trials for key, n in sorted(counts.items(), key=lambda kv: (OUTCOMES.index(kv[0][0]), kv[0][1]))}
     return SampleResult(spec, spec.attacker, chain.defender, initial, dict(chain.costs), ends, taken / trials,
