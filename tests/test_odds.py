@@ -331,3 +331,26 @@ def test_rolled_values_added_up_are_followed_by_their_sum(base_game):
                                   lambda p: outcomes.__setitem__(chain._key(), outcomes.get(chain._key(), 0) + p))
     assert sum(outcomes.values()) == 1
     assert len(calls) <= 2 * 7  # two hit statements, at most 7 distinct counts (0..6 dice)
+
+
+def test_a_retreat_threshold(base_game):
+    spec = BattleSpec(LAND, "Germans", {"infantry": 1}, {"infantry": 1}, "Russians", ["Eastern Europe"])
+    never = Chain(base_game, spec).solve()
+    assert never.outcome("attacker retreats") == 0
+    # below a sure win, the attacker leaves after the first round whenever both sides still stand
+    always = Chain(base_game, spec, retreat_below=Fraction(1)).solve()
+    assert always.outcome("attacker retreats") == Fraction(20, 36)
+    assert always.outcome(ATTACKER_WINS) == Fraction(4, 36)
+    assert always.outcome(DEFENDER_HOLDS) == Fraction(10, 36)
+    survivors = {s for (kind, s) in always.ends if kind == "attacker retreats"}
+    assert survivors == {((("attacker", "infantry", "Germans", 0), 1), (("defender", "infantry", "Russians", 0), 1))}
+
+
+def test_the_command_takes_a_retreat_threshold(capsys):
+    argv = ["odds", "--ruleset", "aar/base@1", "--at", LAND, "--attacker", "Germans", "3 infantry",
+            "--defender-units", "3 infantry", "--from", "Eastern Europe", "--retreat-below", "0.5", "--format", "json"]
+    assert main(argv) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["outcomes"]["attacker retreats"]["float"] > 0.5
+    assert main(argv[:-3] + ["2", "--format", "json"]) == 2
+    assert json.loads(capsys.readouterr().out)["diagnostics"][0]["code"] == "U112"

@@ -74,6 +74,9 @@ def add_parser(sub, common, ref_help: str) -> None:
     p.add_argument("--casualties", default="cheapest", metavar="ORDER",
                    help="the attacker's order of loss: cheapest (default), keep-attackers (a unit that takes the "
                         "territory is lost last) or a list of unit types, first lost first")
+    p.add_argument("--retreat-below", type=float, metavar="X",
+                   help="the attacker retreats (where the rules let it: give --from) when its chance to win, "
+                        "fighting on, falls below X (0 to 1); default: it never retreats")
     p.add_argument("--float", action="store_true", help="floating-point arithmetic (faster) instead of fractions")
     p.add_argument("--sample", type=int, metavar="N",
                    help="estimate by fighting the real battle N times (seeded) instead of computing it")
@@ -153,6 +156,12 @@ def cmd_odds(args) -> int:
     if args.round_limit is not None and args.round_limit < 1:
         raise DiagnosticError(error("U112", f"--round-limit is a positive number of rounds, not {args.round_limit}",
                                     _span("--round-limit", str(args.round_limit))))
+    if args.retreat_below is not None and not 0 <= args.retreat_below <= 1:
+        raise DiagnosticError(error("U112", f"--retreat-below is a chance from 0 to 1, not {args.retreat_below}",
+                                    _span("--retreat-below", str(args.retreat_below))))
+    if args.retreat_below is not None and args.sample:
+        raise DiagnosticError(error("U112", "--retreat-below with --sample is not yet supported: the sampled "
+                                            "attacker never retreats", _span("--retreat-below", str(args.retreat_below))))
     if args.sample is not None and args.sample < 1:
         raise DiagnosticError(error("U112", f"--sample is a positive number of battles, not {args.sample}",
                                     _span("--sample", str(args.sample))))
@@ -188,8 +197,11 @@ def cmd_odds(args) -> int:
         if args.sample:
             result = sample_battle(game, spec, args.sample, seed=args.seed, policies={"attacker": policy})
         else:
+            retreat = args.retreat_below
+            if retreat is not None and not args.float:
+                retreat = Fraction(str(retreat))
             result = Chain(game, spec, exact=not args.float, policies={"attacker": policy},
-                           round_limit=args.round_limit).solve()
+                           round_limit=args.round_limit, retreat_below=retreat).solve()
     except EvalError as e:
         raise DiagnosticError(e.diagnostic())
     if args.format == "json":

@@ -44,6 +44,7 @@ FIGHTING, PENDING, SUBMERGED = 0, 1, 2
 ATTACKER_WINS, DEFENDER_HOLDS, BOTH_DESTROYED, STALEMATE, ROUND_LIMIT, RETREAT = (
     "attacker wins", "defender holds", "both destroyed", "stalemate", "round limit", "attacker retreats")
 OUTCOMES = (ATTACKER_WINS, DEFENDER_HOLDS, BOTH_DESTROYED, STALEMATE, ROUND_LIMIT, RETREAT)
+RETREATED = ("", (), "the attacker retreated")  # the mark of a state the attacker left (among its counters)
 
 
 class LateRound(int):
@@ -204,11 +205,17 @@ class Chain:
     """The exact odds of one battle of a game's composition and board (`source_game`: a `Game`,
     whose state is copied and not changed). `exact`: fractions, else floats; `policies`: the
     casualty order of each side ("attacker", "defender"); `round_limit`: fight at most so many
-    rounds (None: until the battle ends)."""
+    rounds (None: until the battle ends); `retreat_below`: the attacker retreats (where the rules
+    let it) when its chance to win, fighting on, falls below this (None: never)."""
 
     def __init__(self, source_game, spec: BattleSpec, *, exact: bool = True,
-                 policies: dict[str, CasualtyPolicy] | None = None, round_limit: int | None = None):
+                 policies: dict[str, CasualtyPolicy] | None = None, round_limit: int | None = None,
+                 retreat_below=None):
         self.spec = spec
+        self.retreat_below = retreat_below
+        self._source_game = source_game
+        self._fight_on: Chain | None = None
+        self._retreating = False
         self.exact = exact
         self.policies = policies or {}
         self.round_limit = round_limit
@@ -295,17 +302,19 @@ class Chain:
         battle wrote, sorted)."""
         battle, host = self.battle, self.host
         pending, submerged = set(battle.pending), set(battle.submerged)
+        retreated = battle.retreated_to is not None
         out = []
         for side, ids in (("attacker", battle.attacking), ("defender", battle.defending)):
             for uid in ids:
                 u = host.unit_or_none(uid)
-                if u is None or u.space != battle.space:
+                if u is None or (u.space != battle.space and not (retreated and side == "attacker")):
                     continue
                 status = SUBMERGED if uid in submerged else PENDING if uid in pending else FIGHTING
                 out.append((side, self._type_order[u.type], u.type, u.owner, u.hits, status,
                             battle.came_from.get(uid)))
         out.sort(key=lambda r: (r[0], r[1], r[2], r[3], r[4], r[5], r[6] or ""))
-        return tuple(out), self._counters_written()
+        counters = self._counters_written()
+        return tuple(out), ((RETREATED,) + counters if retreated else counters)
 
     def _counters_written(self) -> tuple:
         """The counter entries that differ from the board's before the battle, as sorted
@@ -381,8 +390,39 @@ class Chain:
         return choose_casualties(self.host, self.battle, self.policies, decision)
 
     def decide(self, decision_id, player, options, mode, count, prompt):
-        """A `choose` in a battle step: `advised_answer`."""
-        return advised_answer(self.compiled, self.ctx, decision_id, options, mode, self.one)
+        """A `choose` in a battle step: the rules' advice (`advised_answer`). A retreat question
+        (its advice asks for `win_chance`) is answered as the advice answers a lost battle when
+        the attacker's chance to win from the state as it stands, fighting on, is below the
+        retreat threshold, and as it answers a won one otherwise (never retreating without a
+        threshold); once the attacker retreats, a decision without advice (where to) takes the
+        first option."""
+        compiled = self.compiled
+        if self._retreating and compiled.advice(decision_id) is None and mode == "one" and options:
+            return options[0]
+        if not asks_win_chance(compiled, decision_id):
+            return advised_answer(compiled, self.ctx, decision_id, options, mode, self.one)
+        fight_on = advised_answer(compiled, self.ctx, decision_id, options, mode, self.one)
+        if self.retreat_below is None:
+            return fight_on
+        give_up = advised_answer(compiled, self.ctx, decision_id, options, mode, 0 * self.one)
+        if give_up == fight_on or self._chance_now() >= self.retreat_below:
+            return fight_on
+        self._retreating = True
+        return give_up
+
+    def _chance_now(self):
+        """The attacker's chance to win from the battle as it stands (this round's casualties
+        gone), fighting on without retreating (the chain without a retreat threshold)."""
+        if self._fight_on is None:
+            self._fight_on = Chain(self._source_game, self.spec, exact=self.exact, policies=self.policies)
+        key = self._key()
+        key = (tuple(r for r in key[0] if r[5] != PENDING), key[1])
+        inner = self._fight_on
+        end = inner._end(key)
+        if end:
+            return self.one if end[0] == ATTACKER_WINS else 0 * self.one
+        dist, _rounds, _taken = inner._solve(key)
+        return sum((p for (kind, _), p in dist.items() if kind == ATTACKER_WINS), 0 * self.one)
 
     # ------------------------------------------------------------------ transitions
 
@@ -393,12 +433,9 @@ class Chain:
         battle = self.battle
 
         def finish(p) -> None:
-            if battle.retreated_to is not None:
-                raise EvalError("E545", f"the exact battle chain does not follow the retreat that step {name} makes; "
-                                        "in it the attacker never retreats",
-                                hint="estimate by sampling the real battle instead (ruleslang odds --sample N)")
             k = self._key()
             out[k] = out.get(k, 0) + p
+        self._retreating = False
         self.branching.run_procedure(self.ctx, name, self.one, finish)
         return out
 
@@ -421,6 +458,9 @@ class Chain:
         for name in self.sequence:
             nxt: dict = {}
             for k, p in dist.items():
+                if k[1] and k[1][0] == RETREATED:  # the attackers left: the round's other steps are not run
+                    nxt[k] = nxt.get(k, 0) + p
+                    continue
                 for k2, q in self._step(name, k, round_class).items():
                     nxt[k2] = nxt.get(k2, 0) + p * q
             dist = nxt
@@ -434,6 +474,8 @@ class Chain:
     def _end(self, key: tuple) -> tuple | None:
         """(outcome, taken) when the battle in state `key` is over, else None."""
         found = self._end_cache.get(key)
+        if found is None and key[1] and key[1][0] == RETREATED:
+            found = self._end_cache[key] = (RETREAT, False)
         if found is None:
             attackers = any(r[0] == "attacker" and r[5] != SUBMERGED for r in key[0])
             defenders = any(r[0] == "defender" and r[5] != SUBMERGED for r in key[0])
@@ -585,10 +627,10 @@ def choose_casualties(host, battle, policies: dict, decision) -> list[int]:
     return casualty_order(units, room, decision.count, rank=rank)
 
 
-def advised_answer(compiled, ctx, decision_id: str, options, mode: str, sure):
+def advised_answer(compiled, ctx, decision_id: str, options, mode: str, chance):
     """The answer to a `choose` in a battle step that the rules' advice gives; an advice that asks
-    for the `win_chance` (a retreat) is given `sure` (a certain win), so the attacker never
-    retreats. A decision without advice, or whose advice asks another estimate, is E545."""
+    for the `win_chance` (a retreat) is given `chance`. A decision without advice, or whose
+    advice asks another estimate, is E545."""
     advice = compiled.advice(decision_id)
     if advice is None:
         raise EvalError("E545", f"the exact battle chain cannot follow the decision {decision_id}: the rules "
@@ -599,7 +641,7 @@ def advised_answer(compiled, ctx, decision_id: str, options, mode: str, sure):
         if name == OPTIONS:
             args.append(tuple(options))
         elif name == "win_chance":
-            args.append(sure)
+            args.append(chance)
         else:
             raise EvalError("E545", f"the exact battle chain cannot give the estimate '{name}' that the advice "
                                     f"of decision {decision_id} asks for")
@@ -607,6 +649,12 @@ def advised_answer(compiled, ctx, decision_id: str, options, mode: str, sure):
     if mode != "one":
         answer = tuple(o for o in options if o in answer)
     return answer
+
+
+def asks_win_chance(compiled, decision_id: str) -> bool:
+    """True when the advice of the decision asks for the chance to win (a retreat question)."""
+    advice = compiled.advice(decision_id)
+    return advice is not None and "win_chance" in advice.params
 
 
 def _survivors(key: tuple) -> tuple:

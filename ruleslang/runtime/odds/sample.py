@@ -71,6 +71,7 @@ def sample_battle(game, spec: BattleSpec, trials: int, *, seed: int = 1, policie
         game.board = BoardQueries(state)
         game.ctx.state, game.ctx.board = state, game.board
         game.host.rolls = []
+        game.host.reset_budget()  # each battle starts with the whole step budget
         game.decisions = []
         game.kit = KitState(game)
         game.kit.pending_battles = [spec.space]
