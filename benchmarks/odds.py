@@ -8,7 +8,7 @@
    50 ms; 30 v 30 under 2 s).
 2. Agreement: the chain's chance of an attacker's win against sampling the real battle through
    the runtime (N seeded battles, default 2,000; the issue asks 20,000), for each matchup the
-   chain follows; those it refuses (E545) are listed with the statement it names.
+   chain follows; those it refuses (E546) are listed with the statement it names.
 """
 
 from __future__ import annotations

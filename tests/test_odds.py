@@ -149,7 +149,7 @@ def test_a_step_that_changes_the_game_outside_the_battle_is_refused(tmp_path):
     game = _game(["house/tribute@1"], [tmp_path])
     with pytest.raises(EvalError) as caught:
         _odds(game, {"infantry": 1}, {"infantry": 1})
-    assert caught.value.code == "E545"
+    assert caught.value.code == "E546"
     assert caught.value.span.line == 4 and "change treasury(defender()) by 1" in caught.value.message
 
 
@@ -182,7 +182,7 @@ def test_a_rule_that_tells_later_rounds_apart_is_refused(tmp_path):
     game = _game(["house/third@1"], [tmp_path])
     with pytest.raises(EvalError) as caught:
         _odds(game, {"infantry": 1}, {"infantry": 1})
-    assert caught.value.code == "E545"
+    assert caught.value.code == "E546"
 
 
 def test_the_later_round_compares_with_one_only():
@@ -287,11 +287,11 @@ def test_the_command_gives_json_with_fractions(capsys):
 
 
 @pytest.mark.parametrize("argv, code", [
-    (["--at", LAND, "--attacker", "Germans", "3 infantri"], "U113"),
-    (["--at", "Karelia", "--attacker", "Germans", "3 infantry"], "U114"),
-    (["--at", LAND, "--attacker", "Germanz", "3 infantry"], "U115"),
-    (["--at", LAND, "--attacker", "Germans", ","], "U112"),
-    (["--at", LAND, "--attacker", "Germans", "3 infantry", "-o", "report.html"], "U116"),
+    (["--at", LAND, "--attacker", "Germans", "3 infantri"], "U116"),
+    (["--at", "Karelia", "--attacker", "Germans", "3 infantry"], "U117"),
+    (["--at", LAND, "--attacker", "Germanz", "3 infantry"], "U118"),
+    (["--at", LAND, "--attacker", "Germans", ","], "U115"),
+    (["--at", LAND, "--attacker", "Germans", "3 infantry", "-o", "report.html"], "U119"),
 ])
 def test_bad_input_is_a_located_diagnostic(capsys, argv, code):
     assert main(["odds", "--ruleset", "aar/base@1", "--format", "json", *argv]) == 2
@@ -353,4 +353,4 @@ def test_the_command_takes_a_retreat_threshold(capsys):
     data = json.loads(capsys.readouterr().out)
     assert data["outcomes"]["attacker retreats"]["float"] > 0.5
     assert main(argv[:-3] + ["2", "--format", "json"]) == 2
-    assert json.loads(capsys.readouterr().out)["diagnostics"][0]["code"] == "U112"
+    assert json.loads(capsys.readouterr().out)["diagnostics"][0]["code"] == "U115"

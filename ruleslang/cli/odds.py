@@ -34,7 +34,7 @@ The defenders are the scenario's units at --at (default: the map's start), or --
 Casualties: each side loses its cheapest unit first, a unit with hit points to spare taking a hit
 first (--casualties changes the attacker's order). Decisions in the steps follow the rules'
 advice; the attacker never retreats. A step the exact chain cannot follow (an effect outside the
-battle, an unadvised decision) is reported (E545) with where it is: --sample N estimates by
+battle, an unadvised decision) is reported (E546) with where it is: --sample N estimates by
 fighting the real battle N times instead, with a 95% interval beside each figure.
 """
 
@@ -90,11 +90,11 @@ def _span(option: str, text: str, start: int = 0, end: int | None = None) -> Spa
 
 
 def parse_units(text: str, option: str, unit_types: list[str]) -> dict[str, int]:
-    """A unit list "3 TYPE, 1 OTHER_TYPE" as type -> count (U112 malformed, U113 unknown type)."""
+    """A unit list "3 TYPE, 1 OTHER_TYPE" as type -> count (U115 malformed, U116 unknown type)."""
     out: dict[str, int] = {}
     pos = 0
     if not text.strip():
-        raise DiagnosticError(error("U112", f"{option} names no units", _span(option, text),
+        raise DiagnosticError(error("U115", f"{option} names no units", _span(option, text),
                                     hint='write them as "3 TYPE, 1 OTHER_TYPE"'))
     lower = {t.lower(): t for t in unit_types}
     for part in text.split(","):
@@ -102,18 +102,18 @@ def parse_units(text: str, option: str, unit_types: list[str]) -> dict[str, int]
         pos = end + 1
         m = _ITEM.match(part)
         if m is None:
-            raise DiagnosticError(error("U112", f"'{part.strip()}' is not a count and a unit type",
+            raise DiagnosticError(error("U115", f"'{part.strip()}' is not a count and a unit type",
                                         _span(option, text, start, end), hint='write units as "3 TYPE, 1 OTHER_TYPE"'))
         count = int(m.group(1)) if m.group(1) else 1
         name = m.group(2)
         utype = lower.get(name.lower()) or lower.get(name.lower().rstrip("s"))
         if utype is None:
             at = start + part.index(name)
-            raise DiagnosticError(error("U113", f"'{name}' is not a unit type of these rulesets",
+            raise DiagnosticError(error("U116", f"'{name}' is not a unit type of these rulesets",
                                         _span(option, text, at, at + len(name)),
                                         hint=did_you_mean(name, unit_types) or "unit types: " + ", ".join(unit_types)))
         if count < 1:
-            raise DiagnosticError(error("U112", f"a count of {count} {utype}", _span(option, text, start, end)))
+            raise DiagnosticError(error("U115", f"a count of {count} {utype}", _span(option, text, start, end)))
         out[utype] = out.get(utype, 0) + count
     return out
 
@@ -126,10 +126,10 @@ def _space(name: str, option: str, game_map, kind: str | None = None) -> str:
         folded = {n.lower(): n for n in names}
         found = folded.get(name.lower())
     if found is None:
-        raise DiagnosticError(error("U114", f"{option}: '{name}' is not a space of the map {game_map.name}",
+        raise DiagnosticError(error("U117", f"{option}: '{name}' is not a space of the map {game_map.name}",
                                     _span(option, name), hint=did_you_mean(name, names)))
     if kind is not None and game_map.space(found).kind != kind:
-        raise DiagnosticError(error("U114", f"{option}: {found} is not a {'sea zone' if kind == 'sea' else 'territory'}",
+        raise DiagnosticError(error("U117", f"{option}: {found} is not a {'sea zone' if kind == 'sea' else 'territory'}",
                                     _span(option, name)))
     return found
 
@@ -138,7 +138,7 @@ def _player(name: str, option: str, game_map) -> str:
     names = game_map.player_names()
     found = name if name in names else {n.lower(): n for n in names}.get(name.lower())
     if found is None:
-        raise DiagnosticError(error("U115", f"{option}: '{name}' is not a player of the map {game_map.name}",
+        raise DiagnosticError(error("U118", f"{option}: '{name}' is not a player of the map {game_map.name}",
                                     _span(option, name), hint=did_you_mean(name, names) or "players: " + ", ".join(names)))
     return found
 
@@ -151,19 +151,19 @@ def cmd_odds(args) -> int:
     from ruleslang.runtime.odds.sample import sample_battle
 
     if args.output:
-        raise DiagnosticError(error("U116", "odds -o REPORT.html: an HTML report is not yet supported",
+        raise DiagnosticError(error("U119", "odds -o REPORT.html: an HTML report is not yet supported",
                                     _span("-o", args.output), hint="use --format json for a machine-readable report"))
     if args.round_limit is not None and args.round_limit < 1:
-        raise DiagnosticError(error("U112", f"--round-limit is a positive number of rounds, not {args.round_limit}",
+        raise DiagnosticError(error("U115", f"--round-limit is a positive number of rounds, not {args.round_limit}",
                                     _span("--round-limit", str(args.round_limit))))
     if args.retreat_below is not None and not 0 <= args.retreat_below <= 1:
-        raise DiagnosticError(error("U112", f"--retreat-below is a chance from 0 to 1, not {args.retreat_below}",
+        raise DiagnosticError(error("U115", f"--retreat-below is a chance from 0 to 1, not {args.retreat_below}",
                                     _span("--retreat-below", str(args.retreat_below))))
     if args.retreat_below is not None and args.sample:
-        raise DiagnosticError(error("U112", "--retreat-below with --sample is not yet supported: the sampled "
+        raise DiagnosticError(error("U115", "--retreat-below with --sample is not yet supported: the sampled "
                                             "attacker never retreats", _span("--retreat-below", str(args.retreat_below))))
     if args.sample is not None and args.sample < 1:
-        raise DiagnosticError(error("U112", f"--sample is a positive number of battles, not {args.sample}",
+        raise DiagnosticError(error("U115", f"--sample is a positive number of battles, not {args.sample}",
                                     _span("--sample", str(args.sample))))
     ws = open_workspace(args)
     refs = args.refs or list(play_defaults(ws.roots).get("rulesets") or [])
@@ -178,7 +178,7 @@ def cmd_odds(args) -> int:
     zone = _space(args.amphibious_from, "--amphibious-from", game_map, "sea") if args.amphibious_from else None
     if args.attacker_ships:
         if zone is None:
-            raise DiagnosticError(error("U112", "--attacker-ships are the ships offshore of an amphibious assault: "
+            raise DiagnosticError(error("U115", "--attacker-ships are the ships offshore of an amphibious assault: "
                                                 "give --amphibious-from SEA_ZONE", _span("--attacker-ships", args.attacker_ships)))
         for utype, n in parse_units(args.attacker_ships, "--attacker-ships", unit_types).items():
             attacking[utype] = attacking.get(utype, 0) + n
@@ -187,7 +187,7 @@ def cmd_odds(args) -> int:
     if defending is not None and defender is None:
         defender = game.state.control.get(space)
         if defender is None or game.allied(defender, attacker):
-            raise DiagnosticError(error("U115", f"who owns --defender-units in {space}? Nobody holds it against "
+            raise DiagnosticError(error("U118", f"who owns --defender-units in {space}? Nobody holds it against "
                                                 f"{attacker}: give --defender PLAYER", _span("--defender-units", args.defender_units)))
     came_from = [_space(s, "--from", game_map) for s in args.came_from]
     kind, types = _policy(args.casualties, unit_types)

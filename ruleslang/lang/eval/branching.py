@@ -10,7 +10,7 @@ effects change) is saved and restored by the caller's `World`, so that this modu
 A statement that rolls nothing is run by the ordinary compiled executor. Effects that change the
 game outside what the world can restore (`add`, `remove`, `move`, `win`, `set` and `change` of a
 board property; those of a counter are followed) and decisions whose options are rolled are
-refused with E545 where they are reached, naming the statement: the caller samples instead.
+refused with E546 where they are reached, naming the statement: the caller samples instead.
 
 A rolled `let` is not looked at until a statement needs its value (its slot holds a `Deferred`,
 its outcomes): a statement whose expression reads rolled values that no later statement reads
@@ -35,7 +35,7 @@ from ruleslang.lang.values import UnitValue
 Cont = Callable[[Any], None]
 BExec = Callable[[list, Any, Cont], None]
 
-# Effects whose change the world of a branching run does not hold (E545 where reached); `set` and
+# Effects whose change the world of a branching run does not hold (E546 where reached); `set` and
 # `change` of a counter it holds (the world saves the counters), of a board property not.
 _OUTSIDE = (ast.AddEffect, ast.RemoveEffect, ast.MoveEffect, ast.ChangeEffect, ast.SetEffect, ast.WinEffect)
 _STORES = (ast.ChangeEffect, ast.SetEffect)
@@ -63,9 +63,9 @@ class Deferred:
 
 
 def cannot_follow(stmt, why: str) -> EvalError:
-    """E545: a statement a branching run cannot follow, named and located."""
+    """E546: a statement a branching run cannot follow, named and located."""
     text = stmt.span.text.splitlines()[0] if stmt.span is not None and stmt.span.text else type(stmt).__name__
-    return EvalError("E545", f"the exact battle chain cannot follow '{text.strip()}': {why}", stmt.span,
+    return EvalError("E546", f"the exact battle chain cannot follow '{text.strip()}': {why}", stmt.span,
                      hint="estimate by sampling the real battle instead (ruleslang odds --sample N)")
 
 
@@ -133,7 +133,7 @@ class Branching:
             proc = self._decl(name).procedure
             if isinstance(proc, ast.RuntimeProcedure):
                 def refuse(env, p, k, proc=proc):
-                    raise EvalError("E545", f"the exact battle chain cannot run the runtime procedure "
+                    raise EvalError("E546", f"the exact battle chain cannot run the runtime procedure "
                                             f"'{proc.name.text}' inside a battle step", proc.span)
                 found = refuse
             else:

@@ -11,7 +11,7 @@ where it rolls dice every outcome is followed with its probability (`lang/eval/b
 
 Rounds: the `start` step once, then the `round` sequence. The rounds after the first are taken as
 alike (a step may ask `battle_round() == 1`, or compare the round with 1 in any way, but a rule
-that tells the second round from the third is refused with E545), so from the second round the
+that tells the second round from the third is refused with E546), so from the second round the
 battle is a Markov chain over states whose only loops are a state staying as it is (no unit is
 ever given back): each state's outcome is its successors' outcomes weighed by their
 probabilities, divided by the chance of leaving it, exactly. A state no round can leave (neither
@@ -49,14 +49,14 @@ RETREATED = ("", (), "the attacker retreated")  # the mark of a state the attack
 
 class LateRound(int):
     """The round number of every round after the first: it equals no number but is greater than
-    1; a rule that asks more of it (is it the third round?) cannot be followed (E545)."""
+    1; a rule that asks more of it (is it the third round?) cannot be followed (E546)."""
 
     def __new__(cls):
         return super().__new__(cls, 2)
 
     def _settled(self, other, answer: bool | None, what: str) -> bool:
         if answer is None or not isinstance(other, int):
-            raise EvalError("E545", f"the exact battle chain takes the rounds after the first as alike; "
+            raise EvalError("E546", f"the exact battle chain takes the rounds after the first as alike; "
                                     f"a rule asks whether the round {what} {other}",
                             hint="estimate by sampling the real battle instead (ruleslang odds --sample N)")
         return answer
@@ -80,7 +80,7 @@ class LateRound(int):
         return self._settled(other, True if isinstance(other, int) and other <= 2 else None, "is at least")
 
     def _arithmetic(self, other):
-        raise EvalError("E545", "the exact battle chain takes the rounds after the first as alike; a rule "
+        raise EvalError("E546", "the exact battle chain takes the rounds after the first as alike; a rule "
                                 "computes with the round number",
                         hint="estimate by sampling the real battle instead (ruleslang odds --sample N)")
 
@@ -92,7 +92,7 @@ class _NoDice:
     """The dice of the chain's host: every roll goes through the exact evaluator, none is sampled."""
 
     def randint(self, a, b):
-        raise EvalError("E545", "a die was rolled where the exact battle chain cannot follow it")
+        raise EvalError("E546", "a die was rolled where the exact battle chain cannot follow it")
 
 
 @dataclass
@@ -228,7 +228,7 @@ class Chain:
         self.branching = Branching(self.compiled, self, self.prob)
         config = self.host.kit.battle_config()
         if config is None:
-            raise EvalError("E545", "these rulesets have no 'runtime battle' phase, so there is no battle to compute")
+            raise EvalError("E546", "these rulesets have no 'runtime battle' phase, so there is no battle to compute")
         self.rules = BattleRules(self.host, config)
         self.steps = {name: config.text(name) for name in ("round", "start")}
         self.sequence = self.host.sequence(self.steps["round"]) if self.steps["round"] else []
@@ -319,7 +319,7 @@ class Chain:
     def _counters_written(self) -> tuple:
         """The counter entries that differ from the board's before the battle, as sorted
         (name, key, value as JSON text) triples; a counter keyed by a unit of the battle cannot be
-        told apart from one state to the next (its units have no identity): E545."""
+        told apart from one state to the next (its units have no identity): E546."""
         state, base = self.host.state, self._base_counters
         written = []
         ids = None
@@ -331,7 +331,7 @@ class Chain:
                 if ids is None:
                     ids = {str(uid) for uid in self.battle.attacking + self.battle.defending}
                 if any(str(part) in ids for part in k):
-                    raise EvalError("E545", f"the exact battle chain cannot follow the counter {name} keyed by a "
+                    raise EvalError("E546", f"the exact battle chain cannot follow the counter {name} keyed by a "
                                             "unit of the battle: its units have no identity from one state to the next",
                                     hint="estimate by sampling the real battle instead (ruleslang odds --sample N)")
                 written.append((name, tuple(k), json.dumps(v, sort_keys=True)))
@@ -578,7 +578,7 @@ class Chain:
         if found is not None:
             return found
         if key in self._solving:
-            raise EvalError("E546", "the exact battle chain found a battle state that comes back after it "
+            raise EvalError("E547", "the exact battle chain found a battle state that comes back after it "
                                     "changed; only a battle whose units are only lost can be computed",
                             hint="estimate by sampling the real battle instead (ruleslang odds --sample N)")
         self._solving.add(key)
@@ -630,10 +630,10 @@ def choose_casualties(host, battle, policies: dict, decision) -> list[int]:
 def advised_answer(compiled, ctx, decision_id: str, options, mode: str, chance):
     """The answer to a `choose` in a battle step that the rules' advice gives; an advice that asks
     for the `win_chance` (a retreat) is given `chance`. A decision without advice, or whose
-    advice asks another estimate, is E545."""
+    advice asks another estimate, is E546."""
     advice = compiled.advice(decision_id)
     if advice is None:
-        raise EvalError("E545", f"the exact battle chain cannot follow the decision {decision_id}: the rules "
+        raise EvalError("E546", f"the exact battle chain cannot follow the decision {decision_id}: the rules "
                                 "give no advice for it (only casualties, retreats and advised choices are followed)",
                         hint="write an `advice` for it, or estimate by sampling (ruleslang odds --sample N)")
     args = []
@@ -643,7 +643,7 @@ def advised_answer(compiled, ctx, decision_id: str, options, mode: str, chance):
         elif name == "win_chance":
             args.append(chance)
         else:
-            raise EvalError("E545", f"the exact battle chain cannot give the estimate '{name}' that the advice "
+            raise EvalError("E546", f"the exact battle chain cannot give the estimate '{name}' that the advice "
                                     f"of decision {decision_id} asks for")
     answer = advice.fn(ctx, *args)
     if mode != "one":
