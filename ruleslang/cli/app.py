@@ -17,6 +17,7 @@ from ruleslang import __version__
 from ruleslang.base.diagnostics import DiagnosticError, error, render_json
 from ruleslang.cli.board import IMPORT_WARNINGS_SHOWN, cmd_import, cmd_map
 from ruleslang.cli.game import cmd_play, cmd_replay
+from ruleslang.cli.odds import add_parser as add_odds_parser, cmd_odds
 from ruleslang.cli.language import cmd_call, cmd_check, cmd_diff, cmd_eval, cmd_explain, cmd_list, cmd_test
 from ruleslang.cli.output import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, report_diagnostics
 
@@ -186,6 +187,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="print only the result")
     _common(p)
 
+    add_odds_parser(sub, _common, REF_HELP)
+
     p = sub.add_parser("replay", help="re-run a recorded game and confirm it matches",
                        description="Play a saved or logged game again from its record (the same rulesets, "
                                    "scenario, seed and answers) and compare every event with the recorded ones. "
@@ -286,6 +289,7 @@ _COMMANDS = {
     "diff": cmd_diff,
     "play": cmd_play,
     "replay": cmd_replay,
+    "odds": cmd_odds,
     "import-triplea": cmd_import,
     "map": cmd_map,
 }

@@ -37,6 +37,7 @@ from fractions import Fraction
 from ruleslang.lang.check.advice import OPTIONS
 from ruleslang.runtime.decisions import DONE, Agent, Decision
 from ruleslang.runtime.agents.shipping import Shipping
+from ruleslang.runtime.kit.casualties import casualty_order, cheapest_rank
 from ruleslang.runtime.kit.movement import Move
 from ruleslang.runtime.kit.placement import pack
 
@@ -291,20 +292,10 @@ class HeuristicAgent(Agent):
     # ------------------------------------------------------------------ casualties
 
     def _casualties(self, d: Decision, game):
-        room = dict(d.context["room"])
-        units = {uid: game.unit_or_none(uid) for uid in room}
-
-        def key(uid):
-            u = units[uid]
-            absorbs = game.hit_points(u) - u.hits > 1
-            return (not absorbs, game.unit_cost(u), uid)
-        chosen = []
-        for _ in range(d.count):
-            live = sorted((uid for uid, r in room.items() if r > 0), key=key)
-            uid = live[0]
-            chosen.append(uid)
-            room[uid] -= 1
-        return chosen
+        """Units that survive a hit absorb first, then the cheapest (kit/casualties.py's order)."""
+        room = d.context["room"]
+        units = [game.unit_or_none(uid) for uid in room]
+        return casualty_order(units, room, d.count, rank=cheapest_rank(game.unit_cost))
 
     # ------------------------------------------------------------------ battles
 

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from ruleslang.base.errors import EvalError
 from ruleslang.lang.eval.statements import run_procedure
 from ruleslang.runtime.config import ProcedureConfig, procedure_config
+from ruleslang.runtime.kit.casualties import casualty_order, cheapest_rank
 from ruleslang.runtime.decisions import Decision
 
 MAX_ROUNDS = 100  # a battle where neither side can score hits, and the rules do not say so, would never end
@@ -363,15 +364,9 @@ def _check_casualties(answer, room: dict[int, int], count: int) -> list[str]:
 
 
 def _cheapest_casualties(game, candidates, room, count) -> list[int]:
-    """Units that can absorb a hit first, then the cheapest (the default when an agent fails)."""
-    order = sorted(candidates, key=lambda u: (game.hit_points(u) - u.hits <= 1, game.unit_cost(u), u.id))
-    chosen: list[int] = []
-    left = dict(room)
-    for u in order:
-        while left[u.id] > 0 and len(chosen) < count:
-            chosen.append(u.id)
-            left[u.id] -= 1
-    return chosen[:count]
+    """Units that survive a hit absorb first, then the cheapest (the default when an agent fails;
+    the casualty order of kit/casualties.py)."""
+    return casualty_order(candidates, room, count, rank=cheapest_rank(game.unit_cost))
 
 
 # ---------------------------------------------------------------------- the procedure

@@ -1,0 +1,492 @@
+"""Procedures run over every outcome of their dice: a step as a map from one state to a distribution.
+
+The statements of a step run as in a game (`statements.py`), except where they roll dice: there
+the exact evaluator (`compile_exact`) gives the distribution of the value rolled (`let hits =
+count(u for u in xs where d6 <= v)` is a sum of Bernoullis, an `if d6 <= 1:` a yes or a no), and
+the rest of the procedure runs once per outcome, carrying its probability. Each run of the rest
+starts from the state of the world and the frame as they were at the roll: the world (what the
+effects change) is saved and restored by the caller's `World`, so that this module knows no game.
+
+A statement that rolls nothing is run by the ordinary compiled executor. Effects that change the
+game outside what the world can restore (`add`, `remove`, `move`, `win`, `set` and `change` of a
+board property; those of a counter are followed) and decisions whose options are rolled are
+refused with E546 where they are reached, naming the statement: the caller samples instead.
+
+A rolled `let` is not looked at until a statement needs its value (its slot holds a `Deferred`,
+its outcomes): a statement whose expression reads rolled values that no later statement reads
+(`hit a + b + c of ...` after three rolled lets) runs once per distinct value of that expression,
+not once per combination of the values it adds up. A statement that needs a rolled value as it
+is (or reads one that is read again later) first follows each of its outcomes.
+
+Continuation-passing style: an executor is `run(env, p, k)`; it does its statement and calls
+`k(p')` once per outcome, with `p'` the probability of reaching there. At the end of the
+procedure the caller's `k` sees the world in that outcome's state.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Protocol
+
+from ruleslang.base.errors import EvalError
+from ruleslang.lang.eval.compile import items_of
+from ruleslang.lang.syntax import ast
+from ruleslang.lang.values import UnitValue
+
+Cont = Callable[[Any], None]
+BExec = Callable[[list, Any, Cont], None]
+
+# Effects whose change the world of a branching run does not hold (E546 where reached); `set` and
+# `change` of a counter it holds (the world saves the counters), of a board property not.
+_OUTSIDE = (ast.AddEffect, ast.RemoveEffect, ast.MoveEffect, ast.ChangeEffect, ast.SetEffect, ast.WinEffect)
+_STORES = (ast.ChangeEffect, ast.SetEffect)
+MAX_DEPTH = 50  # procedures run inside each other, as run_procedure allows
+
+
+class World(Protocol):
+    """What a branching run saves at a roll and restores before each outcome's continuation: the
+    state of the battle and the counters (the effects of the statements it follows)."""
+
+    def snapshot(self) -> Any:
+        """The current state of everything the effects change."""
+
+    def restore(self, saved: Any) -> None:
+        """Put back a state `snapshot` gave."""
+
+
+class Deferred:
+    """A rolled value not looked at yet: its outcomes, (value, probability) pairs."""
+
+    __slots__ = ("outcomes",)
+
+    def __init__(self, outcomes: list):
+        self.outcomes = outcomes
+
+
+def cannot_follow(stmt, why: str) -> EvalError:
+    """E546: a statement a branching run cannot follow, named and located."""
+    text = stmt.span.text.splitlines()[0] if stmt.span is not None and stmt.span.text else type(stmt).__name__
+    return EvalError("E546", f"the exact battle chain cannot follow '{text.strip()}': {why}", stmt.span,
+                     hint="estimate by sampling the real battle instead (ruleslang odds --sample N)")
+
+
+class Branching:
+    """Compiles procedures of `compiled` to branching executors; `world` saves and restores the
+    state the effects change; `prob(w, total)` makes the probability of an outcome of weight `w`
+    out of `total` (a Fraction for exact results, a float for speed)."""
+
+    def __init__(self, compiled, world: World, prob: Callable[[int, int], Any]):
+        self.compiled = compiled
+        self.info = compiled.info
+        self.procs = compiled.procedures
+        self.pc = self.procs.pc
+        self.ec = compiled.expr_compiler
+        self.xc = compiled.exact_compiler
+        self.world = world
+        self.prob = prob
+        self._stmts: dict[int, BExec] = {}
+        self._bodies: dict[str, BExec] = {}
+        self._hooks: dict[int, BExec] = {}
+        self._rolls: dict[int, bool] = {}
+        self._read_sets: dict[int, frozenset] = {}
+        self.one = prob(1, 1)
+
+    # ------------------------------------------------------------------ procedures
+
+    def run_procedure(self, ctx, name: str, p, k: Cont, depth: int = 0, span=None) -> None:
+        """Phase or step `name` with its hooks (as `statements.run_procedure`), over its outcomes."""
+        if depth > MAX_DEPTH:
+            raise EvalError("E521", f"phases run inside each other more than {MAX_DEPTH} deep at {name}", span)
+        ctx.host.spend(span)
+        procs = self.procs
+        before = procs.applicable_hooks(ctx, name, "before")
+
+        def run_hooks(hooks: list, i: int, p, after: Cont) -> None:
+            if i == len(hooks):
+                after(p)
+                return
+            hook, _block, env = hooks[i]
+            self._hook(hook)(env, p, lambda q: run_hooks(hooks, i + 1, q, after))
+
+        def body(p) -> None:
+            instead = procs.applicable_hooks(ctx, name, "instead of")
+            if len(instead) > 1:
+                names = ", ".join(h.name.text for h, _, _ in instead)
+                raise EvalError("E521", f"hooks {names} all replace {name}; at most one may apply", span)
+            if instead:
+                hook, _block, env = instead[0]
+                self._hook(hook)(env, p, then_after)
+            else:
+                self._body(name, depth)([ctx] + [None] * (procs.frame_size(self._decl(name)) - 1), p, then_after)
+
+        def then_after(p) -> None:
+            run_hooks(procs.applicable_hooks(ctx, name, "after"), 0, p, k)
+
+        run_hooks(before, 0, p, body)
+
+    def _decl(self, name: str):
+        return self.compiled.symbols[name].decl
+
+    def _body(self, name: str, depth: int) -> BExec:
+        key = f"{name}@{depth}"
+        found = self._bodies.get(key)
+        if found is None:
+            proc = self._decl(name).procedure
+            if isinstance(proc, ast.RuntimeProcedure):
+                def refuse(env, p, k, proc=proc):
+                    raise EvalError("E546", f"the exact battle chain cannot run the runtime procedure "
+                                            f"'{proc.name.text}' inside a battle step", proc.span)
+                found = refuse
+            else:
+                found = self._block(proc.body, name, depth)
+            self._bodies[key] = found
+        return found
+
+    def _hook(self, hook: ast.HookDecl) -> BExec:
+        found = self._hooks.get(id(hook))
+        if found is None:
+            found = self._hooks[id(hook)] = self._block(hook.body, hook.name.text, 0)
+        return found
+
+    # ------------------------------------------------------------------ statements
+
+    def _block(self, block: ast.Block, owner: str, depth: int, later: frozenset = frozenset()) -> BExec:
+        """The statements of `block` in turn; `later`: the local slots read after the block."""
+        after: list[frozenset] = []
+        acc = set(later)
+        for s in reversed(block.stmts):
+            after.append(frozenset(acc))
+            acc |= self._reads(s)
+        after.reverse()
+        stmts = [self._stmt(s, owner, depth, after[i]) for i, s in enumerate(block.stmts)]
+
+        def run(env, p, k, i=0):
+            if i == len(stmts):
+                k(p)
+                return
+            stmts[i](env, p, lambda q: run(env, q, k, i + 1))
+        return lambda env, p, k: run(env, p, k)
+
+    def _stmt(self, stmt, owner: str, depth: int, later: frozenset) -> BExec:
+        if self._outside(stmt):
+            return self._refuse(stmt, "it changes the game outside the battle's units and counters")
+        if isinstance(stmt, _STORES) and id(stmt.amount if isinstance(stmt, ast.ChangeEffect) else stmt.value) \
+                in self.info.random:
+            return self._refuse(stmt, "the value it writes is rolled")
+        if not self._branches(stmt) and not isinstance(stmt, _LOOKS_LATER):
+            plain = self.pc.stmt(stmt, owner)
+            reads = tuple(sorted(self._reads(stmt)))
+
+            def run_plain(env, p, k):
+                if any(type(env[s]) is Deferred for s in reads):
+                    self._force(env, p, reads, lambda q: (plain(env), k(q)))
+                    return
+                plain(env)
+                k(p)
+            return run_plain
+        method = getattr(self, "_" + type(stmt).__name__, None)
+        if method is None:
+            return self._refuse(stmt, "its dice cannot be followed here")
+        return method(stmt, owner, depth, later)
+
+    def _outside(self, stmt) -> bool:
+        """True for an effect the world does not hold: a change of the board outside the battle."""
+        if isinstance(stmt, _STORES):
+            target = stmt.target
+            name = target.id if isinstance(target, ast.Name) else target.func.id
+            sym = self.compiled.symbols.get(name)
+            return sym is None or sym.kind != "counter"
+        return isinstance(stmt, _OUTSIDE)
+
+    def _refuse(self, stmt, why: str) -> BExec:
+        def refuse(env, p, k):
+            raise cannot_follow(stmt, why)
+        return refuse
+
+    def _branches(self, stmt) -> bool:
+        """True when running `stmt` may roll dice, run a procedure or reach an effect to refuse."""
+        found = self._rolls.get(id(stmt))
+        if found is None:
+            found = self._rolls[id(stmt)] = _walk(stmt, self.info.random, self._outside)
+        return found
+
+    def _reads(self, node) -> frozenset:
+        """The local slots statement or expression `node` reads (anywhere inside it)."""
+        found = self._read_sets.get(id(node))
+        if found is None:
+            found = self._read_sets[id(node)] = frozenset(_slots_read(node, self.info.names))
+        return found
+
+    def _force(self, env, p, slots, go: Cont) -> None:
+        """Follow every combination of the outcomes of the rolled values in `slots`, then `go(p')`."""
+        pending = [s for s in slots if type(env[s]) is Deferred]
+        combos: list = [((), self.one)]
+        for s in pending:
+            combos = [(values + (v,), q * r) for values, q in combos for v, r in env[s].outcomes]
+
+        def go_with(values, q):
+            for s, v in zip(pending, values):
+                env[s] = v
+            go(q)
+        self._fork(env, p, combos, go_with)
+
+    def _fork(self, env, p, outcomes, go: Callable[[Any, Any], None]) -> None:
+        """Continue with `go(value, p')` once per outcome, each from the state at the fork."""
+        if len(outcomes) == 1:
+            go(outcomes[0][0], p * outcomes[0][1])
+            return
+        saved_env = list(env)
+        saved = self.world.snapshot()
+        for i, (value, q) in enumerate(outcomes):
+            if i:
+                env[:] = saved_env
+                self.world.restore(saved)
+            go(value, p * q)
+
+    def _value(self, node, later: frozenset) -> Callable:
+        """fn(env, p, go): the value of `node`, rolled or not, passed on with its probability;
+        `later`: the slots read after it (a rolled value it reads that is read again is followed
+        as it is, the others only through the value of `node`)."""
+        outcomes = self._outcomes(node, later)
+        f = self.ec.expr(node)
+        if outcomes is None:
+            return lambda env, p, go: go(f(env), p)
+
+        def rolled(env, p, go):
+            outcomes(env, p, lambda found, q: go(f(env), q) if found is None else self._fork(env, q, found, go))
+        return rolled
+
+    def _outcomes(self, node, later: frozenset) -> Callable | None:
+        """fn(env, p, use): `use(outcomes, p')` with the (value, probability) outcomes of `node`,
+        or `use(None, p')` when it rolls nothing and reads no rolled value (the caller evaluates
+        it); None when `node` can never roll nor read a local slot."""
+        random = id(node) in self.info.random
+        reads = tuple(sorted(self._reads(node)))
+        if not random and not reads:
+            return None
+        xf = self.xc.expr(node) if random else None
+        f = None if random else self.ec.expr(node)
+        prob, one = self.prob, self.one
+
+        def outcomes(env, p, use):
+            pending = [s for s in reads if type(env[s]) is Deferred]
+            if not pending and not random:
+                use(None, p)
+                return
+            live = [s for s in pending if s in later]
+            if live:
+                self._force(env, p, live, lambda q: outcomes(env, q, use))
+                return
+            saved = [env[s] for s in pending]
+            combos: list = [((), one)]
+            for d in saved:
+                combos = [(values + (v,), q * r) for values, q in combos for v, r in d.outcomes]
+            found: dict = {}
+            try:
+                for values, q in combos:
+                    for s, v in zip(pending, values):
+                        env[s] = v
+                    if random:
+                        dist = xf(env)
+                        for v, w in dist.weights.items():
+                            if w:
+                                found[v] = found.get(v, 0) + q * prob(w, dist.total)
+                    else:
+                        v = f(env)
+                        found[v] = found.get(v, 0) + q
+            except TypeError:  # a value that cannot be merged (not hashable): follow each combination
+                for s, d in zip(pending, saved):
+                    env[s] = d
+                self._force(env, p, pending, lambda q: use(None, q) if not random else outcomes(env, q, use))
+                return
+            for s in pending:  # read by nothing after: looked at only through this value
+                env[s] = None
+            use(list(found.items()), p)
+        return outcomes
+
+    def _Let(self, stmt: ast.Let, owner, depth, later):
+        outcomes = self._outcomes(stmt.value, later)
+        slot = self.info.slots[id(stmt.name)]
+        f = self.ec.expr(stmt.value)
+        if outcomes is None:
+            def let_plain(env, p, k):
+                env[slot] = f(env)
+                k(p)
+            return let_plain
+
+        def keep(env, found, p, k):
+            if found is None:
+                env[slot] = f(env)
+            elif len(found) == 1:
+                env[slot] = found[0][0]
+            else:  # looked at when a statement needs it
+                env[slot] = Deferred(found)
+            k(p)
+
+        def let(env, p, k):
+            outcomes(env, p, lambda found, q: keep(env, found, q, k))
+        return let
+
+    def _Require(self, stmt: ast.Require, owner, depth, later):
+        return self._refuse(stmt, "its condition rolls dice")
+
+    def _IfStmt(self, stmt: ast.IfStmt, owner, depth, later):
+        # a condition's rolled values may be read again by the bodies and the other conditions
+        rest = later | _union(self._reads(b) for _, b in stmt.branches) | (
+            self._reads(stmt.else_block) if stmt.else_block is not None else frozenset())
+        branches = [(self._value(c, rest | _union(self._reads(c2) for c2, _ in stmt.branches if c2 is not c)),
+                     self._block(b, owner, depth, later)) for c, b in stmt.branches]
+        otherwise = self._block(stmt.else_block, owner, depth, later) if stmt.else_block is not None else None
+
+        def run_if(env, p, k, i=0):
+            if i == len(branches):
+                if otherwise is not None:
+                    otherwise(env, p, k)
+                else:
+                    k(p)
+                return
+            cond, body = branches[i]
+
+            def go(v, q):
+                if v:
+                    body(env, q, k)
+                else:
+                    run_if(env, q, k, i + 1)
+            cond(env, p, go)
+        return lambda env, p, k: run_if(env, p, k)
+
+    def _ForStmt(self, stmt: ast.ForStmt, owner, depth, later):
+        again = later | self._reads(stmt)  # the next turns of the loop read what the loop reads
+        iterable = self._value(stmt.iterable, again)
+        slot = self.info.slots[id(stmt.var)]
+        cond = self._value(stmt.condition, again) if stmt.condition is not None else None
+        body = self._block(stmt.body, owner, depth, again)
+        span = stmt.span
+
+        def run_for(env, p, k):
+            def over(items, p):
+                def step(i, p):
+                    if i == len(items):
+                        k(p)
+                        return
+                    env[0].host.spend(span)
+                    env[slot] = items[i]
+                    if cond is None:
+                        body(env, p, lambda q: step(i + 1, q))
+                        return
+
+                    def go(v, q):
+                        if v:
+                            body(env, q, lambda r: step(i + 1, r))
+                        else:
+                            step(i + 1, q)
+                    cond(env, p, go)
+                step(0, p)
+            iterable(env, p, lambda coll, q: over(tuple(items_of(coll)), q))
+        return run_for
+
+    def _Choose(self, stmt: ast.Choose, owner, depth, later):
+        return self._refuse(stmt, "its options or its chooser are rolled")
+
+    def _HitEffect(self, stmt: ast.HitEffect, owner, depth, later):
+        count = self._value(stmt.count, later | self._reads(stmt.units) | self._reads(stmt.chooser))
+        if id(stmt.units) in self.info.random or id(stmt.chooser) in self.info.random:
+            return self._refuse(stmt, "the units it hits or who chooses them are rolled")
+        units = self.ec.expr(stmt.units)
+        chooser = self.ec.expr(stmt.chooser)
+        now = stmt.now
+        span = stmt.span
+        needed = tuple(sorted(self._reads(stmt.units) | self._reads(stmt.chooser)))
+
+        def hit(env, p, k):
+            def go(n, q):
+                ctx = env[0]
+                if n < 0:
+                    raise EvalError("E506", f"cannot score {n} hits", span)
+                battle = ctx.battle
+                if battle is None:
+                    raise EvalError("E535", "there is no battle here: hit, submerge and retreat act in battle steps",
+                                    span)
+                try:
+                    battle.hit(ctx, n, _unit_ids(units(env)), chooser(env).name, now)
+                except EvalError as e:
+                    raise e.at(span)
+                k(q)
+            if any(type(env[s]) is Deferred for s in needed):
+                self._force(env, p, needed, lambda q: count(env, q, go))
+                return
+            count(env, p, go)
+        return hit
+
+    def _SubmergeEffect(self, stmt, owner, depth, later):
+        return self._refuse(stmt, "the units it submerges are rolled")
+
+    def _RetreatEffect(self, stmt, owner, depth, later):
+        return self._refuse(stmt, "where it retreats to is rolled")
+
+    def _LogEffect(self, stmt, owner, depth, later):
+        def skip(env, p, k):  # a message with dice in it: the battle's units do not depend on it
+            k(p)
+        return skip
+
+    def _RunEffect(self, stmt: ast.RunEffect, owner, depth, later):
+        name = stmt.name.text
+        span = stmt.span
+
+        def run(env, p, k):
+            self.run_procedure(env[0], name, p, k, depth + 1, span)
+        return run
+
+
+def _walk(node, random: set, outside: Callable) -> bool:
+    """True when statement `node` (or one inside it) has an expression that rolls dice, runs a
+    procedure, or is an effect a branching run refuses (`outside(stmt)`)."""
+    if isinstance(node, ast.RunEffect) or (isinstance(node, _OUTSIDE) and outside(node)):
+        return True
+    if isinstance(node, ast.Block):
+        return any(_walk(s, random, outside) for s in node.stmts)
+    if isinstance(node, tuple):
+        return any(_walk(x, random, outside) for x in node)
+    if isinstance(node, ast.Node):
+        if id(node) in random:
+            return True
+        if isinstance(node, _STATEMENTS):
+            return any(_walk(getattr(node, f), random, outside) for f in node.__dataclass_fields__ if f != "span")
+    return False
+
+
+# Statements that look at a rolled value only through what they compute from it (run here even
+# when they roll nothing themselves, so that their rolled values are merged by that).
+_LOOKS_LATER = (ast.Let, ast.IfStmt, ast.ForStmt, ast.HitEffect)
+
+_STATEMENTS = (ast.Let, ast.Choose, ast.Require, ast.IfStmt, ast.ForStmt, ast.LogEffect, ast.HitEffect,
+               ast.SubmergeEffect, ast.RetreatEffect, ast.ChangeEffect, ast.SetEffect)
+
+
+def _slots_read(node, names: dict) -> set:
+    """The local slots read by the Name nodes anywhere in `node`."""
+    found: set = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, tuple):
+            stack.extend(n)
+        elif isinstance(n, ast.Node):
+            if isinstance(n, ast.Name):
+                res = names.get(id(n))
+                if res is not None and res.kind == "local":
+                    found.add(res.slot)
+            stack.extend(getattr(n, f) for f in n.__dataclass_fields__ if f != "span")
+    return found
+
+
+def _union(sets) -> frozenset:
+    out: set = set()
+    for s in sets:
+        out |= s
+    return frozenset(out)
+
+
+def _unit_ids(value) -> list[int]:
+    if isinstance(value, UnitValue):
+        return [value.id]
+    return [u.id for u in items_of(value)]

@@ -1,0 +1,1 @@
+"""Exact battle odds under any composition (`ruleslang odds`): docs/odds.md."""

@@ -1,0 +1,671 @@
+"""Exact battle odds: the composition's own battle steps run over a distribution of battle states.
+
+A state is what the battle's steps can tell apart: each unit still in the battle, as its side,
+type, owner, hits taken, whether it is a casualty leaving at the end of the round or has
+submerged, and where it came from; and the counters the steps wrote (a rule that records
+something of the battle, such as the AA guns there at its start). Units are not told apart by id: two states with the same
+units merge, and a state is written in one order (its units sorted), so the result never depends
+on hashing. A step maps a state to a distribution of states: the step runs as in a game (the
+runtime's `Battle` takes the hits, the casualty order below chooses the casualties), except that
+where it rolls dice every outcome is followed with its probability (`lang/eval/branching.py`).
+
+Rounds: the `start` step once, then the `round` sequence. The rounds after the first are taken as
+alike (a step may ask `battle_round() == 1`, or compare the round with 1 in any way, but a rule
+that tells the second round from the third is refused with E546), so from the second round the
+battle is a Markov chain over states whose only loops are a state staying as it is (no unit is
+ever given back): each state's outcome is its successors' outcomes weighed by their
+probabilities, divided by the chance of leaving it, exactly. A state no round can leave (neither
+side can hit the other) is a stalemate. With a round limit the rounds are followed one by one
+and what still fights after the last one is reported as such.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from ruleslang.base.errors import EvalError
+from ruleslang.board.queries import BoardQueries
+from ruleslang.board.state import Unit
+from ruleslang.lang.check.advice import OPTIONS
+from ruleslang.lang.eval.branching import Branching
+from ruleslang.lang.eval.context import EvalContext
+from ruleslang.lang.eval.host import Host
+from ruleslang.runtime.game import GameServices
+from ruleslang.runtime.kit.battle import Battle, BattleRules
+from ruleslang.runtime.kit.casualties import casualty_order, cheapest_rank, keep_rank, listed_rank
+from ruleslang.runtime.kit.turn_state import KitState
+
+FIGHTING, PENDING, SUBMERGED = 0, 1, 2
+
+# the outcomes of a battle, in the order they are reported
+ATTACKER_WINS, DEFENDER_HOLDS, BOTH_DESTROYED, STALEMATE, ROUND_LIMIT, RETREAT = (
+    "attacker wins", "defender holds", "both destroyed", "stalemate", "round limit", "attacker retreats")
+OUTCOMES = (ATTACKER_WINS, DEFENDER_HOLDS, BOTH_DESTROYED, STALEMATE, ROUND_LIMIT, RETREAT)
+RETREATED = ("", (), "the attacker retreated")  # the mark of a state the attacker left (among its counters)
+
+
+class LateRound(int):
+    """The round number of every round after the first: it equals no number but is greater than
+    1; a rule that asks more of it (is it the third round?) cannot be followed (E546)."""
+
+    def __new__(cls):
+        return super().__new__(cls, 2)
+
+    def _settled(self, other, answer: bool | None, what: str) -> bool:
+        if answer is None or not isinstance(other, int):
+            raise EvalError("E546", f"the exact battle chain takes the rounds after the first as alike; "
+                                    f"a rule asks whether the round {what} {other}",
+                            hint="estimate by sampling the real battle instead (ruleslang odds --sample N)")
+        return answer
+
+    def __eq__(self, other):
+        return self._settled(other, False if isinstance(other, int) and other < 2 else None, "is")
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __lt__(self, other):
+        return self._settled(other, False if isinstance(other, int) and other <= 2 else None, "is below")
+
+    def __le__(self, other):
+        return self._settled(other, False if isinstance(other, int) and other < 2 else None, "is at most")
+
+    def __gt__(self, other):
+        return self._settled(other, True if isinstance(other, int) and other < 2 else None, "is above")
+
+    def __ge__(self, other):
+        return self._settled(other, True if isinstance(other, int) and other <= 2 else None, "is at least")
+
+    def _arithmetic(self, other):
+        raise EvalError("E546", "the exact battle chain takes the rounds after the first as alike; a rule "
+                                "computes with the round number",
+                        hint="estimate by sampling the real battle instead (ruleslang odds --sample N)")
+
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __mod__ = __floordiv__ = _arithmetic
+    __hash__ = int.__hash__
+
+
+class _NoDice:
+    """The dice of the chain's host: every roll goes through the exact evaluator, none is sampled."""
+
+    def randint(self, a, b):
+        raise EvalError("E546", "a die was rolled where the exact battle chain cannot follow it")
+
+
+@dataclass
+class BattleSpec:
+    """A battle to compute: the attacker's units (type -> count) against the defenders at `space`
+    (the scenario's units there, or `defending` owned by `defender`)."""
+
+    space: str
+    attacker: str
+    attacking: dict[str, int]
+    defending: dict[str, int] | None = None
+    defender: str | None = None
+    came_from: list[str] = field(default_factory=list)
+    amphibious_from: str | None = None
+
+
+@dataclass
+class CasualtyPolicy:
+    """How a side orders its losses: "cheapest", "keep-attackers", or a list of unit types."""
+
+    kind: str = "cheapest"
+    types: tuple[str, ...] = ()
+
+
+@dataclass
+class Result:
+    """The distribution of a battle's ends: `ends` maps (outcome, survivors) to its probability,
+    survivors as ((side, type, owner, hits), count) pairs; `taken`: the probability that the
+    attacker takes the territory; `rounds`: the expected number of rounds fought."""
+
+    spec: BattleSpec
+    attacker: str
+    defender: str | None
+    initial: dict[str, dict[tuple[str, str], int]]
+    costs: dict[str, int]
+    ends: dict[tuple, Any]
+    taken: Any
+    rounds: Any
+    states: int
+    method: str = "exact"
+
+    def outcome(self, name: str):
+        """The probability of one outcome (ATTACKER_WINS, ...)."""
+        return sum((p for (kind, _), p in self.ends.items() if kind == name), _zero(self.taken))
+
+    def expected_survivors(self, side: str) -> dict[tuple[str, str], Any]:
+        """(type, owner) -> the expected number of that side's units left."""
+        out: dict[tuple[str, str], Any] = {key: _zero(self.taken) for key in self.initial[side]}
+        for (_, survivors), p in self.ends.items():
+            for (s, utype, owner, _hits), n in survivors:
+                if s == side:
+                    out[(utype, owner)] = out.get((utype, owner), _zero(p)) + n * p
+        return out
+
+    def expected_loss(self, side: str):
+        """The expected value (purchase cost) of the side's units destroyed."""
+        left = self.expected_survivors(side)
+        return sum(((self.initial[side][key] - left[key]) * self.costs[key[0]] for key in self.initial[side]),
+                   _zero(self.taken))
+
+
+def _zero(like):
+    return 0.0 if isinstance(like, float) else Fraction(0)
+
+
+class _Host(GameServices):
+    """The battle's game as the steps see it: a copy of the board, the casualty order as every
+    player's choice, the advice of the rules (or the retreat policy) as their decisions."""
+
+    def __init__(self, chain: "Chain", source_game):
+        self.chain = chain
+        self.compiled = source_game.compiled
+        self.state = source_game.state.copy()
+        self.state.events = []
+        self.board = BoardQueries(self.state)
+        host = Host(None)
+        host.rng = _NoDice()
+        self.ctx = EvalContext(self.compiled, host, state=self.state, board=self.board,
+                               options=dict(source_game.ctx.options), facts=dict(source_game.ctx.facts),
+                               decide=chain.decide)
+        self.ctx.game = self
+        self.configs: dict = {}
+        self.kit = KitState(self)
+        self._init_services()
+
+    def unit_or_none(self, uid: int):
+        """The unit with this id: the board's others are indexed once, the battle's per state."""
+        if self._index_version != self.state.version:
+            base = self.chain.base_index
+            self._units_by_id = {u.id: u for u in self.state.units[len(base):]}
+            self._index_version = self.state.version
+        found = self._units_by_id.get(uid)
+        return found if found is not None else self.chain.base_index.get(uid)
+
+    def remove_units(self, ids: list[int], why: str) -> None:
+        """Casualties leave the board (the rest of the board keeps its units)."""
+        gone = set(ids)
+        state = self.state
+        base = len(self.chain.base_index)
+        state.units = state.units[:base] + [u for u in state.units[base:] if u.id not in gone]
+        state.version += 1
+
+    def ask(self, decision, check, fallback):
+        if decision.kind == "casualties":
+            return self.chain.casualties(decision)
+        return fallback()
+
+
+class Chain:
+    """The exact odds of one battle of a game's composition and board (`source_game`: a `Game`,
+    whose state is copied and not changed). `exact`: fractions, else floats; `policies`: the
+    casualty order of each side ("attacker", "defender"); `round_limit`: fight at most so many
+    rounds (None: until the battle ends); `retreat_below`: the attacker retreats (where the rules
+    let it) when its chance to win, fighting on, falls below this (None: never)."""
+
+    def __init__(self, source_game, spec: BattleSpec, *, exact: bool = True,
+                 policies: dict[str, CasualtyPolicy] | None = None, round_limit: int | None = None,
+                 retreat_below=None):
+        self.spec = spec
+        self.retreat_below = retreat_below
+        self._source_game = source_game
+        self._fight_on: Chain | None = None
+        self._retreating = False
+        self.exact = exact
+        self.policies = policies or {}
+        self.round_limit = round_limit
+        self.host = _Host(self, source_game)
+        self.game = self.host
+        self.ctx = self.host.ctx
+        self.compiled = self.host.compiled
+        self.prob = (lambda w, t: Fraction(w, t)) if exact else (lambda w, t: w / t)
+        self.one = Fraction(1) if exact else 1.0
+        self.branching = Branching(self.compiled, self, self.prob)
+        config = self.host.kit.battle_config()
+        if config is None:
+            raise EvalError("E546", "these rulesets have no 'runtime battle' phase, so there is no battle to compute")
+        self.rules = BattleRules(self.host, config)
+        self.steps = {name: config.text(name) for name in ("round", "start")}
+        self.sequence = self.host.sequence(self.steps["round"]) if self.steps["round"] else []
+        self._round_cache: dict[tuple, dict] = {}
+        self._step_cache: dict[tuple, dict] = {}
+        self._end_cache: dict[tuple, tuple] = {}
+        self._solved: dict[tuple, tuple] = {}
+        self._solving: set[tuple] = set()
+        self._setup()
+
+    # ------------------------------------------------------------------ setting up
+
+    def _setup(self) -> None:
+        """Put the battle's units on the copied board and set up the battle as `_fight` does."""
+        spec, state, host = self.spec, self.host.state, self.host
+        self.base_index: dict = {}  # the board's units outside the battle, by id (none yet)
+        space = spec.space
+        sea_support = spec.amphibious_from
+        state.units = [u for u in state.units if not (u.space == space and u.owner == spec.attacker)]
+        if spec.defending is not None:
+            state.units = [u for u in state.units if not (u.space == space and not host.allied(u.owner, spec.attacker))]
+            for utype, n in spec.defending.items():
+                state.add_units(space, utype, spec.defender, n)
+        for utype, n in spec.attacking.items():
+            made = state.add_units(space, utype, spec.attacker, n)
+            if sea_support is not None and host.domain(made[0]) == "sea":
+                state.move_units([u.id for u in made], sea_support)
+        state.version += 1
+        enemies = [u for u in state.units if u.space == space and not host.allied(u.owner, spec.attacker)]
+        fights = self.rules.fights
+        attacking = [u.id for u in state.units if u.space == space and u.owner == spec.attacker]
+        origins = spec.came_from or []
+        came_from = {}
+        for i, uid in enumerate(u for u in attacking if host.domain(host.unit_or_none(u)) != "air"):
+            came_from[uid] = origins[i % len(origins)] if origins else space
+        support = []
+        if sea_support is not None:
+            support = [u.id for u in state.units if u.space == sea_support and u.owner == spec.attacker
+                       and host.domain(u) == "sea"]
+            for uid in support:
+                host.unit_or_none(uid).cargo = []
+            for uid in attacking:
+                if host.domain(host.unit_or_none(uid)) == "land":
+                    came_from[uid] = sea_support
+        battle = Battle(host, space, spec.attacker, None, amphibious=sea_support is not None,
+                        attacking=attacking, defending=[u.id for u in enemies if fights is None or fights(u)],
+                        came_from=came_from, support=support, rules=self.rules)
+        self.battle = battle
+        self.ctx.battle = battle
+        battle.defender = self.rules.defender(battle, enemies)
+        self.attacker, self.defender = spec.attacker, battle.defender
+        order: list[str] = []
+        for uid in attacking + battle.defending:
+            utype = host.unit_or_none(uid).type
+            if utype not in order:
+                order.append(utype)
+        self._type_order = {t: i for i, t in enumerate(order)}
+        self._base = [u for u in state.units if u.id not in set(attacking) | set(battle.defending)]
+        self.base_index = {u.id: u for u in self._base}
+        self._next_id = state.next_unit_id
+        state.units = self._base + [u for u in state.units if u.id not in self.base_index]
+        state.version += 1
+        self._base_counters = {name: dict(store) for name, store in state.counters.items()}
+        self.initial = self._key()
+        self.costs = {t: host.unit_rules().cost(t) for t in order}
+
+    # ------------------------------------------------------------------ states
+
+    def _key(self) -> tuple:
+        """The battle's current state, canonical: (its units sorted, without ids; the counters the
+        battle wrote, sorted)."""
+        battle, host = self.battle, self.host
+        pending, submerged = set(battle.pending), set(battle.submerged)
+        retreated = battle.retreated_to is not None
+        out = []
+        for side, ids in (("attacker", battle.attacking), ("defender", battle.defending)):
+            for uid in ids:
+                u = host.unit_or_none(uid)
+                if u is None or (u.space != battle.space and not (retreated and side == "attacker")):
+                    continue
+                status = SUBMERGED if uid in submerged else PENDING if uid in pending else FIGHTING
+                out.append((side, self._type_order[u.type], u.type, u.owner, u.hits, status,
+                            battle.came_from.get(uid)))
+        out.sort(key=lambda r: (r[0], r[1], r[2], r[3], r[4], r[5], r[6] or ""))
+        counters = self._counters_written()
+        return tuple(out), ((RETREATED,) + counters if retreated else counters)
+
+    def _counters_written(self) -> tuple:
+        """The counter entries that differ from the board's before the battle, as sorted
+        (name, key, value as JSON text) triples; a counter keyed by a unit of the battle cannot be
+        told apart from one state to the next (its units have no identity): E546."""
+        state, base = self.host.state, self._base_counters
+        written = []
+        ids = None
+        for name, store in state.counters.items():
+            before = base.get(name, {})
+            for k, v in store.items():
+                if k in before and before[k] == v:
+                    continue
+                if ids is None:
+                    ids = {str(uid) for uid in self.battle.attacking + self.battle.defending}
+                if any(str(part) in ids for part in k):
+                    raise EvalError("E546", f"the exact battle chain cannot follow the counter {name} keyed by a "
+                                            "unit of the battle: its units have no identity from one state to the next",
+                                    hint="estimate by sampling the real battle instead (ruleslang odds --sample N)")
+                written.append((name, tuple(k), json.dumps(v, sort_keys=True)))
+        written.sort()
+        return tuple(written)
+
+    def _materialize(self, key: tuple, round_number) -> None:
+        """Make the battle and the board hold state `key` (fresh unit ids, in the key's order)."""
+        battle, state = self.battle, self.host.state
+        units, attacking, defending, came_from, pending, submerged = [], [], [], {}, [], []
+        records, counters = key
+        # the board's counters before the battle, copied: the steps' `set` and `change` write here
+        state.counters = {name: dict(store) for name, store in self._base_counters.items()}
+        for name, k, value in counters:
+            state.counters.setdefault(name, {})[k] = json.loads(value)
+        for i, (side, _order, utype, owner, hits, status, origin) in enumerate(records):
+            uid = self._next_id + i
+            units.append(Unit(uid, utype, owner, battle.space, hits))
+            (attacking if side == "attacker" else defending).append(uid)
+            if origin is not None:
+                came_from[uid] = origin
+            if status == PENDING:
+                pending.append(uid)
+            elif status == SUBMERGED:
+                submerged.append(uid)
+        state.units = self._base + units
+        state.events = []
+        state.version += 1
+        battle.attacking, battle.defending, battle.came_from = attacking, defending, came_from
+        battle.pending, battle.submerged, battle.retreated_to = pending, submerged, None
+        battle.round = round_number
+        self.ctx.host.reset_budget()
+
+    def snapshot(self) -> Any:
+        """What a step's effects change: the board's units, their hits, the battle's lists."""
+        battle, state = self.battle, self.host.state
+        return (state.units, [(u, u.hits, u.space) for u in state.units[len(self._base):]],
+                list(battle.pending), list(battle.submerged), battle.retreated_to,
+                {name: dict(store) for name, store in state.counters.items()})
+
+    def restore(self, saved: Any) -> None:
+        """Put back what `snapshot` saved."""
+        battle, state = self.battle, self.host.state
+        units, hits, pending, submerged, retreated, counters = saved
+        state.units = units
+        state.counters = {name: dict(store) for name, store in counters.items()}
+        for u, h, s in hits:
+            u.hits, u.space = h, s
+        battle.pending, battle.submerged, battle.retreated_to = list(pending), list(submerged), retreated
+        state.version += 1
+
+    # ------------------------------------------------------------------ decisions
+
+    def casualties(self, decision) -> list[int]:
+        """The casualty order of the side taking the hits."""
+        return choose_casualties(self.host, self.battle, self.policies, decision)
+
+    def decide(self, decision_id, player, options, mode, count, prompt):
+        """A `choose` in a battle step: the rules' advice (`advised_answer`). A retreat question
+        (its advice asks for `win_chance`) is answered as the advice answers a lost battle when
+        the attacker's chance to win from the state as it stands, fighting on, is below the
+        retreat threshold, and as it answers a won one otherwise (never retreating without a
+        threshold); once the attacker retreats, a decision without advice (where to) takes the
+        first option."""
+        compiled = self.compiled
+        if self._retreating and compiled.advice(decision_id) is None and mode == "one" and options:
+            return options[0]
+        if not asks_win_chance(compiled, decision_id):
+            return advised_answer(compiled, self.ctx, decision_id, options, mode, self.one)
+        fight_on = advised_answer(compiled, self.ctx, decision_id, options, mode, self.one)
+        if self.retreat_below is None:
+            return fight_on
+        give_up = advised_answer(compiled, self.ctx, decision_id, options, mode, 0 * self.one)
+        if give_up == fight_on or self._chance_now() >= self.retreat_below:
+            return fight_on
+        self._retreating = True
+        return give_up
+
+    def _chance_now(self):
+        """The attacker's chance to win from the battle as it stands (this round's casualties
+        gone), fighting on without retreating (the chain without a retreat threshold)."""
+        if self._fight_on is None:
+            self._fight_on = Chain(self._source_game, self.spec, exact=self.exact, policies=self.policies)
+        key = self._key()
+        key = (tuple(r for r in key[0] if r[5] != PENDING), key[1])
+        inner = self._fight_on
+        end = inner._end(key)
+        if end:
+            return self.one if end[0] == ATTACKER_WINS else 0 * self.one
+        dist, _rounds, _taken = inner._solve(key)
+        return sum((p for (kind, _), p in dist.items() if kind == ATTACKER_WINS), 0 * self.one)
+
+    # ------------------------------------------------------------------ transitions
+
+    def _run(self, key: tuple, round_number, name: str) -> dict:
+        """The distribution of states after running step `name` from state `key`."""
+        out: dict = {}
+        self._materialize(key, round_number)
+        battle = self.battle
+
+        def finish(p) -> None:
+            k = self._key()
+            out[k] = out.get(k, 0) + p
+        self._retreating = False
+        self.branching.run_procedure(self.ctx, name, self.one, finish)
+        return out
+
+    def _step(self, name: str, key: tuple, round_class) -> dict:
+        """Step `name` from state `key` in round 1 (`round_class` 1), a later round or the start (0)."""
+        cache_key = (name, key, int(round_class) if round_class is not None else 0)
+        found = self._step_cache.get(cache_key)
+        if found is None:
+            found = self._step_cache[cache_key] = self._run(key, round_class, name)
+        return found
+
+    def _round(self, key: tuple, round_class) -> dict:
+        """One round from `key` (round 1, or a LateRound): every step of the sequence, states merged
+        between steps, then the round's casualties leave."""
+        cache_key = (key, int(round_class))
+        found = self._round_cache.get(cache_key)
+        if found is not None:
+            return found
+        dist = {key: self.one}
+        for name in self.sequence:
+            nxt: dict = {}
+            for k, p in dist.items():
+                if k[1] and k[1][0] == RETREATED:  # the attackers left: the round's other steps are not run
+                    nxt[k] = nxt.get(k, 0) + p
+                    continue
+                for k2, q in self._step(name, k, round_class).items():
+                    nxt[k2] = nxt.get(k2, 0) + p * q
+            dist = nxt
+        ended: dict = {}
+        for (records, counters), p in dist.items():
+            k2 = (tuple(r for r in records if r[5] != PENDING), counters)
+            ended[k2] = ended.get(k2, 0) + p
+        self._round_cache[cache_key] = ended
+        return ended
+
+    def _end(self, key: tuple) -> tuple | None:
+        """(outcome, taken) when the battle in state `key` is over, else None."""
+        found = self._end_cache.get(key)
+        if found is None and key[1] and key[1][0] == RETREATED:
+            found = self._end_cache[key] = (RETREAT, False)
+        if found is None:
+            attackers = any(r[0] == "attacker" and r[5] != SUBMERGED for r in key[0])
+            defenders = any(r[0] == "defender" and r[5] != SUBMERGED for r in key[0])
+            if attackers and defenders:
+                found = ()
+            elif attackers:
+                found = (ATTACKER_WINS, self._taken(key))
+            elif defenders:
+                found = (DEFENDER_HOLDS, False)
+            else:
+                found = (BOTH_DESTROYED, False)
+            self._end_cache[key] = found
+        return found or None
+
+    def _taken(self, key: tuple) -> bool:
+        host, space = self.host, self.spec.space
+        board = host.board
+        if not board.is_land(space) or host.allied(board.controller(space) or self.attacker, self.attacker):
+            return False
+        self._materialize(key, 0)
+        return any(self.rules.captures(u) for u in self.battle.units("attacker"))
+
+    # ------------------------------------------------------------------ solving
+
+    def solve(self) -> Result:
+        """The distribution of the battle's ends."""
+        ends: dict = {}
+        taken = 0 * self.one
+        rounds = 0 * self.one
+
+        def absorb(key, kind, p, is_taken):
+            nonlocal taken
+            survivors = _survivors(key)
+            ends[(kind, survivors)] = ends.get((kind, survivors), 0) + p
+            if is_taken:
+                taken += p
+
+        start = self._run(self.initial, 0, self.steps["start"]) if self.steps["start"] else {self.initial: self.one}
+        live: dict = {}
+        for key, p in start.items():
+            end = self._end(key)
+            if end:
+                absorb(key, end[0], p, end[1])
+            else:
+                live[key] = live.get(key, 0) + p
+        if live:
+            rounds += sum(live.values(), 0 * self.one)
+        after_first: dict = {}
+        if self.round_limit is not None and self.round_limit < 1:
+            for key, p in live.items():
+                absorb(key, ROUND_LIMIT, p, False)
+            live = {}
+        for key, p in live.items():
+            for k2, q in self._round(key, 1).items():
+                after_first[k2] = after_first.get(k2, 0) + p * q
+        live = {}
+        for key, p in after_first.items():
+            end = self._end(key)
+            if end:
+                absorb(key, end[0], p, end[1])
+            else:
+                live[key] = p
+        if self.round_limit is not None:
+            late = LateRound()
+            for _ in range(2, self.round_limit + 1):
+                if not live:
+                    break
+                rounds += sum(live.values(), 0 * self.one)
+                nxt: dict = {}
+                for key, p in live.items():
+                    for k2, q in self._round(key, late).items():
+                        nxt[k2] = nxt.get(k2, 0) + p * q
+                live = {}
+                for key, p in nxt.items():
+                    end = self._end(key)
+                    if end:
+                        absorb(key, end[0], p, end[1])
+                    else:
+                        live[key] = p
+            for key, p in live.items():
+                absorb(key, ROUND_LIMIT, p, False)
+        else:
+            for key, p in live.items():
+                dist, e_rounds, t = self._solve(key)
+                rounds += p * e_rounds
+                for (kind, survivors), q in dist.items():
+                    ends[(kind, survivors)] = ends.get((kind, survivors), 0) + p * q
+                taken += p * t
+        initial = {"attacker": {}, "defender": {}}
+        for side, _o, utype, owner, _h, _s, _c in self.initial[0]:
+            initial[side][(utype, owner)] = initial[side].get((utype, owner), 0) + 1
+        return Result(self.spec, self.attacker, self.defender, initial, self.costs,
+                      dict(sorted(ends.items(), key=lambda kv: (OUTCOMES.index(kv[0][0]), kv[0][1]))),
+                      taken, rounds, len(self._round_cache), "exact" if self.exact else "float")
+
+    def _solve(self, key: tuple) -> tuple:
+        """From a live state at the start of a round after the first: (its ends' distribution,
+        the expected rounds still fought, the chance the territory is taken)."""
+        found = self._solved.get(key)
+        if found is not None:
+            return found
+        if key in self._solving:
+            raise EvalError("E547", "the exact battle chain found a battle state that comes back after it "
+                                    "changed; only a battle whose units are only lost can be computed",
+                            hint="estimate by sampling the real battle instead (ruleslang odds --sample N)")
+        self._solving.add(key)
+        trans = self._round(key, LateRound())
+        stay = trans.get(key, 0)
+        zero = 0 * self.one
+        if stay == self.one or (not self.exact and stay > 1 - 1e-15):
+            found = ({(STALEMATE, _survivors(key)): self.one}, zero, zero)
+        else:
+            dist: dict = {}
+            rounds = self.one
+            taken = zero
+            for k2, q in trans.items():
+                if k2 == key:
+                    continue
+                end = self._end(k2)
+                if end:
+                    d2, r2, t2 = {(end[0], _survivors(k2)): self.one}, zero, (self.one if end[1] else zero)
+                else:
+                    d2, r2, t2 = self._solve(k2)
+                for item, v in d2.items():
+                    dist[item] = dist.get(item, 0) + q * v
+                rounds += q * r2
+                taken += q * t2
+            leave = self.one - stay
+            found = ({item: v / leave for item, v in dist.items()}, rounds / leave, taken / leave)
+        self._solving.discard(key)
+        self._solved[key] = found
+        return found
+
+
+def choose_casualties(host, battle, policies: dict, decision) -> list[int]:
+    """The casualties of a `hit` (a "casualties" decision of `battle` on `host`'s board): the
+    casualty order of the side taking the hits, by its policy (default: cheapest first)."""
+    room = decision.context["room"]
+    units = [host.unit_or_none(uid) for uid in decision.options]
+    side = battle.side_of_unit(units[0].id) if units else "defender"
+    policy = policies.get(side, CasualtyPolicy())
+    cost = host.unit_cost
+    if policy.kind == "keep-attackers" and side == "attacker":
+        rank = keep_rank(battle.rules.captures, units, cost)
+    elif policy.kind == "list":
+        rank = listed_rank(policy.types, cost)
+    else:
+        rank = cheapest_rank(cost)
+    return casualty_order(units, room, decision.count, rank=rank)
+
+
+def advised_answer(compiled, ctx, decision_id: str, options, mode: str, chance):
+    """The answer to a `choose` in a battle step that the rules' advice gives; an advice that asks
+    for the `win_chance` (a retreat) is given `chance`. A decision without advice, or whose
+    advice asks another estimate, is E546."""
+    advice = compiled.advice(decision_id)
+    if advice is None:
+        raise EvalError("E546", f"the exact battle chain cannot follow the decision {decision_id}: the rules "
+                                "give no advice for it (only casualties, retreats and advised choices are followed)",
+                        hint="write an `advice` for it, or estimate by sampling (ruleslang odds --sample N)")
+    args = []
+    for name in advice.params:
+        if name == OPTIONS:
+            args.append(tuple(options))
+        elif name == "win_chance":
+            args.append(chance)
+        else:
+            raise EvalError("E546", f"the exact battle chain cannot give the estimate '{name}' that the advice "
+                                    f"of decision {decision_id} asks for")
+    answer = advice.fn(ctx, *args)
+    if mode != "one":
+        answer = tuple(o for o in options if o in answer)
+    return answer
+
+
+def asks_win_chance(compiled, decision_id: str) -> bool:
+    """True when the advice of the decision asks for the chance to win (a retreat question)."""
+    advice = compiled.advice(decision_id)
+    return advice is not None and "win_chance" in advice.params
+
+
+def _survivors(key: tuple) -> tuple:
+    """The units left in state `key`, counted: ((side, type, owner, hits), count) pairs in order."""
+    counts: dict = {}
+    for side, _o, utype, owner, hits, _s, _c in key[0]:
+        counts[(side, utype, owner, hits)] = counts.get((side, utype, owner, hits), 0) + 1
+    return tuple(sorted(counts.items()))
+
+
+def battle_odds(game, spec: BattleSpec, **options) -> Result:
+    """The exact odds of `spec` on `game`'s board under its composition (see `Chain`)."""
+    return Chain(game, spec, **options).solve()
+
