@@ -355,7 +355,13 @@ class HeuristicAgent(Agent):
         offers it (its non-combat destinations are the spaces it may land in, carrier room
         counted as it is now) and the rules' constraints allow; None when no such unit is left."""
         board = game.board
-        offered = {uid: engine.destinations(uid) for uid in engine.stranded_air() if uid not in self._grounded}
+        offered = {}
+        for uid in engine.stranded_air():
+            if uid in self._grounded:
+                continue
+            # only where it can land as the board stands: this agent moves no carrier to meet it
+            now = engine.landings(uid, (game.unit_or_none(uid).space,))
+            offered[uid] = {s: path for s, path in engine.destinations(uid).items() if s in now}
         # those that can land only on carriers first, fewest choices first: carrier room is
         # scarce, a territory takes any number
         ashore = {uid: any(board.is_land(s) for s in offered[uid]) for uid in offered}

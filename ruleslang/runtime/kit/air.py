@@ -142,9 +142,11 @@ class AirPart:
                 best = (d, unit.space)
         return best
 
-    def _landing_problem(self, unit: Unit, rules: UnitRules, space: str, extra: int = 0) -> str | None:
+    def _landing_problem(self, unit: Unit, rules: UnitRules, space: str, extra: int = 0, *,
+                         later: bool = True) -> str | None:
         """Why an air unit cannot end a non-combat move in `space` (None: it can land there); `extra`:
-        room on carriers moving there with it."""
+        room on carriers moving there with it; `later`: a sea zone a carrier can still reach counts
+        (the `later_carriers` setting), else only the carriers there now."""
         if space in self._enemy:
             return "it holds enemy units"
         if not self.board.is_sea[space]:
@@ -158,7 +160,7 @@ class AirPart:
         if rules.carrier_cost <= 0:
             return "it cannot land on a carrier"
         need = rules.carrier_cost
-        if self._later_zones().get(space, 0) >= need:
+        if later and self._later_zones().get(space, 0) >= need:
             return None  # a carrier can still come (checked when the non-combat move ends)
         room = self._rooms().get(space)
         if extra:
@@ -261,7 +263,7 @@ class AirPart:
         spaces = [end, *(s for s, _ in self.board.air_reach(end, left))]
         found: dict[str, int | None] = {}
         for space in sorted(spaces, key=self.board.order.__getitem__):
-            if self._landing_problem(unit, rules, space) is not None:
+            if self._landing_problem(unit, rules, space, later=False) is not None:
                 continue
             if self.board.is_sea[space]:
                 room = self._rooms().get(space, 0) + (rules.carrier_cost if unit.space == space else 0)
