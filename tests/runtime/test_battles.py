@@ -769,3 +769,35 @@ def test_landing_events_are_described_by_the_log_schema():
     assert [e["kind"] for e in found] == ["landing_planned", "landing", "landing_cancelled"]
     for event in found:
         jsonschema.validate(event, {"$ref": f"#/$defs/events/{event['kind']}", "$defs": defs})
+
+
+# ---------------------------------------------------------------- an ally's air units riding a carrier
+
+
+RIDERS = {"8 Sea Zone": {"British": {"carrier": 1}, "Americans": {"fighter": 1}}, "12 Sea Zone": {"Germans": {"destroyer": 1}}}
+TO_BATTLE = {"British": [{"round": 1, "combat": [{"from": "8 Sea Zone", "type": "carrier", "to": "12 Sea Zone"}]}]}
+
+
+def test_an_allys_fighter_riding_a_carrier_is_lost_with_it():
+    # the carrier's 6 misses; the destroyer's 1 sinks it, and the American fighter it carried
+    game, _ = attack(RIDERS, TO_BATTLE, attacker="British", dice=[6, 1])
+    assert count(game, "12 Sea Zone", "British") == 0
+    assert count(game, "12 Sea Zone", "Americans") == 0
+    assert events(game, "removed", why="lost with the carrier it rode in 12 Sea Zone")
+
+
+def test_an_allys_fighter_riding_a_carrier_that_wins_stays_aboard():
+    # the carrier's 1 sinks the destroyer, whose 6 misses
+    game, _ = attack(RIDERS, TO_BATTLE, attacker="British", dice=[1, 6])
+    assert count(game, "12 Sea Zone", "Americans", "fighter") == 1
+    assert not [e for e in events(game, "removed") if "rode" in e["why"]]
+
+
+def test_an_allys_fighter_riding_a_carrier_retreats_with_it():
+    # both miss in the first round; the British retreat to 8 Sea Zone, the fighter aboard with them
+    orders = {"British": [{**TO_BATTLE["British"][0], "answers": {"attacker_retreat.go": True,
+                                                                 "attacker_retreat.to": "8 Sea Zone"}}]}
+    game, _ = attack(RIDERS, orders, attacker="British", dice=[6, 6])
+    assert count(game, "8 Sea Zone", "British", "carrier") == 1
+    assert count(game, "8 Sea Zone", "Americans", "fighter") == 1
+    assert count(game, "12 Sea Zone", "Americans") == 0

@@ -492,6 +492,8 @@ def _fight(ctx, game, space: str, steps: dict, sequence: list[str], rules: Battl
         enemy_land = won and board.is_land(space) and not game.allied(board.controller(space) or attacker, attacker)
         taken = enemy_land and any(rules.captures(u) for u in battle.units("attacker"))
         result = "retreat" if battle.retreated_to else ("attacker" if won else "defender")
+        if not board.is_land(space):
+            _allied_air_follows_its_carriers(game, space, attacker, battle.retreated_to)
         if taken:
             # the capture step (and its hooks) see the enemy units that did not fight; those still
             # there afterwards change hands with the territory, or are destroyed
@@ -507,6 +509,48 @@ def _fight(ctx, game, space: str, steps: dict, sequence: list[str], rules: Battl
                                     "no_captor": enemy_land and not taken})
     finally:
         ctx.battle = None
+
+
+def _allied_air_follows_its_carriers(game, zone: str, attacker: str, retreated_to: str | None) -> None:
+    """After a sea battle, the allies' air units in `zone` that rode the attacker's carriers there
+    (the move setting `carries_allied_air`) share their carriers' fate: where the carriers of the
+    attacker's side left in the zone have no room for them, they go with the carriers that retreated
+    (as far as those have room) or are lost with the carriers that were sunk. The attacker's own
+    air units fly on their own and land in its non-combat move."""
+    facts, state = game.kit.facts(), game.state
+
+    def side_units(space: str):
+        return [u for u in state.units if u.space == space and game.allied(u.owner, attacker)]
+
+    def room(space: str) -> int:
+        units = side_units(space)
+        # the allies' air units already on carriers there keep their places first (by id)
+        return (sum(facts.carrier_capacity(u) for u in units)
+                - sum(facts.carrier_cost(u) for u in units if u.owner != attacker and game.domain(u) == "air"))
+
+    guests = sorted((u for u in side_units(zone) if u.owner != attacker and game.domain(u) == "air"
+                     and facts.carrier_cost(u) > 0), key=lambda u: u.id, reverse=True)
+    free = room(zone)
+    homeless = []
+    for unit in guests:  # the last to have come (highest id) lose their places first
+        if free >= 0:
+            break
+        homeless.append(unit)
+        free += facts.carrier_cost(unit)
+    if not homeless:
+        return
+    if retreated_to is not None and retreated_to != zone:
+        space_left = room(retreated_to)
+        riding = []
+        for unit in sorted(homeless, key=lambda u: u.id):
+            if facts.carrier_cost(unit) <= space_left:
+                space_left -= facts.carrier_cost(unit)
+                riding.append(unit.id)
+        if riding:
+            state.move_units(riding, retreated_to, 0, path=[zone, retreated_to])
+        homeless = [u for u in homeless if u.id not in riding]
+    if homeless:
+        game.remove_units(sorted(u.id for u in homeless), f"lost with the carrier it rode in {zone}")
 
 
 def _offshore(game, space: str, attacker: str) -> list[int]:

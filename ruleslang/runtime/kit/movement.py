@@ -120,8 +120,8 @@ and, not a turn flag (it counts only in the turn it names):
 
 Not supported (a move needing them is refused, or the situation is not recognised): liberation
 and factory capture on a blitz unless the runtime's `capture` callback does them; placement-turn
-carriers as landing spaces; an ally's air units riding a carrier that is sunk or retreats (they
-stay in the zone).
+carriers as landing spaces. (An ally's air units riding a carrier share its fate after a sea
+battle: kit/battle.py.)
 
 Every output is deterministic: units by id, spaces in the map's natural order.
 """

@@ -131,6 +131,8 @@ class UnitFacts:
         self._cost = self._setting("purchase", "cost", "type")
         self._capacity = self._setting("move", "transport_capacity", "unit")
         self._cargo_cost = self._setting("move", "transport_cost", "unit")
+        self._deck = self._setting("move", "carrier_capacity", "unit")
+        self._deck_cost = self._setting("move", "carrier_cost", "unit")
 
     def _setting(self, procedure: str, name: str, of: str):
         for _, proc in runtime_procedures(self.game.compiled, procedure):
@@ -153,3 +155,9 @@ class UnitFacts:
 
     def transport_cost(self, unit) -> int:
         return self._cargo_cost(unit) if self._cargo_cost is not None else 0
+
+    def carrier_capacity(self, unit) -> int:
+        return self._deck(unit) if self._deck is not None else 0
+
+    def carrier_cost(self, unit) -> int:
+        return self._deck_cost(unit) if self._deck_cost is not None else 0
