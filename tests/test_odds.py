@@ -290,6 +290,7 @@ def test_the_command_gives_json_with_fractions(capsys):
     (["--at", LAND, "--attacker", "Germans", "3 infantri"], "U116"),
     (["--at", "Karelia", "--attacker", "Germans", "3 infantry"], "U117"),
     (["--at", LAND, "--attacker", "Germanz", "3 infantry"], "U118"),
+    (["--at", "Ukraine S.S.R.", "--attacker", "Germans", "3 infantry"], "U118"),  # their own territory
     (["--at", LAND, "--attacker", "Germans", ","], "U115"),
     (["--at", LAND, "--attacker", "Germans", "3 infantry", "-o", "report.html"], "U119"),
 ])

@@ -189,6 +189,13 @@ def cmd_odds(args) -> int:
         if defender is None or game.allied(defender, attacker):
             raise DiagnosticError(error("U118", f"who owns --defender-units in {space}? Nobody holds it against "
                                                 f"{attacker}: give --defender PLAYER", _span("--defender-units", args.defender_units)))
+    holder = game.state.control.get(space)
+    if defending is None and holder is not None and game.allied(holder, attacker):
+        who = "already holds" if holder == attacker else f"holds it as {attacker}'s ally:"
+        raise DiagnosticError(error("U118", f"--at: {holder} {who} {space}; there is nothing to attack",
+                                    _span("--at", args.at),
+                                    hint="attack a space the enemy holds, or name the defenders: --defender-units "
+                                         "\"...\" --defender PLAYER"))
     came_from = [_space(s, "--from", game_map) for s in args.came_from]
     kind, types = _policy(args.casualties, unit_types)
     policy = CasualtyPolicy(kind, types)
