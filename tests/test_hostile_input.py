@@ -316,3 +316,26 @@ def test_output_to_a_full_device_is_a_coded_error():
                               text=True, timeout=120)
     assert done.returncode == 1 and "error[D613]" in done.stderr and "No space left" in done.stderr
     assert "Traceback" not in done.stderr and "internal error" not in done.stderr
+
+
+# ---------------------------------------------------------------- defaults.yaml and orders files
+
+
+@pytest.mark.parametrize("text, found", [("play:\n  rounds: -3\n", "at least 1"), ("play:\n  rulesets: 5\n", "a list"),
+                                         ("play: [1]\n", "a mapping"), ("play:\n  agent: bogus\n", "bogus")])
+def test_a_bad_defaults_file_is_located(tmp_path, monkeypatch, text, found):
+    (tmp_path / "rulesets").mkdir()
+    (tmp_path / "rulesets" / "defaults.yaml").write_text(text)
+    monkeypatch.chdir(tmp_path)
+    code, output = run_cli(["play", "--quiet"])
+    assert code == 1 and "error[D614]" in output and "defaults.yaml:" in output and found in output
+
+
+@pytest.mark.parametrize("text, found", [("Germans:\n  - round: x\n", "round: expected a whole number"),
+                                         ("Germans:\n  - round: 1\n    purchase: 5\n", "purchase: expected a mapping")])
+def test_bad_orders_are_located(tmp_path, text, found):
+    orders = tmp_path / "orders.yaml"
+    orders.write_text(text)
+    code, output = run_cli(["play", "--ruleset", "aar/base@1", "--players", "Germans=scripted", "--orders",
+                            str(orders), "--rounds", "1", "--quiet"])
+    assert code == 1 and "error[D650]" in output and "orders.yaml:" in output and found in output

@@ -8,7 +8,7 @@ import sys
 from ruleslang.base.diagnostics import DiagnosticError, error
 from ruleslang.base.fileio import file_problem
 from ruleslang.base.source import Source
-from ruleslang.base.yamlio import load_yaml, read_source
+from ruleslang.base.yamlio import load_schema, load_yaml, read_source, validate
 from ruleslang.board.scenario import find_scenario
 from ruleslang.cli.inputs import open_workspace
 from ruleslang.cli.output import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, report_diagnostics
@@ -19,9 +19,11 @@ def play_defaults(roots) -> dict:
     for root in roots:
         path = root / "defaults.yaml"
         if path.is_file():
-            data, _ = load_yaml(read_source(path))
-            if isinstance(data, dict) and isinstance(data.get("play"), dict):
-                return data["play"]
+            data, positions = load_yaml(read_source(path))
+            problems = validate({} if data is None else data, load_schema("defaults"), positions, code="D614")
+            if problems:
+                raise DiagnosticError(problems)
+            return (data or {}).get("play") or {}
     return {}
 
 
@@ -104,6 +106,8 @@ def cmd_play(args) -> int:
                                 rounds=args.rounds or int(defaults.get("rounds", 10)), players=players,
                                 default_agent=args.agent or defaults.get("agent", "heuristic"),
                                 settings=list(args.settings), orders=args.orders, bids=bids)
+    if args.resume:
+        saves.confine_record(ws, setup, args.resume)
     game = saves.build_game(ws, setup, recorded=recorded, scenario_text=scenario_text)
     if args.resume:
         saves.check_rulesets_unchanged(game, data, args.resume)

@@ -34,6 +34,7 @@ from ruleslang.binding.bind import parse_settings, scenario_or_start, set_scenar
 from ruleslang.binding.scenario_check import check_scenario
 from ruleslang.board.mapdata import is_path_ref
 from ruleslang.board.scenario import scenario_from_data
+from ruleslang.lang.compose.loader import parse_ref
 from ruleslang.lang.values import to_json
 from ruleslang.runtime.agents import make_agent
 from ruleslang.runtime.decisions import DONE, STAY, Agent, Decision
@@ -130,6 +131,9 @@ def _load_orders(path: str, players: list[str]) -> dict:
         elif not isinstance(plan, list):
             problems.append(error("D650", f"the orders of {name} are a list of rounds ({{round: 1, purchase: ...}}), "
                                           f"not {type(plan).__name__}", positions.span((name,))))
+    if problems:
+        raise DiagnosticError(problems)
+    problems = validate(data, load_schema("orders"), positions, code="D650")
     if problems:
         raise DiagnosticError(problems)
     return data
@@ -354,6 +358,22 @@ def setup_of(data: dict) -> GameSetup:
                      settings=list(data["settings"]), bids=dict(data.get("bids") or {}))
 
 
+def confine_record(workspace, setup: GameSetup, path: str) -> None:
+    """The files a saved or logged game names (rulesets by path, its scenario) are read again when it
+    is resumed or replayed: they must lie inside the ruleset roots or the record's own folder (S005),
+    as a ruleset's `uses` must, so that a record cannot make ruleslang read a file anywhere."""
+    allowed = [*workspace.loader.allowed, Path(path).resolve().parent]
+    named = [ref for ref in setup.refs if parse_ref(ref) is None]
+    if setup.scenario and is_path_ref(setup.scenario):
+        named.append(setup.scenario)
+    for text in named:
+        where = Path(text).resolve()
+        if not any(where == folder or folder in where.parents for folder in allowed):
+            raise DiagnosticError(error(
+                "S005", f"the record names '{text}', which lies outside the ruleset roots", None, file=path,
+                hint="resume or replay it with the folder that holds it among the roots: --rulesets DIR"))
+
+
 def check_rulesets_unchanged(game: Game, data: dict, path: str) -> None:
     files = _ruleset_files(game)
     for entry in data["rulesets"]:
@@ -463,7 +483,9 @@ def replay(workspace, data: dict, path: str) -> ReplayResult:
 
     A ruleset changed since the record was made is refused (D665) before anything is played.
     """
-    game = build_game(workspace, setup_of(data), recorded=data["decisions"], scenario_text=data["scenario"]["text"])
+    setup = setup_of(data)
+    confine_record(workspace, setup, path)
+    game = build_game(workspace, setup, recorded=data["decisions"], scenario_text=data["scenario"]["text"])
     check_rulesets_unchanged(game, data, path)
     for agent in game.agents.values():
         agent.after = None  # a replay only answers from the record

@@ -336,3 +336,22 @@ def test_a_save_with_a_whole_number_written_as_a_decimal_is_refused(saved, capsy
         d["rounds"] = float(d["rounds"])
     tamper(saved, change)
     assert "rounds: expected" in resume_refused(saved, "D664", capsys)
+
+
+@pytest.mark.parametrize("field", ["compose", "scenario"])
+def test_a_save_naming_a_file_outside_the_roots_is_refused_without_reading_it(saved, tmp_path_factory, capsys, field):
+    elsewhere = tmp_path_factory.mktemp("elsewhere")
+    secret = elsewhere / ("secret.rules" if field == "compose" else "secret.yaml")
+    secret.write_text("hunter2\n")
+
+    def change(d):
+        if field == "compose":
+            d["compose"] = [str(secret)]
+        else:
+            d["scenario"]["ref"] = str(secret)
+    tamper(saved, change)
+    err = resume_refused(saved, "S005", capsys)
+    assert "outside the ruleset roots" in err and "hunter2" not in err
+    assert main(["replay", saved.name]) == 1
+    replayed = capsys.readouterr().err
+    assert "error[S005]" in replayed and "hunter2" not in replayed
