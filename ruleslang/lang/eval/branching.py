@@ -108,12 +108,9 @@ class Branching:
             self._hook(hook)(env, p, lambda q: run_hooks(hooks, i + 1, q, after))
 
         def body(p) -> None:
-            instead = procs.applicable_hooks(ctx, name, "instead of")
-            if len(instead) > 1:
-                names = ", ".join(h.name.text for h, _, _ in instead)
-                raise EvalError("E521", f"hooks {names} all replace {name}; at most one may apply", span)
-            if instead:
-                hook, _block, env = instead[0]
+            instead = procs.replacing_hook(ctx, name, span)
+            if instead is not None:
+                hook, _block, env = instead
                 self._hook(hook)(env, p, then_after)
             else:
                 self._body(name, depth)([ctx] + [None] * (procs.frame_size(self._decl(name)) - 1), p, then_after)

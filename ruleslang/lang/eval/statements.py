@@ -394,6 +394,15 @@ class Procedures:
             self._hook_runs[id(hook)] = parts
         return parts
 
+    def replacing_hook(self, ctx, name: str, span) -> tuple | None:
+        """The one `instead of` hook that applies to phase `name` now (hook, block, env), or None;
+        E521 when several would replace it."""
+        instead = self.applicable_hooks(ctx, name, "instead of")
+        if len(instead) > 1:
+            names = ", ".join(h.name.text for h, _, _ in instead)
+            raise EvalError("E521", f"hooks {names} all replace {name}; at most one may apply", span)
+        return instead[0] if instead else None
+
     def applicable_hooks(self, ctx, name: str, when: str) -> list:
         out = []
         for hook in self.hooks.get(name, ()):
@@ -440,12 +449,9 @@ def run_procedure(ctx, name: str, *, span=None) -> None:
         for hook, block, env in procs.applicable_hooks(ctx, name, "before"):
             ctx.log("hook", name=hook.name.text, when="before", target=name)
             block(env)
-        instead = procs.applicable_hooks(ctx, name, "instead of")
-        if len(instead) > 1:
-            names = ", ".join(h.name.text for h, _, _ in instead)
-            raise EvalError("E521", f"hooks {names} all replace {name}; at most one may apply", span)
-        if instead:
-            hook, block, env = instead[0]
+        instead = procs.replacing_hook(ctx, name, span)
+        if instead is not None:
+            hook, block, env = instead
             ctx.log("hook", name=hook.name.text, when="instead of", target=name)
             block(env)
         else:
