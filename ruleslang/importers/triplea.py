@@ -157,6 +157,7 @@ _UNIT_TAGS = {
 }
 
 # Territory options carried into the map as fields (the rest become space attributes).
+_TRIPLEA_NEUTRAL = "Neutral"  # the name of TripleA's neutral pseudo-player (PlayerId.NULL_PLAYERID)
 _TERRITORY_FIELDS = {"production", "capital", "victoryCity", "originalOwner", "isImpassable"}
 # Territory options that are plain data: kept as attributes without a warning.
 _TERRITORY_DATA = {"unitProduction", "blockadeZone", "kamikazeZone", "navalBase", "airBase",
@@ -240,6 +241,7 @@ class _Importer:
         self.problems: list[Diagnostic] = []
         self.unit_names: dict[str, str] = {}
         self.owner_elements: dict[str, XmlElement] = {}
+        self.ownerless_units: str | None = None  # the player given the units placed without an owner
         for element in self.section("unitList").all("unit"):
             if element.attrs.get("name"):
                 self.unit_name(element.attrs["name"], element)
@@ -366,6 +368,10 @@ class _Importer:
         if canals:
             data["canals"] = canals
         data["start"] = self.start_data(territories, water)
+        if self.ownerless_units:
+            # TripleA gives units placed without an owner to its neutral pseudo-player: a player here,
+            # outside the turn order (it takes no turns, and chooses its casualties when attacked)
+            data["players"].append({"name": self.ownerless_units})
         return data
 
     def space_entry(self, territory: str, is_sea: bool, fields: dict, attributes: dict,
@@ -472,6 +478,16 @@ class _Importer:
                                       element)
         return list(canals.values())
 
+    def neutral_player_name(self) -> str:
+        """The player that holds units placed without an owner: TripleA's name for its neutral
+        pseudo-player, or that name made unique where the game has a player so named."""
+        taken = {p.attrs["name"].casefold() for p in self.player_elements()}
+        name, n = _TRIPLEA_NEUTRAL, 1
+        while name.casefold() in taken:
+            n += 1
+            name = f"{_TRIPLEA_NEUTRAL} {n}"
+        return name
+
     def start_data(self, territories: dict[str, XmlElement], water: set[str]) -> dict:
         factory_types = self.factory_units()
         units: dict[str, dict[str, dict[str, int]]] = {}
@@ -480,6 +496,8 @@ class _Importer:
         for element in self.section("initialize").walk("unitPlacement"):
             attrs = element.attrs
             territory, owner, unit = attrs.get("territory", ""), attrs.get("owner", ""), attrs.get("unitType", "")
+            if not owner:
+                owner = self.ownerless_units = self.ownerless_units or self.neutral_player_name()
             if territory not in territories:
                 self.fail(f"units are placed in the unknown territory '{territory}'", element)
                 continue

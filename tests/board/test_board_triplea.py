@@ -289,3 +289,38 @@ def test_embedded_maps_record_their_source(roots):
                              ("g40", "world_war_ii_global")):
         game_map = load_map(name, roots)
         assert f"repository: triplea-maps/{repository}" in game_map.source and "commit: " in game_map.source
+
+
+# ---------------------------------------------------------------- units without an owner (issue 13)
+
+
+def _tiny_with(tmp_path, replace: dict[str, str]) -> Path:
+    text = (FIXTURES / "tiny_game.xml").read_text(encoding="utf-8")
+    for old, new in replace.items():
+        assert old in text
+        text = text.replace(old, new)
+    game = tmp_path / "tiny_game.xml"
+    game.write_text(text, encoding="utf-8")
+    return game
+
+
+OWNERLESS = {'<unitPlacement unitType="foot" territory="Redland" quantity="3" owner="Reds"/>':
+             '<unitPlacement unitType="foot" territory="Redland" quantity="3" owner="Reds"/>\n'
+             '      <unitPlacement unitType="foot" territory="Peak" quantity="2"/>'}
+
+
+def test_units_placed_without_an_owner_belong_to_the_neutral_player(tmp_path):
+    import_triplea(_tiny_with(tmp_path, OWNERLESS), tmp_path / "out")
+    game_map = load_map("tiny-game", [tmp_path / "out"])
+    assert "Neutral" in [p.name for p in game_map.players] and "Neutral" not in game_map.turn_order
+    assert dict(game_map.start.units["Peak"]) == {"Neutral": {"foot": 2}}
+
+
+def test_the_neutral_player_gets_a_name_no_player_has(tmp_path):
+    named = {**OWNERLESS, '<player name="Blues"': '<player name="Neutral"'}
+    text = (FIXTURES / "tiny_game.xml").read_text(encoding="utf-8")
+    named.update({old: old.replace('"Blues"', '"Neutral"') for old in set(
+        line.strip() for line in text.splitlines() if '"Blues"' in line and '<player name="Blues"' not in line)})
+    import_triplea(_tiny_with(tmp_path, named), tmp_path / "out")
+    game_map = load_map("tiny-game", [tmp_path / "out"])
+    assert dict(game_map.start.units["Peak"]) == {"Neutral 2": {"foot": 2}}
