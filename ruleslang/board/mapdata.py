@@ -239,11 +239,17 @@ class GameMap:
 
 
 def _lookup(items: Iterable) -> dict[str, str]:
+    """The loose spelling (`name_key`) of every name and alias -> the name it spells. A loose
+    spelling two names share (`New Bern` and `Newbern`) spells neither: each is found by its exact
+    name only."""
     table: dict[str, str] = {}
+    shared: set[str] = set()
     for item in items:
         for text in (item.name, *item.aliases):
-            table.setdefault(name_key(text), item.name)
-    return table
+            key = name_key(text)
+            if table.setdefault(key, item.name) != item.name:
+                shared.add(key)
+    return {key: name for key, name in table.items() if key not in shared}
 
 
 def _spellings(items: Iterable) -> dict[str, str]:
@@ -427,6 +433,8 @@ class _MapChecker:
                 if not k:
                     self.problem("D620", path, f"the {what} name '{text}' has no letters or digits")
                     continue
+                if k in seen and seen[k][1] != entry["name"] and path[-1] == "name" == seen[k][0][-1]:
+                    continue  # two names spelled alike but not the same: each is found by its exact name
                 if k in seen and seen[k][1] != entry["name"]:
                     first_path, first_owner, first_text = seen[k]
                     self.problem("D620", path,

@@ -213,6 +213,16 @@ def test_space_alias_clash_is_reported():
     assert [d.code for d in found] == ["D620"] and "names two spaces" in found[0].message
 
 
+def test_two_names_spelled_alike_are_each_found_by_their_exact_name():
+    # TripleA's Civil War has New Bern and Newbern (issue 13): both load; a loose spelling of
+    # either spells neither, so nothing is merged
+    game_map = check(BASE + "  - {name: New Bern, kind: land}\n  - {name: Newbern, kind: land}\n"
+                            "connections: [[New Bern, Newbern]]\n")
+    assert game_map.resolve_space("New Bern") == "New Bern" and game_map.resolve_space("Newbern") == "Newbern"
+    assert game_map.resolve_space("new bern") is None
+    assert game_map.neighbours("New Bern") == ("Newbern",)
+
+
 def test_name_key_ignores_case_spaces_and_punctuation():
     assert name_key("Anglo-Egypt") == name_key("anglo egypt") == "angloegypt"
     assert name_key("Karelia S.S.R.") == name_key("karelia ssr")
