@@ -1,0 +1,63 @@
+"""The fuzzing harness (fuzz/run.py) can fail: it tries cases, and a planted crash, hang or uncoded error
+is classified as such, deduplicated and written out. A few seconds, not a fuzzing campaign."""
+
+import importlib.util
+import io
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+RUN = Path(__file__).resolve().parent.parent / "fuzz" / "run.py"
+
+
+@pytest.fixture(scope="module")
+def harness():
+    spec = importlib.util.spec_from_file_location("fuzz_run", RUN)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def _raises(path, workdir):
+    raise ValueError(f"planted ({len(path.read_bytes())} bytes)")
+
+
+def _hangs(path, workdir):
+    time.sleep(60)
+
+
+def test_a_real_target_is_tried_and_a_planted_crash_is_an_internal_error(harness, tmp_path, monkeypatch):
+    monkeypatch.setattr(harness, "TIME_LIMIT", 1.0)
+    targets = {
+        "triplea": harness.TARGETS["triplea"],
+        "boom": harness.Target("boom", "txt", _raises, lambda: [b"seed text\n"], "cat {path}", warm=False),
+        "hang": harness.Target("hang", "txt", _hangs, lambda: [b"x"], "cat {path}", warm=False),
+    }
+    out = io.StringIO()
+    report = harness.fuzz(3.0, seed=3, targets=targets, findings=tmp_path, out=out)
+    assert report.tried["triplea"] >= 5
+    assert report.classes["boom"] == {harness.INTERNAL: report.tried["boom"]} and report.tried["boom"] >= 2
+    assert report.classes["hang"].get(harness.TIMEOUT, 0) >= 1
+    # one finding per distinct failure, whatever the input: the planted exception is one bug
+    boom = [key for key in report.failures if key[0] == "boom"]
+    assert len(boom) == 1 and boom[0][2].startswith("ValueError at ")
+    written = sorted(p.name for p in tmp_path.iterdir())
+    assert any(n.startswith("boom-") and n.endswith(".txt") for n in written)
+    assert any(n.startswith("boom-") and n.endswith(".reason") for n in written)
+    printed = out.getvalue()
+    assert "cases tried:" in printed and "internal error" in printed and "slowest input:" in printed
+
+
+@pytest.mark.parametrize("stderr, kind", [
+    ("a.rules:2:3: error[P001]: expected an expression\n   2 | x error y\n", "ok"),
+    ("ruleslang: error[U110]: a.rules has no formula named 'f'\n", "ok"),
+    ("error: something broke\n", "uncoded error"),
+    ("a.rules: error: no code here\n", "uncoded error"),
+    ("error[E513]: evaluation nested too deeply\n", "no location"),
+    ("ruleslang: internal error (KeyError: 'x'). This is a bug\n", "internal error"),
+])
+def test_command_output_is_classified(harness, stderr, kind):
+    assert harness.judge_output(stderr, need_line=True).kind == kind
