@@ -339,3 +339,50 @@ def test_bad_orders_are_located(tmp_path, text, found):
     code, output = run_cli(["play", "--ruleset", "aar/base@1", "--players", "Germans=scripted", "--orders",
                             str(orders), "--rounds", "1", "--quiet"])
     assert code == 1 and "error[D650]" in output and "orders.yaml:" in output and found in output
+
+
+# ---------------------------------------------------------------- found by fuzz/run.py (its first run)
+
+
+def test_an_expression_that_is_only_a_comment_is_a_syntax_error():
+    code, output = run_cli(["eval", "aar/base@1", "#f p == Germans", "--exact"])
+    assert code == 1 and "error[P001]" in output and "expected an expression" in output
+
+
+def test_a_byte_order_mark_before_bytes_that_are_not_utf8_is_located(tmp_path):
+    path = tmp_path / "a.rules"
+    path.write_bytes(b"\xef\xbb\xbfr\xf5leset a/b@1\n")
+    code, output = run_cli(["check", str(path)])
+    assert code == 1 and "error[S006]" in output and "byte 0xf5" in output and "a.rules:1:2:" in output
+
+
+def _saved_game(tmp_path) -> dict:
+    save = tmp_path / "game.json"
+    assert run_cli(["play", "--ruleset", "aar/base@1", "--agent", "random", "--rounds", "1", "--quiet",
+                    "--save", str(save), "--log", str(tmp_path / "game.jsonl")])[0] == 0
+    return json.loads(save.read_text())
+
+
+@pytest.mark.parametrize("damage, said", [(lambda text: text.replace('"seed": 1', '"seed": ' + "9" * 5000),
+                                           "too many digits"),
+                                          (lambda text: text.replace('"settings": []', '"settings": ' + "[" * 30000
+                                                                     + "]" * 30000), "nests too deeply")])
+def test_a_save_with_a_huge_number_or_deep_nesting_is_refused(tmp_path, damage, said):
+    data = _saved_game(tmp_path)
+    text = damage(json.dumps(data))
+    assert text != json.dumps(data)
+    (tmp_path / "bad.json").write_text(text)
+    code, output = run_cli(["replay", str(tmp_path / "bad.json")])
+    assert code == 1 and "error[D661]" in output and said in output
+
+
+def test_a_log_whose_decision_lacks_its_player_is_refused(tmp_path):
+    _saved_game(tmp_path)
+    lines = (tmp_path / "game.jsonl").read_text().splitlines()
+    index = next(i for i, line in enumerate(lines) if '"kind":"decision"' in line and '"player"' in line)
+    event = json.loads(lines[index])
+    del event["player"]
+    lines[index] = json.dumps(event)
+    (tmp_path / "bad.jsonl").write_text("\n".join(lines) + "\n")
+    code, output = run_cli(["replay", str(tmp_path / "bad.jsonl")])
+    assert code == 1 and "error[D664]" in output and "lacks player" in output

@@ -341,6 +341,8 @@ def read_save(path: str) -> dict:
         what = exc.msg[0].lower() + exc.msg[1:] + (" here" if exc.msg.endswith(" at") else "")
         raise DiagnosticError(error("D661", f"the save is not valid JSON (truncated or corrupt): {what}",
                                     span_at(source, exc.lineno, exc.colno)))
+    except (ValueError, RecursionError) as exc:  # a number of thousands of digits; nesting thousands deep
+        raise DiagnosticError(error("D661", f"the save cannot be read (corrupt): {_unreadable(exc)}", file=path))
     if not isinstance(data, dict) or data.get("format") != SAVE_KIND:
         raise DiagnosticError(error("D662", "this is not a ruleslang save", None, file=path))
     if data.get("version") != FORMAT_VERSION:
@@ -437,6 +439,14 @@ def write_log(path: str, game: Game, scenario_text: str | None, *, finished: boo
     write_atomic(path, "\n".join(lines) + "\n")
 
 
+def _unreadable(exc: BaseException) -> str:
+    """What is wrong with a record JSON cannot hold as data, in a line."""
+    if isinstance(exc, RecursionError):
+        return "its data nests too deeply"
+    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return "a number with too many digits" if "digits" in text else text
+
+
 def read_record(path: str) -> dict:
     """A save (JSON), or a log (.jsonl or .log) read as a save's data, with its events and decisions."""
     if not path.endswith((".jsonl", ".log")):
@@ -447,8 +457,9 @@ def read_record(path: str) -> dict:
         header = json.loads(lines[0])
         start = json.loads(lines[1]) if len(lines) > 1 else None
         events = [json.loads(line) for line in lines[2:] if line.strip()]
-    except (OSError, IndexError, json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise DiagnosticError(error("D661", f"the log cannot be read (truncated or corrupt): {exc}", file=path))
+    except (OSError, IndexError, ValueError, RecursionError) as exc:  # JSON, UTF-8, digits, nesting
+        raise DiagnosticError(error("D661", f"the log cannot be read (truncated or corrupt): {_unreadable(exc)}",
+                                    file=path))
     if not isinstance(header, dict) or header.get("kind") != "game" \
             or header.get("format") not in (LOG_KIND, SAVE_KIND):
         raise DiagnosticError(error("D662", "this is not a ruleslang game log", file=path))
@@ -464,8 +475,13 @@ def read_record(path: str) -> dict:
     header = {k: v for k, v in header.items() if k != "kind"}
     header.update(start=start, events=events)
     # the runtime's record of each answer (a rule's own `choose` also logs one, with its id)
-    header["decisions"] = [{"kind": e["decision"], "player": e["player"], "answer": e["answer"]}
-                           for e in events if e.get("kind") == "decision" and "decision" in e]
+    decisions = [e for e in events if isinstance(e, dict) and e.get("kind") == "decision" and "decision" in e]
+    for n, event in enumerate(decisions):
+        missing = [key for key in ("player", "answer") if key not in event]
+        if missing or not isinstance(event["decision"], str):
+            raise DiagnosticError(error("D664", f"decision {n + 1} of the log is malformed (it lacks "
+                                                f"{', '.join(missing) or 'a decision name'})", None, file=path))
+    header["decisions"] = [{"kind": e["decision"], "player": e["player"], "answer": e["answer"]} for e in decisions]
     return header
 
 

@@ -7,6 +7,7 @@ file. References written inside a ruleset may only reach files within the rulese
 
 from __future__ import annotations
 
+import codecs
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -197,7 +198,10 @@ def _ref_sort_key(ref: str):
 
 def _not_utf8(path: Path, data: bytes, exc: UnicodeDecodeError) -> Diagnostic:
     """S006 located at the first byte that is not UTF-8, in the file itself."""
-    before = data[:exc.start].decode("utf-8-sig")
-    shown = Source(str(path), before + "\ufffd" + data[exc.end:].split(b"\n", 1)[0].decode("utf-8", "replace"))
-    return error("S006", f"ruleset file is not UTF-8 text (byte 0x{data[exc.start]:02x}: {exc.reason})", Span(shown, len(before), len(before) + 1),
-                 hint="save the file as UTF-8")
+    # with a byte-order mark the decoder counts from after it
+    at = exc.start + (len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0)
+    before = data[:at].decode("utf-8-sig", errors="replace")
+    rest = data[at + 1:].split(b"\n", 1)[0].decode("utf-8", "replace")
+    shown = Source(str(path), before + "\ufffd" + rest)
+    return error("S006", f"ruleset file is not UTF-8 text (byte 0x{data[at]:02x}: {exc.reason})",
+                 Span(shown, len(before), len(before) + 1), hint="save the file as UTF-8")

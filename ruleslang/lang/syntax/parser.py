@@ -73,6 +73,9 @@ class _Indenter(Indenter):
     def handle_NL(self, token: Token):
         if self.paren_level > 0:
             return
+        if "\n" not in token:  # a comment with no line break after it (a text ending in a comment)
+            yield token
+            return
         indent_str = token.rsplit("\n", 1)[1]
         if "\t" in indent_str:
             raise _IndentError("P004", "tabs are not allowed in indentation; indent with spaces", token)
