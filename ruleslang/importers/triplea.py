@@ -32,7 +32,7 @@ from ruleslang.base.yamlio import dump_yaml, load_yaml
 from ruleslang.board.mapdata import map_from_data, natural_key
 from ruleslang.base.safexml import XmlElement, read_xml
 from ruleslang.base.fileio import write_atomic
-from ruleslang.base.limits import MAX_UNITS
+from ruleslang.base.limits import MAX_NUMBER_DIGITS, MAX_UNITS
 
 RULESET_VERSION = 1
 MONEY_RESOURCE = "PUs"
@@ -172,7 +172,7 @@ def _value(text: str) -> object:
     """An XML option value as data: true/false, a whole number, a list (a:b), or text."""
     if text in ("true", "false"):
         return text == "true"
-    if re.fullmatch(r"-?\d+", text):
+    if re.fullmatch(r"-?\d{1,%d}" % MAX_NUMBER_DIGITS, text):  # longer: kept as text, never converted
         return int(text)
     if ":" in text:
         return [_value(part) for part in text.split(":")]
@@ -257,6 +257,17 @@ class _Importer:
 
     def fail(self, message: str, element: XmlElement | None, code: str = "D643") -> None:
         self.problems.append(error(code, message, self.span(element)))
+
+    def whole(self, element: XmlElement, name: str, default: int) -> int | None:
+        """The whole number attribute `name` of `element` gives (`default` when absent or empty), or
+        None after a located D643 (a decimal, a word, a number of more digits than the limit)."""
+        text = (element.attrs.get(name) or "").strip()
+        if not text:
+            return default
+        if re.fullmatch(r"-?\d{1,%d}" % MAX_NUMBER_DIGITS, text):
+            return int(text)
+        self.fail(f"the {name} '{text[:40]}' is not a whole number", element)
+        return None
 
     def section(self, tag: str) -> XmlElement:
         found = self.root.first(tag)
@@ -501,10 +512,8 @@ class _Importer:
             if territory not in territories:
                 self.fail(f"units are placed in the unknown territory '{territory}'", element)
                 continue
-            try:
-                quantity = int(attrs.get("quantity", "1"))
-            except ValueError:
-                self.fail(f"the quantity '{attrs.get('quantity')}' is not a whole number", element)
+            quantity = self.whole(element, "quantity", 1)
+            if quantity is None:
                 continue
             for option in ("hitsTaken", "unitDamage"):
                 if attrs.get(option, "0") not in ("", "0"):
@@ -527,7 +536,9 @@ class _Importer:
         money = MONEY_RESOURCE if MONEY_RESOURCE in resources or not resources else resources[0]
         for element in self.section("initialize").walk("resourceGiven"):
             player, resource = element.attrs.get("player", ""), element.attrs.get("resource", "")
-            amount = int(element.attrs.get("quantity", "0") or 0)
+            amount = self.whole(element, "quantity", 0)
+            if amount is None:
+                continue
             if resource == money:
                 treasury[player] = treasury.get(player, 0) + amount
             else:
@@ -560,11 +571,11 @@ class _Importer:
                 rule = rules.get(entry.attrs.get("name"))
                 if rule is None:
                     continue
-                cost = sum(int(c.attrs.get("quantity", 0)) for c in rule.all("cost")
+                cost = sum(self.whole(c, "quantity", 0) or 0 for c in rule.all("cost")
                            if c.attrs.get("resource") == MONEY_RESOURCE)
                 for result in rule.all("result"):
-                    unit, count = result.attrs.get("resourceOrUnit", ""), int(result.attrs.get("quantity", 1) or 1)
-                    if unit in costs or count <= 0:
+                    unit, count = result.attrs.get("resourceOrUnit", ""), self.whole(result, "quantity", 1)
+                    if unit in costs or count is None or count <= 0:
                         continue
                     if cost % count:
                         self.untranslated("production", rule.attrs.get("name", ""),

@@ -324,3 +324,24 @@ def test_the_neutral_player_gets_a_name_no_player_has(tmp_path):
     import_triplea(_tiny_with(tmp_path, named), tmp_path / "out")
     game_map = load_map("tiny-game", [tmp_path / "out"])
     assert dict(game_map.start.units["Peak"]) == {"Neutral 2": {"foot": 2}}
+
+
+@pytest.mark.parametrize("old, new", [('quantity="3" owner="Reds"', 'quantity="-2.75" owner="Reds"'),
+                                      ('quantity="3" owner="Reds"', 'quantity="' + "9" * 5000 + '" owner="Reds"')])
+def test_a_quantity_that_is_not_a_whole_number_is_located(tmp_path, old, new):
+    game = _tiny_with(tmp_path, {old: new})
+    with pytest.raises(DiagnosticError) as caught:
+        import_triplea(game, tmp_path / "out")
+    (found,) = [d for d in caught.value.diagnostics if d.code == "D643"]
+    assert "is not a whole number" in found.message and found.span.line == 143
+
+
+def test_an_option_value_of_thousands_of_digits_is_kept_as_text(tmp_path):
+    text = (FIXTURES / "tiny_game.xml").read_text(encoding="utf-8")
+    option = next(line for line in text.splitlines() if '<option name="attack" value="' in line)
+    value = option.split('value="')[1].split('"')[0]
+    game = _tiny_with(tmp_path, {option: option.replace(f'value="{value}"', 'value="' + "9" * 5000 + '"')})
+    try:
+        import_triplea(game, tmp_path / "out")
+    except DiagnosticError as exc:  # refused whole is fine; an internal error is not
+        assert all(d.code.startswith("D") for d in exc.diagnostics)
