@@ -430,7 +430,6 @@ class Chain:
         """The distribution of states after running step `name` from state `key`."""
         out: dict = {}
         self._materialize(key, round_number)
-        battle = self.battle
 
         def finish(p) -> None:
             k = self._key()
@@ -513,48 +512,41 @@ class Chain:
             if is_taken:
                 taken += p
 
+        def settle(dist: dict) -> dict:
+            """Absorb the states of `dist` that ended; the live ones, with their chances."""
+            live: dict = {}
+            for key, p in dist.items():
+                end = self._end(key)
+                if end:
+                    absorb(key, end[0], p, end[1])
+                else:
+                    live[key] = live.get(key, 0) + p
+            return live
+
+        def advance(live: dict, round_key) -> dict:
+            """The states one more round makes of the live ones."""
+            out: dict = {}
+            for key, p in live.items():
+                for k2, q in self._round(key, round_key).items():
+                    out[k2] = out.get(k2, 0) + p * q
+            return out
+
         start = self._run(self.initial, 0, self.steps["start"]) if self.steps["start"] else {self.initial: self.one}
-        live: dict = {}
-        for key, p in start.items():
-            end = self._end(key)
-            if end:
-                absorb(key, end[0], p, end[1])
-            else:
-                live[key] = live.get(key, 0) + p
+        live = settle(start)
         if live:
             rounds += sum(live.values(), 0 * self.one)
-        after_first: dict = {}
         if self.round_limit is not None and self.round_limit < 1:
             for key, p in live.items():
                 absorb(key, ROUND_LIMIT, p, False)
             live = {}
-        for key, p in live.items():
-            for k2, q in self._round(key, 1).items():
-                after_first[k2] = after_first.get(k2, 0) + p * q
-        live = {}
-        for key, p in after_first.items():
-            end = self._end(key)
-            if end:
-                absorb(key, end[0], p, end[1])
-            else:
-                live[key] = p
+        live = settle(advance(live, 1))
         if self.round_limit is not None:
             late = LateRound()
             for _ in range(2, self.round_limit + 1):
                 if not live:
                     break
                 rounds += sum(live.values(), 0 * self.one)
-                nxt: dict = {}
-                for key, p in live.items():
-                    for k2, q in self._round(key, late).items():
-                        nxt[k2] = nxt.get(k2, 0) + p * q
-                live = {}
-                for key, p in nxt.items():
-                    end = self._end(key)
-                    if end:
-                        absorb(key, end[0], p, end[1])
-                    else:
-                        live[key] = p
+                live = settle(advance(live, late))
             for key, p in live.items():
                 absorb(key, ROUND_LIMIT, p, False)
         else:
