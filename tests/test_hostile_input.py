@@ -297,6 +297,16 @@ def test_a_path_too_long_for_the_system_is_a_coded_error(tmp_path, argv):
     assert code == 1 and "error[D613]" in output and "too long" in output
 
 
+@pytest.mark.parametrize("text", ["map: {long}\n", "rulesets: [aar/{long}@1]\n"])
+def test_a_name_too_long_for_the_system_inside_a_file_is_located_there(tmp_path, text):
+    # a name looked up under the roots (not a path the user typed): "unknown", at the line that
+    # wrote it, not the system's unlocated refusal (found by fuzz/run.py)
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(text.replace("{long}", "x" * 300))
+    code, output = run_cli(["play", "--scenario", str(scenario), "--rounds", "1", "--quiet"])
+    assert code == 1 and "s.yaml:1:" in output and "D613" not in output, output
+
+
 def test_a_scenario_that_is_not_utf8_is_refused_with_its_code(tmp_path):
     scenario = tmp_path / "bad.yaml"
     scenario.write_bytes(b"map: aar\n\xff\n")

@@ -63,6 +63,16 @@ def _remove_stale_temporaries(folder: Path, name: str) -> None:
                 pass  # gone already, or not ours to remove: the write itself succeeded
 
 
+def is_file(path: str | Path) -> bool:
+    """True when `path` names a regular file. False also where the system refuses to look (a name
+    longer than it allows): a lookup then says "not found" at the place the name was written,
+    instead of an unlocated system error."""
+    try:
+        return Path(path).is_file()
+    except OSError:
+        return False
+
+
 def file_problem(path: str | Path) -> str | None:
     """Why a file cannot be written at `path`, or None when it can (checked before any work is done)."""
     target = Path(path)

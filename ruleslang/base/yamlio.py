@@ -23,6 +23,7 @@ from typing import Iterable, Iterator, Mapping
 import jsonschema
 import yaml
 
+from ruleslang.base.fileio import is_file
 from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, Related, error
 from ruleslang.base.limits import MAX_DATA_CHARS, MAX_NUMBER_DIGITS, MAX_YAML_DEPTH
 from ruleslang.base.source import Source, Span, span_at
@@ -242,7 +243,7 @@ def not_a_file(path: str, span: Span | None = None, code: str = "D608") -> Diagn
     Located at `span` when the path was written in a file (a scenario's `map:`).
     """
     found = Path(path)
-    if found.is_file():
+    if is_file(found):
         return None
     message = f"{path} is a folder, not a file" if found.is_dir() else f"no such file: {path}"
     return error(code, message, span, file=None if span else path)

@@ -23,6 +23,7 @@ from typing import Iterable, Mapping, Sequence
 
 import yaml
 
+from ruleslang.base.fileio import is_file
 from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, Related, error
 from ruleslang.base.limits import MAX_UNITS
 from ruleslang.base.source import Span
@@ -295,10 +296,10 @@ def find_map(ref: str, roots: Sequence[Path]) -> Path | None:
     """The file a map reference names: a `.yaml` path, or `<root>/maps/<ref>.yaml`."""
     if is_path_ref(ref):
         candidate = Path(ref)
-        return candidate if candidate.is_file() else None
+        return candidate if is_file(candidate) else None
     for root in roots:
         candidate = Path(root) / "maps" / f"{ref}.yaml"
-        if candidate.is_file():
+        if is_file(candidate):
             return candidate
     return None
 

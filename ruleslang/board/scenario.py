@@ -21,6 +21,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Mapping, Sequence
 
+from ruleslang.base.fileio import is_file
 from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, Related, error
 from ruleslang.base.limits import MAX_UNITS
 from ruleslang.base.source import Source, Span
@@ -126,11 +127,11 @@ def find_scenario(ref: str, roots: Sequence[Path]) -> Path | None:
         family, name = ref.split("/")
         for root in roots:
             candidate = Path(root) / family / "scenarios" / f"{name}.yaml"
-            if candidate.is_file():
+            if is_file(candidate):
                 return candidate
         return None
     candidate = Path(ref)
-    return candidate if candidate.is_file() else None
+    return candidate if is_file(candidate) else None
 
 
 def _is_named(ref: str) -> bool:

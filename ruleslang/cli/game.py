@@ -97,7 +97,7 @@ def cmd_play(args) -> int:
         defaults = play_defaults(ws.roots)
         scenario_text = _scenario_text(ws, args.scenario)
         # the rulesets: named on the command line, else those the scenario names, else the default game
-        refs = args.refs or _scenario_rulesets(args.scenario, scenario_text) or list(defaults.get("rulesets") or [])
+        refs = args.refs or _scenario_rulesets(ws, args.scenario, scenario_text) or list(defaults.get("rulesets") or [])
         if not refs:
             print("ruleslang play: error: name the rulesets (--ruleset REF); no defaults.yaml gives a default game",
                   file=sys.stderr)
@@ -197,13 +197,24 @@ def _play_usage(args, players: dict[str, str]) -> str | None:
     return None
 
 
-def _scenario_rulesets(name: str | None, text: str | None) -> list[str]:
-    """The `rulesets:` a scenario names (checked against the workspace when the game is built)."""
+def _scenario_rulesets(ws, name: str | None, text: str | None) -> list[str]:
+    """The `rulesets:` a scenario names, each resolved in the workspace now, so a name that finds no
+    ruleset is reported at its line of the scenario."""
     if not text:
         return []
-    data, _ = load_yaml(Source(name or "<scenario>", text))
+    path = find_scenario(name, ws.roots) if name else None
+    data, positions = load_yaml(Source(str(path or name or "<scenario>"), text))
     found = data.get("rulesets") if isinstance(data, dict) else None
-    return [str(r) for r in found] if isinstance(found, list) else []
+    refs = [str(r) for r in found] if isinstance(found, list) else []
+    problems = []
+    for i, ref in enumerate(refs):
+        try:
+            ws.composer.resolve_ref(ref, span=positions.span(("rulesets", i)))
+        except DiagnosticError as exc:
+            problems.extend(exc.diagnostics)
+    if problems:
+        raise DiagnosticError(problems)
+    return refs
 
 
 def _scenario_text(ws, ref: str | None) -> str | None:

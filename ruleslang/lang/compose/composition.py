@@ -120,13 +120,15 @@ class Composer:
 
     # ------------------------------------------------------------------------ entry points
 
-    def resolve_ref(self, text: str, source_name: str = "<command line>") -> Ruleset:
-        """Resolve a reference given by a user: `family/name@N`, `family/name` or a path."""
+    def resolve_ref(self, text: str, source_name: str = "<command line>", span: Span | None = None) -> Ruleset:
+        """Resolve a reference given by a user: `family/name@N`, `family/name` or a path. A problem is
+        located at `span` when the reference was written in a file (a scenario's `rulesets:`)."""
         if parse_ref(text) is None:
             file = self.loader.load_user_file(text)
             return self._resolve_file(file, None)
-        source = Source(source_name, text)
-        ref = ast.RefLit(text, False, span=Span(source, 0, len(text)))
+        if span is None:
+            span = Span(Source(source_name, text), 0, len(text))
+        ref = ast.RefLit(text, False, span=span)
         path = self.loader.locate(ref, None)
         return self._resolve_path(path, ref.span)
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Sequence
 
 from ruleslang.lang.syntax import ast
+from ruleslang.base.fileio import is_file
 from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, error
 from ruleslang.base.limits import MAX_SOURCE_CHARS
 from ruleslang.lang.syntax.parser import parse_module
@@ -64,7 +65,7 @@ class Loader:
     def load_user_file(self, text: str) -> RulesetFile:
         """Load a ruleset file the user named on the command line."""
         path = Path(text).resolve()
-        if not path.is_file():
+        if not is_file(path):
             raise DiagnosticError(error("S001", f"no such ruleset file '{text}'", file=text))
         self.allow_folder(path.parent)
         return self.load(path)
@@ -138,7 +139,7 @@ class Loader:
                      ", ".join(str(r) for r in self.allowed)))
         if path.suffix != ".rules":
             raise DiagnosticError(error("S002", f"'{text}' is not a .rules file", span))
-        if not path.is_file():
+        if not is_file(path):
             raise DiagnosticError(error("S001", f"no such ruleset file '{text}'", span))
         return path
 
