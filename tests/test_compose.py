@@ -88,6 +88,49 @@ def test_a_composition_where_one_ruleset_builds_on_the_other_has_no_conflict(tmp
     assert value(loaded, "output", 1) == 5
 
 
+REVISED = """
+    ruleset h/raid@2
+    revises h/raid@1
+    override constant multiplier = 3
+"""
+HOUSE = """
+    ruleset h/house@1
+    uses h/raid@2
+"""
+
+
+def test_two_versions_of_one_ruleset_in_a_composition_are_an_error_naming_both_chains(tmp_path):
+    ws, _ = load(tmp_path, {"h/raid@1": BASE, "h/raid@2": REVISED, "h/house@1": HOUSE})
+    loaded = ws.load(["h/house@1", "h/raid@1"])
+    assert codes(loaded.diagnostics) == ["R216"]
+    message = loaded.diagnostics[0].message
+    assert "h/raid@2 (h/house@1 uses h/raid@2)" in message and "h/raid@1 (named)" in message
+    assert loaded.diagnostics[0].span.line == 2  # the `uses` of house@1 that brought in @2
+    assert "h/raid@1!" in loaded.diagnostics[0].hint
+
+
+def test_a_version_marked_to_win_replaces_every_other_version_of_it(tmp_path):
+    ws, _ = load(tmp_path, {"h/raid@1": BASE, "h/raid@2": REVISED, "h/house@1": HOUSE})
+    assert value(ws.load(["h/house@1"]), "output", 1) == 3
+    loaded = ws.load(["h/house@1", "h/raid@1!"])
+    assert loaded.ok, loaded.diagnostics
+    assert value(loaded, "output", 1) == 4  # house@1's `uses h/raid@2` resolved to @1
+    assert "h/raid@2" not in loaded.ruleset.members
+    assert value(ws.load(["h/house@1"]), "output", 1) == 3  # the preference does not stay behind
+
+
+def test_a_revision_with_the_version_it_revises_is_one_ruleset(tmp_path):
+    ws, _ = load(tmp_path, {"h/raid@1": BASE, "h/raid@2": REVISED})
+    loaded = ws.load(["h/raid@2"])
+    assert loaded.ok, loaded.diagnostics
+
+
+def test_marking_two_versions_or_an_unversioned_ref_is_refused(tmp_path):
+    ws, _ = load(tmp_path, {"h/raid@1": BASE, "h/raid@2": REVISED})
+    assert codes(ws.load(["h/raid@1!", "h/raid@2!"]).diagnostics) == ["R216"]
+    assert codes(ws.load(["h/raid!"]).diagnostics) == ["R216"]
+
+
 def test_cycles_are_reported_with_their_path(tmp_path):
     ws, loaded = load(tmp_path, {"c/a@1": "ruleset c/a@1\nuses c/b@1\n", "c/b@1": "ruleset c/b@1\nuses c/a@1\n"})
     assert codes(loaded.diagnostics) == ["R204"]

@@ -18,7 +18,7 @@ from pathlib import Path
 from ruleslang.lang.syntax import ast
 from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, Related, error
 from ruleslang.base.errors import EvalError
-from ruleslang.lang.compose.loader import Loader, parse_ref
+from ruleslang.lang.compose.loader import Loader, parse_ref, without_mark
 from ruleslang.base.suggest import did_you_mean
 from ruleslang.base.yamlio import format_path
 
@@ -71,7 +71,8 @@ def _ruleset_problems(scenario, loader: Loader) -> list[Diagnostic]:
     for i, text in enumerate(scenario.rulesets):
         span = scenario.name_spans.get(("rulesets", i))
         try:
-            loader.locate(ast.RefLit(text, parse_ref(text) is None, span=span), folder)
+            ref = without_mark(text)
+            loader.locate(ast.RefLit(ref, parse_ref(ref) is None, span=span), folder)
         except DiagnosticError as exc:
             found = exc.diagnostics[0]
             # a missing version is best answered by the versions there are

@@ -83,6 +83,13 @@ REF_HELP = "a ruleset: family/name@N, family/name (the newest version) or a path
 REFS_HELP = REF_HELP + " (repeatable; with none, every ruleset found)"
 
 
+def _composition_option(p: argparse.ArgumentParser) -> None:
+    """--show-composition: print the rulesets a command runs, as resolved, before its output."""
+    p.add_argument("--show-composition", action="store_true",
+                   help="print the resolved composition first: every ruleset, what it uses and revises, and a "
+                        "version marked to win (REF!) standing in for another")
+
+
 def _eval_options(p: argparse.ArgumentParser) -> None:
     """The options of eval and call: a scenario, --set values, dice (--seed or --exact), a budget."""
     p.add_argument("--scenario", metavar="FILE", help="a scenario YAML file or a named scenario (family/name); "
@@ -94,6 +101,7 @@ def _eval_options(p: argparse.ArgumentParser) -> None:
     mode.add_argument("--exact", action="store_true", help="give the exact distribution instead of one sample")
     p.add_argument("--budget", type=_budget, metavar="STEPS",
                    help="stop an evaluation after this many steps, a positive whole number (default 5,000,000)")
+    _composition_option(p)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -112,12 +120,14 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Parse, resolve, type-check and evaluate the invariants of rulesets. "
                                    "With no REF, every ruleset found. Prints nothing when all is clean.")
     p.add_argument("refs", nargs="*", metavar="REF", help=REFS_HELP)
+    _composition_option(p)
     _common(p)
 
     p = sub.add_parser("test", help="run the rule tests; the last line is 'N passed, N failed'",
                        description="Run the tests written in rulesets (with no REF, in every ruleset found).")
     p.add_argument("refs", nargs="*", metavar="REF", help=REFS_HELP)
     p.add_argument("-q", "--quiet", action="store_true", help="print only failures and the summary")
+    _composition_option(p)
     _common(p)
 
     p = sub.add_parser("eval", help="evaluate an expression under a ruleset",
@@ -146,6 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
                                                       "to evaluate on; default: the start of the ruleset's map")
     p.add_argument("--set", metavar="NAME=VALUE", action="append", default=[], dest="settings",
                    help="set an option (repeatable); VALUE is JSON or a name")
+    _composition_option(p)
     _common(p)
 
     p = sub.add_parser("diff", help="semantic diff between two rulesets or revisions",
@@ -161,7 +172,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    "that `play:` of the rulesets' defaults.yaml describes (shipped: the embedded "
                                    "Revised map under its house rules, every player heuristic, 10 rounds).")
     p.add_argument("--ruleset", dest="refs", metavar="REF", action="append", default=[],
-                   help="a ruleset of the composition (repeatable; default: the composition above)")
+                   help="a ruleset of the composition (repeatable; default: the composition above); REF! makes "
+                        "that version win over another version of its ruleset the composition brings in")
     p.add_argument("--scenario", metavar="FILE",
                    help="start from a scenario (default: the map's start); its `rulesets:` are the composition "
                         "when no --ruleset is given")
@@ -185,6 +197,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="write the game as a log anyone can audit: a header, the starting state, then every "
                         "event and die, one JSON object a line (docs/log-format.md)")
     p.add_argument("--quiet", action="store_true", help="print only the result")
+    _composition_option(p)
     _common(p)
 
     add_odds_parser(sub, _common, REF_HELP)

@@ -11,7 +11,9 @@ from ruleslang.base.source import Source
 from ruleslang.base.yamlio import load_schema, load_yaml, read_source, validate
 from ruleslang.board.scenario import find_scenario
 from ruleslang.cli.inputs import open_workspace
-from ruleslang.cli.output import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, report_diagnostics
+from ruleslang.lang.compose.composition import composition_rulesets
+from ruleslang.lang.compose.loader import without_mark
+from ruleslang.cli.output import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, report_diagnostics, show_composition
 
 
 def play_defaults(roots) -> dict:
@@ -111,6 +113,10 @@ def cmd_play(args) -> int:
     game = saves.build_game(ws, setup, recorded=recorded, scenario_text=scenario_text)
     if args.resume:
         saves.check_rulesets_unchanged(game, data, args.resume)
+    if args.show_composition:
+        show_composition(game.loaded.ruleset, args.format)
+    elif not args.quiet:
+        print("Rulesets: " + ", ".join(composition_rulesets(game.loaded.ruleset)))
     printer = RoundPrinter(sys.stdout, quiet=args.quiet, live=sys.stderr.isatty() and not args.quiet)
     # a resumed game re-runs the saved rounds; their events must be the saved ones before
     # anything is written over the save
@@ -209,7 +215,7 @@ def _scenario_rulesets(ws, name: str | None, text: str | None) -> list[str]:
     problems = []
     for i, ref in enumerate(refs):
         try:
-            ws.composer.resolve_ref(ref, span=positions.span(("rulesets", i)))
+            ws.composer.resolve_ref(without_mark(ref), span=positions.span(("rulesets", i)))
         except DiagnosticError as exc:
             problems.extend(exc.diagnostics)
     if problems:

@@ -11,7 +11,7 @@ from ruleslang.base.errors import EvalError
 from ruleslang.base.source import Source, Span
 from ruleslang.base.suggest import did_you_mean
 from ruleslang.cli.inputs import folder_ref, load_composition, open_workspace, refuse_folders
-from ruleslang.cli.output import EXIT_ERRORS, EXIT_OK, report_diagnostics
+from ruleslang.cli.output import EXIT_ERRORS, EXIT_OK, report_diagnostics, show_composition
 from ruleslang.lang.diff import diff_rulesets
 from ruleslang.lang.eval import exact as exact_values
 from ruleslang.lang.eval.compile import NO_VALUE
@@ -62,6 +62,8 @@ def cmd_check(args) -> int:
             continue
         loaded = ws.load([ref])
         diagnostics.extend(loaded.diagnostics)
+        if args.show_composition and loaded.ruleset is not None:
+            show_composition(loaded.ruleset, args.format)
         if loaded.ok:
             diagnostics.extend(evaluate_checks(loaded, ws))
     return report_diagnostics(diagnostics, args.format)
@@ -82,6 +84,8 @@ def cmd_test(args) -> int:
             load_errors.extend(problems)
             results.append(_unloadable(ref, problems))
             continue
+        if args.show_composition:
+            show_composition(loaded.ruleset, args.format)
         results.extend(runner.run(loaded))
     if args.format == "json":
         out = results_json(results)
@@ -149,6 +153,8 @@ def cmd_eval(args) -> int:
     """`ruleslang eval`: one expression, sampled (--seed) or as an exact distribution (--exact)."""
     ws = open_workspace(args)
     loaded = load_composition(ws, [args.ref])
+    if args.show_composition:
+        show_composition(loaded.ruleset, args.format)
     node, size = compile_expression(loaded, args.expr)
     ctx = make_context(loaded, ws, scenario=args.scenario, seed=args.seed, budget=args.budget,
                        settings=args.settings)
@@ -165,6 +171,8 @@ def cmd_call(args) -> int:
     """`ruleslang call`: a definition with arguments from the command line."""
     ws = open_workspace(args)
     loaded = load_composition(ws, [args.ref])
+    if args.show_composition:
+        show_composition(loaded.ruleset, args.format)
     compiled = loaded.compiled
     sym = compiled.symbols.get(args.name)
     if sym is None or sym.kind not in _CALLABLE_KINDS:
@@ -225,6 +233,8 @@ def cmd_explain(args) -> int:
     """`ruleslang explain`: a call of a modifier list or formula, term by term or part by part."""
     ws = open_workspace(args)
     loaded = load_composition(ws, [args.ref])
+    if args.show_composition:
+        show_composition(loaded.ruleset, args.format)
     node, size = compile_expression(loaded, args.expr)
     compiled = loaded.compiled
     info = compiled.info.calls.get(id(node)) if isinstance(node, ast.Call) else None

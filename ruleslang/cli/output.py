@@ -8,6 +8,7 @@ from __future__ import annotations
 import sys
 
 from ruleslang.base.diagnostics import Diagnostic, render_all_text, render_json
+from ruleslang.lang.compose.composition import composition_lines
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 
@@ -23,3 +24,10 @@ def report_diagnostics(diagnostics: list[Diagnostic], fmt: str) -> int:
     if errors and all(d.code.startswith("U") for d in errors):
         return EXIT_USAGE  # the command line itself was wrong (an unknown option, a bad argument)
     return EXIT_ERRORS if errors else EXIT_OK
+
+
+def show_composition(ruleset, fmt: str) -> None:
+    """--show-composition: the resolved composition as a tree (on stderr under --format json, so that
+    standard output stays one JSON document)."""
+    stream = sys.stderr if fmt == "json" else sys.stdout
+    print("\n".join(composition_lines(ruleset)), file=stream)

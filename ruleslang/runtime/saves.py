@@ -34,7 +34,7 @@ from ruleslang.binding.bind import parse_settings, scenario_or_start, set_scenar
 from ruleslang.binding.scenario_check import check_scenario
 from ruleslang.board.mapdata import is_path_ref
 from ruleslang.board.scenario import scenario_from_data
-from ruleslang.lang.compose.loader import parse_ref
+from ruleslang.lang.compose.loader import parse_ref, without_mark
 from ruleslang.lang.values import to_json
 from ruleslang.runtime.agents import make_agent
 from ruleslang.runtime.decisions import DONE, STAY, Agent, Decision
@@ -365,7 +365,7 @@ def confine_record(workspace, setup: GameSetup, path: str) -> None:
     is resumed or replayed: they must lie inside the ruleset roots or the record's own folder (S005),
     as a ruleset's `uses` must, so that a record cannot make ruleslang read a file anywhere."""
     allowed = [*workspace.loader.allowed, Path(path).resolve().parent]
-    named = [ref for ref in setup.refs if parse_ref(ref) is None]
+    named = [ref for ref in setup.refs if parse_ref(without_mark(ref)) is None]
     if setup.scenario and is_path_ref(setup.scenario):
         named.append(setup.scenario)
     for text in named:

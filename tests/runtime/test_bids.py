@@ -174,5 +174,6 @@ def test_the_printed_game_says_what_each_bid_bought_and_where():
     status, output = run_cli(["play", "--ruleset", "aar/base@1", "--seed", "2", "--rounds", "1", "--bid", "Russians=9"])
     assert status == 0
     lines = output.splitlines()
-    assert lines[0] == "Bids" and lines[1].startswith("  Russians: ") and " of 9 IPCs) at " in lines[1]
-    assert lines[2] == "Round 1"
+    assert lines[0] == "Rulesets: aar/base@1"
+    assert lines[1] == "Bids" and lines[2].startswith("  Russians: ") and " of 9 IPCs) at " in lines[2]
+    assert lines[3] == "Round 1"

@@ -15,7 +15,7 @@ from typing import Sequence
 from ruleslang.lang.syntax import ast
 from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, Related, error
 from ruleslang.base.limits import MAX_RULESETS
-from ruleslang.lang.compose.loader import Loader, RulesetFile, parse_ref
+from ruleslang.lang.compose.loader import PREFER_MARK, Loader, RulesetFile, parse_ref, without_mark
 from ruleslang.base.source import Source, Span
 from ruleslang.base.suggest import did_you_mean
 
@@ -113,8 +113,11 @@ class Ruleset:
 class Composer:
     """Composes rulesets: references resolved through a Loader, revisions applied, uses merged; each ruleset built once."""
 
-    def __init__(self, loader: Loader):
+    def __init__(self, loader: Loader, prefer: dict[tuple[str, str], str] | None = None):
         self.loader = loader
+        # family/name -> the version the user said wins (`REF!`): every `uses` of another version of
+        # that ruleset is resolved to it
+        self.prefer = dict(prefer or {})
         self._done: dict[Path, Ruleset] = {}
         self._loading: list[tuple[Path, str, Span | None]] = []
 
@@ -133,11 +136,22 @@ class Composer:
         return self._resolve_path(path, ref.span)
 
     def compose(self, refs: Sequence[str]) -> Ruleset:
-        """A game's composition: one ruleset that uses every ruleset named, in order."""
-        if len(refs) == 1:
-            return self.resolve_ref(refs[0])
-        parts = [self.resolve_ref(r) for r in refs]
+        """A game's composition: one ruleset that uses every ruleset named, in order.
+
+        Two versions of one ruleset in it (named, or brought in by `uses`) are R216, unless one of
+        them is named with a trailing `!` (`family/name@2!`): that version then wins, and
+        every `uses` of another version of it resolves to it."""
+        prefer, plain = _preferences(refs)
+        if prefer and prefer != self.prefer:
+            # a preference changes what `uses` resolves to: resolve apart from this composer's cache
+            return Composer(self.loader, prefer).compose(list(refs))
+        parts = [self.resolve_ref(r) for r in plain]
         diags: list[Diagnostic] = []
+        _check_versions(parts, diags)
+        if diags:
+            raise DiagnosticError(diags)
+        if len(parts) == 1:
+            return parts[0]
         env: dict[str, Definition] = {}
         checks: dict = {}
         for part in parts:
@@ -190,7 +204,7 @@ class Composer:
             _check_revision(me, header, revised, diags)
         used = []
         for ref in header.uses:
-            used.append(self._resolve_path(self.loader.locate(ref, folder), ref.span))
+            used.append(self._resolve_path(self.loader.locate(self._preferred(ref), folder), ref.span))
 
         env: dict[str, Definition] = {}
         checks: dict[tuple[str, str], CheckDef] = {}
@@ -231,6 +245,12 @@ class Composer:
             raise DiagnosticError(diags)
         members = _members([*used, *( [revised] if revised else [])]) + (me,)
         return Ruleset(me, file, env, checks, tuple(tests), map_, tuple(used), revised, members)
+
+    def _preferred(self, ref: ast.RefLit) -> ast.RefLit:
+        """The reference a `uses` resolves to: the version the user preferred, where there is one."""
+        parts = None if ref.is_path else parse_ref(ref.text)
+        wanted = self.prefer.get(parts[:2]) if parts else None
+        return replace(ref, text=wanted) if wanted else ref
 
     def _define(self, me, decl: ast.Decl, env, own, diags) -> None:
         name = definition_key(decl)
@@ -381,3 +401,111 @@ def _members(parts) -> tuple[str, ...]:
             if ref not in out:
                 out.append(ref)
     return tuple(out)
+
+
+def _preferences(refs: Sequence[str]) -> tuple[dict[tuple[str, str], str], list[str]]:
+    """The versions marked to win (`family/name@N!`) and the references without their marks."""
+    prefer: dict[tuple[str, str], str] = {}
+    plain: list[str] = []
+    for text in refs:
+        if text.endswith(PREFER_MARK):
+            text = without_mark(text)
+            parts = parse_ref(text)
+            if parts is None or parts[2] is None:
+                raise DiagnosticError(error(
+                    "R216", f"'{text}{PREFER_MARK}': only a ruleset with its version can be marked to win",
+                    None, hint="write family/name@N! (for example house/raids@1!)"))
+            if parts[:2] in prefer and prefer[parts[:2]] != text:
+                raise DiagnosticError(error(
+                    "R216", f"two versions of {parts[0]}/{parts[1]} are marked to win: "
+                            f"{prefer[parts[:2]]}{PREFER_MARK} and {text}{PREFER_MARK}", None))
+            prefer[parts[:2]] = text
+        plain.append(text)
+    return prefer, plain
+
+
+def _versions_in(parts: Sequence[Ruleset]) -> dict[tuple[str, str], dict[int | None, tuple[list[str], Span | None]]]:
+    """family/name -> version -> (the chain of rulesets that reached it, the `uses` that wrote it), for
+    every ruleset of a composition named or reached through `uses`. A version a revision builds on
+    (`revises`) is part of that revision, not a version of its own in the composition."""
+    found: dict[tuple[str, str], dict[int | None, tuple[list[str], Span | None]]] = {}
+    seen: set[tuple[int, bool]] = set()
+
+    def walk(ruleset: Ruleset, chain: list[str], counted: bool, span: Span | None) -> None:
+        if (id(ruleset), counted) in seen:
+            return
+        seen.add((id(ruleset), counted))
+        parts = parse_ref(ruleset.ref)
+        if counted and parts is not None:
+            found.setdefault(parts[:2], {}).setdefault(parts[2], (chain + [ruleset.ref], span))
+        written = ruleset.file.module.header.uses if ruleset.file is not None else ()
+        for used, ref in zip(ruleset.uses, written):
+            walk(used, chain + [ruleset.ref], True, ref.span)
+        if ruleset.revises is not None:
+            walk(ruleset.revises, chain + [ruleset.ref], False, None)
+
+    for part in parts:
+        walk(part, [], True, None)
+    return found
+
+
+def composition_rulesets(ruleset: Ruleset) -> list[str]:
+    """The rulesets a composition plays, one version each: those named and those reached through
+    `uses` (the versions revisions build on are parts of the revisions)."""
+    parts = ruleset.uses if ruleset.file is None else (ruleset,)
+    found = _versions_in(parts)
+    refs = [f"{family}/{name}@{version}" if version is not None else f"{family}/{name}"
+            for (family, name), versions in found.items() for version in versions]
+    return [ref for ref in ruleset.members if ref in refs] + [ref for ref in refs if ref not in ruleset.members]
+
+
+def _check_versions(parts: Sequence[Ruleset], diags: list[Diagnostic]) -> None:
+    """R216 for two versions of one ruleset in a composition, naming the chain that brought in each."""
+    for (family, name), versions in _versions_in(parts).items():
+        if len(versions) < 2:
+            continue
+        ways = [_brought_in(chain) for chain, _ in versions.values()]
+        spans = [span for _, span in versions.values() if span is not None]
+        first = min(versions, key=lambda v: v or 0)
+        diags.append(error(
+            "R216", f"the composition holds two versions of {family}/{name}: " + " and ".join(ways),
+            spans[-1] if spans else None,
+            related=[Related(span, "a version is brought in here") for span in spans[:-1]],
+            hint=f"say which wins by naming it with a trailing '{PREFER_MARK}' "
+                 f"({family}/{name}@{first}{PREFER_MARK}), or leave one out"))
+
+
+def _brought_in(chain: list[str]) -> str:
+    """How a ruleset came into a composition: named, or the `uses` chain that reached it."""
+    if len(chain) == 1:
+        return f"{chain[0]} (named)"
+    return f"{chain[-1]} (" + " uses ".join(chain) + ")"
+
+
+def composition_lines(ruleset: Ruleset) -> list[str]:
+    """The resolved composition as an indented tree: each ruleset, what it uses and revises, and a
+    version that stands in for the one a `uses` wrote (a version marked to win with `!`). A ruleset
+    met a second time is named and not expanded again."""
+    lines: list[str] = []
+    shown: set[int] = set()
+
+    def walk(r: Ruleset, depth: int, how: str) -> None:
+        again = id(r) in shown
+        lines.append("  " * depth + how + r.ref + (" (above)" if again and (r.uses or r.revises) else ""))
+        if again:
+            return
+        shown.add(id(r))
+        written = r.file.module.header.uses if r.file is not None else ()
+        for i, used in enumerate(r.uses):
+            wrote = written[i].text if i < len(written) else used.ref
+            walk(used, depth + 1, "uses " if wrote == used.ref else f"uses (in place of {wrote}) ")
+        if r.revises is not None:
+            walk(r.revises, depth + 1, "revises ")
+
+    if ruleset.file is None:  # several rulesets named: their composition
+        lines.append("composition of " + ", ".join(part.ref for part in ruleset.uses))
+        for part in ruleset.uses:
+            walk(part, 1, "")
+    else:
+        walk(ruleset, 0, "")
+    return lines

@@ -38,6 +38,15 @@ class RulesetFile:
         return self.module.header.ref.text
 
 
+# A composition's reference marked to win over every other version of its ruleset: `family/name@N!`.
+PREFER_MARK = "!"
+
+
+def without_mark(text: str) -> str:
+    """A composition's reference without the mark that makes its version win (`REF!` -> `REF`)."""
+    return text[: -len(PREFER_MARK)] if text.endswith(PREFER_MARK) else text
+
+
 def parse_ref(text: str) -> tuple[str, str, int | None] | None:
     """Split `family/name@N` into its parts, or None if it is not a reference."""
     m = REF_RE.match(text)
