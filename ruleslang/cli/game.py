@@ -113,11 +113,13 @@ def cmd_play(args) -> int:
     game = saves.build_game(ws, setup, recorded=recorded, scenario_text=scenario_text)
     if args.resume:
         saves.check_rulesets_unchanged(game, data, args.resume)
+    # under --format json standard output is the result alone; what a person reads goes to stderr
+    text = sys.stderr if args.format == "json" else sys.stdout
     if args.show_composition:
         show_composition(game.loaded.ruleset, args.format)
     elif not args.quiet:
-        print("Rulesets: " + ", ".join(composition_rulesets(game.loaded.ruleset)))
-    printer = RoundPrinter(sys.stdout, quiet=args.quiet, live=sys.stderr.isatty() and not args.quiet)
+        print("Rulesets: " + ", ".join(composition_rulesets(game.loaded.ruleset)), file=text)
+    printer = RoundPrinter(text, quiet=args.quiet, live=sys.stderr.isatty() and not args.quiet)
     # a resumed game re-runs the saved rounds; their events must be the saved ones before
     # anything is written over the save
     verify_after = data["rounds_played"] if args.resume else None
@@ -142,7 +144,7 @@ def cmd_play(args) -> int:
     def on_turn(g, player):
         nonlocal shown_bids
         if not shown_bids and not args.quiet:
-            sys.stdout.write("".join(line + "\n" for line in bid_lines(g.state.events)))
+            text.write("".join(line + "\n" for line in bid_lines(g.state.events)))
         shown_bids = True
         printer.turn(g, player)
 

@@ -125,12 +125,14 @@ def test_play_prints_a_summary_per_round_and_the_result_as_json(tmp_path, monkey
     monkeypatch.chdir(tmp_path)
     assert main(["play", "--ruleset", "aar/house-rules@1", "--agent", "random", "--rounds", "2", "--seed", "4",
                  "--format", "json"]) == 0
-    out = capsys.readouterr().out
-    # the header names the rulesets played, the versions a revision builds on left out
-    assert out.startswith("Rulesets: aar/base@1, aar/turn-sequence@1, aar/commerce-raiding@2, aar/victory-cities@2, "
+    captured = capsys.readouterr()
+    # standard output is the JSON result alone; the rounds a person reads are on standard error, after
+    # a header naming the rulesets played (the versions a revision builds on left out)
+    err = captured.err
+    assert err.startswith("Rulesets: aar/base@1, aar/turn-sequence@1, aar/commerce-raiding@2, aar/victory-cities@2, "
                           "aar/house-rules@1\nRound 1\n  income:   Russians 24")
-    assert "\nRound 2\n" in out and "  score:    Allies " in out
-    result = json.loads(out[out.index("\n{") + 1:])
+    assert "\nRound 2\n" in err and "  score:    Allies " in err
+    result = json.loads(captured.out)
     assert result["rounds_played"] == 2 and set(result["scores"]) == {"Allies", "Axis"}
 
 
