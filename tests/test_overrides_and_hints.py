@@ -105,3 +105,37 @@ def test_the_quote_message_is_given_in_rule_files_too(tmp_path):
     _, loaded = load(tmp_path, {"demo/q@1": 'ruleset demo/q@1\nformula x() -> text = "a {text("b")}"\n'})
     (d,) = loaded.diagnostics
     assert (d.code, d.span.line, d.span.column) == ("P006", 2, 32)
+
+
+# ---------------------------------------------------------------- hints where the checker guessed wrong
+
+
+def test_a_name_of_a_ruleset_not_used_hints_the_uses_to_add(tmp_path):
+    _, loaded = load(tmp_path, {"demo/base@1": BASE, "demo/more@1": "ruleset demo/more@1\nconstant d = c + 1\n"},
+                     "demo/more@1")
+    assert codes(loaded.diagnostics) == ["R201"]
+    assert loaded.diagnostics[0].hint == "'c' is defined in demo/base@1: add `uses demo/base@1`"
+
+
+def test_removing_a_definition_still_used_is_one_error_at_the_remove_naming_the_uses(tmp_path):
+    _, loaded = load(tmp_path, {"demo/base@1": BASE,
+                                "demo/base@2": "ruleset demo/base@2\nrevises demo/base@1\nremove cap\n"},
+                     "demo/base@2")
+    assert codes(loaded.diagnostics) == ["R217"]
+    found = loaded.diagnostics[0]
+    assert found.span.line == 3 and "removes 'cap', which the composition still uses" in found.message
+    assert [r.span.line for r in found.related] == [3] and "base@1.rules:3:" in found.message
+
+
+def test_revises_without_a_version_asks_for_the_version(tmp_path):
+    _, loaded = load(tmp_path, {"demo/base@1": BASE,
+                                "demo/base@2": "ruleset demo/base@2\nrevises demo/base\noverride constant c = 4\n"},
+                     "demo/base@2")
+    assert codes(loaded.diagnostics) == ["R213"]
+    assert "names the version it revises" in loaded.diagnostics[0].message
+    assert loaded.diagnostics[0].hint == "write revises demo/base@1"
+
+
+def test_a_bare_space_name_in_a_call_hints_the_quoted_space(tmp_path):
+    code, output = run_cli(["eval", "aar/commerce-raiding@1", "raid_cap(UK)"])
+    assert code == 1 and "error[R201]" in output and 'written in quotes: "United Kingdom"' in output

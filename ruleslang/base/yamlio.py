@@ -223,7 +223,15 @@ def load_yaml(source: Source) -> tuple[object, Positions]:
         message = f"yaml syntax error: {problem}"
         if exc.context and exc.problem and exc.context != exc.problem:
             message += f" ({exc.context})"
-        raise DiagnosticError(error("D601", message, _mark_span(source, mark))) from None
+        related, hint = [], None
+        if exc.context_mark is not None and exc.problem_mark is not None and \
+                exc.context_mark.line != exc.problem_mark.line:
+            # PyYAML notices an unclosed bracket or quote where the next thing fails to fit, often a
+            # line or more after the mistake: point at where the construct began as well
+            what = (exc.context or "").replace("while parsing ", "").replace("while scanning ", "") or "it"
+            related = [Related(_mark_span(source, exc.context_mark), f"{what} begins here")]
+            hint = f"look at {what} from line {exc.context_mark.line + 1}: is something left unclosed?"
+        raise DiagnosticError(error("D601", message, _mark_span(source, mark), related=related, hint=hint)) from None
     except yaml.YAMLError as exc:  # reader errors: characters YAML does not allow
         mark = getattr(exc, "position", None)
         span = span_at(source, *source.position(mark)) if isinstance(mark, int) else None

@@ -62,7 +62,7 @@ class Workspace:
                                              hint="see the problems reported for the map file"))
                 out.diagnostics.extend(exc.diagnostics)
                 return out
-        out.program = check_ruleset(out.ruleset, out.game_map, CAPABILITIES)
+        out.program = check_ruleset(out.ruleset, out.game_map, CAPABILITIES, self.loader.defined_in)
         out.diagnostics.extend(out.program.diagnostics)
         if has_errors(out.diagnostics):
             return out

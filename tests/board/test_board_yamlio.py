@@ -54,6 +54,14 @@ def test_unsafe_or_broken_yaml_is_refused_with_a_location(text, code, line):
     assert diagnostics[0].span.line == line
 
 
+@pytest.mark.parametrize("text, begins", [("a: {b: 1\nc: 2\n", (1, 4)), ('a: 1\nb: "open\nc: 3\n', (2, 4))])
+def test_a_syntax_error_noticed_late_points_at_where_the_construct_began(text, begins):
+    (diagnostic,) = refused(text)
+    assert diagnostic.code == "D601" and diagnostic.span.line > begins[0]
+    assert [(r.span.line, r.span.column) for r in diagnostic.related] == [begins]
+    assert f"from line {begins[0]}" in diagnostic.hint
+
+
 def test_alias_message_names_the_alias():
     (diagnostic,) = refused("base: &b {x: 1}\nother: *b\n")
     assert diagnostic.code == "D602" and "&b" in diagnostic.message

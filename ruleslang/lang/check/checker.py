@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Callable, NamedTuple
 
 from ruleslang.base.diagnostics import Diagnostic, has_errors
-from ruleslang.lang.check import advice, declarations, invariants, overrides, phases, rule_tests, values
+from ruleslang.lang.check import advice, declarations, invariants, overrides, phases, removals, rule_tests, values
 from ruleslang.lang.check.capabilities import Capabilities
 from ruleslang.lang.check.state import CheckState, TableInfo
 from ruleslang.lang.check.typecheck import CheckInfo
@@ -44,6 +44,7 @@ STAGES: tuple[Stage, ...] = (
     Stage("rule tests", rule_tests.check),
     Stage("advice for bots, against the decisions it names", advice.check_advice),
     Stage("overrides keep their definition's parameters and result", overrides.check),
+    Stage("removed definitions still in use", removals.still_used),
 )
 
 
@@ -67,13 +68,16 @@ class Program:
         return not has_errors(self.diagnostics)
 
 
-def check_ruleset(ruleset: Ruleset, game_map, capabilities: Capabilities) -> Program:
+def check_ruleset(ruleset: Ruleset, game_map, capabilities: Capabilities,
+                  defined_in: Callable[[str], list[str]] | None = None) -> Program:
     """Check a composed ruleset (with its map, or None) against what the host runtime provides.
 
     `capabilities` is the host's (`Capabilities.none()` for none: a `runtime NAME` phase is then R232).
-    The diagnostics are in `program.diagnostics`.
+    `defined_in(name)`, when given, names the rulesets outside the composition that define a name it
+    lacks (for the hint "add `uses ...`"). The diagnostics are in `program.diagnostics`.
     """
     state = CheckState(ruleset, game_map, capabilities)
+    state.tc.defined_in = defined_in
     for stage in STAGES:
         stage.run(state)
     return Program(ruleset, state.scope, state.info, state.formula_types, state.order, state.tables,

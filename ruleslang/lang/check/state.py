@@ -44,6 +44,7 @@ class CheckState:
         self.info = CheckInfo()
         self.formula_types: dict[str, tuple] = {}
         self.tc = TypeChecker(self.scope, self.info, self.diags, self.formula_types)
+        self.tc.removed = {n for n, d in ruleset.definitions.items() if d.decl is None}
         self.defs = ruleset.live()
         self.type_cache: dict[str, T.Type] = {}
         self.type_cycles: set[frozenset] = set()

@@ -9,13 +9,14 @@ and what each call and field access refers to.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from ruleslang.lang.syntax import ast
 from ruleslang.lang import types as T
 from ruleslang.lang.builtins.registry import REGISTRY as BUILTINS
 from ruleslang.base.diagnostics import Diagnostic, Related, error, warning
 from ruleslang.lang.scope import GlobalScope, Resolution, Symbol
+from ruleslang.base.source import Span
 from ruleslang.base.suggest import did_you_mean
 from ruleslang.lang.values import EnumValue
 
@@ -109,6 +110,12 @@ class TypeChecker:
         self.frame: Frame | None = None
         self.allow_lambda = False
         self.allow_open_range = False
+        # names a revision removed -> where the composition still uses them (one diagnostic each, at
+        # the `remove`, instead of an "is not defined" at every use)
+        self.removed: set[str] = set()
+        self.removed_uses: dict[str, list[Span]] = {}
+        # name -> the rulesets outside the composition that define it (the hint for a missing `uses`)
+        self.defined_in: Callable[[str], list[str]] | None = None
 
     # ------------------------------------------------------------------------- reporting
 
@@ -270,9 +277,22 @@ class TypeChecker:
         return T.ANY
 
     def _undefined(self, name: str, span) -> None:
-        local = self.frame.names() if self.frame is not None else []
-        hint = did_you_mean(name, local + list(self.scope.symbols) + list(self.scope.members)
-                            + list(BUILTINS), n=3)
+        if name in self.removed:
+            self.removed_uses.setdefault(name, []).append(span)
+            return
+        game_map = self.scope.game_map
+        space = game_map.resolve_space(name) if game_map is not None else None
+        definers = self.defined_in(name) if self.defined_in is not None and space is None else []
+        if space is not None:
+            # a space is written as text; a bare word is read as a definition's name
+            hint = f'a space of the map is written in quotes: "{space}"'
+        elif definers:
+            also = f" (also {', '.join(definers[1:4])})" if len(definers) > 1 else ""
+            hint = f"'{name}' is defined in {definers[0]}{also}: add `uses {definers[0]}`"
+        else:
+            local = self.frame.names() if self.frame is not None else []
+            hint = did_you_mean(name, local + list(self.scope.symbols) + list(self.scope.members)
+                                + list(BUILTINS), n=3)
         self.error("R201", f"'{name}' is not defined", span, hint=hint)
 
     def _global_value(self, node, symbol: Symbol) -> T.Type:

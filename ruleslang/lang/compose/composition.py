@@ -53,6 +53,7 @@ class Definition:
     origin: str
     replaces: frozenset = frozenset()
     previous: "Definition | None" = None  # the definition this one overrode or removed
+    removed_at: Span | None = None  # the `remove` statement, for a definition a revision removed
 
     @property
     def key(self) -> tuple[str, str]:
@@ -199,6 +200,16 @@ class Composer:
         folder = file.path.parent
 
         revised = None
+        written = None if header.revises is None or header.revises.is_path else parse_ref(header.revises.text)
+        if written is not None and written[2] is None:
+            # `revises fam/name` would name the newest version, which may be this very file
+            mine = parse_ref(me)
+            earlier = [f"{written[0]}/{written[1]}@{v}" for v, _ in self.loader.versions(written[0], written[1])
+                       if mine is None or mine[:2] != written[:2] or v < (mine[2] or 0)]
+            raise DiagnosticError(error(
+                "R213", f"revises {header.revises.text}: a revision names the version it revises",
+                header.revises.span, hint=f"write revises {earlier[-1]}" if earlier else
+                "write revises family/name@N, an earlier version of this ruleset"))
         if header.revises is not None:
             revised = self._resolve_path(self.loader.locate(header.revises, folder), header.revises.span)
             _check_revision(me, header, revised, diags)
@@ -314,7 +325,7 @@ class Composer:
             diags.append(_nothing_to(name, "remove", item.name.span, env))
             return
         own[name] = item
-        env[name] = Definition(current.name, None, me, current.replaces | {current.key}, current)
+        env[name] = Definition(current.name, None, me, current.replaces | {current.key}, current, item.span)
 
 
 def _name_of(node) -> ast.Ident:

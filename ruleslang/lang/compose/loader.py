@@ -63,6 +63,7 @@ class Loader:
         self.roots = [Path(r).resolve() for r in roots]
         # Folders that path references may reach: the roots plus folders of files the user named.
         self.allowed = list(self.roots)
+        self._definers: dict[str, list[str]] | None = None
         self._files: dict[Path, RulesetFile] = {}
 
     def allow_folder(self, folder: Path) -> None:
@@ -97,6 +98,21 @@ class Loader:
                 if m and m.group("name") == name:
                     found.setdefault(int(m.group("version")), path)
         return sorted(found.items())
+
+    def defined_in(self, name: str) -> list[str]:
+        """The rulesets of the roots whose own text defines `name` (for a hint when a composition
+        lacks it); files that do not parse are passed over. Read once, on first use."""
+        if self._definers is None:
+            self._definers = {}
+            for ref, path in self.all_rulesets():
+                try:
+                    module = self.load(path).module
+                except DiagnosticError:
+                    continue
+                for item in module.items:
+                    if isinstance(item, ast.Decl) and not isinstance(item, (ast.TestDecl, ast.CheckDecl)):
+                        self._definers.setdefault(item.name.text, []).append(ref)
+        return list(self._definers.get(name, ()))
 
     def all_rulesets(self) -> list[tuple[str, Path]]:
         """Every `family/name@N` in the roots (earlier roots shadow later ones), sorted."""
