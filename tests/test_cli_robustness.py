@@ -79,11 +79,14 @@ def test_a_named_map_or_scenario_is_still_unknown():
     assert "error[D639]" in output
 
 
-@pytest.mark.parametrize("command", [["check"], ["test"], ["eval", "_", "1"]])
-def test_a_folder_as_ref_says_it_is_a_folder(tmp_path, command):
+@pytest.mark.parametrize("command, says", [(["check"], "is a folder with no rulesets in it"),
+                                           (["test"], "is a folder with no rulesets in it"),
+                                           (["eval", "_", "1"], "is a folder, not a .rules file")])
+def test_a_folder_as_ref_says_it_is_a_folder(tmp_path, command, says):
+    # check and test run the rulesets of a folder given as a REF; this one holds none
     argv = [command[0], str(tmp_path), *command[2:]]
     code, output = run_cli(argv)
-    assert code == 1 and "is a folder, not a .rules file" in output
+    assert code == 1 and "error[S002]" in output and says in output
 
 
 @pytest.mark.parametrize("command", [["check", "board/base@1"], ["list"], ["map", "show", "aar"]])

@@ -80,7 +80,7 @@ def _common(p: argparse.ArgumentParser, *, fmt: bool = True) -> None:
 REF_HELP = "a ruleset: family/name@N, family/name (the newest version) or a path to a .rules file"
 
 
-REFS_HELP = REF_HELP + " (repeatable; with none, every ruleset found)"
+REFS_HELP = REF_HELP + ", or a folder of rulesets (repeatable; with none, every ruleset found)"
 
 
 def _composition_option(p: argparse.ArgumentParser) -> None:
@@ -120,6 +120,7 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Parse, resolve, type-check and evaluate the invariants of rulesets. "
                                    "With no REF, every ruleset found. Prints nothing when all is clean.")
     p.add_argument("refs", nargs="*", metavar="REF", help=REFS_HELP)
+    p.add_argument("--strict", action="store_true", help="exit 1 on warnings too (for CI)")
     _composition_option(p)
     _common(p)
 
@@ -127,6 +128,8 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Run the tests written in rulesets (with no REF, in every ruleset found).")
     p.add_argument("refs", nargs="*", metavar="REF", help=REFS_HELP)
     p.add_argument("-q", "--quiet", action="store_true", help="print only failures and the summary")
+    p.add_argument("-k", dest="keyword", metavar="TEXT",
+                   help="run only the tests whose title contains TEXT (any case)")
     _composition_option(p)
     _common(p)
 

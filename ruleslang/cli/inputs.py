@@ -24,6 +24,35 @@ def ruleset_folders(args) -> list[str]:
     return args.rulesets
 
 
+def workspace_and_refs(args) -> tuple[Workspace, list[str]]:
+    """check and test: the workspace and the REFs to run. A folder given as a REF stands for the
+    rulesets in it, and is searched first (as with --rulesets): a root laid out as family/name@N.rules,
+    or one family's folder. With no REF, every ruleset found."""
+    folders = [ref for ref in args.refs if folder_ref(ref) is not None]
+    roots = [_root_of(Path(f)) for f in folders]
+    ws = Workspace([*roots, *ruleset_folders(args)])
+    if not args.refs:
+        return ws, [ref for ref, _ in ws.loader.all_rulesets()]
+    refs: list[str] = []
+    for ref in args.refs:
+        if ref not in folders:
+            refs.append(ref)
+            continue
+        inside = Path(ref).resolve()
+        found = [r for r, path in ws.loader.all_rulesets() if inside in path.resolve().parents]
+        if not found:
+            raise DiagnosticError(error("S002", f"'{ref}' is a folder with no rulesets in it", file=ref,
+                                        hint="a folder of rulesets holds family/name@N.rules files, or family "
+                                             "folders of them"))
+        refs.extend(found)
+    return ws, refs
+
+
+def _root_of(folder: Path) -> Path:
+    """The ruleset root a folder belongs to: itself, or its parent when it is one family's folder."""
+    return folder.parent if any(folder.glob("*.rules")) else folder
+
+
 def folder_ref(ref: str) -> Diagnostic | None:
     """The diagnostic for a REF that names a folder (else None): a REF is a name or a .rules file."""
     if parse_ref(ref) is not None or not Path(ref).is_dir():

@@ -10,7 +10,7 @@ from ruleslang.base.diagnostics import (Diagnostic, DiagnosticError, error, has_
 from ruleslang.base.errors import EvalError
 from ruleslang.base.source import Source, Span
 from ruleslang.base.suggest import did_you_mean
-from ruleslang.cli.inputs import folder_ref, load_composition, open_workspace, refuse_folders
+from ruleslang.cli.inputs import load_composition, open_workspace, refuse_folders, workspace_and_refs
 from ruleslang.cli.output import EXIT_ERRORS, EXIT_OK, report_diagnostics, show_composition
 from ruleslang.lang.diff import diff_rulesets
 from ruleslang.lang.eval import exact as exact_values
@@ -46,47 +46,38 @@ def cmd_list(args) -> int:
     return EXIT_OK
 
 
-def _all_refs(ws) -> list[str]:
-    return [ref for ref, _ in ws.loader.all_rulesets()]
-
-
 def cmd_check(args) -> int:
     """`ruleslang check`: diagnostics of each ruleset, its invariants and its tests' scenarios."""
-    ws = open_workspace(args)
-    refs = args.refs or _all_refs(ws)
+    ws, refs = workspace_and_refs(args)
     diagnostics: list[Diagnostic] = []
     for ref in refs:
-        folder = folder_ref(ref)
-        if folder is not None:
-            diagnostics.append(folder)
-            continue
         loaded = ws.load([ref])
         diagnostics.extend(loaded.diagnostics)
         if args.show_composition and loaded.ruleset is not None:
             show_composition(loaded.ruleset, args.format)
         if loaded.ok:
             diagnostics.extend(evaluate_checks(loaded, ws))
-    return report_diagnostics(diagnostics, args.format)
+    code = report_diagnostics(diagnostics, args.format)
+    if args.strict and code == EXIT_OK and diagnostics:
+        return EXIT_ERRORS  # --strict: a warning fails the check as an error would
+    return code
 
 
 def cmd_test(args) -> int:
     """`ruleslang test`: run the rule tests, PASS / FAIL / ERROR each, then the summary line."""
-    ws = open_workspace(args)
-    refs = args.refs or _all_refs(ws)
+    ws, refs = workspace_and_refs(args)
     runner = TestRunner(ws)
     results = []
     load_errors: list[Diagnostic] = []
     for ref in refs:
-        folder = folder_ref(ref)
-        loaded = ws.load([ref]) if folder is None else None
-        if loaded is None or not loaded.ok:
-            problems = [folder] if loaded is None else loaded.diagnostics
-            load_errors.extend(problems)
-            results.append(_unloadable(ref, problems))
+        loaded = ws.load([ref])
+        if not loaded.ok:
+            load_errors.extend(loaded.diagnostics)
+            results.append(_unloadable(ref, loaded.diagnostics))
             continue
         if args.show_composition:
             show_composition(loaded.ruleset, args.format)
-        results.extend(runner.run(loaded))
+        results.extend(runner.run(loaded, args.keyword))
     if args.format == "json":
         out = results_json(results)
         if load_errors:
@@ -106,6 +97,9 @@ def cmd_test(args) -> int:
             if r.expected is not None:
                 print(f"    expected: {r.expected}")
                 print(f"    actual:   {r.actual}")
+            if r.rolls:
+                shown = ", ".join(map(str, r.rolls[:40])) + (f", ... ({len(r.rolls)} dice)" if len(r.rolls) > 40 else "")
+                print(f"    rolls:    {shown}")
             for d in sort_diagnostics(r.diagnostics):
                 print("    " + render_text(d).replace("\n", "\n    "))
         print(summary_line(results))

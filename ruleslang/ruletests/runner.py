@@ -41,6 +41,7 @@ class TestResult:
     expected: str | None = None
     actual: str | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    rolls: list[int] = field(default_factory=list)  # the dice a failing test rolled, in order
 
     def to_json(self) -> dict:
         out = {"ruleset": self.ruleset, "test": self.title, "status": self.status,
@@ -52,6 +53,8 @@ class TestResult:
             out["actual"] = self.actual
         if self.diagnostics:
             out["diagnostics"] = [d.to_json() for d in self.diagnostics]
+        if self.rolls:
+            out["rolls"] = self.rolls
         return out
 
 
@@ -111,23 +114,25 @@ class TestRunner:
     def __init__(self, workspace):
         self.workspace = workspace
 
-    def run(self, loaded) -> list[TestResult]:
-        results = []
-        ruleset = loaded.ruleset
-        for test in ruleset.tests:
-            results.append(self.run_one(loaded, test))
-        return results
+    def run(self, loaded, keyword: str | None = None) -> list[TestResult]:
+        """The results of the ruleset's tests; with `keyword`, only those whose title holds it (any case)."""
+        wanted = keyword.casefold() if keyword else None
+        return [self.run_one(loaded, test) for test in loaded.ruleset.tests
+                if wanted is None or wanted in test.title.casefold()]
 
     def run_one(self, loaded, test: ast.TestDecl) -> TestResult:
         ref = loaded.ruleset.ref
         # moves are asked of the movement engine too, unless the test says `constraints only`
         self.engine_moves = not any(isinstance(x, ast.TestConstraintsOnly) for x in test.lines)
+        ctx = None
         try:
             ctx, env = self._setup(loaded, test)
             for line in test.lines:
                 self._line(ctx, env, line)
         except _Failed as f:
-            return TestResult(ref, test.title, f.span, "fail", f.message, f.expected, f.actual)
+            # the dice the test rolled, so a failure of a seeded test can be read against them
+            rolls = [r.value for r in ctx.host.rolls] if ctx is not None else []
+            return TestResult(ref, test.title, f.span, "fail", f.message, f.expected, f.actual, rolls=rolls)
         except EvalError as e:
             return TestResult(ref, test.title, e.span or test.name.span, "error", e.message,
                               diagnostics=[e.diagnostic()])
