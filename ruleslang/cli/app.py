@@ -13,7 +13,7 @@ import os
 import sys
 from typing import Sequence
 
-from ruleslang import __version__
+from ruleslang.base.version import VERSION
 from ruleslang.base.diagnostics import DiagnosticError, error, render_json
 from ruleslang.cli.board import IMPORT_WARNINGS_SHOWN, cmd_import, cmd_map
 from ruleslang.cli.game import cmd_play, cmd_replay
@@ -108,7 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every command."""
     parser = _Parser(prog="ruleslang", description=DESCRIPTION, epilog=EPILOG,
                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--version", action="version", version=f"ruleslang {__version__}")
+    parser.add_argument("--version", action="version", version=f"ruleslang {VERSION}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     p = sub.add_parser("list", help="rulesets, versions, titles",

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ruleslang import __version__
+from ruleslang.base.version import VERSION
 from ruleslang.base.diagnostics import DiagnosticError, error
 from ruleslang.base.fileio import write_atomic
 from ruleslang.base.source import Source, Span, span_at
@@ -241,7 +241,7 @@ def record_data(game: Game, *, scenario_text: str | None, finished: bool) -> dic
     data = {
         "format": SAVE_KIND,
         "version": FORMAT_VERSION,
-        "ruleslang": __version__,
+        "ruleslang": VERSION,
         "compose": list(setup.refs),
         "rulesets": rulesets,
         "map": {"name": game_map.name, "sha256": _file_hash(game_map.path)},

@@ -1,0 +1,54 @@
+"""The Python API, used as a notebook user would: only `import ruleslang`."""
+
+from fractions import Fraction
+
+import pytest
+
+import ruleslang
+
+
+@pytest.fixture(scope="module")
+def house():
+    return ruleslang.load("aar/house-rules@1")
+
+
+def test_call_and_eval_give_plain_values(house):
+    assert house.call("raid_cap", "United Kingdom") == 24
+    assert house.eval('raid_cap("UK") + 1') == 25
+    assert ruleslang.load("aar/commerce-raiding@1").call("raid_cap", "United Kingdom") == 22
+
+
+def test_exact_gives_fractions_that_sum_to_one(house):
+    dist = house.exact("raid_roll(3)")
+    assert dist[0] == (0, Fraction(1, 2)) and sum(p for _, p in dist) == 1
+
+
+def test_a_game_is_played_and_its_events_read(house):
+    game = house.play(seed=7, rounds=2, agent="random")
+    assert game.result["rounds_played"] == 2 and len(game.rounds) == 2
+    assert game.events[0]["kind"] == "round" or any(e["kind"] == "round" for e in game.events)
+    again = house.play(seed=7, rounds=2, agent="random")
+    assert again.events == game.events  # same seed, same game
+
+
+def test_check_and_diff(house):
+    assert ruleslang.check("aar/commerce-raiding@2") == []
+    warnings = ruleslang.check("aar/victory-cities@1")
+    assert warnings and {d.code for d in warnings} == {"C401"}
+    changes = ruleslang.diff("aar/commerce-raiding@1", "aar/commerce-raiding@2")["changes"]
+    assert changes and all("name" in c for c in changes)
+
+
+def test_problems_raise_rules_error_with_located_diagnostics(house):
+    with pytest.raises(ruleslang.RulesError) as caught:
+        ruleslang.load("aar/nope@1")
+    assert caught.value.diagnostics[0].code == "S001"
+    with pytest.raises(ruleslang.RulesError) as caught:
+        house.eval("raid_cap(UK)")
+    found = caught.value.diagnostics[0]
+    assert found.code == "R201" and found.span.column == 10
+    with pytest.raises(ruleslang.RulesError) as caught:
+        house.call("raid_cap", "Atlantis")
+    assert "Atlantis" in caught.value.diagnostics[0].message
+    with pytest.raises(ruleslang.RulesError):
+        house.call("raid_cap")
