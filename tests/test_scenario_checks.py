@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -148,3 +149,11 @@ def test_check_reports_an_unknown_space_in_a_test_scenario(here):
 
 def test_check_stays_silent_on_good_test_scenarios(here):
     assert run_cli(["check", RAIDING]) == (0, "")
+
+
+@pytest.mark.parametrize("scenario", ["g40/scenarios/start.yaml", "aa50/scenarios/start-1942.yaml"])
+def test_the_shipped_scenarios_start_their_game_without_rulesets_named(scenario):
+    # their `rulesets:` give the standard game of their map (issue 12); before, G703 against aar's rulesets
+    path = Path(__file__).parent.parent / "rulesets" / scenario
+    code, output = run_cli(["play", "--scenario", str(path), "--rounds", "1", "--agent", "random", "--quiet"])
+    assert code == 0 and output.startswith("Result: "), output
