@@ -16,6 +16,7 @@ from typing import Sequence
 from ruleslang.base.version import VERSION
 from ruleslang.base.diagnostics import DiagnosticError, error, render_json
 from ruleslang.cli.board import IMPORT_WARNINGS_SHOWN, cmd_import, cmd_map
+from ruleslang.cli.completion import SHELLS, cmd_completion, complete
 from ruleslang.cli.game import cmd_play, cmd_replay
 from ruleslang.cli.odds import add_parser as add_odds_parser, cmd_odds
 from ruleslang.cli.language import cmd_call, cmd_check, cmd_diff, cmd_eval, cmd_explain, cmd_list, cmd_test
@@ -243,12 +244,20 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("-o", "--output", metavar="OUT",
                       help="write to OUT, an .svg picture or an .html page by its extension (default: SVG to stdout)")
     _common(show, fmt=False)
+
+    p = sub.add_parser("completion", help="shell completion: the script to load in bash, zsh or fish",
+                       description="Print the script that makes a shell complete ruleslang's commands, options, "
+                                   "ruleset references, maps and spaces. bash or zsh: add "
+                                   "eval \"$(ruleslang completion bash)\" to ~/.bashrc (zsh: ~/.zshrc, with zsh); "
+                                   "fish: ruleslang completion fish | source, in ~/.config/fish/config.fish.")
+    p.add_argument("shell", choices=SHELLS, help="the shell: bash, zsh or fish")
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line `argv` (default: sys.argv[1:]); the exit code: 0 clean, 1 errors, 2 usage."""
     parser = build_parser()
+    complete(parser)  # answers a shell's completion request and exits; nothing otherwise
     _Parser.json_errors = _wants_json(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(argv)
     if args.command is None:
@@ -308,4 +317,5 @@ _COMMANDS = {
     "odds": cmd_odds,
     "import-triplea": cmd_import,
     "map": cmd_map,
+    "completion": cmd_completion,
 }

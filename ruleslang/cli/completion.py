@@ -1,0 +1,80 @@
+"""Shell completion (bash, zsh, fish) through argcomplete: commands and options from the parser,
+and the values a user would otherwise look up: ruleset references, map names, and the spaces of
+the map the command's rulesets play on.
+
+    eval "$(ruleslang completion bash)"        # in ~/.bashrc (zsh: the same with zsh)
+    ruleslang completion fish | source         # in ~/.config/fish/config.fish
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import argcomplete
+
+from ruleslang.base.diagnostics import DiagnosticError
+from ruleslang.board.mapdata import list_maps, load_map
+from ruleslang.workspace.compositions import Workspace
+
+SHELLS = ("bash", "zsh", "fish")
+
+# the options and arguments whose values are ruleset references, map names, or spaces of the map
+_REF_DESTS = {"ref", "refs", "old", "new"}
+_SPACE_DESTS = {"at", "came_from", "amphibious_from"}
+
+
+def _workspace(parsed_args) -> Workspace:
+    return Workspace(getattr(parsed_args, "rulesets", None) or [])
+
+
+def ruleset_refs(prefix: str, parsed_args, **_) -> list[str]:
+    """Every `family/name@N` the command's roots hold."""
+    return [ref for ref, _ in _workspace(parsed_args).loader.all_rulesets() if ref.startswith(prefix)]
+
+
+def map_names(prefix: str, parsed_args, **_) -> list[str]:
+    """The maps of the roots."""
+    return [name for name, _, _ in list_maps(_workspace(parsed_args).roots) if name.startswith(prefix)]
+
+
+def space_names(prefix: str, parsed_args, **_) -> list[str]:
+    """The spaces of the map the command's rulesets name (the first that names one; default: the
+    default game's), read from the ruleset headers without checking the rulesets."""
+    ws = _workspace(parsed_args)
+    refs = list(getattr(parsed_args, "refs", None) or []) or [ref for ref, _ in ws.loader.all_rulesets()]
+    for ref in refs:
+        try:
+            path = next((p for r, p in ws.loader.all_rulesets() if r == ref), None)
+            header = ws.loader.load(path).module.header if path is not None else None
+            if header is not None and header.map is not None:
+                game_map = load_map(header.map.plain, ws.roots)
+                return [name for name in game_map.space_names() if name.lower().startswith(prefix.lower())]
+        except DiagnosticError:
+            continue
+    return []
+
+
+def add_completers(parser: argparse.ArgumentParser) -> None:
+    """Attach the value completers to every (sub)command's arguments, by destination."""
+    for action in parser._actions:  # noqa: SLF001 - argparse offers no public walk of its actions
+        if isinstance(action, argparse._SubParsersAction):  # noqa: SLF001
+            for sub in action.choices.values():
+                add_completers(sub)
+        elif action.dest in _REF_DESTS:
+            action.completer = ruleset_refs
+        elif action.dest in _SPACE_DESTS:
+            action.completer = space_names
+        elif action.dest == "map":
+            action.completer = map_names
+
+
+def complete(parser: argparse.ArgumentParser) -> None:
+    """Answer the shell's completion request, if this run is one (argcomplete then exits)."""
+    add_completers(parser)
+    argcomplete.autocomplete(parser)
+
+
+def cmd_completion(args) -> int:
+    """`ruleslang completion SHELL`: the script that makes SHELL complete ruleslang's command lines."""
+    print(argcomplete.shellcode(["ruleslang"], shell=args.shell))
+    return 0
