@@ -241,6 +241,19 @@ def cmd_replay(args) -> int:
     ws = open_workspace(args)
     data = saves.read_record(args.record)
     result = saves.replay(ws, data, args.record)
+    if args.format == "json":
+        # keys: record, match (bool), events (when all match), diverged (a reason), or the first
+        # difference as event (1-based), recorded, replayed
+        out: dict = {"record": args.record, "match": result.diverged is None and result.difference is None}
+        if result.diverged is not None:
+            out["diverged"] = str(result.diverged)
+        elif result.difference is None:
+            out["events"] = result.events
+        else:
+            index, recorded, replayed = result.difference
+            out.update(event=index + 1, recorded=recorded, replayed=replayed)
+        print(json.dumps(out, indent=2))
+        return EXIT_OK if out["match"] else EXIT_ERRORS
     if result.diverged is not None:
         print(f"replay of {args.record}: diverged: {result.diverged}")
         return EXIT_ERRORS

@@ -133,6 +133,17 @@ def test_replay_of_a_log_confirms_every_event(saved, here, capsys, monkeypatch):
     (here / "game.jsonl").write_text("".join(json.dumps(e) + "\n" for e in log))
     assert play("replay", "game.jsonl") == 1
     assert capsys.readouterr().out.startswith(f"replay of game.jsonl: diverges at event {index - 1}\n")
+    # --format json: one JSON document on standard output, with the first difference
+    assert play("replay", "game.jsonl", "--format", "json") == 1
+    found = json.loads(capsys.readouterr().out)
+    assert found["match"] is False and found["event"] == index - 1
+    assert found["recorded"]["amount"] == found["replayed"]["amount"] + 1
+
+
+def test_replay_as_json_says_it_matches(saved, capsys):
+    assert play("replay", str(saved), "--format", "json") == 0
+    found = json.loads(capsys.readouterr().out)
+    assert found == {"record": str(saved), "match": True, "events": len(saves.read_save(str(saved))["events"])}
 
 
 def tamper(path: Path, change) -> None:
