@@ -3,11 +3,15 @@
 Compares definitions, not text: per name, what was added, removed or changed; for formulas the
 sub-expressions that changed (a wrapper dropped or added is named as such), the definitions it
 no longer or newly uses, and the changed definitions it depends on; for tables the rows and
-columns; for modifier lists the terms; for units the attributes.
+columns; for modifier lists the terms; for units the attributes; for phases, steps, hooks and the
+other blocks of statements, the lines that changed (as a unified diff of their text). An added or
+removed definition is shown whole.
 """
 
 from __future__ import annotations
 
+import difflib
+import textwrap
 from dataclasses import dataclass, field, fields
 
 from ruleslang.lang.syntax import ast
@@ -45,7 +49,7 @@ class RulesetDiff:
             lines.append("  no definition changed")
         for c in self.changes:
             lines.append(f"  {c.change} {c.kind} {c.name}")
-            lines.extend(f"      {d}" for d in c.details)
+            lines.extend(f"      {line}" for d in c.details for line in d.split("\n"))
         if self.unchanged:
             lines.append(f"  unchanged: {self.unchanged} definition(s)")
         for label, tests in (("added", self.tests_added), ("removed", self.tests_removed)):
@@ -81,6 +85,8 @@ def diff_rulesets(old: Ruleset, new: Ruleset) -> RulesetDiff:
 
 
 def _describe(decl) -> str:
+    if isinstance(decl, (ast.ModifiersDecl, ast.TableDecl, ast.UnitDecl, ast.DieTableDecl)) or _is_block(decl):
+        return "\n".join(_text_lines(decl))
     if isinstance(decl, (ast.FormulaDecl, ast.ModifiersDecl, ast.TableDecl, ast.CounterDecl)):
         text = signature(decl)
         if isinstance(decl, ast.FormulaDecl):
@@ -130,9 +136,38 @@ def _decl_details(a, b) -> list[str]:
     elif isinstance(a, (ast.EnumDecl, ast.SideDecl)):
         ma, mb = [m.text for m in a.members], [m.text for m in b.members]
         out.append(f"{', '.join(ma)} -> {', '.join(mb)}")
+    elif _is_block(a):
+        out.extend(_block_details(a, b))
     if not out:
         out.append("definition changed")
     return out
+
+
+def _is_block(decl) -> bool:
+    """A definition written as a block of statements (a phase, step, hook, constraint, advice ...)."""
+    return not isinstance(decl, (ast.FormulaDecl, ast.ModifiersDecl, ast.TableDecl, ast.DieTableDecl, ast.UnitDecl,
+                                 ast.ConstantDecl, ast.OptionDecl, ast.CounterDecl, ast.SequenceDecl, ast.EnumDecl,
+                                 ast.SideDecl)) and decl.span is not None and "\n" in _text(decl)
+
+
+def _text(decl) -> str:
+    span = decl.span
+    return span.source.text[span.start:span.end]
+
+
+def _text_lines(decl) -> list[str]:
+    """A definition as written, its comments and blank lines at the end left out."""
+    lines = textwrap.dedent(_text(decl)).rstrip().splitlines()
+    while lines and lines[-1].strip().startswith("#"):
+        lines.pop()
+    return lines
+
+
+def _block_details(a, b) -> list[str]:
+    """The lines of a block of statements that changed, as a unified diff (one line of context)."""
+    diff = difflib.unified_diff(_text_lines(a), _text_lines(b), lineterm="", n=1)
+    lines = [line for line in diff if not line.startswith(("---", "+++"))]
+    return lines or ["its text is the same; what changed is where it sits or a comment"]
 
 
 def _formula_details(a: ast.FormulaDecl, b: ast.FormulaDecl) -> list[str]:
