@@ -4,13 +4,15 @@
 setting is an expression, or a condition `x => ...` on a unit or unit type. They are compiled
 once per procedure and evaluated in the game's context when the procedure runs; conditions on
 unit types and units are cached per (type, owner) for the phase, since the runtime asks them
-for every unit many times.
+for every unit many times. `lasting` keeps an answer across phases, for as long as what its
+evaluation read is unchanged (watched through `WatchedContext`).
 """
 
 from __future__ import annotations
 
 from typing import Any, Callable
 
+from ruleslang.lang.eval.context import WatchedContext
 from ruleslang.lang.syntax import ast
 
 
@@ -24,6 +26,9 @@ class ProcedureConfig:
                 self.fields[ident.text] = value
         self._compiled: dict[str, Callable] = {}
         self._cache: dict[tuple, Any] = {}
+        # key -> (answer, {counter name: its entries when read}); only answers that read nothing
+        # but counters are kept (see `lasting`)
+        self._lasting: dict[tuple, tuple[Any, dict[str, dict]]] = {}
 
     def has(self, name: str) -> bool:
         return name in self.fields
@@ -41,8 +46,40 @@ class ProcedureConfig:
         return [self.ctx] + [None] * self.size
 
     def new_phase(self) -> None:
-        """Forget cached answers: conditions may read the game (technologies, counters)."""
+        """Forget cached answers: conditions may read the game (technologies, counters). Lasting
+        answers are kept while every counter they read holds the same entries."""
         self._cache.clear()
+        counters = self.ctx.state.counters if self.ctx.state is not None else self.ctx.counters
+        stale = [key for key, (_, read) in self._lasting.items()
+                 if any(counters.get(name, {}) != entries for name, entries in read.items())]
+        for key in stale:
+            del self._lasting[key]
+
+    def lasting(self, key: tuple, compute: Callable[[Any], Any]) -> Any:
+        """`compute(ctx)`, kept across phases under `key` while what it read is unchanged.
+
+        `compute` must read the game only through the context it is given (a `WatchedContext`):
+        an answer that read nothing that changes is kept for the game; one that read counters is
+        kept until one of those counters changes (checked by `new_phase`); one that read anything
+        else (the board, the dice, the battle) is kept for this phase only, like `unit_fn`'s."""
+        found = self._lasting.get(key)
+        if found is not None:
+            return found[0]
+        found = self._cache.get(("lasting",) + key)
+        if found is not None:
+            return found
+        watch = WatchedContext(self.ctx)
+        answer = compute(watch)
+        if watch.other:
+            self._cache[("lasting",) + key] = answer
+        else:
+            counters = self.ctx.state.counters if self.ctx.state is not None else self.ctx.counters
+            self._lasting[key] = (answer, {name: dict(counters.get(name, {})) for name in sorted(watch.counters_read)})
+        return answer
+
+    def unit_answer(self, name: str, unit, ctx) -> Any:
+        """The `u => ...` setting `name` of a board unit, evaluated now with `ctx` (no cache)."""
+        return self._fn(name)([ctx] + [None] * self.size)(ctx.unit_value(unit))
 
     def value(self, name: str, default: Any = None) -> Any:
         """A plain setting (text, number, true/false), evaluated now."""
