@@ -216,7 +216,7 @@ _HOST_BUDGET = frozenset({"steps", "budget", "spend", "out_of_budget"})
 class WatchedContext:
     """An `EvalContext` seen through a watch, for answers a caller keeps across changes of the
     game: evaluated with this in place of the context, a rule's reads are noted. `counters_read`
-    holds the counters it read; `other` is true when it read anything else that may change (the
+    holds the counter entries it read, as (counter, key as text); `other` is true when it read anything else that may change (the
     board, the state, the battle, the dice ...). Closed world: whatever is not known to be
     unchanging counts as `other`, so an answer is never kept on a read this class does not know."""
 
@@ -238,8 +238,8 @@ class WatchedContext:
         setattr(self._ctx, name, value)
 
     def counter(self, name: str, key: tuple):
-        """A counter's value, noted as read."""
-        self.counters_read.add(name)
+        """A counter's value, its entry noted as read."""
+        self.counters_read.add((name, tuple(counter_key(k) for k in key)))
         return self._ctx.counter(name, key, reader=self)
 
     def unit_attribute(self, type_name: str, attr: str):
