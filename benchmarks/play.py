@@ -1,14 +1,27 @@
 """Game benchmarks: speed, heuristic-vs-random wins, aircraft lost for want of a landing, factories bought.
 
-Time per full Revised game, events per second, share of time in rule evaluation, how often the
-heuristic agent beats the random one, and what the agents throw away or build: aircraft lost for
-want of a landing and factories bought, per agent kind and game (read from the games' events).
+CPU time per full Revised game (play alone, under the default composition `aar/house-rules@1` and
+under `aar/base@1`), the whole `ruleslang play` process (loading and play) and a cold
+`ruleslang call`, events per second, share of time in rule evaluation, how often the heuristic
+agent beats the random one, and what the agents throw away or build: aircraft lost for want of a
+landing and factories bought, per agent kind and game (read from the games' events). Times are
+CPU time (`time.process_time`, a child's user+sys for processes), so other work on the machine
+does not count; each is also given in units of a fixed pure-Python workload timed in the same run
+(`calibration`), comparable between machines and loads.
 
-    python benchmarks/play.py [--games N] [--matches N] [--rounds N] [--ruleset REF ...]
+    python benchmarks/play.py [--games N] [--matches N] [--rounds N] [--ruleset REF ...] [--timing-only]
 
-Targets (issue 5): < 0.5 s per 10-round game with random agents, < 3 s with heuristic agents;
-heuristic beats random in > 90% of seeded games, on each side (issue 9: the heuristic loses no
-aircraft for want of a landing).
+Targets (issue 15): under `aar/house-rules@1`, < 0.2 s per 10-round game with random agents,
+< 0.5 s with heuristic agents; a cold `ruleslang call aar/commerce-raiding@1 raid_cap "United
+Kingdom"` < 0.2 s (with the compiled-ruleset cache of a later session). Heuristic beats random in
+> 90% of seeded games, on each side (issue 9: the heuristic loses no aircraft for want of a landing).
+
+Before and after issue 15's first session (`--timing-only --games 3`; docs/performance.md has all):
+
+    before: aar/house-rules@1:    random agents: 1.223 s CPU per game, play alone ... = 25.3 calibrations
+            aar/house-rules@1: heuristic agents: 3.452 s CPU per game, play alone ... = 71.4 calibrations
+    after:  aar/house-rules@1:    random agents: 0.523 s CPU per game, play alone ... = 7.0 calibrations
+            aar/house-rules@1: heuristic agents: 1.810 s CPU per game, play alone ... = 24.3 calibrations
 """
 
 from __future__ import annotations
@@ -16,7 +29,9 @@ from __future__ import annotations
 import argparse
 import cProfile
 import pstats
+import resource
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -29,12 +44,80 @@ RULE_MODULES = ("compile.py", "compile_exact.py", "program.py", "procedures.py",
                 "values.py", "exact.py")
 
 
+TIMED_REFS = (["aar/house-rules@1"], ["aar/base@1"])  # the default composition first
+TARGETS = {"random": 0.2, "heuristic": 0.5}                # CPU s per 10-round house-rules game
+CALL = ["call", "aar/commerce-raiding@1", "raid_cap", "United Kingdom"]
+
+
 def play(ws, refs, seed: int, rounds: int, agent: str, players: dict | None = None):
+    """Build and play one game; the CPU time of the play alone (set-up not counted)."""
     setup = GameSetup(refs=refs, seed=seed, rounds=rounds, default_agent=agent, players=players or {})
     game = build_game(ws, setup)
-    start = time.perf_counter()
+    start = time.process_time()
     result = game.run(rounds)
-    return game, result, time.perf_counter() - start
+    return game, result, time.process_time() - start
+
+
+def calibration() -> float:
+    """CPU seconds of a fixed pure-Python workload (dicts, tuples, calls: what a game does), best
+    of three; figures divided by it compare between machines and loads."""
+    def work():
+        table: dict = {}
+        for i in range(200_000):
+            key = (i % 97, i % 13)
+            table[key] = table.get(key, 0) + len(str(i))
+        return table
+    best = float("inf")
+    for _ in range(3):
+        start = time.process_time()
+        work()
+        best = min(best, time.process_time() - start)
+    return best
+
+
+def process_cpu(args: list[str]) -> tuple[float, float]:
+    """(CPU seconds, wall seconds) of one `ruleslang ARGS` run in a new process (its user+sys time)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "ruleslang", *args], check=True, stdout=subprocess.DEVNULL)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), wall
+
+
+def report_timing(ws, args, unit: float) -> None:
+    """CPU time per game, play alone, for each agent kind under each timed composition; then the
+    whole process (loading and play) and a cold `ruleslang call`."""
+    for refs in TIMED_REFS:
+        for agent in ("random", "heuristic"):
+            times, events = [], []
+            tally = Tally()
+            for seed in range(1, args.games + 1):
+                game, result, seconds = play(ws, refs, seed, args.rounds, agent)
+                times.append(seconds)
+                events.append(len(game.state.events))
+                tally.add(game.state.events, kinds_of(game))
+            mean = statistics.mean(times)
+            target = f"; target < {TARGETS[agent]} s" if refs == TIMED_REFS[0] else ""
+            print(f"{', '.join(refs)}: {agent:>9} agents: {mean:.3f} s CPU per game, play alone (min "
+                  f"{min(times):.3f}, max {max(times):.3f}{target}) = {mean / unit:.1f} calibrations; "
+                  f"{statistics.mean(events):.0f} events per game, {sum(events) / sum(times):,.0f} events per "
+                  f"second")
+            if not args.timing_only:
+                share = rule_share(ws, refs, args.rounds, agent)
+                print(f"{'':>9}         share of time in rule evaluation: {share:.0%}")
+                for line in tally.lines(f"{agent:>9} games"):
+                    print(line)
+    for agent in ("random", "heuristic"):
+        runs = [process_cpu(["play", "--seed", str(seed), "--rounds", str(args.rounds), "--agent", agent,
+                             "--quiet"]) for seed in range(1, args.games + 1)]
+        cpu = statistics.mean(c for c, _ in runs)
+        print(f"whole process `ruleslang play --agent {agent}` ({', '.join(TIMED_REFS[0])}, loading and play): "
+              f"{cpu:.3f} s CPU ({cpu / unit:.1f} calibrations), {statistics.mean(w for _, w in runs):.3f} s wall")
+    runs = [process_cpu(CALL) for _ in range(3)]
+    cpu, wall = min(c for c, _ in runs), min(w for _, w in runs)
+    print(f"cold `ruleslang {' '.join(CALL[:3])} \"{CALL[3]}\"`: {cpu:.3f} s CPU, {wall:.3f} s wall "
+          f"(best of 3; target < 0.2 s wall)")
 
 
 class Tally:
@@ -106,28 +189,18 @@ def main(argv=None) -> int:
     parser.add_argument("--games", type=int, default=5, help="games timed per agent kind (default 5)")
     parser.add_argument("--matches", type=int, default=100, help="seeded games per side for heuristic vs random")
     parser.add_argument("--rounds", type=int, default=10)
-    parser.add_argument("--ruleset", dest="refs", action="append", default=[])
+    parser.add_argument("--ruleset", dest="refs", action="append", default=[],
+                        help="rulesets of the heuristic-vs-random matches (default aar/base@1)")
+    parser.add_argument("--timing-only", action="store_true",
+                        help="only the CPU times (no profiled share, no tallies, no matches)")
     args = parser.parse_args(argv)
     refs = args.refs or ["aar/base@1"]
     ws = Workspace()
-    print(f"python {sys.version.split()[0]}; rulesets {', '.join(refs)}; {args.rounds} rounds")
-
-    for agent in ("random", "heuristic"):
-        times, events = [], []
-        tally = Tally()
-        for seed in range(1, args.games + 1):
-            game, result, seconds = play(ws, refs, seed, args.rounds, agent)
-            times.append(seconds)
-            events.append(len(game.state.events))
-            tally.add(game.state.events, kinds_of(game))
-        target = 0.5 if agent == "random" else 3.0
-        print(f"{agent:>9} agents: {statistics.mean(times):.3f} s per game (min {min(times):.3f}, max {max(times):.3f}; "
-              f"target < {target} s), {statistics.mean(events):.0f} events per game, "
-              f"{sum(events) / sum(times):,.0f} events per second")
-        share = rule_share(ws, refs, args.rounds, agent)
-        print(f"{'':>9}         share of time in rule evaluation: {share:.0%}")
-        for line in tally.lines(f"{agent:>9} games"):
-            print(line)
+    unit = calibration()
+    print(f"python {sys.version.split()[0]}; {args.rounds} rounds; calibration {unit:.3f} s CPU")
+    report_timing(ws, args, unit)
+    if args.timing_only:
+        return 0
 
     # heuristic on one side, random on the other, every seed, both ways round
     game0 = build_game(ws, GameSetup(refs=refs, seed=0, rounds=1, default_agent="random"))

@@ -8,6 +8,7 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from ruleslang.base.limits import MAX_KEPT_ROLLS
 from ruleslang.lang.eval.context import EvalContext
 from ruleslang.lang.eval.host import Host
 
@@ -27,6 +28,9 @@ RULES = {
         formula top(k: int, n: int) -> list of int = best k of [d6 for i in 1..n]
         formula low(n: int) -> int = min(d4 for i in 1..n)
         formula sum_dice(n: int) -> int = sum(d6 for i in 1..n)
+        formula sum_list(n: int) -> int = sum([d6 for i in 1..n])
+        formula max_list(n: int) -> int = max([d4 for i in 1..n])
+        formula sixes_list(n: int) -> int = count([i for i in 1..n where d6 == 6])
         formula capped(n: int, cap: int) -> int = min(cap, sum(d6 for i in 1..n))
         formula both(v: int) -> bool = d6 <= v and d6 <= v
         formula avg() -> number = expected(2d6)
@@ -106,6 +110,25 @@ def test_min_of_d4(compiled):
 def test_sums_and_caps(compiled):
     assert exact(compiled, "sum_dice", 4) == brute(4, 6, sum)
     assert exact(compiled, "capped", 3, 10) == brute(3, 6, lambda rs: min(10, sum(rs)))
+
+
+def test_aggregates_of_dice_lists_are_folded_like_generators(compiled):
+    assert exact(compiled, "sum_list", 4) == brute(4, 6, sum)
+    assert exact(compiled, "max_list", 3) == brute(3, 4, max)
+    assert exact(compiled, "sixes_list", 3) == brute(3, 6, lambda rs: rs.count(6))
+    # the list form once enumerated every list of rolls (E511 from 7 dice); folded, 30 dice are quick
+    assert exact(compiled, "sum_list", 30) == exact(compiled, "sum_dice", 30)
+
+
+def test_the_record_of_rolls_keeps_the_latest(compiled):
+    host = Host(3)
+    ctx = EvalContext(compiled, host)
+    fn = compiled.callable("sum_dice")
+    for _ in range(MAX_KEPT_ROLLS // 500 + 1):
+        fn(ctx, 500)
+        host.reset_budget()
+    assert len(host.rolls) == MAX_KEPT_ROLLS
+    assert host.rolls[-1].where.endswith(":12:39")  # the d6 of sum_dice
 
 
 def test_two_rolls_are_independent(compiled):

@@ -66,3 +66,31 @@ def test_an_earlier_root_shadows_the_same_version_in_a_later_one(tmp_path):
     versions = dict(Loader([tmp_path, packaged_root()]).versions("aar", "commerce-raiding"))
     assert versions[2] == own.resolve()
     assert versions[1] == (packaged_root() / "aar" / "commerce-raiding@1.rules").resolve()
+
+
+def test_a_header_read_from_the_first_lines_is_the_header_of_the_whole_file(tmp_path):
+    folder = tmp_path / "x"
+    folder.mkdir()
+    (folder / "wide@1.rules").write_text(textwrap.dedent("""\
+        # a comment before the header
+        ruleset x/wide@1
+        title "A title"
+
+        uses aar/base@1, \\
+            aar/commerce-raiding@1
+        formula f() -> int = 1
+        title_like_name = 2
+    """), encoding="utf-8")
+    loader = Loader([packaged_root(), tmp_path])
+    for ref, path in loader.all_rulesets():
+        if ref == "x/wide@1":
+            header = loader.header(path)
+            assert header.title == "A title" and len(header.uses) == 2
+            continue
+        assert _header_text(loader.header(path)) == _header_text(Loader([packaged_root()]).load(path).module.header), ref
+
+
+def _header_text(header) -> tuple:
+    refs = [header.ref, header.revises, *header.uses]
+    return (header.title, header.source_note, header.change_note, [r and r.text for r in refs],
+            header.map and header.map.parts)

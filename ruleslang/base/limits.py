@@ -13,5 +13,6 @@ DEFAULT_STEP_BUDGET = 5_000_000   # evaluation steps of one top-level evaluation
 MAX_DIST_SUPPORT = 200_000        # distinct outcomes of one exact distribution
 MAX_DICE = 1_000                  # dice in one dice literal
 MAX_DIE_SIDES = 1_000             # sides of one die
+MAX_KEPT_ROLLS = 100_000          # dice a host keeps in its record (`rolls()`), the latest
 MAX_YAML_DEPTH = 32               # nesting of a YAML data document
 MAX_DATA_CHARS = 20_000_000       # one YAML or JSON data file

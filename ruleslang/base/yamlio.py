@@ -106,12 +106,9 @@ class _Refused(Exception):
         self.code, self.message, self.mark, self.hint = code, message, mark, hint
 
 
-class _Loader(yaml.SafeLoader):
-    """A SafeLoader composing nodes only: no anchors, aliases or custom tags, bounded depth."""
-
-    def __init__(self, text: str):
-        super().__init__(text)
-        self._depth = 0
+class _Checked:
+    """Composing nodes only: no anchors, aliases or custom tags, bounded depth (a mixin over a
+    YAML parser and PyYAML's Python composer)."""
 
     def compose_node(self, parent, index):
         event = self.peek_event()
@@ -133,6 +130,31 @@ class _Loader(yaml.SafeLoader):
             return super().compose_node(parent, index)
         finally:
             self._depth -= 1
+
+
+class _Loader(_Checked, yaml.SafeLoader):
+    """The pure-Python SafeLoader, checked: what reports a document's errors."""
+
+    def __init__(self, text: str):
+        super().__init__(text)
+        self._depth = 0
+
+
+_CParser = getattr(getattr(yaml, "cyaml", None), "CParser", None)  # libyaml's, when PyYAML was built with it
+_FastLoader = None
+if _CParser is not None:
+    class _FastLoader(_Checked, yaml.composer.Composer, _CParser, yaml.constructor.SafeConstructor,
+                      yaml.resolver.Resolver):
+        """libyaml's parser under the same checked Python composer: the same nodes, marks and
+        checks as `_Loader`, read about ten times faster. Its error messages are libyaml's, so
+        a document it refuses is read again by `_Loader` for the diagnostics."""
+
+        def __init__(self, text: str):
+            _CParser.__init__(self, text)
+            yaml.constructor.SafeConstructor.__init__(self)
+            yaml.resolver.Resolver.__init__(self)
+            yaml.composer.Composer.__init__(self)
+            self._depth = 0
 
 
 def _mark_span(source: Source, mark, length: int = 1) -> Span:
@@ -202,10 +224,19 @@ def load_yaml(source: Source) -> tuple[object, Positions]:
         raise DiagnosticError(error(
             "D605", f"the file is too large: {len(source.text)} characters, at most {MAX_DATA_CHARS} allowed",
             file=source.display_name))
+    if _FastLoader is not None:
+        try:
+            return _load_with(_FastLoader, source)
+        except (DiagnosticError, yaml.YAMLError):
+            pass  # refused: the pure loader says why, in its words and at its positions
+    return _load_with(_Loader, source)
+
+
+def _load_with(loader_class, source: Source) -> tuple[object, Positions]:
     positions = Positions(source)
     loader = None
     try:
-        loader = _Loader(source.text)  # the reader already refuses characters YAML forbids
+        loader = loader_class(source.text)  # the reader already refuses characters YAML forbids
         node = loader.get_single_node()
         if node is None:
             # An empty document sits at the start of its file, so what is said about it names the file.

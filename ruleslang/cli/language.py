@@ -30,7 +30,7 @@ def cmd_list(args) -> int:
     for ref, path in ws.loader.all_rulesets():
         title = ""
         try:
-            title = ws.loader.load(path).module.header.title or ""
+            title = ws.loader.header(path).title or ""
         except DiagnosticError:
             title = "(does not parse: run ruleslang check " + ref + ")"
         rows.append({"ref": ref, "title": title, "path": str(path)})

@@ -4,14 +4,20 @@
 setting is an expression, or a condition `x => ...` on a unit or unit type. They are compiled
 once per procedure and evaluated in the game's context when the procedure runs; conditions on
 unit types and units are cached per (type, owner) for the phase, since the runtime asks them
-for every unit many times.
+for every unit many times. `lasting` keeps an answer across phases, for as long as what its
+evaluation read is unchanged (watched through `WatchedContext`).
 """
 
 from __future__ import annotations
 
+import copy
 from typing import Any, Callable
 
+from ruleslang.lang.eval.context import WatchedContext, counter_key
 from ruleslang.lang.syntax import ast
+
+
+_UNSET = object()  # a counter entry the state does not hold
 
 
 class ProcedureConfig:
@@ -24,6 +30,9 @@ class ProcedureConfig:
                 self.fields[ident.text] = value
         self._compiled: dict[str, Callable] = {}
         self._cache: dict[tuple, Any] = {}
+        # key -> (answer, {(counter, entry key): the entry when read}); only answers that read
+        # nothing but counters are kept (see `lasting`)
+        self._lasting: dict[tuple, tuple[Any, dict[tuple, Any]]] = {}
 
     def has(self, name: str) -> bool:
         return name in self.fields
@@ -41,8 +50,50 @@ class ProcedureConfig:
         return [self.ctx] + [None] * self.size
 
     def new_phase(self) -> None:
-        """Forget cached answers: conditions may read the game (technologies, counters)."""
+        """Forget cached answers: conditions may read the game (technologies, counters). Lasting
+        answers are kept while every counter entry they read is unchanged."""
         self._cache.clear()
+        entry = self._counter_entry
+        stale = [key for key, (_, read) in self._lasting.items()
+                 if any(entry(name, k) != value for (name, k), value in read.items())]
+        for key in stale:
+            del self._lasting[key]
+
+    def lasting(self, key: tuple, compute: Callable[[Any], Any]) -> Any:
+        """`compute(ctx)`, kept across phases under `key` while what it read is unchanged.
+
+        `compute` must read the game only through the context it is given (a `WatchedContext`):
+        an answer that read nothing that changes is kept for the game; one that read counters is
+        kept until one of the entries it read changes (checked by `new_phase`); one that read anything
+        else (the board, the dice, the battle) is kept for this phase only, like `unit_fn`'s."""
+        found = self._lasting.get(key)
+        if found is not None:
+            return found[0]
+        found = self._cache.get(("lasting",) + key)
+        if found is not None:
+            return found
+        watch = WatchedContext(self.ctx)
+        answer = compute(watch)
+        if watch.other or self.ctx.state is None:  # without a game state, counters live in the context
+            self._cache[("lasting",) + key] = answer
+        else:
+            self._lasting[key] = (answer, {read: self._counter_entry(*read, kept=True)
+                                           for read in sorted(watch.counters_read)})
+        return answer
+
+    def _counter_entry(self, name: str, key: tuple, kept: bool = False) -> Any:
+        """A counter's entry as the game state holds it, found as `EvalContext.counter` finds it
+        (keys compared as text; `_UNSET` when it has none: its default); `kept`: a copy, to
+        compare with later (a list or mapping value may be changed in place)."""
+        found = _UNSET
+        for raw, value in self.ctx.state.counters.get(name, {}).items():
+            if tuple(counter_key(k) for k in raw) == key:
+                found = copy.deepcopy(value) if kept else value
+        return found
+
+    def unit_answer(self, name: str, unit, ctx) -> Any:
+        """The `u => ...` setting `name` of a board unit, evaluated now with `ctx` (no cache)."""
+        return self._fn(name)([ctx] + [None] * self.size)(ctx.unit_value(unit))
 
     def value(self, name: str, default: Any = None) -> Any:
         """A plain setting (text, number, true/false), evaluated now."""

@@ -6,6 +6,7 @@ import pytest
 
 from ruleslang.base import yamlio
 from ruleslang.base.diagnostics import DiagnosticError
+from ruleslang.base.paths import packaged_root
 from ruleslang.base.source import Source
 from ruleslang.base.yamlio import Positions, dump_yaml, format_path, load_schema, load_yaml, validate
 
@@ -139,3 +140,29 @@ def test_schemas_are_valid_draft_2020_12():
         schema = load_schema(name)
         jsonschema.Draft202012Validator.check_schema(schema)
         assert schema["$schema"].endswith("2020-12/schema")
+
+
+_SAMPLES = ["a: 'éé'\nb: [1, 2, 'ü€x']\nc:\n  d: 3\n", "d: 2001-01-01\nn: 1e3\nb: yes\nx: ~\n",
+            "a: &x 1\nb: *x\n", "a: !foo 1\n", "a: [1, 2\n", "a: 1\na: 2\n", "[" * 40 + "]" * 40, "\x07"]
+
+
+@pytest.mark.skipif(yamlio._FastLoader is None, reason="PyYAML without libyaml")
+@pytest.mark.parametrize("text", _SAMPLES + [path for path in ("maps/aar.yaml", "maps/g40.yaml")])
+def test_libyaml_gives_the_data_positions_and_refusals_of_the_pure_loader(text, monkeypatch):
+    if text.startswith("maps/"):
+        text = (packaged_root() / text).read_text(encoding="utf-8")
+
+    def at(span):
+        return span and (span.start, span.end)
+
+    def outcome():
+        try:
+            data, positions = load(text)
+        except DiagnosticError as refusal:
+            return [(d.code, d.message, at(d.span)) for d in refusal.diagnostics]
+        return (data, {p: at(s) for p, s in positions._values.items()},
+                {p: at(s) for p, s in positions._keys.items()})
+
+    fast = outcome()
+    monkeypatch.setattr(yamlio, "_FastLoader", None)
+    assert fast == outcome()

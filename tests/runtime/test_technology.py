@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from game_fixtures import events, logs, make_game, run_phases, treasury
 
+from ruleslang.runtime.config import ProcedureConfig
+from ruleslang.runtime.kit.moves import unit_rules_of
+
 ROCKETS = {"counters": {"developed": {"Germans": {"rockets": True}}}}
 
 
@@ -38,3 +41,42 @@ def test_industrial_technology_lowers_the_purchase_prices_the_agents_see():
     run_phases(game, "Germans", "purchase")
     assert events(game, "purchase", player="Germans")[0]["spent"] == 40
     assert treasury(game, "Germans") == 0
+
+
+def _move_rules(game):
+    """The unit rules of the combat move phase just run (its settings, kept across phases)."""
+    config = next(c for c in game.configs.values() if c.has("movement"))
+    return unit_rules_of(game.ctx, config)
+
+
+def test_a_technology_developed_mid_game_changes_the_movement_the_next_move_phase_sees():
+    game = make_game(["aar/base@1"])
+    run_phases(game, "Germans", "combat_move")
+    before = _move_rules(game)("fighter", "Germans")
+    russian = _move_rules(game)("fighter", "Russians")
+    assert before.movement == 4
+    run_phases(game, "Germans", "combat_move")
+    # nothing the setting reads changed: the answer is kept, not evaluated again
+    assert _move_rules(game)("fighter", "Germans") is before
+    game.state.set_counter("developed", ("Germans", "long_range_aircraft"), True)
+    run_phases(game, "Germans", "combat_move")
+    assert _move_rules(game)("fighter", "Germans").movement == 6
+    # the Russian answer read another entry of the counter: kept
+    assert _move_rules(game)("fighter", "Russians") is russian and russian.movement == 4
+
+
+def test_a_move_setting_that_reads_the_board_is_evaluated_again_each_phase():
+    game = make_game(["aar/base@1"])
+    run_phases(game, "Germans", "combat_move")
+    config = next(c for c in game.configs.values() if c.has("movement"))
+    reads = []
+
+    def reads_the_board(ctx):
+        reads.append(ctx.board.controller("Germany"))
+        return len(reads)
+
+    assert isinstance(config, ProcedureConfig)
+    assert config.lasting(("test",), reads_the_board) == 1
+    assert config.lasting(("test",), reads_the_board) == 1   # the same phase
+    config.new_phase()
+    assert config.lasting(("test",), reads_the_board) == 2

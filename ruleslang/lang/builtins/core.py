@@ -297,7 +297,7 @@ builtin("roll", "roll(die_table): roll the table's die and read the row")(
 
 builtin("winner", "winner(): the side that has won the game, or none")(
     (signature([], T.OptionalType(T.SIDE)), lambda ctx: ctx.winner[0] if ctx.winner else None))
-builtin("rolls", "rolls(): every die rolled so far in this evaluation (or test), in order")(
+builtin("rolls", "rolls(): every die rolled so far in this evaluation (or test), in order (the last 100,000)")(
     (signature([], T.ListType(T.INT)), lambda ctx: tuple(r.value for r in ctx.host.rolls)))
 
 

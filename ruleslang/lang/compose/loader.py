@@ -56,6 +56,26 @@ def parse_ref(text: str) -> tuple[str, str, int | None] | None:
     return m.group("family"), m.group("name"), int(version) if version is not None else None
 
 
+_HEADER_WORDS = ("ruleset", "title", "source", "note", "revises", "uses", "map")  # the grammar's `header`
+
+
+def _read_text(path: Path, span: Span | None) -> str:
+    """A ruleset file's text (S004 when too big, S001 unreadable, not UTF-8 located)."""
+    try:
+        size = path.stat().st_size
+        if size > MAX_SOURCE_CHARS * 4:
+            raise DiagnosticError(error("S004", f"ruleset file is {size} bytes; the limit is "
+                                        f"{MAX_SOURCE_CHARS} characters", span, file=str(path)))
+        data = path.read_bytes()
+        # A byte-order mark is how some editors save UTF-8; it is not part of the rules.
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise DiagnosticError(_not_utf8(path, data, exc)) from None
+    except OSError as exc:
+        raise DiagnosticError(error("S001", f"cannot read ruleset file: {exc.strerror}", span,
+                                    file=str(path)))
+
+
 class Loader:
     """Reads and caches ruleset files found through the roots."""
 
@@ -170,26 +190,29 @@ class Loader:
 
     # -------------------------------------------------------------------------- parsing
 
+    def header(self, path: Path):
+        """The header of a ruleset file (reference, title, notes, uses), parsed from its first
+        lines only: cheap enough to list every ruleset (raises DiagnosticError as `load`)."""
+        path = Path(path).resolve()
+        cached = self._files.get(path)
+        if cached is not None:
+            return cached.module.header
+        lines = []
+        for line in _read_text(path, None).splitlines(keepends=True):
+            word = line.strip().split(" ", 1)[0]
+            # an indented line goes on the line before (`uses a, b,` over two lines)
+            if word and not line[0].isspace() and not word.startswith("#") and word not in _HEADER_WORDS:
+                break
+            lines.append(line)
+        return parse_module(Source(str(path), "".join(lines))).header
+
     def load(self, path: Path, span: Span | None = None) -> RulesetFile:
         """Parse a ruleset file (once); raises DiagnosticError with parse or file errors."""
         path = Path(path).resolve()
         cached = self._files.get(path)
         if cached is not None:
             return cached
-        try:
-            size = path.stat().st_size
-            if size > MAX_SOURCE_CHARS * 4:
-                raise DiagnosticError(error("S004", f"ruleset file is {size} bytes; the limit is "
-                                            f"{MAX_SOURCE_CHARS} characters", span, file=str(path)))
-            data = path.read_bytes()
-            # A byte-order mark is how some editors save UTF-8; it is not part of the rules.
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            raise DiagnosticError(_not_utf8(path, data, exc)) from None
-        except OSError as exc:
-            raise DiagnosticError(error("S001", f"cannot read ruleset file: {exc.strerror}", span,
-                                        file=str(path)))
-        source = Source(str(path), text)
+        source = Source(str(path), _read_text(path, span))
         module = parse_module(source)
         loaded = RulesetFile(path, source, module)
         self._check_file_name(loaded)

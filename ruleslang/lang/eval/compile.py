@@ -101,6 +101,13 @@ class ExprCompiler:
         """The expression's value when it folds to a constant at compile time, else NO_VALUE."""
         return self._c(node)[1]
 
+    def expr_folded(self, node) -> tuple[Fn, Any]:
+        """`expr(node)` and `folded(node)` from one compilation."""
+        fn, const = self._c(node)
+        if const is not NO_VALUE:
+            return (lambda env, v=const: v), const
+        return fn, const
+
     def _c(self, node) -> tuple[Fn, Any]:
         """(closure, constant value or NO_VALUE)."""
         return getattr(self, "_" + type(node).__name__)(node)

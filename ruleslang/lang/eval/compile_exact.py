@@ -23,6 +23,7 @@ from ruleslang.lang.values import LSet, Record, UnitValue, display_text, sort_ke
 XFn = Callable[[list], X.XDist]
 
 _EMPTY = ("<empty>",)  # the state of min/max before any value
+_LIST_FOLDS = ("sum", "count", "any", "all", "max", "min")  # aggregates whose value on a list is the fold
 
 
 def _aggregate_fold(name: str, span) -> X.Fold:
@@ -165,7 +166,10 @@ class ExactCompiler:
     def _builtin(self, node: ast.Call, name: str):
         span = node.span
         bi = BUILTINS[name]
-        if len(node.args) == 1 and isinstance(node.args[0], ast.Comprehension) and node.args[0].kind == "gen":
+        if len(node.args) == 1 and isinstance(node.args[0], ast.Comprehension) and (
+                node.args[0].kind == "gen" or (node.args[0].kind == "list" and name in _LIST_FOLDS)):
+            # an aggregate of a list comprehension reads each element once, in order, as of a
+            # generator: folded the same way rather than enumerating every list the dice can make
             return self._fold(node.args[0], _aggregate_fold(name, span), span)
         if name == "roll":
             table = self.concrete.expr(node.args[0])

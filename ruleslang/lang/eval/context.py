@@ -158,20 +158,23 @@ class EvalContext:
 
     # -------------------------------------------------------------------------- counters
 
-    def counter(self, name: str, key: tuple):
+    def counter(self, name: str, key: tuple, reader=None):
+        """A counter's value; `reader` (a `WatchedContext`) evaluates its default and the units
+        its value names, so that what they read is noted too."""
         if self.state is None:
             store = self.counters.get(name, {})
             if key in store:
                 return store[key]
-            return self.compiled.counter_default(self, name, key)
+            return self.compiled.counter_default(reader or self, name, key)
         # A game state keeps plain data (names, numbers), so saves stay JSON; keys are compared as
         # text, so a scenario's `1:` or `"1":` and a rule's 1 are the same key.
         store = self._counter_store(name)
         raw_key = tuple(counter_key(k) for k in key)
         if raw_key in store:
+            units = self._unit_value_by_id if reader is None else reader.unit_value_by_id
             return self.compiled.convert_data(store[raw_key], self.compiled.symbols[name].type, f"counter {name}",
-                                              units=self._unit_value_by_id)
-        return self.compiled.counter_default(self, name, key)
+                                              units=units)
+        return self.compiled.counter_default(reader or self, name, key)
 
     def board_unit(self, uid: int):
         """The board's unit with this id, or None once it has left the board (without a game
@@ -199,3 +202,74 @@ class EvalContext:
         else:
             self.counters.setdefault(name, {})[key] = value
             self.host.log("counter", name=name, key=[counter_key(k) for k in key], value=to_json(value))
+
+
+# What a context hands out that no game changes: the program, its names and their values, and
+# conversions between them (options are set before a game starts).
+_UNCHANGING = frozenset({"compiled", "enums", "space_values", "player_values", "side_values", "unittype_values",
+                         "options", "procedures", "space_value", "player_value", "spaces", "unit_value",
+                         "side_of", "side_members", "enemies_of", "unit_has_any_tag"})
+# What a watched host hands out without noting a read: the step budget.
+_HOST_BUDGET = frozenset({"steps", "budget", "spend", "out_of_budget"})
+
+
+class WatchedContext:
+    """An `EvalContext` seen through a watch, for answers a caller keeps across changes of the
+    game: evaluated with this in place of the context, a rule's reads are noted. `counters_read`
+    holds the counter entries it read, as (counter, key as text); `other` is true when it read anything else that may change (the
+    board, the state, the battle, the dice ...). Closed world: whatever is not known to be
+    unchanging counts as `other`, so an answer is never kept on a read this class does not know."""
+
+    __slots__ = ("_ctx", "host", "counters_read", "other")
+
+    def __init__(self, ctx: EvalContext):
+        object.__setattr__(self, "_ctx", ctx)
+        object.__setattr__(self, "host", _WatchedHost(ctx.host, self))
+        object.__setattr__(self, "counters_read", set())
+        object.__setattr__(self, "other", False)
+
+    def __getattr__(self, name):
+        if name not in _UNCHANGING:
+            object.__setattr__(self, "other", True)
+        return getattr(self._ctx, name)
+
+    def __setattr__(self, name, value):
+        object.__setattr__(self, "other", True)
+        setattr(self._ctx, name, value)
+
+    def counter(self, name: str, key: tuple):
+        """A counter's value, its entry noted as read."""
+        self.counters_read.add((name, tuple(counter_key(k) for k in key)))
+        return self._ctx.counter(name, key, reader=self)
+
+    def unit_attribute(self, type_name: str, attr: str):
+        return self._ctx.compiled.unit_attribute(self, type_name, attr)
+
+    def space_attribute(self, space: str, attr: str):
+        return self._ctx.compiled.space_attribute(self, space, attr)
+
+    def unit_value_by_id(self, uid: int):
+        """The unit with this id as a value (it reads the board: noted as `other`)."""
+        object.__setattr__(self, "other", True)
+        unit = self._ctx.board_unit(uid)
+        return self._ctx.unit_value(unit) if unit is not None else None
+
+
+class _WatchedHost:
+    """A host whose dice, record and log count as reads of something that changes (`other`)."""
+
+    __slots__ = ("_host", "_watch")
+
+    def __init__(self, host: Host, watch: WatchedContext):
+        object.__setattr__(self, "_host", host)
+        object.__setattr__(self, "_watch", watch)
+
+    def __getattr__(self, name):
+        if name not in _HOST_BUDGET:
+            object.__setattr__(self._watch, "other", True)
+        return getattr(self._host, name)
+
+    def __setattr__(self, name, value):
+        if name not in _HOST_BUDGET:
+            object.__setattr__(self._watch, "other", True)
+        setattr(self._host, name, value)

@@ -3,17 +3,20 @@ roll, the step budget, and the event log.
 
 Every die roll of a sampled evaluation goes through `Host.roll`, which records it with the rule
 text that asked for it and hands it to `on_roll` when one is set (a game logs every die there,
-in order with its other events).
+in order with its other events). A roll keeps the span of that text; "file:line:col" is written
+only when something reads it. The record keeps the last `MAX_KEPT_ROLLS` dice, so a long sampled
+run does not grow without bound.
 """
 
 from __future__ import annotations
 
 import random
+from collections import deque
 from dataclasses import dataclass
 from typing import Callable
 
 from ruleslang.base.errors import EvalError
-from ruleslang.base.limits import DEFAULT_STEP_BUDGET
+from ruleslang.base.limits import DEFAULT_STEP_BUDGET, MAX_KEPT_ROLLS
 from ruleslang.base.source import Span
 
 
@@ -23,7 +26,13 @@ class Roll:
 
     sides: int
     value: int
-    where: str  # "file:line:col" of the rule that rolled
+    span: Span | None  # the rule text that rolled
+
+    @property
+    def where(self) -> str:
+        """"file:line:col" of the rule that rolled ("-" when none is known)."""
+        span = self.span
+        return f"{span.source.display_name}:{span.line}:{span.column}" if span is not None else "-"
 
 
 class Host:
@@ -32,7 +41,7 @@ class Host:
     def __init__(self, seed: int | None = 0, budget: int = DEFAULT_STEP_BUDGET):
         self.seed = seed
         self.rng = random.Random(seed)  # where the dice come from (a test may load its own)
-        self.rolls: list[Roll] = []
+        self.rolls: deque[Roll] = deque(maxlen=MAX_KEPT_ROLLS)  # the last dice rolled, oldest first
         self.budget = budget
         self.steps = budget
         self.events: list[dict] = []
@@ -60,8 +69,7 @@ class Host:
     def roll(self, sides: int, span: Span | None = None) -> int:
         """One die: 1..sides, recorded."""
         value = self.rng.randint(1, sides)
-        where = f"{span.source.display_name}:{span.line}:{span.column}" if span is not None else "-"
-        roll = Roll(sides, value, where)
+        roll = Roll(sides, value, span)
         self.rolls.append(roll)
         if self.on_roll is not None:
             self.on_roll(roll, span)

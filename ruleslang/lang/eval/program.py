@@ -26,7 +26,9 @@ from ruleslang.lang.values import LSet, Record, display_text, normalize_number
 
 
 class TableRuntime:
-    """A table's rows, indexed by key; cells are evaluated when a row is read."""
+    """A table's rows, indexed by key; cells are evaluated when a row is read, except that a row
+    whose cells all fold to constants is built once (most tables: a cell that reads the state or
+    calls a formula is not folded, so such rows are still evaluated on every read)."""
 
     def __init__(self, name: str, info, compiler: ExprCompiler, scope):
         self.name = name
@@ -38,8 +40,12 @@ class TableRuntime:
         self.ranges: list[tuple[int, int | None, int]] = []
         self.rows: list[list[Callable]] = []
         self.row_keys: list[tuple] = []
+        self._constant_rows: list[Any] = []  # per row: its value when every cell is a constant, else NO_VALUE
         for i, (specs, row) in enumerate(zip(info.keys, decl.rows)):
-            self.rows.append([compiler.expr(v) for v in row.values])
+            cells = [compiler.expr_folded(v) for v in row.values]
+            self.rows.append([fn for fn, _ in cells])
+            self._constant_rows.append(self._row_value([const for _, const in cells])
+                                       if all(const is not NO_VALUE for _, const in cells) else NO_VALUE)
             self.row_keys.append(specs)
             if not specs or any(s is None for s in specs):
                 continue
@@ -50,6 +56,7 @@ class TableRuntime:
         if info.dice is not None:
             self.dice_count, self.sides = info.dice
         self._cache: dict[int, Any] = {}
+        self._records: tuple | None = None  # rows_as_records, when every row listed is constant
 
     def _row_index(self, key: tuple, span) -> int:
         i = self.exact.get(key)
@@ -72,13 +79,17 @@ class TableRuntime:
             hint = f"the table's keys run from {min(lows)}{top}"
         raise EvalError("E502", f"table {self.name} has no row for {shown}", span, hint=hint)
 
-    def _value(self, ctx, i: int):
-        cells = self.rows[i]
-        env = [ctx]
-        values = [c(env) for c in cells]
+    def _row_value(self, values: list):
         if self.columns is None:
             return values[0]
         return Record(zip(self.columns, values))
+
+    def _value(self, ctx, i: int):
+        value = self._constant_rows[i]
+        if value is not NO_VALUE:
+            return value
+        env = [ctx]
+        return self._row_value([c(env) for c in self.rows[i]])
 
     def lookup(self, ctx, key: tuple, span=None):
         return self._value(ctx, self._row_index(key, span))
@@ -101,16 +112,24 @@ class TableRuntime:
         return tuple(out)
 
     def rows_as_records(self, ctx) -> tuple:
+        """Every row with an exact key as a record of its keys and cells (built once when every such
+        row is constant: `rows(t)` is read in loops by constraints run on every candidate action)."""
+        if self._records is not None:
+            return self._records
         out = []
+        constant = True
         for i, specs in enumerate(self.row_keys):
             if not specs or any(s is None for s in specs) or specs[0][0] == "range":
                 continue
+            constant = constant and self._constant_rows[i] is not NO_VALUE
             keys = list(zip(self.key_names, (s[1] for s in specs)))
             value = self._value(ctx, i)
             if self.columns is None:
                 out.append(Record(keys + [("value", value)]))
             else:
                 out.append(Record(keys + list(value.items())))
+        if constant:
+            self._records = tuple(out)
         return tuple(out)
 
     def __repr__(self) -> str:

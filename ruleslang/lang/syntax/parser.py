@@ -2,19 +2,29 @@
 
 `parse_module` turns source text into an AST `Module` or raises `DiagnosticError` with located
 parse diagnostics (codes P001-P009). Only this module and `transform` import lark.
+
+Building the parser's tables takes about half a second; the built parser is kept in the user's
+cache directory (`base/cache.py`: checked before it is read, written atomically), under a name
+made from the grammar, this module's source, lark's version and Python's, so a later process
+loads it in a few tens of milliseconds, and any change of those builds it again.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import importlib.resources
+import io
+import sys
 from pathlib import Path
 
+import lark
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import Indenter
 
 from ruleslang.lang.syntax import ast
+from ruleslang.base.cache import read_cached, write_cached
 from ruleslang.base.diagnostics import DiagnosticError, error
 from ruleslang.base.limits import MAX_NESTING, MAX_SOURCE_CHARS
 from ruleslang.base.source import Source, Span
@@ -132,6 +142,36 @@ def _positioned(kind: str, value: str, nl: Token, at: int) -> Token:
 @functools.lru_cache(maxsize=1)
 def get_parser() -> Lark:
     """The one parser of the process (strict LALR: a grammar conflict is an error here)."""
+    return load_or_build_parser()
+
+
+def parser_cache_name() -> str:
+    """The cache file of the built parser: named by everything the build depends on."""
+    key = hashlib.sha256()
+    for part in (grammar_text().encode("utf-8"), Path(__file__).read_bytes(), lark.__version__.encode(),
+                 f"{sys.version_info[0]}.{sys.version_info[1]}".encode()):
+        key.update(hashlib.sha256(part).digest())
+    return f"parser-{key.hexdigest()[:32]}.lark"
+
+
+def load_or_build_parser() -> Lark:
+    """The parser from the cache when a whole entry is there, else built (and then cached)."""
+    name = parser_cache_name()
+    payload = read_cached(name)
+    if payload is not None:
+        try:
+            return Lark.load(io.BytesIO(payload))
+        except Exception:  # an entry this lark cannot read (it was checked whole): build it again
+            pass
+    parser = build_parser()
+    saved = io.BytesIO()
+    parser.save(saved)
+    write_cached(name, saved.getvalue())
+    return parser
+
+
+def build_parser() -> Lark:
+    """The parser built from the grammar."""
     return Lark(
         grammar_text(),
         parser="lalr",

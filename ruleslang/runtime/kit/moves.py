@@ -29,31 +29,36 @@ _UNIT_SETTINGS = ("movement", "domain", "blitz", "blocks", "transport_capacity",
 
 
 def unit_rules_of(ctx, config):
-    """A function (unit type, owner) -> UnitRules, from the ruleset's move settings."""
-    fns = {name: config.unit_fn(name) for name in _UNIT_SETTINGS}
+    """A function (unit type, owner) -> UnitRules, from the ruleset's move settings; kept across
+    move phases while what the settings read is unchanged (`ProcedureConfig.lasting`: they read
+    technologies and other counters, which change mid-game)."""
+    present = [name for name in _UNIT_SETTINGS if config.has(name)]
     cache: dict[tuple[str, str], UnitRules] = {}
 
-    def get(fn, unit, default):
-        return fn(unit) if fn is not None else default
+    def answers(type_name: str, owner: str):
+        def compute(reader) -> UnitRules:
+            unit = SimpleNamespace(id=0, type=type_name, owner=owner, space=None, hits=0)
+            given = {name: config.unit_answer(name, unit, reader) for name in present}
+            return UnitRules(
+                movement=given.get("movement", 0), domain=given.get("domain", "land"),
+                can_blitz=given.get("blitz", False) is True, blocks=given.get("blocks", True) is True,
+                transport_capacity=given.get("transport_capacity", 0),
+                transport_cost=given.get("transport_cost", 0),
+                carrier_capacity=given.get("carrier_capacity", 0),
+                carrier_cost=given.get("carrier_cost", 0),
+                can_bomb=given.get("bombs", False) is True,
+                moves_in_combat=given.get("combat_moves", True) is True,
+                passes_blockers=given.get("passes_blockers", False) is True,
+                stops_movement=given.get("stops_movement", True) is True,
+                blocks_unload=given.get("blocks_unload", True) is True,
+                blocks_passing=given.get("blocks_passing", False) is True)
+        return config.lasting(("unit_rules", type_name, owner), compute)
 
     def rules(type_name: str, owner: str) -> UnitRules:
         key = (type_name, owner)
         found = cache.get(key)
         if found is None:
-            unit = SimpleNamespace(id=0, type=type_name, owner=owner, space=None, hits=0)
-            found = cache[key] = UnitRules(
-                movement=get(fns["movement"], unit, 0), domain=get(fns["domain"], unit, "land"),
-                can_blitz=get(fns["blitz"], unit, False) is True, blocks=get(fns["blocks"], unit, True) is True,
-                transport_capacity=get(fns["transport_capacity"], unit, 0),
-                transport_cost=get(fns["transport_cost"], unit, 0),
-                carrier_capacity=get(fns["carrier_capacity"], unit, 0),
-                carrier_cost=get(fns["carrier_cost"], unit, 0),
-                can_bomb=get(fns["bombs"], unit, False) is True,
-                moves_in_combat=get(fns["combat_moves"], unit, True) is True,
-                passes_blockers=get(fns["passes_blockers"], unit, False) is True,
-                stops_movement=get(fns["stops_movement"], unit, True) is True,
-                blocks_unload=get(fns["blocks_unload"], unit, True) is True,
-                blocks_passing=get(fns["blocks_passing"], unit, False) is True)
+            found = cache[key] = answers(type_name, owner)
         return found
     return rules
 

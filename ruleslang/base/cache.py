@@ -1,0 +1,68 @@
+"""Files the package keeps between runs to start faster, under the user's cache directory.
+
+A cache file is data this package wrote: its first line holds a magic word, a format version and
+the sha256 of the rest, and nothing is handed on unless that line is ours and the digest
+matches, so a file that is truncated, half-written or corrupt is ignored and written again, never
+trusted. Files are written to a temporary name and renamed into place, so processes that start
+together never read each other's half-written files. A cache directory that cannot be written
+(a read-only home, a sandbox) only costs the time the cache would have saved.
+
+`RULESLANG_CACHE_DIR` names another directory (tests, CI); `RULESLANG_CACHE_DIR=off` turns the
+cache off.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from pathlib import Path
+
+import platformdirs
+
+CACHE_ENV = "RULESLANG_CACHE_DIR"
+_MAGIC = b"ruleslang-cache"
+_FORMAT = b"1"
+
+
+def cache_dir() -> Path | None:
+    """Where cache files go, or None when the cache is off."""
+    named = os.environ.get(CACHE_ENV)
+    if named is not None:
+        return None if named in ("", "off") else Path(named)
+    return Path(platformdirs.user_cache_dir("ruleslang", appauthor=False))
+
+
+def read_cached(name: str) -> bytes | None:
+    """The payload of cache file `name` when it is present and whole, else None."""
+    folder = cache_dir()
+    if folder is None:
+        return None
+    try:
+        data = (folder / name).read_bytes()
+    except OSError:
+        return None
+    head, sep, payload = data.partition(b"\n")
+    if not sep or head != _MAGIC + b" " + _FORMAT + b" " + hashlib.sha256(payload).hexdigest().encode():
+        return None
+    return payload
+
+
+def write_cached(name: str, payload: bytes) -> None:
+    """Store `payload` as cache file `name` (quietly not, when the directory cannot be written)."""
+    folder = cache_dir()
+    if folder is None:
+        return
+    head = _MAGIC + b" " + _FORMAT + b" " + hashlib.sha256(payload).hexdigest().encode() + b"\n"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(head + payload)
+            os.replace(tmp, folder / name)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    except OSError:
+        return
