@@ -188,6 +188,7 @@ def test_difference_lines_come_from_the_semantic_diff(baseline):
     (["compare", "aar/base@1"], "U120"),
     (["compare", "aar/base@1", "aar/base@1", "--games", "0"], "U120"),
     (["compare", "aar/base@1", "aar/base@1", "--precision", "0.1"], "U120"),
+    (["compare", "aar/base@1", "aar/base@1", "--players", "Germans=human"], "U120"),
     (["compare", "aar/base@1", "aar/base@1", "-o", "report.html"], "U121"),
     (["compare", "aar/base@1", "aar/base@1++aar/commerce-raiding@2"], "U122"),
 ])
@@ -264,6 +265,7 @@ def test_accounting_is_keyed_by_the_names_in_the_events():
         {"kind": "hook", "name": "tax", "when": "before", "target": "income"},
         {"kind": "counter", "name": "taken", "key": ["Blues"], "before": None, "after": 3},
         {"kind": "counter", "name": "taken", "key": ["Blues"], "before": 3, "after": 5},
+        {"kind": "counter", "name": "taken", "key": ["Blues"], "before": 5, "after": 0},
         {"kind": "counter", "name": "where", "key": ["7"], "before": None, "after": "Sea 1"},
         {"kind": "treasury", "player": "Reds", "economy": "main", "amount": 12, "after": 12},
         {"kind": "log", "message": "taxed", "by": "tax"},
@@ -278,7 +280,8 @@ def test_accounting_is_keyed_by_the_names_in_the_events():
     assert book == {
         "bought:foot": {"Blues": [0, 2]},
         "build:purchase": {"Blues": [0, 1]},
-        "counter:taken": {"Blues": [5, 0]},
+        "falls:taken": {"Blues": [-5, 0]},
+        "rises:taken": {"Blues": [5, 0]},
         "entries:where": {"Reds": [1, 0]},
         "hook:tax": {"Reds": [1, 0]},
         "log:tax": {"Reds": [1, 0]},
@@ -286,3 +289,18 @@ def test_accounting_is_keyed_by_the_names_in_the_events():
         "removed:casualty": {"Blues": [0, 2]},
         "treasury:income": {"Reds": [12, 0]},
     }
+
+
+def test_a_scenario_file_is_a_variant_with_its_rulesets(tmp_path):
+    scenario = tmp_path / "raids.yaml"
+    scenario.write_text("format: 1\nmap: aar\nrulesets: [aar/base@1, aar/commerce-raiding@2]\n"
+                        "economy: {British: {treasury: 50}}\n", encoding="utf-8")
+    code, out = compare(tmp_path / "s", "--format", "json", variants=["aar/base@1", str(scenario)], games="1")
+    assert code == 0, out
+    doc = document(out)
+    assert doc["variants"][1]["composition"] == ["aar/base@1", "aar/commerce-raiding@2"]
+    assert doc["variants"][1]["label"].startswith(str(scenario))
+    header = json.loads(sqlite3.connect(tmp_path / "s" / FILE_NAME).execute(
+        "SELECT value FROM header WHERE key = 'variants'").fetchone()[0])
+    assert header[0]["scenario"] is None and header[1]["scenario"] == str(scenario)
+    assert header[1]["scenario_sha256"] is not None

@@ -127,6 +127,10 @@ def cmd_compare(args) -> int:
 
     ws = runner.LoadedOnce(ruleset_folders(args))  # the games played here reuse what is loaded to check
     players = parse_players(args.players)
+    unplayable = sorted({a for a in players.values() if a not in ("random", "heuristic")})
+    if unplayable:
+        raise DiagnosticError(error("U120", f"--players: compare plays its games with random or heuristic agents, "
+                                            f"not {', '.join(unplayable)}"))
     defaults = play_defaults(ws.roots)
     rounds = args.rounds or int(defaults.get("rounds", 10))
     agent = args.agent or defaults.get("agent", "heuristic")

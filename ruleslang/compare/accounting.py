@@ -5,7 +5,9 @@ Nothing here knows a rule: the names are those of the procedures, hooks, counter
 unit types the rulesets declare, as the events give them. The kinds (docs/compare.md):
 
 - `treasury:P`  IPCs that entered (+) or left (-) treasuries while procedure P ran innermost
-- `counter:C`   the sum of the changes of counter C (a counter of numbers)
+- `rises:C`, `falls:C`  the sums of the rises and of the falls of counter C (a counter of numbers;
+                one not yet written counts from 0), apart: a rule that sets a counter and a
+                procedure that resets it would cancel out in one sum
 - `entries:C`   entries written to counter C (a counter of names, flags or records)
 - `hook:H`      runs of hook H; `log:R` messages rule R logged
 - `refused:D`   answers to decision D the rules refused
@@ -19,7 +21,8 @@ from typing import Iterable
 
 LABELS = {
     "treasury": ("IPCs moved while {} ran", "IPCs"),
-    "counter": ("change of counter {}", "change"),
+    "rises": ("rises of counter {}", "change"),
+    "falls": ("falls of counter {}", "change"),
     "entries": ("entries written to counter {}", "entries"),
     "hook": ("runs of hook {}", "runs"),
     "log": ("messages logged by {}", "messages"),
@@ -99,7 +102,8 @@ def game_accounting(events: Iterable[dict], players: frozenset[str], spaces: fro
             owner = key[0] if len(key) == 1 and key[0] in players else turn
             before, after = e.get("before"), e.get("after")
             if _number(after) and (before is None or _number(before)):
-                ledger.add(f"counter:{e.get('name')}", owner, round_, after - (before or 0))
+                change = after - (before or 0)
+                ledger.add(f"{'rises' if change > 0 else 'falls'}:{e.get('name')}", owner, round_, change)
             else:
                 ledger.add(f"entries:{e.get('name')}", owner, round_, 1)
         elif kind == "hook":

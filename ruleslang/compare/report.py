@@ -4,6 +4,7 @@ every figure: docs/compare.md."""
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 
 from ruleslang import __version__
@@ -12,7 +13,8 @@ from ruleslang.compare.accounting import label as accounting_label
 
 DOCUMENT_FORMAT = "ruleslang-compare"
 DOCUMENT_VERSION = 1
-CALIBRATION_NOTE = "the agents' own side skew under variant {}; read a variant's effect against it"
+CALIBRATION_NOTE = ("the agents' own side skew under variant {}: the share of games each side won or led at the "
+                    "end; read a variant's effect against it")
 
 
 @dataclass(frozen=True)
@@ -39,6 +41,11 @@ def outcome_rates(records: list[dict], sides: list[str]) -> dict:
 def _score(record: dict, side: str) -> float | None:
     value = record["scores"].get(side)
     return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def _on_top(record: dict, side: str) -> bool:
+    """Whether `side` won the game, or led it when the rounds ran out."""
+    return record["winner"] == side or (record["winner"] is None and record["ahead"] == side)
 
 
 def _per_round(series: list[list]) -> list[dict]:
@@ -93,6 +100,8 @@ def _differences(a: VariantInfo, b: VariantInfo, ra: list[dict], rb: list[dict],
     for side in sides:
         add(f"{side} win", [float(r["winner"] == side) for r in ra], [float(r["winner"] == side) for r in rb], True)
     for side in sides:
+        add(f"{side} win or lead", [float(_on_top(r, side)) for r in ra], [float(_on_top(r, side)) for r in rb], True)
+    for side in sides:
         pairs = [(x, y) for r, q in zip(ra, rb) if (x := _score(r, side)) is not None
                  and (y := _score(q, side)) is not None]
         if pairs:
@@ -109,7 +118,7 @@ def build_document(*, settings: dict, sides: list[str], powers: list[str], varia
     figures = [variant_figures(info, recs, sides, powers) for info, recs in zip(variants, records)]
     differences = [d for info, recs in zip(variants[1:], records[1:])
                    for d in _differences(first, info, records[0], recs, sides)]
-    skew = {side: figures[0]["outcomes"][side]["win"]["rate"] for side in sides}
+    skew = {side: sum(_on_top(r, side) for r in records[0]) / len(records[0]) for side in sides}
     return {
         "format": DOCUMENT_FORMAT, "version": DOCUMENT_VERSION, "ruleslang": __version__,
         "settings": settings, "sides": sides, "powers": powers, "variants": figures,
@@ -134,7 +143,8 @@ def render_text(doc: dict) -> str:
     lines = [f"{len(doc['variants'])} variants, {s['games']} games each, the same seeds for every variant; "
              f"at most {s['rounds']} round{'' if s['rounds'] == 1 else 's'}", ""]
     for v in doc["variants"]:
-        lines.append(f"  {v['name']} = {v['label']}")
+        lines += textwrap.wrap(f"{v['name']} = {v['label']}", 78, initial_indent="  ", subsequent_indent="      ",
+                               break_on_hyphens=False, break_long_words=False)
     lines.append("")
     head = f"{'':<4}" + "".join(f"{side + ' win':<19}" for side in sides) + f"{'draw':<7}{'rounds':>6}"
     lines.append(head.rstrip())
@@ -142,15 +152,21 @@ def render_text(doc: dict) -> str:
         row = f"{v['name']:<4}" + "".join(f"{_interval(v['outcomes'][side]['win']):<19}" for side in sides)
         row += f"{v['outcomes']['draw']['rate']:<7.2f}{v['length']['mean']:>6.1f}"
         lines.append(row)
+    lines.append(f"{'':<4}" + "".join(f"{side + ' lead':<19}" for side in sides).rstrip()
+                 + "   (no winner: ahead on score at the end)")
+    for v in doc["variants"]:
+        lines.append(f"{v['name']:<4}" + "".join(f"{_interval(v['outcomes'][side]['lead']):<19}"
+                                                 for side in sides).rstrip())
     if doc["differences"]:
         lines += ["", "Differences against A: 95% interval, p-value (* significant at 5%),",
                   "and the interval's half-width had the games not been matched"]
         for d in doc["differences"]:
             mark = "*" if d["significant"] else " "
-            lines.append(f"  {d['b']}-{d['a']} {d['measure']:<15}{d['diff']:+7.3f} [{d['low']:+.3f},{d['high']:+.3f}]"
+            lines.append(f"  {d['b']}-{d['a']} {d['measure']:<19}{d['diff']:+7.3f} [{d['low']:+.3f},{d['high']:+.3f}]"
                          f" p={d['p_value']:.3f}{mark} (unmatched ±{d['unpaired_halfwidth']:.3f})")
     skew = ", ".join(f"{side} {rate:.2f}" for side, rate in doc["calibration"]["skew"].items())
-    lines += ["", f"Agents' side skew, win rates under A: {skew}", "(read the differences against it)"]
+    lines += ["", f"Agents' side skew under A (won or led at the end): {skew}",
+              "(read the differences against it)"]
     stopped = s.get("stopped")
     if stopped:
         lines.append(stopped)
