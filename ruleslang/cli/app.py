@@ -1,7 +1,8 @@
 """The command line: the argument parser and `main(argv) -> int` (0 clean, 1 errors or failed tests, 2 usage).
 
 The commands live by audience: cli/language.py (rule authors: list, check, test, eval, call,
-explain, diff), cli/game.py (players: play, replay), cli/board.py (map show, import-triplea).
+explain, diff), cli/game.py (players: play, replay), cli/odds.py (odds), cli/compare.py
+(compare), cli/board.py (map show, import-triplea).
 Diagnostics become output and exit codes only in cli/output.py.
 """
 
@@ -17,6 +18,7 @@ from ruleslang.base.version import VERSION
 from ruleslang.base.diagnostics import DiagnosticError, error, render_json
 from ruleslang.cli.board import IMPORT_WARNINGS_SHOWN, cmd_import, cmd_map
 from ruleslang.cli.completion import SHELLS, cmd_completion, complete
+from ruleslang.cli.compare import add_parser as add_compare_parser, cmd_compare
 from ruleslang.cli.game import cmd_play, cmd_replay
 from ruleslang.cli.odds import add_parser as add_odds_parser, cmd_odds
 from ruleslang.cli.language import cmd_call, cmd_check, cmd_diff, cmd_eval, cmd_explain, cmd_list, cmd_test
@@ -205,6 +207,7 @@ def build_parser() -> argparse.ArgumentParser:
     _common(p)
 
     add_odds_parser(sub, _common, REF_HELP)
+    add_compare_parser(sub, _common)
 
     p = sub.add_parser("replay", help="re-run a recorded game and confirm it matches",
                        description="Play a saved or logged game again from its record (the same rulesets, "
@@ -315,6 +318,7 @@ _COMMANDS = {
     "play": cmd_play,
     "replay": cmd_replay,
     "odds": cmd_odds,
+    "compare": cmd_compare,
     "import-triplea": cmd_import,
     "map": cmd_map,
     "completion": cmd_completion,

@@ -29,15 +29,16 @@ def play_defaults(roots) -> dict:
     return {}
 
 
-def _parse_players(text: str) -> dict[str, str]:
-    """--players PLAYER=AGENT,...: the agent of each player named."""
+def parse_players(text: str) -> dict[str, str]:
+    """--players PLAYER=AGENT,...: the agent of each player named; U100 for a malformed pair or
+    an unknown agent."""
     players: dict[str, str] = {}
     for item in [x.strip() for x in text.split(",") if x.strip()]:
         if "=" not in item:
-            raise _Usage(f"--players takes PLAYER=AGENT pairs, found '{item}'")
+            raise DiagnosticError(error("U100", f"--players takes PLAYER=AGENT pairs, found '{item}'"))
         name, agent = (x.strip() for x in item.split("=", 1))
         if agent not in ("random", "heuristic", "scripted", "human"):
-            raise _Usage(f"'{agent}' is not an agent: random, heuristic, scripted or human")
+            raise DiagnosticError(error("U100", f"'{agent}' is not an agent: random, heuristic, scripted or human"))
         players[name] = agent
     return players
 
@@ -60,10 +61,6 @@ def _parse_bids(items: list[str]) -> dict[str, int]:
     return bids
 
 
-class _Usage(Exception):
-    """A --players value that is not PLAYER=AGENT pairs of known agents."""
-
-
 def cmd_play(args) -> int:
     """`ruleslang play`: a new game, or a saved one resumed, printed round by round; saved and logged."""
     # start-up time: the runtime loads only for the game commands
@@ -71,10 +68,7 @@ def cmd_play(args) -> int:
     from ruleslang.runtime.report import RoundPrinter
 
     ws = open_workspace(args)
-    try:
-        players = _parse_players(args.players)
-    except _Usage as exc:
-        return report_diagnostics([error("U100", str(exc))], args.format)
+    players = parse_players(args.players)
     problem = _play_usage(args, players)
     if problem:
         return report_diagnostics([error("U100", problem)], args.format)
@@ -97,9 +91,9 @@ def cmd_play(args) -> int:
             print(f"note: the resumed game is not saved; add --save {args.resume} to keep it", file=sys.stderr)
     else:
         defaults = play_defaults(ws.roots)
-        scenario_text = _scenario_text(ws, args.scenario)
+        scenario_text = read_scenario_text(ws, args.scenario)
         # the rulesets: named on the command line, else those the scenario names, else the default game
-        refs = args.refs or _scenario_rulesets(ws, args.scenario, scenario_text) or list(defaults.get("rulesets") or [])
+        refs = args.refs or scenario_rulesets(ws, args.scenario, scenario_text) or list(defaults.get("rulesets") or [])
         if not refs:
             print("ruleslang play: error: name the rulesets (--ruleset REF); no defaults.yaml gives a default game",
                   file=sys.stderr)
@@ -205,7 +199,7 @@ def _play_usage(args, players: dict[str, str]) -> str | None:
     return None
 
 
-def _scenario_rulesets(ws, name: str | None, text: str | None) -> list[str]:
+def scenario_rulesets(ws, name: str | None, text: str | None) -> list[str]:
     """The `rulesets:` a scenario names, each resolved in the workspace now, so a name that finds no
     ruleset is reported at its line of the scenario."""
     if not text:
@@ -225,7 +219,7 @@ def _scenario_rulesets(ws, name: str | None, text: str | None) -> list[str]:
     return refs
 
 
-def _scenario_text(ws, ref: str | None) -> str | None:
+def read_scenario_text(ws, ref: str | None) -> str | None:
     """The text of the scenario file `ref` names (kept in saves and logs), None without one."""
     if ref is None:
         return None
