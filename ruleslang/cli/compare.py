@@ -12,7 +12,7 @@ import os
 import sys
 from pathlib import Path
 
-from ruleslang import __version__
+from ruleslang.base.version import VERSION
 from ruleslang.base.diagnostics import DiagnosticError, error
 from ruleslang.cli.game import parse_players, play_defaults, read_scenario_text, scenario_rulesets
 from ruleslang.cli.inputs import load_composition, ruleset_folders
@@ -173,7 +173,7 @@ def cmd_compare(args) -> int:
                                 "scenario_sha256": None if v.scenario_text is None else _sha256(v.scenario_text)})
         loaded_of.append(loaded)
 
-    header = {"format": STORE_FORMAT, "version": STORE_VERSION, "ruleslang": __version__, "seed": args.seed,
+    header = {"format": STORE_FORMAT, "version": STORE_VERSION, "ruleslang": VERSION, "seed": args.seed,
               "rounds": rounds, "agents": {"default": agent, "players": players}, "variants": header_variants}
     store = Store.open(Path(args.store), header, resume=args.resume)
     jobs = args.jobs or os.cpu_count() or 1

@@ -7,7 +7,7 @@ from __future__ import annotations
 import textwrap
 from dataclasses import dataclass
 
-from ruleslang import __version__
+from ruleslang.base.version import VERSION
 from ruleslang.compare import stats
 from ruleslang.compare.accounting import label as accounting_label
 
@@ -120,7 +120,7 @@ def build_document(*, settings: dict, sides: list[str], powers: list[str], varia
                    for d in _differences(first, info, records[0], recs, sides)]
     skew = {side: sum(_on_top(r, side) for r in records[0]) / len(records[0]) for side in sides}
     return {
-        "format": DOCUMENT_FORMAT, "version": DOCUMENT_VERSION, "ruleslang": __version__,
+        "format": DOCUMENT_FORMAT, "version": DOCUMENT_VERSION, "ruleslang": VERSION,
         "settings": settings, "sides": sides, "powers": powers, "variants": figures,
         "differences": differences,
         "calibration": {"skew": skew, "note": CALIBRATION_NOTE.format(first.name)},
