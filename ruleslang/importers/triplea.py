@@ -1,14 +1,17 @@
 """Import a TripleA game file: a ruleslang map plus a generated base ruleset.
 
-This is the one module of the package that knows TripleA's vocabulary (its XML elements,
-attachment classes, option names and delegates). It translates what the XML declares as data:
+The `triplea*` modules of the package are the ones that know TripleA's vocabulary (its XML
+elements, attachment classes, option names and delegates): this one translates the map and the
+unit types and runs an import; `triplea_variables` expands `variableList` / `foreach` first,
+`triplea_production` reads the production frontiers, `triplea_names` spells names and values,
+`triplea_report` holds the report. What the XML declares is translated as data:
 
 - the map: territories, connections, production values, owners, capitals and victory cities
   (as space attributes), impassable and neutral territories, canals, starting units, factories
   and resources;
 - the base ruleset: unit types with their numeric options as attributes and their boolean
-  options as tags, production costs, and a player's turn as `phase` declarations over the
-  runtime's procedures plus `sequence turn`.
+  options as tags, each player's production frontier (what it may buy, at what price), and a
+  player's turn as `phase` declarations over the runtime's procedures plus `sequence turn`.
 
 Everything else (conditions, triggers, political actions, game properties coded in Java, ...)
 is listed in the `ImportReport` as untranslated, with its XML line. The XML is read by
@@ -21,8 +24,7 @@ is listed in the `ImportReport` as untranslated, with its XML line. The XML is r
 from __future__ import annotations
 
 import re
-from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, error, warning
@@ -33,37 +35,16 @@ from ruleslang.board.mapdata import map_from_data, natural_key
 from ruleslang.base.safexml import XmlElement, read_xml
 from ruleslang.base.fileio import write_atomic
 from ruleslang.base.limits import MAX_NUMBER_DIGITS, MAX_UNITS
+from ruleslang.importers.triplea_names import identifier, map_name_for, option_value, quote, snake_case
+from ruleslang.importers.triplea_production import (BOUGHT, FRONTIER_TABLE, IN_FRONTIER, LOTS_CONSTRAINT, Offer,
+                                                      first_prices, frontier_lines, purchase_settings,
+                                                      read_frontiers)
+# format_report is imported for the callers of this module's entry points (the command line, tests).
+from ruleslang.importers.triplea_report import RULESET_VERSION, ImportItem, ImportReport, format_report  # noqa: F401
+from ruleslang.importers.triplea_variables import expand_variables
 
-RULESET_VERSION = 1
 MONEY_RESOURCE = "PUs"
-_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _SEA_ZONE_NUMBER = re.compile(r"^(\d+) Sea Zone$")
-
-# ---------------------------------------------------------------- names
-
-
-def snake_case(name: str) -> str:
-    """`russianNonCombatMove` -> `russian_non_combat_move`, `maxAAattacks` -> `max_aa_attacks`."""
-    text = name.replace("AA", "AA_") if re.search(r"AA[a-z]", name) else name  # TripleA writes `isAAforX`
-    text = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", text)
-    text = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", text)
-    text = re.sub(r"[^A-Za-z0-9]+", "_", text).strip("_").lower()
-    return re.sub(r"_+", "_", text) or "unnamed"
-
-
-def identifier(name: str) -> str:
-    """A ruleslang identifier for a name: other characters become `_`; a leading digit gets `_`."""
-    text = re.sub(r"[^A-Za-z0-9_]", "_", name.strip())
-    if not text or text[0].isdigit():
-        text = "_" + text
-    return text
-
-
-def map_name_for(path: Path) -> str:
-    """A map name from a file name: `WW2v3-1942.xml` -> `ww2v3-1942`."""
-    text = re.sub(r"[^a-z0-9]+", "-", path.stem.lower()).strip("-")
-    return text if text and text[0].isalpha() else "map-" + text
-
 
 # ---------------------------------------------------------------- translation tables
 
@@ -71,6 +52,8 @@ _ATTACHMENT_CLASS = "games.strategy.triplea.attachments."
 
 # Settings of the move procedures, filled in from the attributes and tags the file declares.
 _MOVE_SETTINGS = "{move_settings}"
+# Settings of the purchase procedure: the current player's production frontier.
+_PURCHASE_SETTINGS = "{purchase_settings}"
 
 
 def move_settings(attr_names: dict[str, str], tag_names: dict[str, str]) -> str:
@@ -95,8 +78,8 @@ def move_settings(attr_names: dict[str, str], tag_names: dict[str, str]) -> str:
 _TURN_PHASES = {
     # TechnologyDelegate: research is written in the ruleset language (see aar/base@1), not
     # translated: the report lists it.
-    "PurchaseDelegate": ("purchase", "runtime purchase with {cost: u => u.cost}"),
-    "NoPUPurchaseDelegate": ("purchase", "runtime purchase with {cost: u => u.cost}"),
+    "PurchaseDelegate": ("purchase", "runtime purchase with " + _PURCHASE_SETTINGS),
+    "NoPUPurchaseDelegate": ("purchase", "runtime purchase with " + _PURCHASE_SETTINGS),
     "combat move": ("combat_move", 'runtime move with {kind: "combat", ' + _MOVE_SETTINGS),
     "noncombat move": ("noncombat_move", 'runtime move with {kind: "noncombat", ' + _MOVE_SETTINGS),
     # BattleDelegate: TripleA fights battles by its own Java rules; their steps are written in the
@@ -165,69 +148,7 @@ _TERRITORY_DATA = {"unitProduction", "blockadeZone", "kamikazeZone", "navalBase"
 
 # Top-level elements read by the importer, or with nothing a ruleset could use.
 _ELEMENTS_READ = {"info", "loader", "triplea", "map", "resourceList", "playerList", "unitList",
-                  "gamePlay", "production", "attachmentList", "initialize", "propertyList"}
-
-
-def _value(text: str) -> object:
-    """An XML option value as data: true/false, a whole number, a list (a:b), or text."""
-    if text in ("true", "false"):
-        return text == "true"
-    if re.fullmatch(r"-?\d{1,%d}" % MAX_NUMBER_DIGITS, text):  # longer: kept as text, never converted
-        return int(text)
-    if ":" in text:
-        return [_value(part) for part in text.split(":")]
-    return text
-
-
-# ---------------------------------------------------------------- the report
-
-
-@dataclass(frozen=True)
-class ImportItem:
-    """One thing of the XML the importer did not translate (or kept only as data)."""
-
-    category: str
-    name: str
-    detail: str
-    line: int | None = None
-    column: int = 1
-
-
-@dataclass
-class ImportReport:
-    """What an import produced: counts, output files, untranslated items and renames."""
-
-    xml_path: Path
-    game: str
-    version: str
-    map_name: str
-    family: str
-    map_path: Path | None = None
-    ruleset_path: Path | None = None
-    spaces: int = 0
-    land: int = 0
-    sea: int = 0
-    connections: int = 0
-    players: int = 0
-    unit_types: int = 0
-    phases: int = 0
-    untranslated: list[ImportItem] = field(default_factory=list)
-    renames: list[tuple[str, str]] = field(default_factory=list)
-
-    def to_json(self) -> dict:
-        """The report as plain data (for `--format json`)."""
-        return {
-            "file": str(self.xml_path), "game": self.game, "version": self.version,
-            "map": self.map_name, "ruleset": f"{self.family}/base@{RULESET_VERSION}",
-            "map_path": str(self.map_path) if self.map_path else None,
-            "ruleset_path": str(self.ruleset_path) if self.ruleset_path else None,
-            "counts": {"spaces": self.spaces, "land": self.land, "sea": self.sea,
-                       "connections": self.connections, "players": self.players,
-                       "unit_types": self.unit_types, "phases": self.phases},
-            "untranslated": [{"category": i.category, "name": i.name, "detail": i.detail, "line": i.line}
-                             for i in self.untranslated],
-            "renames": [{"from": old, "to": new} for old, new in self.renames],
-        }
+                  "gamePlay", "production", "attachmentList", "initialize", "propertyList", "variableList"}
 
 
 # ---------------------------------------------------------------- the importer
@@ -235,10 +156,10 @@ class ImportReport:
 
 class _Importer:
     def __init__(self, root: XmlElement, source: Source, report: ImportReport):
-        self.root = root
         self.source = source
         self.report = report
         self.problems: list[Diagnostic] = []
+        self.root = expand_variables(root, self.fail)
         self.unit_names: dict[str, str] = {}
         self.owner_elements: dict[str, XmlElement] = {}
         self.ownerless_units: str | None = None  # the player given the units placed without an owner
@@ -358,7 +279,7 @@ class _Importer:
                 if option in _TERRITORY_FIELDS:
                     fields[territory][option] = value
                     continue
-                attributes[territory][snake_case(option)] = _value(value)
+                attributes[territory][snake_case(option)] = option_value(value)
                 if option not in _TERRITORY_DATA:
                     self.untranslated("territory option", option,
                                       f"kept as the space attribute '{snake_case(option)}'; its effect is not translated",
@@ -375,7 +296,7 @@ class _Importer:
         data["players"] = self.players_data(fields)
         data["turn_order"] = self.turn_order(players)
         data["spaces"] = spaces
-        canals = self.canals(territories)
+        canals = self.canals(territories, water, neighbours)
         if canals:
             data["canals"] = canals
         data["start"] = self.start_data(territories, water)
@@ -391,7 +312,7 @@ class _Importer:
         number = _SEA_ZONE_NUMBER.match(territory)
         if number:
             entry["aliases"] = [f"SZ {number.group(1)}", f"Sea Zone {number.group(1)}"]
-        production = _value(str(fields.get("production", "0")))
+        production = option_value(str(fields.get("production", "0")))
         if isinstance(production, int) and production and not is_sea:
             attributes["ipc"] = production  # the base ruleset declares the space attribute ipc
         elif production:
@@ -416,7 +337,7 @@ class _Importer:
         if "capital" in fields:
             attributes = {"capital": fields["capital"], **attributes}
         if "victoryCity" in fields:
-            vc = _value(fields["victoryCity"])
+            vc = option_value(fields["victoryCity"])
             attributes["victory_city"] = bool(vc)
             if isinstance(vc, int) and vc > 1:
                 attributes["victory_city_value"] = vc
@@ -445,7 +366,7 @@ class _Importer:
                                       "(a ruleslang player has one side)", where)
             if name in capitals:
                 entry["capital"] = capitals[name]
-            extra = {snake_case(k): _value(v) for k, v in element.attrs.items() if k != "name"}
+            extra = {snake_case(k): option_value(v) for k, v in element.attrs.items() if k != "name"}
             if extra:
                 entry["attributes"] = extra
             out.append(entry)
@@ -465,29 +386,52 @@ class _Importer:
                 order.append(player)
         return order or players
 
-    def canals(self, territories: dict[str, XmlElement]) -> list[dict]:
+    def canals(self, territories: dict[str, XmlElement], water: set[str],
+               neighbours: dict[str, set[str]]) -> list[dict]:
+        """The canals a ruleslang map can hold: passages between sea zones that the canal's land
+        controls. TripleA also attaches canals to land (Civil War's rail links); such a canal,
+        and one whose sea zones do not border each other, is reported (located) and left out."""
         canals: dict[str, dict] = {}
+        first: dict[str, XmlElement] = {}
+        on_land: dict[str, list[str]] = {}
         for attachment in self.attachments("CanalAttachment"):
             options = {n: (v, e) for n, v, e in self.options(attachment)}
             name = options.get("canalName", (attachment.attrs.get("name", "canal"),))[0]
             canal = canals.setdefault(name, {"name": name, "sea_zones": [], "land": []})
-            sea = attachment.attrs.get("attachTo", "")
-            if sea not in territories:
-                self.fail(f"the canal '{name}' names the unknown territory '{sea}'", attachment)
-            elif sea not in canal["sea_zones"]:
-                canal["sea_zones"].append(sea)
+            first.setdefault(name, attachment)
+            territory = attachment.attrs.get("attachTo", "")
+            if territory not in territories:
+                self.fail(f"the canal '{name}' names the unknown territory '{territory}'", attachment)
+            elif territory not in water:
+                on_land.setdefault(name, []).append(territory)
+            elif territory not in canal["sea_zones"]:
+                canal["sea_zones"].append(territory)
             for land in options.get("landTerritories", ("",))[0].split(":"):
                 if land and land not in canal["land"]:
                     canal["land"].append(land)
             for option, (value, element) in options.items():
                 if option in ("canalName", "landTerritories"):
                     continue
-                values = [self.unit_name(v) for v in value.split(":")] if option == "excludedUnits" else _value(value)
+                values = [self.unit_name(v) for v in value.split(":")] if option == "excludedUnits" else option_value(value)
                 canal.setdefault("attributes", {})[snake_case(option)] = values
                 if option != "excludedUnits":
                     self.untranslated("canal option", option, f"kept as the canal attribute '{snake_case(option)}'",
                                       element)
-        return list(canals.values())
+        kept = []
+        for name, canal in canals.items():
+            seas = canal["sea_zones"]
+            apart = [s for s in seas if not neighbours[s] & (set(seas) - {s})]
+            if name in on_land:
+                self.untranslated("canal", name, f"attached to the land territory '{on_land[name][0]}': a "
+                                  "ruleslang canal is a passage between sea zones; the passage over land is "
+                                  "not translated", first[name])
+            if apart or not seas:
+                if apart and name not in on_land:
+                    self.untranslated("canal", name, f"its sea zone '{apart[0]}' borders no other sea zone of "
+                                      "the canal; not translated", first[name])
+                continue
+            kept.append(canal)
+        return kept
 
     def neutral_player_name(self) -> str:
         """The player that holds units placed without an owner: TripleA's name for its neutral
@@ -532,8 +476,7 @@ class _Importer:
                 by_type[self.unit_name(unit)] = by_type.get(self.unit_name(unit), 0) + quantity
         treasury: dict[str, int] = {}
         counters: dict[str, dict[str, int]] = {}
-        resources = [r.attrs.get("name", "") for r in self.section("resourceList").all("resource")]
-        money = MONEY_RESOURCE if MONEY_RESOURCE in resources or not resources else resources[0]
+        money = self.money()
         for element in self.section("initialize").walk("resourceGiven"):
             player, resource = element.attrs.get("player", ""), element.attrs.get("resource", "")
             amount = self.whole(element, "quantity", 0)
@@ -557,41 +500,20 @@ class _Importer:
 
     # -- the parts the ruleset needs
 
-    def unit_costs(self) -> dict[str, int]:
-        production = self.section("production")
-        rules = {r.attrs.get("name"): r for r in production.all("productionRule")}
-        frontiers = {f.attrs.get("name"): f for f in production.all("productionFrontier")}
-        used = [p.attrs.get("frontier") for p in production.all("playerProduction")]
-        costs: dict[str, int] = {}
-        for frontier_name in dict.fromkeys(used):
-            frontier = frontiers.get(frontier_name)
-            if frontier is None:
-                continue
-            for entry in frontier.all("frontierRules"):
-                rule = rules.get(entry.attrs.get("name"))
-                if rule is None:
-                    continue
-                cost = sum(self.whole(c, "quantity", 0) or 0 for c in rule.all("cost")
-                           if c.attrs.get("resource") == MONEY_RESOURCE)
-                for result in rule.all("result"):
-                    unit, count = result.attrs.get("resourceOrUnit", ""), self.whole(result, "quantity", 1)
-                    if unit in costs or count is None or count <= 0:
-                        continue
-                    if cost % count:
-                        self.untranslated("production", rule.attrs.get("name", ""),
-                                          f"{count} {unit} for {cost}: not a whole cost per unit", rule)
-                    costs[unit] = cost // count
-        unused = [f for f in frontiers if f not in used]
-        for name in unused:
-            self.untranslated("production", name, "a production frontier no player starts with "
-                              "(given by technology or triggers); not translated", frontiers[name])
-        for repair in production.all("repairRule"):
-            self.untranslated("production", repair.attrs.get("name", ""), "repair costs are not translated", repair)
-        return costs
+    def money(self) -> str:
+        """The resource purchases are paid in: TripleA's PUs, else the first resource declared."""
+        resources = [r.attrs.get("name", "") for r in self.section("resourceList").all("resource")]
+        return MONEY_RESOURCE if MONEY_RESOURCE in resources or not resources else resources[0]
+
+    def offers(self) -> list[Offer]:
+        units = {u.attrs["name"] for u in self.section("unitList").all("unit") if u.attrs.get("name")}
+        return read_frontiers(self.section("production"), [p.attrs["name"] for p in self.player_elements()],
+                              self.money(), units, whole=self.whole, note=self.untranslated, fail=self.fail)
 
     def ruleset_text(self, family: str, map_name: str, game: str, version: str, xml_name: str) -> str:
         options = self.unit_options()
-        costs = self.unit_costs()
+        offers = self.offers()
+        costs = first_prices(offers)
         unit_elements = {u.attrs["name"]: u for u in self.section("unitList").all("unit") if u.attrs.get("name")}
         unit_list = list(unit_elements)
         attributes: dict[str, int] = {"cost": 0}
@@ -604,7 +526,7 @@ class _Importer:
                 values.append(("cost", costs[unit]))
                 unit_tags.append("purchasable")
             for option, (value, element) in options.get(unit, {}).items():
-                parsed = _value(value)
+                parsed = option_value(value)
                 if option == "isTwoHit" and parsed is True:
                     values.append(("hit_points", 2))
                     attributes.setdefault("hit_points", 1)
@@ -638,9 +560,9 @@ class _Importer:
                 self.fail(f"a unit attachment names the unknown unit type '{unit}'", None)
         lines = [
             f"ruleset {family}/base@{RULESET_VERSION}",
-            f"title {_quote(game + ' (imported from TripleA)')}",
-            f"source {_quote(f'imported by ruleslang import-triplea from {xml_name} (game version {version})')}",
-            f"map {_quote(map_name)}",
+            f"title {quote(game + ' (imported from TripleA)')}",
+            f"source {quote(f'imported by ruleslang import-triplea from {xml_name} (game version {version})')}",
+            f"map {quote(map_name)}",
             "",
             "# Generated from the TripleA game file: unit types, production costs and the step",
             "# sequence. Conditions, triggers and game properties are not translated; the import",
@@ -657,15 +579,26 @@ class _Importer:
         lines.append("space attribute ipc: int = 0    # a territory's production value, from the map")
         for name, original, values, unit_tags in units:
             lines.append("")
-            lines.append(f"unit {name}" + (f" {_quote(original)}" if name != original else "") + ":")
+            lines.append(f"unit {name}" + (f" {quote(original)}" if name != original else "") + ":")
             for attr, value in values:
                 lines.append(f"    {attr_names[attr]}: {value}")
             lines.append("    tags: " + ", ".join(tag_names[t] for t in unit_tags))
         lines.append("")
         lines.extend(_INCOME_FORMULA)
+        taken = unit_names | set(attr_names.values()) | set(tag_names.values()) | {"income"}
+        names = {}
+        for name in (FRONTIER_TABLE, IN_FRONTIER, BOUGHT, LOTS_CONSTRAINT):
+            names[name] = name
+            while names[name] in taken:
+                names[name] += "_"
+            taken.add(names[name])
+        # Without a frontier no player may buy anything: the purchase phase offers nothing.
+        purchase = purchase_settings(names) if offers else "{buyable: u => false}"
+        if offers:
+            lines.extend(frontier_lines(offers, self.unit_name, names))
         settings = move_settings(attr_names, tag_names)
-        lines.extend(line.replace("{move_settings}", settings) for line in
-                     self.phase_lines(unit_names | set(attr_names.values()) | set(tag_names.values()) | {"income"}))
+        lines.extend(line.replace(_MOVE_SETTINGS, settings).replace(_PURCHASE_SETTINGS, purchase)
+                     for line in self.phase_lines(taken))
         lines.extend(self.property_comments())
         return "\n".join(lines).rstrip() + "\n"
 
@@ -698,7 +631,15 @@ class _Importer:
                                   f"'{prop.attrs.get('name')}' = {prop.attrs.get('value')!r} of the step "
                                   f"'{step.attrs.get('name')}' is not translated", prop)
             keys = turns.setdefault(player, [])
-            if cls not in keys:
+            phase = _TURN_PHASES[cls][0]
+            twin = next((k for k in keys if k != cls and _TURN_PHASES[k][0] == phase), None)
+            if twin is not None:
+                # Two delegates of one runtime procedure (PurchaseDelegate and NoPUPurchaseDelegate):
+                # a ruleslang turn has each phase once, so the first step stands for both.
+                self.untranslated("step", cls, f"the step '{step.attrs.get('name')}' is a second {phase} step "
+                                  f"of {player}'s turn (after a {twin} step); the turn has one {phase} phase",
+                                  step)
+            elif cls not in keys:
                 keys.append(cls)
         if not turns:
             return []
@@ -714,6 +655,7 @@ class _Importer:
             name, body = _TURN_PHASES[key]
             while name in taken:
                 name += "_phase"
+            taken.add(name)
             order.append(name)
             lines.append(f"phase {name}:" + (body if body.startswith("\n") else f" {body}"))
         lines.append(f"sequence turn: {', '.join(order)}")
@@ -748,12 +690,6 @@ class _Importer:
             if child.tag not in _ELEMENTS_READ:
                 detail = ", ".join(f"{k}={v}" for k, v in child.attrs.items()) or f"{len(child.children)} entries"
                 self.untranslated("element", child.tag, f"<{child.tag}> ({detail}) is not translated", child)
-
-
-def _quote(text: str) -> str:
-    """A ruleslang text literal: quotes and backslashes escaped, braces doubled (no interpolation)."""
-    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
-    return '"' + escaped.replace("{", "{{").replace("}", "}}") + '"'
 
 
 # ---------------------------------------------------------------- entry points
@@ -854,36 +790,3 @@ def run_import(xml_path: Path | str, out_dir: Path | str) -> tuple[ImportReport 
                    else f"{category} '{name}' not translated{count}: {first.detail}")
         diagnostics.append(warning(code, message, span, file=None if span else str(xml_path)))
     return report, diagnostics
-
-
-def format_report(report: ImportReport, *, examples: int = 3) -> str:
-    """The counts, the files written, and the untranslated items grouped by kind."""
-    lines = [
-        f"imported {report.xml_path.name}: {report.game} {report.version}".rstrip(),
-        f"  map {report.map_name}: {report.spaces} spaces ({report.land} land, {report.sea} sea), "
-        f"{report.connections} connections, {report.players} players",
-        f"  ruleset {report.family}/base@{RULESET_VERSION}: {report.unit_types} unit types, {report.phases} phases",
-    ]
-    if report.map_path:
-        lines.append(f"  wrote {report.map_path}")
-    if report.ruleset_path:
-        lines.append(f"  wrote {report.ruleset_path}")
-    if not report.untranslated:
-        lines.append("nothing left untranslated")
-        return "\n".join(lines)
-    by_category: dict[str, list[ImportItem]] = {}
-    for item in report.untranslated:
-        by_category.setdefault(item.category, []).append(item)
-    lines.append(f"untranslated: {len(report.untranslated)} items")
-    for category in sorted(by_category):
-        items = by_category[category]
-        names = Counter(i.name for i in items)
-        lines.append(f"  {category} ({len(items)}):")
-        for name, count in sorted(names.items(), key=lambda kv: (-kv[1], kv[0]))[: examples * 4]:
-            first = next(i for i in items if i.name == name)
-            where = f"line {first.line}: " if first.line else ""
-            times = f" x{count}" if count > 1 else ""
-            lines.append(f"    {name}{times} - {where}{first.detail}")
-        if len(names) > examples * 4:
-            lines.append(f"    ... and {len(names) - examples * 4} more kinds")
-    return "\n".join(lines)

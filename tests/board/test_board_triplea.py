@@ -203,7 +203,7 @@ def test_snake_case(name, expected):
 
 
 def test_quoted_text_survives_the_parser():
-    from ruleslang.importers.triplea import _quote
+    from ruleslang.importers.triplea_names import quote as _quote
 
     tricky = 'a "quoted" {braced} back\\slash\nline'
     module = parse_module(Source("q.rules", f"ruleset q/q@1\ntitle {_quote(tricky)}\n"))
