@@ -8,8 +8,8 @@ import pytest
 
 from ruleslang.lang.syntax import ast
 from ruleslang.board.mapdata import GameMap, load_map, map_from_data
-from ruleslang.importers.triplea import (format_report, identifier, import_triplea, map_name_for, run_import,
-                                     snake_case, translate_game)
+from ruleslang.importers.triplea import format_report, import_triplea, run_import, translate_game
+from ruleslang.importers.triplea_names import identifier, map_name_for, snake_case
 from ruleslang.base.diagnostics import DiagnosticError, Severity
 from ruleslang.lang.syntax.parser import parse_module
 from ruleslang.base.source import Source
