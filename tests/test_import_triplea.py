@@ -207,3 +207,11 @@ def test_global_1940_players_buy_only_what_their_frontiers_offer(tmp_path):
     assert {p["player"] for p in purchases if p["units"]} >= {"Chinese", "Germans"}
     for event in purchases:
         assert set(event["units"]) <= offered[event["player"]], event
+
+
+def test_each_resource_besides_money_is_a_counter_the_map_starts(tmp_path, capsys):
+    report = import_triplea(TINY, tmp_path)
+    assert "counter tech_tokens(p: player) -> int = 0" in report.ruleset_path.read_text(encoding="utf-8")
+    for player, stock in (("Blues", "2"), ("Reds", "0")):
+        assert cli.main(["eval", "--rulesets", str(tmp_path), "tiny-game/base@1", f"tech_tokens({player})"]) == 0
+        assert capsys.readouterr().out.strip() == stock

@@ -189,6 +189,7 @@ class RulesetWriter(GameReader):
         lines.append("")
         lines.extend(_INCOME_FORMULA)
         taken = unit_names | set(attr_names.values()) | set(tag_names.values()) | {"income"}
+        lines.extend(self.resource_counters(taken))
         names = {}
         for name in (FRONTIER_TABLE, IN_FRONTIER, BOUGHT, LOTS_CONSTRAINT):
             names[name] = name
@@ -264,6 +265,28 @@ class RulesetWriter(GameReader):
         lines.append(f"sequence turn: {', '.join(order)}")
         self.report.phases = len(order)
         return lines
+
+    def resource_counters(self, taken: set[str]) -> list[str]:
+        """A counter for each resource besides money: a player's stock, which the map's `counters`
+        start (TripleA's resourceGiven). Purchases do not charge them yet (the report says so at
+        each production rule that costs one). A counter is named like the map's counters key; one
+        that would share a unit type's, attribute's or tag's name is reported and not declared."""
+        money = self.money()
+        lines = []
+        for element in self.section("resourceList").all("resource"):
+            resource = element.attrs.get("name", "")
+            if not resource or resource == money:
+                continue
+            name = snake_case(resource)
+            if name in taken:
+                self.untranslated("resource", resource, f"its counter '{name}' would share the name of a unit "
+                                  "type, attribute or tag; not declared", element)
+                continue
+            taken.add(name)
+            if not lines:
+                lines = ["# Resources besides money: a player's stock of each (the map's counters give the start)."]
+            lines.append(f"counter {name}(p: player) -> int = 0    # TripleA's resource {quote(resource)}")
+        return lines + [""] if lines else []
 
     def property_comments(self) -> list[str]:
         """TripleA's game properties as comments of the ruleset (each reported untranslated)."""
