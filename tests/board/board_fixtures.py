@@ -18,7 +18,9 @@ from ruleslang.base.paths import packaged_root
 
 FIXTURES = Path(__file__).parent / "fixtures"
 REPO = Path(__file__).resolve().parents[2]
-REFERENCE = (REPO / ".." / "shared" / "reference").resolve()
+# `shared/reference` beside the checkout, or beside its parent folder (a checkout in a worktree folder).
+REFERENCE = next((p.resolve() for p in (REPO.parent / "shared" / "reference", REPO.parent.parent / "shared" / "reference")
+                  if (p / "triplea").is_dir()), (REPO.parent / "shared" / "reference").resolve())
 
 
 @pytest.fixture(scope="session")

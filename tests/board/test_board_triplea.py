@@ -8,8 +8,8 @@ import pytest
 
 from ruleslang.lang.syntax import ast
 from ruleslang.board.mapdata import GameMap, load_map, map_from_data
-from ruleslang.importers.triplea import (format_report, identifier, import_triplea, map_name_for, run_import,
-                                     snake_case, translate_game)
+from ruleslang.importers.triplea import format_report, import_triplea, run_import, translate_game
+from ruleslang.importers.triplea_names import identifier, map_name_for, snake_case
 from ruleslang.base.diagnostics import DiagnosticError, Severity
 from ruleslang.lang.syntax.parser import parse_module
 from ruleslang.base.source import Source
@@ -203,7 +203,7 @@ def test_snake_case(name, expected):
 
 
 def test_quoted_text_survives_the_parser():
-    from ruleslang.importers.triplea import _quote
+    from ruleslang.importers.triplea_names import quote as _quote
 
     tricky = 'a "quoted" {braced} back\\slash\nline'
     module = parse_module(Source("q.rules", f"ruleset q/q@1\ntitle {_quote(tricky)}\n"))

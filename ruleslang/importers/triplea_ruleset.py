@@ -1,0 +1,303 @@
+"""The base ruleset of a TripleA game file: unit types (numeric options as attributes, boolean
+options as tags), each player's production frontier, the income formula, and one turn as `phase`
+declarations over the runtime's procedures plus `sequence turn`."""
+
+from __future__ import annotations
+
+import re
+
+from ruleslang.importers.triplea_names import option_value, quote, snake_case
+from ruleslang.importers.triplea_production import (BOUGHT, FRONTIER_TABLE, IN_FRONTIER, LOTS_CONSTRAINT, Offer,
+                                                      first_prices, frontier_lines, purchase_settings,
+                                                      read_frontiers)
+from ruleslang.importers.triplea_reader import GameReader
+from ruleslang.importers.triplea_report import RULESET_VERSION
+
+# Settings of the move procedures, filled in from the attributes and tags the file declares.
+_MOVE_SETTINGS = "{move_settings}"
+# Settings of the purchase procedure: the current player's production frontier.
+_PURCHASE_SETTINGS = "{purchase_settings}"
+
+
+def move_settings(attr_names: dict[str, str], tag_names: dict[str, str]) -> str:
+    """The `runtime move` settings a translated game can give: movement, domain and what its
+    units declare of blitzing, transports and carriers (the rest of its rules are TripleA's Java)."""
+    air, sea = tag_names.get("air"), tag_names.get("sea")
+    domain = '"land"'
+    if sea:
+        domain = f'(if has_tag(u, {sea}) then "sea" else {domain})'
+    if air:
+        domain = f'(if has_tag(u, {air}) then "air" else {domain})'
+    parts = [f"movement: u => u.{attr_names.get('movement', 'movement')}", f"domain: u => {domain}"]
+    if "blitz" in tag_names:
+        parts.append(f"blitz: u => has_tag(u, {tag_names['blitz']})")
+    for attr in ("transport_capacity", "transport_cost", "carrier_capacity", "carrier_cost"):
+        if attr in attr_names:
+            parts.append(f"{attr}: u => u.{attr_names[attr]}")
+    return ", ".join(parts) + "}"
+
+# TripleA delegate classes that ruleslang's turn phases stand for: phase name and declaration.
+# A TripleA step runs for one player; a ruleslang phase runs for the current player of the turn.
+_TURN_PHASES = {
+    # TechnologyDelegate: research is written in the ruleset language (see aar/base@1), not
+    # translated: the report lists it.
+    "PurchaseDelegate": ("purchase", "runtime purchase with " + _PURCHASE_SETTINGS),
+    "NoPUPurchaseDelegate": ("purchase", "runtime purchase with " + _PURCHASE_SETTINGS),
+    "combat move": ("combat_move", 'runtime move with {kind: "combat", ' + _MOVE_SETTINGS),
+    "noncombat move": ("noncombat_move", 'runtime move with {kind: "noncombat", ' + _MOVE_SETTINGS),
+    # BattleDelegate: TripleA fights battles by its own Java rules; their steps are written in the
+    # ruleset language (aar/base@1 shows how), not translated: the report lists the step.
+    "PlaceDelegate": ("place", "runtime place"),
+    "NoAirCheckPlaceDelegate": ("place", "runtime place"),
+    # TripleA's end of turn is where the player collects income.
+    "EndTurnDelegate": ("collect_income", "\n    let p = current_player()\n    change treasury(p) by income(p)"),
+}
+
+# The income the collect-income phase adds: what the scenario states, else the production
+# values of the land a player controls (TripleA's rule without national objectives).
+_INCOME_FORMULA = [
+    "# A player's income: the figure the scenario states, else the IPC values of the land it controls.",
+    "formula income(p: player) -> int:",
+    "    let stated = stated_income(p)",
+    "    if stated != none then stated else sum(t.ipc for t in territories() where controller(t) == p)",
+    "",
+]
+
+# Unit options whose value is a number: the ruleslang attribute and its default.
+_UNIT_NUMBERS = {
+    "attack": ("attack", 0),
+    "defense": ("defense", 0),
+    "movement": ("movement", 0),
+    "hitPoints": ("hit_points", 1),
+    "carrierCapacity": ("carrier_capacity", 0),
+    "carrierCost": ("carrier_cost", 0),
+    "transportCapacity": ("transport_capacity", 0),
+    "transportCost": ("transport_cost", 0),
+    "maxAAattacks": ("max_aa_attacks", 0),
+    "attackAA": ("attack_aa", 0),
+    "attackAAmaxDieSides": ("attack_aa_max_die_sides", 0),
+    "offensiveAttackAA": ("offensive_attack_aa", 0),
+    "offensiveAttackAAmaxDieSides": ("offensive_attack_aa_max_die_sides", 0),
+}
+
+# Boolean unit options and the tag each becomes; other booleans become snake_case tags.
+_UNIT_TAGS = {
+    "isSub": "submarine",
+    "isAir": "air",
+    "isSea": "sea",
+    "isDestroyer": "destroyer",
+    "canBlitz": "blitz",
+    "artillery": "artillery",
+    "artillerySupportable": "artillery_supportable",
+    "isAA": "aa",
+    "isInfantry": "infantry",
+    "isFactory": "factory",
+    "isStrategicBomber": "strategic_bomber",
+    "canBombard": "bombard",
+    "canIntercept": "interceptor",
+    "canEscort": "escort",
+    "canAirBattle": "air_battle",
+    "canScramble": "scramble",
+    "isAirBase": "air_base",
+    "canNotMoveDuringCombatMove": "no_combat_move",
+}
+
+
+class RulesetWriter(GameReader):
+    """The ruleset part of an import: `ruleset_text` is the base ruleset's text."""
+
+    def offers(self) -> list[Offer]:
+        """The rows of the frontier table: what each player's production frontier offers."""
+        units = {u.attrs["name"] for u in self.section("unitList").all("unit") if u.attrs.get("name")}
+        return read_frontiers(self.section("production"), [p.attrs["name"] for p in self.player_elements()],
+                              self.money(), units, whole=self.whole, note=self.untranslated, fail=self.fail)
+
+    def ruleset_text(self, family: str, map_name: str, game: str, version: str, xml_name: str) -> str:
+        """The base ruleset's text: attributes, tags, unit types, frontiers, income and the turn."""
+        options = self.unit_options()
+        offers = self.offers()
+        costs = first_prices(offers)
+        unit_elements = {u.attrs["name"]: u for u in self.section("unitList").all("unit") if u.attrs.get("name")}
+        unit_list = list(unit_elements)
+        attributes: dict[str, int] = {"cost": 0}
+        tags: list[str] = []
+        units: list[tuple[str, str, list[tuple[str, int]], list[str]]] = []
+        for unit in unit_list:
+            values: list[tuple[str, int]] = []
+            unit_tags: list[str] = []
+            if unit in costs:
+                values.append(("cost", costs[unit]))
+                unit_tags.append("purchasable")
+            for option, (value, element) in options.get(unit, {}).items():
+                parsed = option_value(value)
+                if option == "isTwoHit" and parsed is True:
+                    values.append(("hit_points", 2))
+                    attributes.setdefault("hit_points", 1)
+                elif isinstance(parsed, bool):
+                    if parsed:
+                        unit_tags.append(_UNIT_TAGS.get(option) or snake_case(re.sub(r"^is(?=[A-Z])", "", option)))
+                elif isinstance(parsed, int):
+                    name, default = _UNIT_NUMBERS.get(option, (snake_case(option), 0))
+                    attributes.setdefault(name, default)
+                    values.append((name, parsed))
+                else:
+                    self.untranslated("unit option", option, f"{unit}: {option}={value!r} is not translated", element)
+            if "air" not in unit_tags and "sea" not in unit_tags:
+                unit_tags.insert(0, "land")
+            for tag in unit_tags:
+                if tag not in tags:
+                    tags.append(tag)
+            units.append((self.unit_name(unit, unit_elements[unit]), unit, values, list(dict.fromkeys(unit_tags))))
+        self.report.unit_types = len(units)
+        # Units, attributes, tags and phases share one namespace in ruleslang.
+        unit_names = {name for name, *_ in units}
+        attr_names = {a: a + "_value" if a in unit_names else a for a in attributes}
+        tag_names = {}
+        for tag in tags:
+            new = "is_" + tag if tag in unit_names or tag in attr_names.values() else tag
+            while new in unit_names or new in attr_names.values():
+                new += "_tag"
+            tag_names[tag] = new
+        for unit in options:
+            if unit not in unit_list:
+                self.fail(f"a unit attachment names the unknown unit type '{unit}'", None)
+        lines = [
+            f"ruleset {family}/base@{RULESET_VERSION}",
+            f"title {quote(game + ' (imported from TripleA)')}",
+            f"source {quote(f'imported by ruleslang import-triplea from {xml_name} (game version {version})')}",
+            f"map {quote(map_name)}",
+            "",
+            "# Generated from the TripleA game file: unit types, production costs and the step",
+            "# sequence. Conditions, triggers and game properties are not translated; the import",
+            "# report lists them.",
+            "",
+        ]
+        if any(tag_names[t] != t for t in tags):
+            lines.append("# A tag named like a unit type gets `is_`: " + ", ".join(
+                tag_names[t] for t in tags if tag_names[t] != t) + ".")
+            lines.append("")
+        for name in sorted(attributes, key=lambda a: (a != "cost", a)):
+            lines.append(f"attribute {attr_names[name]}: int = {attributes[name]}")
+        lines.append("tag " + ", ".join(sorted(tag_names.values())))
+        lines.append("space attribute ipc: int = 0    # a territory's production value, from the map")
+        for name, original, values, unit_tags in units:
+            lines.append("")
+            lines.append(f"unit {name}" + (f" {quote(original)}" if name != original else "") + ":")
+            for attr, value in values:
+                lines.append(f"    {attr_names[attr]}: {value}")
+            lines.append("    tags: " + ", ".join(tag_names[t] for t in unit_tags))
+        lines.append("")
+        lines.extend(_INCOME_FORMULA)
+        taken = unit_names | set(attr_names.values()) | set(tag_names.values()) | {"income"}
+        lines.extend(self.resource_counters(taken))
+        names = {}
+        for name in (FRONTIER_TABLE, IN_FRONTIER, BOUGHT, LOTS_CONSTRAINT):
+            names[name] = name
+            while names[name] in taken:
+                names[name] += "_"
+            taken.add(names[name])
+        # Without a frontier no player may buy anything: the purchase phase offers nothing.
+        purchase = purchase_settings(names) if offers else "{buyable: u => false}"
+        if offers:
+            lines.extend(frontier_lines(offers, self.unit_name, names))
+        settings = move_settings(attr_names, tag_names)
+        lines.extend(line.replace(_MOVE_SETTINGS, settings).replace(_PURCHASE_SETTINGS, purchase)
+                     for line in self.phase_lines(taken))
+        lines.extend(self.property_comments())
+        return "\n".join(lines).rstrip() + "\n"
+
+    def phase_lines(self, taken: set[str]) -> list[str]:
+        """`phase` declarations for the steps of a player's turn, and `sequence turn`.
+
+        TripleA lists each player's steps; ruleslang runs one turn sequence for whoever's turn
+        it is. The sequence follows the player with the most translatable steps; a player whose
+        turn differs, and every step no runtime procedure stands for, is reported untranslated.
+        `taken` holds the names already declared (units, attributes, tags), which phases avoid.
+        """
+        delegates = {d.attrs.get("name"): d for d in self.section("gamePlay").all("delegate")}
+        turns: dict[str, list[str]] = {}
+        for step in self.steps():
+            delegate = delegates.get(step.attrs.get("delegate"))
+            if delegate is None:
+                self.fail(f"the step '{step.attrs.get('name')}' uses the unknown delegate "
+                          f"'{step.attrs.get('delegate')}'", step)
+                continue
+            cls = delegate.attrs.get("javaClass", "").rsplit(".", 1)[-1]
+            if cls == "MoveDelegate":
+                cls = "noncombat move" if step.attrs.get("name", "").lower().endswith("noncombatmove") else "combat move"
+            player = step.attrs.get("player")
+            if cls not in _TURN_PHASES or step.attrs.get("maxRunCount") == "1" or not player:
+                self.untranslated("step", cls, f"the step '{step.attrs.get('name')}' has no ruleslang "
+                                  "runtime procedure; not translated", step)
+                continue
+            for prop in step.all("stepProperty"):
+                self.untranslated("step property", prop.attrs.get("name", ""),
+                                  f"'{prop.attrs.get('name')}' = {prop.attrs.get('value')!r} of the step "
+                                  f"'{step.attrs.get('name')}' is not translated", prop)
+            keys = turns.setdefault(player, [])
+            phase = _TURN_PHASES[cls][0]
+            twin = next((k for k in keys if k != cls and _TURN_PHASES[k][0] == phase), None)
+            if twin is not None:
+                # Two delegates of one runtime procedure (PurchaseDelegate and NoPUPurchaseDelegate):
+                # a ruleslang turn has each phase once, so the first step stands for both.
+                self.untranslated("step", cls, f"the step '{step.attrs.get('name')}' is a second {phase} step "
+                                  f"of {player}'s turn (after a {twin} step); the turn has one {phase} phase",
+                                  step)
+            elif cls not in keys:
+                keys.append(cls)
+        if not turns:
+            return []
+        template = max(turns.values(), key=len)
+        for player, keys in turns.items():
+            if keys != template:
+                names = ", ".join(_TURN_PHASES[k][0] for k in keys)
+                self.untranslated("turn", player, f"{player}'s turn in TripleA is: {names}; "
+                                  "the translated turn sequence is the same for every player", None)
+        lines = []
+        order = []
+        for key in template:
+            name, body = _TURN_PHASES[key]
+            while name in taken:
+                name += "_phase"
+            taken.add(name)
+            order.append(name)
+            lines.append(f"phase {name}:" + (body if body.startswith("\n") else f" {body}"))
+        lines.append(f"sequence turn: {', '.join(order)}")
+        self.report.phases = len(order)
+        return lines
+
+    def resource_counters(self, taken: set[str]) -> list[str]:
+        """A counter for each resource besides money: a player's stock, which the map's `counters`
+        start (TripleA's resourceGiven). Purchases do not charge them yet (the report says so at
+        each production rule that costs one). A counter is named like the map's counters key; one
+        that would share a unit type's, attribute's or tag's name is reported and not declared."""
+        money = self.money()
+        lines = []
+        for element in self.section("resourceList").all("resource"):
+            resource = element.attrs.get("name", "")
+            if not resource or resource == money:
+                continue
+            name = snake_case(resource)
+            if name in taken:
+                self.untranslated("resource", resource, f"its counter '{name}' would share the name of a unit "
+                                  "type, attribute or tag; not declared", element)
+                continue
+            taken.add(name)
+            if not lines:
+                lines = ["# Resources besides money: a player's stock of each (the map's counters give the start)."]
+            lines.append(f"counter {name}(p: player) -> int = 0    # TripleA's resource {quote(resource)}")
+        return lines + [""] if lines else []
+
+    def property_comments(self) -> list[str]:
+        """TripleA's game properties as comments of the ruleset (each reported untranslated)."""
+        lines = []
+        for prop in self.section("propertyList").all("property"):
+            name = prop.attrs.get("name", "")
+            if name in ("notes", "mapName") or not name:
+                continue
+            value = prop.attrs.get("value", "")
+            self.untranslated("game property", name, f"'{name}' = {value!r} is built into TripleA; not translated", prop)
+            if not lines:
+                lines = ["", "# TripleA game properties (not translated; a ruleset may declare options for them):"]
+            lines.append(f"#   {name} = {value}")
+        return lines

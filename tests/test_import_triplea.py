@@ -1,0 +1,217 @@
+"""The TripleA importer on what issue 13 found refused or mistranslated: TripleA's variables and
+`foreach`, canals attached to land, per-player production frontiers (enforced in play), and two
+purchase delegates in a turn. Small hand-made
+variants of tests/board/fixtures/tiny_game.xml; the reference files where present."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ruleslang.base.diagnostics import DiagnosticError
+from ruleslang.board.mapdata import load_map
+from ruleslang.cli import app as cli
+from ruleslang.importers.triplea import import_triplea, run_import
+
+TINY = Path(__file__).parent / "board" / "fixtures" / "tiny_game.xml"
+REFERENCE = next((p for p in (Path(__file__).resolve().parents[1] / ".." / "shared" / "reference",
+                              Path(__file__).resolve().parents[2] / ".." / "shared" / "reference")
+                  if (p / "triplea").is_dir()), None)
+TERRITORY = 'javaClass="games.strategy.triplea.attachments.TerritoryAttachment" type="territory"'
+CANAL = 'javaClass="games.strategy.triplea.attachments.CanalAttachment" type="territory"'
+
+
+def tiny_with(tmp_path: Path, replace: dict[str, str]) -> Path:
+    """tiny_game.xml with each `old` text replaced by `new` (each must occur)."""
+    text = TINY.read_text(encoding="utf-8")
+    for old, new in replace.items():
+        assert old in text, old
+        text = text.replace(old, new)
+    game = tmp_path / "tiny_game.xml"
+    game.write_text(text, encoding="utf-8")
+    return game
+
+
+def line_of(path: Path, text: str) -> int:
+    return next(i for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if text in line)
+
+
+# ---------------------------------------------------------------- variables and foreach
+
+VARIABLES = """  <variableList>
+    <variable name="lands"><element name="Redland"/><element name="Marsh"/></variable>
+    <variable name="numbers"><element name="4"/><element name="1"/></variable>
+    <variable name="all"><element name="$lands$"/><element name="Blueland"/></variable>
+    <variable name="blues"><element name="Blues"/></variable>
+  </variableList>
+  <map>"""
+FOREACH = f"""  <attachmentList>
+    <attachment name="territoryAttachment" attachTo="@lands@" foreach="$lands$:$numbers$" {TERRITORY}>
+      <option name="unitProduction" value="@numbers@"/>
+    </attachment>
+    <attachment name="territoryAttachment" attachTo="@all@" foreach="$all$" {TERRITORY}>
+      <option name="convoyRoute" value="$lands$"/>
+    </attachment>"""
+BLUE_STEPS = ('      <step name="bluePurchase" delegate="purchase" player="Blues"/>\n'
+              '      <step name="blueWeird" delegate="weird" player="Blues"/>\n'
+              '      <step name="blueEndTurn" delegate="endTurn" player="Blues"/>')
+BLUE_FOREACH = ('      <forEach variable="$blues$">\n'
+                '        <step name="@blues@Purchase" delegate="purchase" player="@blues@"/>\n'
+                '        <step name="@blues@Weird" delegate="weird" player="@blues@"/>\n'
+                '        <step name="@blues@EndTurn" delegate="endTurn" player="@blues@"/>\n'
+                '      </forEach>')
+
+
+def test_variables_and_foreach_expand_as_in_triplea(tmp_path):
+    game = tiny_with(tmp_path, {"  <map>": VARIABLES, "  <attachmentList>": FOREACH, BLUE_STEPS: BLUE_FOREACH})
+    report = import_triplea(game, tmp_path / "out")
+    game_map = load_map("tiny-game", [tmp_path / "out"])
+    # `$lands$:$numbers$` walk together; `$all$` holds `$lands$` and one more name
+    assert {s: game_map.space(s).attributes.get("unit_production") for s in ("Redland", "Marsh", "Blueland")} == \
+        {"Redland": 4, "Marsh": 1, "Blueland": None}
+    assert {s: game_map.space(s).attributes.get("convoy_route") for s in ("Redland", "Marsh", "Blueland")} == \
+        {s: ["Redland", "Marsh"] for s in ("Redland", "Marsh", "Blueland")}
+    assert game_map.turn_order == ("Reds", "Blues")
+    assert report.phases == 4
+    assert not [i for i in report.untranslated if i.category == "element" and i.name == "variableList"]
+
+
+@pytest.mark.parametrize("foreach, message", [
+    ("$nowhere$", "names the unknown variable '$nowhere$'"),
+    ("$lands$:$all$", "hold different numbers of names"),
+    ("$lands$^$all$^$lands$", "more than one '^'"),
+])
+def test_a_bad_foreach_is_located_at_its_attachment(tmp_path, foreach, message):
+    game = tiny_with(tmp_path, {"  <map>": VARIABLES,
+                                "  <attachmentList>": FOREACH.replace('foreach="$all$"', f'foreach="{foreach}"')})
+    with pytest.raises(DiagnosticError) as caught:
+        import_triplea(game, tmp_path / "out")
+    (found,) = [d for d in caught.value.diagnostics if message in d.message]
+    assert found.code == "D643" and found.span.line == line_of(game, f'foreach="{foreach}"')
+
+
+# ---------------------------------------------------------------- canals
+
+LAND_CANAL = f"""    <attachment name="canalAttachment" attachTo="Marsh" {CANAL}>
+      <option name="canalName" value="Causeway"/>
+      <option name="landTerritories" value="Redland"/>
+    </attachment>
+    <attachment name="canalAttachment" attachTo="1 Sea Zone" {CANAL}>
+      <option name="canalName" value="Causeway"/>
+      <option name="landTerritories" value="Redland"/>
+    </attachment>
+  </attachmentList>"""
+
+
+def test_a_canal_attached_to_land_is_a_located_warning_and_the_rest_imports(tmp_path):
+    game = tiny_with(tmp_path, {"  </attachmentList>": LAND_CANAL})
+    report, diagnostics = run_import(game, tmp_path / "out")
+    assert report is not None
+    game_map = load_map("tiny-game", [tmp_path / "out"])
+    assert [c.name for c in game_map.canals] == ["Narrows"]  # the sea canal is kept
+    (warned,) = [d for d in diagnostics if "Causeway" in d.message]
+    assert warned.code == "D645" and "land territory 'Marsh'" in warned.message
+    assert warned.span.line == line_of(game, f'attachTo="Marsh" {CANAL}')
+
+
+# ---------------------------------------------------------------- production frontiers
+
+FRONTIERS = {
+    '    <playerProduction player="Blues" frontier="production"/>':
+        '    <productionFrontier name="blueProduction">\n'
+        '      <frontierRules name="buyFoot"/>\n'
+        '      <frontierRules name="buyShip"/>\n'
+        '      <frontierRules name="buyPair"/>\n'
+        '    </productionFrontier>\n'
+        '    <playerProduction player="Blues" frontier="blueProduction"/>',
+    '    <productionFrontier name="production">':
+        '    <productionRule name="buyPair">\n'
+        '      <cost resource="PUs" quantity="7"/>\n'
+        '      <result resourceOrUnit="heavy tank" quantity="2"/>\n'
+        '    </productionRule>\n'
+        '    <productionFrontier name="production">',
+}
+
+
+@pytest.fixture(scope="module")
+def frontier_game(tmp_path_factory):
+    tmp_path = tmp_path_factory.mktemp("frontiers")
+    game = tiny_with(tmp_path, FRONTIERS)
+    report, diagnostics = run_import(game, tmp_path / "out")
+    assert report is not None
+    return tmp_path, game, report, diagnostics
+
+
+def test_each_player_gets_its_own_frontier_and_prices(frontier_game):
+    _, _, report, _ = frontier_game
+    text = report.ruleset_path.read_text(encoding="utf-8")
+    rows = text.split("-> (price: int, lot: int):\n")[1].split("\nformula")[0].splitlines()
+    assert [r.strip() for r in rows] == ['"Reds", foot -> 3, 1', '"Reds", heavy_tank -> 5, 2', '"Reds", ship -> 8, 1',
+                                         '"Blues", foot -> 3, 1', '"Blues", ship -> 8, 1']
+    assert cli.main(["check", "--rulesets", str(report.ruleset_path.parents[1]), str(report.ruleset_path)]) == 0
+
+
+def test_a_rule_without_a_whole_price_per_unit_is_not_offered_and_says_so(frontier_game):
+    _, game, _, diagnostics = frontier_game
+    (warned,) = [d for d in diagnostics if "buyPair" in d.message]
+    assert "2 heavy tank for 7 PUs" in warned.message and "not offered" in warned.message
+    assert warned.span.line == line_of(game, '<productionRule name="buyPair">')
+
+
+def played_purchases(root: Path, family: str, log: Path) -> list[dict]:
+    """Play 3 rounds with random agents (they buy whatever is offered) and read the purchases."""
+    assert cli.main(["play", "--rulesets", str(root), "--ruleset", f"{family}/base@1", "--rounds", "3",
+                     "--agent", "random", "--seed", "3", "--log", str(log), "--quiet"]) == 0
+    events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    return [e for e in events if e.get("kind") == "purchase"]
+
+
+def test_purchases_in_play_stay_within_each_frontier(frontier_game):
+    tmp_path, _, report, _ = frontier_game
+    prices = {"Reds": {"foot": (3, 1), "heavy_tank": (5, 2), "ship": (8, 1)},
+              "Blues": {"foot": (3, 1), "ship": (8, 1)}}
+    purchases = played_purchases(report.ruleset_path.parents[1], "tiny-game", tmp_path / "log.jsonl")
+    assert any(p["units"] for p in purchases)
+    for event in purchases:
+        offer = prices[event["player"]]
+        assert set(event["units"]) <= set(offer), event
+        assert all(n % offer[u][1] == 0 for u, n in event["units"].items()), event
+        assert event["spent"] == sum(offer[u][0] * n for u, n in event["units"].items()), event
+
+
+def test_two_purchase_delegates_make_one_purchase_phase(tmp_path):
+    game = tiny_with(tmp_path, {
+        '    <delegate name="weird"': '    <delegate name="nopu" javaClass="games.strategy.triplea.delegate.'
+                                     'NoPUPurchaseDelegate" display="Free Units"/>\n    <delegate name="weird"',
+        '      <step name="redCombatMove"': '      <step name="redNoPU" delegate="nopu" player="Reds"/>\n'
+                                          '      <step name="redCombatMove"'})
+    report, diagnostics = run_import(game, tmp_path / "out")
+    assert report.ruleset_path.read_text(encoding="utf-8").count("phase purchase:") == 1
+    (warned,) = [d for d in diagnostics if "redNoPU" in d.message]
+    assert warned.span.line == line_of(game, 'name="redNoPU"')
+    assert cli.main(["check", "--rulesets", str(tmp_path / "out"), str(report.ruleset_path)]) == 0
+
+
+@pytest.mark.skipif(REFERENCE is None, reason="the reference files (shared/reference) are not present")
+def test_global_1940_players_buy_only_what_their_frontiers_offer(tmp_path):
+    report = import_triplea(REFERENCE / "triplea" / "ww2global40_2nd_edition.xml", tmp_path)
+    text = report.ruleset_path.read_text(encoding="utf-8")
+    offered: dict[str, set[str]] = {}
+    for line in text.split("-> (price: int, lot: int):\n")[1].split("\nformula")[0].splitlines():
+        player, unit = line.split(" -> ")[0].strip().split(", ")
+        offered.setdefault(player.strip('"'), set()).add(unit)
+    assert offered["Chinese"] == {"infantry", "artillery"}  # G40's Chinese frontier
+    purchases = played_purchases(tmp_path, report.family, tmp_path / "log.jsonl")
+    assert {p["player"] for p in purchases if p["units"]} >= {"Chinese", "Germans"}
+    for event in purchases:
+        assert set(event["units"]) <= offered[event["player"]], event
+
+
+def test_each_resource_besides_money_is_a_counter_the_map_starts(tmp_path, capsys):
+    report = import_triplea(TINY, tmp_path)
+    assert "counter tech_tokens(p: player) -> int = 0" in report.ruleset_path.read_text(encoding="utf-8")
+    for player, stock in (("Blues", "2"), ("Reds", "0")):
+        assert cli.main(["eval", "--rulesets", str(tmp_path), "tiny-game/base@1", f"tech_tokens({player})"]) == 0
+        assert capsys.readouterr().out.strip() == stock
