@@ -9,7 +9,14 @@ CPU time (`time.process_time`, a child's user+sys for processes), so other work 
 does not count; each is also given in units of a fixed pure-Python workload timed in the same run
 (`calibration`), comparable between machines and loads.
 
-    python benchmarks/play.py [--games N] [--matches N] [--rounds N] [--ruleset REF ...] [--timing-only]
+Agents (issues 10 and 11): per agent kind, the decisions of each kind it took and how often each
+answer of a rule's decision (`choose`, by its id) was chosen; how the heuristic agent's battle
+odds were made (the exact chain, cached, or the quick simulation as the fallback for each of
+battle_odds.py's reasons); the shipped heuristic against random, and the heuristic with exact
+odds (`odds="exact"`, not yet the default) against the shipped one (`odds="quick"`) over the same
+seeds, each side in turn, as win rates with Wilson 95% intervals and time per game.
+
+    python benchmarks/play.py [--games N] [--matches N] [--duels N] [--rounds N] [--ruleset REF ...] [--timing-only]
 
 Targets (issue 15): under `aar/house-rules@1`, < 0.2 s per 10-round game with random agents,
 < 0.5 s with heuristic agents; a cold `ruleslang call aar/commerce-raiding@1 raid_cap "United
@@ -37,6 +44,8 @@ import time
 from pathlib import Path
 
 from ruleslang.workspace.compositions import Workspace
+from ruleslang.runtime.agents.battle_odds import REASONS
+from ruleslang.runtime.agents.heuristic import HeuristicAgent
 from ruleslang.runtime.saves import GameSetup, build_game
 
 LANDING_LOSS = "no place to land"  # the reason the move procedure gives when it removes stranded air units
@@ -169,6 +178,118 @@ def kinds_of(game) -> dict[str, str]:
     return {player: agent.name for player, agent in game.agents.items()}
 
 
+# ---------------------------------------------------------------------- agents
+
+
+PREVIOUS = "shipped heuristic"  # the heuristic agent as shipped: the quick simulation as its only battle odds
+EXACT = "heuristic (exact odds)"  # the heuristic agent with the exact battle chain for its odds
+Z95 = 1.959964  # the normal quantile of a two-sided 95% interval
+
+
+def wilson(wins: int, games: int) -> tuple[float, float]:
+    """The Wilson score 95% interval of a rate of `wins` in `games`."""
+    if not games:
+        return 0.0, 1.0
+    rate = wins / games
+    middle = (rate + Z95 ** 2 / (2 * games)) / (1 + Z95 ** 2 / games)
+    half = Z95 * ((rate * (1 - rate) / games + Z95 ** 2 / (4 * games ** 2)) ** 0.5) / (1 + Z95 ** 2 / games)
+    return max(0.0, middle - half), min(1.0, middle + half)
+
+
+def rate_text(wins: int, games: int) -> str:
+    low, high = wilson(wins, games)
+    return f"{wins}/{games} ({wins / games:.0%}, 95% interval {low:.0%} to {high:.0%})"
+
+
+class Decisions:
+    """The decisions each agent kind took, by kind (a rule's `choose` by its id), the answers it
+    gave to each rule's decision, and how the heuristic agents' battle odds were made."""
+
+    def __init__(self):
+        self.kinds: dict[str, dict[str, int]] = {}              # agent kind -> decision kind -> count
+        self.answers: dict[str, dict[str, dict[str, int]]] = {}  # agent kind -> choose id -> answer -> count
+        self.odds: dict[str, dict[str, int]] = {}               # agent kind -> battle_odds reason -> count
+
+    def watch(self, game) -> None:
+        """Count every decision of `game`'s agents from now on."""
+        for agent in game.agents.values():
+            agent.decide = self._counting(agent, agent.decide)
+
+    def _counting(self, agent, decide):
+        def counted(decision, game):
+            answer = decide(decision, game)
+            kind = decision.kind if decision.kind != "choose" else f"choose {decision.id or '(no id)'}"
+            kinds = self.kinds.setdefault(agent.name, {})
+            kinds[kind] = kinds.get(kind, 0) + 1
+            if decision.kind == "choose":
+                shown = ", ".join(map(str, answer)) if isinstance(answer, tuple) else str(answer)
+                answers = self.answers.setdefault(agent.name, {}).setdefault(decision.id or "(no id)", {})
+                answers[shown] = answers.get(shown, 0) + 1
+            return answer
+        return counted
+
+    def finish(self, game) -> None:
+        """Add the battle odds counts of `game`'s heuristic agents."""
+        for agent in game.agents.values():
+            counts = getattr(getattr(agent, "battle_odds", None), "counts", None)
+            if counts:
+                mine = self.odds.setdefault(agent.name, dict.fromkeys(REASONS, 0))
+                for reason, n in counts.items():
+                    mine[reason] += n
+
+    def lines(self) -> list[str]:
+        out = []
+        for agent in sorted(self.kinds):
+            kinds = self.kinds[agent]
+            out.append(f"{agent} decisions: " + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())))
+            for decision, answers in sorted(self.answers.get(agent, {}).items()):
+                total = sum(answers.values())
+                shares = ", ".join(f"{a}: {n / total:.0%}" for a, n in sorted(answers.items(), key=lambda kv: -kv[1]))
+                out.append(f"    {decision} ({total}): {shares}")
+            odds = self.odds.get(agent)
+            if odds:
+                queries = sum(odds.values())
+                out.append(f"    battle odds ({queries} queries): " + ", ".join(
+                    f"{reason} {n} ({n / queries:.0%})" for reason, n in odds.items()))
+        return out
+
+
+def exact_heuristic(game, players: list[str], seed: int) -> None:
+    """Give `players` of `game` the heuristic agent with exact battle odds (odds="exact")."""
+    for player in players:
+        agent = HeuristicAgent(seed, player, odds="exact")
+        agent.name = EXACT
+        game.agents[player] = agent
+
+
+def duel(ws, refs, sides: dict[str, list[str]], seeds: range, rounds: int, order: list[str], against: str,
+         decisions: Decisions, lost: Tally) -> list[str]:
+    """The heuristic on each side against `against` ("random" or PREVIOUS) on the other, every
+    seed: its win-or-lead rate with a Wilson interval, and time per game."""
+    out = []
+    for side, members in sides.items():
+        wins = outright = 0
+        times = []
+        for seed in seeds:
+            players = {p: ("heuristic" if p in members else "random") for p in order}
+            game = build_game(ws, GameSetup(refs=refs, seed=seed, rounds=rounds, default_agent="random",
+                                            players=players))
+            if against == PREVIOUS:  # the agent with exact odds on this side, the shipped one on the other
+                exact_heuristic(game, members, seed)
+            decisions.watch(game)
+            start = time.perf_counter()
+            result = game.run(rounds)
+            times.append(time.perf_counter() - start)
+            decisions.finish(game)
+            lost.add(game.state.events, kinds_of(game))
+            leader = result.get("winner") or result.get("ahead")
+            wins += leader == side
+            outright += result.get("winner") == side
+        out.append(f"{EXACT if against == PREVIOUS else 'heuristic'} {side} vs {against}: wins or leads in {rate_text(wins, len(times))}; "
+                   f"wins outright in {outright}; {statistics.mean(times):.2f} s per game")
+    return out
+
+
 def rule_share(ws, refs, rounds: int, agent: str) -> float:
     """The share of one game's time spent inside the language's evaluation (profiled)."""
     profiler = cProfile.Profile()
@@ -188,6 +309,8 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=5, help="games timed per agent kind (default 5)")
     parser.add_argument("--matches", type=int, default=100, help="seeded games per side for heuristic vs random")
+    parser.add_argument("--duels", type=int, default=20,
+                        help="seeded games per side for heuristic vs previous heuristic (default 20)")
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--ruleset", dest="refs", action="append", default=[],
                         help="rulesets of the heuristic-vs-random matches (default aar/base@1)")
@@ -207,19 +330,15 @@ def main(argv=None) -> int:
     sides = {}
     for player in game0.state.map.turn_order:
         sides.setdefault(game0.compiled.side_of_player[player], []).append(player)
-    matches = Tally()
-    for side, members in sides.items():
-        wins = outright = 0
-        for seed in range(1, args.matches + 1):
-            players = {p: ("heuristic" if p in members else "random") for p in game0.state.map.turn_order}
-            game, result, _ = play(ws, refs, seed, args.rounds, "random", players)
-            matches.add(game.state.events, kinds_of(game))
-            leader = result.get("winner") or result.get("ahead")
-            wins += leader == side
-            outright += result.get("winner") == side
-        print(f"heuristic {side} vs random: heuristic wins or leads in {wins}/{args.matches} games "
-              f"({wins / args.matches:.0%}; target > 90%); wins outright (a victory condition met) in {outright}")
-    for line in matches.lines("heuristic vs random"):
+    order = list(game0.state.map.turn_order)
+    decisions = Decisions()
+    for against, games in (("random", args.matches), (PREVIOUS, args.duels)):
+        lost = Tally()
+        for line in duel(ws, refs, sides, range(1, games + 1), args.rounds, order, against, decisions, lost):
+            print(line + (" (target > 90%)" if against == "random" else ""))
+        for line in lost.lines(f"heuristic vs {against}"):
+            print(line)
+    for line in decisions.lines():
         print(line)
     return 0
 

@@ -4,12 +4,15 @@ words of a prompt."""
 
 from __future__ import annotations
 
+import pytest
+
 from game_fixtures import BASE, ids, make_game
 from ruleslang.base.paths import packaged_root
 from ruleslang.lang.check.advice import ESTIMATES
 from ruleslang.runtime.agents.heuristic import HeuristicAgent
 from ruleslang.runtime.decisions import Decision
 from ruleslang.runtime.kit.battle import Battle
+from ruleslang.runtime.odds.chain import ATTACKER_WINS, BattleSpec, Chain
 from ruleslang.workspace.compositions import Workspace
 
 ASK = """\
@@ -130,12 +133,29 @@ override advice firepower(u: unit, side: text) = if side == "attacker" then 6 el
 """
 
 
-def test_the_battle_estimate_fires_the_units_at_the_firepower_the_ruleset_advises(tmp_path):
+def test_the_quick_battle_estimate_fires_the_units_at_the_firepower_the_ruleset_advises(tmp_path):
     units = {KARELIA: {"Germans": {"infantry": 1}, "Russians": {"infantry": 6}}}
     game = game_of(tmp_path, STRONG, {"setup": "empty", "units": units})
     game.ctx.battle = Battle(game, KARELIA, "Germans", "Russians", attacking=ids(game, KARELIA, "Germans"),
                              defending=ids(game, KARELIA, "Russians"))
-    assert ask(game, "attacker_retreat.go", [True, False]) is False
+    decision = Decision("choose", "Germans", "?", options=[True, False], mode="one", count=1, id="attacker_retreat.go")
+    assert HeuristicAgent(1, "Germans", odds="quick").decide(decision, game) is False
+
+
+def test_the_battle_estimate_is_the_exact_chance_of_the_rulesets_own_battle(tmp_path):
+    # the AA gun fires before the battle and the artillery raises an infantry's attack: the steps
+    # of the ruleset, which the firepower advice alone does not tell
+    units = {KARELIA: {"Germans": {"infantry": 1, "artillery": 1, "fighter": 2},
+                       "Russians": {"infantry": 3, "aaGun": 1}}}
+    game = game_of(tmp_path, ASK, {"setup": "empty", "units": units})
+    game.ctx.battle = Battle(game, KARELIA, "Germans", "Russians", attacking=ids(game, KARELIA, "Germans"),
+                             defending=ids(game, KARELIA, "Russians"))
+    spec = BattleSpec(KARELIA, "Germans", {"infantry": 1, "artillery": 1, "fighter": 2})
+    exact = Chain(game, spec, exact=False).solve().outcome(ATTACKER_WINS)
+    decision = Decision("choose", "Russians", "?", options=[True, False], mode="one", count=1, id="ask.dive")
+    agent = HeuristicAgent(1, "Russians")
+    assert float(agent._estimate_win_chance(decision, game)) == pytest.approx(1 - exact, abs=1e-12)
+    assert agent.battle_odds.counts["chain"] == 1
 
 
 def test_aa50_bots_fire_a_rocket_at_the_richest_complex_and_every_ready_artillery():

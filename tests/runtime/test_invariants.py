@@ -24,6 +24,7 @@ import pytest
 
 import ruleslang
 from game_fixtures import make_game
+from ruleslang.runtime.agents.heuristic import HeuristicAgent
 
 PACKAGE = Path(ruleslang.__file__).resolve().parent  # where the code runs from (a checkout or a wheel)
 STATE, GAME = PACKAGE / "board" / "state.py", PACKAGE / "runtime" / "game.py"
@@ -142,6 +143,10 @@ class _Unit:
 
 def observed_game(refs, seed: int, rounds: int, agent: str = "random"):
     game = make_game(refs, seed=seed, default_agent=agent, rounds=rounds)
+    if agent == "heuristic":
+        # the previous heuristic agent (quick odds only): the games below are pinned to its play
+        # (a blitz in the base game of seed 6), not to the agent of the day
+        game.agents = {p: HeuristicAgent(seed, p, odds="quick") for p in game.agents}
     observer = EffectObserver(game)
     result = game.run(rounds)
     return game, observer, result

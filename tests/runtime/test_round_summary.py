@@ -11,17 +11,30 @@ import os
 import pytest
 
 from ruleslang.cli.app import main
+from ruleslang.runtime import saves
+from ruleslang.runtime.agents import make_agent
+from ruleslang.runtime.agents.heuristic import HeuristicAgent
+
+
+def previous_agents(spec: str, *, seed: int, player: str, orders=None):
+    """The agents of the game below: the heuristic agent with its quick odds only (the game these
+    tests read is pinned to that agent's play, not to the agent of the day)."""
+    if spec == "heuristic":
+        return HeuristicAgent(seed, player, odds="quick")
+    return make_agent(spec, seed=seed, player=player, orders=orders)
 
 
 @pytest.fixture(scope="module")
 def seed_2(tmp_path_factory):
-    """The default game, seed 2, 3 rounds: the Germans take Russia (and its treasury) in round 1
-    and blitz Kazakh S.S.R. in round 3; aircraft alone win in Archangel in round 1."""
+    """The default game, seed 2, 3 rounds, with the previous heuristic agent: the Germans take
+    Russia (and its treasury) in round 1 and blitz Kazakh S.S.R. in round 3; aircraft alone win
+    in Archangel in round 1."""
     out = io.StringIO()
     here = os.getcwd()
     os.chdir(tmp_path_factory.mktemp("play"))
     try:
-        with contextlib.redirect_stdout(out):
+        with contextlib.redirect_stdout(out), pytest.MonkeyPatch.context() as patch:
+            patch.setattr(saves, "make_agent", previous_agents)
             assert main(["play", "--seed", "2", "--rounds", "3"]) == 0
     finally:
         os.chdir(here)

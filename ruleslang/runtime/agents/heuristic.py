@@ -4,17 +4,19 @@ Generic over rulesets: it reads the rules only through the ruleset, never by a r
 unit costs, hit points and movement are the settings of their runtime procedures (a unit's cost,
 for casualties and simulated battles too, is the purchase procedure's `cost` setting), a
 territory is worth the ruleset's `advice territory_value(t)` plus what taking it changes in the
-composition's `score(side)` (the active victory conditions), and battles are estimated by a quick
-simulation with its own random generator (never the game's dice) in which each unit fires at
-the ruleset's `advice firepower(u, side)` (the value its battle steps roll against). Without
-that advice, a territory is worth 0 and a unit fires at 0 (neutral values). It then plays:
+composition's `score(side)` (the active victory conditions), and battles are estimated by the
+exact battle chain of the rules' own steps (battle_odds.py, within its budget), guided by and
+falling back to a quick simulation with its own random generator (never the game's dice) in
+which each unit fires at the ruleset's `advice firepower(u, side)` (the value its battle steps
+roll against). Without that advice, a territory is worth 0 and a unit fires at 0 (neutral
+values). It then plays:
 
 - purchase: a factory where the rules make one worth it (FACTORY_PAYBACK below; its cost is the
   purchase's `factory_cost` setting, its site one the rules' `constraint on build` accepts), then
   the land units with the best value for money for attack and defence (their firepower; about
   two defenders for each attacker), plus an air unit when it can afford one;
-- combat move: attacks the most valuable reachable enemy spaces it wins with high odds, with the
-  fewest units that keep the odds, capitals and score-bearing territories first; units no attack
+- combat move: attacks the most valuable reachable enemy spaces it takes with high odds, with the
+  fewest units that keep the odds (`_fewest`), capitals and score-bearing territories first; units no attack
   needs that can bomb raid the richest enemy factory they reach; an air unit goes only where it
   keeps a landing whatever the battles give (the engine's `landings`; carrier places promised once);
 - non-combat move: moves units toward the nearest threatened own territory (capitals first);
@@ -25,7 +27,7 @@ that advice, a territory is worth 0 and a unit fires at 0 (neutral values). It t
 - placement: at the factory nearest the front; casualties: cheapest first, multi-hit units absorb
   first;
 - rule decisions (`choose`): the answer the ruleset's `advice` on the decision's id gives, fed the
-  estimates it asks for (`win_chance`: this simulation, for the battle being fought); without
+  estimates it asks for (`win_chance`: the battle odds of the battle being fought); without
   advice, a neutral answer by the options' types (yes, the most, the first option, none).
 """
 
@@ -36,6 +38,7 @@ from fractions import Fraction
 
 from ruleslang.lang.check.advice import OPTIONS
 from ruleslang.runtime.decisions import DONE, Agent, Decision
+from ruleslang.runtime.agents.battle_odds import BattleOdds, most_numerous_owner
 from ruleslang.runtime.agents.shipping import Shipping
 from ruleslang.runtime.kit.casualties import casualty_order, cheapest_rank
 from ruleslang.runtime.kit.movement import Move
@@ -43,7 +46,9 @@ from ruleslang.runtime.kit.placement import pack
 
 ATTACK_ODDS = 0.75   # attack when the simulated chance of taking the space is at least this
 SCORE_ODDS = 0.55    # ... or this, for a space that raises the side's score
-SIM_TRIALS = 60
+SIM_TRIALS = 60      # the quick simulation's battles per estimate (the fallback of the exact odds)
+QUICK_MARGIN = 0.25  # the quick simulation misses by about this much (it ignores support fire and first strikes)
+EXTRA_UNITS = 2      # units added to the quick guess of an attack while the exact odds fall short
 # A factory is bought where the rules let one be built and it pays: in a territory whose value
 # repays the factory's cost within FACTORY_PAYBACK turns, at least FACTORY_SPACING land steps from
 # its side's factories (or out of their land reach), FACTORY_GAIN land steps nearer the fighting
@@ -59,8 +64,14 @@ class HeuristicAgent(Agent):
     name = "heuristic"
     deterministic = True
 
-    def __init__(self, seed: int, player: str):
+    def __init__(self, seed: int, player: str, odds: str = "quick"):
+        """`odds`: "quick", battles estimated by the quick simulation (the shipped agent), or "exact",
+        by the exact battle chain within its budget (battle_odds.py). Exact odds are not yet the
+        default: until the chain is faster they make a game about 5x slower, and in
+        benchmarks/play.py's first duels the agent with them did not beat the quick one (the
+        thresholds are not tuned for them yet)."""
         self.player = player
+        self.battle_odds = BattleOdds() if odds == "exact" else None
         self.rng = random.Random(f"heuristic:{seed}:{player}")
         self._plan: list = []
         self._plan_key = None
@@ -74,6 +85,8 @@ class HeuristicAgent(Agent):
     def decide(self, decision: Decision, game):
         self._combatants = {}
         self._worth = {}
+        if self.battle_odds is not None:
+            self.battle_odds.new_decision()
         return getattr(self, "_" + decision.kind)(decision, game)
 
     # ------------------------------------------------------------------ unit facts
@@ -143,8 +156,17 @@ class HeuristicAgent(Agent):
         battle = getattr(game.ctx, "battle", None)  # set while a battle is fought
         if battle is None:
             return None
-        taken = Fraction(self._wins(game, battle.units("attacker"), battle.units("defender")), SIM_TRIALS)
-        return taken if game.allied(d.player, battle.attacker) else 1 - taken
+        support = battle.support_units() if battle.amphibious else []
+        # what outlives this round (its casualties are still on the board until it ends); the
+        # previous agent (odds="quick") counted them too, and is kept as it played
+        sides = battle.standing if self.battle_odds is not None else battle.units
+        attack, defence = sides("attacker"), sides("defender")
+        found = None if self.battle_odds is None else self.battle_odds.chance(
+            game, battle.attacker, attack, battle.space, defence=defence,
+            amphibious_from=support[0].space if support else None)
+        # the quick simulation's count as a fraction: an advice's threshold is compared exactly
+        won = Fraction(found) if found is not None else Fraction(self._wins(game, attack, defence), SIM_TRIALS)
+        return won if game.allied(d.player, battle.attacker) else 1 - won
 
     # ------------------------------------------------------------------ purchase
 
@@ -235,8 +257,10 @@ class HeuristicAgent(Agent):
         board = game.board
         attack = [u for n in board.neighbours(territory, "all") for u in board.units(n)
                   if not game.allied(u.owner, self.player) and self._fire(game, u, "attacker") > 0]
+        if not attack:
+            return True
         defence = [u for u in board.units(territory) if game.allied(u.owner, self.player)]
-        return self.odds(game, attack, defence) < HOLD_ODDS
+        return self.odds(game, most_numerous_owner(attack), attack, defence, territory) < HOLD_ODDS
 
     def _transports_to_buy(self, game, costs: dict, money: int) -> dict[str, int]:
         """Transports, when the player's units pile up where no enemy can be reached by land."""
@@ -299,8 +323,18 @@ class HeuristicAgent(Agent):
 
     # ------------------------------------------------------------------ battles
 
-    def odds(self, game, attack: list, defence: list) -> float:
-        """The chance the attacking units destroy the defending ones (a quick simulation)."""
+    def odds(self, game, attacker: str, attack: list, defence: list, space: str, *,
+             amphibious_from: str | None = None, take: bool = False) -> float:
+        """The chance that `attack` (units of `attacker`; a joint attack of several powers is
+        reckoned as if `attacker` made it) destroys the defence of `space` with some of it left
+        (`take`: and takes the territory): the exact battle chain of the rules' own steps on the
+        board as it stands (battle_odds.py), else (over its budget, a battle it cannot follow, or
+        an agent made with odds="quick") the quick simulation of `attack` against `defence`,
+        which takes units that fire for units that take a territory."""
+        if self.battle_odds is not None:
+            found = self.battle_odds.chance(game, attacker, attack, space, amphibious_from=amphibious_from, take=take)
+            if found is not None:
+                return found
         return self._wins(game, attack, defence) / SIM_TRIALS
 
     def _wins(self, game, attack: list, defence: list) -> int:
@@ -456,25 +490,57 @@ class HeuristicAgent(Agent):
             if not any(self._domain(game, game.unit_or_none(uid)) == "land" for uid, _ in candidates):
                 continue
             needed = SCORE_ODDS if self._score_delta(game, target) > 0 else ATTACK_ODDS
-            chosen: list[tuple[int, tuple]] = []
+            eligible: list[tuple[tuple[int, tuple], dict]] = []  # (candidate, carrier places promised with it)
             promised = dict(reserved)
             for item in candidates:
-                if not self._keeps_landing(game, engine, item[0], item[1], promised):
-                    continue  # an air unit that would have nowhere sure to land
-                chosen.append(item)
-                units = [game.unit_or_none(uid) for uid, _ in chosen]
-                if self.odds(game, units, defenders) >= needed and any(
-                        self._domain(game, game.unit_or_none(uid)) == "land" for uid, _ in chosen):
-                    break
-            units = [game.unit_or_none(uid) for uid, _ in chosen]
-            if self.odds(game, units, defenders) < needed:
+                if self._keeps_landing(game, engine, item[0], item[1], promised):
+                    eligible.append((item, dict(promised)))
+                # else: an air unit that would have nowhere sure to land
+            count = self._fewest(game, target, [game.unit_or_none(uid) for (uid, _), _ in eligible], defenders, needed)
+            if count is None:
                 continue
-            reserved = promised
-            for uid, path in chosen:
+            reserved = eligible[count - 1][1]
+            for (uid, path), _ in eligible[:count]:
                 used.add(uid)
                 plan.append(Move((uid,), path))
         plan += self._assaults(game, engine, used)
         return plan + self._raids(game, engine, used, reserved)
+
+    def _fewest(self, game, target: str, units: list, defenders: list, needed: float) -> int | None:
+        """How many of `units` (strongest first) attack `target`: the fewest, a land unit among
+        them, that take it with at least `needed` odds (`_takes`); None when all of them do not.
+        The quick simulation guesses the number; with exact odds the chain checks the guess,
+        adding up to EXTRA_UNITS units while it falls short (and checks all of them when the
+        quick simulation finds no number)."""
+        land = next((i + 1 for i, u in enumerate(units) if self._domain(game, u) == "land"), None)
+        if land is None:
+            return None
+        if self.battle_odds is None:
+            return self._fewest_quick(game, units, defenders, needed, land)
+        guess = next((n for n in range(land, len(units) + 1)
+                      if self._wins(game, units[:n], defenders) / SIM_TRIALS >= needed), None)
+        first = guess if guess is not None else len(units)
+        last = min(len(units), first + EXTRA_UNITS) if guess is not None else len(units)
+        return next((n for n in range(first, last + 1) if self._takes(game, target, units[:n], defenders, needed)),
+                    None)
+
+    def _fewest_quick(self, game, units: list, defenders: list, needed: float, land: int) -> int | None:
+        """`_fewest` by the quick simulation alone, as the previous agent searched (each number
+        from one, and the number found simulated again), so that odds="quick" plays its games."""
+        count = next((n for n in range(1, len(units) + 1)
+                      if self._wins(game, units[:n], defenders) / SIM_TRIALS >= needed and n >= land), len(units))
+        return count if self._wins(game, units[:count], defenders) / SIM_TRIALS >= needed else None
+
+    def _takes(self, game, target: str, units: list, defenders: list, needed: float, *,
+               amphibious_from: str | None = None) -> bool:
+        """Whether `units` take `target` with at least `needed` odds: the exact odds (`odds`),
+        unless the quick simulation gives them less than `needed` - QUICK_MARGIN (then the quick
+        answer, no: the chain is spent on attacks that might be made)."""
+        quick = self._wins(game, units, defenders) / SIM_TRIALS
+        if self.battle_odds is None or quick < needed - QUICK_MARGIN:
+            return quick >= needed
+        return self.odds(game, self.player, units, defenders, target, amphibious_from=amphibious_from,
+                         take=True) >= needed
 
     def _keeps_landing(self, game, engine, uid: int, path: tuple, promised: dict[str, int]) -> bool:
         """Whether a unit moving along `path` in combat move will have a landing whatever the
@@ -498,11 +564,11 @@ class HeuristicAgent(Agent):
         """Amphibious assaults with what transports carry, where the simulated odds are good."""
         board = game.board
 
-        def wins(units: list, territory: str) -> bool:
+        def wins(units: list, territory: str, zone: str) -> bool:
             defenders = [u for u in board.units(territory) if not game.allied(u.owner, self.player)
                          and self._fire(game, u, "defender") > 0]
             needed = SCORE_ODDS if self._score_delta(game, territory) > 0 else ATTACK_ODDS
-            return self.odds(game, units, defenders) >= needed
+            return self._takes(game, territory, units, defenders, needed, amphibious_from=zone)
         return Shipping(game, self.player, engine).assaults(used, wins)
 
     def _raids(self, game, engine, used: set[int], reserved: dict[str, int]) -> list:

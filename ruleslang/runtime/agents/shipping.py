@@ -190,7 +190,7 @@ class Shipping:
 
     def assaults(self, used: set[int], wins) -> list[Move]:
         """Combat: land the cargo (and stranded units that can board) on an enemy coast when
-        `wins(attacking units, territory)` says the attack is worth it."""
+        `wins(attacking units, territory, sea zone they land from)` says the attack is worth it."""
         stranded = self.stranded(used)
         plan: list[Move] = []
         for transport in self.transports():
@@ -207,7 +207,7 @@ class Shipping:
                 if not self._enemy_free(zone):
                     continue
                 for territory in self.board.neighbours(zone, "land"):
-                    if self._enemy(self.board.controller(territory)) and wins(units, territory):
+                    if self._enemy(self.board.controller(territory)) and wins(units, territory, zone):
                         target = (zone, territory)
                         break
                 if target is not None:
