@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import sys
 
-from ruleslang.base.diagnostics import Diagnostic, render_all_text, render_json
+from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, error, render_all_text, render_json
+from ruleslang.base.fileio import file_problem, write_atomic
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 
@@ -23,3 +24,23 @@ def report_diagnostics(diagnostics: list[Diagnostic], fmt: str) -> int:
     if errors and all(d.code.startswith("U") for d in errors):
         return EXIT_USAGE  # the command line itself was wrong (an unknown option, a bad argument)
     return EXIT_ERRORS if errors else EXIT_OK
+
+
+def unwritable_output(path: str, problem: str) -> DiagnosticError:
+    """U107: an output path the command cannot write, and why."""
+    return DiagnosticError(error("U107", f"cannot write {path}: {problem}", file=path))
+
+
+def check_output_file(path: str) -> None:
+    """Refuse (U107) an output file that cannot be written, before any work is done."""
+    problem = file_problem(path)
+    if problem:
+        raise unwritable_output(path, problem)
+
+
+def write_output(path: str, text: str) -> None:
+    """Write an output file atomically (never half-written); a failure is U107."""
+    try:
+        write_atomic(path, text)
+    except OSError as exc:  # checked before the work; what is left is a full disk or a race
+        raise unwritable_output(path, exc.strerror or str(exc)) from None
