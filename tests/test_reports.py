@@ -124,6 +124,15 @@ def test_a_report_without_distributions_or_accounting_says_so(document):
     assert "No rule of these variants logged an event or counter" in page
 
 
+def test_one_variant_alone_has_no_difference_to_show(document):
+    alone = copy.deepcopy(document)
+    alone["variants"] = alone["variants"][:1]
+    alone["differences"], alone["diff"] = [], []
+    page = render_compare(alone)
+    assert _section_ids(page) == COMPARE_SECTIONS
+    assert "There is only one variant: no difference to measure." in page
+
+
 def test_three_variants_each_against_the_first(document):
     three = copy.deepcopy(document)
     c = copy.deepcopy(three["variants"][1])
@@ -154,6 +163,16 @@ def test_odds_writes_the_report_beside_its_usual_output(tmp_path, capsys):
     lost = document["expected_ipc_lost"]["attacker"]["float"]
     assert f"{lost:.2f}" in page
     assert "2 infantry, 1 armour" in page
+    assert "<th>exact</th>" in page
+
+
+def test_a_long_fraction_is_shortened_with_all_of_it_in_the_tooltip(capsys):
+    assert main([*BATTLE, "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    long = "12345678901234567890123/98765432109876543210987"
+    document["expected_rounds"]["fraction"] = long
+    page = render_odds(document)
+    assert f'title="{long}">123456…/987654… (23/23 digits)</td>' in page
 
 
 def test_odds_report_of_a_sampled_battle_shows_the_intervals(tmp_path, capsys):
@@ -163,6 +182,7 @@ def test_odds_report_of_a_sampled_battle_shows_the_intervals(tmp_path, capsys):
     page = out.read_text(encoding="utf-8")
     assert "battles fought" in page and "estimated by fighting the real battle" in page
     assert re.search(r"\d+\.\d\d% ± \d+\.\d\d%", page)
+    assert "<th>exact</th>" not in page  # sampled odds have no fractions
 
 
 def test_an_unwritable_report_is_refused_before_the_work(tmp_path, capsys):

@@ -72,7 +72,8 @@ def _layout(fig: go.Figure, title: str, height: int, percent_axis: str | None = 
     # figure, so neither runs into the panels' own titles below them.
     fig.update_layout(title={"text": label(title), "x": 0, "xanchor": "left", "yref": "container",
                              "y": 1 - 12 / height, "yanchor": "top"},
-                      height=height, template="plotly_white", margin={"l": 60, "r": 20, "t": 100, "b": 50},
+                      height=height, template="plotly_white",
+                      margin={"l": 60, "r": 20, "t": 70 if fig.layout.showlegend is False else 100, "b": 50},
                       legend={"orientation": "h", "yref": "container", "y": 1 - 44 / height, "yanchor": "top",
                               "x": 0, "xanchor": "left"},
                       hoverlabel={"namelength": -1})
@@ -96,7 +97,8 @@ def grouped_bars(title: str, series: list[Series], y_title: str, percent: bool =
         fig.add_trace(go.Scatter(name=label(m.name), x=[label(x) for x in m.x], y=m.y, mode="markers",
                                  marker={"symbol": "diamond", "size": 13, "color": m.color,
                                          "line": {"width": 1.5, "color": "white"}}, **_hover(m)))
-    fig.update_layout(barmode="group", yaxis_title=label(y_title))
+    # one series names itself in the title: no legend
+    fig.update_layout(barmode="group", yaxis_title=label(y_title), showlegend=len(series) + len(markers) > 1)
     return _layout(fig, title, height, "y" if percent else None)
 
 

@@ -241,6 +241,9 @@ def _differences(page: Page, doc: dict, colors: dict) -> None:
         lead += (f" Pairing narrowed the intervals by {round(100 * min(gains))}% to {round(100 * max(gains))}% "
                  f"(median {round(100 * statistics.median(gains))}%) against the same games taken as unmatched.")
     section = page.section("differences", "Differences between the variants", lead)
+    if not diffs:
+        section.add(Text(["There is only one variant: no difference to measure."]))
+        return
     measures: list[str] = []
     for d in diffs:
         if d["measure"] not in measures:

@@ -18,6 +18,7 @@ SIDES = ("attacker", "defender")
 LISTED_ENDS = 60
 # An exact fraction longer than this is shortened in the tables (the whole of it in the tooltip).
 FRACTION_SHOWN = 24
+NO_FRACTION = "—"
 # The words beside each chart: what it shows and how to read it (docs/reports.md says the same).
 EXPLAIN = {
     "outcomes": [
@@ -96,11 +97,18 @@ def _exact(number: dict) -> Cell:
     """The exact fraction; a long one shortened to its leading digits, all of it in the tooltip."""
     fraction = number.get("fraction")
     if fraction is None:
-        return Cell("—", cls="num")
+        return Cell(NO_FRACTION, cls="num")
     top, _, bottom = fraction.partition("/")
     if len(fraction) <= FRACTION_SHOWN:
         return Cell(fraction, cls="num")
     return Cell(f"{top[:6]}…/{bottom[:6]}… ({len(top)}/{len(bottom)} digits)", title=fraction, cls="num")
+
+
+def _with_exact(table: Table) -> Table:
+    """`table` without its last column ("exact") when no row has a fraction (float or sampled odds)."""
+    if any(row[-1].text != NO_FRACTION for row in table.rows):
+        return table
+    return Table(table.headers[:-1], [row[:-1] for row in table.rows], table.caption)
 
 
 def _battle(page: Page, doc: dict) -> None:
@@ -145,7 +153,7 @@ def _outcomes(page: Page, doc: dict) -> None:
                  _exact(doc["territory_taken"])])
     rows.append(["expected rounds", Cell(num(doc["expected_rounds"]["float"]), cls="num"),
                  _exact(doc["expected_rounds"])])
-    section.add(Table(["end", "chance", "exact"], rows))
+    section.add(_with_exact(Table(["end", "chance", "exact"], rows)))
 
 
 def _count_distribution(doc: dict, side: str) -> dict[int, float]:
@@ -200,8 +208,9 @@ def _losses(page: Page, doc: dict) -> None:
                    [lost[side]["float"] for side in SIDES],
                    hover=[f"{side} loses {num(lost[side]['float'])} IPCs on average" for side in SIDES])]
     section.add(Chart(grouped_bars("Expected IPCs lost", bars, "IPCs", height=340), EXPLAIN["losses"]))
-    section.add(Table(["side", "IPCs lost (expected)", "exact"],
-                      [[side, Cell(num(lost[side]["float"]), cls="num"), _exact(lost[side])] for side in SIDES]))
+    section.add(_with_exact(Table(["side", "IPCs lost (expected)", "exact"],
+                                  [[side, Cell(num(lost[side]["float"]), cls="num"), _exact(lost[side])]
+                                   for side in SIDES])))
 
 
 def _ends(page: Page, doc: dict) -> None:
