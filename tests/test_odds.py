@@ -292,7 +292,6 @@ def test_the_command_gives_json_with_fractions(capsys):
     (["--at", LAND, "--attacker", "Germanz", "3 infantry"], "U118"),
     (["--at", "Ukraine S.S.R.", "--attacker", "Germans", "3 infantry"], "U118"),  # their own territory
     (["--at", LAND, "--attacker", "Germans", ","], "U115"),
-    (["--at", LAND, "--attacker", "Germans", "3 infantry", "-o", "report.html"], "U119"),
 ])
 def test_bad_input_is_a_located_diagnostic(capsys, argv, code):
     assert main(["odds", "--ruleset", "aar/base@1", "--format", "json", *argv]) == 2

@@ -7,13 +7,14 @@ import sys
 from pathlib import PurePath
 
 from ruleslang.base.diagnostics import DiagnosticError, error, has_errors, render_all_text, sort_diagnostics
-from ruleslang.base.fileio import file_problem, folder_problem, write_atomic
+from ruleslang.base.fileio import folder_problem
 from ruleslang.base.paths import default_roots
 from ruleslang.board.mapdata import load_map
 from ruleslang.board.scenario import load_scenario
 from ruleslang.board.state import GameState
 from ruleslang.cli.inputs import ruleset_folders
-from ruleslang.cli.output import EXIT_OK, EXIT_USAGE, report_diagnostics
+from ruleslang.cli.output import (EXIT_OK, EXIT_USAGE, check_output_file, report_diagnostics, unwritable_output,
+                                   write_output)
 
 IMPORT_WARNINGS_SHOWN = 5  # warnings import-triplea prints without -v (the report lists them all, grouped)
 
@@ -25,12 +26,12 @@ def cmd_import(args) -> int:
 
     problem = folder_problem(args.output)
     if problem:  # refuse before translating, so nothing is half-written
-        raise _unwritable_output(args.output, problem)
+        raise unwritable_output(args.output, problem)
     try:
         report, diagnostics = run_import(args.xml, args.output)
     except OSError as exc:  # checked above; what is left is a file in the way, a full disk, a race
         why = "it is a file, not a folder" if isinstance(exc, FileExistsError) else exc.strerror or str(exc)
-        raise _unwritable_output(exc.filename or args.output, why) from None
+        raise unwritable_output(exc.filename or args.output, why) from None
     if has_errors(diagnostics):
         return report_diagnostics(diagnostics, args.format)
     diagnostics = sort_diagnostics(diagnostics)
@@ -68,10 +69,7 @@ def cmd_map(args) -> int:
         target = load_map(args.map, roots)
     text = render_map(target, fmt=fmt)
     if args.output:
-        try:
-            write_atomic(args.output, text)
-        except OSError as exc:  # checked above; what is left is a full disk or a race
-            raise _unwritable_output(args.output, exc.strerror or str(exc)) from None
+        write_output(args.output, text)
         print(f"wrote {args.output}")
     else:
         sys.stdout.write(text)
@@ -86,12 +84,5 @@ def _picture_format(output: str | None, formats) -> str:
     if suffix[1:] not in formats:
         raise DiagnosticError(error("U108", f"-o {output}: a picture is written as .svg or .html, "
                                             f"not {suffix or 'a file with no extension'}", file=output))
-    problem = file_problem(output)
-    if problem:
-        raise _unwritable_output(output, problem)
+    check_output_file(output)
     return suffix[1:]
-
-
-def _unwritable_output(path: str, problem: str) -> DiagnosticError:
-    """U107: an output path the command cannot write, and why."""
-    return DiagnosticError(error("U107", f"cannot write {path}: {problem}", file=path))

@@ -20,7 +20,7 @@ from ruleslang.base.source import Source, Span
 from ruleslang.base.suggest import did_you_mean
 from ruleslang.cli.game import play_defaults
 from ruleslang.cli.inputs import open_workspace
-from ruleslang.cli.output import EXIT_OK
+from ruleslang.cli.output import EXIT_OK, check_output_file, write_output
 
 ODDS_DESCRIPTION = """\
 The odds of one battle, computed from the composition's own battle steps: every die of every
@@ -36,6 +36,9 @@ first (--casualties changes the attacker's order). Decisions in the steps follow
 advice; the attacker never retreats. A step the exact chain cannot follow (an effect outside the
 battle, an unadvised decision) is reported (E546) with where it is: --sample N estimates by
 fighting the real battle N times instead, with a 95% interval beside each figure.
+
+-o REPORT.html also writes the odds as an HTML page with charts (the survivors, the losses), one
+file that opens in a browser without a network.
 """
 
 ODDS_EPILOG = """\
@@ -43,6 +46,7 @@ examples (PLAYER, SPACE and the unit types as the map and rulesets name them):
   ruleslang odds --at SPACE --attacker PLAYER "3 TYPE, 1 OTHER_TYPE"
   ruleslang odds --ruleset FAMILY/RULE@1 --at SPACE --attacker PLAYER "4 TYPE" \\
       --defender-units "2 TYPE, 1 OTHER_TYPE" --float --format json
+  ruleslang odds --at SPACE --attacker PLAYER "3 TYPE" --float -o report.html
   ruleslang odds --at SPACE --attacker PLAYER "2 TYPE" --amphibious-from SEA_ZONE --attacker-ships "1 SHIP_TYPE"
 """
 
@@ -81,7 +85,9 @@ def add_parser(sub, common, ref_help: str) -> None:
     p.add_argument("--sample", type=int, metavar="N",
                    help="estimate by fighting the real battle N times (seeded) instead of computing it")
     p.add_argument("--seed", type=int, default=1, help="the seed of --sample (default 1)")
-    p.add_argument("-o", "--output", metavar="REPORT.html", help="an HTML report (not yet supported)")
+    p.add_argument("-o", "--output", metavar="REPORT.html",
+                   help="also write an HTML report: the outcome table and chart, the survivors as charts, the "
+                        "expected IPCs lost (one self-contained file; docs/reports.md)")
     common(p)
 
 
@@ -151,8 +157,7 @@ def cmd_odds(args) -> int:
     from ruleslang.runtime.odds.sample import sample_battle
 
     if args.output:
-        raise DiagnosticError(error("U119", "odds -o REPORT.html: an HTML report is not yet supported",
-                                    _span("-o", args.output), hint="use --format json for a machine-readable report"))
+        check_output_file(args.output)
     if args.round_limit is not None and args.round_limit < 1:
         raise DiagnosticError(error("U115", f"--round-limit is a positive number of rounds, not {args.round_limit}",
                                     _span("--round-limit", str(args.round_limit))))
@@ -211,10 +216,18 @@ def cmd_odds(args) -> int:
                            round_limit=args.round_limit, retreat_below=retreat).solve()
     except EvalError as e:
         raise DiagnosticError(e.diagnostic())
+    document = to_json(result)
     if args.format == "json":
-        print(json.dumps(to_json(result), indent=2))
+        print(json.dumps(document, indent=2))
     else:
         print_text(result, sys.stdout)
+    if args.output:
+        # start-up time: plotly loads only when a report is asked for
+        from ruleslang.reports.odds import render_odds
+
+        write_output(args.output, render_odds(document))
+        if args.format != "json":
+            print(f"wrote {args.output}")
     return EXIT_OK
 
 

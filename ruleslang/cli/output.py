@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import sys
 
-from ruleslang.base.diagnostics import Diagnostic, render_all_text, render_json
+from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, error, render_all_text, render_json
+from ruleslang.base.fileio import file_problem, write_atomic
 from ruleslang.lang.compose.composition import composition_lines
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
@@ -26,8 +27,6 @@ def report_diagnostics(diagnostics: list[Diagnostic], fmt: str) -> int:
     return EXIT_ERRORS if errors else EXIT_OK
 
 
-def show_composition(ruleset, fmt: str) -> None:
-    """--show-composition: the resolved composition as a tree (on stderr under --format json, so that
-    standard output stays one JSON document)."""
-    stream = sys.stderr if fmt == "json" else sys.stdout
-    print("\n".join(composition_lines(ruleset)), file=stream)
+from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, error, render_all_text, render_json
+from ruleslang.base.fileio import file_problem, write_atomic
+from ruleslang.lang.compose.composition import composition_lines
