@@ -189,7 +189,7 @@ def test_difference_lines_come_from_the_semantic_diff(baseline):
     (["compare", "aar/base@1", "aar/base@1", "--games", "0"], "U120"),
     (["compare", "aar/base@1", "aar/base@1", "--precision", "0.1"], "U120"),
     (["compare", "aar/base@1", "aar/base@1", "--players", "Germans=human"], "U120"),
-    (["compare", "aar/base@1", "aar/base@1", "-o", "report.html"], "U121"),
+    (["compare", "aar/base@1", "aar/base@1", "-o", "/no/such/folder/report.html"], "U107"),
     (["compare", "aar/base@1", "aar/base@1++aar/commerce-raiding@2"], "U122"),
 ])
 def test_usage_errors_are_coded(argv, code_):
@@ -304,3 +304,12 @@ def test_a_scenario_file_is_a_variant_with_its_rulesets(tmp_path):
         "SELECT value FROM header WHERE key = 'variants'").fetchone()[0])
     assert header[0]["scenario"] is None and header[1]["scenario"] == str(scenario)
     assert header[1]["scenario_sha256"] is not None
+
+
+def test_the_report_is_written_with_the_store_beside_it(tmp_path):
+    report = tmp_path / "raids.html"
+    code, out = run_cli(["compare", *VARIANTS, "--games", "2", *QUICK, "-o", str(report)])
+    assert code == 0, out
+    assert f"wrote {report}" in out and (tmp_path / "raids.store" / FILE_NAME).is_file()
+    page = report.read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>") and "aar/commerce-raiding@2" in page

@@ -16,7 +16,7 @@ from ruleslang.base.version import VERSION
 from ruleslang.base.diagnostics import DiagnosticError, error
 from ruleslang.cli.game import parse_players, play_defaults, read_scenario_text, scenario_rulesets
 from ruleslang.cli.inputs import load_composition, ruleset_folders
-from ruleslang.cli.output import EXIT_OK
+from ruleslang.cli.output import EXIT_OK, check_output_file, write_output
 
 COMPARE_DESCRIPTION = """\
 Play the same games under two or more variants and compare them. Game i of every variant is
@@ -73,18 +73,21 @@ def add_parser(sub, common) -> None:
                    help="the agent of every player --players does not name (default heuristic)")
     p.add_argument("--seed", type=int, default=1, help="the seed the games' seeds are derived from (default 1)")
     p.add_argument("--jobs", type=int, metavar="K", help="play in K processes (default: the number of cores)")
-    p.add_argument("--store", metavar="DIR", default="compare-store",
-                   help="the folder of the results store (default compare-store)")
+    p.add_argument("--store", metavar="DIR", default=None,
+                   help="the folder of the results store (default: REPORT.store beside -o's file, else "
+                        "compare-store)")
     p.add_argument("--resume", action="store_true",
                    help="go on with the store's comparison: play only the games it lacks (refused when the "
                         "variants, rulesets, scenario, rounds, agents, seed or ruleslang differ)")
-    p.add_argument("-o", "--output", metavar="REPORT.html", help="an HTML report (not yet supported)")
+    p.add_argument("-o", "--output", metavar="REPORT.html",
+                   help="also write the comparison as one self-contained HTML page of charts and tables "
+                        "(docs/reports.md); the text or JSON still goes to standard output")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     common(p)
 
 
 def _usage(args) -> tuple[int | None, float | None, int]:
-    """The number of games (None: auto), the precision and the cap, or U120/U121 for what is wrong."""
+    """The number of games (None: auto), the precision and the cap, or U120 (U107: -o cannot be written) for what is wrong."""
     problems = []
     if len(args.variants) < 2:
         problems.append("name at least two variants to compare (REF, REF+REF+... or a scenario file)")
@@ -106,9 +109,18 @@ def _usage(args) -> tuple[int | None, float | None, int]:
     if problems:
         raise DiagnosticError([error("U120", p) for p in problems])
     if args.output:
-        raise DiagnosticError(error("U121", f"-o {args.output}: the HTML report of a comparison is not yet supported",
-                                    hint="--format json prints every figure of the report"))
+        check_output_file(args.output)  # U107 before any game is played
     return games, precision, cap
+
+
+def store_folder(args) -> Path:
+    """--store, else a folder beside the report (`REPORT.store`), else `compare-store`."""
+    if args.store:
+        return Path(args.store)
+    if args.output:
+        report_path = Path(args.output)
+        return report_path.with_name(report_path.stem + ".store")
+    return Path("compare-store")
 
 
 def _sha256(text: str) -> str:
@@ -175,7 +187,7 @@ def cmd_compare(args) -> int:
 
     header = {"format": STORE_FORMAT, "version": STORE_VERSION, "ruleslang": VERSION, "seed": args.seed,
               "rounds": rounds, "agents": {"default": agent, "players": players}, "variants": header_variants}
-    store = Store.open(Path(args.store), header, resume=args.resume)
+    store = Store.open(store_folder(args), header, resume=args.resume)
     jobs = args.jobs or os.cpu_count() or 1
     agents = tuple(sorted(players.items()))
 
@@ -201,7 +213,13 @@ def cmd_compare(args) -> int:
     doc = report.build_document(settings=settings, sides=sides, powers=powers, variants=infos,
                                 records=[[records[(v, g)] for g in range(target)] for v in range(len(variants))],
                                 diff=diff)
+    if args.output:
+        # start-up time: plotly loads only when a report is drawn
+        from ruleslang.reports.compare import render_compare
+        write_output(args.output, render_compare(doc))
     print(json.dumps(doc, indent=2) if args.format == "json" else report.render_text(doc))
+    if args.output and args.format != "json":
+        print(f"wrote {args.output} (the games are stored in {store_folder(args)})")
     return EXIT_OK
 
 

@@ -27,6 +27,28 @@ def report_diagnostics(diagnostics: list[Diagnostic], fmt: str) -> int:
     return EXIT_ERRORS if errors else EXIT_OK
 
 
-from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, error, render_all_text, render_json
-from ruleslang.base.fileio import file_problem, write_atomic
-from ruleslang.lang.compose.composition import composition_lines
+def show_composition(ruleset, fmt: str) -> None:
+    """--show-composition: the resolved composition as a tree (on stderr under --format json, so that
+    standard output stays one JSON document)."""
+    stream = sys.stderr if fmt == "json" else sys.stdout
+    print("\n".join(composition_lines(ruleset)), file=stream)
+
+
+def unwritable_output(path: str, problem: str) -> DiagnosticError:
+    """U107: an output path the command cannot write, and why."""
+    return DiagnosticError(error("U107", f"cannot write {path}: {problem}", file=path))
+
+
+def check_output_file(path: str) -> None:
+    """Refuse (U107) an output file that cannot be written, before any work is done."""
+    problem = file_problem(path)
+    if problem:
+        raise unwritable_output(path, problem)
+
+
+def write_output(path: str, text: str) -> None:
+    """Write an output file atomically (never half-written); a failure is U107."""
+    try:
+        write_atomic(path, text)
+    except OSError as exc:  # checked before the work; what is left is a full disk or a race
+        raise unwritable_output(path, exc.strerror or str(exc)) from None
