@@ -45,6 +45,7 @@ ATTACKER_WINS, DEFENDER_HOLDS, BOTH_DESTROYED, STALEMATE, ROUND_LIMIT, RETREAT =
     "attacker wins", "defender holds", "both destroyed", "stalemate", "round limit", "attacker retreats")
 OUTCOMES = (ATTACKER_WINS, DEFENDER_HOLDS, BOTH_DESTROYED, STALEMATE, ROUND_LIMIT, RETREAT)
 RETREATED = ("", (), "the attacker retreated")  # the mark of a state the attacker left (among its counters)
+UNIT_PART = "@"  # in a counter key kept with a unit's record: where the unit's id was (no name or number is "@")
 
 
 class LateRound(int):
@@ -233,7 +234,6 @@ class Chain:
         self.steps = {name: config.text(name) for name in ("round", "start")}
         self.sequence = self.host.sequence(self.steps["round"]) if self.steps["round"] else []
         self._round_cache: dict[tuple, dict] = {}
-        self._step_cache: dict[tuple, dict] = {}
         self._end_cache: dict[tuple, tuple] = {}
         self._solved: dict[tuple, tuple] = {}
         self._solving: set[tuple] = set()
@@ -298,11 +298,12 @@ class Chain:
     # ------------------------------------------------------------------ states
 
     def _key(self) -> tuple:
-        """The battle's current state, canonical: (its units sorted, without ids; the counters the
-        battle wrote, sorted)."""
+        """The battle's current state, canonical: (its units sorted, without ids, each with the
+        counter entries keyed by it; the other counters the battle wrote, sorted)."""
         battle, host = self.battle, self.host
         pending, submerged = set(battle.pending), set(battle.submerged)
         retreated = battle.retreated_to is not None
+        written, marks = self._counters_written()
         out = []
         for side, ids in (("attacker", battle.attacking), ("defender", battle.defending)):
             for uid in ids:
@@ -311,17 +312,19 @@ class Chain:
                     continue
                 status = SUBMERGED if uid in submerged else PENDING if uid in pending else FIGHTING
                 out.append((side, self._type_order[u.type], u.type, u.owner, u.hits, status,
-                            battle.came_from.get(uid)))
-        out.sort(key=lambda r: (r[0], r[1], r[2], r[3], r[4], r[5], r[6] or ""))
-        counters = self._counters_written()
-        return tuple(out), ((RETREATED,) + counters if retreated else counters)
+                            battle.came_from.get(uid), marks.get(str(uid), ())))
+        out.sort(key=lambda r: (r[0], r[1], r[2], r[3], r[4], r[5], r[6] or "", r[7]))
+        return tuple(out), ((RETREATED,) + written if retreated else written)
 
     def _counters_written(self) -> tuple:
-        """The counter entries that differ from the board's before the battle, as sorted
-        (name, key, value as JSON text) triples; a counter keyed by a unit of the battle cannot be
-        told apart from one state to the next (its units have no identity): E546."""
+        """The counter entries that differ from the board's before the battle: (those keyed by no
+        unit of the battle, as sorted (name, key, value as JSON text) triples; those keyed by one,
+        as its unit id -> sorted (name, key with UNIT_PART for the unit, value as JSON text)). The
+        units have no identity from one state to the next, so an entry keyed by a unit is part of
+        that unit's record, and is dropped with the unit when it leaves the battle."""
         state, base = self.host.state, self._base_counters
         written = []
+        marks: dict[str, list] = {}
         ids = None
         for name, store in state.counters.items():
             before = base.get(name, {})
@@ -330,13 +333,14 @@ class Chain:
                     continue
                 if ids is None:
                     ids = {str(uid) for uid in self.battle.attacking + self.battle.defending}
-                if any(str(part) in ids for part in k):
-                    raise EvalError("E546", f"the exact battle chain cannot follow the counter {name} keyed by a "
-                                            "unit of the battle: its units have no identity from one state to the next",
-                                    hint="estimate by sampling the real battle instead (ruleslang odds --sample N)")
-                written.append((name, tuple(k), json.dumps(v, sort_keys=True)))
+                unit = next((part for part in k if part in ids), None)
+                if unit is None:
+                    written.append((name, tuple(k), json.dumps(v, sort_keys=True)))
+                else:
+                    entry = (name, tuple(UNIT_PART if part == unit else part for part in k), json.dumps(v, sort_keys=True))
+                    marks.setdefault(unit, []).append(entry)
         written.sort()
-        return tuple(written)
+        return tuple(written), {uid: tuple(sorted(entries)) for uid, entries in marks.items()}
 
     def _materialize(self, key: tuple, round_number) -> None:
         """Make the battle and the board hold state `key` (fresh unit ids, in the key's order)."""
@@ -347,7 +351,7 @@ class Chain:
         state.counters = {name: dict(store) for name, store in self._base_counters.items()}
         for name, k, value in counters:
             state.counters.setdefault(name, {})[k] = json.loads(value)
-        for i, (side, _order, utype, owner, hits, status, origin) in enumerate(records):
+        for i, (side, _order, utype, owner, hits, status, origin, marks) in enumerate(records):
             uid = self._next_id + i
             units.append(Unit(uid, utype, owner, battle.space, hits))
             (attacking if side == "attacker" else defending).append(uid)
@@ -357,6 +361,9 @@ class Chain:
                 pending.append(uid)
             elif status == SUBMERGED:
                 submerged.append(uid)
+            for name, k, value in marks:
+                part = str(uid)
+                state.counters.setdefault(name, {})[tuple(part if x == UNIT_PART else x for x in k)] = json.loads(value)
         state.units = self._base + units
         state.events = []
         state.version += 1
@@ -438,35 +445,33 @@ class Chain:
         self.branching.run_procedure(self.ctx, name, self.one, finish)
         return out
 
-    def _step(self, name: str, key: tuple, round_class) -> dict:
-        """Step `name` from state `key` in round 1 (`round_class` 1), a later round or the start (0)."""
-        cache_key = (name, key, int(round_class) if round_class is not None else 0)
-        found = self._step_cache.get(cache_key)
-        if found is None:
-            found = self._step_cache[cache_key] = self._run(key, round_class, name)
-        return found
-
     def _round(self, key: tuple, round_class) -> dict:
-        """One round from `key` (round 1, or a LateRound): every step of the sequence, states merged
-        between steps, then the round's casualties leave."""
+        """One round from `key` (round 1, or a LateRound): the steps of the sequence run one after
+        another in one branching run from the state as materialized once (each outcome of a step
+        goes on to the next step from where it left the battle; a step after the attacker retreated
+        is not run), then the round's casualties leave. The states are merged at the round's end:
+        merging between steps would cost a state key and a fresh board per intermediate state, and
+        a step's outcomes are seldom alike (they differ in the casualties of this round)."""
         cache_key = (key, int(round_class))
         found = self._round_cache.get(cache_key)
         if found is not None:
             return found
-        dist = {key: self.one}
-        for name in self.sequence:
-            nxt: dict = {}
-            for k, p in dist.items():
-                if k[1] and k[1][0] == RETREATED:  # the attackers left: the round's other steps are not run
-                    nxt[k] = nxt.get(k, 0) + p
-                    continue
-                for k2, q in self._step(name, k, round_class).items():
-                    nxt[k2] = nxt.get(k2, 0) + p * q
-            dist = nxt
         ended: dict = {}
-        for (records, counters), p in dist.items():
+        self._materialize(key, round_class)
+        battle, sequence, branching, ctx = self.battle, self.sequence, self.branching, self.ctx
+
+        def finish(p) -> None:
+            records, counters = self._key()
             k2 = (tuple(r for r in records if r[5] != PENDING), counters)
             ended[k2] = ended.get(k2, 0) + p
+
+        def from_step(i: int, p) -> None:
+            if i == len(sequence) or battle.retreated_to is not None:
+                finish(p)
+                return
+            self._retreating = False
+            branching.run_procedure(ctx, sequence[i], p, lambda q: from_step(i + 1, q))
+        from_step(0, self.one)
         self._round_cache[cache_key] = ended
         return ended
 
@@ -557,7 +562,7 @@ class Chain:
                     ends[(kind, survivors)] = ends.get((kind, survivors), 0) + p * q
                 taken += p * t
         initial = {"attacker": {}, "defender": {}}
-        for side, _o, utype, owner, _h, _s, _c in self.initial[0]:
+        for side, _o, utype, owner, *_ in self.initial[0]:
             initial[side][(utype, owner)] = initial[side].get((utype, owner), 0) + 1
         return Result(self.spec, self.attacker, self.defender, initial, self.costs,
                       dict(sorted(ends.items(), key=lambda kv: (OUTCOMES.index(kv[0][0]), kv[0][1]))),
@@ -652,7 +657,7 @@ def asks_win_chance(compiled, decision_id: str) -> bool:
 def _survivors(key: tuple) -> tuple:
     """The units left in state `key`, counted: ((side, type, owner, hits), count) pairs in order."""
     counts: dict = {}
-    for side, _o, utype, owner, hits, _s, _c in key[0]:
+    for side, _o, utype, owner, hits, *_ in key[0]:
         counts[(side, utype, owner, hits)] = counts.get((side, utype, owner, hits), 0) + 1
     return tuple(sorted(counts.items()))
 
