@@ -234,6 +234,7 @@ class Chain:
         self.steps = {name: config.text(name) for name in ("round", "start")}
         self.sequence = self.host.sequence(self.steps["round"]) if self.steps["round"] else []
         self._round_cache: dict[tuple, dict] = {}
+        self._step_cache: dict[tuple, dict] = {}
         self._end_cache: dict[tuple, tuple] = {}
         self._solved: dict[tuple, tuple] = {}
         self._solving: set[tuple] = set()
@@ -445,33 +446,35 @@ class Chain:
         self.branching.run_procedure(self.ctx, name, self.one, finish)
         return out
 
+    def _step(self, name: str, key: tuple, round_class) -> dict:
+        """Step `name` from state `key` in round 1 (`round_class` 1), a later round or the start (0)."""
+        cache_key = (name, key, int(round_class) if round_class is not None else 0)
+        found = self._step_cache.get(cache_key)
+        if found is None:
+            found = self._step_cache[cache_key] = self._run(key, round_class, name)
+        return found
+
     def _round(self, key: tuple, round_class) -> dict:
-        """One round from `key` (round 1, or a LateRound): the steps of the sequence run one after
-        another in one branching run from the state as materialized once (each outcome of a step
-        goes on to the next step from where it left the battle; a step after the attacker retreated
-        is not run), then the round's casualties leave. The states are merged at the round's end:
-        merging between steps would cost a state key and a fresh board per intermediate state, and
-        a step's outcomes are seldom alike (they differ in the casualties of this round)."""
+        """One round from `key` (round 1, or a LateRound): every step of the sequence, states merged
+        between steps, then the round's casualties leave."""
         cache_key = (key, int(round_class))
         found = self._round_cache.get(cache_key)
         if found is not None:
             return found
+        dist = {key: self.one}
+        for name in self.sequence:
+            nxt: dict = {}
+            for k, p in dist.items():
+                if k[1] and k[1][0] == RETREATED:  # the attackers left: the round's other steps are not run
+                    nxt[k] = nxt.get(k, 0) + p
+                    continue
+                for k2, q in self._step(name, k, round_class).items():
+                    nxt[k2] = nxt.get(k2, 0) + p * q
+            dist = nxt
         ended: dict = {}
-        self._materialize(key, round_class)
-        battle, sequence, branching, ctx = self.battle, self.sequence, self.branching, self.ctx
-
-        def finish(p) -> None:
-            records, counters = self._key()
+        for (records, counters), p in dist.items():
             k2 = (tuple(r for r in records if r[5] != PENDING), counters)
             ended[k2] = ended.get(k2, 0) + p
-
-        def from_step(i: int, p) -> None:
-            if i == len(sequence) or battle.retreated_to is not None:
-                finish(p)
-                return
-            self._retreating = False
-            branching.run_procedure(ctx, sequence[i], p, lambda q: from_step(i + 1, q))
-        from_step(0, self.one)
         self._round_cache[cache_key] = ended
         return ended
 
