@@ -200,3 +200,40 @@ def test_a_tag_named_like_a_formula_is_not_recursion(tmp_path):
     """})
     assert loaded.ok, loaded.diagnostics
     assert value(loaded, "flies", loaded.compiled.scope.enums["unittype"].by_name["bird"]) is True
+
+
+def test_a_definition_that_takes_a_built_in_a_used_ruleset_calls_is_reported_there(tmp_path):
+    # h/raid@1's cap calls the built-in max: a max of h/ext@1 would replace it in cap too
+    _, loaded = load(tmp_path, {"h/raid@1": BASE, "h/ext@1": """
+        ruleset h/ext@1
+        uses h/raid@1
+        formula max(a: int, b: int) -> int = a
+    """}, "h/ext@1")
+    [found] = [d for d in loaded.diagnostics if d.code == "R218"]
+    assert found.span.source.display_name.endswith("ext@1.rules") and found.span.line == 3
+    assert "h/raid@1 calls" in found.message
+    [note] = found.related
+    assert note.span.source.display_name.endswith("raid@1.rules") and "max(0, output(x) - c)" in note.span.text
+
+
+def test_a_ruleset_may_take_a_built_in_name_no_used_ruleset_calls(tmp_path):
+    _, loaded = load(tmp_path, {"h/raid@1": BASE, "h/ext@1": """
+        ruleset h/ext@1
+        uses h/raid@1
+        formula min(a: int, b: int) -> int = a
+        formula first(a: int, b: int) -> int = min(a, b)
+    """}, "h/ext@1")
+    assert loaded.ok, loaded.diagnostics
+    assert value(loaded, "first", 5, 2) == 5
+
+
+def test_a_formula_named_hits_over_aar_base_is_reported_at_its_definition(tmp_path):
+    # issue 10: aar/base@1's repair phase calls the built-in hits(u)
+    _, loaded = load(tmp_path, {"house/hits@1": """
+        ruleset house/hits@1
+        uses aar/base@1
+        formula hits(x: int) -> int = x + 1
+    """}, "house/hits@1")
+    [found] = [d for d in loaded.diagnostics if d.code == "R218"]
+    assert found.span.source.display_name.endswith("hits@1.rules") and found.span.line == 3
+    assert "aar/base@1" in found.message

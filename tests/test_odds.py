@@ -172,6 +172,26 @@ def test_counters_the_steps_write_are_part_of_the_state(tmp_path):
     assert survivors == (((("defender", "infantry", "Russians", 0)), 1),)
 
 
+def test_a_counter_keyed_by_a_unit_of_the_battle_stays_with_that_unit(tmp_path):
+    # an attacking unit hits for sure from the round after its first: the mark is a counter keyed
+    # by the unit's id, which the chain keeps with the unit's record from state to state
+    write_rulesets(tmp_path, {"house/veteran@1": """
+        ruleset house/veteran@1
+        uses aar/base@1
+        counter veteran(unit_id: int) -> bool = false
+        override step attacker_fire:
+            for u in battle_units("attacker"):
+                if veteran(u.id):
+                    hit 1 of battle_units("defender") by defender()
+                set veteran(u.id) to true
+    """})
+    game = _game(["house/veteran@1"], [tmp_path])
+    result = _odds(game, {"infantry": 1}, {"infantry": 2})
+    # it must outlive three rounds of the defenders' fire (two dice, two dice, one die at 2)
+    assert result.outcome(ATTACKER_WINS) == Fraction(4, 9) * Fraction(4, 9) * Fraction(2, 3)
+    assert result.outcome(BOTH_DESTROYED) == Fraction(4, 9) * Fraction(4, 9) * Fraction(1, 3)
+
+
 def test_a_rule_that_tells_later_rounds_apart_is_refused(tmp_path):
     write_rulesets(tmp_path, {"house/third@1": """
         ruleset house/third@1

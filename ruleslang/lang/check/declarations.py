@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from ruleslang.base.diagnostics import Related
 from ruleslang.base.suggest import did_you_mean
 from ruleslang.lang import types as T
+from ruleslang.lang.builtins.registry import REGISTRY as BUILTINS
 from ruleslang.lang.check.state import CheckState
+from ruleslang.lang.compose.composition import Ruleset
 from ruleslang.lang.scope import Symbol
 from ruleslang.lang.syntax import ast
 
@@ -102,6 +105,8 @@ def symbols(state: CheckState) -> None:
             kinds = ", ".join(v.kind for v in scope.members[name] if v.kind != "tag")
             state.error("R202", f"'{name}' is already a member of enum {kinds}", decl.name.span)
             continue
+        if name in BUILTINS:
+            _shadowed_in_used(state, name, decl, d.origin)
         sym = Symbol(name, kind, decl, d.origin)
         if isinstance(decl, ast.PlayerDecl):
             sym.value, sym.type = scope.enums["player"].by_name[name], T.PLAYER
@@ -118,6 +123,45 @@ def symbols(state: CheckState) -> None:
                     suggestion = did_you_mean(member.text, list(scope.enums["player"].by_name), n=2)
                     state.error("R201", f"side {name} lists '{member.text}', which is not a player",
                                 member.span, hint=suggestion)
+
+
+def _shadowed_in_used(state: CheckState, name: str, decl, origin: str) -> None:
+    """R216: a definition that takes the name of a built-in function which a ruleset it uses calls.
+    Names are global to the composition, so the definition would replace the built-in in that
+    ruleset too, which was written against the built-in (its errors would be reported in its own
+    file, far from their cause): reported here, at the definition, with the call it would take."""
+    used = _used_refs(state.ruleset, origin)
+    for other in state.defs.values():
+        if other.origin not in used or other.decl is None:
+            continue
+        call = next((n for n in ast.walk(other.decl)
+                     if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == name), None)
+        if call is not None:
+            state.error("R218", f"'{name}' is a built-in function that {other.origin} calls; this definition "
+                                f"would replace it there too", decl.name.span,
+                        related=[Related(call.span, f"{other.origin} calls the built-in {name} here")],
+                        hint="choose another name")
+            return
+
+
+def _used_refs(root: Ruleset, origin: str) -> set[str]:
+    """The refs of the rulesets that ruleset `origin` of the composition `root` uses, directly or
+    not (not `origin` itself)."""
+    found: Ruleset | None = None
+    stack = [root]
+    while stack and found is None:
+        r = stack.pop()
+        if r.ref == origin:
+            found = r
+        stack.extend(r.uses)
+    used: set[str] = set()
+    stack = list(found.uses) if found is not None else []
+    while stack:
+        r = stack.pop()
+        if r.ref not in used:
+            used.add(r.ref)
+            stack.extend(r.uses)
+    return used - {origin}
 
 
 def declared_types(state: CheckState) -> None:

@@ -45,6 +45,7 @@ ATTACKER_WINS, DEFENDER_HOLDS, BOTH_DESTROYED, STALEMATE, ROUND_LIMIT, RETREAT =
     "attacker wins", "defender holds", "both destroyed", "stalemate", "round limit", "attacker retreats")
 OUTCOMES = (ATTACKER_WINS, DEFENDER_HOLDS, BOTH_DESTROYED, STALEMATE, ROUND_LIMIT, RETREAT)
 RETREATED = ("", (), "the attacker retreated")  # the mark of a state the attacker left (among its counters)
+UNIT_PART = "@"  # in a counter key kept with a unit's record: where the unit's id was (no name or number is "@")
 
 
 class LateRound(int):
@@ -298,11 +299,12 @@ class Chain:
     # ------------------------------------------------------------------ states
 
     def _key(self) -> tuple:
-        """The battle's current state, canonical: (its units sorted, without ids; the counters the
-        battle wrote, sorted)."""
+        """The battle's current state, canonical: (its units sorted, without ids, each with the
+        counter entries keyed by it; the other counters the battle wrote, sorted)."""
         battle, host = self.battle, self.host
         pending, submerged = set(battle.pending), set(battle.submerged)
         retreated = battle.retreated_to is not None
+        written, marks = self._counters_written()
         out = []
         for side, ids in (("attacker", battle.attacking), ("defender", battle.defending)):
             for uid in ids:
@@ -311,17 +313,19 @@ class Chain:
                     continue
                 status = SUBMERGED if uid in submerged else PENDING if uid in pending else FIGHTING
                 out.append((side, self._type_order[u.type], u.type, u.owner, u.hits, status,
-                            battle.came_from.get(uid)))
-        out.sort(key=lambda r: (r[0], r[1], r[2], r[3], r[4], r[5], r[6] or ""))
-        counters = self._counters_written()
-        return tuple(out), ((RETREATED,) + counters if retreated else counters)
+                            battle.came_from.get(uid), marks.get(str(uid), ())))
+        out.sort(key=lambda r: (r[0], r[1], r[2], r[3], r[4], r[5], r[6] or "", r[7]))
+        return tuple(out), ((RETREATED,) + written if retreated else written)
 
     def _counters_written(self) -> tuple:
-        """The counter entries that differ from the board's before the battle, as sorted
-        (name, key, value as JSON text) triples; a counter keyed by a unit of the battle cannot be
-        told apart from one state to the next (its units have no identity): E546."""
+        """The counter entries that differ from the board's before the battle: (those keyed by no
+        unit of the battle, as sorted (name, key, value as JSON text) triples; those keyed by one,
+        as its unit id -> sorted (name, key with UNIT_PART for the unit, value as JSON text)). The
+        units have no identity from one state to the next, so an entry keyed by a unit is part of
+        that unit's record, and is dropped with the unit when it leaves the battle."""
         state, base = self.host.state, self._base_counters
         written = []
+        marks: dict[str, list] = {}
         ids = None
         for name, store in state.counters.items():
             before = base.get(name, {})
@@ -330,13 +334,14 @@ class Chain:
                     continue
                 if ids is None:
                     ids = {str(uid) for uid in self.battle.attacking + self.battle.defending}
-                if any(str(part) in ids for part in k):
-                    raise EvalError("E546", f"the exact battle chain cannot follow the counter {name} keyed by a "
-                                            "unit of the battle: its units have no identity from one state to the next",
-                                    hint="estimate by sampling the real battle instead (ruleslang odds --sample N)")
-                written.append((name, tuple(k), json.dumps(v, sort_keys=True)))
+                unit = next((part for part in k if part in ids), None)
+                if unit is None:
+                    written.append((name, tuple(k), json.dumps(v, sort_keys=True)))
+                else:
+                    entry = (name, tuple(UNIT_PART if part == unit else part for part in k), json.dumps(v, sort_keys=True))
+                    marks.setdefault(unit, []).append(entry)
         written.sort()
-        return tuple(written)
+        return tuple(written), {uid: tuple(sorted(entries)) for uid, entries in marks.items()}
 
     def _materialize(self, key: tuple, round_number) -> None:
         """Make the battle and the board hold state `key` (fresh unit ids, in the key's order)."""
@@ -347,7 +352,7 @@ class Chain:
         state.counters = {name: dict(store) for name, store in self._base_counters.items()}
         for name, k, value in counters:
             state.counters.setdefault(name, {})[k] = json.loads(value)
-        for i, (side, _order, utype, owner, hits, status, origin) in enumerate(records):
+        for i, (side, _order, utype, owner, hits, status, origin, marks) in enumerate(records):
             uid = self._next_id + i
             units.append(Unit(uid, utype, owner, battle.space, hits))
             (attacking if side == "attacker" else defending).append(uid)
@@ -357,6 +362,9 @@ class Chain:
                 pending.append(uid)
             elif status == SUBMERGED:
                 submerged.append(uid)
+            for name, k, value in marks:
+                part = str(uid)
+                state.counters.setdefault(name, {})[tuple(part if x == UNIT_PART else x for x in k)] = json.loads(value)
         state.units = self._base + units
         state.events = []
         state.version += 1
@@ -557,7 +565,7 @@ class Chain:
                     ends[(kind, survivors)] = ends.get((kind, survivors), 0) + p * q
                 taken += p * t
         initial = {"attacker": {}, "defender": {}}
-        for side, _o, utype, owner, _h, _s, _c in self.initial[0]:
+        for side, _o, utype, owner, *_ in self.initial[0]:
             initial[side][(utype, owner)] = initial[side].get((utype, owner), 0) + 1
         return Result(self.spec, self.attacker, self.defender, initial, self.costs,
                       dict(sorted(ends.items(), key=lambda kv: (OUTCOMES.index(kv[0][0]), kv[0][1]))),
@@ -652,7 +660,7 @@ def asks_win_chance(compiled, decision_id: str) -> bool:
 def _survivors(key: tuple) -> tuple:
     """The units left in state `key`, counted: ((side, type, owner, hits), count) pairs in order."""
     counts: dict = {}
-    for side, _o, utype, owner, hits, _s, _c in key[0]:
+    for side, _o, utype, owner, hits, *_ in key[0]:
         counts[(side, utype, owner, hits)] = counts.get((side, utype, owner, hits), 0) + 1
     return tuple(sorted(counts.items()))
 
