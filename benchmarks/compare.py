@@ -1,32 +1,41 @@
-"""How fast `ruleslang compare` plays: games per minute with --jobs 1 and --jobs 2, and the time a
-10,000-game comparison would take on this machine.
+"""How fast `ruleslang compare` plays: games per minute with --jobs 1 and --jobs 2, on a Dask
+LocalCluster of 1 and 2 workers (when dask.distributed is installed), and the time a 10,000-game
+comparison would take on this machine.
 
     python benchmarks/compare.py [--games N] [--rounds R] [--agent AGENT] [VARIANT VARIANT]
 
 Plays the same N games of each of two variants (default: the shipped default game against the
 standard rules alone) through the compare engine (ruleslang/compare/runner.py) once in one
-process and once in two worker processes, each run from cold (the compositions loaded inside the
-timing, as a real run loads them), and prints games per minute of each with the ratio against
---jobs 1 measured in the same run, then the projected time of 10,000 games a variant at the
+process and once in two worker processes, then on LocalClusters of one and two workers (the
+cluster's start and the rulesets' bundle inside the timing), each run from cold (the compositions
+loaded inside the timing, as a real run loads them), and prints games per minute of each with the
+ratio against --jobs 1 measured in the same run, then the projected time of 10,000 games a variant at the
 faster rate. The machine's other load counts: run it on a quiet machine for figures to compare.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import time
 
+from ruleslang.compare.cluster import bundle_of, play_on_dask
 from ruleslang.compare.runner import GameTask, LoadedOnce, game_seed, play_all
 
 
-def measure(variants: list[list[str]], games: int, rounds: int, agent: str, jobs: int) -> tuple[float, int]:
-    """Seconds to play `games` games of every variant with `jobs` processes (loading included), and
-    the number of games played."""
+def measure(variants: list[list[str]], games: int, rounds: int, agent: str, jobs: int,
+            dask: bool = False) -> tuple[float, int]:
+    """Seconds to play `games` games of every variant with `jobs` processes, or a LocalCluster of
+    `jobs` workers (loading included), and the number of games played."""
     tasks = [GameTask(v, g, tuple(refs), None, None, game_seed(1, g), rounds, (), agent)
              for g in range(games) for v, refs in enumerate(variants)]
     played = []
     start = time.perf_counter()
-    play_all(LoadedOnce([]), [], tasks, jobs, lambda task, record, seconds: played.append(task))
+    if dask:
+        play_on_dask(tasks, bundle_of(LoadedOnce([]), variants), lambda task, record, seconds: played.append(task),
+                     scheduler=None, workers=jobs)
+    else:
+        play_all(LoadedOnce([]), [], tasks, jobs, lambda task, record, seconds: played.append(task))
     return time.perf_counter() - start, len(played)
 
 
@@ -46,6 +55,14 @@ def main() -> None:
         rates[jobs] = played * 60 / seconds
         print(f"--jobs {jobs}: {played} games in {seconds:.1f} s: {rates[jobs]:.2f} games/min, "
               f"{rates[jobs] / rates[1]:.2f} x --jobs 1")
+    if importlib.util.find_spec("distributed") is None:
+        print("Dask LocalCluster: not measured (dask.distributed is not installed: pip install 'ruleslang[dask]')")
+    else:
+        for workers in (1, 2):
+            seconds, played = measure(variants, args.games, args.rounds, args.agent, workers, dask=True)
+            rates[f"dask {workers}"] = played * 60 / seconds
+            print(f"Dask LocalCluster of {workers} worker(s): {played} games in {seconds:.1f} s: "
+                  f"{rates[f'dask {workers}']:.2f} games/min, {rates[f'dask {workers}'] / rates[1]:.2f} x --jobs 1")
     best = max(rates.values())
     total = 10_000 * len(variants)
     print(f"projected: 10,000 games a variant, {len(variants)} variants ({total:,} games, {args.rounds} rounds, "

@@ -83,6 +83,43 @@ def test_two_jobs_give_the_same_store_as_one(baseline, tmp_path):
     assert figures(document(out)) == figures(doc)
 
 
+def test_a_dask_local_cluster_of_two_workers_gives_the_same_store(baseline, tmp_path):
+    pytest.importorskip("distributed", reason="dask.distributed is not installed (pip install 'ruleslang[dask]')")
+    store, doc = baseline
+    code, out = compare(tmp_path / "s", "--backend", "dask", "--jobs", "2", "--format", "json")
+    assert code == 0, out
+    assert dump(tmp_path / "s") == dump(store)
+    found = document(out)
+    assert found["settings"]["backend"] == "dask"
+    assert {**figures(found), "settings": {**figures(found)["settings"], "backend": "local"}} == figures(doc)
+
+
+def test_the_rulesets_travel_with_the_work(tmp_path):
+    """A worker reads the rulesets it is sent, not the user's folders: a variant from a folder only
+    this process knows plays the same there."""
+    from ruleslang.compare.cluster import bundle_of, play_bundled
+    from ruleslang.compare.runner import GamePlayer, GameTask, LoadedOnce, game_seed
+    write_rulesets(tmp_path / "mine", {"mine/raids@1": """
+        ruleset mine/raids@1
+        uses aar/commerce-raiding@2
+        override constant multiplier = 1
+    """})
+    ws = LoadedOnce([tmp_path / "mine"])
+    bundle = bundle_of(ws, [["mine/raids@1"]])
+    assert "mine/raids@1.rules" in dict(bundle.files) and "maps/aar.yaml" in dict(bundle.files)
+    task = GameTask(0, 0, ("mine/raids@1",), None, None, game_seed(1, 0), 1, (), "random")
+    _, record, _ = play_bundled(task, bundle)
+    assert record == GamePlayer(ws).play(task)
+
+
+def test_a_ruleset_named_by_path_cannot_travel(tmp_path):
+    from ruleslang.compare.cluster import bundle_of
+    (tmp_path / "loose.rules").write_text("ruleset loose/one@1\nuses aar/base@1\n")
+    with pytest.raises(DiagnosticError) as caught:
+        bundle_of(Workspace([]), [[str(tmp_path / "loose.rules")]])
+    assert caught.value.diagnostics[0].code == "U125"
+
+
 @pytest.mark.parametrize("how, jobs", [(signal.SIGKILL, "1"), (signal.SIGINT, "2")])
 def test_interrupted_run_resumed_gives_the_figures_of_an_unbroken_one(baseline, tmp_path, how, jobs):
     """A kill loses only the games in flight; so does Ctrl-C, which also says how to go on."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib.util
 import json
 import math
 import os
@@ -72,7 +73,14 @@ def add_parser(sub, common) -> None:
     p.add_argument("--agent", default=None, choices=["random", "heuristic"],
                    help="the agent of every player --players does not name (default heuristic)")
     p.add_argument("--seed", type=int, default=1, help="the seed the games' seeds are derived from (default 1)")
-    p.add_argument("--jobs", type=int, metavar="K", help="play in K processes (default: the number of cores)")
+    p.add_argument("--jobs", type=int, metavar="K", help="play in K processes (default: the number of cores); with "
+                                                          "--backend dask and no --scheduler, a local cluster of K workers")
+    p.add_argument("--backend", choices=["local", "dask"], default="local",
+                   help="local: processes of this machine (default); dask: a Dask cluster (pip install "
+                        "'ruleslang[dask]'; docs/compare.md 'On a cluster')")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="with --backend dask: the scheduler of an existing cluster (tcp://HOST:8786); without it, "
+                        "a LocalCluster")
     p.add_argument("--store", metavar="DIR", default=None,
                    help="the folder of the results store (default: REPORT.store beside -o's file, else "
                         "compare-store)")
@@ -106,6 +114,11 @@ def _usage(args) -> tuple[int | None, float | None, int]:
     for flag, value in (("--max-games", cap), ("--rounds", args.rounds), ("--jobs", args.jobs)):
         if value is not None and value < 1:
             problems.append(f"{flag} takes a whole number of at least 1, not {value}")
+    if args.scheduler and args.backend != "dask":
+        problems.append("--scheduler goes with --backend dask")
+    if args.backend == "dask" and importlib.util.find_spec("distributed") is None:
+        raise DiagnosticError(error("U126", "--backend dask needs dask.distributed, which is not installed",
+                                    hint="pip install 'ruleslang[dask]' (here and on every worker)"))
     if problems:
         raise DiagnosticError([error("U120", p) for p in problems])
     if args.output:
@@ -131,7 +144,7 @@ def cmd_compare(args) -> int:
     """`ruleslang compare`: play, store and summarise the variants' games."""
     games, precision, cap = _usage(args)
     # start-up time: the runtime, scipy and the store load only for this command
-    from ruleslang.compare import compositions, report, runner
+    from ruleslang.compare import cluster, compositions, report, runner
     from ruleslang.compare.store import STORE_FORMAT, STORE_VERSION, Store
     from ruleslang.lang.diff import diff_rulesets
     from ruleslang.runtime.game import ruleset_sources
@@ -196,15 +209,23 @@ def cmd_compare(args) -> int:
                                 agents, agent)
                 for g in range(target) for v, x in enumerate(variants) if (v, g) not in done]
 
+    if args.backend == "dask":  # the rulesets travel with the work, checked before the store is touched
+        bundle = cluster.bundle_of(ws, [v.refs for v in variants])
+
+        def play(todo, finished):
+            cluster.play_on_dask(todo, bundle, finished, scheduler=args.scheduler, workers=jobs)
+    else:
+        def play(todo, finished):
+            runner.play_all(ws, list(args.rulesets), todo, min(jobs, max(1, len(todo))), finished)
     try:
-        target, stopped = _play(store, tasks, sides, ws, games=games, precision=precision, cap=cap, jobs=jobs,
-                                roots=list(args.rulesets), live=not args.quiet and sys.stderr.isatty())
+        target, stopped = _play(store, tasks, sides, play, games=games, precision=precision, cap=cap,
+                                live=not args.quiet and sys.stderr.isatty())
         records = store.records()
     finally:
         store.close()
     settings = {"games": target, "rounds": rounds, "seed": args.seed, "scenario": args.scenario,
                 "agents": {"default": agent, "players": players}, "precision": precision if games is None else None,
-                "jobs": jobs, "backend": "local"}
+                "jobs": jobs, "backend": args.backend}
     if stopped:
         settings["stopped"] = stopped
     diff = [{"a": infos[0].name, "b": info.name,
@@ -223,9 +244,10 @@ def cmd_compare(args) -> int:
     return EXIT_OK
 
 
-def _play(store, tasks, sides: list[str], workspace, *, games: int | None, precision: float | None, cap: int, jobs: int,
-          roots: list[str], live: bool) -> tuple[int, str | None]:
-    """Play the missing games (`tasks(target, done)` lists them): `games` of each variant, or
+def _play(store, tasks, sides: list[str], play, *, games: int | None, precision: float | None, cap: int,
+          live: bool) -> tuple[int, str | None]:
+    """Play the missing games (`tasks(target, done)` lists them, `play(todo, finished)` plays them on
+    the backend): `games` of each variant, or
     (auto) in batches until every win-rate interval is narrower than `precision` or `cap` games
     are played. The number of games the figures are made of, and what stopped an automatic run
     (None for a fixed number)."""
@@ -247,7 +269,7 @@ def _play(store, tasks, sides: list[str], workspace, *, games: int | None, preci
             todo = tasks(target, done)
             bar.total += len(todo)
             bar.refresh()
-            runner.play_all(workspace, roots, todo, min(jobs, max(1, len(todo))), finished)
+            play(todo, finished)
             if games is not None:
                 return target, None
             records = store.records()

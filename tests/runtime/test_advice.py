@@ -153,7 +153,7 @@ def test_the_battle_estimate_is_the_exact_chance_of_the_rulesets_own_battle(tmp_
     spec = BattleSpec(KARELIA, "Germans", {"infantry": 1, "artillery": 1, "fighter": 2})
     exact = Chain(game, spec, exact=False).solve().outcome(ATTACKER_WINS)
     decision = Decision("choose", "Russians", "?", options=[True, False], mode="one", count=1, id="ask.dive")
-    agent = HeuristicAgent(1, "Russians")
+    agent = HeuristicAgent(1, "Russians", odds="exact")
     assert float(agent._estimate_win_chance(decision, game)) == pytest.approx(1 - exact, abs=1e-12)
     assert agent.battle_odds.counts["chain"] == 1
 
