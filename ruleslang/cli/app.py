@@ -18,6 +18,7 @@ from ruleslang.base.version import VERSION
 from ruleslang.base.diagnostics import DiagnosticError, error, render_json
 from ruleslang.cli.board import IMPORT_WARNINGS_SHOWN, cmd_import, cmd_map
 from ruleslang.cli.completion import SHELLS, cmd_completion, complete
+from ruleslang.cli.balance import add_parser as add_balance_parser, cmd_balance
 from ruleslang.cli.compare import add_parser as add_compare_parser, cmd_compare
 from ruleslang.cli.game import cmd_play, cmd_replay
 from ruleslang.cli.odds import add_parser as add_odds_parser, cmd_odds
@@ -208,6 +209,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_odds_parser(sub, _common, REF_HELP)
     add_compare_parser(sub, _common)
+    add_balance_parser(sub, _common)
 
     p = sub.add_parser("replay", help="re-run a recorded game and confirm it matches",
                        description="Play a saved or logged game again from its record (the same rulesets, "
@@ -319,6 +321,7 @@ _COMMANDS = {
     "replay": cmd_replay,
     "odds": cmd_odds,
     "compare": cmd_compare,
+    "balance": cmd_balance,
     "import-triplea": cmd_import,
     "map": cmd_map,
     "completion": cmd_completion,

@@ -43,7 +43,7 @@ def _score(record: dict, side: str) -> float | None:
     return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
-def _on_top(record: dict, side: str) -> bool:
+def on_top(record: dict, side: str) -> bool:
     """Whether `side` won the game, or led it when the rounds ran out."""
     return record["winner"] == side or (record["winner"] is None and record["ahead"] == side)
 
@@ -100,7 +100,7 @@ def _differences(a: VariantInfo, b: VariantInfo, ra: list[dict], rb: list[dict],
     for side in sides:
         add(f"{side} win", [float(r["winner"] == side) for r in ra], [float(r["winner"] == side) for r in rb], True)
     for side in sides:
-        add(f"{side} win or lead", [float(_on_top(r, side)) for r in ra], [float(_on_top(r, side)) for r in rb], True)
+        add(f"{side} win or lead", [float(on_top(r, side)) for r in ra], [float(on_top(r, side)) for r in rb], True)
     for side in sides:
         pairs = [(x, y) for r, q in zip(ra, rb) if (x := _score(r, side)) is not None
                  and (y := _score(q, side)) is not None]
@@ -118,7 +118,7 @@ def build_document(*, settings: dict, sides: list[str], powers: list[str], varia
     figures = [variant_figures(info, recs, sides, powers) for info, recs in zip(variants, records)]
     differences = [d for info, recs in zip(variants[1:], records[1:])
                    for d in _differences(first, info, records[0], recs, sides)]
-    skew = {side: sum(_on_top(r, side) for r in records[0]) / len(records[0]) for side in sides}
+    skew = {side: sum(on_top(r, side) for r in records[0]) / len(records[0]) for side in sides}
     return {
         "format": DOCUMENT_FORMAT, "version": DOCUMENT_VERSION, "ruleslang": VERSION,
         "settings": settings, "sides": sides, "powers": powers, "variants": figures,

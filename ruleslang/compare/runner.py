@@ -35,6 +35,7 @@ class GameTask:
     rounds: int
     players: tuple[tuple[str, str], ...]
     agent: str
+    bids: tuple[tuple[str, int], ...] = ()  # side or power -> IPCs bid before round 1 (`ruleslang balance`)
 
 
 def game_seed(seed: int, game: int) -> int:
@@ -68,7 +69,7 @@ class GamePlayer:
     def play(self, task: GameTask) -> dict:
         """The record of one game: its result, what each round looked like, its accounting."""
         setup = GameSetup(refs=list(task.refs), scenario=task.scenario, seed=task.seed, rounds=task.rounds,
-                          players=dict(task.players), default_agent=task.agent)
+                          players=dict(task.players), default_agent=task.agent, bids=dict(task.bids))
         game = build_game(self.workspace, setup, scenario_text=task.scenario_text)
         result = game.run(task.rounds)
         players = frozenset(game.ctx.player_values)
