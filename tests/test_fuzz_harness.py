@@ -38,7 +38,8 @@ def test_a_real_target_is_tried_and_a_planted_crash_is_an_internal_error(harness
     }
     out = io.StringIO()
     report = harness.fuzz(3.0, seed=3, targets=targets, findings=tmp_path, out=out)
-    assert report.tried["triplea"] >= 5
+    # a real target is tried and found clean (how many times depends on the machine's load)
+    assert report.tried["triplea"] >= 1 and report.classes["triplea"] == {harness.OK: report.tried["triplea"]}
     assert report.classes["boom"] == {harness.INTERNAL: report.tried["boom"]} and report.tried["boom"] >= 2
     assert report.classes["hang"].get(harness.TIMEOUT, 0) >= 1
     # one finding per distinct failure, whatever the input: the planted exception is one bug
