@@ -627,7 +627,11 @@ def fuzz(budget: float, seed: int = 0, names: list[str] | None = None, targets: 
     running: list[_Running] = []
     while running or time.monotonic() < deadline:
         while len(running) < jobs and time.monotonic() < deadline:
-            target = min(chosen, key=lambda t: (spent[t.name], t.name))  # an equal share of time each
+            now = time.monotonic()
+            # an equal share of time each, counting the time of inputs still running (a hanging
+            # input's target is not picked again while it hangs)
+            target = min(chosen, key=lambda t: (spent[t.name] + sum(now - r.started for r in running
+                                                                     if r.target is t), t.name))
             corpus, rng = corpora[target.name], rngs[target.name]
             start = rng.choice(corpus)
             first = report.tried[target.name] == 0 and not any(r.target is target for r in running)

@@ -3,6 +3,7 @@ is classified as such, deduplicated and written out. A few seconds, not a fuzzin
 
 import importlib.util
 import io
+import time
 import sys
 from pathlib import Path
 
@@ -25,6 +26,10 @@ def _raises(path, workdir):
 
 
 def _hangs(path, workdir):
+    time.sleep(60)  # waits without using CPU: stopped by the wall-clock backstop
+
+
+def _spins(path, workdir):
     while True:  # burns CPU: stopped by the CPU-time limit, however loaded the machine is
         pass
 
@@ -62,3 +67,11 @@ def test_a_real_target_is_tried_and_a_planted_crash_is_an_internal_error(harness
 ])
 def test_command_output_is_classified(harness, stderr, kind):
     assert harness.judge_output(stderr, need_line=True).kind == kind
+
+
+def test_an_input_that_burns_cpu_stops_at_the_cpu_limit(harness, monkeypatch):
+    monkeypatch.setattr(harness, "TIME_LIMIT", 1.0)
+    spin = harness.Target("spin", "txt", _spins, lambda: [b"x"], "cat {path}", warm=False)
+    outcome, elapsed = harness.run_one(spin, b"x")
+    # the CPU limit (1 s, the child ended a second later), long before the wall-clock backstop (6 s)
+    assert outcome.kind == harness.TIMEOUT and elapsed < harness.TIME_LIMIT * harness.WALL_FACTOR, (outcome, elapsed)
