@@ -20,6 +20,7 @@ from typing import Callable, Iterable, Sequence
 from ruleslang.base.diagnostics import DiagnosticError, error
 from ruleslang.board.mapdata import find_map
 from ruleslang.compare.runner import GamePlayer, GameTask, LoadedOnce
+from ruleslang.lang.compose.composition import composition_rulesets_of
 from ruleslang.lang.compose.loader import parse_ref, without_mark
 from ruleslang.runtime.game import ruleset_sources
 
@@ -49,7 +50,7 @@ def bundle_of(workspace, compositions: Sequence[Sequence[str]]) -> Bundle:
             if parts is None or parts[2] is None:
                 raise _by_path(ref)
             files[f"{parts[0]}/{parts[1]}@{parts[2]}.rules"] = source.text
-        for ruleset in _rulesets(loaded.ruleset):
+        for ruleset in composition_rulesets_of(loaded.ruleset):
             header = ruleset.file.module.header if ruleset.file is not None else None
             written = [*header.uses, *([header.revises] if header.revises else [])] if header else []
             if any(ref.is_path for ref in written):
@@ -71,20 +72,6 @@ def _by_path(what: str) -> DiagnosticError:
         "U125", f"--backend dask sends rulesets by reference (family/name@N), not by path: {what}", None,
         hint="put the file in a ruleset folder as family/name@N.rules, name the folder with --rulesets, and "
              "name the ruleset by its reference"))
-
-
-def _rulesets(ruleset) -> list:
-    """A composition's rulesets, each once."""
-    out, stack = [], [ruleset]
-    while stack:
-        found = stack.pop()
-        if any(found is seen for seen in out):
-            continue
-        out.append(found)
-        stack.extend(found.uses)
-        if found.revises is not None:
-            stack.append(found.revises)
-    return out
 
 
 _players: dict[str, GamePlayer] = {}  # in a worker process: the player of each bundle it has been sent

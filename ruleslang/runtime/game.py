@@ -18,6 +18,7 @@ from typing import Any, Callable, Protocol
 
 from ruleslang.board.queries import BoardQueries
 from ruleslang.board.state import GameState
+from ruleslang.lang.compose.composition import composition_rulesets_of
 from ruleslang.lang.eval.context import EvalContext
 from ruleslang.base.diagnostics import DiagnosticError, error
 from ruleslang.base.errors import EvalError
@@ -376,14 +377,9 @@ def ruleset_sources(loaded) -> dict[str, Source]:
     """The source of every ruleset file of a loaded composition, by reference (the order it is
     found in: the composition, then what each uses and revises)."""
     out: dict[str, Source] = {}
-    stack = [loaded.ruleset]
-    while stack:
-        rs = stack.pop()
+    for rs in composition_rulesets_of(loaded.ruleset):
         if rs.file is not None:
             out.setdefault(rs.ref, rs.file.source)
-        stack.extend(rs.uses)
-        if rs.revises is not None:
-            stack.append(rs.revises)
     return out
 
 

@@ -493,6 +493,24 @@ def _brought_in(chain: list[str]) -> str:
     return f"{chain[-1]} (" + " uses ".join(chain) + ")"
 
 
+def composition_rulesets_of(ruleset: Ruleset) -> list[Ruleset]:
+    """Every ruleset of a composition once: the composition first, then depth first what each uses
+    (the last named first) and revises."""
+    out: list[Ruleset] = []
+    seen: set[int] = set()
+    stack = [ruleset]
+    while stack:
+        found = stack.pop()
+        if id(found) in seen:
+            continue
+        seen.add(id(found))
+        out.append(found)
+        stack.extend(found.uses)
+        if found.revises is not None:
+            stack.append(found.revises)
+    return out
+
+
 def composition_lines(ruleset: Ruleset) -> list[str]:
     """The resolved composition as an indented tree: each ruleset, what it uses and revises, and a
     version that stands in for the one a `uses` wrote (a version marked to win with `!`). A ruleset
