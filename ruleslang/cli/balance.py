@@ -59,8 +59,7 @@ def cmd_balance(args) -> int:
     agent = args.agent or defaults.get("agent", "heuristic")
     game = build_game(ws, GameSetup(refs=list(refs), scenario=None, seed=args.seed, rounds=rounds, players=players,
                                     default_agent=agent))
-    playing = {game.compiled.side_of_player.get(p) for p in game.state.map.turn_order}
-    sides = [s.name for s in game.ctx.enums["side"].members if s.name in playing]
+    sides, _ = runner.sides_and_powers(game)
     if args.side is not None and args.side not in sides:
         raise DiagnosticError(error("U127", f"--side {args.side}: the sides of this game are {', '.join(sides)}"))
     jobs = args.jobs or os.cpu_count() or 1

@@ -184,9 +184,7 @@ def cmd_compare(args) -> int:
         # one game built here checks the scenario and --players against the composition before any is played
         game = build_game(ws, GameSetup(refs=list(v.refs), scenario=v.scenario, seed=args.seed, rounds=rounds,
                                         players=players, default_agent=agent), scenario_text=v.scenario_text)
-        turn = list(game.state.map.turn_order)
-        playing = {game.compiled.side_of_player.get(p) for p in turn}
-        these_sides = [s.name for s in game.ctx.enums["side"].members if s.name in playing]
+        these_sides, turn = runner.sides_and_powers(game)
         if powers is None:
             sides, powers = these_sides, turn
         elif (these_sides, turn) != (sides, powers):

@@ -41,10 +41,10 @@ def space_names(prefix: str, parsed_args, **_) -> list[str]:
     """The spaces of the map the command's rulesets name (the first that names one; default: the
     default game's), read from the ruleset headers without checking the rulesets."""
     ws = _workspace(parsed_args)
-    refs = list(getattr(parsed_args, "refs", None) or []) or [ref for ref, _ in ws.loader.all_rulesets()]
-    for ref in refs:
+    paths = dict(ws.loader.all_rulesets())
+    for ref in list(getattr(parsed_args, "refs", None) or []) or list(paths):
         try:
-            path = next((p for r, p in ws.loader.all_rulesets() if r == ref), None)
+            path = paths.get(ref)
             header = ws.loader.load(path).module.header if path is not None else None
             if header is not None and header.map is not None:
                 game_map = load_map(header.map.plain, ws.roots)

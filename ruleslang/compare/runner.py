@@ -38,6 +38,14 @@ class GameTask:
     bids: tuple[tuple[str, int], ...] = ()  # side or power -> IPCs bid before round 1 (`ruleslang balance`)
 
 
+def sides_and_powers(game) -> tuple[list[str], list[str]]:
+    """The sides that play a game (in the rules' order, those with a power in the turn order) and
+    its powers in turn order."""
+    turn = list(game.state.map.turn_order)
+    playing = {game.compiled.side_of_player.get(p) for p in turn}
+    return [s.name for s in game.ctx.enums["side"].members if s.name in playing], turn
+
+
 def game_seed(seed: int, game: int) -> int:
     """The seed of game `game` (counted from 0) of every variant: derived from the comparison's
     seed by a hash, so nearby games are not played on related seeds."""
