@@ -53,7 +53,7 @@ def search(play: Callable[[int], Trial], *, step: int, max_bid: int) -> list[Tri
     if high is None:
         return list(tried.values())
     while high - low > step:
-        middle = low + (high - low) // 2 // step * step or low + step
+        middle = low + max(step, (high - low) // 2 // step * step)  # a whole number of steps above low
         if middle in tried or middle >= high:
             break
         tried[middle] = play(middle)
