@@ -727,13 +727,26 @@ class Module(Node):
     items: tuple[TopLevel, ...]
 
 
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def field_names(cls: type) -> tuple[str, ...]:
+    """The fields of node class `cls` in order, without its span (looked up once per class: the
+    checker walks the tree many times, and `dataclasses.fields` is slow)."""
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls) if f.name != "span")
+    return names
+
+
 def children(node: Node):
     """Yield the direct child nodes of `node` (through tuples), in field order."""
-    for f in fields(node):
-        if f.name == "span":
-            continue
-        value = getattr(node, f.name)
-        yield from _nodes_in(value)
+    for name in field_names(type(node)):
+        value = getattr(node, name)
+        if isinstance(value, Node):
+            yield value
+        elif isinstance(value, tuple):
+            yield from _nodes_in(value)
 
 
 def _nodes_in(value):
