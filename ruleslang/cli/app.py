@@ -18,6 +18,7 @@ from ruleslang.base.version import VERSION
 from ruleslang.base.diagnostics import DiagnosticError, error, render_json
 from ruleslang.cli.board import IMPORT_WARNINGS_SHOWN, cmd_import, cmd_map
 from ruleslang.cli.completion import SHELLS, cmd_completion, complete
+from ruleslang.cli.editor import add_parser as add_lsp_parser, cmd_lsp
 from ruleslang.cli.balance import add_parser as add_balance_parser, cmd_balance
 from ruleslang.cli.compare import add_parser as add_compare_parser, cmd_compare
 from ruleslang.cli.game import cmd_play, cmd_replay
@@ -256,6 +257,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "eval \"$(ruleslang completion bash)\" to ~/.bashrc (zsh: ~/.zshrc, with zsh); "
                                    "fish: ruleslang completion fish | source, in ~/.config/fish/config.fish.")
     p.add_argument("shell", choices=SHELLS, help="the shell: bash, zsh or fish")
+    add_lsp_parser(sub, _common)
     return parser
 
 
@@ -325,4 +327,5 @@ _COMMANDS = {
     "import-triplea": cmd_import,
     "map": cmd_map,
     "completion": cmd_completion,
+    "lsp": cmd_lsp,
 }
