@@ -219,6 +219,10 @@ def build_parser() -> argparse.ArgumentParser:
                                    "and logs of an older format version are refused (D663).")
     p.add_argument("record", metavar="SAVE_OR_LOG",
                    help="a save written by play --save (JSON) or a log written by play --log (.jsonl or .log)")
+    p.add_argument("--html", metavar="OUT",
+                   help="also write OUT, a self-contained page of the game: the board after each round (control, "
+                        "units, factories) with the round's battles, raids and what each rule did, and a slider "
+                        "over the rounds; written only when the record replays the same")
     _common(p)
 
     p = sub.add_parser(
@@ -245,8 +249,12 @@ def build_parser() -> argparse.ArgumentParser:
                               description="Draw a map (or a scenario on it) as a graph: land coloured by its "
                                           "controller, sea zones blue-grey, each space's units, a square for a "
                                           "factory.")
-    show.add_argument("map", metavar="MAP", help="a map name (aar, aa50-1942, g40) or a map YAML file")
-    show.add_argument("--scenario", metavar="FILE", help="colour by the control and units of a scenario")
+    show.add_argument("map", metavar="MAP", nargs="?",
+                      help="a map name (aar, aa50-1942, g40) or a map YAML file (not with --save)")
+    board = show.add_mutually_exclusive_group()
+    board.add_argument("--scenario", metavar="FILE", help="colour by the control and units of a scenario")
+    board.add_argument("--save", metavar="SAVE_OR_LOG",
+                       help="draw the board at the end of a recorded game (a save or log, replayed from its record)")
     show.add_argument("-o", "--output", metavar="OUT",
                       help="write to OUT, an .svg picture or an .html page by its extension (default: SVG to stdout)")
     _common(show, fmt=False)
