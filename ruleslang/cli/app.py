@@ -236,6 +236,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", metavar="DIR", default=".",
                    help="the folder to write into, made if missing (default: here); existing files of the same "
                         "names are replaced")
+    p.add_argument("--map-folder", metavar="DIR",
+                   help="the game's TripleA map folder: its centers.txt gives each space its position, so pictures "
+                        "(map show, replay --html) follow the map's geography")
     noise = p.add_mutually_exclusive_group()
     noise.add_argument("-q", "--quiet", action="store_true",
                        help="print only the counts, the files written and the number of warnings")

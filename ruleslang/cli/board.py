@@ -28,7 +28,7 @@ def cmd_import(args) -> int:
     if problem:  # refuse before translating, so nothing is half-written
         raise unwritable_output(args.output, problem)
     try:
-        report, diagnostics = run_import(args.xml, args.output)
+        report, diagnostics = run_import(args.xml, args.output, args.map_folder)
     except OSError as exc:  # checked above; what is left is a file in the way, a full disk, a race
         why = "it is a file, not a folder" if isinstance(exc, FileExistsError) else exc.strerror or str(exc)
         raise unwritable_output(exc.filename or args.output, why) from None
@@ -39,6 +39,11 @@ def cmd_import(args) -> int:
         print(json.dumps({"report": report.to_json(), "diagnostics": [d.to_json() for d in diagnostics]}, indent=2))
         return EXIT_OK
     text = format_report(report)
+    # what --map-folder gave is always said: the user asked for it (the rest are about the XML)
+    positions = [d for d in diagnostics if d.code == "U143"]
+    if positions:
+        print(render_all_text(positions), file=sys.stderr)
+    diagnostics = [d for d in diagnostics if d.code != "U143"]
     shown = [] if args.quiet else diagnostics if args.verbose else diagnostics[:IMPORT_WARNINGS_SHOWN]
     if shown:
         print(render_all_text(shown), file=sys.stderr)

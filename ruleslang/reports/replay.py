@@ -65,8 +65,8 @@ def render_replay(document: dict) -> str:
         f'<div class="player"><label for="round">round</label>'
         f'<input type="range" id="round" min="0" max="{last}" step="1" value="{last}">'
         f'<output id="round-label">{esc(frames[last]["label"]) if frames else ""}</output></div>\n'
-        f"{shown}\n</main>\n<footer>Drawn by ruleslang from the replayed record; the board is laid out from "
-        "the map's connections (the maps carry no coordinates).</footer>\n"
+        f"{shown}\n</main>\n<footer>Drawn by ruleslang from the replayed record; the board is laid out "
+        f"{esc(document.get('layout') or '')}.</footer>\n"
         f"<script>{SCRIPT}</script>\n</body>\n</html>\n"
     )
 

@@ -18,14 +18,19 @@ def replay_document(workspace, data: dict, path: str) -> tuple[saves.ReplayResul
     """The replay of `data` (read from `path`) and the document of its rounds, drawn."""
     frames: list[dict] = []
     seen = [0]  # the events already given to a frame
+    spaces: list = []  # the board's spaces, to say how it is laid out
 
     def on_round(game, summary) -> None:
         events = game.state.events[seen[0]:]
         seen[0] = len(game.state.events)
         frames.append(_frame(game, summary, events))
+        spaces[:] = game.state.map.spaces
 
     result = saves.replay(workspace, data, path, progress=on_round)
+    by_position = bool(spaces) and all(s.position is not None for s in spaces)
     document = {
+        "layout": "by the spaces' positions on the map" if by_position else
+                  "from the map's connections (the map carries no positions)",
         "title": f"{' + '.join(data.get('compose') or [])}: seed {data.get('seed')}",
         "record": path,
         "compose": list(data.get("compose") or []),
