@@ -81,6 +81,7 @@ class SpaceInfo:
     economy: str | None = None
     aliases: tuple[str, ...] = ()
     attributes: Mapping[str, object] = field(default_factory=dict)
+    position: tuple[float, float] | None = None  # its centre on the map's picture (y downwards), if known
 
     @property
     def is_land(self) -> bool:
@@ -576,7 +577,8 @@ class _MapChecker:
                 impassable=entry.get("impassable") is True, neutral=entry.get("neutral") is True,
                 island=bool(island), economy=economy,
                 aliases=tuple(a for _, a in _texts(entry.get("aliases"))),
-                attributes=_frozen(_mapping(entry.get("attributes")))))
+                attributes=_frozen(_mapping(entry.get("attributes"))),
+                position=_position(entry.get("position"))))
         return spaces
 
     def build_canals(self) -> list[Canal]:
@@ -690,6 +692,13 @@ class _MapChecker:
 class _Named:
     name: str
     aliases: tuple[str, ...]
+
+
+def _position(value: object) -> tuple[float, float] | None:
+    """A space's `position: [x, y]` (the schema has checked its shape), or None."""
+    if isinstance(value, list) and len(value) == 2 and all(isinstance(v, (int, float)) for v in value):
+        return (float(value[0]), float(value[1]))
+    return None
 
 
 def _alias_list(entry: dict) -> tuple[str, ...]:

@@ -18,6 +18,7 @@ from ruleslang.base.version import VERSION
 from ruleslang.base.diagnostics import DiagnosticError, error, render_json
 from ruleslang.cli.board import IMPORT_WARNINGS_SHOWN, cmd_import, cmd_map
 from ruleslang.cli.completion import SHELLS, cmd_completion, complete
+from ruleslang.cli.editor import add_parser as add_lsp_parser, cmd_lsp
 from ruleslang.cli.balance import add_parser as add_balance_parser, cmd_balance
 from ruleslang.cli.compare import add_parser as add_compare_parser, cmd_compare
 from ruleslang.cli.game import cmd_play, cmd_replay
@@ -218,6 +219,10 @@ def build_parser() -> argparse.ArgumentParser:
                                    "and logs of an older format version are refused (D663).")
     p.add_argument("record", metavar="SAVE_OR_LOG",
                    help="a save written by play --save (JSON) or a log written by play --log (.jsonl or .log)")
+    p.add_argument("--html", metavar="OUT",
+                   help="also write OUT, a self-contained page of the game: the board after each round (control, "
+                        "units, factories) with the round's battles, raids and what each rule did, and a slider "
+                        "over the rounds; written only when the record replays the same")
     _common(p)
 
     p = sub.add_parser(
@@ -231,6 +236,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", metavar="DIR", default=".",
                    help="the folder to write into, made if missing (default: here); existing files of the same "
                         "names are replaced")
+    p.add_argument("--map-folder", metavar="DIR",
+                   help="the game's TripleA map folder: its centers.txt gives each space its position, so pictures "
+                        "(map show, replay --html) follow the map's geography")
     noise = p.add_mutually_exclusive_group()
     noise.add_argument("-q", "--quiet", action="store_true",
                        help="print only the counts, the files written and the number of warnings")
@@ -244,8 +252,12 @@ def build_parser() -> argparse.ArgumentParser:
                               description="Draw a map (or a scenario on it) as a graph: land coloured by its "
                                           "controller, sea zones blue-grey, each space's units, a square for a "
                                           "factory.")
-    show.add_argument("map", metavar="MAP", help="a map name (aar, aa50-1942, g40) or a map YAML file")
-    show.add_argument("--scenario", metavar="FILE", help="colour by the control and units of a scenario")
+    show.add_argument("map", metavar="MAP", nargs="?",
+                      help="a map name (aar, aa50-1942, g40) or a map YAML file (not with --save)")
+    board = show.add_mutually_exclusive_group()
+    board.add_argument("--scenario", metavar="FILE", help="colour by the control and units of a scenario")
+    board.add_argument("--save", metavar="SAVE_OR_LOG",
+                       help="draw the board at the end of a recorded game (a save or log, replayed from its record)")
     show.add_argument("-o", "--output", metavar="OUT",
                       help="write to OUT, an .svg picture or an .html page by its extension (default: SVG to stdout)")
     _common(show, fmt=False)
@@ -256,6 +268,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "eval \"$(ruleslang completion bash)\" to ~/.bashrc (zsh: ~/.zshrc, with zsh); "
                                    "fish: ruleslang completion fish | source, in ~/.config/fish/config.fish.")
     p.add_argument("shell", choices=SHELLS, help="the shell: bash, zsh or fish")
+    add_lsp_parser(sub, _common)
     return parser
 
 
@@ -325,4 +338,5 @@ _COMMANDS = {
     "import-triplea": cmd_import,
     "map": cmd_map,
     "completion": cmd_completion,
+    "lsp": cmd_lsp,
 }
