@@ -74,7 +74,7 @@ def test_variables_and_foreach_expand_as_in_triplea(tmp_path):
     assert {s: game_map.space(s).attributes.get("convoy_route") for s in ("Redland", "Marsh", "Blueland")} == \
         {s: ["Redland", "Marsh"] for s in ("Redland", "Marsh", "Blueland")}
     assert game_map.turn_order == ("Reds", "Blues")
-    assert report.phases == 4
+    assert report.phases == 5  # purchase, combat move, battle, place, collect income
     assert not [i for i in report.untranslated if i.category == "element" and i.name == "variableList"]
 
 

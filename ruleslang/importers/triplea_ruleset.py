@@ -6,6 +6,10 @@ from __future__ import annotations
 
 import re
 
+from ruleslang.base.limits import MAX_DIE_SIDES
+from ruleslang.importers.triplea_battle import (BATTLE_PHASE, BATTLE_PROPERTIES, BATTLE_RULESET, BATTLE_TAGS,
+                                                  BATTLE_NUMBERS, LAND_TAG, UNPLAYED_BATTLE_OPTIONS, battle_names,
+                                                  die_lines)
 from ruleslang.importers.triplea_names import option_value, quote, snake_case
 from ruleslang.importers.triplea_production import (BOUGHT, FRONTIER_TABLE, IN_FRONTIER, LOTS_CONSTRAINT, Offer,
                                                       first_prices, frontier_lines, purchase_settings,
@@ -20,20 +24,14 @@ _PURCHASE_SETTINGS = "{purchase_settings}"
 
 
 def move_settings(attr_names: dict[str, str], tag_names: dict[str, str]) -> str:
-    """The `runtime move` settings a translated game can give: movement, domain and what its
-    units declare of blitzing, transports and carriers (the rest of its rules are TripleA's Java)."""
-    air, sea = tag_names.get("air"), tag_names.get("sea")
-    domain = '"land"'
-    if sea:
-        domain = f'(if has_tag(u, {sea}) then "sea" else {domain})'
-    if air:
-        domain = f'(if has_tag(u, {air}) then "air" else {domain})'
-    parts = [f"movement: u => u.{attr_names.get('movement', 'movement')}", f"domain: u => {domain}"]
+    """The `runtime move` settings a translated game can give: movement, domain (the battle
+    ruleset's `domain_of`) and what its units declare of blitzing, transports and carriers (the
+    rest of its rules are TripleA's Java)."""
+    parts = [f"movement: u => u.{attr_names.get('movement', 'movement')}", "domain: u => domain_of(u)"]
     if "blitz" in tag_names:
         parts.append(f"blitz: u => has_tag(u, {tag_names['blitz']})")
     for attr in ("transport_capacity", "transport_cost", "carrier_capacity", "carrier_cost"):
-        if attr in attr_names:
-            parts.append(f"{attr}: u => u.{attr_names[attr]}")
+        parts.append(f"{attr}: u => u.{attr}")
     return ", ".join(parts) + "}"
 
 # TripleA delegate classes that ruleslang's turn phases stand for: phase name and declaration.
@@ -45,8 +43,8 @@ _TURN_PHASES = {
     "NoPUPurchaseDelegate": ("purchase", "runtime purchase with " + _PURCHASE_SETTINGS),
     "combat move": ("combat_move", 'runtime move with {kind: "combat", ' + _MOVE_SETTINGS),
     "noncombat move": ("noncombat_move", 'runtime move with {kind: "noncombat", ' + _MOVE_SETTINGS),
-    # BattleDelegate: TripleA fights battles by its own Java rules; their steps are written in the
-    # ruleset language (aar/base@1 shows how), not translated: the report lists the step.
+    # BattleDelegate: the battle ruleset every import uses declares the phase (None: not written here).
+    "BattleDelegate": (BATTLE_PHASE, None),
     "PlaceDelegate": ("place", "runtime place"),
     "NoAirCheckPlaceDelegate": ("place", "runtime place"),
     # TripleA's end of turn is where the player collects income.
@@ -63,43 +61,28 @@ _INCOME_FORMULA = [
     "",
 ]
 
-# Unit options whose value is a number: the ruleslang attribute and its default.
+# Unit options whose value is a number: the ruleslang attribute and its default (those the battle
+# ruleset reads are declared there, with TripleA's defaults).
 _UNIT_NUMBERS = {
-    "attack": ("attack", 0),
-    "defense": ("defense", 0),
     "movement": ("movement", 0),
-    "hitPoints": ("hit_points", 1),
-    "carrierCapacity": ("carrier_capacity", 0),
-    "carrierCost": ("carrier_cost", 0),
-    "transportCapacity": ("transport_capacity", 0),
-    "transportCost": ("transport_cost", 0),
-    "maxAAattacks": ("max_aa_attacks", 0),
-    "attackAA": ("attack_aa", 0),
     "attackAAmaxDieSides": ("attack_aa_max_die_sides", 0),
-    "offensiveAttackAA": ("offensive_attack_aa", 0),
     "offensiveAttackAAmaxDieSides": ("offensive_attack_aa_max_die_sides", 0),
+    **{option: (name, 0) for option, name in BATTLE_NUMBERS.items()},
 }
 
 # Boolean unit options and the tag each becomes; other booleans become snake_case tags.
 _UNIT_TAGS = {
-    "isSub": "submarine",
-    "isAir": "air",
-    "isSea": "sea",
-    "isDestroyer": "destroyer",
     "canBlitz": "blitz",
-    "artillery": "artillery",
-    "artillerySupportable": "artillery_supportable",
-    "isAA": "aa",
     "isInfantry": "infantry",
     "isFactory": "factory",
     "isStrategicBomber": "strategic_bomber",
-    "canBombard": "bombard",
     "canIntercept": "interceptor",
     "canEscort": "escort",
     "canAirBattle": "air_battle",
     "canScramble": "scramble",
     "isAirBase": "air_base",
     "canNotMoveDuringCombatMove": "no_combat_move",
+    **BATTLE_TAGS,
 }
 
 
@@ -130,9 +113,11 @@ class RulesetWriter(GameReader):
                 unit_tags.append("purchasable")
             for option, (value, element) in options.get(unit, {}).items():
                 parsed = option_value(value)
+                if option in UNPLAYED_BATTLE_OPTIONS:
+                    self.untranslated("battle option", option, f"{unit}: {option}={value!r} is not played: "
+                                      f"{BATTLE_RULESET} fights without it", element)
                 if option == "isTwoHit" and parsed is True:
                     values.append(("hit_points", 2))
-                    attributes.setdefault("hit_points", 1)
                 elif isinstance(parsed, bool):
                     if parsed:
                         unit_tags.append(_UNIT_TAGS.get(option) or snake_case(re.sub(r"^is(?=[A-Z])", "", option)))
@@ -142,20 +127,25 @@ class RulesetWriter(GameReader):
                     values.append((name, parsed))
                 else:
                     self.untranslated("unit option", option, f"{unit}: {option}={value!r} is not translated", element)
-            if "air" not in unit_tags and "sea" not in unit_tags:
-                unit_tags.insert(0, "land")
+            if BATTLE_TAGS["isAir"] not in unit_tags and BATTLE_TAGS["isSea"] not in unit_tags:
+                unit_tags.insert(0, LAND_TAG)
             for tag in unit_tags:
                 if tag not in tags:
                     tags.append(tag)
             units.append((self.unit_name(unit, unit_elements[unit]), unit, values, list(dict.fromkeys(unit_tags))))
         self.report.unit_types = len(units)
-        # Units, attributes, tags and phases share one namespace in ruleslang.
+        # Units, attributes, tags and phases share one namespace in ruleslang; the battle ruleset
+        # declares its attributes and tags (unit types never take its names: see unit_name).
+        reserved = battle_names()
         unit_names = {name for name, *_ in units}
-        attr_names = {a: a + "_value" if a in unit_names else a for a in attributes}
+        attr_names = {a: a if a in reserved else a + "_value" if a in unit_names else a for a in attributes}
         tag_names = {}
         for tag in tags:
+            if tag in reserved:
+                tag_names[tag] = tag
+                continue
             new = "is_" + tag if tag in unit_names or tag in attr_names.values() else tag
-            while new in unit_names or new in attr_names.values():
+            while new in unit_names or new in attr_names.values() or new in reserved:
                 new += "_tag"
             tag_names[tag] = new
         for unit in options:
@@ -166,10 +156,12 @@ class RulesetWriter(GameReader):
             f"title {quote(game + ' (imported from TripleA)')}",
             f"source {quote(f'imported by ruleslang import-triplea from {xml_name} (game version {version})')}",
             f"map {quote(map_name)}",
+            f"uses {BATTLE_RULESET}",
             "",
             "# Generated from the TripleA game file: unit types, production costs and the step",
-            "# sequence. Conditions, triggers and game properties are not translated; the import",
-            "# report lists them.",
+            f"# sequence; {BATTLE_RULESET} fights the battles with the unit values written here.",
+            "# Conditions, triggers and most game properties are not translated; the import report",
+            "# lists them.",
             "",
         ]
         if any(tag_names[t] != t for t in tags):
@@ -177,18 +169,21 @@ class RulesetWriter(GameReader):
                 tag_names[t] for t in tags if tag_names[t] != t) + ".")
             lines.append("")
         for name in sorted(attributes, key=lambda a: (a != "cost", a)):
-            lines.append(f"attribute {attr_names[name]}: int = {attributes[name]}")
-        lines.append("tag " + ", ".join(sorted(tag_names.values())))
-        lines.append("space attribute ipc: int = 0    # a territory's production value, from the map")
+            if name not in reserved:
+                lines.append(f"attribute {attr_names[name]}: int = {attributes[name]}")
+        own_tags = sorted(t for t in tag_names.values() if t not in reserved)
+        if own_tags:
+            lines.append("tag " + ", ".join(own_tags))
+        lines.extend(self.battle_overrides())
         for name, original, values, unit_tags in units:
             lines.append("")
             lines.append(f"unit {name}" + (f" {quote(original)}" if name != original else "") + ":")
             for attr, value in values:
-                lines.append(f"    {attr_names[attr]}: {value}")
+                lines.append(f"    {attr_names.get(attr, attr)}: {value}")
             lines.append("    tags: " + ", ".join(tag_names[t] for t in unit_tags))
         lines.append("")
         lines.extend(_INCOME_FORMULA)
-        taken = unit_names | set(attr_names.values()) | set(tag_names.values()) | {"income"}
+        taken = unit_names | set(attr_names.values()) | set(tag_names.values()) | {"income"} | reserved
         lines.extend(self.resource_counters(taken))
         names = {}
         for name in (FRONTIER_TABLE, IN_FRONTIER, BOUGHT, LOTS_CONSTRAINT):
@@ -257,6 +252,9 @@ class RulesetWriter(GameReader):
         order = []
         for key in template:
             name, body = _TURN_PHASES[key]
+            if body is None:  # declared by the battle ruleset
+                order.append(name)
+                continue
             while name in taken:
                 name += "_phase"
             taken.add(name)
@@ -264,6 +262,23 @@ class RulesetWriter(GameReader):
             lines.append(f"phase {name}:" + (body if body.startswith("\n") else f" {body}"))
         lines.append(f"sequence turn: {', '.join(order)}")
         self.report.phases = len(order)
+        return lines
+
+    def battle_overrides(self) -> list[str]:
+        """What the battle ruleset reads of the game besides its units: the game's die (TripleA's
+        `diceSides`, six when absent) and the game properties it plays (BATTLE_PROPERTIES)."""
+        lines = []
+        dice = self.root.first("diceSides")
+        sides = self.whole(dice, "value", 6) if dice is not None else 6
+        if sides is not None and sides != 6:
+            if not 2 <= sides <= MAX_DIE_SIDES:
+                self.fail(f"a die of {sides} sides: expected 2 to {MAX_DIE_SIDES}", dice)
+            else:
+                lines.extend(die_lines(sides))
+        for prop in self.section("propertyList").all("property"):
+            constant = BATTLE_PROPERTIES.get(prop.attrs.get("name", ""))
+            if constant and prop.attrs.get("value") == "true":
+                lines.append(f"override constant {constant} = true    # TripleA's {quote(prop.attrs['name'])}")
         return lines
 
     def resource_counters(self, taken: set[str]) -> list[str]:
@@ -293,7 +308,7 @@ class RulesetWriter(GameReader):
         lines = []
         for prop in self.section("propertyList").all("property"):
             name = prop.attrs.get("name", "")
-            if name in ("notes", "mapName") or not name:
+            if name in ("notes", "mapName") or name in BATTLE_PROPERTIES or not name:
                 continue
             value = prop.attrs.get("value", "")
             self.untranslated("game property", name, f"'{name}' = {value!r} is built into TripleA; not translated", prop)
