@@ -215,3 +215,72 @@ def test_each_resource_besides_money_is_a_counter_the_map_starts(tmp_path, capsy
     for player, stock in (("Blues", "2"), ("Reds", "0")):
         assert cli.main(["eval", "--rulesets", str(tmp_path), "tiny-game/base@1", f"tech_tokens({player})"]) == 0
         assert capsys.readouterr().out.strip() == stock
+
+
+# ---------------------------------------------------------------- battles (item 7)
+
+
+def log_events(log: Path) -> list[dict]:
+    return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+
+
+def test_the_battle_ruleset_declares_every_name_the_importer_writes_for_it():
+    """What the importer writes as triplea/battle@1's attributes, tags and phase, that ruleset declares."""
+    from ruleslang.importers.triplea_battle import (BATTLE_NUMBERS, BATTLE_PHASE, BATTLE_PROPERTIES, BATTLE_TAGS,
+                                                    LAND_TAG, battle_names)
+    names = battle_names()
+    written = {*BATTLE_NUMBERS.values(), *BATTLE_TAGS.values(), *BATTLE_PROPERTIES.values(), LAND_TAG, BATTLE_PHASE,
+               "die_roll", "dice_sides"}
+    assert written <= names, written - names
+    assert "battle_start" in names and "capture" in names
+
+
+def test_a_player_whose_turn_lacks_steps_skips_those_phases(tmp_path):
+    # tiny_game.xml: the Reds purchase, move, fight and collect; the Blues only purchase and collect.
+    report = import_triplea(TINY, tmp_path)
+    text = report.ruleset_path.read_text(encoding="utf-8")
+    assert "sequence turn: purchase, combat_move, battle, noncombat_move, collect_income" in text
+    assert not any(i.category == "turn" for i in report.untranslated)
+    assert cli.main(["play", "--rulesets", str(tmp_path), "--ruleset", "tiny-game/base@1", "--rounds", "1",
+                     "--log", str(tmp_path / "log.jsonl"), "--quiet"]) == 0
+    events = log_events(tmp_path / "log.jsonl")
+    moves = {(e["player"], e["offered"]["kind"]) for e in events if e.get("decision") == "move"}
+    assert moves == {("Reds", "combat"), ("Reds", "noncombat")}
+    skipped = [e["by"] for e in events if e.get("kind") == "log" and e.get("by", "").startswith("skip_")]
+    assert skipped == ["skip_combat_move", "skip_battle", "skip_noncombat_move"]
+
+
+def test_the_games_die_is_rolled_in_its_battles(tmp_path):
+    game = tiny_with(tmp_path, {'<diceSides value="6"/>': '<diceSides value="12"/>'})
+    report = import_triplea(game, tmp_path / "out")
+    assert "override formula die_roll() -> int = d12" in report.ruleset_path.read_text(encoding="utf-8")
+    scenario = tmp_path / "clash.yaml"
+    scenario.write_text("map: tiny-game\nunits:\n  Marsh:\n    Reds: {foot: 3}\n    Blues: {foot: 1}\n"
+                        "control: {Marsh: Blues}\n", encoding="utf-8")
+    assert cli.main(["play", "--rulesets", str(tmp_path / "out"), "--ruleset", "tiny-game/base@1", "--scenario",
+                     str(scenario), "--rounds", "1", "--log", str(tmp_path / "log.jsonl"), "--quiet"]) == 0
+    rolls = [e for e in log_events(tmp_path / "log.jsonl") if e.get("kind") == "roll"]
+    assert rolls and {r["sides"] for r in rolls} == {12}
+
+
+@pytest.mark.skipif(REFERENCE is None, reason="the reference files (shared/reference) are not present")
+def test_an_imported_game_fights_its_battles(tmp_path):
+    """Minimap (a small catalogue file) played 3 rounds by heuristic agents: battles are fought by
+    triplea/battle@1's steps, territories change hands, and purchases stay in the frontiers."""
+    game = REFERENCE / "triplea-catalogue" / "minimap" / "minimap.xml"
+    if not game.exists():
+        pytest.skip("the catalogue's minimap.xml is not present")
+    report = import_triplea(game, tmp_path)
+    assert cli.main(["play", "--rulesets", str(tmp_path), "--ruleset", f"{report.family}/base@1", "--rounds", "3",
+                     "--log", str(tmp_path / "log.jsonl"), "--quiet"]) == 0
+    events = log_events(tmp_path / "log.jsonl")
+    assert max(e["round"] for e in events if e["kind"] == "round") == 3
+    ends = [e for e in events if e["kind"] == "battle_end"]
+    assert len([e for e in events if e["kind"] == "battle"]) == len(ends) > 0
+    assert any(e["rounds"] > 0 for e in ends)  # fought, not only walked into
+    assert any(e["kind"] == "roll" and e["at"].startswith("triplea/battle@1") for e in events)
+    assert any(e["kind"] == "control" for e in events)
+    offered = {"infantry", "artillery", "armour", "fighter", "bomber", "aaGun"}  # minimap's one frontier
+    bought = [e for e in events if e["kind"] == "purchase"]
+    assert any(e["units"] for e in bought)
+    assert all(set(e["units"]) <= offered for e in bought)

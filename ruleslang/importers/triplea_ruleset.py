@@ -86,6 +86,21 @@ _UNIT_TAGS = {
 }
 
 
+def merged_order(turns: list[list[str]]) -> list[str]:
+    """One order of the phases of every player's turn: the first turn's, with each phase another
+    turn adds put right after the phase it follows there (first, when it follows none)."""
+    order: list[str] = []
+    for turn in turns:
+        before = -1
+        for phase in turn:
+            if phase in order:
+                before = order.index(phase)
+            else:
+                before += 1
+                order.insert(before, phase)
+    return order
+
+
 class RulesetWriter(GameReader):
     """The ruleset part of an import: `ruleset_text` is the base ruleset's text."""
 
@@ -242,26 +257,51 @@ class RulesetWriter(GameReader):
                 keys.append(cls)
         if not turns:
             return []
-        template = max(turns.values(), key=len)
+        phase_of = {key: _TURN_PHASES[key][0] for keys in turns.values() for key in keys}
+        classes: dict[str, str] = {}  # phase name -> the delegate class first seen for it
+        for keys in turns.values():
+            for key in keys:
+                classes.setdefault(phase_of[key], key)
+        order = merged_order([[phase_of[k] for k in keys] for keys in sorted(turns.values(), key=len, reverse=True)])
         for player, keys in turns.items():
-            if keys != template:
-                names = ", ".join(_TURN_PHASES[k][0] for k in keys)
-                self.untranslated("turn", player, f"{player}'s turn in TripleA is: {names}; "
-                                  "the translated turn sequence is the same for every player", None)
+            mine = [phase_of[k] for k in keys]
+            if [p for p in order if p in mine] != mine:
+                self.untranslated("turn", player, f"{player}'s turn in TripleA is: {', '.join(mine)}; the translated "
+                                  f"turn runs them in the order {', '.join(p for p in order if p in mine)}", None)
         lines = []
-        order = []
-        for key in template:
-            name, body = _TURN_PHASES[key]
-            if body is None:  # declared by the battle ruleset
-                order.append(name)
-                continue
-            while name in taken:
-                name += "_phase"
-            taken.add(name)
-            order.append(name)
-            lines.append(f"phase {name}:" + (body if body.startswith("\n") else f" {body}"))
-        lines.append(f"sequence turn: {', '.join(order)}")
+        names = {}
+        for phase in order:
+            name, body = _TURN_PHASES[classes[phase]]
+            if body is not None:  # else declared by the battle ruleset
+                while name in taken:
+                    name += "_phase"
+                taken.add(name)
+                lines.append(f"phase {name}:" + (body if body.startswith("\n") else f" {body}"))
+            names[phase] = name
+        lines.append(f"sequence turn: {', '.join(names[p] for p in order)}")
+        lines.extend(self.skip_hooks(order, names, {player: {phase_of[k] for k in keys} for player, keys in turns.items()},
+                                     taken))
         self.report.phases = len(order)
+        return lines
+
+    @staticmethod
+    def skip_hooks(order: list[str], names: dict[str, str], turns: dict[str, set[str]], taken: set[str]) -> list[str]:
+        """Players whose turn in TripleA lacks a phase of the common sequence skip it: a hook
+        `instead of` the phase for those players (TripleA lists each player's steps; ruleslang runs
+        one sequence for every player)."""
+        lines = []
+        for phase in order:
+            skipping = [p for p in turns if phase not in turns[p]]
+            if not skipping:
+                continue
+            hook = f"skip_{names[phase]}"
+            while hook in taken:
+                hook += "_"
+            taken.add(hook)
+            players = ", ".join(f"player({quote(p)})" for p in skipping)
+            lines += ["", f"# {', '.join(skipping)}: no {phase} step in TripleA's turn.",
+                      f"hook {hook} instead of {names[phase]} for {{{players}}}:",
+                      f"    log {quote(f'{names[phase]}: not in this player' + chr(39) + 's turn')}"]
         return lines
 
     def battle_overrides(self) -> list[str]:
