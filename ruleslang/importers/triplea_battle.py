@@ -6,6 +6,7 @@ here: this module only names what the importer must write and which names it mus
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 
 from ruleslang.base.paths import packaged_root
@@ -71,11 +72,24 @@ def die_lines(sides: int) -> list[str]:
             f"override constant dice_sides = {sides}"]
 
 
+@dataclass(frozen=True)
+class BattleNames:
+    """What the battle ruleset declares, by namespace: tags and attributes have their own (a unit
+    type `attack` may coexist with the attribute `attack`), the other names share one."""
+
+    names: frozenset[str]
+    tags: frozenset[str]
+    attributes: frozenset[str]
+
+
 @lru_cache(maxsize=1)
-def battle_names() -> frozenset[str]:
+def battle_names() -> BattleNames:
     """Every name the battle ruleset declares: an imported ruleset that uses it declares none of
-    them again (a unit type, attribute, tag or phase of the game file so named is renamed)."""
+    them again (a unit type or phase of the game file so named is renamed)."""
     path = packaged_root() / BATTLE_FAMILY / f"{BATTLE_NAME}@{BATTLE_VERSION}.rules"
     module = parse_module(Source(str(path), path.read_text(encoding="utf-8")))
-    return frozenset(d.name.text for d in module.items
-                     if isinstance(d, ast.Decl) and not isinstance(d, (ast.TestDecl, ast.AdviceDecl, ast.CheckDecl)))
+    decls = [d for d in module.items if isinstance(d, ast.Decl)
+             and not isinstance(d, (ast.TestDecl, ast.AdviceDecl, ast.CheckDecl))]
+    return BattleNames(frozenset(d.name.text for d in decls if not isinstance(d, (ast.TagDecl, ast.AttributeDecl))),
+                       frozenset(d.name.text for d in decls if isinstance(d, ast.TagDecl)),
+                       frozenset(d.name.text for d in decls if isinstance(d, ast.AttributeDecl)))

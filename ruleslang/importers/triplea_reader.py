@@ -87,7 +87,7 @@ class GameReader:
         when the battle ruleset every import uses declares the name)."""
         if name not in self.unit_names:
             new = identifier(name)
-            reserved = battle_names()
+            reserved = battle_names().names
             while new in self.unit_names.values() or new in reserved:
                 new += "_"
             if new != name:

@@ -151,16 +151,16 @@ class RulesetWriter(GameReader):
         self.report.unit_types = len(units)
         # Units, attributes, tags and phases share one namespace in ruleslang; the battle ruleset
         # declares its attributes and tags (unit types never take its names: see unit_name).
-        reserved = battle_names()
+        battle = battle_names()
         unit_names = {name for name, *_ in units}
-        attr_names = {a: a if a in reserved else a + "_value" if a in unit_names else a for a in attributes}
+        attr_names = {a: a if a in battle.attributes else a + "_value" if a in unit_names else a for a in attributes}
         tag_names = {}
         for tag in tags:
-            if tag in reserved:
+            if tag in battle.tags:
                 tag_names[tag] = tag
                 continue
             new = "is_" + tag if tag in unit_names or tag in attr_names.values() else tag
-            while new in unit_names or new in attr_names.values() or new in reserved:
+            while new in unit_names or new in attr_names.values() or new in battle.tags:
                 new += "_tag"
             tag_names[tag] = new
         for unit in options:
@@ -184,9 +184,9 @@ class RulesetWriter(GameReader):
                 tag_names[t] for t in tags if tag_names[t] != t) + ".")
             lines.append("")
         for name in sorted(attributes, key=lambda a: (a != "cost", a)):
-            if name not in reserved:
+            if name not in battle.attributes:
                 lines.append(f"attribute {attr_names[name]}: int = {attributes[name]}")
-        own_tags = sorted(t for t in tag_names.values() if t not in reserved)
+        own_tags = sorted(t for t in tag_names.values() if t not in battle.tags)
         if own_tags:
             lines.append("tag " + ", ".join(own_tags))
         lines.extend(self.battle_overrides())
@@ -198,7 +198,7 @@ class RulesetWriter(GameReader):
             lines.append("    tags: " + ", ".join(tag_names[t] for t in unit_tags))
         lines.append("")
         lines.extend(_INCOME_FORMULA)
-        taken = unit_names | set(attr_names.values()) | set(tag_names.values()) | {"income"} | reserved
+        taken = unit_names | set(attr_names.values()) | set(tag_names.values()) | {"income"} | battle.names
         lines.extend(self.resource_counters(taken))
         names = {}
         for name in (FRONTIER_TABLE, IN_FRONTIER, BOUGHT, LOTS_CONSTRAINT):
