@@ -28,9 +28,9 @@ from pathlib import Path
 
 from ruleslang.importers.triplea import run_import
 
-# The reference folders as benchmarks/import.py finds them (a module named `import` is imported by name).
+# The game files as benchmarks/import.py finds them (a module named `import` is imported by name).
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-reference_folders = importlib.import_module("import").reference_folders
+game_files = importlib.import_module("import").game_files
 
 
 def frontier_of(ruleset: Path) -> dict[str, dict[str, int]]:
@@ -65,10 +65,8 @@ def main(argv=None) -> int:
     parser.add_argument("--timeout", type=float, default=600, help="seconds before a game is stopped (default 600)")
     parser.add_argument("folders", nargs="*", type=Path, help="folders of game files (default: the reference folders)")
     args = parser.parse_args(argv)
-    files = sorted({f for folder in (args.folders or reference_folders()) for f in folder.rglob("*.xml")},
-                   key=lambda f: f.stat().st_size)
+    files = game_files(args.folders)
     if not files:
-        print("no game files found (the reference folders are not present)", file=sys.stderr)
         return 1
     print(f"{'file':44} {'imported':>8} {'rounds':>6} {'battles':>7} {'fought':>6} {'outside':>7} {'seconds':>8}  result")
     good = 0

@@ -6,6 +6,7 @@ variants of tests/board/fixtures/tiny_game.xml; the reference files where presen
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -284,3 +285,70 @@ def test_an_imported_game_fights_its_battles(tmp_path):
     bought = [e for e in events if e["kind"] == "purchase"]
     assert any(e["units"] for e in bought)
     assert all(set(e["units"]) <= offered for e in bought)
+
+
+# ---------------------------------------------------------------- diff of imported games (item 10)
+
+GUNBOAT = {
+    '    <unit name="factory"/>': '    <unit name="factory"/>\n    <unit name="gunboat"/>',
+    '    <attachment name="unitAttachment" attachTo="factory"':
+        '    <attachment name="unitAttachment" attachTo="gunboat" '
+        'javaClass="games.strategy.triplea.attachments.UnitAttachment" type="unitType">\n'
+        '      <option name="movement" value="2"/>\n      <option name="isSea" value="true"/>\n'
+        '      <option name="canBombard" value="true"/>\n      <option name="attack" value="3"/>\n'
+        '      <option name="defense" value="2"/>\n    </attachment>\n'
+        '    <attachment name="unitAttachment" attachTo="factory"',
+    '<territoryOwner territory="Marsh" owner="Reds"/>': '<territoryOwner territory="Marsh" owner="Blues"/>',
+    '<unitPlacement unitType="foot" territory="Blueland" quantity="2" owner="Blues"/>':
+        '<unitPlacement unitType="foot" territory="Blueland" quantity="3" owner="Blues"/>',
+}
+
+
+@pytest.fixture(scope="module")
+def two_imports(tmp_path_factory):
+    tmp_path = tmp_path_factory.mktemp("diff")
+    old = import_triplea(TINY, tmp_path / "a")
+    (tmp_path / "b").mkdir()
+    new = import_triplea(tiny_with(tmp_path / "b", GUNBOAT), tmp_path / "b" / "out")
+    return old, new
+
+
+def test_diff_of_two_imported_rulesets_shows_an_added_unit_whole(two_imports, capsys):
+    old, new = two_imports
+    assert cli.main(["diff", str(old.ruleset_path), str(new.ruleset_path)]) == 0
+    out = capsys.readouterr().out
+    added = re.split(r"\n  (?! )", out.split("added unit gunboat\n")[1])[0]
+    for line in ("unit gunboat:", "movement: 2", "attack: 3", "defense: 2", "tags: sea, can_bombard"):
+        assert line in added, (line, added)
+    assert "added tag can_bombard" not in out  # the battle ruleset declares it: not the import's own tag
+    assert "tag tag" not in out
+
+
+def test_diff_names_a_tag_once_and_shows_an_attribute_and_the_map_that_changed(tmp_path, capsys):
+    for name, text in (("a", 'ruleset t/a@1\nmap "aar"\ntag old_tag\n'),
+                       ("b", 'ruleset t/b@1\nmap "aa50-1942"\ntag new_tag\nattribute reach: int = 2\n')):
+        (tmp_path / "t").mkdir(exist_ok=True)
+        (tmp_path / "t" / f"{name}@1.rules").write_text(text, encoding="utf-8")
+    assert cli.main(["diff", "--rulesets", str(tmp_path), "t/a@1", "t/b@1"]) == 0
+    out = capsys.readouterr().out
+    assert "  map: aar -> aa50-1942" in out
+    assert "  added tag new_tag\n" in out and "  removed tag old_tag\n" in out
+    assert "  added attribute reach\n      attribute reach: int = 2" in out
+
+
+def test_diff_of_two_maps_compares_the_board(two_imports, capsys):
+    old, new = two_imports
+    assert cli.main(["diff", str(old.map_path), str(new.map_path)]) == 0
+    out = capsys.readouterr().out
+    assert "map tiny-game -> map tiny-game" in out
+    assert "Marsh owner: Reds -> Blues" in out
+    assert "units in Blueland, Blues: 2 foot -> 3 foot" in out
+    assert "connections:" not in out  # none changed
+    assert cli.main(["diff", "aar", "aar"]) == 0
+    assert "no difference" in capsys.readouterr().out
+
+
+def test_diff_of_a_map_and_a_ruleset_is_refused(capsys):
+    assert cli.main(["diff", "aar", "aar/base@1"]) != 0
+    err = capsys.readouterr().err
+    assert "D690" in err and "two rulesets or two maps" in err and "'aar/base@1'" in err
