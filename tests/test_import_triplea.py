@@ -149,16 +149,18 @@ def test_each_player_gets_its_own_frontier_and_prices(frontier_game):
     _, _, report, _ = frontier_game
     text = report.ruleset_path.read_text(encoding="utf-8")
     rows = text.split("-> (price: int, lot: int):\n")[1].split("\nformula")[0].splitlines()
-    assert [r.strip() for r in rows] == ['"Reds", foot -> 3, 1', '"Reds", heavy_tank -> 5, 2', '"Reds", ship -> 8, 1',
-                                         '"Blues", foot -> 3, 1', '"Blues", ship -> 8, 1']
+    # a lot's price and the lot: buyTank is 2 heavy tanks for 10, buyPair 2 for 7 (Blues' frontier)
+    assert [r.strip() for r in rows] == ['"Reds", foot -> 3, 1', '"Reds", heavy_tank -> 10, 2', '"Reds", ship -> 8, 1',
+                                         '"Blues", foot -> 3, 1', '"Blues", ship -> 8, 1', '"Blues", heavy_tank -> 7, 2']
     assert cli.main(["check", "--rulesets", str(report.ruleset_path.parents[1]), str(report.ruleset_path)]) == 0
 
 
-def test_a_rule_without_a_whole_price_per_unit_is_not_offered_and_says_so(frontier_game):
-    _, game, _, diagnostics = frontier_game
-    (warned,) = [d for d in diagnostics if "buyPair" in d.message]
-    assert "2 heavy tank for 7 PUs" in warned.message and "not offered" in warned.message
-    assert warned.span.line == line_of(game, '<productionRule name="buyPair">')
+def test_a_rule_without_a_whole_price_per_unit_is_offered_as_a_lot(frontier_game):
+    _, _, report, diagnostics = frontier_game
+    # buyPair, 2 heavy tanks for 7, is Blues' (the rows above): a lot of 2 at 7, nothing to report
+    assert not [d for d in diagnostics if "buyPair" in d.message]
+    assert "lot: u => if in_frontier(current_player(), u) then frontier(current_player(), u).lot else 1" in \
+        report.ruleset_path.read_text(encoding="utf-8")
 
 
 def played_purchases(root: Path, family: str, log: Path) -> list[dict]:
@@ -171,15 +173,15 @@ def played_purchases(root: Path, family: str, log: Path) -> list[dict]:
 
 def test_purchases_in_play_stay_within_each_frontier(frontier_game):
     tmp_path, _, report, _ = frontier_game
-    prices = {"Reds": {"foot": (3, 1), "heavy_tank": (5, 2), "ship": (8, 1)},
-              "Blues": {"foot": (3, 1), "ship": (8, 1)}}
+    prices = {"Reds": {"foot": (3, 1), "heavy_tank": (10, 2), "ship": (8, 1)},
+              "Blues": {"foot": (3, 1), "ship": (8, 1), "heavy_tank": (7, 2)}}
     purchases = played_purchases(report.ruleset_path.parents[1], "tiny-game", tmp_path / "log.jsonl")
     assert any(p["units"] for p in purchases)
     for event in purchases:
         offer = prices[event["player"]]
         assert set(event["units"]) <= set(offer), event
         assert all(n % offer[u][1] == 0 for u, n in event["units"].items()), event
-        assert event["spent"] == sum(offer[u][0] * n for u, n in event["units"].items()), event
+        assert event["spent"] == sum(offer[u][0] * n // offer[u][1] for u, n in event["units"].items()), event
 
 
 def test_two_purchase_delegates_make_one_purchase_phase(tmp_path):
@@ -352,3 +354,27 @@ def test_diff_of_a_map_and_a_ruleset_is_refused(capsys):
     assert cli.main(["diff", "aar", "aar/base@1"]) != 0
     err = capsys.readouterr().err
     assert "D690" in err and "two rulesets or two maps" in err and "'aar/base@1'" in err
+
+
+# ---------------------------------------------------------------- resources besides money (item 6)
+
+
+def test_purchases_charge_resources_besides_money(tmp_path):
+    # a ship costs 8 PUs and 1 techTokens; the Blues start with 2 tokens, the Reds with none
+    game = tiny_with(tmp_path, {'      <cost resource="PUs" quantity="8"/>':
+                                '      <cost resource="PUs" quantity="8"/>\n      <cost resource="techTokens" quantity="1"/>'})
+    report, diagnostics = run_import(game, tmp_path / "out")
+    assert not [d for d in diagnostics if "buyShip" in d.message]
+    text = report.ruleset_path.read_text(encoding="utf-8")
+    assert '"Reds", ship -> 8, 1, 1' in text and 'resources: ["tech_tokens"]' in text
+    # random agents (seed 2: the Blues buy a ship in round 2); the Reds' tries at a ship are refused
+    assert cli.main(["play", "--rulesets", str(tmp_path / "out"), "--ruleset", "tiny-game/base@1", "--rounds", "3",
+                     "--agent", "random", "--seed", "2", "--log", str(tmp_path / "log.jsonl"), "--quiet"]) == 0
+    events = log_events(tmp_path / "log.jsonl")
+    purchases = [e for e in events if e["kind"] == "purchase"]
+    assert any("tech_tokens, but Reds has 0" in r for e in events if e["kind"] == "refused" for r in e["reasons"])
+    ships = {p: sum(e["units"].get("ship", 0) for e in purchases if e["player"] == p) for p in ("Reds", "Blues")}
+    assert ships["Reds"] == 0 and 0 < ships["Blues"] <= 2, ships
+    charged = [e for e in events if e["kind"] == "counter" and e["name"] == "tech_tokens"]
+    assert [(e["before"], e["after"]) for e in charged][0] == (2, 2 - [e for e in purchases if e["units"].get("ship")][0]["units"]["ship"])
+    assert all(e["resources"]["tech_tokens"] == e["units"].get("ship", 0) for e in purchases)

@@ -11,8 +11,7 @@ from ruleslang.importers.triplea_battle import (BATTLE_PHASE, BATTLE_PROPERTIES,
                                                   BATTLE_NUMBERS, LAND_TAG, UNPLAYED_BATTLE_OPTIONS, battle_names,
                                                   die_lines)
 from ruleslang.importers.triplea_names import option_value, quote, snake_case
-from ruleslang.importers.triplea_production import (BOUGHT, FRONTIER_TABLE, IN_FRONTIER, LOTS_CONSTRAINT, Offer,
-                                                      first_prices, frontier_lines, purchase_settings,
+from ruleslang.importers.triplea_production import (FRONTIER_TABLE, IN_FRONTIER, Offer, first_prices, frontier_lines, purchase_settings,
                                                       read_frontiers)
 from ruleslang.importers.triplea_reader import GameReader
 from ruleslang.importers.triplea_report import RULESET_VERSION
@@ -107,8 +106,10 @@ class RulesetWriter(GameReader):
     def offers(self) -> list[Offer]:
         """The rows of the frontier table: what each player's production frontier offers."""
         units = {u.attrs["name"] for u in self.section("unitList").all("unit") if u.attrs.get("name")}
+        money = self.money()
+        stocks = {r.attrs.get("name", "") for r in self.section("resourceList").all("resource")} - {money}
         return read_frontiers(self.section("production"), [p.attrs["name"] for p in self.player_elements()],
-                              self.money(), units, whole=self.whole, note=self.untranslated, fail=self.fail)
+                              money, units, stocks=stocks, whole=self.whole, note=self.untranslated, fail=self.fail)
 
     def ruleset_text(self, family: str, map_name: str, game: str, version: str, xml_name: str) -> str:
         """The base ruleset's text: attributes, tags, unit types, frontiers, income and the turn."""
@@ -199,17 +200,27 @@ class RulesetWriter(GameReader):
         lines.append("")
         lines.extend(_INCOME_FORMULA)
         taken = unit_names | set(attr_names.values()) | set(tag_names.values()) | {"income"} | battle.names
-        lines.extend(self.resource_counters(taken))
+        counter_lines, counters = self.resource_counters(taken)
+        lines.extend(counter_lines)
+        # A rule that costs a resource left without a counter cannot be charged: not offered.
+        kept = [o for o in offers if all(r in counters for r, _ in o.resources)]
+        for o in offers:
+            if o not in kept:
+                self.untranslated("production", o.unit, f"{o.player}'s {o.unit} costs a resource that has no "
+                                  "counter; not offered", None)
+        offers = kept
+        charged = {r for o in offers for r, _ in o.resources}
+        counters = {r: c for r, c in counters.items() if r in charged}  # the resources purchases charge
         names = {}
-        for name in (FRONTIER_TABLE, IN_FRONTIER, BOUGHT, LOTS_CONSTRAINT):
+        for name in (FRONTIER_TABLE, IN_FRONTIER):
             names[name] = name
             while names[name] in taken:
                 names[name] += "_"
             taken.add(names[name])
         # Without a frontier no player may buy anything: the purchase phase offers nothing.
-        purchase = purchase_settings(names) if offers else "{buyable: u => false}"
+        purchase = purchase_settings(names, counters) if offers else "{buyable: u => false}"
         if offers:
-            lines.extend(frontier_lines(offers, self.unit_name, names))
+            lines.extend(frontier_lines(offers, self.unit_name, names, counters))
         settings = move_settings(attr_names, tag_names)
         lines.extend(line.replace(_MOVE_SETTINGS, settings).replace(_PURCHASE_SETTINGS, purchase)
                      for line in self.phase_lines(taken))
@@ -321,27 +332,29 @@ class RulesetWriter(GameReader):
                 lines.append(f"override constant {constant} = true    # TripleA's {quote(prop.attrs['name'])}")
         return lines
 
-    def resource_counters(self, taken: set[str]) -> list[str]:
+    def resource_counters(self, taken: set[str]) -> tuple[list[str], dict[str, str]]:
         """A counter for each resource besides money: a player's stock, which the map's `counters`
-        start (TripleA's resourceGiven). Purchases do not charge them yet (the report says so at
-        each production rule that costs one). A counter is named like the map's counters key; one
-        that would share a unit type's, attribute's or tag's name is reported and not declared."""
+        start (TripleA's resourceGiven) and purchases charge. A counter is named like the map's
+        counters key; one that would share a unit type's, attribute's or tag's name (or a column of
+        the frontier table) is reported and not declared. The lines, and resource -> counter."""
         money = self.money()
         lines = []
+        counters: dict[str, str] = {}
         for element in self.section("resourceList").all("resource"):
             resource = element.attrs.get("name", "")
             if not resource or resource == money:
                 continue
             name = snake_case(resource)
-            if name in taken:
+            if name in taken or name in ("price", "lot"):
                 self.untranslated("resource", resource, f"its counter '{name}' would share the name of a unit "
                                   "type, attribute or tag; not declared", element)
                 continue
             taken.add(name)
+            counters[resource] = name
             if not lines:
                 lines = ["# Resources besides money: a player's stock of each (the map's counters give the start)."]
             lines.append(f"counter {name}(p: player) -> int = 0    # TripleA's resource {quote(resource)}")
-        return lines + [""] if lines else []
+        return (lines + [""] if lines else []), counters
 
     def property_comments(self) -> list[str]:
         """TripleA's game properties as comments of the ruleset (each reported untranslated)."""
