@@ -378,3 +378,12 @@ def test_purchases_charge_resources_besides_money(tmp_path):
     charged = [e for e in events if e["kind"] == "counter" and e["name"] == "tech_tokens"]
     assert [(e["before"], e["after"]) for e in charged][0] == (2, 2 - [e for e in purchases if e["units"].get("ship")][0]["units"]["ship"])
     assert all(e["resources"]["tech_tokens"] == e["units"].get("ship", 0) for e in purchases)
+
+
+def test_a_unit_type_named_like_a_battle_rule_is_renamed(tmp_path):
+    game = tiny_with(tmp_path, {'"ship"': '"capture"'})
+    report, diagnostics = run_import(game, tmp_path / "out")
+    (renamed,) = [d for d in diagnostics if d.code == "D646" and "'capture'" in d.message]
+    assert "renamed to 'capture_' (triplea/battle@1 declares 'capture')" in renamed.message
+    assert cli.main(["check", "--rulesets", str(tmp_path / "out"), str(report.ruleset_path)]) == 0
+    assert "capture_" in load_map("tiny-game", [tmp_path / "out"]).start.units["2 Sea Zone"]["Blues"]
