@@ -37,7 +37,7 @@ def frontier_of(ruleset: Path) -> dict[str, dict[str, int]]:
     """player -> unit type -> lot, read from the generated ruleset's frontier table."""
     text = ruleset.read_text(encoding="utf-8")
     out: dict[str, dict[str, int]] = {}
-    for m in re.finditer(r'^    "((?:[^"\\]|\\.)*)", (\w+) -> -?\d+, (\d+)$', text, re.M):
+    for m in re.finditer(r'^    "((?:[^"\\]|\\.)*)", (\w+) -> -?\d+, (\d+)(?:, -?\d+)*$', text, re.M):
         out.setdefault(m.group(1), {})[m.group(2)] = int(m.group(3))
     return out
 
