@@ -91,13 +91,26 @@ def diff_rulesets(old: Ruleset, new: Ruleset) -> RulesetDiff:
 def _header_changes(old: Ruleset, new: Ruleset) -> list[str]:
     """The map and the rulesets used, where they differ (the other header lines are notes)."""
     out = []
-    map_a, map_b = (old.map[0] if old.map else None), (new.map[0] if new.map else None)
+    map_a, map_b = _map_of(old), _map_of(new)
     if map_a != map_b:
         out.append(f"map: {map_a or 'none'} -> {map_b or 'none'}")
-    uses_a, uses_b = [r.ref for r in old.uses], [r.ref for r in new.uses]
+    uses_a, uses_b = _uses_of(old), _uses_of(new)
     if uses_a != uses_b:
         out.append(f"uses: {', '.join(uses_a) or 'nothing'} -> {', '.join(uses_b) or 'nothing'}")
     return out
+
+
+def _map_of(ruleset: Ruleset) -> str | None:
+    """The map a ruleset is written for, its own or (a revision) the one of what it revises."""
+    while ruleset is not None and ruleset.map is None:
+        ruleset = ruleset.revises
+    return ruleset.map[0] if ruleset is not None else None
+
+
+def _uses_of(ruleset: Ruleset) -> list[str]:
+    """The rulesets a ruleset uses, a revision's together with those of what it revises."""
+    refs = _uses_of(ruleset.revises) if ruleset.revises is not None else []
+    return refs + [r.ref for r in ruleset.uses if r.ref not in refs]
 
 
 def _describe(decl) -> str | None:
