@@ -1,6 +1,7 @@
 """The TripleA importer on what issue 13 found refused or mistranslated: TripleA's variables and
-`foreach`, canals attached to land, per-player production frontiers (enforced in play), and two
-purchase delegates in a turn. Small hand-made
+`foreach`, canals attached to land, per-player production frontiers (enforced in play), two
+purchase delegates in a turn, battles (triplea/battle@1) and players' own turns, `diff` of imported
+rulesets and maps, lots and resources charged by purchases. Small hand-made
 variants of tests/board/fixtures/tiny_game.xml; the reference files where present."""
 
 from __future__ import annotations
