@@ -170,9 +170,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("diff", help="semantic diff between two rulesets or revisions",
                        description="Compare two rulesets definition by definition: what was added, removed or "
                                    "changed (a constant with its old and new value, a formula's old and new text), "
-                                   "not a line diff. Exit 0 whether or not they differ.")
-    p.add_argument("old", metavar="REF_A", help="the ruleset to compare from: family/name@N or a .rules file")
-    p.add_argument("new", metavar="REF_B", help="the ruleset to compare to (often a later revision of REF_A)")
+                                   "not a line diff; an added or removed definition is shown whole. Two maps "
+                                   "(names without '/' or .yaml files) are compared fact by fact: players, turn "
+                                   "order, spaces, connections, canals and the starting position. Exit 0 whether "
+                                   "or not they differ.")
+    p.add_argument("old", metavar="REF_A", help="the ruleset to compare from (family/name@N or a .rules file), "
+                                               "or a map (a map name or a .yaml file)")
+    p.add_argument("new", metavar="REF_B", help="the ruleset or map to compare to (often a later revision of REF_A)")
     _common(p)
 
     p = sub.add_parser("play", help="play a game (with no arguments: the default game of the rulesets)",

@@ -43,7 +43,8 @@ from ruleslang.lang.syntax.parser import parse_module
 
 # Top-level elements read by the importer, or with nothing a ruleset could use.
 _ELEMENTS_READ = {"info", "loader", "triplea", "map", "resourceList", "playerList", "unitList",
-                  "gamePlay", "production", "attachmentList", "initialize", "propertyList", "variableList"}
+                  "gamePlay", "production", "attachmentList", "initialize", "propertyList", "variableList",
+                  "diceSides"}
 
 
 # ---------------------------------------------------------------- the importer
