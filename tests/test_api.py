@@ -52,3 +52,13 @@ def test_problems_raise_rules_error_with_located_diagnostics(house):
     assert "Atlantis" in caught.value.diagnostics[0].message
     with pytest.raises(ruleslang.RulesError):
         house.call("raid_cap")
+
+
+def test_expressions_evaluated_one_after_another_do_not_inherit_each_others_checks(house):
+    # what the checker learns of an expression is keyed by its nodes' ids, which Python reuses once
+    # an expression is dropped: a literal evaluated after a die was taken for a die (wrong results or
+    # an internal error in about a third of 200 tries) until the old entries were dropped
+    for _ in range(200):
+        assert sum(p for _, p in house.exact("d6")) == 1
+        assert house.exact("2") == [(2, Fraction(1))]
+        assert house.eval("3 + 4") == 7

@@ -59,6 +59,20 @@ class CheckInfo:
     def is_random(self, node) -> bool:
         return id(node) in self.random
 
+    def forget(self, node) -> None:
+        """Drop what is known under the ids of `node`'s subtree, before `node` is checked into this info.
+
+        Entries are keyed by `id(node)`. The program's own nodes live as long as the program, so
+        their ids are never reused; but an expression checked later (a command line's, the API's)
+        is discarded after use, and Python may give its ids to the next one: what the old one
+        left would then be read for the new (a literal taken for a die, a stale coercion)."""
+        maps = (self.types, self.names, self.slots, self.frames, self.coerce, self.calls, self.fields)
+        for n in ast.walk(node):
+            key = id(n)
+            self.random.discard(key)
+            for m in maps:
+                m.pop(key, None)
+
 
 class Frame:
     """The local variables of one formula, statement body or rule test: nested scopes over numbered slots."""
