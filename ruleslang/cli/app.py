@@ -20,6 +20,7 @@ from ruleslang.cli.board import IMPORT_WARNINGS_SHOWN, cmd_import, cmd_map
 from ruleslang.cli.completion import SHELLS, cmd_completion, complete
 from ruleslang.cli.balance import add_parser as add_balance_parser, cmd_balance
 from ruleslang.cli.compare import add_parser as add_compare_parser, cmd_compare
+from ruleslang.cli.fmt import add_parser as add_fmt_parser, cmd_fmt
 from ruleslang.cli.game import cmd_play, cmd_replay
 from ruleslang.cli.odds import add_parser as add_odds_parser, cmd_odds
 from ruleslang.cli.language import cmd_call, cmd_check, cmd_diff, cmd_eval, cmd_explain, cmd_list, cmd_test
@@ -174,6 +175,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("new", metavar="REF_B", help="the ruleset to compare to (often a later revision of REF_A)")
     _common(p)
 
+    add_fmt_parser(sub)
+
     p = sub.add_parser("play", help="play a game (with no arguments: the default game of the rulesets)",
                        description="Play a game under a composition of rulesets. With no arguments: the game "
                                    "that `play:` of the rulesets' defaults.yaml describes (shipped: the embedded "
@@ -317,6 +320,7 @@ _COMMANDS = {
     "call": cmd_call,
     "explain": cmd_explain,
     "diff": cmd_diff,
+    "fmt": cmd_fmt,
     "play": cmd_play,
     "replay": cmd_replay,
     "odds": cmd_odds,
