@@ -135,6 +135,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-q", "--quiet", action="store_true", help="print only failures and the summary")
     p.add_argument("-k", dest="keyword", metavar="TEXT",
                    help="run only the tests whose title contains TEXT (any case)")
+    p.add_argument("--coverage", action="store_true",
+                   help="then list the formulas, modifier lists, hooks, phases, steps and table rows of the "
+                        "tested rulesets that no test reached (before the summary line; JSON: 'coverage')")
     _composition_option(p)
     _common(p)
 
