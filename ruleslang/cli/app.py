@@ -253,8 +253,12 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("map", metavar="MAP", help="a map name (aar, aa50-1942, g40) or a map YAML file")
     show.add_argument("--scenario", metavar="FILE", help="colour by the control and units of a scenario")
     show.add_argument("-o", "--output", metavar="OUT",
-                      help="write to OUT, an .svg picture or an .html page by its extension (default: SVG to stdout)")
+                      help="write to OUT, an .svg picture or an .html page by its extension (default: SVG to stdout); "
+                           "with --format json a .json file")
     _common(show, fmt=False)
+    show.add_argument("--format", choices=["text", "json"], default="text",
+                      help="text (default): a picture; json: the board as data, its players and spaces with "
+                           "their controllers, units and factories (docs/json-output.md)")
 
     p = sub.add_parser("completion", help="shell completion: the script to load in bash, zsh or fish",
                        description="Print the script that makes a shell complete ruleslang's commands, options, "
