@@ -9,7 +9,6 @@ from pathlib import Path
 from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, error, sort_diagnostics
 from ruleslang.base.source import Source
 from ruleslang.cli.output import EXIT_ERRORS, EXIT_OK, report_diagnostics, write_output
-from ruleslang.lang.syntax.formatter import format_source
 
 DESCRIPTION = """\
 Rewrite ruleset files in the one canonical layout (like gofmt): four spaces a block level, one
@@ -42,6 +41,9 @@ def rules_files(paths: list[str]) -> tuple[list[Path], list[Diagnostic]]:
 
 def cmd_fmt(args) -> int:
     """`ruleslang fmt [--check] [PATH ...]`."""
+    # start-up time: the formatter loads the parser (lark) only for this command
+    from ruleslang.lang.syntax.formatter import format_source
+
     files, diagnostics = rules_files(args.paths)
     if diagnostics:
         return report_diagnostics(diagnostics, args.format)
