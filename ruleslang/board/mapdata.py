@@ -28,7 +28,7 @@ from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, Related, err
 from ruleslang.base.limits import MAX_UNITS
 from ruleslang.base.source import Span
 from ruleslang.base.suggest import did_you_mean
-from ruleslang.base.yamlio import Positions, Problems, load_schema, load_yaml, not_a_file, read_source, validate
+from ruleslang.base.yamlio import Positions, Problems, load_schema, load_yaml, not_a_file, read_source, validate, validate_text
 
 DEFAULT_ECONOMY = "main"
 SPACE_KINDS = ("land", "sea")
@@ -264,12 +264,15 @@ def _spellings(items: Iterable) -> dict[str, str]:
 # ---------------------------------------------------------------- loading
 
 
-def map_from_data(data: object, positions: Positions, *, path: Path | None = None) -> GameMap:
-    """Validate map data (schema, then consistency) and build the `GameMap`.
+def map_from_data(data: object, positions: Positions, *, path: Path | None = None,
+                  text: str | None = None) -> GameMap:
+    """Validate map data (schema, then consistency) and build the `GameMap`; `text`, the file the
+    data was read from, lets a text found valid before skip the schema (base/yamlio.validate_text).
 
     Raises `DiagnosticError` listing every problem found, each at its YAML line and column.
     """
-    problems = validate(data, load_schema("map"), positions, code="D610")
+    problems = (validate(data, load_schema("map"), positions, code="D610") if text is None
+                else validate_text(data, "map", positions, text, code="D610"))
     if not isinstance(data, dict):
         raise DiagnosticError(problems or [error("D610", "the map must be a mapping", positions.span(()))])
     checker = _MapChecker(data, positions)
@@ -284,7 +287,7 @@ def map_from_data(data: object, positions: Positions, *, path: Path | None = Non
 def _load_map_file(path: str, _mtime_ns: int) -> GameMap:
     source = read_source(Path(path))
     data, positions = load_yaml(source)
-    return map_from_data(data, positions, path=Path(path))
+    return map_from_data(data, positions, path=Path(path), text=source.text)
 
 
 def is_path_ref(ref: str) -> bool:

@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 
 from ruleslang.base.diagnostics import DiagnosticError, error
 from ruleslang.base.source import Source, Span
-from ruleslang.lang.syntax.parser import grammar_text, parse_module
+from ruleslang.lang.syntax.grammar import grammar_text
+from ruleslang.lang.syntax.parser import parse_module
 
 INDENT = 4
 
