@@ -1,10 +1,13 @@
 """The Python API, used as a notebook user would: only `import ruleslang`."""
 
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
 import ruleslang
+
+FIXTURES = Path(__file__).resolve().parent / "rulesets"
 
 
 @pytest.fixture(scope="module")
@@ -33,8 +36,9 @@ def test_a_game_is_played_and_its_events_read(house):
 
 def test_check_and_diff(house):
     assert ruleslang.check("aar/commerce-raiding@2") == []
-    warnings = ruleslang.check("aar/victory-cities@1")
-    assert warnings and {d.code for d in warnings} == {"C401"}
+    assert ruleslang.check("aar/victory-cities@1") == []
+    warnings = ruleslang.check("procs/game@1", rulesets=[FIXTURES])
+    assert warnings and {(d.code, d.severity.value) for d in warnings} == {("C401", "warning")}
     changes = ruleslang.diff("aar/commerce-raiding@1", "aar/commerce-raiding@2")["changes"]
     assert changes and all("name" in c for c in changes)
 

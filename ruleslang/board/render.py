@@ -18,7 +18,7 @@ import networkx
 
 from ruleslang.board.mapdata import GameMap, natural_sorted
 from ruleslang.board.queries import BoardQueries
-from ruleslang.board.scenario import Scenario
+from ruleslang.board.document import as_state, units_by_space
 from ruleslang.board.state import GameState
 
 FORMATS = ("svg", "html")
@@ -111,19 +111,6 @@ def _ink(color: str) -> str:
     return "#" + "".join(f"{int(c * 0.55):02x}" for c in (r, g, b))
 
 
-def _as_state(board: GameState | GameMap) -> GameState:
-    if isinstance(board, GameMap):
-        return GameState.from_scenario(Scenario.start_of(board))
-    return board
-
-
-def _units_by_space(state: GameState) -> dict[str, dict[str, Counter]]:
-    out: dict[str, dict[str, Counter]] = {}
-    for unit in sorted(state.units, key=lambda u: u.id):
-        out.setdefault(unit.space, {}).setdefault(unit.owner, Counter())[unit.type] += 1
-    return out
-
-
 def _attribute_lines(attributes) -> list[str]:
     """A space's map attributes as `name: value` lines (what they mean is the rulesets' business)."""
     return [f"{key}: {value}" for key, value in sorted(attributes.items())]
@@ -151,11 +138,11 @@ def _fill(state: GameState, name: str, colors: dict[str, str]) -> str:
 
 def render_svg(board: GameState | GameMap) -> str:
     """The board as an SVG document (deterministic: same board, same text)."""
-    state = _as_state(board)
+    state = as_state(board)
     game_map = state.map
     where = layout(game_map)
     colors = player_colors(game_map)
-    units = _units_by_space(state)
+    units = units_by_space(state)
     esc = html.escape
     width, height = canvas_size(game_map)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
@@ -219,10 +206,10 @@ def _legend(state: GameState, colors: dict[str, str]) -> list[str]:
 
 def render_html(board: GameState | GameMap) -> str:
     """A self-contained page: the SVG, a table of players and a table of spaces."""
-    state = _as_state(board)
+    state = as_state(board)
     queries = BoardQueries(state)
     colors = player_colors(state.map)
-    units = _units_by_space(state)
+    units = units_by_space(state)
     esc = html.escape
     title = esc(state.map.title or state.map.name)
     rows = []

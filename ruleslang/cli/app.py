@@ -21,6 +21,7 @@ from ruleslang.cli.completion import SHELLS, cmd_completion, complete
 from ruleslang.cli.editor import add_parser as add_lsp_parser, cmd_lsp
 from ruleslang.cli.balance import add_parser as add_balance_parser, cmd_balance
 from ruleslang.cli.compare import add_parser as add_compare_parser, cmd_compare
+from ruleslang.cli.fmt import add_parser as add_fmt_parser, cmd_fmt
 from ruleslang.cli.game import cmd_play, cmd_replay
 from ruleslang.cli.odds import add_parser as add_odds_parser, cmd_odds
 from ruleslang.cli.language import cmd_call, cmd_check, cmd_diff, cmd_eval, cmd_explain, cmd_list, cmd_test
@@ -135,6 +136,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-q", "--quiet", action="store_true", help="print only failures and the summary")
     p.add_argument("-k", dest="keyword", metavar="TEXT",
                    help="run only the tests whose title contains TEXT (any case)")
+    p.add_argument("--coverage", action="store_true",
+                   help="then list the formulas, modifier lists, hooks, phases, steps and table rows of the "
+                        "tested rulesets that no test reached (before the summary line; JSON: 'coverage')")
     _composition_option(p)
     _common(p)
 
@@ -178,6 +182,8 @@ def build_parser() -> argparse.ArgumentParser:
                                                "or a map (a map name or a .yaml file)")
     p.add_argument("new", metavar="REF_B", help="the ruleset or map to compare to (often a later revision of REF_A)")
     _common(p)
+
+    add_fmt_parser(sub)
 
     p = sub.add_parser("play", help="play a game (with no arguments: the default game of the rulesets)",
                        description="Play a game under a composition of rulesets. With no arguments: the game "
@@ -263,8 +269,12 @@ def build_parser() -> argparse.ArgumentParser:
     board.add_argument("--save", metavar="SAVE_OR_LOG",
                        help="draw the board at the end of a recorded game (a save or log, replayed from its record)")
     show.add_argument("-o", "--output", metavar="OUT",
-                      help="write to OUT, an .svg picture or an .html page by its extension (default: SVG to stdout)")
+                      help="write to OUT, an .svg picture or an .html page by its extension (default: SVG to stdout); "
+                           "with --format json a .json file")
     _common(show, fmt=False)
+    show.add_argument("--format", choices=["text", "json"], default="text",
+                      help="text (default): a picture; json: the board as data, its players and spaces with "
+                           "their controllers, units and factories (docs/json-output.md)")
 
     p = sub.add_parser("completion", help="shell completion: the script to load in bash, zsh or fish",
                        description="Print the script that makes a shell complete ruleslang's commands, options, "
@@ -334,6 +344,7 @@ _COMMANDS = {
     "call": cmd_call,
     "explain": cmd_explain,
     "diff": cmd_diff,
+    "fmt": cmd_fmt,
     "play": cmd_play,
     "replay": cmd_replay,
     "odds": cmd_odds,

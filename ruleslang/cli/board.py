@@ -9,6 +9,7 @@ from pathlib import PurePath
 from ruleslang.base.diagnostics import DiagnosticError, error, has_errors, render_all_text, sort_diagnostics
 from ruleslang.base.fileio import folder_problem
 from ruleslang.base.paths import default_roots
+from ruleslang.board.document import board_json
 from ruleslang.board.mapdata import load_map
 from ruleslang.board.scenario import load_scenario
 from ruleslang.board.state import GameState
@@ -63,22 +64,25 @@ def cmd_map(args) -> int:
     if args.map_command != "show":
         print("ruleslang map: choose a subcommand: show", file=sys.stderr)
         return EXIT_USAGE
-    # start-up time: drawing needs networkx, loaded only for this command
-    from ruleslang.board.render import FORMATS, render_map
-
     roots = default_roots(ruleset_folders(args))
     if (args.map is None) == (args.save is None):
         raise DiagnosticError(error("U140", "map show draws a MAP or a recorded game (--save SAVE_OR_LOG): "
                                             f"give one, {'not both' if args.map else 'found neither'}",
                                     hint="ruleslang map show aar, or ruleslang map show --save game.json"))
-    fmt = _picture_format(args.output, FORMATS)
+    if args.format == "json":
+        if args.output:
+            _json_output(args.output)
+    else:
+        # start-up time: drawing needs networkx, loaded only for this command
+        from ruleslang.board.render import FORMATS, render_map
+        fmt = _picture_format(args.output, FORMATS)
     if args.save:
         target = _saved_board(args)
     elif args.scenario:
         target = GameState.from_scenario(load_scenario(args.scenario, roots, default_map=args.map))
     else:
         target = load_map(args.map, roots)
-    text = render_map(target, fmt=fmt)
+    text = json.dumps(board_json(target), indent=2) + "\n" if args.format == "json" else render_map(target, fmt=fmt)
     if args.output:
         write_output(args.output, text)
         print(f"wrote {args.output}")
@@ -100,6 +104,14 @@ def _saved_board(args) -> GameState:
         raise DiagnosticError(error("G710", f"{args.save} does not replay the same ({why}): its board is not drawn",
                                     file=args.save, hint="ruleslang replay shows where it differs"))
     return state
+
+
+def _json_output(output: str) -> None:
+    """`-o OUT` with --format json: a .json file, checked before any work."""
+    if PurePath(output).suffix.lower() != ".json":
+        raise DiagnosticError(error("U108", f"-o {output}: with --format json the output is a .json file",
+                                    file=output))
+    check_output_file(output)
 
 
 def _picture_format(output: str | None, formats) -> str:

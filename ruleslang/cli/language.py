@@ -21,6 +21,7 @@ from ruleslang.lang.eval.compile import NO_VALUE
 from ruleslang.lang.syntax import ast
 from ruleslang.lang.syntax.unparse import unparse_type
 from ruleslang.lang.values import format_number, format_value, to_json
+from ruleslang.ruletests.coverage import CoverageReport
 from ruleslang.ruletests.invariants import evaluate_checks
 from ruleslang.ruletests.runner import TestResult, TestRunner, results_json, summary_line
 from ruleslang.workspace.session import compile_expression, convert_argument, make_context
@@ -70,6 +71,7 @@ def cmd_test(args) -> int:
     """`ruleslang test`: run the rule tests, PASS / FAIL / ERROR each, then the summary line."""
     ws, refs = workspace_and_refs(args)
     runner = TestRunner(ws)
+    coverage = CoverageReport() if args.coverage else None
     results = []
     load_errors: list[Diagnostic] = []
     for ref in refs:
@@ -80,9 +82,12 @@ def cmd_test(args) -> int:
             continue
         if args.show_composition:
             show_composition(loaded.ruleset, args.format)
-        results.extend(runner.run(loaded, args.keyword))
+        results.extend(runner.run(loaded, args.keyword) if coverage is None
+                       else coverage.run(runner, loaded, args.keyword))
     if args.format == "json":
         out = results_json(results)
+        if coverage is not None:
+            out["coverage"] = coverage.to_json()
         if load_errors:
             out["diagnostics"] = [d.to_json() for d in sort_diagnostics(load_errors)]
         print(json.dumps(out, indent=2))
@@ -105,6 +110,8 @@ def cmd_test(args) -> int:
                 print(f"    rolls:    {shown}")
             for d in sort_diagnostics(r.diagnostics):
                 print("    " + render_text(d).replace("\n", "\n    "))
+        if coverage is not None:
+            print(coverage.to_text())
         print(summary_line(results))
     failed = any(r.status != "pass" for r in results) or has_errors(load_errors)
     return EXIT_ERRORS if failed else EXIT_OK

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import difflib
 import textwrap
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 
 from ruleslang.lang.syntax import ast
 from ruleslang.lang.compose.composition import Ruleset
+from ruleslang.lang.compose.previous import extended, is_hidden_name
 from ruleslang.lang.syntax.unparse import signature, unparse, unparse_type
 
 
@@ -65,7 +66,7 @@ class RulesetDiff:
 
 
 def diff_rulesets(old: Ruleset, new: Ruleset) -> RulesetDiff:
-    a, b = old.live(), new.live()
+    (a, extends_a), (b, extends_b) = _as_written(old), _as_written(new)
     changes: list[Change] = []
     changed_names: dict[str, str] = {}
     for name in list(a) + [n for n in b if n not in a]:
@@ -76,10 +77,16 @@ def diff_rulesets(old: Ruleset, new: Ruleset) -> RulesetDiff:
         elif db is None:
             changes.append(Change(name, da.decl.kind, "removed", _whole(da.decl)))
             changed_names[name] = "removed"
-        elif da.decl != db.decl:
+        elif da.decl != db.decl or extends_a.get(name) != extends_b.get(name):
             changes.append(Change(name, db.decl.kind, "changed", _decl_details(da.decl, db.decl)))
             changed_names[name] = _short_change(da.decl, db.decl)
+        else:
+            continue
+        if name in extends_b:
+            origin = new.live()[extends_b[name]].origin
+            changes[-1].details.append(f"previous: the {name} of {origin}, which this override extends")
     _add_dependency_notes(changes, a, b, changed_names)
+    _still_used_through_previous(changes, new.live(), extends_b)
     unchanged = sum(1 for n in a if n in b and a[n].decl == b[n].decl)
     old_tests = {t.title for t in old.tests}
     new_tests = {t.title for t in new.tests}
@@ -111,6 +118,41 @@ def _uses_of(ruleset: Ruleset) -> list[str]:
     """The rulesets a ruleset uses, a revision's together with those of what it revises."""
     refs = _uses_of(ruleset.revises) if ruleset.revises is not None else []
     return refs + [r.ref for r in ruleset.uses if r.ref not in refs]
+
+
+def _as_written(ruleset: Ruleset) -> tuple[dict, dict[str, str]]:
+    """The definitions in force as their authors wrote them: the definitions an override replaced
+    and still calls (kept under hidden names, lang/compose/previous.py) left out, and `previous`
+    written again where an override names them; with, for each such override, the ruleset whose
+    definition it extends."""
+    live = ruleset.live()
+    hidden = {n for n in live if is_hidden_name(n)}
+    out, extends = {}, {}
+    for name, d in live.items():
+        if name in hidden:
+            continue
+        decl, target = extended(d.decl, hidden) if hidden else (d.decl, None)
+        if target is not None:
+            d = replace(d, decl=decl)
+            extends[name] = target
+        out[name] = d
+    return out, extends
+
+
+def _still_used_through_previous(changes: list[Change], live: dict, extends: dict[str, str]) -> None:
+    """An override that calls `previous` still uses what the definition it extends uses."""
+    for c in changes:
+        if c.name not in extends:
+            continue
+        through = _uses(live[extends[c.name]].decl)
+        details = []
+        for d in c.details:
+            if d.startswith("no longer uses: "):
+                gone = [n for n in d[len("no longer uses: "):].split(", ") if n not in through]
+                d = "no longer uses: " + ", ".join(gone) if gone else ""
+            if d:
+                details.append(d)
+        c.details = details
 
 
 def _describe(decl) -> str | None:
