@@ -29,7 +29,7 @@ PROCEDURES: dict[str, tuple[str, dict[str, T.Type]]] = {
              {"kind": T.TEXT, "movement": _UNIT_INT, "domain": T.FnType((T.UNIT,), T.TEXT),
               "blitz": _UNIT_BOOL, "blocks": _UNIT_BOOL, "transport_capacity": _UNIT_INT,
               "transport_cost": _UNIT_INT, "carrier_capacity": _UNIT_INT, "carrier_cost": _UNIT_INT,
-              "bombs": _UNIT_BOOL, "combat_moves": _UNIT_BOOL,
+              "bombs": _UNIT_BOOL, "escorts": _UNIT_BOOL, "combat_moves": _UNIT_BOOL,
               "passes_blockers": _UNIT_BOOL, "blocks_passing": _UNIT_BOOL, "stops_movement": _UNIT_BOOL,
               "blocks_unload": _UNIT_BOOL,
               "unloaded_transport_moves": T.BOOL, "unloaded_transport_loads": T.BOOL,
@@ -48,8 +48,11 @@ PROCEDURES: dict[str, tuple[str, dict[str, T.Type]]] = {
                 "captures": _UNIT_BOOL, "defender": T.FnType((T.SPACE,), T.OptionalType(T.PLAYER)),
                 "retreats": T.BOOL, "retreat_to": T.FnType((T.SPACE,), T.BOOL), "stalemate": T.BOOL,
                 "withdraws": _UNIT_BOOL, "casualties_by": T.FnType((T.UNIT,), T.OptionalType(T.PLAYER))}),
+    # owner: who gets the units the current player places (itself by default; an ally that moves
+    # them, for a power whose economies buy and place separately)
     "place": ("purchased units are placed, within the declared placement constraints",
-              {"at_sea": _TYPE_BOOL, "carrier_capacity": _TYPE_INT, "carrier_cost": _TYPE_INT}),
+              {"at_sea": _TYPE_BOOL, "carrier_capacity": _TYPE_INT, "carrier_cost": _TYPE_INT,
+               "owner": T.PLAYER}),
     # the bid (`play --bid SIDE=IPCS`), run before round 1 for each power with a bid, not in a
     # turn: the power buys units with its bid at `cost` and places them at once, each in a space
     # where `space` holds (land units on land, sea units at sea), at most `per_space` in a space

@@ -195,8 +195,14 @@ class AirPart:
                     result[space] = board.air_path(start, space)
         return result
 
-    def _check_bomb(self, unit: Unit, rules: UnitRules, end: str) -> list[str]:
+    def _check_bomb(self, unit: Unit, rules: UnitRules, end: str, with_bombing_units: bool = False) -> list[str]:
+        """Why `unit` cannot raid `end` ([] when it may); an escort flies to a raid of the player's
+        bombing units (`can_bomb`), made already or by such units in the same move (`with_bombing_units`)."""
         name = unit_name(unit)
+        if rules.domain == "air" and not rules.can_bomb and rules.can_escort:
+            if not with_bombing_units and end not in self._raided():
+                return [f"{name} cannot escort a raid on {end}: no unit of {self.player} that bombs raids it"]
+            return []
         if rules.domain != "air" or not rules.can_bomb:
             return [f"{name} cannot make a bombing raid"]
         if self.board.is_sea[end] or not self._enemy_player(end):
