@@ -14,12 +14,16 @@ _UNIT_INT = T.FnType((T.UNIT,), T.INT)
 _UNIT_BOOL = T.FnType((T.UNIT,), T.BOOL)
 _TYPE_INT = T.FnType((T.UNITTYPE,), T.INT)
 _TYPE_BOOL = T.FnType((T.UNITTYPE,), T.BOOL)
+# a landing planned in combat move that waits for the sea battle in its zone (`landing_holds`)
+_PLANNED_LANDING = T.RecordType((("zone", T.SPACE), ("to", T.SPACE), ("units", T.ListType(T.UNIT))))
 
 # procedure name -> (what it does, its settings and their types). Settings of a function type are
 # written as conditions `x => ...`; the others are expressions.
 PROCEDURES: dict[str, tuple[str, dict[str, T.Type]]] = {
     "purchase": ("players buy units with their treasury, within the declared purchase constraints",
                  {"cost": _TYPE_INT, "factory_cost": T.FnType((T.SPACE,), T.INT), "buyable": _TYPE_BOOL}),
+    # landing_holds: asked of each landing planned in the combat move (one that waits for the sea
+    # battle in its zone) when the combat move ends; false cancels it (default: every one holds).
     # Absent settings take the default docs/runtime.md ("### runtime move") gives, today's rule:
     # passes_blockers / blocks_passing false, stops_movement / blocks_unload true, the
     # unloaded_transport_* and loads_* false, landing "held by the side at the start of the turn
@@ -35,7 +39,8 @@ PROCEDURES: dict[str, tuple[str, dict[str, T.Type]]] = {
               "unloaded_transport_moves": T.BOOL, "unloaded_transport_loads": T.BOOL,
               "loads_allied": T.BOOL, "loads_onto_allied": T.BOOL,
               "landing": T.FnType((T.SPACE,), T.BOOL), "later_carriers": T.BOOL, "carries_allied_air": T.BOOL,
-              "canals": T.TEXT, "raid_target": T.FnType((T.SPACE,), T.BOOL)}),
+              "canals": T.TEXT, "raid_target": T.FnType((T.SPACE,), T.BOOL),
+              "landing_holds": T.FnType((_PLANNED_LANDING,), T.BOOL), "takes_landings": _UNIT_BOOL}),
     # the battle policies (docs/runtime.md, "runtime battle"): captures, which attacking units take
     # a territory; defender, who defends a space; retreats, whether the attacker may retreat from
     # the battle at hand; retreat_to, which of the spaces its units came from it may retreat to;

@@ -7,7 +7,8 @@ from collections import Counter
 
 import pytest
 
-from game_fixtures import count, events, load_dice, logs, make_game, run_phases, treasury
+from game_fixtures import count, events, ids, load_dice, logs, make_game, run_phases, treasury
+from ruleslang.runtime.agents.scripted import ScriptedAgent
 from ruleslang.base.errors import EvalError
 from ruleslang.base.paths import packaged_root
 from ruleslang.workspace.compositions import Workspace
@@ -132,3 +133,53 @@ def test_a_seeded_house_rules_game_shows_the_two_economies_and_escorts():
     assert found["British moves what UK_Pacific bought"] > 0
     assert found["raids with fighter"] > 0            # escorts
     assert found["air battles"] > 0                   # interceptors committed
+
+
+def landing_past_a_submarine(destroyer_at: str | None, destroyer_to: str | None):
+    """An American transport with two infantry in SZ 6, beside a Japanese submarine, unloads into
+    Japan in combat move; then an American destroyer (starting in `destroyer_at`) sails to
+    `destroyer_to`. Returns the game after the combat move."""
+    units = {"6 Sea Zone": {"Americans": {"transport": 1, "infantry": 2}, "Japanese": {"submarine": 1}}}
+    if destroyer_at is not None:
+        units.setdefault(destroyer_at, {}).setdefault("Americans", {})["destroyer"] = 1
+    game = make_game(HOUSE, scenario={"units": units})
+    transport = ids(game, "6 Sea Zone", "Americans", "transport")[0]
+    infantry = ids(game, "6 Sea Zone", "Americans", "infantry")
+    game.state.move_units(infantry, "6 Sea Zone", 0, onto=transport)    # aboard since a prior turn
+    combat = [{"unit": uid, "to": "Japan", "kind": "unload", "transport": transport} for uid in infantry]
+    if destroyer_at is not None:
+        combat.append({"from": destroyer_at, "type": "destroyer", "to": destroyer_to})
+    game.agents["Americans"] = ScriptedAgent("Americans", [{"round": 1, "combat": combat}])
+    run_phases(game, "Americans", "combat_move")
+    assert len(events(game, "landing_planned")) == 2
+    return game
+
+
+@pytest.mark.parametrize("destroyer_at, destroyer_to, made", [
+    (None, None, False),                                  # no warship of the mover: no landing
+    ("5 Sea Zone", "6 Sea Zone", True),                   # one sails in after the unloading was ordered
+    ("6 Sea Zone", "5 Sea Zone", False),                  # the one there sails away
+])
+def test_a_landing_past_an_enemy_submarine_is_judged_at_the_end_of_the_combat_move(destroyer_at, destroyer_to, made):
+    game = landing_past_a_submarine(destroyer_at, destroyer_to)
+    cancelled = events(game, "landing_cancelled")
+    assert len(game.kit.waiting_landings) == (2 if made else 0)
+    assert len(cancelled) == (0 if made else 2)
+    assert all("landing_holds" in e["why"] for e in cancelled)
+    assert count(game, "6 Sea Zone", "Americans", "infantry") == 2    # still aboard until the sea battle
+
+
+@pytest.mark.parametrize("damaged", [False, True])
+def test_a_damaged_carrier_takes_no_landing_but_keeps_the_air_units_aboard(damaged):
+    units = {"10 Sea Zone": {"Americans": {"carrier": 1, "fighter": 1}},
+             "Western United States": {"Americans": {"fighter": 1}}}
+    orders = {"Americans": [{"round": 1, "noncombat": [{"from": "Western United States", "type": "fighter",
+                                                         "to": "10 Sea Zone"}]}]}
+    game = make_game(HOUSE, scenario={"setup": "empty", "units": units}, orders=orders)
+    if damaged:
+        game.state.update_units(ids(game, "10 Sea Zone", "Americans", "carrier"), hits=1)
+    run_phases(game, "Americans", "noncombat_move")
+    assert count(game, "10 Sea Zone", "Americans", "fighter") == (1 if damaged else 2)
+    refusals = [r for e in events(game, "refused") for r in e["reasons"]]
+    assert any("room for 0" in r for r in refusals) == damaged
+    assert not events(game, "removed")      # the fighter aboard the damaged carrier stays

@@ -206,6 +206,7 @@ class MovementEngine(PathsPart, AirPart, TransportPart):
 
     def _reset_air(self) -> None:
         self._room: dict[str, int] | None = None
+        self._closed: dict[str, int] = {}      # capacity of carriers taking no landings, per zone
         self._later: dict[str, int] | None = None
         self._landing_cache: dict[int, dict[str, tuple[int, str]]] = {}
         self._air_reach: dict[tuple, dict[str, tuple[str, ...]]] = {}
@@ -390,7 +391,7 @@ class MovementEngine(PathsPart, AirPart, TransportPart):
             return [f"the path ends where it starts, in {path[0]}"]
         # carriers moving with air units give them room at the end, less what the allies' air units
         # riding along (`carries_allied_air`) take
-        extra = sum(self._rules(u).carrier_capacity for u in units)
+        extra = sum(self._rules(u).carrier_capacity for u in units if self._takes_landings(u))
         if extra:
             extra -= sum(self._rules(u).carrier_cost for u in self._riders(units, path[0]))
         group_cost = 0
