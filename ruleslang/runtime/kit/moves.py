@@ -156,7 +156,7 @@ def _judge_landings(ctx, game, config) -> None:
             kept.append(landing)
         else:
             game.log("landing_cancelled", transport=transport, units=units, zone=zone, to=territory,
-                     why=f"the rules' landing_holds refuses it when the combat move ends")
+                     why="the rules' landing_holds refuses it when the combat move ends")
     kit.waiting_landings = kept
 
 
