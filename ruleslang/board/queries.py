@@ -173,10 +173,29 @@ class BoardQueries:
         self._space(b)
         return self.graph.distances(self._space(a), _move(by)).get(b)
 
-    def within(self, space: str, n: int, by: str = "all") -> tuple[str, ...]:
-        """Spaces 1 to `n` steps from `space` (never `space` itself), in natural order."""
-        distances = self.graph.distances(self._space(space), _move(by))
-        return natural_sorted(s for s, d in distances.items() if 1 <= d <= n)
+    def within(self, space: str, n: int, by: str = "all", through: Callable[[str], bool] | None = None
+               ) -> tuple[str, ...]:
+        """Spaces 1 to `n` steps from `space` (never `space` itself), in natural order; with
+        `through`, only along paths whose spaces between `space` and the end satisfy it (the end
+        itself need not)."""
+        if through is None:
+            distances = self.graph.distances(self._space(space), _move(by))
+            return natural_sorted(s for s, d in distances.items() if 1 <= d <= n)
+        by = _move(by)
+        game_map = self.map
+        seen = {self._space(space): 0}
+        queue = deque([space])
+        while queue:
+            here = queue.popleft()
+            if seen[here] >= n or (here != space and not through(here)):
+                continue  # a path goes on only from a space it may pass
+            for there in game_map.neighbours(here):
+                info = game_map.space(there)
+                if there in seen or info.impassable or (by != "all" and info.kind != by):
+                    continue
+                seen[there] = seen[here] + 1
+                queue.append(there)
+        return natural_sorted(s for s, d in seen.items() if d >= 1)
 
     def cached_connected(self, space: str, cache_key: Hashable) -> tuple[str, ...] | None:
         """The answer `connected(space, ..., cache_key)` keeps for this state, or None when there

@@ -142,6 +142,13 @@ class ProcedureConfig:
         ctx = self.ctx
         return lambda space: make(self._env())(ctx.space_values[space])
 
+    def value_fn(self, name: str) -> Callable | None:
+        """A `x => ...` setting as a Python function of a language value (not cached)."""
+        if name not in self.fields:
+            return None
+        make = self._fn(name)
+        return lambda value: make(self._env())(value)
+
     def predicate(self, name: str):
         fn = self.unit_fn(name)
         if fn is None:

@@ -14,6 +14,8 @@ _UNIT_INT = T.FnType((T.UNIT,), T.INT)
 _UNIT_BOOL = T.FnType((T.UNIT,), T.BOOL)
 _TYPE_INT = T.FnType((T.UNITTYPE,), T.INT)
 _TYPE_BOOL = T.FnType((T.UNITTYPE,), T.BOOL)
+# a landing planned in combat move that waits for the sea battle in its zone (`landing_holds`)
+_PLANNED_LANDING = T.RecordType((("zone", T.SPACE), ("to", T.SPACE), ("units", T.ListType(T.UNIT))))
 
 # procedure name -> (what it does, its settings and their types). Settings of a function type are
 # written as conditions `x => ...`; the others are expressions.
@@ -24,6 +26,8 @@ PROCEDURES: dict[str, tuple[str, dict[str, T.Type]]] = {
                   # the counters `resources` names, besides the money
                   "lot": _TYPE_INT, "resources": T.ListType(T.TEXT),
                   "resource_costs": T.FnType((T.UNITTYPE,), T.ListType(T.INT))}),
+    # landing_holds: asked of each landing planned in the combat move (one that waits for the sea
+    # battle in its zone) when the combat move ends; false cancels it (default: every one holds).
     # Absent settings take the default docs/runtime.md ("### runtime move") gives, today's rule:
     # passes_blockers / blocks_passing false, stops_movement / blocks_unload true, the
     # unloaded_transport_* and loads_* false, landing "held by the side at the start of the turn
@@ -33,13 +37,14 @@ PROCEDURES: dict[str, tuple[str, dict[str, T.Type]]] = {
              {"kind": T.TEXT, "movement": _UNIT_INT, "domain": T.FnType((T.UNIT,), T.TEXT),
               "blitz": _UNIT_BOOL, "blocks": _UNIT_BOOL, "transport_capacity": _UNIT_INT,
               "transport_cost": _UNIT_INT, "carrier_capacity": _UNIT_INT, "carrier_cost": _UNIT_INT,
-              "bombs": _UNIT_BOOL, "combat_moves": _UNIT_BOOL,
+              "bombs": _UNIT_BOOL, "escorts": _UNIT_BOOL, "combat_moves": _UNIT_BOOL,
               "passes_blockers": _UNIT_BOOL, "blocks_passing": _UNIT_BOOL, "stops_movement": _UNIT_BOOL,
               "blocks_unload": _UNIT_BOOL,
               "unloaded_transport_moves": T.BOOL, "unloaded_transport_loads": T.BOOL,
               "loads_allied": T.BOOL, "loads_onto_allied": T.BOOL,
               "landing": T.FnType((T.SPACE,), T.BOOL), "later_carriers": T.BOOL, "carries_allied_air": T.BOOL,
-              "canals": T.TEXT, "raid_target": T.FnType((T.SPACE,), T.BOOL)}),
+              "canals": T.TEXT, "raid_target": T.FnType((T.SPACE,), T.BOOL),
+              "landing_holds": T.FnType((_PLANNED_LANDING,), T.BOOL), "takes_landings": _UNIT_BOOL}),
     # the battle policies (docs/runtime.md, "runtime battle"): captures, which attacking units take
     # a territory; defender, who defends a space; retreats, whether the attacker may retreat from
     # the battle at hand; retreat_to, which of the spaces its units came from it may retreat to;
@@ -52,8 +57,11 @@ PROCEDURES: dict[str, tuple[str, dict[str, T.Type]]] = {
                 "captures": _UNIT_BOOL, "defender": T.FnType((T.SPACE,), T.OptionalType(T.PLAYER)),
                 "retreats": T.BOOL, "retreat_to": T.FnType((T.SPACE,), T.BOOL), "stalemate": T.BOOL,
                 "withdraws": _UNIT_BOOL, "casualties_by": T.FnType((T.UNIT,), T.OptionalType(T.PLAYER))}),
+    # owner: who gets the units the current player places (itself by default; an ally that moves
+    # them, for a power whose economies buy and place separately)
     "place": ("purchased units are placed, within the declared placement constraints",
-              {"at_sea": _TYPE_BOOL, "carrier_capacity": _TYPE_INT, "carrier_cost": _TYPE_INT}),
+              {"at_sea": _TYPE_BOOL, "carrier_capacity": _TYPE_INT, "carrier_cost": _TYPE_INT,
+               "owner": T.PLAYER}),
     # the bid (`play --bid SIDE=IPCS`), run before round 1 for each power with a bid, not in a
     # turn: the power buys units with its bid at `cost` and places them at once, each in a space
     # where `space` holds (land units on land, sea units at sea), at most `per_space` in a space

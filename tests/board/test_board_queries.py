@@ -84,6 +84,16 @@ def test_within_and_distance(aar_queries):
         aar_queries.within("Germany", 1, by="air")
 
 
+def test_within_through_goes_on_only_from_the_spaces_it_may_pass(aar_queries):
+    q = aar_queries
+    everything = q.within("Western Europe", 2, by="land")
+    assert "Eastern Europe" in everything                           # through Germany
+    avoiding = q.within("Western Europe", 2, by="land", through=lambda s: s != "Germany")
+    assert "Germany" in avoiding                                    # an end need not be passable
+    assert "Eastern Europe" not in avoiding and set(avoiding) < set(everything)
+    assert q.within("Western Europe", 2, by="land", through=lambda s: True) == everything
+
+
 def test_within_never_enters_impassable_land(aar, aar_queries):
     reachable = aar_queries.within("Germany", 20, by="all")
     assert not [s for s in reachable if aar.space(s).impassable]

@@ -60,10 +60,35 @@ def _by(value) -> str:
     return by
 
 
-_board_fn("within", "within(s, n, by: \"land\"|\"sea\"|\"all\"): spaces 1 to n steps from s",
-          [T.SPACE, T.INT], SPACES,
-          lambda ctx, s, n, by=None: ctx.spaces(ctx.board.within(s.name, n, by=_by(by))),
-          kw={"by": T.TEXT})
+def _check_within(tc, call):
+    if len(call.args) != 2:
+        tc.error("T302", f"within takes a space and a number of steps, found {len(call.args)} argument(s)", call.span)
+    for node, ptype in zip(call.args, (T.SPACE, T.INT)):
+        tc.expect(node, ptype)
+    for extra in call.args[2:]:
+        tc.check(extra)
+    for k in call.kwargs:
+        if k.name.text == "by":
+            tc.expect(k.value, T.TEXT)
+        elif k.name.text == "through":
+            tc.check_function_arg(k.value, (T.SPACE,), T.BOOL)
+        else:
+            tc.error("T303", f"within has no argument named '{k.name.text}'", k.name.span,
+                     hint="named arguments: by, through")
+            tc.check(k.value)
+    return SPACES
+
+
+def _within_impl(ctx, s, n, by=None, through=None):
+    if through is None:
+        return ctx.spaces(ctx.board.within(s.name, n, by=_by(by)))
+    values = ctx.space_values
+    return ctx.spaces(ctx.board.within(s.name, n, by=_by(by), through=lambda name: through(values[name]) is True))
+
+
+builtin("within", "within(s, n, by: \"land\"|\"sea\"|\"all\", through: x => cond): spaces 1 to n steps from s "
+        "(with through: along paths whose spaces between s and the end satisfy cond)",
+        board=True, kwargs=("by", "through"))((_check_within, _within_impl))
 _board_fn("distance", "distance(a, b, by: ...): the fewest steps from a to b (none if unreachable)",
           [T.SPACE, T.SPACE], T.OptionalType(T.INT),
           lambda ctx, x, y, by=None: ctx.board.distance(x.name, y.name, by=_by(by)),

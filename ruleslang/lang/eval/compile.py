@@ -343,7 +343,8 @@ class ExprCompiler:
             else:
                 f = self.expr(a)
                 args.append(self._need(a, f) if guard else f)
-        kwargs = [(k.name.text, self._need(k.value, self.expr(k.value)) if guard else self.expr(k.value))
+        kwargs = [(k.name.text, self.condition(k.value) if isinstance(k.value, ast.Lambda)
+                   else self._need(k.value, self.expr(k.value)) if guard else self.expr(k.value))
                   for k in node.kwargs]
         impl = bi.impl
         # Each call site keeps its span: evaluation and board errors are reported at the rule text.

@@ -183,7 +183,7 @@ class ExactCompiler:
                     out[v] = out.get(v, 0) + w
                 return X.XDist(out, faces.total)
             return roll
-        if any(isinstance(a, ast.Lambda) for a in node.args):
+        if any(isinstance(a, ast.Lambda) for a in [*node.args, *(k.value for k in node.kwargs)]):
             raise EvalError("E512", f"{name} with a condition cannot take rolled values", span)
         holder: dict = {}
         impl = bi.impl

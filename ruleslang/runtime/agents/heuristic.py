@@ -17,7 +17,7 @@ values). It then plays:
   two defenders for each attacker), plus an air unit when it can afford one;
 - combat move: attacks the most valuable reachable enemy spaces it takes with high odds, with the
   fewest units that keep the odds (`_fewest`), capitals and score-bearing territories first; units no attack
-  needs that can bomb raid the richest enemy factory they reach; an air unit goes only where it
+  needs that can bomb raid the richest enemy factory they reach, with escorts where enemy air units wait; an air unit goes only where it
   keeps a landing whatever the battles give (the engine's `landings`; carrier places promised once);
 - non-combat move: moves units toward the nearest threatened own territory (capitals first);
   transports carry the units that cannot reach the fighting by land to the friendly coast
@@ -475,6 +475,7 @@ class HeuristicAgent(Agent):
                 if hostile:
                     reach.setdefault(target, []).append((uid, path))
         can_raid = {uid for uid in engine.movable_units() if any(m.kind == "bomb" for m in engine.moves_of(uid))}
+        held = self._escort_reserve(game, engine, can_raid)
         plan: list = []
         used: set[int] = set()
         reserved: dict[str, int] = {}  # sea zone -> carrier places promised to this plan's air units
@@ -482,7 +483,7 @@ class HeuristicAgent(Agent):
         for target in targets:
             defenders = [u for u in board.units(target) if not game.allied(u.owner, self.player)
                          and self._fire(game, u, "defender") > 0]
-            candidates = [(uid, path) for uid, path in reach[target] if uid not in used]
+            candidates = [(uid, path) for uid, path in reach[target] if uid not in used and uid not in held]
             # strongest attackers first, units that could raid a factory last; land units must be
             # among them to take the space
             candidates.sort(key=lambda up: (up[0] in can_raid, -self._fire(game, game.unit_or_none(up[0]), "attacker"),
@@ -573,7 +574,7 @@ class HeuristicAgent(Agent):
 
     def _raids(self, game, engine, used: set[int], reserved: dict[str, int]) -> list:
         """Bombing raids by the units no attack needs, on the richest enemy factory each reaches
-        from which it keeps a landing (`_keeps_landing`)."""
+        from which it keeps a landing (`_keeps_landing`); then escorts (`_escorts`)."""
         raids = []
         for uid in engine.movable_units():
             if uid in used:
@@ -583,8 +584,56 @@ class HeuristicAgent(Agent):
                                                      game.space_order(m.path[-1]))):
                 if self._keeps_landing(game, engine, uid, move.path, reserved):
                     raids.append(move)
+                    used.add(uid)
                     break
-        return raids
+        return raids + self._escorts(game, engine, raids, used, reserved)
+
+    def _waiting(self, game, target: str) -> int:
+        """The enemy air units in `target`: the interceptors a raid there may meet."""
+        return sum(1 for u in game.board.units(target)
+                   if not game.allied(u.owner, self.player) and self._domain(game, u) == "air")
+
+    def _escort_reserve(self, game, engine, can_raid: set[int]) -> set[int]:
+        """The units kept out of the attacks to escort raids (`_escorts`): for each space a unit
+        that can raid would bomb (the richest it reaches), one escort that reaches it for each
+        enemy air unit waiting there."""
+        if not can_raid:
+            return set()
+        escorts = [uid for uid in engine.movable_units() if engine.escorts_raids(uid)]
+        targets = set()
+        for uid in sorted(can_raid):
+            bombs = [m.path[-1] for m in engine.moves_of(uid) if m.kind == "bomb"]
+            if bombs:
+                targets.add(min(bombs, key=lambda t: (-self._territory_value(game, t), game.space_order(t))))
+        held: set[int] = set()
+        for target in sorted(targets, key=game.space_order):
+            waiting = self._waiting(game, target)
+            for uid in escorts:
+                if waiting <= 0:
+                    break
+                if uid not in held and target in engine.destinations(uid):
+                    held.add(uid)
+                    waiting -= 1
+        return held
+
+    def _escorts(self, game, engine, raids: list, used: set[int], reserved: dict[str, int]) -> list:
+        """Escorts (units the rules let fly with the bombing units: `escorts`) that no attack needs, to each
+        raid where enemy air units wait to intercept: one for each of them, each keeping a landing.
+        They are planned after the raids, so the engine accepts them once the bombing units have flown."""
+        escorts = []
+        for target in sorted({m.path[-1] for m in raids}, key=game.space_order):
+            waiting = self._waiting(game, target)
+            for uid in engine.movable_units():
+                if waiting <= 0:
+                    break
+                if uid in used or not engine.escorts_raids(uid):
+                    continue
+                path = engine.destinations(uid).get(target)
+                if path is not None and self._keeps_landing(game, engine, uid, path, reserved):
+                    escorts.append(Move((uid,), path, "bomb"))
+                    used.add(uid)
+                    waiting -= 1
+        return escorts
 
     def _noncombat_plan(self, game, engine) -> list:
         board = game.board

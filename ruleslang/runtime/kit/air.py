@@ -17,10 +17,18 @@ from ruleslang.runtime.kit.movement_rules import UnitRules, unit_name
 class AirPart:
     """The air part of `MovementEngine`."""
 
+    def _takes_landings(self, unit: Unit) -> bool:
+        """Whether a carrier takes air units landing on it now (the rules' `takes_landings`)."""
+        takes = self.rules.takes_landings
+        return takes is None or takes(unit)
+
     def _rooms(self) -> dict[str, int]:
-        """Room left on the carriers of the player's side, per sea zone that has such carriers."""
+        """Room left on the carriers of the player's side, per sea zone that has such carriers. A
+        carrier that takes no landings (`takes_landings`) gives no room; the air units in its zone
+        are counted on such carriers first (they may stay where they are)."""
         if self._room is None:
             capacity: dict[str, int] = {}
+            closed: dict[str, int] = {}
             used: dict[str, int] = {}
             is_sea = self.board.is_sea
             for unit in self.state.units:
@@ -28,10 +36,13 @@ class AirPart:
                     continue
                 rules = self._rules(unit)
                 if rules.carrier_capacity:
-                    capacity[unit.space] = capacity.get(unit.space, 0) + rules.carrier_capacity
+                    kept = capacity if self._takes_landings(unit) else closed
+                    kept[unit.space] = kept.get(unit.space, 0) + rules.carrier_capacity
                 if rules.domain == "air" and rules.carrier_cost:
                     used[unit.space] = used.get(unit.space, 0) + rules.carrier_cost
-            self._room = {zone: capacity[zone] - used.get(zone, 0) for zone in capacity}
+            self._room = {zone: capacity.get(zone, 0) - max(0, used.get(zone, 0) - closed.get(zone, 0))
+                          for zone in {*capacity, *closed}}
+            self._closed = closed
         return self._room
 
     def _later_zones(self) -> dict[str, int]:
@@ -47,7 +58,7 @@ class AirPart:
                     rules = self._ur[unit.id]
                     flags = unit.flags
                     if (rules.carrier_capacity <= 0 or rules.domain != "sea" or rules.movement <= unit.moved
-                            or flags.get("in_battle") or flags.get("combat_moved")):
+                            or flags.get("in_battle") or flags.get("combat_moved") or not self._takes_landings(unit)):
                         continue
                     for zone in self._sea_walk(unit.space, rules.movement - unit.moved, rules, combat=False):
                         found[zone] = max(found.get(zone, 0), rules.carrier_capacity)
@@ -128,7 +139,8 @@ class AirPart:
         start = unit.space
         if cost > 0 and self.board.is_sea[start] and (self.combat or start not in self._enemy):
             room = self._rooms().get(start)
-            if room is not None and 0 <= room < cost:
+            # (beside a carrier that takes no landings, its place may be on that one: not kept)
+            if room is not None and 0 <= room < cost and not self._closed.get(start):
                 return self.board.graph.distances(start, "all")
         return None
 
@@ -195,8 +207,14 @@ class AirPart:
                     result[space] = board.air_path(start, space)
         return result
 
-    def _check_bomb(self, unit: Unit, rules: UnitRules, end: str) -> list[str]:
+    def _check_bomb(self, unit: Unit, rules: UnitRules, end: str, with_bombing_units: bool = False) -> list[str]:
+        """Why `unit` cannot raid `end` ([] when it may); an escort flies to a raid of the player's
+        bombing units (`can_bomb`), made already or by such units in the same move (`with_bombing_units`)."""
         name = unit_name(unit)
+        if rules.domain == "air" and not rules.can_bomb and rules.can_escort:
+            if not with_bombing_units and end not in self._raided():
+                return [f"{name} cannot escort a raid on {end}: no unit of {self.player} that bombs raids it"]
+            return []
         if rules.domain != "air" or not rules.can_bomb:
             return [f"{name} cannot make a bombing raid"]
         if self.board.is_sea[end] or not self._enemy_player(end):

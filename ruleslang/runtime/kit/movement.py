@@ -54,7 +54,9 @@ ruleset's settings (docs/runtime.md "### runtime move"); the defaults below are 
 - Air, combat move. An air unit may end anywhere it reaches (an attack on a space with enemy
   units, a flight over an empty hostile territory, or a friendly space), or with kind "bomb" (a
   unit with `can_bomb`) in a territory held by an enemy player that has a factory: a
-  strategic bombing raid. It must keep enough movement to land afterwards: its movement left at
+  strategic bombing raid (or in one the `raid_target` condition accepts); a unit with
+  `can_escort` may fly with kind "bomb" to a raid the player's bombing units make, as an escort
+  (it raids nothing; the raid step sees it). It must keep enough movement to land afterwards: its movement left at
   the end of the move must be at least the air distance to the nearest landing space, i.e. a
   territory without enemy units where `MovementRules.landing` lets it land (default: its side
   held it at the start of the turn and still holds it), or a
@@ -204,6 +206,7 @@ class MovementEngine(PathsPart, AirPart, TransportPart):
 
     def _reset_air(self) -> None:
         self._room: dict[str, int] | None = None
+        self._closed: dict[str, int] = {}      # capacity of carriers taking no landings, per zone
         self._later: dict[str, int] | None = None
         self._landing_cache: dict[int, dict[str, tuple[int, str]]] = {}
         self._air_reach: dict[tuple, dict[str, tuple[str, ...]]] = {}
@@ -290,7 +293,20 @@ class MovementEngine(PathsPart, AirPart, TransportPart):
         moves = [Move(uid, path) for path in reach.values()]
         if self.combat and rules.domain == "air" and rules.can_bomb:
             moves += [Move(uid, reach[s], "bomb") for s in self._bomb_targets(reach)]
+        elif self.combat and rules.domain == "air" and rules.can_escort:
+            raided = self._raided()
+            moves += [Move(uid, reach[s], "bomb") for s in reach if s in raided]
         return moves
+
+    def escorts_raids(self, unit_id: int) -> bool:
+        """Whether the unit may fly with the player's bombing units to a raid, as an escort (`escorts`)."""
+        unit = self._unit(unit_id)
+        rules = self._rules(unit)
+        return rules.domain == "air" and rules.can_escort and not rules.can_bomb
+
+    def _raided(self) -> set[str]:
+        """Spaces the player's bombing units (`can_bomb`) raid in this combat move: where escorts may fly."""
+        return {u.space for u in self._mine if u.flags.get("bombing") and self._ur[u.id].can_bomb}
 
     def _move_lists(self) -> dict[int, list[Move]]:
         """Every unit's own moves, by id; remade only for the units the last moves touched."""
@@ -375,7 +391,7 @@ class MovementEngine(PathsPart, AirPart, TransportPart):
             return [f"the path ends where it starts, in {path[0]}"]
         # carriers moving with air units give them room at the end, less what the allies' air units
         # riding along (`carries_allied_air`) take
-        extra = sum(self._rules(u).carrier_capacity for u in units)
+        extra = sum(self._rules(u).carrier_capacity for u in units if self._takes_landings(u))
         if extra:
             extra -= sum(self._rules(u).carrier_cost for u in self._riders(units, path[0]))
         group_cost = 0
@@ -395,7 +411,8 @@ class MovementEngine(PathsPart, AirPart, TransportPart):
                 problems.append(f"{name} has {left} movement left but the path to {path[-1]} takes {steps} steps")
                 continue
             if move.kind == "bomb":
-                problems += self._check_bomb(unit, rules, path[-1])
+                problems += self._check_bomb(unit, rules, path[-1],
+                                             with_bombing_units=any(self._rules(u).can_bomb for u in units))
             if rules.domain == "land":
                 problems += self._check_land(name, rules, path)
             elif rules.domain == "sea":
@@ -471,6 +488,8 @@ class MovementEngine(PathsPart, AirPart, TransportPart):
         if self._room_changed(units, path[0], end):
             self._reset_air()
             dirty.update(self._my_air)
+        elif move.kind == "bomb":  # a new raid: the escorts may now fly to it
+            dirty.update(uid for uid in self._my_air if self._ur[uid].can_escort)
 
     def contested(self) -> list[str]:
         """Spaces where a battle must be fought after combat move, in natural order: where the

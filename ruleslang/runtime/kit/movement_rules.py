@@ -37,6 +37,7 @@ class UnitRules:
     stops_movement: bool = True    # an enemy unit of this kind stops land movement (a blitz) where it stands
     blocks_unload: bool = True     # an enemy unit of this kind in a sea zone forbids unloading there
     blocks_passing: bool = False   # an enemy unit of this kind stops even units that pass blockers
+    can_escort: bool = False  # may fly (kind "bomb") with the mover's bombing units to a raid they make, as an escort
 
     def __post_init__(self) -> None:
         if self.domain not in DOMAINS:
@@ -87,19 +88,23 @@ class MovementRules:
     the turn and still holds it (the engine asks it again whenever the board changed).
     `raid_target(space, player)`, when given, tells whether the player's units may raid an enemy
     territory; by default, when it has a factory.
+    `takes_landings(unit)`, when given, tells whether a carrier (a unit with carrier capacity) takes
+    air units landing on it now (e.g. not while damaged); by default, every carrier does.
     Answers are cached: build a new `MovementRules` when the rulesets' answers may change.
     """
 
     def __init__(self, unit_rules: Callable[[str, str], UnitRules], allied: Callable[[str, str], bool],
                  capture: Callable[[GameState, str, str], None] | None = None, policy: MovePolicy | None = None,
                  landing: Callable[[str, str], bool] | None = None,
-                 raid_target: Callable[[str, str], bool] | None = None):
+                 raid_target: Callable[[str, str], bool] | None = None,
+                 takes_landings: Callable[[Unit], bool] | None = None):
         self._unit_rules = unit_rules
         self._allied = allied
         self.capture = capture
         self.policy = policy if policy is not None else MovePolicy()
         self.landing = landing
         self.raid_target = raid_target
+        self.takes_landings = takes_landings
         self._rules_cache: dict[tuple[str, str], UnitRules] = {}
         self._allied_cache: dict[tuple[str, str], bool] = {}
 

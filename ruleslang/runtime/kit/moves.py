@@ -14,6 +14,7 @@ from types import SimpleNamespace
 
 from ruleslang.base.errors import EvalError
 from ruleslang.lang.eval.statements import check_action
+from ruleslang.lang.values import Record
 from ruleslang.runtime.config import procedure_config
 from ruleslang.runtime.decisions import DONE, Decision
 from ruleslang.runtime.kit.battle import capture_without_battle, take_leftovers
@@ -25,7 +26,7 @@ MAX_MOVES = 400  # per phase: an agent that never says DONE is stopped here
 
 _UNIT_SETTINGS = ("movement", "domain", "blitz", "blocks", "transport_capacity", "transport_cost", "carrier_capacity",
                   "carrier_cost", "bombs", "combat_moves", "passes_blockers", "stops_movement", "blocks_unload",
-                  "blocks_passing")
+                  "blocks_passing", "escorts")
 
 
 def unit_rules_of(ctx, config):
@@ -51,7 +52,8 @@ def unit_rules_of(ctx, config):
                 passes_blockers=given.get("passes_blockers", False) is True,
                 stops_movement=given.get("stops_movement", True) is True,
                 blocks_unload=given.get("blocks_unload", True) is True,
-                blocks_passing=given.get("blocks_passing", False) is True)
+                blocks_passing=given.get("blocks_passing", False) is True,
+                can_escort=given.get("escorts", False) is True)
         return config.lasting(("unit_rules", type_name, owner), compute)
 
     def rules(type_name: str, owner: str) -> UnitRules:
@@ -88,6 +90,23 @@ def landing_of(config):
     return lambda space, player: fn(space) is True
 
 
+def takes_landings_of(config):
+    """The rules' `takes_landings` condition `u => ...` on a carrier, as a function of a board unit
+    (cached per type, owner and hits taken: a carrier's damage may change it), or None (every
+    carrier takes landings) when the ruleset does not set it."""
+    if not config.has("takes_landings"):
+        return None
+    ctx = config.ctx
+    cache: dict[tuple, bool] = {}
+
+    def takes(unit) -> bool:
+        key = (unit.type, unit.owner, unit.hits)
+        if key not in cache:
+            cache[key] = config.unit_answer("takes_landings", unit, ctx) is True
+        return cache[key]
+    return takes
+
+
 def raid_target_of(config):
     """The rules' `raid_target` condition `t => ...` (asked with the raiding player as `current_player()`)
     as a function (space name, player name) -> bool, or None (the engine's default: an enemy
@@ -102,7 +121,8 @@ def movement_rules_of(ctx, config, span, allied, capture=None):
     """The engine's `MovementRules` for one move phase, from its settings (read once);
     `allied(a, b)` tells whether two players are on the same side."""
     return MovementRules(unit_rules_of(ctx, config), allied, capture=capture, policy=move_policy_of(config, span),
-                         landing=landing_of(config), raid_target=raid_target_of(config))
+                         landing=landing_of(config), raid_target=raid_target_of(config),
+                         takes_landings=takes_landings_of(config))
 
 
 def _blitz_capture(ctx, game):
@@ -115,6 +135,29 @@ def _blitz_capture(ctx, game):
         config = game.kit.battle_config()
         take_leftovers(game, space, player, config.predicate("captured") if config is not None else None)
     return capture
+
+
+def _judge_landings(ctx, game, config) -> None:
+    """The landings planned in this combat move (waiting for the sea battle in their zone), judged
+    by the `landing_holds` setting now that the combat move is over: one it refuses is cancelled
+    (`landing_cancelled`; its cargo stays aboard and its transport stays bound to it, as after a
+    sea battle not won)."""
+    holds = config.value_fn("landing_holds")
+    kit = game.kit
+    if holds is None or not kit.waiting_landings:
+        return
+    kept = []
+    for landing in kit.waiting_landings:
+        transport, units, zone, territory = landing
+        planned = Record([("zone", ctx.space_values[zone]), ("to", ctx.space_values[territory]),
+                          ("units", tuple(ctx.unit_value(game.unit_or_none(u)) for u in units
+                                          if game.unit_or_none(u) is not None))])
+        if holds(planned) is True:
+            kept.append(landing)
+        else:
+            game.log("landing_cancelled", transport=transport, units=units, zone=zone, to=territory,
+                     why="the rules' landing_holds refuses it when the combat move ends")
+    kit.waiting_landings = kept
 
 
 def run(ctx, proc) -> None:
@@ -182,6 +225,7 @@ def run(ctx, proc) -> None:
                     zones.append(zone)
         engine.apply(move)
     if kind == "combat":
+        _judge_landings(ctx, game, config)
         kit.pending_battles = engine.contested()
         kit.pending_raids = engine.bombing_raids()
         ctx.contested_spaces = list(kit.pending_battles)  # what `contested()` reads

@@ -4,7 +4,9 @@ A placement answer lists (territory, sea zone or None, [unit types]): the units 
 land territory, sea units going to the named sea zone bordering it. An item may add a fourth
 element, [carried unit types]: air units (`carrier_cost` above 0) mobilised from the territory
 straight onto the player's carriers in that sea zone, those placed there now or already there
-with room (`carrier_capacity`). Every territory's units, carried ones included, are
+with room (`carrier_capacity`). The units go to the player the `owner` setting names (by default
+the player placing them: an ally when one power's economies place for the player that moves all
+of its units). Every territory's units, carried ones included, are
 checked against the rules' `constraint on place(player, territory, units)` (and a new factory
 against `on build(player, territory)`); a refused placement is asked again; units that cannot
 be placed are lost, and the log says so.
@@ -12,6 +14,7 @@ be placed are lost, and the log says so.
 
 from __future__ import annotations
 
+from ruleslang.base.errors import EvalError
 from ruleslang.lang.eval.statements import check_action
 from ruleslang.runtime.config import procedure_config
 from ruleslang.runtime.decisions import Decision
@@ -27,6 +30,7 @@ def run(ctx, proc) -> None:
     carrier_cost = config.type_fn("carrier_cost", 0)
     player = state.current_player
     player_value = ctx.player_values[player]
+    owner = _owner(ctx, config, player)
 
     for space in game.kit.builds.pop(player, []):
         refusals = check_action(ctx, "build", [player_value, ctx.space_values[space]])
@@ -55,7 +59,7 @@ def run(ctx, proc) -> None:
         left = list(pending)
         reasons: list[str] = []
         at: dict[str, list[str]] = {}  # everything placed at a territory is one placement, however listed
-        room = _carrier_room(state, player, carrier_capacity, carrier_cost)
+        room = _carrier_room(state, owner, carrier_capacity, carrier_cost)
         for item in answer:
             try:
                 territory, sea_zone, types, carried = _item(item)
@@ -101,19 +105,34 @@ def run(ctx, proc) -> None:
         territory, sea_zone, types, carried = _item(item)
         for t in types:
             target = sea_zone if at_sea(t) is True else territory
-            state.add_units(target, t, player, 1)
+            state.add_units(target, t, owner, 1)
             placed.append(t)
         for t in carried:
-            state.add_units(sea_zone, t, player, 1)
+            state.add_units(sea_zone, t, owner, 1)
             placed.append(t)
         # a fourth element only when air units went to sea, so that placements without any log as before
         logged.append([territory, sea_zone, list(types)] + ([list(carried)] if carried else []))
     lost = list(pending)
     for t in placed:
         lost.remove(t)
-    game.log("place", player=player, placed=logged)
+    # the owner is logged only when it is not the placer, so that other games log as before
+    game.log("place", player=player, placed=logged, **({"owner": owner} if owner != player else {}))
     if lost:
         game.log("lost", player=player, units=lost, why="no legal place to put them")
+
+
+def _owner(ctx, config, player: str) -> str:
+    """Who gets the units `player` places: the `owner` setting (evaluated with `player` as the
+    current player), else the player itself. An owner not on the placer's side is E557."""
+    if not config.has("owner"):
+        return player
+    chosen = getattr(config.value("owner"), "name", None)
+    if chosen is None or not ctx.game.allied(chosen, player):
+        raise EvalError("E557", f"the place setting owner gives {chosen or 'none'} the units {player} places: "
+                                f"expected {player} or a player on its side",
+                        config.fields["owner"].span,
+                        hint="the units a player places go to itself or to an ally that moves them")
+    return chosen
 
 
 def _item(item) -> tuple:
