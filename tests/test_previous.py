@@ -84,16 +84,60 @@ def test_previous_outside_an_override_is_not_defined_with_a_hint(tmp_path):
     assert d.message == "'previous' is not defined" and "override" in d.hint
 
 
-def test_previous_in_a_hook_override_is_r250(tmp_path):
-    text = """
-        ruleset demo/hooked@1
-        uses demo/base@1
-        override hook watch after tally:
-            run previous
+HOOKED_BASE = """
+    ruleset demo/hbase@1
+    player A
+    counter seen -> int = 0
+    phase tally:
+        change seen by 1
+    sequence turn: tally
+    hook watch after tally when seen < 50:
+        change seen by 10
+"""
+
+HOOKED = """
+    ruleset demo/hooked@1
+    uses demo/hbase@1
+    override hook watch after tally:
+        run previous
+        change seen by 100
+
+    test "an overriding hook runs the hook it replaces, which no longer fires by itself":
+        run tally
+        expect seen == 111
+
+    test "the replaced hook runs only where it would have: its condition is kept":
+        run tally
+        run tally
+        expect seen == 212
+"""
+
+
+def test_a_hook_override_runs_the_hook_it_replaces(tmp_path):
+    write_rulesets(tmp_path, {"demo/hbase@1": HOOKED_BASE, "demo/hooked@1": HOOKED})
+    code, out = run_cli(["test", "demo/hooked@1", "--rulesets", str(tmp_path)])
+    assert code == 0, out
+    assert out.strip().endswith("2 passed, 0 failed")
+    code, out = run_cli(["diff", "demo/hbase@1", "demo/hooked@1", "--rulesets", str(tmp_path)])
+    assert code == 0, out
+    assert "run previous" in out and "previous: the watch of demo/hbase@1, which this override extends" in out
+
+
+def test_previous_in_a_constraint_override_is_r250(tmp_path):
+    base = """
+        ruleset demo/cbase@1
+        player A
+        constraint few on place(p, t, list):
+            require count(list) < 5 else "at most four"
     """
-    _, loaded = load(tmp_path, {"demo/base@1": BASE, "demo/hooked@1": text}, "demo/hooked@1")
-    assert codes(loaded.diagnostics) == ["R250"]
-    assert loaded.diagnostics[0].span.line == 4
+    text = """
+        ruleset demo/constrained@1
+        uses demo/cbase@1
+        override constraint few on place(p, t, list):
+            require previous else "as before"
+    """
+    _, loaded = load(tmp_path, {"demo/cbase@1": base, "demo/constrained@1": text}, "demo/constrained@1")
+    assert "R250" in codes(loaded.diagnostics), loaded.diagnostics
 
 
 def test_a_ruleset_that_defines_previous_keeps_its_meaning(tmp_path):

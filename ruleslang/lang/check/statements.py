@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ruleslang.lang import types as T
 from ruleslang.lang.builtins.board import SETTABLE_PROPERTIES
+from ruleslang.lang.compose.previous import is_hidden_name
 from ruleslang.lang.check.state import RUNNABLE_KINDS, CheckState
 from ruleslang.lang.check.typecheck import Frame
 from ruleslang.lang.syntax import ast
@@ -105,7 +106,9 @@ def _stmt(state: CheckState, stmt, frame: Frame) -> None:
         tc.expect(stmt.to, T.SPACE)
     elif isinstance(stmt, ast.RunEffect):
         target = state.scope.symbols.get(stmt.name.text)
-        if target is None or target.kind not in RUNNABLE_KINDS:
+        # a hook an override replaced and runs (`run previous`: lang/compose/previous.py)
+        replaced_hook = target is not None and target.kind == "hook" and is_hidden_name(stmt.name.text)
+        if not replaced_hook and (target is None or target.kind not in RUNNABLE_KINDS):
             state.error("R201", f"'{stmt.name.text}' is not a phase or step to run", stmt.name.span)
 
 

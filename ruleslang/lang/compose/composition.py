@@ -320,7 +320,7 @@ class Composer:
                 "R250", f"'previous' names the definition an override replaces; an override of a "
                         f"{decl.kind} cannot call or run the {current.decl.kind} it replaces", where.span,
                 hint="previous is for overrides of formulas, modifier lists, tables, constants (call it, "
-                     "or read it) and of phases and steps (run previous)"))
+                     "or read it) and of phases, steps and hooks (run previous)"))
             return decl
         hidden = hidden_name(current.slot, current.origin)
         env[hidden] = Definition(hidden, renamed(current.decl, hidden), current.origin)

@@ -2,7 +2,8 @@
 
 In an override of a formula, modifier list, table, die table or constant, the name `previous`
 means the definition being replaced (`previous(u)`, or `previous` for a constant); in an override
-of a phase or step, `run previous` runs the replaced body. The composer files the replaced
+of a phase, step or hook, `run previous` runs the replaced body (a replaced hook's only where it
+would have run: for its players, when its condition holds; it no longer fires by itself). The composer files the replaced
 definition under a name no ruleset can write, `NAME@ORIGIN` (`cost@family/name@1`), and the
 override's `previous` is renamed to it; from there on it is an ordinary definition: checked like
 any call (arity, types), compiled, explained and shown by `diff` under that name.
@@ -17,9 +18,9 @@ from ruleslang.lang.syntax import ast
 PREVIOUS = "previous"
 
 # The kinds whose override may name what it replaces: value definitions (called, or read as a
-# name) and phases and steps (run). A hook or constraint has no name to run or call.
+# name) and phases, steps and hooks (run). A constraint has nothing to call or run.
 _VALUE_KINDS = (ast.FormulaDecl, ast.ModifiersDecl, ast.TableDecl, ast.DieTableDecl, ast.ConstantDecl)
-_RUN_KINDS = (ast.PhaseDecl, ast.StepDecl)
+_RUN_KINDS = (ast.PhaseDecl, ast.StepDecl, ast.HookDecl)
 
 
 def previous_uses(decl: ast.Decl) -> list[ast.Node]:

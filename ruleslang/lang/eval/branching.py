@@ -430,6 +430,8 @@ class Branching:
     def _RunEffect(self, stmt: ast.RunEffect, owner, depth, later):
         name = stmt.name.text
         span = stmt.span
+        if isinstance(self._decl(name), ast.HookDecl):
+            return self._refuse(stmt, "it runs the hook an override replaced (run previous in a hook)")
 
         def run(env, p, k):
             self.run_procedure(env[0], name, p, k, depth + 1, span)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ruleslang.lang.syntax import ast
+from ruleslang.lang.compose.previous import is_hidden_name
 from ruleslang.board.state import BoardError
 from ruleslang.lang.builtins.board import SETTABLE_PROPERTIES
 from ruleslang.lang.eval.compile import items_of, located
@@ -286,6 +287,16 @@ class StatementCompiler:
     def _RunEffect(self, stmt: ast.RunEffect, owner):
         name = stmt.name.text
         span = stmt.span
+        if isinstance(self.compiled.symbols[name].decl, ast.HookDecl):  # `run previous` in a hook override
+            def run_hook(env):
+                ctx = env[0]
+                ctx.host.spend(span)
+                ran = ctx.procedures.run_replaced_hook(ctx, name)
+                if ran is not None:
+                    hook, block, hook_env = ran
+                    ctx.log("hook", name=hook.name.text, when=hook.when, target=hook.target.text)
+                    block(hook_env)
+            return run_hook
 
         def run(env):
             run_procedure(env[0], name, span=span)
@@ -344,7 +355,8 @@ class Procedures:
         self._bodies: dict[str, Callable] = {}
         self.hooks: dict[str, list[ast.HookDecl]] = {}
         for name, sym in compiled.symbols.items():
-            if isinstance(sym.decl, ast.HookDecl):
+            # a hook an override replaced fires no more: it runs where the override says `run previous`
+            if isinstance(sym.decl, ast.HookDecl) and not is_hidden_name(name):
                 self.hooks.setdefault(sym.decl.target.phase.text if sym.decl.target.step is None
                                       else sym.decl.target.step.text, []).append(sym.decl)
         self._hook_runs: dict[int, tuple] = {}
@@ -409,20 +421,32 @@ class Procedures:
         for hook in self.hooks.get(name, ()):
             if hook.when != when:
                 continue
-            players, cond, block, size = self.hook_parts(hook)
-            env = [ctx] + [None] * (size - 1)
-            if players is not None:
-                who = players(env)
-                current = ctx.player_value(ctx.board.current_player()) if ctx.board else None
-                members = who.items if isinstance(who, LSet) else (who,)
-                if current not in members:
-                    continue
-            if cond is not None and cond(env) is not True:
-                continue
-            if self.compiled.coverage is not None:
-                self.compiled.coverage.reached.add(hook.name.text)
-            out.append((hook, block, env))
+            found = self._applicable(ctx, hook)
+            if found is not None:
+                out.append(found)
         return out
+
+    def run_replaced_hook(self, ctx, name: str) -> tuple | None:
+        """The hook an override replaced, filed as `name` (`run previous`), as (hook, block, env)
+        when it would have run now (its players, its condition), else None."""
+        return self._applicable(ctx, self.compiled.symbols[name].decl)
+
+    def _applicable(self, ctx, hook: ast.HookDecl) -> tuple | None:
+        """(hook, block, env) when `hook` applies now: the current player is one of its players and
+        its condition holds."""
+        players, cond, block, size = self.hook_parts(hook)
+        env = [ctx] + [None] * (size - 1)
+        if players is not None:
+            who = players(env)
+            current = ctx.player_value(ctx.board.current_player()) if ctx.board else None
+            members = who.items if isinstance(who, LSet) else (who,)
+            if current not in members:
+                return None
+        if cond is not None and cond(env) is not True:
+            return None
+        if self.compiled.coverage is not None:
+            self.compiled.coverage.reached.add(hook.name.text)
+        return hook, block, env
 
 
 def _runtime_procedure(name: str, proc: ast.RuntimeProcedure) -> Callable:
