@@ -374,3 +374,54 @@ def test_the_command_takes_a_retreat_threshold(capsys):
     assert data["outcomes"]["attacker retreats"]["float"] > 0.5
     assert main(argv[:-3] + ["2", "--format", "json"]) == 2
     assert json.loads(capsys.readouterr().out)["diagnostics"][0]["code"] == "U115"
+
+
+# ---------------------------------------------------------------------- transitions shared between states
+
+
+def _both_ways(game, spec, **options):
+    shared = Chain(game, spec, share=True, **options)
+    alone = Chain(game, spec, share=False, **options)
+    return shared, shared.solve(), alone, alone.solve()
+
+
+@pytest.mark.parametrize("refs, spec", [
+    (("aar/base@1",), BattleSpec(LAND, "Germans", {"infantry": 2, "artillery": 1, "armour": 1},
+                                 {"infantry": 3, "armour": 1}, "Russians", ["Eastern Europe"])),
+    (("aar/base@1",), BattleSpec("12 Sea Zone", "Germans", {"battleship": 1, "submarine": 1},
+                                 {"battleship": 1, "destroyer": 1}, "Americans")),
+    (("aa50/base@1", "aa50/sub-detection@1"), BattleSpec("12 Sea Zone", "Germans", {"submarine": 2},
+                                                         {"destroyer": 1, "submarine": 1}, "Americans")),
+])
+def test_shared_transitions_give_the_same_fractions(refs, spec):
+    shared, a, alone, b = _both_ways(_game(refs), spec)
+    assert a.ends == b.ends and a.taken == b.taken and a.rounds == b.rounds
+    assert shared.step_runs <= alone.step_runs
+
+
+def test_a_step_is_run_once_per_what_it_read(base_game):
+    # the round's last steps read the units that fight (not which are this round's casualties,
+    # nor their hits), so they run about once per state at the start of a round, not once per
+    # casualties of the round
+    spec = BattleSpec(LAND, "Germans", {"infantry": 3, "armour": 2}, {"infantry": 3, "armour": 1}, "Russians")
+    shared, a, alone, b = _both_ways(base_game, spec, exact=False)
+    assert a.ends == b.ends
+    assert shared.step_runs * 4 < alone.step_runs
+
+
+def test_a_step_that_reads_hits_tells_damaged_units_apart(tmp_path):
+    # a damaged battleship fires at 1: the transition of a step that reads hits is not shared
+    # between states whose units differ only in their hits
+    write_rulesets(tmp_path, {"house/damaged@1": """
+        ruleset house/damaged@1
+        uses aar/base@1
+        override step defender_fire:
+            let hits = count(u for u in battle_units("defender") where d6 <= (if u.hits > 0 then 1 else u.defense))
+            hit hits of battle_units("attacker") by attacker()
+    """})
+    game = _game(["house/damaged@1"], [tmp_path])
+    spec = BattleSpec("12 Sea Zone", "Germans", {"destroyer": 2}, {"battleship": 1}, "Americans")
+    _shared, a, _alone, b = _both_ways(game, spec)
+    assert a.ends == b.ends
+    plain = Chain(_game(), spec).solve()
+    assert a.outcome(ATTACKER_WINS) > plain.outcome(ATTACKER_WINS)
