@@ -392,6 +392,9 @@ def _both_ways(game, spec, **options):
                                  {"battleship": 1, "destroyer": 1}, "Americans")),
     (("aa50/base@1", "aa50/sub-detection@1"), BattleSpec("12 Sea Zone", "Germans", {"submarine": 2},
                                                          {"destroyer": 1, "submarine": 1}, "Americans")),
+    # the bombardment reads the round: its first round's transition is not the later rounds'
+    (("aar/base@1",), BattleSpec(LAND, "Germans", {"infantry": 1, "battleship": 1}, {"infantry": 2}, "Russians",
+                                 [], "5 Sea Zone")),
 ])
 def test_shared_transitions_give_the_same_fractions(refs, spec):
     shared, a, alone, b = _both_ways(_game(refs), spec)

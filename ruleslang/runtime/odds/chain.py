@@ -37,7 +37,8 @@ from ruleslang.runtime.game import GameServices
 from ruleslang.runtime.kit.battle import Battle, BattleRules
 from ruleslang.runtime.kit.casualties import casualty_order, cheapest_rank, keep_rank, listed_rank
 from ruleslang.runtime.kit.turn_state import KitState
-from ruleslang.runtime.odds.watch import EVERYTHING, FIGHTING, PENDING, SUBMERGED, StepWatch, project, split_of
+from ruleslang.runtime.odds.watch import (EVERYTHING, FIGHTING, PENDING, ROUND, SUBMERGED, StepWatch, project,
+                                          split_of)
 
 # the outcomes of a battle, in the order they are reported
 ATTACKER_WINS, DEFENDER_HOLDS, BOTH_DESTROYED, STALEMATE, ROUND_LIMIT, RETREAT = (
@@ -240,6 +241,7 @@ class Chain:
         self._round_cache: dict[tuple, dict] = {}
         self._transitions: dict[tuple, tuple] = {}
         self._watch: StepWatch | None = None
+        self._casualty_memo: dict[tuple, tuple] = {}
         self._end_cache: dict[tuple, tuple] = {}
         self._solved: dict[tuple, tuple] = {}
         self._solving: set[tuple] = set()
@@ -399,8 +401,21 @@ class Chain:
     # ------------------------------------------------------------------ decisions
 
     def casualties(self, decision) -> list[int]:
-        """The casualty order of the side taking the hits."""
-        return choose_casualties(self.host, self.battle, self.policies, decision)
+        """The casualty order of the side taking the hits. The order only looks at the units'
+        types, owners, hits and room, and breaks ties by id: the choice is kept under those, as
+        places among the options, and reused in every state that offers the same."""
+        ids = decision.options
+        room = decision.context["room"]
+        units = [self.host.unit_or_none(uid) for uid in ids]
+        memo_key = (decision.count, self.battle.side_of_unit(ids[0]) if ids else None,
+                    tuple((u.type, u.owner, u.hits, room.get(u.id)) for u in units),
+                    tuple(sorted(range(len(ids)), key=ids.__getitem__)))
+        places = self._casualty_memo.get(memo_key)
+        if places is None:
+            chosen = choose_casualties(self.host, self.battle, self.policies, decision)
+            where = {uid: i for i, uid in enumerate(ids)}
+            places = self._casualty_memo[memo_key] = tuple(where[uid] for uid in chosen)
+        return [ids[i] for i in places]
 
     def decide(self, decision_id, player, options, mode, count, prompt):
         """A `choose` in a battle step: the rules' advice (`advised_answer`). A retreat question
@@ -470,22 +485,22 @@ class Chain:
         """Step `name` from state `key` in round 1 (`round_class` 1), a later round or the start (0).
 
         A step's transition is shared between states: the step runs through a `StepWatch`, and
-        its transition is kept under what it read of the state (`watch.project`); a state that
-        agrees with an earlier one on that takes its transition, as changes of the sides the step
-        changed (it read those whole)."""
+        its transition is kept under what it read of the state (`watch.project`, and the round
+        when it read the round); a state that agrees with an earlier one on that takes its
+        transition, as changes of the sides the step changed (it read those whole)."""
         rclass = int(round_class) if round_class is not None else 0
         if not self.share:
             found = self._transitions.get((name, rclass, key))
             if found is None:
                 found = self._transitions[(name, rclass, key)] = self._run(key, round_class, name)
             return found
-        table = self._transitions.get((name, rclass))
+        table = self._transitions.get(name)
         if table is None:
-            table = self._transitions[(name, rclass)] = ([], {})
+            table = self._transitions[name] = ([], {})
         seen, known = table
         split = split_of(key[0])
         for aspects in seen:
-            found = known.get((aspects, project(key, aspects, split)))
+            found = known.get((aspects, project(key, aspects, split), rclass if ROUND in aspects else None))
             if found is not None:
                 return _apply(key, split, found)
         watch = StepWatch(self.ctx, self.battle)
@@ -493,11 +508,11 @@ class Chain:
         aspects = frozenset(watch.reads)
         changes = _changes(key, split, out, aspects)
         if changes is None:  # a side changed that the step did not read whole: keep it for this state only
-            aspects = frozenset((EVERYTHING,))
+            aspects = frozenset((EVERYTHING, ROUND))
             changes = _changes(key, split, out, aspects)
         if aspects not in seen:
             seen.append(aspects)
-        known[(aspects, project(key, aspects, split))] = changes
+        known[(aspects, project(key, aspects, split), rclass if ROUND in aspects else None)] = changes
         return out
 
     def _round(self, key: tuple, round_class) -> dict:

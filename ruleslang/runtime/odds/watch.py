@@ -12,6 +12,7 @@ counters are handed out through views that note what was read, as *aspects* of t
 - `("origins", "attacker")`: where the attacking units came from (the retreat options read it);
 - `("full", side)`: everything of the side's units (read by an effect on them: a `hit`, a
   `submerge`, a `retreat`, which look at and change the casualties of the round);
+- `ROUND`: the battle's round (the first, or one after it);
 - `EVERYTHING`: anything else that may differ between states (the board's units, a counter, the
   battle's lists, an estimate of the chance to win ...).
 
@@ -29,6 +30,7 @@ from typing import Any
 from ruleslang.lang.values import UnitValue
 
 EVERYTHING = ("everything",)
+ROUND = ("round", "")
 
 # What an evaluation context hands out that is the same in every state of the chain's battle: the
 # program and its values, and the decisions (answered by advice evaluated through the watch).
@@ -37,9 +39,8 @@ _CONTEXT_SAME = frozenset({
     "procedures", "space_value", "player_value", "spaces", "side_of", "side_members",
     "enemies_of", "unit_has_any_tag", "unit_attribute", "space_attribute", "facts", "collector", "running",
     "contested_spaces", "runtime_procedures"})
-# What a battle hands out that is the same in every state of the chain's battle (its round is
-# part of the transition's key).
-_BATTLE_SAME = frozenset({"space", "attacker", "defender", "kind", "amphibious", "round", "rules", "support",
+# What a battle hands out that is the same in every state of the chain's battle.
+_BATTLE_SAME = frozenset({"space", "attacker", "defender", "kind", "amphibious", "rules", "support",
                           "support_units", "side_of_unit"})
 # What the board hands out that does not change while the chain runs (no step may change the
 # board outside the battle's units and counters).
@@ -144,6 +145,11 @@ class BattleView:
             self._reads.add(EVERYTHING)
         return getattr(self._battle, name)
 
+    @property
+    def round(self):
+        self._reads.add(ROUND)
+        return self._battle.round
+
     def units(self, side: str) -> list:
         self._reads.add(("units", side))
         return self._battle.units(side)
@@ -221,6 +227,8 @@ def project(key: tuple, aspects: frozenset, split: int) -> Any:
     records = key[0]
     out: list = [key[1]]
     for kind, side in sorted(aspects):
+        if kind == "round":
+            continue  # not of the state: the caller adds the round to the projection
         rows = records[:split] if side == "attacker" else records[split:]
         if kind == "full":
             out.append(rows)
