@@ -428,3 +428,19 @@ def test_a_step_that_reads_hits_tells_damaged_units_apart(tmp_path):
     assert a.ends == b.ends
     plain = Chain(_game(), spec).solve()
     assert a.outcome(ATTACKER_WINS) > plain.outcome(ATTACKER_WINS)
+
+
+def test_aa50_artillery_opens_fire_from_an_adjacent_territory():
+    # AA50's house rule: the attacker's artillery next to the battle fires once, at 2, before the
+    # first round, its hits removed at once; then the battle is the plain one against what is left
+    spec = BattleSpec(LAND, "Germans", {"infantry": 2, "artillery": 1}, {"infantry": 2}, "Russians")
+    house = _game(["aa50/base@1", "aa50/artillery@1"])
+    plain = _game(["aa50/base@1"])
+    # at the start no German artillery stands next to Karelia: the house rule changes nothing
+    assert Chain(house, spec).solve().outcome(ATTACKER_WINS) == Chain(plain, spec).solve().outcome(ATTACKER_WINS)
+    house.state.add_units("Baltic States", "artillery", "Germans", 1)
+    result = Chain(house, spec).solve()
+    p = Fraction(2, 6)
+    after_opening = [Chain(plain, BattleSpec(LAND, "Germans", {"infantry": 2, "artillery": 1}, {"infantry": 2 - h},
+                                             "Russians")).solve().outcome(ATTACKER_WINS) for h in range(2)]
+    assert result.outcome(ATTACKER_WINS) == (1 - p) * after_opening[0] + p * after_opening[1]
