@@ -66,7 +66,7 @@ class StepWatch:
         object.__setattr__(self, "_battle", battle)
         object.__setattr__(self, "_sides", None)
         object.__setattr__(self, "battle", BattleView(battle, self.reads))
-        object.__setattr__(self, "board", _BoardView(ctx.board, self.reads, battle))
+        object.__setattr__(self, "board", _BoardView(ctx.board, self.reads))
         object.__setattr__(self, "host", _HostView(ctx.host, self.reads))
 
     def __getattr__(self, name):
@@ -131,91 +131,83 @@ class _WatchedUnit(UnitValue):
     hits = property(_hits, _set_hits)
 
 
-class BattleView:
-    """The battle as a watched step sees it: which sides' units it read, and how."""
+class _View:
+    """Something of the game seen through a watch: what is not in `_same` is a read of everything."""
 
-    __slots__ = ("_battle", "_reads")
+    __slots__ = ("_inner", "_reads")
+    _same: frozenset = frozenset()
 
-    def __init__(self, battle, reads: set):
-        self._battle = battle
-        self._reads = reads
+    def __init__(self, inner, reads: set):
+        object.__setattr__(self, "_inner", inner)
+        object.__setattr__(self, "_reads", reads)
 
     def __getattr__(self, name):
-        if name not in _BATTLE_SAME:
+        if name not in self._same:
             self._reads.add(EVERYTHING)
-        return getattr(self._battle, name)
+        return getattr(self._inner, name)
+
+
+class BattleView(_View):
+    """The battle as a watched step sees it: which sides' units it read, and how."""
+
+    __slots__ = ()
+    _same = _BATTLE_SAME
 
     @property
     def round(self):
         self._reads.add(ROUND)
-        return self._battle.round
+        return self._inner.round
 
     def units(self, side: str) -> list:
         self._reads.add(("units", side))
-        return self._battle.units(side)
+        return self._inner.units(side)
 
     def standing(self, side: str) -> list:
         self._reads.add(("standing", side))
-        return self._battle.standing(side)
+        return self._inner.standing(side)
 
     def retreat_options(self) -> list[str]:
         # what `Battle.retreat_options` looks at: both sides' standing units and where the attackers
         # came from (its settings are evaluated through the watch: the chain hands it the watch)
         self._reads.update((("standing", "attacker"), ("standing", "defender"), ("origins", "attacker")))
-        return self._battle.retreat_options()
+        return self._inner.retreat_options()
 
     def _full(self, unit_ids) -> None:
-        battle = self._battle
+        battle = self._inner
         for side in {battle.side_of_unit(uid) for uid in unit_ids}:
             self._reads.add(("full", side))
 
     def hit(self, ctx, count: int, unit_ids: list[int], chooser: str, now: bool) -> None:
         self._full(unit_ids)
-        self._battle.hit(ctx, count, unit_ids, chooser, now)
+        self._inner.hit(ctx, count, unit_ids, chooser, now)
 
     def submerge(self, ctx, unit_ids: list[int]) -> None:
         self._full(unit_ids)
-        self._battle.submerge(ctx, unit_ids)
+        self._inner.submerge(ctx, unit_ids)
 
     def retreat(self, ctx, to: str) -> None:
         self._reads.update((("full", "attacker"), ("standing", "defender"), ("origins", "attacker")))
-        self._battle.retreat(ctx, to)
+        self._inner.retreat(ctx, to)
 
 
-class _BoardView:
-    """The board as a watched step sees it: its units (the battle's among them) are a read of everything."""
+class _BoardView(_View):
+    """The board as a watched step sees it: its units (the battle's among them) and counters are
+    reads of everything."""
 
-    __slots__ = ("_board", "_reads", "_battle")
-
-    def __init__(self, board, reads: set, battle):
-        self._board = board
-        self._reads = reads
-        self._battle = battle
-
-    def __getattr__(self, name):
-        if name not in _BOARD_SAME:
-            self._reads.add(EVERYTHING)
-        return getattr(self._board, name)
+    __slots__ = ()
+    _same = _BOARD_SAME
 
 
-class _HostView:
+class _HostView(_View):
     """The host as a watched step sees it: its step budget only (its dice are the chain's)."""
 
-    __slots__ = ("_host", "_reads")
-
-    def __init__(self, host, reads: set):
-        object.__setattr__(self, "_host", host)
-        object.__setattr__(self, "_reads", reads)
-
-    def __getattr__(self, name):
-        if name not in _HOST_SAME:
-            self._reads.add(EVERYTHING)
-        return getattr(self._host, name)
+    __slots__ = ()
+    _same = _HOST_SAME
 
     def __setattr__(self, name, value):
         if name not in _HOST_SAME:
             self._reads.add(EVERYTHING)
-        setattr(self._host, name, value)
+        setattr(self._inner, name, value)
 
 
 def project(key: tuple, aspects: frozenset, split: int) -> Any:
