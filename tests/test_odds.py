@@ -412,16 +412,23 @@ def test_a_step_is_run_once_per_what_it_read(base_game):
     assert shared.step_runs * 4 < alone.step_runs
 
 
-def test_a_step_that_reads_hits_tells_damaged_units_apart(tmp_path):
+@pytest.mark.parametrize("fire", [
+    'let hits = count(u for u in battle_units("defender") where d6 <= (if u.hits > 0 then 1 else u.defense))',
+    # the dice's distribution is kept under the units it reads from a local (`Chain.remember`);
+    # the step that reuses it has read their hits all the same
+    'let shooters = battle_units("defender")\n'
+    '            let hits = count(u for u in shooters where d6 <= (if u.hits > 0 then 1 else u.defense))',
+])
+def test_a_step_that_reads_hits_tells_damaged_units_apart(tmp_path, fire):
     # a damaged battleship fires at 1: the transition of a step that reads hits is not shared
     # between states whose units differ only in their hits
     write_rulesets(tmp_path, {"house/damaged@1": """
         ruleset house/damaged@1
         uses aar/base@1
         override step defender_fire:
-            let hits = count(u for u in battle_units("defender") where d6 <= (if u.hits > 0 then 1 else u.defense))
+            FIRE
             hit hits of battle_units("attacker") by attacker()
-    """})
+    """.replace("FIRE", fire)})
     game = _game(["house/damaged@1"], [tmp_path])
     spec = BattleSpec("12 Sea Zone", "Germans", {"destroyer": 2}, {"battleship": 1}, "Americans")
     _shared, a, _alone, b = _both_ways(game, spec)

@@ -242,6 +242,7 @@ class Chain:
         self._transitions: dict[tuple, tuple] = {}
         self._watch: StepWatch | None = None
         self._casualty_memo: dict[tuple, tuple] = {}
+        self._rolled: dict[tuple, tuple] = {}
         self._end_cache: dict[tuple, tuple] = {}
         self._solved: dict[tuple, tuple] = {}
         self._solving: set[tuple] = set()
@@ -301,6 +302,7 @@ class Chain:
         state.version += 1
         self._base_counters = {name: dict(store) for name, store in state.counters.items()}
         self.initial = self._key()
+        self._id_block = len(self.initial[0])  # no side ever has more units than the battle began with
         self.costs = {t: host.unit_rules().cost(t) for t in order}
 
     # ------------------------------------------------------------------ states
@@ -359,8 +361,11 @@ class Chain:
         state.counters = {name: dict(store) for name, store in self._base_counters.items()}
         for name, k, value in counters:
             state.counters.setdefault(name, {})[k] = json.loads(value)
+        split = split_of(records)
+        # fresh ids, the defenders' from a second block: a side's ids do not depend on how many
+        # units the other side has (the distributions of its dice are kept under them: `remember`)
         for i, (side, _order, utype, owner, hits, status, origin, marks) in enumerate(records):
-            uid = self._next_id + i
+            uid = self._next_id + i if side == "attacker" else self._next_id + self._id_block + i - split
             units.append(Unit(uid, utype, owner, battle.space, hits))
             (attacking if side == "attacker" else defending).append(uid)
             if origin is not None:
@@ -455,6 +460,32 @@ class Chain:
             return self.one if end[0] == ATTACKER_WINS else 0 * self.one
         dist, _rounds, _taken = inner._solve(key)
         return sum((p for (kind, _), p in dist.items() if kind == ATTACKER_WINS), 0 * self.one)
+
+    def remember(self, key, compute):
+        """The distribution of a rolled expression (`Branching`'s world): kept under `key` (the
+        expression and the values of the locals it reads, units by all they hold) when all it
+        read of the battle besides them is the hits of those units, which the key holds; the
+        reads are noted again for the step that reuses it."""
+        watch = self._watch
+        if watch is None:
+            return compute()
+        found = self._rolled.get(key)
+        if found is not None:
+            dist, noted = found
+            watch.reads.update(noted)
+            return dist
+        reads = watch.reads
+        outer, reads.log = reads.log, []
+        try:
+            dist = compute()
+            noted = reads.log
+        finally:
+            reads.log = outer
+        if outer is not None:
+            outer.extend(noted)
+        if all(aspect[0] == "hits" for aspect in noted):
+            self._rolled[key] = (dist, frozenset(noted))
+        return dist
 
     # ------------------------------------------------------------------ transitions
 

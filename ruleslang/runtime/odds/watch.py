@@ -54,6 +54,28 @@ _BOARD_SAME = frozenset({
 _HOST_SAME = frozenset({"steps", "budget", "spend", "out_of_budget", "reset_budget"})
 
 
+class Reads(set):
+    """The aspects a step read; `log`, when a list, also gets each read as it is noted (what one
+    part of the step read: `Chain.remember`)."""
+
+    __slots__ = ("log",)
+
+    def __init__(self):
+        super().__init__()
+        self.log = None
+
+    def add(self, aspect) -> None:
+        if self.log is not None:
+            self.log.append(aspect)
+        set.add(self, aspect)
+
+    def update(self, aspects) -> None:
+        aspects = tuple(aspects)
+        if self.log is not None:
+            self.log.extend(aspects)
+        set.update(self, aspects)
+
+
 class StepWatch:
     """An `EvalContext` seen through a watch while one battle step runs: `reads` collects the
     aspects of the battle's state the step read (module docstring)."""
@@ -62,7 +84,7 @@ class StepWatch:
 
     def __init__(self, ctx, battle):
         object.__setattr__(self, "_ctx", ctx)
-        object.__setattr__(self, "reads", set())
+        object.__setattr__(self, "reads", Reads())
         object.__setattr__(self, "_battle", battle)
         object.__setattr__(self, "_sides", None)
         object.__setattr__(self, "battle", BattleView(battle, self.reads))
