@@ -451,3 +451,16 @@ def test_aa50_artillery_opens_fire_from_an_adjacent_territory():
     after_opening = [Chain(plain, BattleSpec(LAND, "Germans", {"infantry": 2, "artillery": 1}, {"infantry": 2 - h},
                                              "Russians")).solve().outcome(ATTACKER_WINS) for h in range(2)]
     assert result.outcome(ATTACKER_WINS) == (1 - p) * after_opening[0] + p * after_opening[1]
+
+
+def test_each_sampled_battle_starts_from_the_board_as_it_was():
+    # the boards of the sampled battles are copies; what the game and its context keep per board
+    # version (the unit index, the counters) must not come from an earlier battle that passed
+    # through the same version number: there, both artillery had fired already
+    spec = BattleSpec(LAND, "Germans", {"infantry": 3, "artillery": 1}, {"infantry": 3}, "Russians")
+    for trials in (2, 4):
+        game = _game(["aa50/base@1", "aa50/artillery@1"])  # sampling leaves the game holding its last board
+        game.state.add_units("Baltic States", "artillery", "Germans", 2)
+        sample_battle(game, spec, trials, seed=11)
+        opening = [r for r in game.host.rolls if r.span is not None and "artillery@1" in r.span.source.display_name]
+        assert len(opening) == 2  # the last battle's opening fire: both pieces next to the battle
