@@ -167,8 +167,7 @@ class _Host(GameServices):
     def __init__(self, chain: "Chain", source_game):
         self.chain = chain
         self.compiled = source_game.compiled
-        self.state = source_game.state.copy()
-        self.state.events = []
+        self.state = source_game.state.copy(events=False)  # the battle does not read the game's past
         self.board = BoardQueries(self.state)
         host = Host(None)
         host.rng = _NoDice()
