@@ -271,7 +271,9 @@ def duel(ws, refs, sides: dict[str, list[str]], seeds: range, rounds: int, order
         wins = outright = 0
         times = []
         for seed in seeds:
-            players = {p: ("heuristic" if p in members else "random") for p in order}
+            # against the shipped heuristic, every player is a heuristic agent (the members then get
+            # exact odds); against random, the other side's players are random
+            players = {p: ("heuristic" if p in members or against == PREVIOUS else "random") for p in order}
             game = build_game(ws, GameSetup(refs=refs, seed=seed, rounds=rounds, default_agent="random",
                                             players=players))
             if against == PREVIOUS:  # the agent with exact odds on this side, the shipped one on the other

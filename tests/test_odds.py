@@ -374,3 +374,93 @@ def test_the_command_takes_a_retreat_threshold(capsys):
     assert data["outcomes"]["attacker retreats"]["float"] > 0.5
     assert main(argv[:-3] + ["2", "--format", "json"]) == 2
     assert json.loads(capsys.readouterr().out)["diagnostics"][0]["code"] == "U115"
+
+
+# ---------------------------------------------------------------------- transitions shared between states
+
+
+def _both_ways(game, spec, **options):
+    shared = Chain(game, spec, share=True, **options)
+    alone = Chain(game, spec, share=False, **options)
+    return shared, shared.solve(), alone, alone.solve()
+
+
+@pytest.mark.parametrize("refs, spec", [
+    (("aar/base@1",), BattleSpec(LAND, "Germans", {"infantry": 2, "artillery": 1, "armour": 1},
+                                 {"infantry": 3, "armour": 1}, "Russians", ["Eastern Europe"])),
+    (("aar/base@1",), BattleSpec("12 Sea Zone", "Germans", {"battleship": 1, "submarine": 1},
+                                 {"battleship": 1, "destroyer": 1}, "Americans")),
+    (("aa50/base@1", "aa50/sub-detection@1"), BattleSpec("12 Sea Zone", "Germans", {"submarine": 2},
+                                                         {"destroyer": 1, "submarine": 1}, "Americans")),
+    # the bombardment reads the round: its first round's transition is not the later rounds'
+    (("aar/base@1",), BattleSpec(LAND, "Germans", {"infantry": 1, "battleship": 1}, {"infantry": 2}, "Russians",
+                                 [], "5 Sea Zone")),
+])
+def test_shared_transitions_give_the_same_fractions(refs, spec):
+    shared, a, alone, b = _both_ways(_game(refs), spec)
+    assert a.ends == b.ends and a.taken == b.taken and a.rounds == b.rounds
+    assert shared.step_runs <= alone.step_runs
+
+
+def test_a_step_is_run_once_per_what_it_read(base_game):
+    # the round's last steps read the units that fight (not which are this round's casualties,
+    # nor their hits), so they run about once per state at the start of a round, not once per
+    # casualties of the round
+    spec = BattleSpec(LAND, "Germans", {"infantry": 3, "armour": 2}, {"infantry": 3, "armour": 1}, "Russians")
+    shared, a, alone, b = _both_ways(base_game, spec, exact=False)
+    assert a.ends == b.ends
+    assert shared.step_runs * 4 < alone.step_runs
+
+
+@pytest.mark.parametrize("fire", [
+    'let hits = count(u for u in battle_units("defender") where d6 <= (if u.hits > 0 then 1 else u.defense))',
+    # the dice's distribution is kept under the units it reads from a local (`Chain.remember`);
+    # the step that reuses it has read their hits all the same
+    'let shooters = battle_units("defender")\n'
+    '            let hits = count(u for u in shooters where d6 <= (if u.hits > 0 then 1 else u.defense))',
+])
+def test_a_step_that_reads_hits_tells_damaged_units_apart(tmp_path, fire):
+    # a damaged battleship fires at 1: the transition of a step that reads hits is not shared
+    # between states whose units differ only in their hits
+    write_rulesets(tmp_path, {"house/damaged@1": """
+        ruleset house/damaged@1
+        uses aar/base@1
+        override step defender_fire:
+            FIRE
+            hit hits of battle_units("attacker") by attacker()
+    """.replace("FIRE", fire)})
+    game = _game(["house/damaged@1"], [tmp_path])
+    spec = BattleSpec("12 Sea Zone", "Germans", {"destroyer": 2}, {"battleship": 1}, "Americans")
+    _shared, a, _alone, b = _both_ways(game, spec)
+    assert a.ends == b.ends
+    plain = Chain(_game(), spec).solve()
+    assert a.outcome(ATTACKER_WINS) > plain.outcome(ATTACKER_WINS)
+
+
+def test_aa50_artillery_opens_fire_from_an_adjacent_territory():
+    # AA50's house rule: the attacker's artillery next to the battle fires once, at 2, before the
+    # first round, its hits removed at once; then the battle is the plain one against what is left
+    spec = BattleSpec(LAND, "Germans", {"infantry": 2, "artillery": 1}, {"infantry": 2}, "Russians")
+    house = _game(["aa50/base@1", "aa50/artillery@1"])
+    plain = _game(["aa50/base@1"])
+    # at the start no German artillery stands next to Karelia: the house rule changes nothing
+    assert Chain(house, spec).solve().outcome(ATTACKER_WINS) == Chain(plain, spec).solve().outcome(ATTACKER_WINS)
+    house.state.add_units("Baltic States", "artillery", "Germans", 1)
+    result = Chain(house, spec).solve()
+    p = Fraction(2, 6)
+    after_opening = [Chain(plain, BattleSpec(LAND, "Germans", {"infantry": 2, "artillery": 1}, {"infantry": 2 - h},
+                                             "Russians")).solve().outcome(ATTACKER_WINS) for h in range(2)]
+    assert result.outcome(ATTACKER_WINS) == (1 - p) * after_opening[0] + p * after_opening[1]
+
+
+def test_each_sampled_battle_starts_from_the_board_as_it_was():
+    # the boards of the sampled battles are copies; what the game and its context keep per board
+    # version (the unit index, the counters) must not come from an earlier battle that passed
+    # through the same version number: there, both artillery had fired already
+    spec = BattleSpec(LAND, "Germans", {"infantry": 3, "artillery": 1}, {"infantry": 3}, "Russians")
+    for trials in (2, 4):
+        game = _game(["aa50/base@1", "aa50/artillery@1"])  # sampling leaves the game holding its last board
+        game.state.add_units("Baltic States", "artillery", "Germans", 2)
+        sample_battle(game, spec, trials, seed=11)
+        opening = [r for r in game.host.rolls if r.span is not None and "artillery@1" in r.span.source.display_name]
+        assert len(opening) == 2  # the last battle's opening fire: both pieces next to the battle

@@ -147,12 +147,16 @@ class GameState:
         self.factories_at_turn_start = {
             space: self.factories[space].owner for space in sorted(self.factories, key=natural_key)}
 
-    def copy(self) -> "GameState":
-        """A deep copy sharing only the (read-only) map: for what-if evaluation."""
+    def copy(self, *, events: bool = True) -> "GameState":
+        """A deep copy sharing only the (read-only) map: for what-if evaluation. `events=False`:
+        the copy starts with an empty event log (a what-if that does not read the game's past
+        need not copy all of it)."""
         clone = _copy.copy(self)
         for name, value in vars(self).items():
-            if name not in ("map", "_unit_index", "_indexed"):
+            if name not in ("map", "_unit_index", "_indexed") and (events or name != "events"):
                 setattr(clone, name, _copy.deepcopy(value))
+        if not events:
+            clone.events = []
         clone._unit_index = clone._indexed = None
         return clone
 

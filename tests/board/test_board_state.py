@@ -124,6 +124,16 @@ def test_copy_is_independent(aar_state):
     assert clone.map is state.map
 
 
+def test_a_copy_without_the_event_log(aar_state):
+    state = aar_state
+    state.set_control("Germany", "Russians")
+    clone = state.copy(events=False)
+    assert clone.events == [] and len(state.events) == 1
+    assert clone.control["Germany"] == "Russians" and clone.version == state.version
+    clone.set_control("Germany", "Germans")
+    assert len(state.events) == 1 and state.control["Germany"] == "Russians"
+
+
 @pytest.mark.parametrize("effect, message", [
     (lambda s: s.set_control("Atlantis", "Germans"), "unknown space 'Atlantis'"),
     (lambda s: s.set_control("6 Sea Zone", "Germans"), "'6 Sea Zone' is a sea zone"),

@@ -44,7 +44,10 @@ MAX_DEPTH = 50  # procedures run inside each other, as run_procedure allows
 
 class World(Protocol):
     """What a branching run saves at a roll and restores before each outcome's continuation: the
-    state of the battle and the counters (the effects of the statements it follows)."""
+    state of the battle and the counters (the effects of the statements it follows). A world may
+    also have `remember(key, compute)`: `compute()`, the distribution of a rolled expression, or
+    the one kept under `key` (the expression and the values of the locals it reads) when the world
+    knows that it read nothing else of the game."""
 
     def snapshot(self) -> Any:
         """The current state of everything the effects change."""
@@ -89,6 +92,7 @@ class Branching:
         self._rolls: dict[int, bool] = {}
         self._read_sets: dict[int, frozenset] = {}
         self.one = prob(1, 1)
+        self._remember = getattr(world, "remember", None)
 
     # ------------------------------------------------------------------ procedures
 
@@ -285,7 +289,7 @@ class Branching:
                     for s, v in zip(pending, values):
                         env[s] = v
                     if random:
-                        dist = xf(env)
+                        dist = self._distribution(xf, node, env, reads)
                         for v, w in dist.weights.items():
                             if w:
                                 found[v] = found.get(v, 0) + q * prob(w, dist.total)
@@ -301,6 +305,19 @@ class Branching:
                 env[s] = None
             use(list(found.items()), p)
         return outcomes
+
+    def _distribution(self, xf, node, env, reads: tuple):
+        """The distribution of rolled expression `node` (`xf`: its exact form), kept by the world
+        when it can keep it (`World.remember`), under the expression and the values it reads."""
+        remember = self._remember
+        if remember is None:
+            return xf(env)
+        try:
+            key = (id(node), tuple(_content(env[s]) for s in reads))
+            hash(key)
+        except TypeError:  # a value that cannot be a key
+            return xf(env)
+        return remember(key, lambda: xf(env))
 
     def _Let(self, stmt: ast.Let, owner, depth, later):
         outcomes = self._outcomes(stmt.value, later)
@@ -478,6 +495,16 @@ def _slots_read(node, names: dict) -> set:
                     found.add(res.slot)
             stack.extend(getattr(n, f) for f in n.__dataclass_fields__ if f != "span")
     return found
+
+
+def _content(value):
+    """A value as a key: a unit by everything it holds (its id and hits too), a list by its items."""
+    if isinstance(value, UnitValue):
+        return ("unit", value.id, value.type, value.owner, value.space, UnitValue.hits.__get__(value), value.moved,
+                value.flags)
+    if isinstance(value, (tuple, list)):
+        return tuple(_content(v) for v in value)
+    return value
 
 
 def _union(sets) -> frozenset:

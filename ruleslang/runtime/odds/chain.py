@@ -37,14 +37,15 @@ from ruleslang.runtime.game import GameServices
 from ruleslang.runtime.kit.battle import Battle, BattleRules
 from ruleslang.runtime.kit.casualties import casualty_order, cheapest_rank, keep_rank, listed_rank
 from ruleslang.runtime.kit.turn_state import KitState
-
-FIGHTING, PENDING, SUBMERGED = 0, 1, 2
+from ruleslang.runtime.odds.watch import (EVERYTHING, FIGHTING, PENDING, ROUND, SUBMERGED, StepWatch, project,
+                                          split_of)
 
 # the outcomes of a battle, in the order they are reported
 ATTACKER_WINS, DEFENDER_HOLDS, BOTH_DESTROYED, STALEMATE, ROUND_LIMIT, RETREAT = (
     "attacker wins", "defender holds", "both destroyed", "stalemate", "round limit", "attacker retreats")
 OUTCOMES = (ATTACKER_WINS, DEFENDER_HOLDS, BOTH_DESTROYED, STALEMATE, ROUND_LIMIT, RETREAT)
 RETREATED = ("", (), "the attacker retreated")  # the mark of a state the attacker left (among its counters)
+WHOLE = "whole state"  # in a transition's changes: the successor's records are given whole
 UNIT_PART = "@"  # in a counter key kept with a unit's record: where the unit's id was (no name or number is "@")
 
 
@@ -166,8 +167,7 @@ class _Host(GameServices):
     def __init__(self, chain: "Chain", source_game):
         self.chain = chain
         self.compiled = source_game.compiled
-        self.state = source_game.state.copy()
-        self.state.events = []
+        self.state = source_game.state.copy(events=False)  # the battle does not read the game's past
         self.board = BoardQueries(self.state)
         host = Host(None)
         host.rng = _NoDice()
@@ -207,12 +207,16 @@ class Chain:
     whose state is copied and not changed). `exact`: fractions, else floats; `policies`: the
     casualty order of each side ("attacker", "defender"); `round_limit`: fight at most so many
     rounds (None: until the battle ends); `retreat_below`: the attacker retreats (where the rules
-    let it) when its chance to win, fighting on, falls below this (None: never)."""
+    let it) when its chance to win, fighting on, falls below this (None: never); `share`: share a
+    step's transition between the states that agree on what it read (`_step`; off: each state's
+    own run, the check of the sharing). `step_runs` counts the steps run."""
 
     def __init__(self, source_game, spec: BattleSpec, *, exact: bool = True,
                  policies: dict[str, CasualtyPolicy] | None = None, round_limit: int | None = None,
-                 retreat_below=None):
+                 retreat_below=None, share: bool = True):
         self.spec = spec
+        self.share = share
+        self.step_runs = 0
         self.retreat_below = retreat_below
         self._source_game = source_game
         self._fight_on: Chain | None = None
@@ -234,7 +238,10 @@ class Chain:
         self.steps = {name: config.text(name) for name in ("round", "start")}
         self.sequence = self.host.sequence(self.steps["round"]) if self.steps["round"] else []
         self._round_cache: dict[tuple, dict] = {}
-        self._step_cache: dict[tuple, dict] = {}
+        self._transitions: dict[tuple, tuple] = {}
+        self._watch: StepWatch | None = None
+        self._casualty_memo: dict[tuple, tuple] = {}
+        self._rolled: dict[tuple, tuple] = {}
         self._end_cache: dict[tuple, tuple] = {}
         self._solved: dict[tuple, tuple] = {}
         self._solving: set[tuple] = set()
@@ -294,6 +301,7 @@ class Chain:
         state.version += 1
         self._base_counters = {name: dict(store) for name, store in state.counters.items()}
         self.initial = self._key()
+        self._id_block = len(self.initial[0])  # no side ever has more units than the battle began with
         self.costs = {t: host.unit_rules().cost(t) for t in order}
 
     # ------------------------------------------------------------------ states
@@ -352,8 +360,11 @@ class Chain:
         state.counters = {name: dict(store) for name, store in self._base_counters.items()}
         for name, k, value in counters:
             state.counters.setdefault(name, {})[k] = json.loads(value)
+        split = split_of(records)
+        # fresh ids, the defenders' from a second block: a side's ids do not depend on how many
+        # units the other side has (the distributions of its dice are kept under them: `remember`)
         for i, (side, _order, utype, owner, hits, status, origin, marks) in enumerate(records):
-            uid = self._next_id + i
+            uid = self._next_id + i if side == "attacker" else self._next_id + self._id_block + i - split
             units.append(Unit(uid, utype, owner, battle.space, hits))
             (attacking if side == "attacker" else defending).append(uid)
             if origin is not None:
@@ -394,8 +405,21 @@ class Chain:
     # ------------------------------------------------------------------ decisions
 
     def casualties(self, decision) -> list[int]:
-        """The casualty order of the side taking the hits."""
-        return choose_casualties(self.host, self.battle, self.policies, decision)
+        """The casualty order of the side taking the hits. The order only looks at the units'
+        types, owners, hits and room, and breaks ties by id: the choice is kept under those, as
+        places among the options, and reused in every state that offers the same."""
+        ids = decision.options
+        room = decision.context["room"]
+        units = [self.host.unit_or_none(uid) for uid in ids]
+        memo_key = (decision.count, self.battle.side_of_unit(ids[0]) if ids else None,
+                    tuple((u.type, u.owner, u.hits, room.get(u.id)) for u in units),
+                    tuple(sorted(range(len(ids)), key=ids.__getitem__)))
+        places = self._casualty_memo.get(memo_key)
+        if places is None:
+            chosen = choose_casualties(self.host, self.battle, self.policies, decision)
+            where = {uid: i for i, uid in enumerate(ids)}
+            places = self._casualty_memo[memo_key] = tuple(where[uid] for uid in chosen)
+        return [ids[i] for i in places]
 
     def decide(self, decision_id, player, options, mode, count, prompt):
         """A `choose` in a battle step: the rules' advice (`advised_answer`). A retreat question
@@ -405,14 +429,17 @@ class Chain:
         threshold); once the attacker retreats, a decision without advice (where to) takes the
         first option."""
         compiled = self.compiled
+        ctx = self._watch or self.ctx  # the advice's reads are noted as the step's
         if self._retreating and compiled.advice(decision_id) is None and mode == "one" and options:
             return options[0]
         if not asks_win_chance(compiled, decision_id):
-            return advised_answer(compiled, self.ctx, decision_id, options, mode, self.one)
-        fight_on = advised_answer(compiled, self.ctx, decision_id, options, mode, self.one)
+            return advised_answer(compiled, ctx, decision_id, options, mode, self.one)
+        fight_on = advised_answer(compiled, ctx, decision_id, options, mode, self.one)
         if self.retreat_below is None:
             return fight_on
-        give_up = advised_answer(compiled, self.ctx, decision_id, options, mode, 0 * self.one)
+        if self._watch is not None:  # the chance to win from here reads the whole state
+            self._watch.reads.add(EVERYTHING)
+        give_up = advised_answer(compiled, ctx, decision_id, options, mode, 0 * self.one)
         if give_up == fight_on or self._chance_now() >= self.retreat_below:
             return fight_on
         self._retreating = True
@@ -422,7 +449,8 @@ class Chain:
         """The attacker's chance to win from the battle as it stands (this round's casualties
         gone), fighting on without retreating (the chain without a retreat threshold)."""
         if self._fight_on is None:
-            self._fight_on = Chain(self._source_game, self.spec, exact=self.exact, policies=self.policies)
+            self._fight_on = Chain(self._source_game, self.spec, exact=self.exact, policies=self.policies,
+                                   share=self.share)
         key = self._key()
         key = (tuple(r for r in key[0] if r[5] != PENDING), key[1])
         inner = self._fight_on
@@ -432,27 +460,90 @@ class Chain:
         dist, _rounds, _taken = inner._solve(key)
         return sum((p for (kind, _), p in dist.items() if kind == ATTACKER_WINS), 0 * self.one)
 
+    def remember(self, key, compute):
+        """The distribution of a rolled expression (`Branching`'s world): kept under `key` (the
+        expression and the values of the locals it reads, units by all they hold) when all it
+        read of the battle besides them is the hits of those units, which the key holds; the
+        reads are noted again for the step that reuses it."""
+        watch = self._watch
+        if watch is None:
+            return compute()
+        found = self._rolled.get(key)
+        if found is not None:
+            dist, noted = found
+            watch.reads.update(noted)
+            return dist
+        reads = watch.reads
+        outer, reads.log = reads.log, []
+        try:
+            dist = compute()
+            noted = reads.log
+        finally:
+            reads.log = outer
+        if outer is not None:
+            outer.extend(noted)
+        if all(aspect[0] == "hits" for aspect in noted):
+            self._rolled[key] = (dist, frozenset(noted))
+        return dist
+
     # ------------------------------------------------------------------ transitions
 
-    def _run(self, key: tuple, round_number, name: str) -> dict:
-        """The distribution of states after running step `name` from state `key`."""
+    def _run(self, key: tuple, round_number, name: str, watch: StepWatch | None = None) -> dict:
+        """The distribution of states after running step `name` from state `key` (seen through
+        `watch`, when given, which notes what the step read)."""
         out: dict = {}
+        self.step_runs += 1
         self._materialize(key, round_number)
 
         def finish(p) -> None:
             k = self._key()
             out[k] = out.get(k, 0) + p
         self._retreating = False
-        self.branching.run_procedure(self.ctx, name, self.one, finish)
+        config = self.rules.config
+        if watch is None:
+            self.branching.run_procedure(self.ctx, name, self.one, finish)
+            return out
+        # the battle's settings (retreat_to, ...) are evaluated through the watch too
+        self._watch, saved, config.ctx = watch, config.ctx, watch
+        try:
+            self.branching.run_procedure(watch, name, self.one, finish)
+        finally:
+            self._watch, config.ctx = None, saved
         return out
 
     def _step(self, name: str, key: tuple, round_class) -> dict:
-        """Step `name` from state `key` in round 1 (`round_class` 1), a later round or the start (0)."""
-        cache_key = (name, key, int(round_class) if round_class is not None else 0)
-        found = self._step_cache.get(cache_key)
-        if found is None:
-            found = self._step_cache[cache_key] = self._run(key, round_class, name)
-        return found
+        """Step `name` from state `key` in round 1 (`round_class` 1), a later round or the start (0).
+
+        A step's transition is shared between states: the step runs through a `StepWatch`, and
+        its transition is kept under what it read of the state (`watch.project`, and the round
+        when it read the round); a state that agrees with an earlier one on that takes its
+        transition, as changes of the sides the step changed (it read those whole)."""
+        rclass = int(round_class) if round_class is not None else 0
+        if not self.share:
+            found = self._transitions.get((name, rclass, key))
+            if found is None:
+                found = self._transitions[(name, rclass, key)] = self._run(key, round_class, name)
+            return found
+        table = self._transitions.get(name)
+        if table is None:
+            table = self._transitions[name] = ([], {})
+        seen, known = table
+        split = split_of(key[0])
+        for aspects in seen:
+            found = known.get((aspects, project(key, aspects, split), rclass if ROUND in aspects else None))
+            if found is not None:
+                return _apply(key, split, found)
+        watch = StepWatch(self.ctx, self.battle)
+        out = self._run(key, round_class, name, watch)
+        aspects = frozenset(watch.reads)
+        changes = _changes(key, split, out, aspects)
+        if changes is None:  # a side changed that the step did not read whole: keep it for this state only
+            aspects = frozenset((EVERYTHING, ROUND))
+            changes = _changes(key, split, out, aspects)
+        if aspects not in seen:
+            seen.append(aspects)
+        known[(aspects, project(key, aspects, split), rclass if ROUND in aspects else None)] = changes
+        return out
 
     def _round(self, key: tuple, round_class) -> dict:
         """One round from `key` (round 1, or a LateRound): every step of the sequence, states merged
@@ -655,6 +746,45 @@ def asks_win_chance(compiled, decision_id: str) -> bool:
     """True when the advice of the decision asks for the chance to win (a retreat question)."""
     advice = compiled.advice(decision_id)
     return advice is not None and "win_chance" in advice.params
+
+
+def _changes(key: tuple, split: int, out: dict, aspects: frozenset) -> list | None:
+    """The transition `out` from state `key` as changes: (the attacker's records after, or None
+    when unchanged; the defender's; the counters written after; probability) per successor
+    (WHOLE and the records after when the step read everything). None when a side the step did
+    not read whole changed (the transition is then kept whole)."""
+    if EVERYTHING in aspects:
+        return [(WHOLE, k2[0], k2[1], p) for k2, p in out.items()]
+    full = {side for kind, side in aspects if kind == "full"}
+    before = (key[0][:split], key[0][split:])
+    changes = []
+    for (records, counters), p in out.items():
+        s2 = split_of(records)
+        after = (records[:s2], records[s2:])
+        sides = []
+        for i, side in enumerate(("attacker", "defender")):
+            if side in full:
+                sides.append(after[i])
+            elif after[i] != before[i]:
+                return None
+            else:
+                sides.append(None)
+        changes.append((sides[0], sides[1], counters, p))
+    return changes
+
+
+def _apply(key: tuple, split: int, changes: list) -> dict:
+    """The successors of state `key` by the changes of a transition kept for a state like it."""
+    records = key[0]
+    out: dict = {}
+    for attackers, defenders, counters, p in changes:
+        if attackers is WHOLE:  # the whole state (a transition kept for this state only)
+            k2 = (defenders, counters)
+        else:
+            k2 = ((records[:split] if attackers is None else attackers)
+                  + (records[split:] if defenders is None else defenders), counters)
+        out[k2] = out.get(k2, 0) + p
+    return out
 
 
 def _survivors(key: tuple) -> tuple:

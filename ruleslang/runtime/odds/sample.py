@@ -84,9 +84,13 @@ def sample_battle(game, spec: BattleSpec, trials: int, *, seed: int = 1, policie
     taken = 0
     rounds = 0
     fresh = _Fresh(prepared)
+    version = prepared.version
     for trial in range(trials):
         state = fresh.make()
-        state.version = prepared.version + trial + 1  # a new board: the game's unit index is rebuilt
+        # a new board, with a version no board of an earlier battle had: what is kept per version
+        # (the game's unit index, the context's counters) is made again, not taken from a battle
+        # that passed through the same version number (its artillery already fired, its units gone)
+        version = state.version = max(version, game.state.version) + 1
         state.current_player = spec.attacker
         game.state = state
         game.board = BoardQueries(state)

@@ -1,0 +1,269 @@
+"""What a battle step read of the battle's state, so that its transition is shared between states.
+
+A step's statements run deterministically but for their dice, whose outcomes the chain follows
+all; so two states that agree on everything the step read give the same transition. While a
+step runs, the evaluation context it sees is a `StepWatch`: the battle, the board and the
+counters are handed out through views that note what was read, as *aspects* of the state:
+
+- `("units", side)`: the side's units as `battle_units(side)` gives them (in order; not which of
+  them are this round's casualties, which it does not tell, nor their hits);
+- `("hits", side)`: the hits taken by those units (read as `u.hits`);
+- `("standing", side)`: the side's units that outlive the round (its casualties left out);
+- `("origins", "attacker")`: where the attacking units came from (the retreat options read it);
+- `("full", side)`: everything of the side's units (read by an effect on them: a `hit`, a
+  `submerge`, a `retreat`, which look at and change the casualties of the round);
+- `ROUND`: the battle's round (the first, or one after it);
+- `EVERYTHING`: anything else that may differ between states (the board's units, a counter, the
+  battle's lists, an estimate of the chance to win ...).
+
+Closed world, as `WatchedContext` (lang/eval/context.py): whatever the watch does not know to be
+the same in every state of the battle counts as `EVERYTHING`, so a transition is never shared on
+a read this module does not know. The rest of the board does not change in the chain (a step
+that changes it is refused), so what only depends on it (who holds a space, its neighbours, the
+players) is not noted.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ruleslang.lang.values import UnitValue
+
+EVERYTHING = ("everything",)
+ROUND = ("round", "")
+
+# What an evaluation context hands out that is the same in every state of the chain's battle: the
+# program and its values, and the decisions (answered by advice evaluated through the watch).
+_CONTEXT_SAME = frozenset({
+    "compiled", "enums", "space_values", "player_values", "side_values", "unittype_values", "options",
+    "procedures", "space_value", "player_value", "spaces", "side_of", "side_members",
+    "enemies_of", "unit_has_any_tag", "unit_attribute", "space_attribute", "facts", "collector", "running",
+    "contested_spaces", "runtime_procedures"})
+# What a battle hands out that is the same in every state of the chain's battle.
+_BATTLE_SAME = frozenset({"space", "attacker", "defender", "kind", "amphibious", "rules", "support",
+                          "support_units", "side_of_unit"})
+# What the board hands out that does not change while the chain runs (no step may change the
+# board outside the battle's units and counters).
+_BOARD_SAME = frozenset({
+    "players", "turn_order", "spaces", "known_controller", "known_controller_at_turn_start",
+    "known_original_owner", "known_is_land", "known_is_sea", "controller", "controller_at_turn_start",
+    "original_owner", "is_land", "is_sea", "attribute", "neighbours", "distance", "within", "cached_connected",
+    "connected", "canals", "factories", "stated_income", "treasury", "side_of", "allies", "enemies",
+    "is_friendly", "current_player", "round", "map"})
+# What a host hands out without a read: the step budget.
+_HOST_SAME = frozenset({"steps", "budget", "spend", "out_of_budget", "reset_budget"})
+
+
+class Reads(set):
+    """The aspects a step read; `log`, when a list, also gets each read as it is noted (what one
+    part of the step read: `Chain.remember`)."""
+
+    __slots__ = ("log",)
+
+    def __init__(self):
+        super().__init__()
+        self.log = None
+
+    def add(self, aspect) -> None:
+        if self.log is not None:
+            self.log.append(aspect)
+        set.add(self, aspect)
+
+    def update(self, aspects) -> None:
+        aspects = tuple(aspects)
+        if self.log is not None:
+            self.log.extend(aspects)
+        set.update(self, aspects)
+
+
+class StepWatch:
+    """An `EvalContext` seen through a watch while one battle step runs: `reads` collects the
+    aspects of the battle's state the step read (module docstring)."""
+
+    __slots__ = ("_ctx", "reads", "battle", "board", "host", "_battle", "_sides")
+
+    def __init__(self, ctx, battle):
+        object.__setattr__(self, "_ctx", ctx)
+        object.__setattr__(self, "reads", Reads())
+        object.__setattr__(self, "_battle", battle)
+        object.__setattr__(self, "_sides", None)
+        object.__setattr__(self, "battle", BattleView(battle, self.reads))
+        object.__setattr__(self, "board", _BoardView(ctx.board, self.reads))
+        object.__setattr__(self, "host", _HostView(ctx.host, self.reads))
+
+    def __getattr__(self, name):
+        if name not in _CONTEXT_SAME:
+            self.reads.add(EVERYTHING)
+        return getattr(self._ctx, name)
+
+    def __setattr__(self, name, value):
+        self.reads.add(EVERYTHING)
+        setattr(self._ctx, name, value)
+
+    def unit_value(self, unit) -> UnitValue:
+        """A unit as the rules see it; a unit of the battle notes a read of its hits when they are read."""
+        value = self._ctx.unit_value(unit)
+        sides = self._sides
+        if sides is None:
+            battle = self._battle
+            sides = {uid: "defender" for uid in battle.defending}
+            sides.update((uid, "attacker") for uid in battle.attacking)
+            object.__setattr__(self, "_sides", sides)
+        side = sides.get(unit.id)
+        if side is None:
+            return value
+        return _WatchedUnit(value, ("hits", side), self.reads)
+
+    def log(self, kind: str, **data) -> None:
+        """A message: the chain's states do not keep the game's log."""
+        self._ctx.log(kind, **data)
+
+    def decide(self, *args, **kwargs):
+        """A `choose`: answered by the chain (its advice is evaluated through this watch)."""
+        return self._ctx.decide(*args, **kwargs)
+
+    def counter(self, name: str, key: tuple, reader=None):
+        """A counter's value: counters are part of the state, so any of them is a read of everything."""
+        self.reads.add(EVERYTHING)
+        return self._ctx.counter(name, key, reader)
+
+    def set_counter(self, name: str, key: tuple, value) -> None:
+        self.reads.add(EVERYTHING)
+        self._ctx.set_counter(name, key, value)
+
+
+class _WatchedUnit(UnitValue):
+    """A unit of the battle as a watched step sees it: reading its hits is a read of its side's hits."""
+
+    __slots__ = ("_aspect", "_reads")
+
+    def __init__(self, value: UnitValue, aspect: tuple, reads: set):
+        UnitValue.__init__(self, value.id, value.type, value.owner, value.space, UnitValue.hits.__get__(value),
+                           value.moved, value.flags)
+        self._aspect = aspect
+        self._reads = reads
+
+    def _hits(self) -> int:
+        self._reads.add(self._aspect)
+        return UnitValue.hits.__get__(self)
+
+    def _set_hits(self, value: int) -> None:
+        UnitValue.hits.__set__(self, value)
+
+    hits = property(_hits, _set_hits)
+
+
+class _View:
+    """Something of the game seen through a watch: what is not in `_same` is a read of everything."""
+
+    __slots__ = ("_inner", "_reads")
+    _same: frozenset = frozenset()
+
+    def __init__(self, inner, reads: set):
+        object.__setattr__(self, "_inner", inner)
+        object.__setattr__(self, "_reads", reads)
+
+    def __getattr__(self, name):
+        if name not in self._same:
+            self._reads.add(EVERYTHING)
+        return getattr(self._inner, name)
+
+
+class BattleView(_View):
+    """The battle as a watched step sees it: which sides' units it read, and how."""
+
+    __slots__ = ()
+    _same = _BATTLE_SAME
+
+    @property
+    def round(self):
+        self._reads.add(ROUND)
+        return self._inner.round
+
+    def units(self, side: str) -> list:
+        self._reads.add(("units", side))
+        return self._inner.units(side)
+
+    def standing(self, side: str) -> list:
+        self._reads.add(("standing", side))
+        return self._inner.standing(side)
+
+    def retreat_options(self) -> list[str]:
+        # what `Battle.retreat_options` looks at: both sides' standing units and where the attackers
+        # came from (its settings are evaluated through the watch: the chain hands it the watch)
+        self._reads.update((("standing", "attacker"), ("standing", "defender"), ("origins", "attacker")))
+        return self._inner.retreat_options()
+
+    def _full(self, unit_ids) -> None:
+        battle = self._inner
+        for side in {battle.side_of_unit(uid) for uid in unit_ids}:
+            self._reads.add(("full", side))
+
+    def hit(self, ctx, count: int, unit_ids: list[int], chooser: str, now: bool) -> None:
+        self._full(unit_ids)
+        self._inner.hit(ctx, count, unit_ids, chooser, now)
+
+    def submerge(self, ctx, unit_ids: list[int]) -> None:
+        self._full(unit_ids)
+        self._inner.submerge(ctx, unit_ids)
+
+    def retreat(self, ctx, to: str) -> None:
+        self._reads.update((("full", "attacker"), ("standing", "defender"), ("origins", "attacker")))
+        self._inner.retreat(ctx, to)
+
+
+class _BoardView(_View):
+    """The board as a watched step sees it: its units (the battle's among them) and counters are
+    reads of everything."""
+
+    __slots__ = ()
+    _same = _BOARD_SAME
+
+
+class _HostView(_View):
+    """The host as a watched step sees it: its step budget only (its dice are the chain's)."""
+
+    __slots__ = ()
+    _same = _HOST_SAME
+
+    def __setattr__(self, name, value):
+        if name not in _HOST_SAME:
+            self._reads.add(EVERYTHING)
+        setattr(self._inner, name, value)
+
+
+def project(key: tuple, aspects: frozenset, split: int) -> Any:
+    """What of state `key` the aspects name (`split`: where its defenders' records begin): two
+    states with the same projection are the same to a step that read only these aspects. The
+    counters the battle wrote (and whether the attacker retreated) are always part of it."""
+    if EVERYTHING in aspects:
+        return key
+    records = key[0]
+    out: list = [key[1]]
+    for kind, side in sorted(aspects):
+        if kind == "round":
+            continue  # not of the state: the caller adds the round to the projection
+        rows = records[:split] if side == "attacker" else records[split:]
+        if kind == "full":
+            out.append(rows)
+        elif kind == "units":
+            out.append(tuple(r[:4] + r[6:] for r in rows if r[5] != SUBMERGED))
+        elif kind == "hits":
+            out.append(tuple(r[4] for r in rows if r[5] != SUBMERGED))
+        elif kind == "standing":
+            out.append(tuple(r[:5] + r[6:] for r in rows if r[5] == FIGHTING))
+        else:  # origins
+            out.append(tuple(sorted({r[6] or "" for r in rows})))
+    return tuple(out)
+
+
+# a unit's status in a state's record (its sixth field)
+FIGHTING, PENDING, SUBMERGED = 0, 1, 2
+
+
+def split_of(records: tuple) -> int:
+    """Where the defenders' records begin (records are sorted, the attacker's first)."""
+    for i, r in enumerate(records):
+        if r[0] != "attacker":
+            return i
+    return len(records)
