@@ -20,14 +20,15 @@ ROUNDS = 3
 
 @pytest.fixture(scope="module")
 def house_rules_log(tmp_path_factory) -> list[dict]:
-    """The events of a 3-round heuristic game under aa50/house-rules@1, as its log file holds them."""
+    """The start record and the events of a 3-round heuristic game under aa50/house-rules@1, as
+    its log file holds them."""
     game = build_game(WORKSPACE, GameSetup(refs=["aa50/house-rules@1"], seed=1, rounds=ROUNDS,
                                            default_agent="heuristic"))
     game.run(ROUNDS)
     path = tmp_path_factory.mktemp("aa50") / "game.jsonl"
     write_log(str(path), game, None, finished=True)
     lines = path.read_text(encoding="utf-8").splitlines()
-    return [json.loads(line) for line in lines[2:]]
+    return [json.loads(line) for line in lines[1:]]
 
 
 def procedure_spans(events: list[dict], name: str) -> list[list[dict]]:
@@ -55,7 +56,7 @@ def objective_table() -> dict[str, tuple[str, int]]:
 
 def test_national_objectives_are_paid_and_logged(house_rules_log):
     table = objective_table()
-    paid = procedure_spans(house_rules_log, "national_objective_bonus")
+    paid = procedure_spans(house_rules_log[1:], "national_objective_bonus")
     assert paid, "no national objective was paid in 3 rounds"
     per_nation = Counter()
     for span in paid:
@@ -72,3 +73,14 @@ def test_national_objectives_are_paid_and_logged(house_rules_log):
     turns = Counter(e["player"] for e in house_rules_log if e["kind"] == "turn")
     for nation, count in per_nation.items():
         assert count <= turns[nation] * sum(1 for n, _ in table.values() if n == nation)
+
+
+def test_chinese_units_move_only_within_china(house_rules_log):
+    allowed = set(ruleslang.load("aa50/base@1").eval("chinese_territories()"))
+    start, events = house_rules_log[0], house_rules_log[1:]
+    chinese = {u["id"] for u in start["units"] if u["owner"] == "Chinese"}
+    chinese |= {i for e in events if e["kind"] == "add_units" and e["owner"] == "Chinese" for i in e["ids"]}
+    moves = [e for e in events if e["kind"] == "move_units" and chinese & set(e["ids"])]
+    assert moves, "China moved nothing in 3 rounds"
+    for e in moves:
+        assert set(e.get("path", [e["to"]])[1:] + [e["to"]]) <= allowed, e
