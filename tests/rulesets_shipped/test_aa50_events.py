@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 import ruleslang
+import yaml
+from ruleslang.runtime.agents.scripted import ScriptedAgent
 from ruleslang.runtime.saves import GameSetup, build_game, write_log
 from ruleslang.workspace.compositions import Workspace
 
@@ -84,3 +86,30 @@ def test_chinese_units_move_only_within_china(house_rules_log):
     assert moves, "China moved nothing in 3 rounds"
     for e in moves:
         assert set(e.get("path", [e["to"]])[1:] + [e["to"]]) <= allowed, e
+
+
+def test_d_day_the_us_moves_a_uk_fighter_into_france_and_chooses_the_casualties():
+    """A scripted D-Day: the UK declares it, the US sends a UK fighter (one the UK did not use)
+    with its own bomber against France; the UK fighter fights in the US battle, and the UK having
+    agreed, the US chooses the casualties of both."""
+    scenario = {"map": "aa50-1942", "turn": {"round": 1, "player": "British"},
+                "units": {"7 Sea Zone": None, "France": {"Germans": {"infantry": 4}},
+                          "United Kingdom": {"British": {"fighter": 1, "infantry": 1}, "Americans": {"bomber": 1}}}}
+    game = build_game(WORKSPACE, GameSetup(refs=["aa50/house-rules@1"], seed=3, rounds=1, default_agent="heuristic"),
+                      scenario_text=yaml.safe_dump(scenario, sort_keys=False))
+    fighter = next(u.id for u in game.state.units if u.space == "United Kingdom" and u.type == "fighter")
+    bomber = next(u.id for u in game.state.units if u.space == "United Kingdom" and u.type == "bomber")
+    game.agents["British"] = ScriptedAgent("British", [{"round": 1, "answers": {"declare_d_day.declare": True}}])
+    game.agents["Americans"] = ScriptedAgent("Americans", [{"round": 1, "combat": [{"unit": fighter, "to": "France"},
+                                                                                  {"unit": bomber, "to": "France"}],
+                                                           "answers": {"d_day_casualty_agreement.agree": True}}])
+    game.run(1)
+    events = game.state.events
+    moved = [e for e in events if e["kind"] == "move_units" and fighter in e["ids"]]
+    assert moved and moved[0]["to"] == "France"
+    (battle,) = [e for e in events if e["kind"] == "battle" and e["space"] == "France"]
+    assert battle["attacker"] == "Americans" and battle["attacking"] == 2
+    assert any("the UK and the US agree" in e.get("message", "") for e in events if e["kind"] == "log")
+    # every hit on the attackers in France was chosen by the US, the UK fighter among the choices
+    on_attackers = [e for e in events if e["kind"] == "hits" and e["space"] == "France" and e["side"] == "attacker"]
+    assert on_attackers and all(e["by"] == "Americans" for e in on_attackers)

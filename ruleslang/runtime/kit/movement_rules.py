@@ -37,6 +37,7 @@ class UnitRules:
     stops_movement: bool = True    # an enemy unit of this kind stops land movement (a blitz) where it stands
     blocks_unload: bool = True     # an enemy unit of this kind in a sea zone forbids unloading there
     blocks_passing: bool = False   # an enemy unit of this kind stops even units that pass blockers
+    commanded: bool = False        # an ally's unit of this kind the mover moves as its own this phase
 
     def __post_init__(self) -> None:
         if self.domain not in DOMAINS:

@@ -25,7 +25,7 @@ MAX_MOVES = 400  # per phase: an agent that never says DONE is stopped here
 
 _UNIT_SETTINGS = ("movement", "domain", "blitz", "blocks", "transport_capacity", "transport_cost", "carrier_capacity",
                   "carrier_cost", "bombs", "combat_moves", "passes_blockers", "stops_movement", "blocks_unload",
-                  "blocks_passing")
+                  "blocks_passing", "commands")
 
 
 def unit_rules_of(ctx, config):
@@ -51,7 +51,8 @@ def unit_rules_of(ctx, config):
                 passes_blockers=given.get("passes_blockers", False) is True,
                 stops_movement=given.get("stops_movement", True) is True,
                 blocks_unload=given.get("blocks_unload", True) is True,
-                blocks_passing=given.get("blocks_passing", False) is True)
+                blocks_passing=given.get("blocks_passing", False) is True,
+                commanded=given.get("commands", False) is True)
         return config.lasting(("unit_rules", type_name, owner), compute)
 
     def rules(type_name: str, owner: str) -> UnitRules:
@@ -182,6 +183,8 @@ def run(ctx, proc) -> None:
                     zones.append(zone)
         engine.apply(move)
     if kind == "combat":
+        # the allies' units the player commanded (the `commands` setting) fight its battles with its own
+        kit.commanded = set(engine.commanded_units())
         kit.pending_battles = engine.contested()
         kit.pending_raids = engine.bombing_raids()
         ctx.contested_spaces = list(kit.pending_battles)  # what `contested()` reads
