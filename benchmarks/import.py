@@ -37,6 +37,16 @@ def reference_folders() -> list[Path]:
     return []
 
 
+def game_files(folders: list[Path]) -> list[Path]:
+    """The game files under `folders` (default: the reference folders), smallest first; says so
+    on standard error when there are none."""
+    files = sorted({f for folder in (folders or reference_folders()) for f in folder.rglob("*.xml")},
+                   key=lambda f: f.stat().st_size)
+    if not files:
+        print("no game files found (the reference folders are not present)", file=sys.stderr)
+    return files
+
+
 def best_time(repeat: int, work) -> tuple[float, object]:
     """The fastest of `repeat` runs of `work()`, and its last result."""
     best, result = float("inf"), None
@@ -52,10 +62,8 @@ def main(argv=None) -> int:
     parser.add_argument("--repeat", type=int, default=1, help="imports per file; the best time counts (default 1)")
     parser.add_argument("folders", nargs="*", type=Path, help="folders of game files (default: the reference folders)")
     args = parser.parse_args(argv)
-    files = sorted({f for folder in (args.folders or reference_folders()) for f in folder.rglob("*.xml")},
-                   key=lambda f: f.stat().st_size)
+    files = game_files(args.folders)
     if not files:
-        print("no game files found (the reference folders are not present)", file=sys.stderr)
         return 1
     print(f"{'file':44} {'KB':>6} {'read s':>7} {'import s':>9} {'ratio':>6} {'s/MB':>6} {'spaces':>6}  result")
     imported = refused = 0

@@ -747,7 +747,13 @@ def main(argv: list[str] | None = None) -> int:
     args = _arguments(argv)
     if args.show is not None:
         return show(args.show)
-    report = fuzz(args.budget, args.seed, args.target, jobs=args.jobs)
+    # the mutants go through the parse cache too, but into a folder of this run, not the user's cache
+    cache = tempfile.mkdtemp(prefix="fuzz-cache-")
+    os.environ.setdefault("RULESLANG_CACHE_DIR", cache)
+    try:
+        report = fuzz(args.budget, args.seed, args.target, jobs=args.jobs)
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
     return 1 if report.failures else 0
 
 

@@ -3,6 +3,7 @@ is classified as such, deduplicated and written out. A few seconds, not a fuzzin
 
 import importlib.util
 import io
+import resource
 import time
 import sys
 from pathlib import Path
@@ -71,7 +72,14 @@ def test_command_output_is_classified(harness, stderr, kind):
 
 def test_an_input_that_burns_cpu_stops_at_the_cpu_limit(harness, monkeypatch):
     monkeypatch.setattr(harness, "TIME_LIMIT", 1.0)
+    # the wall-clock backstop out of the way (60 s): what stops the child must be its CPU limit,
+    # however loaded the machine is (a starved child takes longer in wall time, not in CPU time)
+    monkeypatch.setattr(harness, "WALL_FACTOR", 60)
     spin = harness.Target("spin", "txt", _spins, lambda: [b"x"], "cat {path}", warm=False)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     outcome, elapsed = harness.run_one(spin, b"x")
-    # the CPU limit (1 s, the child ended a second later), long before the wall-clock backstop (6 s)
-    assert outcome.kind == harness.TIMEOUT and elapsed < harness.TIME_LIMIT * harness.WALL_FACTOR, (outcome, elapsed)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    # the soft limit (1 s of CPU) dumps the stack, the hard limit a second later ends the child
+    assert outcome.kind == harness.TIMEOUT, outcome
+    assert 1.0 <= cpu < 3.0 and elapsed < harness.TIME_LIMIT * harness.WALL_FACTOR, (cpu, elapsed)

@@ -6,7 +6,7 @@ import pytest
 from lark import Lark
 from lark.exceptions import GrammarError
 
-from ruleslang.lang.syntax import parser
+from ruleslang.lang.syntax import grammar, lalr as parser
 from conftest import REPO
 
 
@@ -20,14 +20,14 @@ def test_parser_is_strict_lalr_and_built_once():
 def test_grammar_is_loaded_from_the_installed_package():
     resource = importlib.resources.files("ruleslang.grammar") / "ruleslang.lark"
     assert resource.is_file()
-    assert parser.grammar_location() == str(resource)
+    assert grammar.grammar_location() == str(resource)
     checkout = REPO / "grammar" / "ruleslang.lark"
     if checkout.is_file():
         assert resource.read_text(encoding="utf-8") == checkout.read_text(encoding="utf-8")
 
 
 def test_a_conflict_in_the_grammar_fails_the_build():
-    text = parser.grammar_text()
+    text = grammar.grammar_text()
     # A second rule for `a - b` makes subtraction ambiguous: strict mode must refuse it.
     broken = text.replace("?sum_expr: product", "?sum_expr: product\n         | sum_expr SIGN sum_expr -> again\n", 1)
     assert broken != text

@@ -1,11 +1,13 @@
 """The TripleA importer on what issue 13 found refused or mistranslated: TripleA's variables and
-`foreach`, canals attached to land, per-player production frontiers (enforced in play), and two
-purchase delegates in a turn. Small hand-made
+`foreach`, canals attached to land, per-player production frontiers (enforced in play), two
+purchase delegates in a turn, battles (triplea/battle@1) and players' own turns, `diff` of imported
+rulesets and maps, lots and resources charged by purchases. Small hand-made
 variants of tests/board/fixtures/tiny_game.xml; the reference files where present."""
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -74,7 +76,7 @@ def test_variables_and_foreach_expand_as_in_triplea(tmp_path):
     assert {s: game_map.space(s).attributes.get("convoy_route") for s in ("Redland", "Marsh", "Blueland")} == \
         {s: ["Redland", "Marsh"] for s in ("Redland", "Marsh", "Blueland")}
     assert game_map.turn_order == ("Reds", "Blues")
-    assert report.phases == 4
+    assert report.phases == 5  # purchase, combat move, battle, place, collect income
     assert not [i for i in report.untranslated if i.category == "element" and i.name == "variableList"]
 
 
@@ -148,16 +150,18 @@ def test_each_player_gets_its_own_frontier_and_prices(frontier_game):
     _, _, report, _ = frontier_game
     text = report.ruleset_path.read_text(encoding="utf-8")
     rows = text.split("-> (price: int, lot: int):\n")[1].split("\nformula")[0].splitlines()
-    assert [r.strip() for r in rows] == ['"Reds", foot -> 3, 1', '"Reds", heavy_tank -> 5, 2', '"Reds", ship -> 8, 1',
-                                         '"Blues", foot -> 3, 1', '"Blues", ship -> 8, 1']
+    # a lot's price and the lot: buyTank is 2 heavy tanks for 10, buyPair 2 for 7 (Blues' frontier)
+    assert [r.strip() for r in rows] == ['"Reds", foot -> 3, 1', '"Reds", heavy_tank -> 10, 2', '"Reds", ship -> 8, 1',
+                                         '"Blues", foot -> 3, 1', '"Blues", ship -> 8, 1', '"Blues", heavy_tank -> 7, 2']
     assert cli.main(["check", "--rulesets", str(report.ruleset_path.parents[1]), str(report.ruleset_path)]) == 0
 
 
-def test_a_rule_without_a_whole_price_per_unit_is_not_offered_and_says_so(frontier_game):
-    _, game, _, diagnostics = frontier_game
-    (warned,) = [d for d in diagnostics if "buyPair" in d.message]
-    assert "2 heavy tank for 7 PUs" in warned.message and "not offered" in warned.message
-    assert warned.span.line == line_of(game, '<productionRule name="buyPair">')
+def test_a_rule_without_a_whole_price_per_unit_is_offered_as_a_lot(frontier_game):
+    _, _, report, diagnostics = frontier_game
+    # buyPair, 2 heavy tanks for 7, is Blues' (the rows above): a lot of 2 at 7, nothing to report
+    assert not [d for d in diagnostics if "buyPair" in d.message]
+    assert "lot: u => if in_frontier(current_player(), u) then frontier(current_player(), u).lot else 1" in \
+        report.ruleset_path.read_text(encoding="utf-8")
 
 
 def played_purchases(root: Path, family: str, log: Path) -> list[dict]:
@@ -170,15 +174,15 @@ def played_purchases(root: Path, family: str, log: Path) -> list[dict]:
 
 def test_purchases_in_play_stay_within_each_frontier(frontier_game):
     tmp_path, _, report, _ = frontier_game
-    prices = {"Reds": {"foot": (3, 1), "heavy_tank": (5, 2), "ship": (8, 1)},
-              "Blues": {"foot": (3, 1), "ship": (8, 1)}}
+    prices = {"Reds": {"foot": (3, 1), "heavy_tank": (10, 2), "ship": (8, 1)},
+              "Blues": {"foot": (3, 1), "ship": (8, 1), "heavy_tank": (7, 2)}}
     purchases = played_purchases(report.ruleset_path.parents[1], "tiny-game", tmp_path / "log.jsonl")
     assert any(p["units"] for p in purchases)
     for event in purchases:
         offer = prices[event["player"]]
         assert set(event["units"]) <= set(offer), event
         assert all(n % offer[u][1] == 0 for u, n in event["units"].items()), event
-        assert event["spent"] == sum(offer[u][0] * n for u, n in event["units"].items()), event
+        assert event["spent"] == sum(offer[u][0] * n // offer[u][1] for u, n in event["units"].items()), event
 
 
 def test_two_purchase_delegates_make_one_purchase_phase(tmp_path):
@@ -215,3 +219,172 @@ def test_each_resource_besides_money_is_a_counter_the_map_starts(tmp_path, capsy
     for player, stock in (("Blues", "2"), ("Reds", "0")):
         assert cli.main(["eval", "--rulesets", str(tmp_path), "tiny-game/base@1", f"tech_tokens({player})"]) == 0
         assert capsys.readouterr().out.strip() == stock
+
+
+# ---------------------------------------------------------------- battles (item 7)
+
+
+def log_events(log: Path) -> list[dict]:
+    return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+
+
+def test_the_battle_ruleset_declares_every_name_the_importer_writes_for_it():
+    """What the importer writes as triplea/battle@1's attributes, tags and phase, that ruleset declares."""
+    from ruleslang.importers.triplea_battle import (BATTLE_NUMBERS, BATTLE_PHASE, BATTLE_PROPERTIES, BATTLE_TAGS,
+                                                    LAND_TAG, battle_names)
+    declared = battle_names()
+    assert set(BATTLE_NUMBERS.values()) <= declared.attributes
+    assert {*BATTLE_TAGS.values(), LAND_TAG} <= declared.tags
+    assert {*BATTLE_PROPERTIES.values(), BATTLE_PHASE, "die_roll", "dice_sides"} <= declared.names
+    assert "battle_start" in declared.names and "attack" not in declared.names
+
+
+def test_a_player_whose_turn_lacks_steps_skips_those_phases(tmp_path):
+    # tiny_game.xml: the Reds purchase, move, fight and collect; the Blues only purchase and collect.
+    report = import_triplea(TINY, tmp_path)
+    text = report.ruleset_path.read_text(encoding="utf-8")
+    assert "sequence turn: purchase, combat_move, battle, noncombat_move, collect_income" in text
+    assert not any(i.category == "turn" for i in report.untranslated)
+    assert cli.main(["play", "--rulesets", str(tmp_path), "--ruleset", "tiny-game/base@1", "--rounds", "1",
+                     "--log", str(tmp_path / "log.jsonl"), "--quiet"]) == 0
+    events = log_events(tmp_path / "log.jsonl")
+    moves = {(e["player"], e["offered"]["kind"]) for e in events if e.get("decision") == "move"}
+    assert moves == {("Reds", "combat"), ("Reds", "noncombat")}
+    skipped = [e["by"] for e in events if e.get("kind") == "log" and e.get("by", "").startswith("skip_")]
+    assert skipped == ["skip_combat_move", "skip_battle", "skip_noncombat_move"]
+
+
+def test_the_games_die_is_rolled_in_its_battles(tmp_path):
+    game = tiny_with(tmp_path, {'<diceSides value="6"/>': '<diceSides value="12"/>'})
+    report = import_triplea(game, tmp_path / "out")
+    assert "override formula die_roll() -> int = d12" in report.ruleset_path.read_text(encoding="utf-8")
+    scenario = tmp_path / "clash.yaml"
+    scenario.write_text("map: tiny-game\nunits:\n  Marsh:\n    Reds: {foot: 3}\n    Blues: {foot: 1}\n"
+                        "control: {Marsh: Blues}\n", encoding="utf-8")
+    assert cli.main(["play", "--rulesets", str(tmp_path / "out"), "--ruleset", "tiny-game/base@1", "--scenario",
+                     str(scenario), "--rounds", "1", "--log", str(tmp_path / "log.jsonl"), "--quiet"]) == 0
+    rolls = [e for e in log_events(tmp_path / "log.jsonl") if e.get("kind") == "roll"]
+    assert rolls and {r["sides"] for r in rolls} == {12}
+
+
+@pytest.mark.skipif(REFERENCE is None, reason="the reference files (shared/reference) are not present")
+def test_an_imported_game_fights_its_battles(tmp_path):
+    """Minimap (a small catalogue file) played 3 rounds by heuristic agents: battles are fought by
+    triplea/battle@1's steps, territories change hands, and purchases stay in the frontiers."""
+    game = REFERENCE / "triplea-catalogue" / "minimap" / "minimap.xml"
+    if not game.exists():
+        pytest.skip("the catalogue's minimap.xml is not present")
+    report = import_triplea(game, tmp_path)
+    assert cli.main(["play", "--rulesets", str(tmp_path), "--ruleset", f"{report.family}/base@1", "--rounds", "3",
+                     "--log", str(tmp_path / "log.jsonl"), "--quiet"]) == 0
+    events = log_events(tmp_path / "log.jsonl")
+    assert max(e["round"] for e in events if e["kind"] == "round") == 3
+    ends = [e for e in events if e["kind"] == "battle_end"]
+    assert len([e for e in events if e["kind"] == "battle"]) == len(ends) > 0
+    assert any(e["rounds"] > 0 for e in ends)  # fought, not only walked into
+    assert any(e["kind"] == "roll" and e["at"].startswith("triplea/battle@1") for e in events)
+    assert any(e["kind"] == "control" for e in events)
+    offered = {"infantry", "artillery", "armour", "fighter", "bomber", "aaGun"}  # minimap's one frontier
+    bought = [e for e in events if e["kind"] == "purchase"]
+    assert any(e["units"] for e in bought)
+    assert all(set(e["units"]) <= offered for e in bought)
+
+
+# ---------------------------------------------------------------- diff of imported games (item 10)
+
+GUNBOAT = {
+    '    <unit name="factory"/>': '    <unit name="factory"/>\n    <unit name="gunboat"/>',
+    '    <attachment name="unitAttachment" attachTo="factory"':
+        '    <attachment name="unitAttachment" attachTo="gunboat" '
+        'javaClass="games.strategy.triplea.attachments.UnitAttachment" type="unitType">\n'
+        '      <option name="movement" value="2"/>\n      <option name="isSea" value="true"/>\n'
+        '      <option name="canBombard" value="true"/>\n      <option name="attack" value="3"/>\n'
+        '      <option name="defense" value="2"/>\n    </attachment>\n'
+        '    <attachment name="unitAttachment" attachTo="factory"',
+    '<territoryOwner territory="Marsh" owner="Reds"/>': '<territoryOwner territory="Marsh" owner="Blues"/>',
+    '<unitPlacement unitType="foot" territory="Blueland" quantity="2" owner="Blues"/>':
+        '<unitPlacement unitType="foot" territory="Blueland" quantity="3" owner="Blues"/>',
+}
+
+
+@pytest.fixture(scope="module")
+def two_imports(tmp_path_factory):
+    tmp_path = tmp_path_factory.mktemp("diff")
+    old = import_triplea(TINY, tmp_path / "a")
+    (tmp_path / "b").mkdir()
+    new = import_triplea(tiny_with(tmp_path / "b", GUNBOAT), tmp_path / "b" / "out")
+    return old, new
+
+
+def test_diff_of_two_imported_rulesets_shows_an_added_unit_whole(two_imports, capsys):
+    old, new = two_imports
+    assert cli.main(["diff", str(old.ruleset_path), str(new.ruleset_path)]) == 0
+    out = capsys.readouterr().out
+    added = re.split(r"\n  (?! )", out.split("added unit gunboat\n")[1])[0]
+    for line in ("unit gunboat:", "movement: 2", "attack: 3", "defense: 2", "tags: sea, can_bombard"):
+        assert line in added, (line, added)
+    assert "added tag can_bombard" not in out  # the battle ruleset declares it: not the import's own tag
+    assert "tag tag" not in out
+
+
+def test_diff_names_a_tag_once_and_shows_an_attribute_and_the_map_that_changed(tmp_path, capsys):
+    for name, text in (("a", 'ruleset t/a@1\nmap "aar"\ntag old_tag\n'),
+                       ("b", 'ruleset t/b@1\nmap "aa50-1942"\ntag new_tag\nattribute reach: int = 2\n')):
+        (tmp_path / "t").mkdir(exist_ok=True)
+        (tmp_path / "t" / f"{name}@1.rules").write_text(text, encoding="utf-8")
+    assert cli.main(["diff", "--rulesets", str(tmp_path), "t/a@1", "t/b@1"]) == 0
+    out = capsys.readouterr().out
+    assert "  map: aar -> aa50-1942" in out
+    assert "  added tag new_tag\n" in out and "  removed tag old_tag\n" in out
+    assert "  added attribute reach\n      attribute reach: int = 2" in out
+
+
+def test_diff_of_two_maps_compares_the_board(two_imports, capsys):
+    old, new = two_imports
+    assert cli.main(["diff", str(old.map_path), str(new.map_path)]) == 0
+    out = capsys.readouterr().out
+    assert "map tiny-game -> map tiny-game" in out
+    assert "Marsh owner: Reds -> Blues" in out
+    assert "units in Blueland, Blues: 2 foot -> 3 foot" in out
+    assert "connections:" not in out  # none changed
+    assert cli.main(["diff", "aar", "aar"]) == 0
+    assert "no difference" in capsys.readouterr().out
+
+
+def test_diff_of_a_map_and_a_ruleset_is_refused(capsys):
+    assert cli.main(["diff", "aar", "aar/base@1"]) != 0
+    err = capsys.readouterr().err
+    assert "D690" in err and "two rulesets or two maps" in err and "'aar/base@1'" in err
+
+
+# ---------------------------------------------------------------- resources besides money (item 6)
+
+
+def test_purchases_charge_resources_besides_money(tmp_path):
+    # a ship costs 8 PUs and 1 techTokens; the Blues start with 2 tokens, the Reds with none
+    game = tiny_with(tmp_path, {'      <cost resource="PUs" quantity="8"/>':
+                                '      <cost resource="PUs" quantity="8"/>\n      <cost resource="techTokens" quantity="1"/>'})
+    report, diagnostics = run_import(game, tmp_path / "out")
+    assert not [d for d in diagnostics if "buyShip" in d.message]
+    text = report.ruleset_path.read_text(encoding="utf-8")
+    assert '"Reds", ship -> 8, 1, 1' in text and 'resources: ["tech_tokens"]' in text
+    # random agents (seed 2: the Blues buy a ship in round 2); the Reds' tries at a ship are refused
+    assert cli.main(["play", "--rulesets", str(tmp_path / "out"), "--ruleset", "tiny-game/base@1", "--rounds", "3",
+                     "--agent", "random", "--seed", "2", "--log", str(tmp_path / "log.jsonl"), "--quiet"]) == 0
+    events = log_events(tmp_path / "log.jsonl")
+    purchases = [e for e in events if e["kind"] == "purchase"]
+    assert any("tech_tokens, but Reds has 0" in r for e in events if e["kind"] == "refused" for r in e["reasons"])
+    ships = {p: sum(e["units"].get("ship", 0) for e in purchases if e["player"] == p) for p in ("Reds", "Blues")}
+    assert ships["Reds"] == 0 and 0 < ships["Blues"] <= 2, ships
+    charged = [e for e in events if e["kind"] == "counter" and e["name"] == "tech_tokens"]
+    assert [(e["before"], e["after"]) for e in charged][0] == (2, 2 - [e for e in purchases if e["units"].get("ship")][0]["units"]["ship"])
+    assert all(e["resources"]["tech_tokens"] == e["units"].get("ship", 0) for e in purchases)
+
+
+def test_a_unit_type_named_like_a_battle_rule_is_renamed(tmp_path):
+    game = tiny_with(tmp_path, {'"ship"': '"capture"'})
+    report, diagnostics = run_import(game, tmp_path / "out")
+    (renamed,) = [d for d in diagnostics if d.code == "D646" and "'capture'" in d.message]
+    assert "renamed to 'capture_' (triplea/battle@1 declares 'capture')" in renamed.message
+    assert cli.main(["check", "--rulesets", str(tmp_path / "out"), str(report.ruleset_path)]) == 0
+    assert "capture_" in load_map("tiny-game", [tmp_path / "out"]).start.units["2 Sea Zone"]["Blues"]

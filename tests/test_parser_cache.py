@@ -8,7 +8,7 @@ import pytest
 
 from ruleslang.base.cache import CACHE_ENV, read_cached
 from ruleslang.base.source import Source
-from ruleslang.lang.syntax import parser as P
+from ruleslang.lang.syntax import lalr as P
 
 TEXT = "ruleset x/cache@1\nformula f(n: int) -> int:\n    let m = n + 1\n    m * 2\n"
 

@@ -94,3 +94,27 @@ def test_every_chart_of_the_odds_report_draws(browser, tmp_path):
     assert main(["odds", "--ruleset", "aar/base@1", "--at", "Karelia S.S.R.", "--attacker", "Germans",
                  "2 infantry, 1 armour, 1 fighter", "--float", "-o", str(page)]) == 0
     _open_and_check(browser, page, charts=4)
+
+
+def test_the_replay_page_draws_the_board_and_its_slider_changes_the_round(browser, tmp_path):
+    log, page = tmp_path / "game.jsonl", tmp_path / "game.html"
+    assert main(["play", "--ruleset", "aar/base@1", "--seed", "2", "--rounds", "2", "--agent", "random",
+                 "--log", str(log)]) == 0
+    assert main(["replay", str(log), "--html", str(page)]) == 0
+    browser.get(page.as_uri())
+    shown = """return Array.from(document.querySelectorAll('.frame')).filter(f => !f.hidden).map(f => {
+        const svg = f.querySelector('svg').getBoundingClientRect();
+        return {id: f.id, width: svg.width, height: svg.height, spaces: f.querySelectorAll('g.space').length,
+                label: document.getElementById('round-label').textContent}; });"""
+    WebDriverWait(browser, DRAW_SECONDS).until(lambda d: d.execute_script(shown))
+    [last] = browser.execute_script(shown)
+    assert last["id"] == "frame-2" and last["label"] == "round 2"
+    assert last["width"] > 300 and last["height"] > 200 and last["spaces"] > 100
+    # the slider moved to the start shows the start, and only it
+    browser.execute_script("const s = document.getElementById('round'); s.value = 0; "
+                           "s.dispatchEvent(new Event('input'));")
+    [first] = browser.execute_script(shown)
+    assert first["id"] == "frame-0" and first["label"] == "start" and first["width"] > 300
+    assert browser.find_element("css selector", "#frame-0 aside").text.startswith("start")
+    assert [url for url in browser.execute_script(FETCHED) if not url.startswith("file:")] == []
+    assert [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "ERROR")] == []

@@ -48,11 +48,15 @@ def read_cached(name: str) -> bytes | None:
     return payload
 
 
-def write_cached(name: str, payload: bytes) -> None:
-    """Store `payload` as cache file `name` (quietly not, when the directory cannot be written)."""
+def write_cached(name: str, payload: bytes, *, keep: int | None = None) -> None:
+    """Store `payload` as cache file `name` (quietly not, when the directory cannot be written).
+    With `keep`, at most that many files share the name's prefix (up to its first '-'): the ones
+    used least recently go, so a cache of many entries (one per parsed text) stays bounded."""
     folder = cache_dir()
     if folder is None:
         return
+    if keep is not None:
+        _prune(folder, name.split("-", 1)[0] + "-", keep - 1)
     head = _MAGIC + b" " + _FORMAT + b" " + hashlib.sha256(payload).hexdigest().encode() + b"\n"
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -66,3 +70,26 @@ def write_cached(name: str, payload: bytes) -> None:
             raise
     except OSError:
         return
+
+
+def _prune(folder: Path, prefix: str, keep: int) -> None:
+    """Remove all but the `keep` most recently used files named `prefix...` from `folder`."""
+    try:
+        entries = [e for e in os.scandir(folder) if e.name.startswith(prefix) and e.is_file()]
+        if len(entries) <= keep:
+            return
+        entries.sort(key=lambda e: e.stat().st_mtime, reverse=True)
+        for e in entries[keep:]:
+            Path(e.path).unlink(missing_ok=True)
+    except OSError:
+        return
+
+
+def touch(name: str) -> None:
+    """Mark cache file `name` as just used (what `write_cached(keep=...)` keeps is what was used last)."""
+    folder = cache_dir()
+    if folder is not None:
+        try:
+            os.utime(folder / name)
+        except OSError:
+            pass

@@ -14,20 +14,26 @@ the YAML line and column. Codes:
 from __future__ import annotations
 
 import functools
+import hashlib
 import importlib.resources
 import json
 import re
 from pathlib import Path
-from typing import Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Iterable, Iterator, Mapping
 
-import jsonschema
 import yaml
+
+from ruleslang.base.cache import read_cached, touch, write_cached
 
 from ruleslang.base.fileio import is_file
 from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, Related, error
 from ruleslang.base.limits import MAX_DATA_CHARS, MAX_NUMBER_DIGITS, MAX_YAML_DEPTH
 from ruleslang.base.source import Source, Span, span_at
 from ruleslang.base.suggest import did_you_mean
+
+if TYPE_CHECKING:
+    # start-up time: jsonschema is imported where a document is validated; here only for annotations
+    import jsonschema
 
 DataPath = tuple  # a tuple of mapping keys (str) and list indices (int)
 
@@ -478,11 +484,44 @@ def _whole_number(checker, instance) -> bool:
     return isinstance(instance, int) and not isinstance(instance, bool)
 
 
-# JSON Schema counts 3.0 as an integer; the documents ruleslang reads hold counts, rounds and ids
-# that Python uses as whole numbers, so an integer is written as one.
-_Validator = jsonschema.validators.extend(
-    jsonschema.Draft202012Validator,
-    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _whole_number))
+@functools.lru_cache(maxsize=1)
+def _validator_class():
+    # start-up time: jsonschema loads only when a document is validated (not for one known valid)
+    import jsonschema
+
+    # JSON Schema counts 3.0 as an integer; the documents ruleslang reads hold counts, rounds and ids
+    # that Python uses as whole numbers, so an integer is written as one.
+    return jsonschema.validators.extend(
+        jsonschema.Draft202012Validator,
+        type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _whole_number))
+
+
+# At most this many texts are remembered as valid (the ones used last).
+MAX_KNOWN_VALID = 256
+
+
+@functools.lru_cache(maxsize=1)
+def _reader_digest() -> bytes:
+    """This module's own source: how a text becomes data (and is validated) is part of the verdict."""
+    return hashlib.sha256(Path(__file__).read_bytes()).digest()
+
+
+def validate_text(data: object, schema_name: str, positions: Positions, text: str, *,
+                  code: str = "D610") -> list[Diagnostic]:
+    """`validate` `data`, read from `text`, against the schema `schema_name`; a text found valid
+    before (the same text, schema and reader: a marker in the user's cache, base/cache.py) is not
+    validated again. Only a clean verdict is remembered, so every diagnostic is still computed."""
+    key = hashlib.sha256(_reader_digest())
+    key.update(_schema_text(schema_name).encode("utf-8"))
+    key.update(b"\0" + text.encode("utf-8", "surrogatepass"))
+    marker = f"valid-{key.hexdigest()[:40]}"
+    if read_cached(marker) == b"valid":
+        touch(marker)
+        return []
+    problems = validate(data, load_schema(schema_name), positions, code=code)
+    if not problems:
+        write_cached(marker, b"valid", keep=MAX_KNOWN_VALID)
+    return problems
 
 
 def validate(data: object, schema: dict, positions: Positions, *, code: str = "D610") -> list[Diagnostic]:
@@ -491,7 +530,7 @@ def validate(data: object, schema: dict, positions: Positions, *, code: str = "D
     Each message states the data path (`spaces[3].ipc`), what was expected and what was found;
     an unknown key gets a did-you-mean from the keys the schema allows.
     """
-    validator = _Validator(schema)
+    validator = _validator_class()(schema)
     errors = sorted(validator.iter_errors(data),
                     key=lambda e: ([str(p) for p in e.absolute_path], e.validator, e.message))
     if any(e.validator != "unevaluatedProperties" for e in errors):

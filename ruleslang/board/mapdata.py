@@ -28,7 +28,7 @@ from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, Related, err
 from ruleslang.base.limits import MAX_UNITS
 from ruleslang.base.source import Span
 from ruleslang.base.suggest import did_you_mean
-from ruleslang.base.yamlio import Positions, Problems, load_schema, load_yaml, not_a_file, read_source, validate
+from ruleslang.base.yamlio import Positions, Problems, load_schema, load_yaml, not_a_file, read_source, validate, validate_text
 
 DEFAULT_ECONOMY = "main"
 SPACE_KINDS = ("land", "sea")
@@ -81,6 +81,7 @@ class SpaceInfo:
     economy: str | None = None
     aliases: tuple[str, ...] = ()
     attributes: Mapping[str, object] = field(default_factory=dict)
+    position: tuple[float, float] | None = None  # its centre on the map's picture (y downwards), if known
 
     @property
     def is_land(self) -> bool:
@@ -264,12 +265,15 @@ def _spellings(items: Iterable) -> dict[str, str]:
 # ---------------------------------------------------------------- loading
 
 
-def map_from_data(data: object, positions: Positions, *, path: Path | None = None) -> GameMap:
-    """Validate map data (schema, then consistency) and build the `GameMap`.
+def map_from_data(data: object, positions: Positions, *, path: Path | None = None,
+                  text: str | None = None) -> GameMap:
+    """Validate map data (schema, then consistency) and build the `GameMap`; `text`, the file the
+    data was read from, lets a text found valid before skip the schema (base/yamlio.validate_text).
 
     Raises `DiagnosticError` listing every problem found, each at its YAML line and column.
     """
-    problems = validate(data, load_schema("map"), positions, code="D610")
+    problems = (validate(data, load_schema("map"), positions, code="D610") if text is None
+                else validate_text(data, "map", positions, text, code="D610"))
     if not isinstance(data, dict):
         raise DiagnosticError(problems or [error("D610", "the map must be a mapping", positions.span(()))])
     checker = _MapChecker(data, positions)
@@ -284,7 +288,7 @@ def map_from_data(data: object, positions: Positions, *, path: Path | None = Non
 def _load_map_file(path: str, _mtime_ns: int) -> GameMap:
     source = read_source(Path(path))
     data, positions = load_yaml(source)
-    return map_from_data(data, positions, path=Path(path))
+    return map_from_data(data, positions, path=Path(path), text=source.text)
 
 
 def is_path_ref(ref: str) -> bool:
@@ -573,7 +577,8 @@ class _MapChecker:
                 impassable=entry.get("impassable") is True, neutral=entry.get("neutral") is True,
                 island=bool(island), economy=economy,
                 aliases=tuple(a for _, a in _texts(entry.get("aliases"))),
-                attributes=_frozen(_mapping(entry.get("attributes")))))
+                attributes=_frozen(_mapping(entry.get("attributes"))),
+                position=_position(entry.get("position"))))
         return spaces
 
     def build_canals(self) -> list[Canal]:
@@ -687,6 +692,13 @@ class _MapChecker:
 class _Named:
     name: str
     aliases: tuple[str, ...]
+
+
+def _position(value: object) -> tuple[float, float] | None:
+    """A space's `position: [x, y]` (the schema has checked its shape), or None."""
+    if isinstance(value, list) and len(value) == 2 and all(isinstance(v, (int, float)) for v in value):
+        return (float(value[0]), float(value[1]))
+    return None
 
 
 def _alias_list(entry: dict) -> tuple[str, ...]:

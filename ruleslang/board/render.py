@@ -1,7 +1,9 @@
 """Board pictures: a map or game state drawn as a graph, in SVG or a self-contained HTML page.
 
-Game files carry no coordinates, so the spaces are laid out by networkx's force-directed
-(spring) layout with a fixed seed: the same board always gives the same picture. Land is
+A map whose every space has a `position` (its centre on the map's picture, as TripleA map
+folders give it) is drawn by those positions. Otherwise, game files carrying no coordinates, the
+spaces are laid out by networkx's force-directed (spring) layout with a fixed seed: the same
+board always gives the same picture. Land is
 coloured by its controller, sea zones blue-grey, impassable land dark grey; each space lists
 its units, and a square marks a factory.
 """
@@ -16,7 +18,7 @@ import networkx
 
 from ruleslang.board.mapdata import GameMap, natural_sorted
 from ruleslang.board.queries import BoardQueries
-from ruleslang.board.scenario import Scenario
+from ruleslang.board.document import as_state, units_by_space
 from ruleslang.board.state import GameState
 
 FORMATS = ("svg", "html")
@@ -64,6 +66,9 @@ def layout(game_map: GameMap) -> dict[str, tuple[float, float]]:
     The largest connected part of the board fills the canvas; smaller parts (a space with no
     connections at all) sit side by side in a strip along the bottom, so they do not squeeze it.
     """
+    width, height = canvas_size(game_map)
+    if game_map.spaces and all(s.position is not None for s in game_map.spaces):
+        return _by_position(game_map, width, height)
     graph = networkx.Graph()
     graph.add_nodes_from(natural_sorted(game_map.space_names()))
     for a, b in game_map.connections():
@@ -72,7 +77,6 @@ def layout(game_map: GameMap) -> dict[str, tuple[float, float]]:
         graph.add_edge(a, b, weight=weight)
     parts = sorted((natural_sorted(c) for c in networkx.connected_components(graph)),
                    key=lambda names: (-len(names), names[0]))
-    width, height = canvas_size(game_map)
     strip = 0.0 if len(parts) == 1 else 0.1 * height
     out: dict[str, tuple[float, float]] = {}
     boxes = [(MARGIN, MARGIN + 30, width - 2 * MARGIN, height - 2 * MARGIN - 30 - strip)]
@@ -86,25 +90,25 @@ def layout(game_map: GameMap) -> dict[str, tuple[float, float]]:
     return out
 
 
+def _by_position(game_map: GameMap, width: int, height: int) -> dict[str, tuple[float, float]]:
+    """The spaces at their own positions, scaled into the canvas (its shape kept, centred)."""
+    xs = [s.position[0] for s in game_map.spaces]
+    ys = [s.position[1] for s in game_map.spaces]
+    span_x, span_y = (max(xs) - min(xs)) or 1.0, (max(ys) - min(ys)) or 1.0
+    box_width, box_height = width - 2 * MARGIN, height - 2 * MARGIN - 30
+    scale = min(box_width / span_x, box_height / span_y)
+    left = MARGIN + (box_width - span_x * scale) / 2
+    top = MARGIN + 30 + (box_height - span_y * scale) / 2
+    return {s.name: (round(left + (s.position[0] - min(xs)) * scale, 1),
+                     round(top + (s.position[1] - min(ys)) * scale, 1)) for s in game_map.spaces}
+
+
 def _ink(color: str) -> str:
     """A player's colour dark enough to read as text on the light background."""
     r, g, b = (int(color[i:i + 2], 16) for i in (1, 3, 5))
     if 0.299 * r + 0.587 * g + 0.114 * b <= 140:
         return color
     return "#" + "".join(f"{int(c * 0.55):02x}" for c in (r, g, b))
-
-
-def _as_state(board: GameState | GameMap) -> GameState:
-    if isinstance(board, GameMap):
-        return GameState.from_scenario(Scenario.start_of(board))
-    return board
-
-
-def _units_by_space(state: GameState) -> dict[str, dict[str, Counter]]:
-    out: dict[str, dict[str, Counter]] = {}
-    for unit in sorted(state.units, key=lambda u: u.id):
-        out.setdefault(unit.space, {}).setdefault(unit.owner, Counter())[unit.type] += 1
-    return out
 
 
 def _attribute_lines(attributes) -> list[str]:
@@ -134,11 +138,11 @@ def _fill(state: GameState, name: str, colors: dict[str, str]) -> str:
 
 def render_svg(board: GameState | GameMap) -> str:
     """The board as an SVG document (deterministic: same board, same text)."""
-    state = _as_state(board)
+    state = as_state(board)
     game_map = state.map
     where = layout(game_map)
     colors = player_colors(game_map)
-    units = _units_by_space(state)
+    units = units_by_space(state)
     esc = html.escape
     width, height = canvas_size(game_map)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
@@ -202,10 +206,10 @@ def _legend(state: GameState, colors: dict[str, str]) -> list[str]:
 
 def render_html(board: GameState | GameMap) -> str:
     """A self-contained page: the SVG, a table of players and a table of spaces."""
-    state = _as_state(board)
+    state = as_state(board)
     queries = BoardQueries(state)
     colors = player_colors(state.map)
-    units = _units_by_space(state)
+    units = units_by_space(state)
     esc = html.escape
     title = esc(state.map.title or state.map.name)
     rows = []

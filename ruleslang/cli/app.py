@@ -18,8 +18,10 @@ from ruleslang.base.version import VERSION
 from ruleslang.base.diagnostics import DiagnosticError, error, render_json
 from ruleslang.cli.board import IMPORT_WARNINGS_SHOWN, cmd_import, cmd_map
 from ruleslang.cli.completion import SHELLS, cmd_completion, complete
+from ruleslang.cli.editor import add_parser as add_lsp_parser, cmd_lsp
 from ruleslang.cli.balance import add_parser as add_balance_parser, cmd_balance
 from ruleslang.cli.compare import add_parser as add_compare_parser, cmd_compare
+from ruleslang.cli.fmt import add_parser as add_fmt_parser, cmd_fmt
 from ruleslang.cli.game import cmd_play, cmd_replay
 from ruleslang.cli.odds import add_parser as add_odds_parser, cmd_odds
 from ruleslang.cli.language import cmd_call, cmd_check, cmd_diff, cmd_eval, cmd_explain, cmd_list, cmd_test
@@ -134,6 +136,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-q", "--quiet", action="store_true", help="print only failures and the summary")
     p.add_argument("-k", dest="keyword", metavar="TEXT",
                    help="run only the tests whose title contains TEXT (any case)")
+    p.add_argument("--coverage", action="store_true",
+                   help="then list the formulas, modifier lists, hooks, phases, steps and table rows of the "
+                        "tested rulesets that no test reached (before the summary line; JSON: 'coverage')")
     _composition_option(p)
     _common(p)
 
@@ -169,10 +174,16 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("diff", help="semantic diff between two rulesets or revisions",
                        description="Compare two rulesets definition by definition: what was added, removed or "
                                    "changed (a constant with its old and new value, a formula's old and new text), "
-                                   "not a line diff. Exit 0 whether or not they differ.")
-    p.add_argument("old", metavar="REF_A", help="the ruleset to compare from: family/name@N or a .rules file")
-    p.add_argument("new", metavar="REF_B", help="the ruleset to compare to (often a later revision of REF_A)")
+                                   "not a line diff; an added or removed definition is shown whole. Two maps "
+                                   "(names without '/' or .yaml files) are compared fact by fact: players, turn "
+                                   "order, spaces, connections, canals and the starting position. Exit 0 whether "
+                                   "or not they differ.")
+    p.add_argument("old", metavar="REF_A", help="the ruleset to compare from (family/name@N or a .rules file), "
+                                               "or a map (a map name or a .yaml file)")
+    p.add_argument("new", metavar="REF_B", help="the ruleset or map to compare to (often a later revision of REF_A)")
     _common(p)
+
+    add_fmt_parser(sub)
 
     p = sub.add_parser("play", help="play a game (with no arguments: the default game of the rulesets)",
                        description="Play a game under a composition of rulesets. With no arguments: the game "
@@ -218,6 +229,10 @@ def build_parser() -> argparse.ArgumentParser:
                                    "and logs of an older format version are refused (D663).")
     p.add_argument("record", metavar="SAVE_OR_LOG",
                    help="a save written by play --save (JSON) or a log written by play --log (.jsonl or .log)")
+    p.add_argument("--html", metavar="OUT",
+                   help="also write OUT, a self-contained page of the game: the board after each round (control, "
+                        "units, factories) with the round's battles, raids and what each rule did, and a slider "
+                        "over the rounds; written only when the record replays the same")
     _common(p)
 
     p = sub.add_parser(
@@ -231,6 +246,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", metavar="DIR", default=".",
                    help="the folder to write into, made if missing (default: here); existing files of the same "
                         "names are replaced")
+    p.add_argument("--map-folder", metavar="DIR",
+                   help="the game's TripleA map folder: its centers.txt gives each space its position, so pictures "
+                        "(map show, replay --html) follow the map's geography")
     noise = p.add_mutually_exclusive_group()
     noise.add_argument("-q", "--quiet", action="store_true",
                        help="print only the counts, the files written and the number of warnings")
@@ -244,11 +262,19 @@ def build_parser() -> argparse.ArgumentParser:
                               description="Draw a map (or a scenario on it) as a graph: land coloured by its "
                                           "controller, sea zones blue-grey, each space's units, a square for a "
                                           "factory.")
-    show.add_argument("map", metavar="MAP", help="a map name (aar, aa50-1942, g40) or a map YAML file")
-    show.add_argument("--scenario", metavar="FILE", help="colour by the control and units of a scenario")
+    show.add_argument("map", metavar="MAP", nargs="?",
+                      help="a map name (aar, aa50-1942, g40) or a map YAML file (not with --save)")
+    board = show.add_mutually_exclusive_group()
+    board.add_argument("--scenario", metavar="FILE", help="colour by the control and units of a scenario")
+    board.add_argument("--save", metavar="SAVE_OR_LOG",
+                       help="draw the board at the end of a recorded game (a save or log, replayed from its record)")
     show.add_argument("-o", "--output", metavar="OUT",
-                      help="write to OUT, an .svg picture or an .html page by its extension (default: SVG to stdout)")
+                      help="write to OUT, an .svg picture or an .html page by its extension (default: SVG to stdout); "
+                           "with --format json a .json file")
     _common(show, fmt=False)
+    show.add_argument("--format", choices=["text", "json"], default="text",
+                      help="text (default): a picture; json: the board as data, its players and spaces with "
+                           "their controllers, units and factories (docs/json-output.md)")
 
     p = sub.add_parser("completion", help="shell completion: the script to load in bash, zsh or fish",
                        description="Print the script that makes a shell complete ruleslang's commands, options, "
@@ -256,6 +282,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "eval \"$(ruleslang completion bash)\" to ~/.bashrc (zsh: ~/.zshrc, with zsh); "
                                    "fish: ruleslang completion fish | source, in ~/.config/fish/config.fish.")
     p.add_argument("shell", choices=SHELLS, help="the shell: bash, zsh or fish")
+    add_lsp_parser(sub, _common)
     return parser
 
 
@@ -317,6 +344,7 @@ _COMMANDS = {
     "call": cmd_call,
     "explain": cmd_explain,
     "diff": cmd_diff,
+    "fmt": cmd_fmt,
     "play": cmd_play,
     "replay": cmd_replay,
     "odds": cmd_odds,
@@ -325,4 +353,5 @@ _COMMANDS = {
     "import-triplea": cmd_import,
     "map": cmd_map,
     "completion": cmd_completion,
+    "lsp": cmd_lsp,
 }

@@ -144,7 +144,7 @@ def cmd_compare(args) -> int:
     """`ruleslang compare`: play, store and summarise the variants' games."""
     games, precision, cap = _usage(args)
     # start-up time: the runtime, scipy and the store load only for this command
-    from ruleslang.compare import cluster, compositions, report, runner
+    from ruleslang.compare import cluster, compositions, distributions, report, runner
     from ruleslang.compare.store import STORE_FORMAT, STORE_VERSION, Store
     from ruleslang.lang.diff import diff_rulesets
     from ruleslang.runtime.game import ruleset_sources
@@ -226,12 +226,15 @@ def cmd_compare(args) -> int:
                 "jobs": jobs, "backend": args.backend}
     if stopped:
         settings["stopped"] = stopped
-    diff = [{"a": infos[0].name, "b": info.name,
-             "lines": diff_rulesets(loaded_of[0].ruleset, loaded.ruleset).to_text().splitlines()}
-            for info, loaded in zip(infos[1:], loaded_of[1:])]
+    diffs = [diff_rulesets(loaded_of[0].ruleset, loaded.ruleset) for loaded in loaded_of[1:]]
+    diff = [{"a": infos[0].name, "b": info.name, "lines": d.to_text().splitlines()}
+            for info, d in zip(infos[1:], diffs)]
+    dists = distributions.distributions(
+        ws, [(info.name, loaded, v.scenario) for info, loaded, v in zip(infos, loaded_of, variants)],
+        [name for d in diffs for name in distributions.changed_names(d.to_json())])
     doc = report.build_document(settings=settings, sides=sides, powers=powers, variants=infos,
                                 records=[[records[(v, g)] for g in range(target)] for v in range(len(variants))],
-                                diff=diff)
+                                diff=diff, distributions=dists)
     if args.output:
         # start-up time: plotly loads only when a report is drawn
         from ruleslang.reports.compare import render_compare

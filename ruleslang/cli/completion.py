@@ -9,8 +9,7 @@ the map the command's rulesets play on.
 from __future__ import annotations
 
 import argparse
-
-import argcomplete
+import os
 
 from ruleslang.base.diagnostics import DiagnosticError
 from ruleslang.board.mapdata import list_maps, load_map
@@ -70,11 +69,19 @@ def add_completers(parser: argparse.ArgumentParser) -> None:
 
 def complete(parser: argparse.ArgumentParser) -> None:
     """Answer the shell's completion request, if this run is one (argcomplete then exits)."""
+    if "_ARGCOMPLETE" not in os.environ:  # the variable argcomplete's shell hook sets on a request
+        return
+    # start-up time: argcomplete loads only when the shell asks for completions
+    import argcomplete
+
     add_completers(parser)
     argcomplete.autocomplete(parser)
 
 
 def cmd_completion(args) -> int:
     """`ruleslang completion SHELL`: the script that makes SHELL complete ruleslang's command lines."""
+    # start-up time: argcomplete loads only for this command and completion requests
+    import argcomplete
+
     print(argcomplete.shellcode(["ruleslang"], shell=args.shell))
     return 0

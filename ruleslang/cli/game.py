@@ -13,7 +13,8 @@ from ruleslang.board.scenario import find_scenario
 from ruleslang.cli.inputs import open_workspace
 from ruleslang.lang.compose.composition import composition_rulesets
 from ruleslang.lang.compose.loader import without_mark
-from ruleslang.cli.output import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, report_diagnostics, show_composition
+from ruleslang.cli.output import (EXIT_ERRORS, EXIT_OK, EXIT_USAGE, check_output_file, report_diagnostics,
+                                   show_composition, write_output)
 
 
 def play_defaults(roots) -> dict:
@@ -233,8 +234,23 @@ def cmd_replay(args) -> int:
     from ruleslang.runtime import saves
 
     ws = open_workspace(args)
+    if args.html:
+        check_output_file(args.html)
     data = saves.read_record(args.record)
-    result = saves.replay(ws, data, args.record)
+    if args.html:
+        # start-up time: drawing the board needs networkx, loaded only when a page is asked for
+        from ruleslang.reports.replay import render_replay
+        from ruleslang.runtime.pictures import replay_document
+
+        result, document = replay_document(ws, data, args.record)
+    else:
+        result = saves.replay(ws, data, args.record)
+    if args.html and result.diverged is None and result.difference is None:
+        write_output(args.html, render_replay(document))
+        if args.format != "json":
+            print(f"wrote {args.html}: the start and {len(document['frames']) - 1} rounds")
+    elif args.html:
+        print(f"ruleslang: {args.html} not written: the record does not replay the same", file=sys.stderr)
     if args.format == "json":
         # keys: record, match (bool), events (when all match), diverged (a reason), or the first
         # difference as event (1-based), recorded, replayed

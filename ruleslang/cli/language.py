@@ -10,14 +10,18 @@ from ruleslang.base.diagnostics import (Diagnostic, DiagnosticError, error, has_
 from ruleslang.base.errors import EvalError
 from ruleslang.base.source import Source, Span
 from ruleslang.base.suggest import did_you_mean
-from ruleslang.cli.inputs import load_composition, open_workspace, refuse_folders, workspace_and_refs
+from ruleslang.cli.inputs import load_composition, open_workspace, refuse_folders, ruleset_folders, workspace_and_refs
 from ruleslang.cli.output import EXIT_ERRORS, EXIT_OK, report_diagnostics, show_composition
+from ruleslang.base.paths import default_roots
+from ruleslang.board.mapdata import load_map
+from ruleslang.board.mapdiff import diff_maps, is_map_ref
 from ruleslang.lang.diff import diff_rulesets
 from ruleslang.lang.eval import exact as exact_values
 from ruleslang.lang.eval.compile import NO_VALUE
 from ruleslang.lang.syntax import ast
 from ruleslang.lang.syntax.unparse import unparse_type
 from ruleslang.lang.values import format_number, format_value, to_json
+from ruleslang.ruletests.coverage import CoverageReport
 from ruleslang.ruletests.invariants import evaluate_checks
 from ruleslang.ruletests.runner import TestResult, TestRunner, results_json, summary_line
 from ruleslang.workspace.session import compile_expression, convert_argument, make_context
@@ -67,6 +71,7 @@ def cmd_test(args) -> int:
     """`ruleslang test`: run the rule tests, PASS / FAIL / ERROR each, then the summary line."""
     ws, refs = workspace_and_refs(args)
     runner = TestRunner(ws)
+    coverage = CoverageReport() if args.coverage else None
     results = []
     load_errors: list[Diagnostic] = []
     for ref in refs:
@@ -77,9 +82,12 @@ def cmd_test(args) -> int:
             continue
         if args.show_composition:
             show_composition(loaded.ruleset, args.format)
-        results.extend(runner.run(loaded, args.keyword))
+        results.extend(runner.run(loaded, args.keyword) if coverage is None
+                       else coverage.run(runner, loaded, args.keyword))
     if args.format == "json":
         out = results_json(results)
+        if coverage is not None:
+            out["coverage"] = coverage.to_json()
         if load_errors:
             out["diagnostics"] = [d.to_json() for d in sort_diagnostics(load_errors)]
         print(json.dumps(out, indent=2))
@@ -102,6 +110,8 @@ def cmd_test(args) -> int:
                 print(f"    rolls:    {shown}")
             for d in sort_diagnostics(r.diagnostics):
                 print("    " + render_text(d).replace("\n", "\n    "))
+        if coverage is not None:
+            print(coverage.to_text())
         print(summary_line(results))
     failed = any(r.status != "pass" for r in results) or has_errors(load_errors)
     return EXIT_ERRORS if failed else EXIT_OK
@@ -273,9 +283,19 @@ def cmd_diff(args) -> int:
     """`ruleslang diff`: two rulesets compared definition by definition."""
     ws = open_workspace(args)
     refuse_folders([args.old, args.new])
-    old = ws.composer.resolve_ref(args.old)
-    new = ws.composer.resolve_ref(args.new)
-    result = diff_rulesets(old, new)
+    kinds = {is_map_ref(args.old), is_map_ref(args.new)}
+    if kinds == {True, False}:
+        map_ref, ruleset_ref = (args.old, args.new) if is_map_ref(args.old) else (args.new, args.old)
+        raise DiagnosticError(error("D690", f"diff compares two rulesets or two maps; expected two of a kind, found "
+                                            f"the map '{map_ref}' and the ruleset '{ruleset_ref}'",
+                                    Span(Source("<command line>", ruleset_ref), 0, len(ruleset_ref)),
+                                    hint="a map is a name without '/' or a .yaml file; a ruleset is "
+                                         "family/name@N or a .rules file"))
+    if kinds == {True}:
+        roots = default_roots(ruleset_folders(args))
+        result = diff_maps(load_map(args.old, roots), load_map(args.new, roots))
+    else:
+        result = diff_rulesets(ws.composer.resolve_ref(args.old), ws.composer.resolve_ref(args.new))
     if args.format == "json":
         print(json.dumps(result.to_json(), indent=2))
     else:

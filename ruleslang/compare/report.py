@@ -111,9 +111,11 @@ def _differences(a: VariantInfo, b: VariantInfo, ra: list[dict], rb: list[dict],
 
 
 def build_document(*, settings: dict, sides: list[str], powers: list[str], variants: list[VariantInfo],
-                   records: list[list[dict]], diff: list[dict]) -> dict:
+                   records: list[list[dict]], diff: list[dict], distributions: dict | None = None) -> dict:
     """The comparison document: `records[v]` are variant v's games in game order (the same games,
-    by seed, for every variant); `diff` the semantic diff lines of each variant against the first."""
+    by seed, for every variant); `diff` the semantic diff lines of each variant against the first;
+    `distributions` the exact distributions of the changed formulas with dice and what was skipped
+    (compare/distributions.py)."""
     first = variants[0]
     figures = [variant_figures(info, recs, sides, powers) for info, recs in zip(variants, records)]
     differences = [d for info, recs in zip(variants[1:], records[1:])
@@ -124,7 +126,8 @@ def build_document(*, settings: dict, sides: list[str], powers: list[str], varia
         "settings": settings, "sides": sides, "powers": powers, "variants": figures,
         "differences": differences,
         "calibration": {"skew": skew, "note": CALIBRATION_NOTE.format(first.name)},
-        "diff": diff, "distributions": [],
+        "diff": diff, "distributions": (distributions or {}).get("distributions", []),
+        "distributions_skipped": (distributions or {}).get("skipped", []),
     }
 
 

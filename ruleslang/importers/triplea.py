@@ -33,6 +33,7 @@ from ruleslang.base.safexml import read_xml
 from ruleslang.base.source import Source, span_at
 from ruleslang.base.yamlio import dump_yaml, load_yaml
 from ruleslang.board.mapdata import map_from_data
+from ruleslang.importers.triplea_centers import add_positions, centers_path, read_centers
 from ruleslang.importers.triplea_map import MapReader
 from ruleslang.importers.triplea_names import map_name_for
 # format_report is imported for the callers of this module's entry points (the command line, tests).
@@ -42,7 +43,8 @@ from ruleslang.lang.syntax.parser import parse_module
 
 # Top-level elements read by the importer, or with nothing a ruleset could use.
 _ELEMENTS_READ = {"info", "loader", "triplea", "map", "resourceList", "playerList", "unitList",
-                  "gamePlay", "production", "attachmentList", "initialize", "propertyList", "variableList"}
+                  "gamePlay", "production", "attachmentList", "initialize", "propertyList", "variableList",
+                  "diceSides"}
 
 
 # ---------------------------------------------------------------- the importer
@@ -143,18 +145,29 @@ def import_triplea(xml_path: Path | str, out_dir: Path | str, **options) -> Impo
     return report
 
 
-def run_import(xml_path: Path | str, out_dir: Path | str) -> tuple[ImportReport | None, list[Diagnostic]]:
+def run_import(xml_path: Path | str, out_dir: Path | str,
+               map_folder: Path | str | None = None) -> tuple[ImportReport | None, list[Diagnostic]]:
     """Import for the command line: (report or None, diagnostics), never raising for user errors.
 
     Untranslated items come back as D645 warnings, one per kind of item, located at its first
-    occurrence in the XML.
+    occurrence in the XML. With `map_folder` (a TripleA map folder), its `centers.txt` gives each
+    space its `position` (U143 warnings when some have none).
     """
+    diagnostics: list[Diagnostic] = []
     try:
-        report = import_triplea(xml_path, out_dir)
+        options = {}
+        if map_folder is not None:
+            where = centers_path(map_folder)
+            centers = read_centers(where)
+
+            def with_positions(data: dict) -> dict:
+                diagnostics.extend(add_positions(data, centers, str(where)))
+                return data
+            options["overlay"] = with_positions
+        report = import_triplea(xml_path, out_dir, **options)
     except DiagnosticError as exc:
         return None, exc.diagnostics
     source = Source(str(xml_path), Path(xml_path).read_text(encoding="utf-8", errors="replace"))
-    diagnostics: list[Diagnostic] = []
     groups: dict[tuple[str, str], list[ImportItem]] = {}
     for item in report.untranslated:
         groups.setdefault((item.category, item.name), []).append(item)

@@ -2,16 +2,17 @@
 
 A TripleA `productionRule` costs resources and yields units (`2 artillery for 7 PUs`); a
 `productionFrontier` lists rules; `playerProduction` gives each player its frontier. The
-importer turns them into one ruleset table, `frontier(p, u) -> (price, lot)`: a row for each
-player and unit type its frontier offers, the price of one unit in money and the lot (how many
-the rule yields). The purchase phase offers a player only its rows, at their prices, and a
-constraint keeps each count a whole number of lots.
+importer turns them into one ruleset table, `frontier(p, u) -> (price, lot, RESOURCE...)`: a row
+for each player and unit type its frontier offers, the money price of a lot, the lot (how many
+units the rule yields: `2 artillery for 7 PUs` is a lot of 2 at 7) and what a lot costs in each
+other resource (a column per resource, named as its counter). The purchase phase offers a player
+only its rows (`runtime purchase` with `cost`, `lot`, `resources` and `resource_costs`): it
+sells whole lots and charges the money and the player's stock of each resource.
 
-What the runtime cannot charge is reported at its XML element and left out or kept in part:
+What the runtime cannot charge is reported at its XML element and left out:
 
-- a rule whose money cost is not a whole number per unit (`2 for 7`): not offered;
-- a rule that also costs other resources: offered at its money price, the other costs not charged;
-- a rule that yields a resource, or several kinds of unit: not offered;
+- a rule that yields a resource, or several kinds of unit, or costs a resource that has no
+  counter: not offered;
 - repair rules and frontiers no player starts with (given by technology or triggers).
 """
 
@@ -29,19 +30,18 @@ Whole = Callable[[XmlElement, str, int], "int | None"]
 
 FRONTIER_TABLE = "frontier"
 IN_FRONTIER = "in_frontier"
-BOUGHT = "bought"
-LOTS_CONSTRAINT = "frontier_lots"
 
 
 @dataclass(frozen=True)
 class Offer:
-    """One row of the frontier table: `player` may buy `unit` (TripleA's name) at `price` each,
-    in lots of `lot`."""
+    """One row of the frontier table: `player` may buy `unit` (TripleA's name) in lots of `lot`,
+    a lot for `price` in money and `resources` (resource -> amount) in other resources."""
 
     player: str
     unit: str
     price: int
     lot: int
+    resources: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -49,10 +49,13 @@ class _Rule:
     unit: str
     price: int
     lot: int
+    resources: tuple[tuple[str, int], ...] = ()
 
 
-def _rule(rule: XmlElement, money: str, units: set[str], whole: Whole, note: Note) -> _Rule | None:
-    """What one production rule offers, or None (reported) when the runtime cannot charge it."""
+def _rule(rule: XmlElement, money: str, units: set[str], stocks: set[str], whole: Whole,
+          note: Note) -> _Rule | None:
+    """What one production rule offers, or None (reported) when the runtime cannot charge it
+    (`stocks`: the resources that have a counter)."""
     name = rule.attrs.get("name", "")
     cost, others = 0, []
     for element in rule.all("cost"):
@@ -62,7 +65,7 @@ def _rule(rule: XmlElement, money: str, units: set[str], whole: Whole, note: Not
         if element.attrs.get("resource") == money:
             cost += amount
         elif amount:
-            others.append(f"{amount} {element.attrs.get('resource', '')}")
+            others.append((element.attrs.get("resource", ""), amount))
     results = [(r.attrs.get("resourceOrUnit", ""), whole(r, "quantity", 1), r) for r in rule.all("result")]
     if any(count is None for _, count, _ in results):
         return None
@@ -73,21 +76,22 @@ def _rule(rule: XmlElement, money: str, units: set[str], whole: Whole, note: Not
              "not offered", rule)
         return None
     unit, count = kinds[0]
-    if count < 0 or cost < 0:
-        note("production", name, f"{count} {unit} for {cost}: a negative quantity; not offered", rule)
+    if count <= 0 or cost < 0 or any(amount < 0 for _, amount in others):
+        note("production", name, f"{count} {unit} for {cost}: a quantity below 1 or a negative cost; not offered",
+             rule)
         return None
-    if cost % count:
-        note("production", name, f"{count} {unit} for {cost} {money}: the purchase procedure charges a whole "
-             "price per unit, so this rule is not offered", rule)
+    missing = [resource for resource, _ in others if resource not in stocks]
+    if missing:
+        note("production", name, f"{unit} also costs {', '.join(missing)}, which has no counter; not offered", rule)
         return None
-    if others:
-        note("production", name, f"{unit} also costs {', '.join(others)}: resources other than {money} are "
-             "not charged (only the money price is)", rule)
-    return _Rule(unit, cost // count, count)
+    merged: dict[str, int] = {}
+    for resource, amount in others:
+        merged[resource] = merged.get(resource, 0) + amount
+    return _Rule(unit, cost, count, tuple(merged.items()))
 
 
 def read_frontiers(production: XmlElement, players: list[str], money: str, units: set[str], *,
-                   whole: Whole, note: Note, fail: Fail) -> list[Offer]:
+                   stocks: set[str], whole: Whole, note: Note, fail: Fail) -> list[Offer]:
     """The frontier table's rows: per player (in the file's order of `playerProduction`), the unit
     types its frontier offers, in the frontier's order; a unit offered twice keeps its first rule."""
     rules: dict[str, _Rule | None] = {}
@@ -112,7 +116,7 @@ def read_frontiers(production: XmlElement, players: list[str], money: str, units
                 fail(f"the production frontier '{name}' names the unknown production rule '{rule_name}'", entry)
                 continue
             if rule_name not in rules:
-                rules[rule_name] = _rule(rule_elements[rule_name], money, units, whole, note)
+                rules[rule_name] = _rule(rule_elements[rule_name], money, units, stocks, whole, note)
             rule = rules[rule_name]
             if rule is None:
                 continue
@@ -121,7 +125,7 @@ def read_frontiers(production: XmlElement, players: list[str], money: str, units
                      "the first is kept", entry)
                 continue
             offered.add(rule.unit)
-            offers.append(Offer(player, rule.unit, rule.price, rule.lot))
+            offers.append(Offer(player, rule.unit, rule.price, rule.lot, rule.resources))
     for name, frontier in frontiers.items():
         if name not in used:
             note("production", name, "a production frontier no player starts with (given by technology or "
@@ -133,43 +137,51 @@ def read_frontiers(production: XmlElement, players: list[str], money: str, units
 
 
 def first_prices(offers: list[Offer]) -> dict[str, int]:
-    """Unit type -> its price in the first frontier that offers it (the unit's `cost` attribute:
-    what a unit is worth where no player is asked, e.g. in a count of losses)."""
+    """Unit type -> its money price a unit (at least 1) in the first frontier that offers it (the
+    unit's `cost` attribute: what a unit is worth where no player is asked, e.g. in a count of
+    losses)."""
     prices: dict[str, int] = {}
     for offer in offers:
-        prices.setdefault(offer.unit, offer.price)
+        prices.setdefault(offer.unit, max(1, offer.price // offer.lot))
     return prices
 
 
-def frontier_lines(offers: list[Offer], unit_name: Callable[[str], str], names: dict[str, str]) -> list[str]:
-    """The frontier table, the formulas the purchase phase asks, and (when a rule yields more than
-    one unit) the constraint that keeps purchases in whole lots. `names` maps the generic names
-    above to the names this ruleset gives them (clear of its units, attributes and tags)."""
-    table, member, bought, lots = (names[k] for k in (FRONTIER_TABLE, IN_FRONTIER, BOUGHT, LOTS_CONSTRAINT))
+def frontier_lines(offers: list[Offer], unit_name: Callable[[str], str], names: dict[str, str],
+                   counters: dict[str, str]) -> list[str]:
+    """The frontier table and the formula the purchase phase asks. `names` maps the generic names
+    above to the names this ruleset gives them (clear of its units, attributes and tags);
+    `counters` maps each resource besides money to its counter, a column of the table."""
+    table, member = names[FRONTIER_TABLE], names[IN_FRONTIER]
+    columns = "".join(f", {c}: int" for c in counters.values())
     lines = [
-        "# What each player may buy, at what price a unit and in lots of how many: TripleA's production",
-        "# frontiers (a rule of 2 units for 6 is a lot of 2 at 3 each). A unit type's `cost` is its price",
-        "# in the first frontier that offers it.",
-        f"table {table}(p: player, u: unittype) -> (price: int, lot: int):",
+        "# What each player may buy: TripleA's production frontiers. A rule of 2 units for 7 is a lot",
+        "# of 2 at 7 (the purchase sells whole lots); the other columns are what a lot costs in each",
+        "# resource besides money. A unit type's `cost` is its price a unit in the first frontier",
+        "# that offers it.",
+        f"table {table}(p: player, u: unittype) -> (price: int, lot: int{columns}):",
     ]
-    lines += [f"    {quote(o.player)}, {unit_name(o.unit)} -> {o.price}, {o.lot}" for o in offers]
+    for o in offers:
+        amounts = dict(o.resources)
+        extra = "".join(f", {amounts.get(r, 0)}" for r in counters)
+        lines.append(f"    {quote(o.player)}, {unit_name(o.unit)} -> {o.price}, {o.lot}{extra}")
     lines.append(f"formula {member}(p: player, u: unittype) -> bool = {{p: p, u: u}} in keys({table})")
-    if any(o.lot > 1 for o in offers):
-        lines += [
-            f"formula {bought}(buying: list of unittype, u: unittype) -> int = count(x for x in buying where x == u)",
-            f"constraint {lots} on purchase(p, buying):",
-            f"    require all(floor({bought}(buying, u) / {table}(p, u).lot) * {table}(p, u).lot == {bought}(buying, u) "
-            f"for u in unit_types() where {member}(p, u))",
-            "        else \"{p} buys units in whole lots of their production rules\"",
-        ]
     lines.append("")
     return lines
 
 
-def purchase_settings(names: dict[str, str]) -> str:
-    """The `runtime purchase` settings that offer the current player its frontier's rows. The
-    runtime also asks `cost` of a unit no frontier of the player holds (what it is worth, for a
-    bot weighing losses): that is the unit type's `cost`."""
+def purchase_settings(names: dict[str, str], counters: dict[str, str]) -> str:
+    """The `runtime purchase` settings that offer the current player its frontier's rows: a lot's
+    price, the lot, and what it costs in each resource's counter. The runtime also asks `cost` of a
+    unit no frontier of the player holds (what it is worth, for a bot weighing losses): that is
+    the unit type's `cost`."""
     table, member = names[FRONTIER_TABLE], names[IN_FRONTIER]
-    return (f"{{cost: u => if {member}(current_player(), u) then {table}(current_player(), u).price else u.cost, "
-            f"buyable: u => {member}(current_player(), u)}}")
+    row = f"{table}(current_player(), u)"
+    settings = [f"cost: u => if {member}(current_player(), u) then {row}.price else u.cost",
+                f"lot: u => if {member}(current_player(), u) then {row}.lot else 1",
+                f"buyable: u => {member}(current_player(), u)"]
+    if counters:
+        settings.append("resources: [" + ", ".join(f'"{c}"' for c in counters.values()) + "]")
+        settings.append(f"resource_costs: u => if {member}(current_player(), u) then ["
+                        + ", ".join(f"{row}.{c}" for c in counters.values()) + "] else ["
+                        + ", ".join("0" for _ in counters) + "]")
+    return "{" + ", ".join(settings) + "}"

@@ -10,6 +10,7 @@ from ruleslang.base.diagnostics import Diagnostic, error
 from ruleslang.base.limits import MAX_NUMBER_DIGITS
 from ruleslang.base.safexml import XmlElement
 from ruleslang.base.source import Source, Span, span_at
+from ruleslang.importers.triplea_battle import BATTLE_RULESET, battle_names
 from ruleslang.importers.triplea_names import identifier
 from ruleslang.importers.triplea_report import ImportItem, ImportReport
 from ruleslang.importers.triplea_variables import expand_variables
@@ -82,14 +83,18 @@ class GameReader:
         return [p for p in self.section("playerList").all("player") if p.attrs.get("name")]
 
     def unit_name(self, name: str, element: XmlElement | None = None) -> str:
-        """The ruleslang name of a TripleA unit type (renamed when it is not an identifier)."""
+        """The ruleslang name of a TripleA unit type (renamed when it is not an identifier, or
+        when the battle ruleset every import uses declares the name)."""
         if name not in self.unit_names:
             new = identifier(name)
-            while new in self.unit_names.values():
+            reserved = battle_names().names
+            while new in self.unit_names.values() or new in reserved:
                 new += "_"
             if new != name:
                 self.report.renames.append((name, new))
-                self.untranslated("rename", name, f"renamed to '{new}' (not a ruleslang name)", element)
+                why = (f"{BATTLE_RULESET} declares '{identifier(name)}'" if identifier(name) in reserved
+                       else "not a ruleslang name")
+                self.untranslated("rename", name, f"renamed to '{new}' ({why})", element)
             self.unit_names[name] = new
         return self.unit_names[name]
 

@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import re
 
+from ruleslang.base.limits import MAX_DIE_SIDES
+from ruleslang.importers.triplea_battle import (BATTLE_PHASE, BATTLE_PROPERTIES, BATTLE_RULESET, BATTLE_TAGS,
+                                                  BATTLE_NUMBERS, LAND_TAG, UNPLAYED_BATTLE_OPTIONS, battle_names,
+                                                  die_lines)
 from ruleslang.importers.triplea_names import option_value, quote, snake_case
-from ruleslang.importers.triplea_production import (BOUGHT, FRONTIER_TABLE, IN_FRONTIER, LOTS_CONSTRAINT, Offer,
-                                                      first_prices, frontier_lines, purchase_settings,
+from ruleslang.importers.triplea_production import (FRONTIER_TABLE, IN_FRONTIER, Offer, first_prices, frontier_lines, purchase_settings,
                                                       read_frontiers)
 from ruleslang.importers.triplea_reader import GameReader
 from ruleslang.importers.triplea_report import RULESET_VERSION
@@ -20,20 +23,14 @@ _PURCHASE_SETTINGS = "{purchase_settings}"
 
 
 def move_settings(attr_names: dict[str, str], tag_names: dict[str, str]) -> str:
-    """The `runtime move` settings a translated game can give: movement, domain and what its
-    units declare of blitzing, transports and carriers (the rest of its rules are TripleA's Java)."""
-    air, sea = tag_names.get("air"), tag_names.get("sea")
-    domain = '"land"'
-    if sea:
-        domain = f'(if has_tag(u, {sea}) then "sea" else {domain})'
-    if air:
-        domain = f'(if has_tag(u, {air}) then "air" else {domain})'
-    parts = [f"movement: u => u.{attr_names.get('movement', 'movement')}", f"domain: u => {domain}"]
+    """The `runtime move` settings a translated game can give: movement, domain (the battle
+    ruleset's `domain_of`) and what its units declare of blitzing, transports and carriers (the
+    rest of its rules are TripleA's Java)."""
+    parts = [f"movement: u => u.{attr_names.get('movement', 'movement')}", "domain: u => domain_of(u)"]
     if "blitz" in tag_names:
         parts.append(f"blitz: u => has_tag(u, {tag_names['blitz']})")
     for attr in ("transport_capacity", "transport_cost", "carrier_capacity", "carrier_cost"):
-        if attr in attr_names:
-            parts.append(f"{attr}: u => u.{attr_names[attr]}")
+        parts.append(f"{attr}: u => u.{attr}")
     return ", ".join(parts) + "}"
 
 # TripleA delegate classes that ruleslang's turn phases stand for: phase name and declaration.
@@ -45,8 +42,8 @@ _TURN_PHASES = {
     "NoPUPurchaseDelegate": ("purchase", "runtime purchase with " + _PURCHASE_SETTINGS),
     "combat move": ("combat_move", 'runtime move with {kind: "combat", ' + _MOVE_SETTINGS),
     "noncombat move": ("noncombat_move", 'runtime move with {kind: "noncombat", ' + _MOVE_SETTINGS),
-    # BattleDelegate: TripleA fights battles by its own Java rules; their steps are written in the
-    # ruleset language (aar/base@1 shows how), not translated: the report lists the step.
+    # BattleDelegate: the battle ruleset every import uses declares the phase (None: not written here).
+    "BattleDelegate": (BATTLE_PHASE, None),
     "PlaceDelegate": ("place", "runtime place"),
     "NoAirCheckPlaceDelegate": ("place", "runtime place"),
     # TripleA's end of turn is where the player collects income.
@@ -63,44 +60,44 @@ _INCOME_FORMULA = [
     "",
 ]
 
-# Unit options whose value is a number: the ruleslang attribute and its default.
+# Unit options whose value is a number: the ruleslang attribute and its default (those the battle
+# ruleset reads are declared there, with TripleA's defaults).
 _UNIT_NUMBERS = {
-    "attack": ("attack", 0),
-    "defense": ("defense", 0),
     "movement": ("movement", 0),
-    "hitPoints": ("hit_points", 1),
-    "carrierCapacity": ("carrier_capacity", 0),
-    "carrierCost": ("carrier_cost", 0),
-    "transportCapacity": ("transport_capacity", 0),
-    "transportCost": ("transport_cost", 0),
-    "maxAAattacks": ("max_aa_attacks", 0),
-    "attackAA": ("attack_aa", 0),
     "attackAAmaxDieSides": ("attack_aa_max_die_sides", 0),
-    "offensiveAttackAA": ("offensive_attack_aa", 0),
     "offensiveAttackAAmaxDieSides": ("offensive_attack_aa_max_die_sides", 0),
+    **{option: (name, 0) for option, name in BATTLE_NUMBERS.items()},
 }
 
 # Boolean unit options and the tag each becomes; other booleans become snake_case tags.
 _UNIT_TAGS = {
-    "isSub": "submarine",
-    "isAir": "air",
-    "isSea": "sea",
-    "isDestroyer": "destroyer",
     "canBlitz": "blitz",
-    "artillery": "artillery",
-    "artillerySupportable": "artillery_supportable",
-    "isAA": "aa",
     "isInfantry": "infantry",
     "isFactory": "factory",
     "isStrategicBomber": "strategic_bomber",
-    "canBombard": "bombard",
     "canIntercept": "interceptor",
     "canEscort": "escort",
     "canAirBattle": "air_battle",
     "canScramble": "scramble",
     "isAirBase": "air_base",
     "canNotMoveDuringCombatMove": "no_combat_move",
+    **BATTLE_TAGS,
 }
+
+
+def merged_order(turns: list[list[str]]) -> list[str]:
+    """One order of the phases of every player's turn: the first turn's, with each phase another
+    turn adds put right after the phase it follows there (first, when it follows none)."""
+    order: list[str] = []
+    for turn in turns:
+        before = -1
+        for phase in turn:
+            if phase in order:
+                before = order.index(phase)
+            else:
+                before += 1
+                order.insert(before, phase)
+    return order
 
 
 class RulesetWriter(GameReader):
@@ -109,8 +106,10 @@ class RulesetWriter(GameReader):
     def offers(self) -> list[Offer]:
         """The rows of the frontier table: what each player's production frontier offers."""
         units = {u.attrs["name"] for u in self.section("unitList").all("unit") if u.attrs.get("name")}
+        money = self.money()
+        stocks = {r.attrs.get("name", "") for r in self.section("resourceList").all("resource")} - {money}
         return read_frontiers(self.section("production"), [p.attrs["name"] for p in self.player_elements()],
-                              self.money(), units, whole=self.whole, note=self.untranslated, fail=self.fail)
+                              money, units, stocks=stocks, whole=self.whole, note=self.untranslated, fail=self.fail)
 
     def ruleset_text(self, family: str, map_name: str, game: str, version: str, xml_name: str) -> str:
         """The base ruleset's text: attributes, tags, unit types, frontiers, income and the turn."""
@@ -130,9 +129,11 @@ class RulesetWriter(GameReader):
                 unit_tags.append("purchasable")
             for option, (value, element) in options.get(unit, {}).items():
                 parsed = option_value(value)
+                if option in UNPLAYED_BATTLE_OPTIONS:
+                    self.untranslated("battle option", option, f"{unit}: {option}={value!r} is not played: "
+                                      f"{BATTLE_RULESET} fights without it", element)
                 if option == "isTwoHit" and parsed is True:
                     values.append(("hit_points", 2))
-                    attributes.setdefault("hit_points", 1)
                 elif isinstance(parsed, bool):
                     if parsed:
                         unit_tags.append(_UNIT_TAGS.get(option) or snake_case(re.sub(r"^is(?=[A-Z])", "", option)))
@@ -142,20 +143,25 @@ class RulesetWriter(GameReader):
                     values.append((name, parsed))
                 else:
                     self.untranslated("unit option", option, f"{unit}: {option}={value!r} is not translated", element)
-            if "air" not in unit_tags and "sea" not in unit_tags:
-                unit_tags.insert(0, "land")
+            if BATTLE_TAGS["isAir"] not in unit_tags and BATTLE_TAGS["isSea"] not in unit_tags:
+                unit_tags.insert(0, LAND_TAG)
             for tag in unit_tags:
                 if tag not in tags:
                     tags.append(tag)
             units.append((self.unit_name(unit, unit_elements[unit]), unit, values, list(dict.fromkeys(unit_tags))))
         self.report.unit_types = len(units)
-        # Units, attributes, tags and phases share one namespace in ruleslang.
+        # Units, attributes, tags and phases share one namespace in ruleslang; the battle ruleset
+        # declares its attributes and tags (unit types never take its names: see unit_name).
+        battle = battle_names()
         unit_names = {name for name, *_ in units}
-        attr_names = {a: a + "_value" if a in unit_names else a for a in attributes}
+        attr_names = {a: a if a in battle.attributes else a + "_value" if a in unit_names else a for a in attributes}
         tag_names = {}
         for tag in tags:
+            if tag in battle.tags:
+                tag_names[tag] = tag
+                continue
             new = "is_" + tag if tag in unit_names or tag in attr_names.values() else tag
-            while new in unit_names or new in attr_names.values():
+            while new in unit_names or new in attr_names.values() or new in battle.tags:
                 new += "_tag"
             tag_names[tag] = new
         for unit in options:
@@ -166,10 +172,12 @@ class RulesetWriter(GameReader):
             f"title {quote(game + ' (imported from TripleA)')}",
             f"source {quote(f'imported by ruleslang import-triplea from {xml_name} (game version {version})')}",
             f"map {quote(map_name)}",
+            f"uses {BATTLE_RULESET}",
             "",
             "# Generated from the TripleA game file: unit types, production costs and the step",
-            "# sequence. Conditions, triggers and game properties are not translated; the import",
-            "# report lists them.",
+            f"# sequence; {BATTLE_RULESET} fights the battles with the unit values written here.",
+            "# Conditions, triggers and most game properties are not translated; the import report",
+            "# lists them.",
             "",
         ]
         if any(tag_names[t] != t for t in tags):
@@ -177,29 +185,42 @@ class RulesetWriter(GameReader):
                 tag_names[t] for t in tags if tag_names[t] != t) + ".")
             lines.append("")
         for name in sorted(attributes, key=lambda a: (a != "cost", a)):
-            lines.append(f"attribute {attr_names[name]}: int = {attributes[name]}")
-        lines.append("tag " + ", ".join(sorted(tag_names.values())))
-        lines.append("space attribute ipc: int = 0    # a territory's production value, from the map")
+            if name not in battle.attributes:
+                lines.append(f"attribute {attr_names[name]}: int = {attributes[name]}")
+        own_tags = sorted(t for t in tag_names.values() if t not in battle.tags)
+        if own_tags:
+            lines.append("tag " + ", ".join(own_tags))
+        lines.extend(self.battle_overrides())
         for name, original, values, unit_tags in units:
             lines.append("")
             lines.append(f"unit {name}" + (f" {quote(original)}" if name != original else "") + ":")
             for attr, value in values:
-                lines.append(f"    {attr_names[attr]}: {value}")
+                lines.append(f"    {attr_names.get(attr, attr)}: {value}")
             lines.append("    tags: " + ", ".join(tag_names[t] for t in unit_tags))
         lines.append("")
         lines.extend(_INCOME_FORMULA)
-        taken = unit_names | set(attr_names.values()) | set(tag_names.values()) | {"income"}
-        lines.extend(self.resource_counters(taken))
+        taken = unit_names | set(attr_names.values()) | set(tag_names.values()) | {"income"} | battle.names
+        counter_lines, counters = self.resource_counters(taken)
+        lines.extend(counter_lines)
+        # A rule that costs a resource left without a counter cannot be charged: not offered.
+        kept = [o for o in offers if all(r in counters for r, _ in o.resources)]
+        for o in offers:
+            if o not in kept:
+                self.untranslated("production", o.unit, f"{o.player}'s {o.unit} costs a resource that has no "
+                                  "counter; not offered", None)
+        offers = kept
+        charged = {r for o in offers for r, _ in o.resources}
+        counters = {r: c for r, c in counters.items() if r in charged}  # the resources purchases charge
         names = {}
-        for name in (FRONTIER_TABLE, IN_FRONTIER, BOUGHT, LOTS_CONSTRAINT):
+        for name in (FRONTIER_TABLE, IN_FRONTIER):
             names[name] = name
             while names[name] in taken:
                 names[name] += "_"
             taken.add(names[name])
         # Without a frontier no player may buy anything: the purchase phase offers nothing.
-        purchase = purchase_settings(names) if offers else "{buyable: u => false}"
+        purchase = purchase_settings(names, counters) if offers else "{buyable: u => false}"
         if offers:
-            lines.extend(frontier_lines(offers, self.unit_name, names))
+            lines.extend(frontier_lines(offers, self.unit_name, names, counters))
         settings = move_settings(attr_names, tag_names)
         lines.extend(line.replace(_MOVE_SETTINGS, settings).replace(_PURCHASE_SETTINGS, purchase)
                      for line in self.phase_lines(taken))
@@ -247,53 +268,100 @@ class RulesetWriter(GameReader):
                 keys.append(cls)
         if not turns:
             return []
-        template = max(turns.values(), key=len)
+        phase_of = {key: _TURN_PHASES[key][0] for keys in turns.values() for key in keys}
+        classes: dict[str, str] = {}  # phase name -> the delegate class first seen for it
+        for keys in turns.values():
+            for key in keys:
+                classes.setdefault(phase_of[key], key)
+        order = merged_order([[phase_of[k] for k in keys] for keys in sorted(turns.values(), key=len, reverse=True)])
         for player, keys in turns.items():
-            if keys != template:
-                names = ", ".join(_TURN_PHASES[k][0] for k in keys)
-                self.untranslated("turn", player, f"{player}'s turn in TripleA is: {names}; "
-                                  "the translated turn sequence is the same for every player", None)
+            mine = [phase_of[k] for k in keys]
+            if [p for p in order if p in mine] != mine:
+                self.untranslated("turn", player, f"{player}'s turn in TripleA is: {', '.join(mine)}; the translated "
+                                  f"turn runs them in the order {', '.join(p for p in order if p in mine)}", None)
         lines = []
-        order = []
-        for key in template:
-            name, body = _TURN_PHASES[key]
-            while name in taken:
-                name += "_phase"
-            taken.add(name)
-            order.append(name)
-            lines.append(f"phase {name}:" + (body if body.startswith("\n") else f" {body}"))
-        lines.append(f"sequence turn: {', '.join(order)}")
+        names = {}
+        for phase in order:
+            name, body = _TURN_PHASES[classes[phase]]
+            if body is not None:  # else declared by the battle ruleset
+                while name in taken:
+                    name += "_phase"
+                taken.add(name)
+                lines.append(f"phase {name}:" + (body if body.startswith("\n") else f" {body}"))
+            names[phase] = name
+        lines.append(f"sequence turn: {', '.join(names[p] for p in order)}")
+        lines.extend(self.skip_hooks(order, names, {player: {phase_of[k] for k in keys} for player, keys in turns.items()},
+                                     taken))
         self.report.phases = len(order)
         return lines
 
-    def resource_counters(self, taken: set[str]) -> list[str]:
+    @staticmethod
+    def skip_hooks(order: list[str], names: dict[str, str], turns: dict[str, set[str]], taken: set[str]) -> list[str]:
+        """Players whose turn in TripleA lacks a phase of the common sequence skip it: a hook
+        `instead of` the phase for those players (TripleA lists each player's steps; ruleslang runs
+        one sequence for every player)."""
+        lines = []
+        for phase in order:
+            skipping = [p for p in turns if phase not in turns[p]]
+            if not skipping:
+                continue
+            hook = f"skip_{names[phase]}"
+            while hook in taken:
+                hook += "_"
+            taken.add(hook)
+            players = ", ".join(f"player({quote(p)})" for p in skipping)
+            lines += ["", f"# {', '.join(skipping)}: no {phase} step in TripleA's turn.",
+                      f"hook {hook} instead of {names[phase]} for {{{players}}}:",
+                      f"    log {quote(f'{names[phase]}: not in this player' + chr(39) + 's turn')}"]
+        return lines
+
+    def battle_overrides(self) -> list[str]:
+        """What the battle ruleset reads of the game besides its units: the game's die (TripleA's
+        `diceSides`, six when absent) and the game properties it plays (BATTLE_PROPERTIES)."""
+        lines = []
+        dice = self.root.first("diceSides")
+        sides = self.whole(dice, "value", 6) if dice is not None else 6
+        if sides is not None and sides != 6:
+            if not 2 <= sides <= MAX_DIE_SIDES:
+                self.fail(f"a die of {sides} sides: expected 2 to {MAX_DIE_SIDES}", dice)
+            else:
+                lines.extend(die_lines(sides))
+        for prop in self.section("propertyList").all("property"):
+            constant = BATTLE_PROPERTIES.get(prop.attrs.get("name", ""))
+            if constant and prop.attrs.get("value") == "true":
+                lines.append(f"override constant {constant} = true    # TripleA's {quote(prop.attrs['name'])}")
+        return lines
+
+    def resource_counters(self, taken: set[str]) -> tuple[list[str], dict[str, str]]:
         """A counter for each resource besides money: a player's stock, which the map's `counters`
-        start (TripleA's resourceGiven). Purchases do not charge them yet (the report says so at
-        each production rule that costs one). A counter is named like the map's counters key; one
-        that would share a unit type's, attribute's or tag's name is reported and not declared."""
+        start (TripleA's resourceGiven) and purchases charge. A counter is named like the map's
+        counters key; one that would share a unit type's, attribute's or tag's name (or a column of
+        the frontier table) is reported and not declared. The lines, and resource -> counter."""
         money = self.money()
         lines = []
+        counters: dict[str, str] = {}
         for element in self.section("resourceList").all("resource"):
             resource = element.attrs.get("name", "")
             if not resource or resource == money:
                 continue
             name = snake_case(resource)
-            if name in taken:
+            if name in taken or name in ("price", "lot"):
                 self.untranslated("resource", resource, f"its counter '{name}' would share the name of a unit "
                                   "type, attribute or tag; not declared", element)
                 continue
             taken.add(name)
+            counters[resource] = name
             if not lines:
                 lines = ["# Resources besides money: a player's stock of each (the map's counters give the start)."]
             lines.append(f"counter {name}(p: player) -> int = 0    # TripleA's resource {quote(resource)}")
-        return lines + [""] if lines else []
+        return (lines + [""] if lines else []), counters
 
     def property_comments(self) -> list[str]:
         """TripleA's game properties as comments of the ruleset (each reported untranslated)."""
         lines = []
         for prop in self.section("propertyList").all("property"):
             name = prop.attrs.get("name", "")
-            if name in ("notes", "mapName") or not name:
+            if name in ("notes", "mapName") or name in BATTLE_PROPERTIES or not name:
                 continue
             value = prop.attrs.get("value", "")
             self.untranslated("game property", name, f"'{name}' = {value!r} is built into TripleA; not translated", prop)

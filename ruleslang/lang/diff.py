@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import difflib
 import textwrap
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 
 from ruleslang.lang.syntax import ast
 from ruleslang.lang.compose.composition import Ruleset
+from ruleslang.lang.compose.previous import extended, is_hidden_name
 from ruleslang.lang.syntax.unparse import signature, unparse, unparse_type
 
 
@@ -38,17 +39,21 @@ class RulesetDiff:
     unchanged: int
     tests_added: list[str]
     tests_removed: list[str]
+    header: list[str] = field(default_factory=list)  # a changed map or `uses`
 
     def to_json(self) -> dict:
-        return {"from": self.old, "to": self.new, "changes": [c.to_json() for c in self.changes],
+        return {"from": self.old, "to": self.new, "header": self.header, "changes": [c.to_json() for c in self.changes],
                 "unchanged": self.unchanged, "tests_added": self.tests_added, "tests_removed": self.tests_removed}
 
     def to_text(self) -> str:
         lines = [f"{self.old} -> {self.new}"]
+        lines.extend(f"  {line}" for line in self.header)
         if not self.changes:
             lines.append("  no definition changed")
         for c in self.changes:
-            lines.append(f"  {c.change} {c.kind} {c.name}")
+            # tags and attributes are filed as `tag NAME` (their own namespaces): the kind says it once
+            name = c.name.removeprefix(c.kind + " ") if c.kind in ("tag", "attribute") else c.name
+            lines.append(f"  {c.change} {c.kind} {name}")
             lines.extend(f"      {line}" for d in c.details for line in d.split("\n"))
         if self.unchanged:
             lines.append(f"  unchanged: {self.unchanged} definition(s)")
@@ -61,32 +66,105 @@ class RulesetDiff:
 
 
 def diff_rulesets(old: Ruleset, new: Ruleset) -> RulesetDiff:
-    a, b = old.live(), new.live()
+    (a, extends_a), (b, extends_b) = _as_written(old), _as_written(new)
     changes: list[Change] = []
     changed_names: dict[str, str] = {}
     for name in list(a) + [n for n in b if n not in a]:
         da, db = a.get(name), b.get(name)
         if da is None:
-            changes.append(Change(name, db.decl.kind, "added", [_describe(db.decl)]))
+            changes.append(Change(name, db.decl.kind, "added", _whole(db.decl)))
             changed_names[name] = "added"
         elif db is None:
-            changes.append(Change(name, da.decl.kind, "removed", [_describe(da.decl)]))
+            changes.append(Change(name, da.decl.kind, "removed", _whole(da.decl)))
             changed_names[name] = "removed"
-        elif da.decl != db.decl:
+        elif da.decl != db.decl or extends_a.get(name) != extends_b.get(name):
             changes.append(Change(name, db.decl.kind, "changed", _decl_details(da.decl, db.decl)))
             changed_names[name] = _short_change(da.decl, db.decl)
+        else:
+            continue
+        if name in extends_b:
+            origin = new.live()[extends_b[name]].origin
+            changes[-1].details.append(f"previous: the {name} of {origin}, which this override extends")
     _add_dependency_notes(changes, a, b, changed_names)
+    _still_used_through_previous(changes, new.live(), extends_b)
     unchanged = sum(1 for n in a if n in b and a[n].decl == b[n].decl)
     old_tests = {t.title for t in old.tests}
     new_tests = {t.title for t in new.tests}
     return RulesetDiff(old.ref, new.ref, changes, unchanged,
                        [t.title for t in new.tests if t.title not in old_tests],
-                       [t.title for t in old.tests if t.title not in new_tests])
+                       [t.title for t in old.tests if t.title not in new_tests], _header_changes(old, new))
 
 
-def _describe(decl) -> str:
+def _header_changes(old: Ruleset, new: Ruleset) -> list[str]:
+    """The map and the rulesets used, where they differ (the other header lines are notes)."""
+    out = []
+    map_a, map_b = _map_of(old), _map_of(new)
+    if map_a != map_b:
+        out.append(f"map: {map_a or 'none'} -> {map_b or 'none'}")
+    uses_a, uses_b = _uses_of(old), _uses_of(new)
+    if uses_a != uses_b:
+        out.append(f"uses: {', '.join(uses_a) or 'nothing'} -> {', '.join(uses_b) or 'nothing'}")
+    return out
+
+
+def _map_of(ruleset: Ruleset) -> str | None:
+    """The map a ruleset is written for, its own or (a revision) the one of what it revises."""
+    while ruleset is not None and ruleset.map is None:
+        ruleset = ruleset.revises
+    return ruleset.map[0] if ruleset is not None else None
+
+
+def _uses_of(ruleset: Ruleset) -> list[str]:
+    """The rulesets a ruleset uses, a revision's together with those of what it revises."""
+    refs = _uses_of(ruleset.revises) if ruleset.revises is not None else []
+    return refs + [r.ref for r in ruleset.uses if r.ref not in refs]
+
+
+def _as_written(ruleset: Ruleset) -> tuple[dict, dict[str, str]]:
+    """The definitions in force as their authors wrote them: the definitions an override replaced
+    and still calls (kept under hidden names, lang/compose/previous.py) left out, and `previous`
+    written again where an override names them; with, for each such override, the ruleset whose
+    definition it extends."""
+    live = ruleset.live()
+    hidden = {n for n in live if is_hidden_name(n)}
+    out, extends = {}, {}
+    for name, d in live.items():
+        if name in hidden:
+            continue
+        decl, target = extended(d.decl, hidden) if hidden else (d.decl, None)
+        if target is not None:
+            d = replace(d, decl=decl)
+            extends[name] = target
+        out[name] = d
+    return out, extends
+
+
+def _still_used_through_previous(changes: list[Change], live: dict, extends: dict[str, str]) -> None:
+    """An override that calls `previous` still uses what the definition it extends uses."""
+    for c in changes:
+        if c.name not in extends:
+            continue
+        through = _uses(live[extends[c.name]].decl)
+        details = []
+        for d in c.details:
+            if d.startswith("no longer uses: "):
+                gone = [n for n in d[len("no longer uses: "):].split(", ") if n not in through]
+                d = "no longer uses: " + ", ".join(gone) if gone else ""
+            if d:
+                details.append(d)
+        c.details = details
+
+
+def _describe(decl) -> str | None:
     if isinstance(decl, (ast.ModifiersDecl, ast.TableDecl, ast.UnitDecl, ast.DieTableDecl)) or _is_block(decl):
         return "\n".join(_text_lines(decl))
+    if isinstance(decl, ast.AttributeDecl):
+        default = f" = {unparse(decl.default)}" if decl.default is not None else ""
+        return f"{'space ' if decl.on_spaces else ''}attribute {decl.name.text}: {unparse_type(decl.type)}{default}"
+    if isinstance(decl, ast.CounterDecl):
+        return "\n".join(_text_lines(decl))
+    if isinstance(decl, ast.TagDecl):
+        return None  # the name is all a tag has
     if isinstance(decl, (ast.FormulaDecl, ast.ModifiersDecl, ast.TableDecl, ast.CounterDecl)):
         text = signature(decl)
         if isinstance(decl, ast.FormulaDecl):
@@ -97,6 +175,12 @@ def _describe(decl) -> str:
     if isinstance(decl, ast.OptionDecl):
         return f"{decl.name.text}: {unparse_type(decl.type)} = {unparse(decl.default)}"
     return decl.name.text
+
+
+def _whole(decl) -> list[str]:
+    """An added or removed definition shown whole (a tag: by its name alone)."""
+    text = _describe(decl)
+    return [text] if text is not None else []
 
 
 def _short_change(a, b) -> str:
@@ -260,7 +344,12 @@ def _unit_details(a: ast.UnitDecl, b: ast.UnitDecl) -> list[str]:
     ta = [t.text for t in a.tags or ()]
     tb = [t.text for t in b.tags or ()]
     if ta != tb:
-        out.append(f"tags: {', '.join(ta) or '-'} -> {', '.join(tb) or '-'}")
+        gained, lost = [t for t in tb if t not in ta], [t for t in ta if t not in tb]
+        if gained or lost:
+            out.append("tags: " + "; ".join(f"{label} {', '.join(ts)}" for label, ts in (("added", gained),
+                                                                                      ("removed", lost)) if ts))
+        else:
+            out.append(f"tags: order {', '.join(ta)} -> {', '.join(tb)}")
     return out
 
 

@@ -357,8 +357,14 @@ def _distributions(page: Page, doc: dict, colors: dict) -> None:
     section = page.section("distributions", "Exact distributions of the changed formulas",
                            "For each changed formula that rolls dice, the exact chance of each value it can "
                            "give, computed from the dice (not sampled), under each variant that has it.")
+    skipped = [f"{s['definition']}" + (f"({', '.join(str(a) for a in s['args'])})" if s.get("args") else "")
+               + (f" under {s['variant']}" if s.get("variant") else "") + f": {s['reason']}"
+               for s in doc.get("distributions_skipped") or []]
+    if skipped:
+        section.add(Text(["Changed formulas with dice that are not shown: " + "; ".join(skipped) + "."]))
     if not found:
-        section.add(Text(["No changed formula rolls dice, so there is no distribution to show."]))
+        if not skipped:
+            section.add(Text(["No changed formula rolls dice, so there is no distribution to show."]))
         return
     groups: dict[str, list[dict]] = {}
     for d in found:

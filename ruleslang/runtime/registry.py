@@ -19,7 +19,11 @@ _TYPE_BOOL = T.FnType((T.UNITTYPE,), T.BOOL)
 # written as conditions `x => ...`; the others are expressions.
 PROCEDURES: dict[str, tuple[str, dict[str, T.Type]]] = {
     "purchase": ("players buy units with their treasury, within the declared purchase constraints",
-                 {"cost": _TYPE_INT, "factory_cost": T.FnType((T.SPACE,), T.INT), "buyable": _TYPE_BOOL}),
+                 {"cost": _TYPE_INT, "factory_cost": T.FnType((T.SPACE,), T.INT), "buyable": _TYPE_BOOL,
+                  # units come in lots of `lot` (cost: a lot's price); `resource_costs` of a lot in
+                  # the counters `resources` names, besides the money
+                  "lot": _TYPE_INT, "resources": T.ListType(T.TEXT),
+                  "resource_costs": T.FnType((T.UNITTYPE,), T.ListType(T.INT))}),
     # Absent settings take the default docs/runtime.md ("### runtime move") gives, today's rule:
     # passes_blockers / blocks_passing false, stops_movement / blocks_unload true, the
     # unloaded_transport_* and loads_* false, landing "held by the side at the start of the turn

@@ -22,7 +22,7 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from ruleslang.base.version import VERSION
 from ruleslang.base.diagnostics import DiagnosticError, error
@@ -494,10 +494,12 @@ class ReplayResult:
     difference: tuple[int, dict | None, dict | None] | None = None  # the first differing event
 
 
-def replay(workspace, data: dict, path: str) -> ReplayResult:
+def replay(workspace, data: dict, path: str, progress: Callable | None = None) -> ReplayResult:
     """Play the recorded game `data` (read from `path`) again from its record and compare its events.
 
-    A ruleset changed since the record was made is refused (D665) before anything is played.
+    A ruleset changed since the record was made is refused (D665) before anything is played. With
+    `progress`, it is called as `progress(game, None)` before the first round and as
+    `progress(game, summary)` after each round (what pictures of the game are drawn from).
     """
     setup = setup_of(data)
     confine_record(workspace, setup, path)
@@ -507,8 +509,10 @@ def replay(workspace, data: dict, path: str) -> ReplayResult:
         agent.after = None  # a replay only answers from the record
     if dumps_event(data["start"]) != dumps_event(game.start):
         return ReplayResult(0, diverged="the recorded starting state is not the one the rulesets and scenario give")
+    if progress is not None:
+        progress(game, None)
     try:
-        game.run(data["rounds_played"])
+        game.run(data["rounds_played"], progress)
     except ReplayDivergence as exc:
         return ReplayResult(len(game.state.events), diverged=str(exc))
     return ReplayResult(len(game.state.events), difference=first_divergence(data["events"], game.state.events))

@@ -30,6 +30,7 @@ def compile_expression(loaded, text: str):
     source = Source("<expression>", text)
     node = parse_expression(source)
     program = loaded.program
+    program.info.forget(node)  # an earlier expression's entries under ids Python gave this one
     diags: list = []
     tc = TypeChecker(program.scope, program.info, diags, program.formula_types)
     frame = Frame(id(node), program.info)

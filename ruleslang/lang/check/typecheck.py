@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from ruleslang.lang.compose.previous import PREVIOUS, is_hidden_name
 from ruleslang.lang.syntax import ast
 from ruleslang.lang import types as T
 from ruleslang.lang.builtins.registry import REGISTRY as BUILTINS
@@ -58,6 +59,20 @@ class CheckInfo:
 
     def is_random(self, node) -> bool:
         return id(node) in self.random
+
+    def forget(self, node) -> None:
+        """Drop what is known under the ids of `node`'s subtree, before `node` is checked into this info.
+
+        Entries are keyed by `id(node)`. The program's own nodes live as long as the program, so
+        their ids are never reused; but an expression checked later (a command line's, the API's)
+        is discarded after use, and Python may give its ids to the next one: what the old one
+        left would then be read for the new (a literal taken for a die, a stale coercion)."""
+        maps = (self.types, self.names, self.slots, self.frames, self.coerce, self.calls, self.fields)
+        for n in ast.walk(node):
+            key = id(n)
+            self.random.discard(key)
+            for m in maps:
+                m.pop(key, None)
 
 
 class Frame:
@@ -289,10 +304,13 @@ class TypeChecker:
         elif definers:
             also = f" (also {', '.join(definers[1:4])})" if len(definers) > 1 else ""
             hint = f"'{name}' is defined in {definers[0]}{also}: add `uses {definers[0]}`"
+        elif name == PREVIOUS:
+            hint = ("previous names the definition an override replaces: write it in an `override` of a "
+                    "formula, modifier list, table, constant, phase or step")
         else:
             local = self.frame.names() if self.frame is not None else []
-            hint = did_you_mean(name, local + list(self.scope.symbols) + list(self.scope.members)
-                                + list(BUILTINS), n=3)
+            defined = [n for n in self.scope.symbols if not is_hidden_name(n)]
+            hint = did_you_mean(name, local + defined + list(self.scope.members) + list(BUILTINS), n=3)
         self.error("R201", f"'{name}' is not defined", span, hint=hint)
 
     def _global_value(self, node, symbol: Symbol) -> T.Type:

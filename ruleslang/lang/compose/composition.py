@@ -16,6 +16,8 @@ from ruleslang.lang.syntax import ast
 from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, Related, error
 from ruleslang.base.limits import MAX_RULESETS
 from ruleslang.lang.compose.loader import PREFER_MARK, Loader, RulesetFile, parse_ref, without_mark
+from ruleslang.lang.compose.previous import (PREVIOUS, hidden_name, may_name_previous, previous_uses, renamed,
+                                             with_previous)
 from ruleslang.base.source import Source, Span
 from ruleslang.base.suggest import did_you_mean
 
@@ -304,8 +306,25 @@ class Composer:
             return
         if isinstance(old, ast.UnitDecl) and isinstance(decl, ast.UnitDecl):
             decl = _merge_unit(old, decl)
+        if previous_uses(decl) and PREVIOUS not in env:
+            decl = self._keep_previous(decl, current, env, diags)
         own[name] = decl
         env[name] = Definition(decl.name.text, decl, me, current.replaces | {current.key}, current)
+
+    def _keep_previous(self, decl: ast.Decl, current: Definition, env, diags) -> ast.Decl:
+        """An override naming `previous`: the replaced definition filed under a hidden name, which
+        the override's `previous` now names (R250 where the kind has nothing to call or run)."""
+        if not may_name_previous(decl):
+            where = previous_uses(decl)[0]
+            diags.append(error(
+                "R250", f"'previous' names the definition an override replaces; an override of a "
+                        f"{decl.kind} cannot call or run the {current.decl.kind} it replaces", where.span,
+                hint="previous is for overrides of formulas, modifier lists, tables, constants (call it, "
+                     "or read it) and of phases and steps (run previous)"))
+            return decl
+        hidden = hidden_name(current.slot, current.origin)
+        env[hidden] = Definition(hidden, renamed(current.decl, hidden), current.origin)
+        return with_previous(decl, hidden)
 
     def _remove(self, me, item: ast.Remove, env, own, diags) -> None:
         name = item.name.text

@@ -219,6 +219,18 @@ class Loader:
         self._files[path] = loaded
         return loaded
 
+    def use_text(self, path: Path, text: str) -> RulesetFile:
+        """Parse `text` as the content of the file at `path` and use it instead of what is on disk
+        (an editor's unsaved buffer); raises DiagnosticError as `load`."""
+        path = Path(path).resolve()
+        self._files.pop(path, None)
+        self._definers = None  # the buffer may define other names than the file on disk
+        source = Source(str(path), text)
+        loaded = RulesetFile(path, source, parse_module(source))
+        self._check_file_name(loaded)
+        self._files[path] = loaded
+        return loaded
+
     def _check_file_name(self, loaded: RulesetFile) -> None:
         header_ref = loaded.module.header.ref
         parts = parse_ref(header_ref.text) if not header_ref.is_path else None

@@ -98,6 +98,8 @@ class Branching:
             raise EvalError("E521", f"phases run inside each other more than {MAX_DEPTH} deep at {name}", span)
         ctx.host.spend(span)
         procs = self.procs
+        if self.compiled.coverage is not None:
+            self.compiled.coverage.reached.add(name)
         before = procs.applicable_hooks(ctx, name, "before")
 
         def run_hooks(hooks: list, i: int, p, after: Cont) -> None:

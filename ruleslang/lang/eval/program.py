@@ -18,6 +18,7 @@ from ruleslang.lang.check.checker import Program
 from ruleslang.lang.compose.composition import advice_key
 from ruleslang.lang.eval.compile import NO_VALUE, ExprCompiler
 from ruleslang.lang.eval.compile_exact import ExactCompiler, bind_lets, exact_body
+from ruleslang.lang.eval.coverage import Coverage
 from ruleslang.lang.eval.explain import Explanation, Term, formula_explainer
 from ruleslang.lang.eval.statements import Procedures
 from ruleslang.base.errors import EvalError
@@ -145,9 +146,24 @@ class Advice:
     fn: Callable
 
 
+class CoveredTable(TableRuntime):
+    """A table that records the rows read (`ruleslang test --coverage`)."""
+
+    def __init__(self, name: str, info, compiler: ExprCompiler, scope, coverage: Coverage):
+        super().__init__(name, info, compiler, scope)
+        self.coverage = coverage
+
+    def _row_index(self, key: tuple, span) -> int:
+        i = super()._row_index(key, span)
+        self.coverage.rows.add((self.name, i))
+        return i
+
+
 class CompiledProgram:
-    def __init__(self, program: Program):
+    def __init__(self, program: Program, coverage: Coverage | None = None):
+        """`coverage`, when given, records what runs (definitions called, table rows read)."""
         self.program = program
+        self.coverage = coverage
         self.info = program.info
         self.scope = program.scope
         self.symbols = program.scope.symbols
@@ -219,7 +235,10 @@ class CompiledProgram:
     def callable(self, name: str) -> Callable:
         fn = self._callables.get(name)
         if fn is None:
-            fn = self._callables[name] = self._make_callable(name)
+            fn = self._make_callable(name)
+            if self.coverage is not None:
+                fn = self.coverage.wrap(name, fn)
+            self._callables[name] = fn
         return fn
 
     def _make_callable(self, name: str) -> Callable:
@@ -356,7 +375,10 @@ class CompiledProgram:
         """`fn(ctx, *args) -> XDist`: the exact distribution of a definition's value."""
         fn = self._exact.get(name)
         if fn is None:
-            fn = self._exact[name] = self._make_exact(name)
+            fn = self._make_exact(name)
+            if self.coverage is not None:
+                fn = self.coverage.wrap(name, fn)
+            self._exact[name] = fn
         return fn
 
     def _make_exact(self, name: str) -> Callable:
@@ -413,7 +435,9 @@ class CompiledProgram:
     def table(self, name: str) -> TableRuntime:
         t = self._tables.get(name)
         if t is None:
-            t = self._tables[name] = TableRuntime(name, self.program.tables[name], self.expr_compiler, self.scope)
+            info = self.program.tables[name]
+            t = self._tables[name] = (TableRuntime(name, info, self.expr_compiler, self.scope) if self.coverage is None
+                                      else CoveredTable(name, info, self.expr_compiler, self.scope, self.coverage))
         return t
 
     # ------------------------------------------------------------------- options, facts

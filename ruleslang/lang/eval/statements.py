@@ -366,7 +366,8 @@ class Procedures:
                 def run(ctx, block=block, size=size):
                     env = [ctx] + [None] * (size - 1)
                     block(env)
-                self._bodies[name] = run
+                coverage = self.compiled.coverage
+                self._bodies[name] = run if coverage is None else coverage.wrap(name, run)
         return self._bodies[name]
 
     def constraint(self, name: str) -> Callable:
@@ -418,6 +419,8 @@ class Procedures:
                     continue
             if cond is not None and cond(env) is not True:
                 continue
+            if self.compiled.coverage is not None:
+                self.compiled.coverage.reached.add(hook.name.text)
             out.append((hook, block, env))
         return out
 

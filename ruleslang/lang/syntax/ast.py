@@ -13,12 +13,32 @@ from typing import Union
 from ruleslang.base.source import Span
 
 
-@dataclass(frozen=True)
+# Every node class is a frozen dataclass whose equality, hash and repr are Node's own (one copy for
+# all, where the dataclass decorator would generate three functions per class: importing this
+# module, which every command does, is a third as long). They read the same fields the generated
+# ones would: every field but the span, so two nodes are equal when they say the same thing
+# wherever they are written.
+node = dataclass(frozen=True, eq=False, repr=False)
+
+
+@node
 class Node:
-    span: Span = field(kw_only=True, compare=False, repr=False)
+    span: Span = field(kw_only=True, repr=False)
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return all(getattr(self, n) == getattr(other, n) for n in field_names(self.__class__))
+
+    def __hash__(self):
+        return hash((self.__class__.__name__, *[getattr(self, n) for n in field_names(self.__class__)]))
+
+    def __repr__(self):
+        return f"{self.__class__.__name__}(" + ", ".join(
+            f"{n}={getattr(self, n)!r}" for n in field_names(self.__class__)) + ")"
 
 
-@dataclass(frozen=True)
+@node
 class Ident(Node):
     """A name as written, with its own span (declaration names, parameters, fields)."""
 
@@ -28,27 +48,27 @@ class Ident(Node):
 # ------------------------------------------------------------------------------------ types
 
 
-@dataclass(frozen=True)
+@node
 class NamedType(Node):
     name: str
 
 
-@dataclass(frozen=True)
+@node
 class OptionalType(Node):
     name: str
 
 
-@dataclass(frozen=True)
+@node
 class SetType(Node):
     element: "TypeExpr"
 
 
-@dataclass(frozen=True)
+@node
 class ListType(Node):
     element: "TypeExpr"
 
 
-@dataclass(frozen=True)
+@node
 class RecordType(Node):
     fields: tuple[tuple[Ident, "TypeExpr"], ...]
 
@@ -56,7 +76,7 @@ class RecordType(Node):
 TypeExpr = Union[NamedType, OptionalType, SetType, ListType, RecordType]
 
 
-@dataclass(frozen=True)
+@node
 class Param(Node):
     name: Ident
     type: TypeExpr
@@ -65,17 +85,17 @@ class Param(Node):
 # ------------------------------------------------------------------------------ expressions
 
 
-@dataclass(frozen=True)
+@node
 class IntLit(Node):
     value: int
 
 
-@dataclass(frozen=True)
+@node
 class DecimalLit(Node):
     value: Fraction
 
 
-@dataclass(frozen=True)
+@node
 class StringLit(Node):
     """A text literal; `parts` alternate plain text and interpolated expressions."""
 
@@ -90,17 +110,17 @@ class StringLit(Node):
         return "".join(p for p in self.parts if isinstance(p, str))
 
 
-@dataclass(frozen=True)
+@node
 class BoolLit(Node):
     value: bool
 
 
-@dataclass(frozen=True)
+@node
 class NoneLit(Node):
     pass
 
 
-@dataclass(frozen=True)
+@node
 class DiceLit(Node):
     """`d6` (count 1) or `3d6` (the sum of three dice)."""
 
@@ -108,76 +128,76 @@ class DiceLit(Node):
     sides: int
 
 
-@dataclass(frozen=True)
+@node
 class Name(Node):
     id: str
 
 
-@dataclass(frozen=True)
+@node
 class KeywordArg(Node):
     name: Ident
     value: "Expr"
 
 
-@dataclass(frozen=True)
+@node
 class Call(Node):
     func: "Expr"
     args: tuple["Expr", ...]
     kwargs: tuple[KeywordArg, ...] = ()
 
 
-@dataclass(frozen=True)
+@node
 class Field(Node):
     obj: "Expr"
     name: Ident
 
 
-@dataclass(frozen=True)
+@node
 class Index(Node):
     obj: "Expr"
     index: "Expr"
 
 
-@dataclass(frozen=True)
+@node
 class Unary(Node):
     op: str  # "-" or "+"
     operand: "Expr"
 
 
-@dataclass(frozen=True)
+@node
 class Binary(Node):
     op: str  # + - * /
     left: "Expr"
     right: "Expr"
 
 
-@dataclass(frozen=True)
+@node
 class Compare(Node):
     op: str  # == != < <= > >=
     left: "Expr"
     right: "Expr"
 
 
-@dataclass(frozen=True)
+@node
 class In(Node):
     element: "Expr"
     collection: "Expr"
     negated: bool = False
 
 
-@dataclass(frozen=True)
+@node
 class BoolOp(Node):
     op: str  # "and" or "or"
     left: "Expr"
     right: "Expr"
 
 
-@dataclass(frozen=True)
+@node
 class Not(Node):
     operand: "Expr"
 
 
-@dataclass(frozen=True)
+@node
 class Range(Node):
     """`lo..hi`, both ends included; `hi` is None for an open range (table keys only)."""
 
@@ -185,42 +205,42 @@ class Range(Node):
     hi: Union["Expr", None]
 
 
-@dataclass(frozen=True)
+@node
 class If(Node):
     cond: "Expr"
     then: "Expr"
     else_: "Expr"
 
 
-@dataclass(frozen=True)
+@node
 class Lambda(Node):
     param: Ident
     body: "Expr"
 
 
-@dataclass(frozen=True)
+@node
 class ListLit(Node):
     items: tuple["Expr", ...]
 
 
-@dataclass(frozen=True)
+@node
 class SetLit(Node):
     items: tuple["Expr", ...]
 
 
-@dataclass(frozen=True)
+@node
 class RecordLit(Node):
     fields: tuple[tuple[Ident, "Expr"], ...]
 
 
-@dataclass(frozen=True)
+@node
 class ForClause(Node):
     var: Ident
     iterable: "Expr"
     condition: Union["Expr", None] = None
 
 
-@dataclass(frozen=True)
+@node
 class Comprehension(Node):
     """`[e for x in s where c]`, `{...}`, or a generator argument of an aggregate call."""
 
@@ -229,7 +249,7 @@ class Comprehension(Node):
     clauses: tuple[ForClause, ...]
 
 
-@dataclass(frozen=True)
+@node
 class BestOf(Node):
     """`best k of xs` / `worst k of xs`: the k largest (smallest) values, largest first."""
 
@@ -238,7 +258,7 @@ class BestOf(Node):
     collection: "Expr"
 
 
-@dataclass(frozen=True)
+@node
 class Explain(Node):
     """`explain(call)`: a modifier list's terms, or a formula's parts, as one line of text."""
 
@@ -255,13 +275,13 @@ Expr = Union[
 # ------------------------------------------------------------------------------- statements
 
 
-@dataclass(frozen=True)
+@node
 class Let(Node):
     name: Ident
     value: Expr
 
 
-@dataclass(frozen=True)
+@node
 class Choose(Node):
     """`let x = choose one of S by p "prompt"`: a decision asked of a player's agent."""
 
@@ -273,19 +293,19 @@ class Choose(Node):
     prompt: Union[StringLit, None]
 
 
-@dataclass(frozen=True)
+@node
 class Require(Node):
     cond: Expr
     message: Union[Expr, None]  # a text
 
 
-@dataclass(frozen=True)
+@node
 class IfStmt(Node):
     branches: tuple[tuple[Expr, "Block"], ...]
     else_block: Union["Block", None]
 
 
-@dataclass(frozen=True)
+@node
 class ForStmt(Node):
     var: Ident
     iterable: Expr
@@ -293,19 +313,19 @@ class ForStmt(Node):
     body: "Block"
 
 
-@dataclass(frozen=True)
+@node
 class ChangeEffect(Node):
     target: Expr
     amount: Expr
 
 
-@dataclass(frozen=True)
+@node
 class SetEffect(Node):
     target: Expr
     value: Expr
 
 
-@dataclass(frozen=True)
+@node
 class AddEffect(Node):
     count: Expr
     unit_type: Name
@@ -313,34 +333,34 @@ class AddEffect(Node):
     owner: Union[Expr, None]
 
 
-@dataclass(frozen=True)
+@node
 class RemoveEffect(Node):
     units: Expr
 
 
-@dataclass(frozen=True)
+@node
 class MoveEffect(Node):
     units: Expr
     to: Expr
 
 
-@dataclass(frozen=True)
+@node
 class LogEffect(Node):
     message: Expr  # a text
 
 
-@dataclass(frozen=True)
+@node
 class WinEffect(Node):
     winner: Expr
     reason: Union[StringLit, None]
 
 
-@dataclass(frozen=True)
+@node
 class RunEffect(Node):
     name: Ident
 
 
-@dataclass(frozen=True)
+@node
 class HitEffect(Node):
     """`hit N of UNITS by PLAYER [now]`: N hits on those units, the casualties chosen by PLAYER.
 
@@ -352,12 +372,12 @@ class HitEffect(Node):
     now: bool
 
 
-@dataclass(frozen=True)
+@node
 class SubmergeEffect(Node):
     units: Expr
 
 
-@dataclass(frozen=True)
+@node
 class RetreatEffect(Node):
     to: Expr
 
@@ -366,7 +386,7 @@ Stmt = Union[Let, Choose, Require, IfStmt, ForStmt, ChangeEffect, SetEffect, Add
              RemoveEffect, MoveEffect, LogEffect, WinEffect, RunEffect, HitEffect, SubmergeEffect, RetreatEffect]
 
 
-@dataclass(frozen=True)
+@node
 class Block(Node):
     stmts: tuple[Stmt, ...]
 
@@ -374,7 +394,7 @@ class Block(Node):
 # ----------------------------------------------------------------------------- declarations
 
 
-@dataclass(frozen=True)
+@node
 class Decl(Node):
     """A named definition. `kind` is the word a user writes (`formula`, `table`, ...)."""
 
@@ -383,30 +403,30 @@ class Decl(Node):
     kind = "declaration"
 
 
-@dataclass(frozen=True)
+@node
 class PlayerDecl(Decl):
     kind = "player"
 
 
-@dataclass(frozen=True)
+@node
 class SideDecl(Decl):
     members: tuple[Ident, ...]
     kind = "side"
 
 
-@dataclass(frozen=True)
+@node
 class EnumDecl(Decl):
     members: tuple[Ident, ...]
     kind = "enum"
 
 
-@dataclass(frozen=True)
+@node
 class TypeDecl(Decl):
     type: TypeExpr
     kind = "type"
 
 
-@dataclass(frozen=True)
+@node
 class AttributeDecl(Decl):
     """A unit-type attribute (`attribute attack: int`), or a space attribute read from maps."""
 
@@ -416,12 +436,12 @@ class AttributeDecl(Decl):
     kind = "attribute"
 
 
-@dataclass(frozen=True)
+@node
 class TagDecl(Decl):
     kind = "tag"
 
 
-@dataclass(frozen=True)
+@node
 class UnitDecl(Decl):
     title: Union[str, None]
     attributes: tuple[tuple[Ident, Expr], ...]
@@ -429,7 +449,7 @@ class UnitDecl(Decl):
     kind = "unit"
 
 
-@dataclass(frozen=True)
+@node
 class OptionDecl(Decl):
     type: TypeExpr
     default: Expr
@@ -437,21 +457,21 @@ class OptionDecl(Decl):
     kind = "option"
 
 
-@dataclass(frozen=True)
+@node
 class ConstantDecl(Decl):
     type: Union[TypeExpr, None]
     value: Expr
     kind = "constant"
 
 
-@dataclass(frozen=True)
+@node
 class FactDecl(Decl):
     type: TypeExpr
     default: Union[Expr, None]
     kind = "fact"
 
 
-@dataclass(frozen=True)
+@node
 class CounterDecl(Decl):
     params: tuple[Param, ...]
     type: TypeExpr
@@ -459,13 +479,13 @@ class CounterDecl(Decl):
     kind = "counter"
 
 
-@dataclass(frozen=True)
+@node
 class TableRow(Node):
     keys: tuple[Expr, ...]
     values: tuple[Expr, ...]
 
 
-@dataclass(frozen=True)
+@node
 class TableDecl(Decl):
     """A keyed table; with `columns` each row is a record, otherwise a single value."""
 
@@ -476,7 +496,7 @@ class TableDecl(Decl):
     kind = "table"
 
 
-@dataclass(frozen=True)
+@node
 class DieTableDecl(Decl):
     dice: DiceLit
     result: TypeExpr
@@ -484,7 +504,7 @@ class DieTableDecl(Decl):
     kind = "die table"
 
 
-@dataclass(frozen=True)
+@node
 class FormulaDecl(Decl):
     params: Union[tuple[Param, ...], None]  # None: written without parentheses
     result: Union[TypeExpr, None]
@@ -493,7 +513,7 @@ class FormulaDecl(Decl):
     kind = "formula"
 
 
-@dataclass(frozen=True)
+@node
 class ModTerm(Node):
     sign: str
     value: Expr
@@ -501,7 +521,7 @@ class ModTerm(Node):
     reason: StringLit
 
 
-@dataclass(frozen=True)
+@node
 class ModifiersDecl(Decl):
     params: Union[tuple[Param, ...], None]
     result: Union[TypeExpr, None]
@@ -509,13 +529,13 @@ class ModifiersDecl(Decl):
     kind = "modifiers"
 
 
-@dataclass(frozen=True)
+@node
 class RuntimeProcedure(Node):
     name: Ident
     config: Union[RecordLit, None]
 
 
-@dataclass(frozen=True)
+@node
 class CustomProcedure(Node):
     body: Block
 
@@ -523,25 +543,25 @@ class CustomProcedure(Node):
 Procedure = Union[RuntimeProcedure, CustomProcedure]
 
 
-@dataclass(frozen=True)
+@node
 class PhaseDecl(Decl):
     procedure: Procedure
     kind = "phase"
 
 
-@dataclass(frozen=True)
+@node
 class StepDecl(Decl):
     procedure: Procedure
     kind = "step"
 
 
-@dataclass(frozen=True)
+@node
 class SequenceDecl(Decl):
     items: tuple[Ident, ...]
     kind = "sequence"
 
 
-@dataclass(frozen=True)
+@node
 class HookTarget(Node):
     phase: Ident
     step: Union[Ident, None]
@@ -551,7 +571,7 @@ class HookTarget(Node):
         return self.phase.text + (f".{self.step.text}" if self.step else "")
 
 
-@dataclass(frozen=True)
+@node
 class HookDecl(Decl):
     when: str  # "before", "after" or "instead of"
     target: HookTarget
@@ -561,7 +581,7 @@ class HookDecl(Decl):
     kind = "hook"
 
 
-@dataclass(frozen=True)
+@node
 class ConstraintDecl(Decl):
     action: Ident
     params: tuple[Ident, ...]
@@ -569,7 +589,7 @@ class ConstraintDecl(Decl):
     kind = "constraint"
 
 
-@dataclass(frozen=True)
+@node
 class CheckDecl(Decl):
     """`check [warning] "title": cond` or a block of `require` lines."""
 
@@ -580,7 +600,7 @@ class CheckDecl(Decl):
     kind = "check"
 
 
-@dataclass(frozen=True)
+@node
 class AdviceDecl(Decl):
     """`advice proc.var [(estimates)] = expr`: the answer bots give the decision `proc.var`;
     `advice NAME(params) = expr`: a value bots build their estimates from.
@@ -595,36 +615,36 @@ class AdviceDecl(Decl):
     kind = "advice"
 
 
-@dataclass(frozen=True)
+@node
 class TestScenario(Node):
     ref: "RefLit"
     changes: Union[RecordLit, None]
 
 
-@dataclass(frozen=True)
+@node
 class TestOption(Node):
     name: Ident
     value: Expr
 
 
-@dataclass(frozen=True)
+@node
 class TestAnswer(Node):
     target: HookTarget
     value: Expr
 
 
-@dataclass(frozen=True)
+@node
 class TestSeed(Node):
     seed: int
 
 
-@dataclass(frozen=True)
+@node
 class TestFact(Node):
     name: Ident
     value: Expr
 
 
-@dataclass(frozen=True)
+@node
 class TestBattle(Node):
     """`battle at SPACE by PLAYER [from SEA_ZONE]`: the following `run` lines run battle steps in
     that battle; with `from`, an amphibious assault from that sea zone."""
@@ -634,23 +654,23 @@ class TestBattle(Node):
     sea_zone: Union[Expr, None] = None
 
 
-@dataclass(frozen=True)
+@node
 class TestNextRound(Node):
     pass
 
 
-@dataclass(frozen=True)
+@node
 class TestRun(Node):
     phase: Ident
     player: Union[Expr, None]
 
 
-@dataclass(frozen=True)
+@node
 class Expect(Node):
     expr: Expr
 
 
-@dataclass(frozen=True)
+@node
 class ExpectError(Node):
     """`expect error "E502" from EXPR` or `... from run PHASE [for PLAYER]`."""
 
@@ -658,7 +678,7 @@ class ExpectError(Node):
     expr: Union[Expr, "TestRun"]
 
 
-@dataclass(frozen=True)
+@node
 class ExpectAction(Node):
     """`expect allowed place(p, t, units)` / `expect refused ... "message part"`: constraints at work.
     `do move(p, units, path)` is an ExpectAction with `apply` true: allowed, and then made."""
@@ -670,7 +690,7 @@ class ExpectAction(Node):
     apply: bool = False
 
 
-@dataclass(frozen=True)
+@node
 class TestConstraintsOnly(Node):
     """`constraints only`: the test's moves are asked of the declared constraints, not the movement engine."""
 
@@ -679,19 +699,19 @@ TestLine = Union[TestScenario, TestOption, TestAnswer, TestSeed, TestFact, TestB
                  Expect, ExpectError, ExpectAction, TestConstraintsOnly]
 
 
-@dataclass(frozen=True)
+@node
 class TestDecl(Decl):
     title: str
     lines: tuple[TestLine, ...]
     kind = "test"
 
 
-@dataclass(frozen=True)
+@node
 class Override(Node):
     decl: Decl
 
 
-@dataclass(frozen=True)
+@node
 class Remove(Node):
     name: Ident
 
@@ -702,7 +722,7 @@ TopLevel = Union[Decl, Override, Remove]
 # ---------------------------------------------------------------------------------- module
 
 
-@dataclass(frozen=True)
+@node
 class RefLit(Node):
     """A ruleset reference as written: `family/name@N`, `family/name`, or a quoted path."""
 
@@ -710,7 +730,7 @@ class RefLit(Node):
     is_path: bool
 
 
-@dataclass(frozen=True)
+@node
 class Header(Node):
     ref: RefLit
     title: Union[str, None]
@@ -721,19 +741,32 @@ class Header(Node):
     map: Union[StringLit, None]
 
 
-@dataclass(frozen=True)
+@node
 class Module(Node):
     header: Header
     items: tuple[TopLevel, ...]
 
 
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def field_names(cls: type) -> tuple[str, ...]:
+    """The fields of node class `cls` in order, without its span (looked up once per class: the
+    checker walks the tree many times, and `dataclasses.fields` is slow)."""
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls) if f.name != "span")
+    return names
+
+
 def children(node: Node):
     """Yield the direct child nodes of `node` (through tuples), in field order."""
-    for f in fields(node):
-        if f.name == "span":
-            continue
-        value = getattr(node, f.name)
-        yield from _nodes_in(value)
+    for name in field_names(type(node)):
+        value = getattr(node, name)
+        if isinstance(value, Node):
+            yield value
+        elif isinstance(value, tuple):
+            yield from _nodes_in(value)
 
 
 def _nodes_in(value):

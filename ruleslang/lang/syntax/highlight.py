@@ -17,7 +17,7 @@ from pathlib import Path
 from pygments.lexer import RegexLexer, bygroups, words
 from pygments.token import Comment, Keyword, Name, Number, Operator, Punctuation, String, Text, Whitespace
 
-from ruleslang.lang.syntax.parser import grammar_location
+from ruleslang.lang.syntax.grammar import grammar_location
 
 # words of the grammar that begin a declaration (highlighted as declarations, the rest as keywords)
 _DECLARATIONS = ("ruleset", "uses", "revises", "map", "title", "source", "note", "unit", "tag", "tags", "attribute",

@@ -9,6 +9,7 @@ The bid (`ruleslang.runtime.kit.bid`) asks the same decision, with the bid as th
 
 from __future__ import annotations
 
+from ruleslang.base.errors import EvalError
 from ruleslang.lang.eval.statements import check_action
 from ruleslang.runtime.config import procedure_config
 from ruleslang.runtime.decisions import Decision
@@ -21,15 +22,66 @@ def run(ctx, proc) -> None:
     player = game.state.current_player
     factory_cost = config.space_fn("factory_cost")
     money = game.board.treasury(player)
-    answer, spent = ask_purchase(ctx, player, money, offered(ctx, config), factory_cost=factory_cost,
-                                 prompt=f"{player} has {money} to spend")
+    costs = offered(ctx, config)
+    lot = config.type_fn("lot", 1)
+    lots = {t: lot(t) for t in costs}
+    if any(not isinstance(n, int) or n < 1 for n in lots.values()):
+        bad = next(t for t, n in lots.items() if not isinstance(n, int) or n < 1)
+        raise EvalError("E524", f"the purchase setting 'lot' gives {bad} a lot of {lots[bad]}: expected a whole "
+                                "number of at least 1", proc.span)
+    stocks = Stocks(ctx, config, player, costs, proc)
+    answer, spent = ask_purchase(ctx, player, money, costs, factory_cost=factory_cost,
+                                 prompt=f"{player} has {money} to spend", lots=lots, stocks=stocks)
     if spent:
         game.state.change_treasury(player, -spent)
-    bought = [t for t, n in answer.get("units", {}).items() for _ in range(n)]
+    units = {t: n * lots[t] for t, n in answer.get("units", {}).items() if n}
+    stocks.charge(answer.get("units", {}))
+    bought = [t for t, n in units.items() for _ in range(n)]
     game.kit.purchased[player] = game.kit.purchased.get(player, []) + bought
     game.kit.builds[player] = game.kit.builds.get(player, []) + list(answer.get("build", []))
-    game.log("purchase", player=player, units={t: n for t, n in answer.get("units", {}).items() if n},
-             build=list(answer.get("build", [])), spent=spent)
+    game.log("purchase", player=player, units=units, build=list(answer.get("build", [])), spent=spent,
+             **({"resources": stocks.spent(answer.get("units", {}))} if stocks.names else {}))
+
+
+class Stocks:
+    """The resources besides money a purchase charges (the settings `resources`, names of counters
+    `NAME(p: player) -> int`, and `resource_costs: u => list of int`, what a lot of `u` costs in
+    each): the player's stock of each, what a purchase would spend, and the charge."""
+
+    def __init__(self, ctx, config, player: str, costs: dict[str, int], proc):
+        self.ctx, self.player, self.player_name = ctx, ctx.player_values[player], player
+        self.names = list(config.value("resources", []) or [])
+        per_type = config.type_fn("resource_costs", [])
+        self.costs = {t: list(per_type(t) or []) for t in costs} if self.names else {}
+        for name in self.names:
+            symbol = ctx.compiled.symbols.get(name)
+            if symbol is None or getattr(symbol, "kind", None) != "counter":
+                raise EvalError("E524", f"the purchase setting 'resources' names '{name}', which is not a counter "
+                                        "(expected counters NAME(p: player) -> int)", proc.span)
+        for t, amounts in self.costs.items():
+            if len(amounts) != len(self.names) or any(not isinstance(a, int) or a < 0 for a in amounts):
+                raise EvalError("E524", f"the purchase setting 'resource_costs' gives {t} {amounts}: expected "
+                                        f"{len(self.names)} whole numbers of at least 0, one per resource "
+                                        f"({', '.join(self.names)})", proc.span)
+
+    def stock(self, name: str) -> int:
+        return self.ctx.counter(name, (self.player,))
+
+    def spent(self, units: dict[str, int]) -> dict[str, int]:
+        """Resource -> what buying `units` (lots by type) spends of it."""
+        return {name: sum(self.costs.get(t, [0] * len(self.names))[i] * n for t, n in units.items())
+                for i, name in enumerate(self.names)}
+
+    def refusal(self, units: dict[str, int]) -> str | None:
+        for name, amount in self.spent(units).items():
+            if amount > self.stock(name):
+                return f"this costs {amount} {name}, but {self.player_name} has {self.stock(name)}"
+        return None
+
+    def charge(self, units: dict[str, int]) -> None:
+        for name, amount in self.spent(units).items():
+            if amount:
+                self.ctx.set_counter(name, (self.player,), self.stock(name) - amount)
 
 
 def offered(ctx, config) -> dict[str, int]:
@@ -42,13 +94,22 @@ def offered(ctx, config) -> dict[str, int]:
 
 
 def ask_purchase(ctx, player: str, money: int, costs: dict[str, int], *, factory_cost, prompt: str,
-                 constrained: bool = True) -> tuple[dict, int]:
+                 constrained: bool = True, lots: dict[str, int] | None = None,
+                 stocks: Stocks | None = None) -> tuple[dict, int]:
     """Ask `player`'s agent what it buys with `money` at `costs` (and factories at `factory_cost`;
     None: none may be bought); the answer and what it costs. `constrained`: the rules' constraints
-    on `purchase` and `build` are asked too."""
+    on `purchase` and `build` are asked too. With `lots`, a count in the answer is a number of
+    lots of that many units each, `costs` the price of a lot; `stocks`: the other resources the
+    lots cost, which the player must have."""
     game = ctx.game
-    decision = Decision("purchase", player, prompt,
-                        context={"money": money, "costs": costs, "factory_cost": factory_cost})
+    lots = lots or {}
+    context = {"money": money, "costs": costs, "factory_cost": factory_cost}
+    if any(n > 1 for n in lots.values()):
+        context["lots"] = {t: n for t, n in lots.items() if n > 1}
+    if stocks is not None and stocks.names:
+        context["resources"] = {name: stocks.stock(name) for name in stocks.names}
+        context["resource_costs"] = {t: dict(zip(stocks.names, c)) for t, c in stocks.costs.items() if any(c)}
+    decision = Decision("purchase", player, prompt, context=context)
 
     def total(answer) -> int:
         units = answer.get("units", {})
@@ -73,10 +134,13 @@ def ask_purchase(ctx, player: str, money: int, costs: dict[str, int], *, factory
         spent = total(answer)
         if spent > money:
             return [f"this costs {spent}, but {player} has {money}"]
+        short = stocks.refusal(units) if stocks is not None and stocks.names else None
+        if short:
+            return [short]
         if not constrained:
             return []
         player_value = ctx.player_values[player]
-        listed = tuple(ctx.unittype_values[t] for t, n in units.items() for _ in range(n))
+        listed = tuple(ctx.unittype_values[t] for t, n in units.items() for _ in range(n * lots.get(t, 1)))
         refusals = [r.message for r in check_action(ctx, "purchase", [player_value, listed])]
         for b in builds:
             refusals += [r.message for r in check_action(ctx, "build", [player_value, ctx.space_values[b]])]

@@ -1,0 +1,1 @@
+"""The language server (`ruleslang lsp`): diagnostics, hover, definitions, completion, test lenses."""
