@@ -32,14 +32,14 @@ PROCEDURES: dict[str, tuple[str, dict[str, T.Type]]] = {
     # passes_blockers / blocks_passing false, stops_movement / blocks_unload true, the
     # unloaded_transport_* and loads_* false, landing "held by the side at the start of the turn
     # and still held", later_carriers / carries_allied_air false, canals "move", raid_target "an
-    # enemy territory with a factory".
+    # enemy territory with a factory", commands false (a player moves only its own units).
     "move": ("players move units; kind \"combat\" or \"noncombat\"",
              {"kind": T.TEXT, "movement": _UNIT_INT, "domain": T.FnType((T.UNIT,), T.TEXT),
               "blitz": _UNIT_BOOL, "blocks": _UNIT_BOOL, "transport_capacity": _UNIT_INT,
               "transport_cost": _UNIT_INT, "carrier_capacity": _UNIT_INT, "carrier_cost": _UNIT_INT,
               "bombs": _UNIT_BOOL, "escorts": _UNIT_BOOL, "combat_moves": _UNIT_BOOL,
               "passes_blockers": _UNIT_BOOL, "blocks_passing": _UNIT_BOOL, "stops_movement": _UNIT_BOOL,
-              "blocks_unload": _UNIT_BOOL,
+              "blocks_unload": _UNIT_BOOL, "commands": _UNIT_BOOL,
               "unloaded_transport_moves": T.BOOL, "unloaded_transport_loads": T.BOOL,
               "loads_allied": T.BOOL, "loads_onto_allied": T.BOOL,
               "landing": T.FnType((T.SPACE,), T.BOOL), "later_carriers": T.BOOL, "carries_allied_air": T.BOOL,

@@ -40,7 +40,7 @@ from ruleslang.lang.check.advice import OPTIONS
 from ruleslang.runtime.decisions import DONE, Agent, Decision
 from ruleslang.runtime.agents.battle_odds import BattleOdds, most_numerous_owner
 from ruleslang.runtime.agents.shipping import Shipping
-from ruleslang.runtime.kit.casualties import casualty_order, cheapest_rank
+from ruleslang.runtime.kit.casualties import casualty_order, cheapest_rank, enemy_casualty_order
 from ruleslang.runtime.kit.movement import Move
 from ruleslang.runtime.kit.placement import pack
 
@@ -316,9 +316,12 @@ class HeuristicAgent(Agent):
     # ------------------------------------------------------------------ casualties
 
     def _casualties(self, d: Decision, game):
-        """Units that survive a hit absorb first, then the cheapest (kit/casualties.py's order)."""
+        """Units that survive a hit absorb first, then the cheapest (kit/casualties.py's order);
+        among an enemy's units (a rule may let it choose them), the dearest are destroyed first."""
         room = d.context["room"]
         units = [game.unit_or_none(uid) for uid in room]
+        if units and not any(game.allied(u.owner, self.player) for u in units):
+            return enemy_casualty_order(units, room, d.count, cost=game.unit_cost)
         return casualty_order(units, room, d.count, rank=cheapest_rank(game.unit_cost))
 
     # ------------------------------------------------------------------ battles

@@ -83,7 +83,7 @@ class AirPart:
                 continue
             rules = self._ur[unit.id]
             staying += rules.carrier_capacity
-            if unit.owner != self.player and rules.domain == "air" and rules.carrier_cost > 0:
+            if not self._own(unit) and rules.domain == "air" and rules.carrier_cost > 0:
                 guests.append(unit)
         riders = []
         for unit in sorted(guests, key=lambda u: u.id):
@@ -311,11 +311,11 @@ class AirPart:
                     capacity[unit.space] = capacity.get(unit.space, 0) + rules.carrier_capacity
         for zone, flyers in at_sea.items():
             left = capacity.get(zone, 0)
-            for unit in sorted(flyers, key=lambda u: (u.owner == self.player, u.id)):
+            for unit in sorted(flyers, key=lambda u: (self._own(u), u.id)):
                 cost = self._rules(unit).carrier_cost
                 if cost > 0 and cost <= left:
                     left -= cost
-                elif unit.owner == self.player:
+                elif self._own(unit):
                     stranded.append(unit.id)
         for unit in self._mine:
             if (not self.board.is_sea[unit.space] and self._rules(unit).domain == "air"

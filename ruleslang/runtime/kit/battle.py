@@ -455,8 +455,10 @@ def _fight(ctx, game, space: str, steps: dict, sequence: list[str], rules: Battl
     fights = rules.fights
     # units on a bombing raid raid the factory; they do not also fight for the territory
     carried = aboard(state, space)  # cargo at sea does not fight
-    attacking = [u.id for u in state.units if u.space == space and u.owner == attacker and not u.flags.get("bombing")
-                 and u.id not in carried]
+    # the attacker's units, and the allies' units it commanded in its combat move (`commands`)
+    commanded = game.kit.commanded
+    attacking = [u.id for u in state.units if u.space == space and (u.owner == attacker or u.id in commanded)
+                 and not u.flags.get("bombing") and u.id not in carried]
     enemies = [u for u in state.units if u.space == space and not game.allied(u.owner, attacker) and u.id not in carried]
     defending = [u.id for u in enemies if fights is None or fights(u)]
     battle = Battle(game, space, attacker, None, amphibious=game.kit.amphibious.get(space, False),
@@ -554,11 +556,13 @@ def _allied_air_follows_its_carriers(game, zone: str, attacker: str, retreated_t
 
 
 def _offshore(game, space: str, attacker: str) -> list[int]:
-    """The attacker's ships that support a landing on `space` (`support_units()`, which may bombard):
+    """The attacker's ships (and the allies' it commanded) that support a landing on `space`
+    (`support_units()`, which may bombard):
     those in a sea zone the landing came from when the battle begins (not ships that sailed away),
     each supporting one landing a turn (a ship bombards once a turn)."""
     zones = game.kit.landed_from.get(space, [])
-    ships = [u.id for u in game.state.units if u.space in zones and u.owner == attacker
+    commanded = game.kit.commanded
+    ships = [u.id for u in game.state.units if u.space in zones and (u.owner == attacker or u.id in commanded)
              and game.domain(u) == "sea" and u.id not in game.kit.supported]
     game.kit.supported.update(ships)
     return ships

@@ -51,3 +51,17 @@ def keep_rank(keep: Callable[[Any], bool], units: Sequence[Any], cost: Callable[
     kept = max((u for u in units if keep(u)), key=lambda u: (cost(u), -u.id), default=None)
     kept_id = kept.id if kept is not None else None
     return lambda u: (u.id == kept_id, cost(u), u.id)
+
+
+def enemy_casualty_order(units: Sequence[Any], room: dict[int, int], count: int, *,
+                         cost: Callable[[Any], int]) -> list[int]:
+    """The `count` casualties a player chooses among an enemy's units (a rule may let it choose
+    them): the dearest unit is destroyed first, taking every hit it has room for, then the next
+    (then the lowest id)."""
+    chosen: list[int] = []
+    for u in sorted((u for u in units if room.get(u.id, 0) > 0), key=lambda u: (-cost(u), u.id)):
+        take = min(room[u.id], count - len(chosen))
+        chosen += [u.id] * take
+        if len(chosen) >= count:
+            break
+    return chosen

@@ -96,6 +96,8 @@ ruleset's settings (docs/runtime.md "### runtime move"); the defaults below are 
   All the cargo a transport unloads in a turn goes to one territory, in one phase, and a
   transport that has unloaded does not move again that turn nor take on cargo (unless the
   policy's `unloaded_transport_moves` / `unloaded_transport_loads` say it may).
+- Commanded units. An ally's unit whose `commanded` rule is true (the `commands` setting) is
+  moved by the player as its own in this phase ("the player's units" above and below include it).
 - Units with `moves_in_combat` false do not move (nor load or unload) in combat move.
 - Contested spaces (after combat move): every space where the player's units stand together with
   enemy units (units on a bombing raid aside), and every hostile territory where the player's land
@@ -170,7 +172,7 @@ class MovementEngine(PathsPart, AirPart, TransportPart):
         self._by_id = {u.id: u for u in state.units}
         lookup = self.rules.unit_rules
         self._ur = {u.id: lookup(u.type, u.owner) for u in state.units}
-        self._mine = sorted((u for u in state.units if u.owner == self.player), key=lambda u: u.id)
+        self._mine = sorted((u for u in state.units if self._own(u)), key=lambda u: u.id)
         self._my_air = [u.id for u in self._mine if self._ur[u.id].domain == "air"]
         enemy: set[str] = set()
         blocking: set[str] = set()
@@ -214,6 +216,16 @@ class MovementEngine(PathsPart, AirPart, TransportPart):
     def _rules(self, unit: Unit) -> UnitRules:
         return self._ur[unit.id]
 
+    def _own(self, unit: Unit) -> bool:
+        """True for a unit the player moves as its own this phase: its own units, and its allies'
+        units whose `commanded` rule says the player commands them."""
+        return unit.owner == self.player or (self._ur[unit.id].commanded and self._ally.get(unit.owner, False))
+
+    def commanded_units(self) -> list[int]:
+        """Ids of the allies' units the player commands this phase (`UnitRules.commanded`), by id."""
+        self._sync()
+        return [u.id for u in self._mine if u.owner != self.player]
+
     def _unit(self, unit_id: int) -> Unit:
         self._sync()
         unit = self._by_id.get(unit_id)
@@ -223,7 +235,7 @@ class MovementEngine(PathsPart, AirPart, TransportPart):
 
     def _blocked(self, unit: Unit, rules: UnitRules) -> str | None:
         """Why a unit cannot make a "move" this phase (None: it may)."""
-        if unit.owner != self.player:
+        if not self._own(unit):
             return f"it belongs to {unit.owner}"
         if self.combat and not rules.moves_in_combat:
             return "it moves only in non-combat move"
@@ -370,7 +382,7 @@ class MovementEngine(PathsPart, AirPart, TransportPart):
                 problems.append(f"no unit with id {uid} is on the board")
             elif unit in units:
                 problems.append(f"{unit_name(unit)} is named twice")
-            elif unit.owner != self.player and not (move.kind == "load" and self.policy.loads_allied
+            elif not self._own(unit) and not (move.kind == "load" and self.policy.loads_allied
                                                     and self._ally.get(unit.owner, False)):
                 problems.append(f"{unit_name(unit)} belongs to {unit.owner}, not {self.player}")
             else:
@@ -480,10 +492,10 @@ class MovementEngine(PathsPart, AirPart, TransportPart):
         self._version = state.version
         self._transfers = None
         dirty = self._dirty
-        dirty.update(unit.id for unit in units if unit.owner == self.player)
+        dirty.update(unit.id for unit in units if self._own(unit))
         for unit in units:
-            dirty.update(cid for cid in unit.cargo if self._by_id[cid].owner == self.player)
-        if move.transport is not None and self._by_id[move.transport].owner == self.player:
+            dirty.update(cid for cid in unit.cargo if self._own(self._by_id[cid]))
+        if move.transport is not None and self._own(self._by_id[move.transport]):
             dirty.add(move.transport)
         if self._room_changed(units, path[0], end):
             self._reset_air()

@@ -38,6 +38,7 @@ class UnitRules:
     blocks_unload: bool = True     # an enemy unit of this kind in a sea zone forbids unloading there
     blocks_passing: bool = False   # an enemy unit of this kind stops even units that pass blockers
     can_escort: bool = False  # may fly (kind "bomb") with the mover's bombing units to a raid they make, as an escort
+    commanded: bool = False        # an ally's unit of this kind the mover moves as its own this phase
 
     def __post_init__(self) -> None:
         if self.domain not in DOMAINS:

@@ -26,7 +26,7 @@ MAX_MOVES = 400  # per phase: an agent that never says DONE is stopped here
 
 _UNIT_SETTINGS = ("movement", "domain", "blitz", "blocks", "transport_capacity", "transport_cost", "carrier_capacity",
                   "carrier_cost", "bombs", "combat_moves", "passes_blockers", "stops_movement", "blocks_unload",
-                  "blocks_passing", "escorts")
+                  "blocks_passing", "escorts", "commands")
 
 
 def unit_rules_of(ctx, config):
@@ -53,7 +53,8 @@ def unit_rules_of(ctx, config):
                 stops_movement=given.get("stops_movement", True) is True,
                 blocks_unload=given.get("blocks_unload", True) is True,
                 blocks_passing=given.get("blocks_passing", False) is True,
-                can_escort=given.get("escorts", False) is True)
+                can_escort=given.get("escorts", False) is True,
+                commanded=given.get("commands", False) is True)
         return config.lasting(("unit_rules", type_name, owner), compute)
 
     def rules(type_name: str, owner: str) -> UnitRules:
@@ -226,6 +227,8 @@ def run(ctx, proc) -> None:
         engine.apply(move)
     if kind == "combat":
         _judge_landings(ctx, game, config)
+        # the allies' units the player commanded (the `commands` setting) fight its battles with its own
+        kit.commanded = set(engine.commanded_units())
         kit.pending_battles = engine.contested()
         kit.pending_raids = engine.bombing_raids()
         ctx.contested_spaces = list(kit.pending_battles)  # what `contested()` reads

@@ -51,19 +51,19 @@ class TransportPart:
 
     def _unloaded_to(self, transport: Unit) -> str | None:
         """The territory the transport's cargo went ashore in this turn (the player's turn), or None."""
-        if transport.owner == self.player:
+        if self._own(transport):
             return transport.flags.get("unloaded_to")
         done = self._ally_unload(transport)
         return done["to"] if done is not None else None
 
     def _unload_flags(self, transport: Unit, territory: str) -> dict:
         """The flags an unload into `territory` sets on its transport."""
-        if transport.owner == self.player:
+        if self._own(transport):
             return {"unloaded_to": territory, "unloaded_in": self.phase}
         return {"ally_unload": {"player": self.player, "round": self.state.round, "to": territory, "in": self.phase}}
 
     def _transport_problem(self, transport: Unit, for_unload: bool) -> str | None:
-        if transport.owner != self.player:
+        if not self._own(transport):
             # an ally's transport: its own flags are of its owner's turn
             done = self._ally_unload(transport)
             if done is not None:
@@ -90,7 +90,7 @@ class TransportPart:
             return "it cannot be carried"
         if self.board.is_sea[unit.space]:
             return "it is already aboard a transport"
-        if unit.owner != self.player:
+        if not self._own(unit):
             return None if self.policy.loads_allied and self._ally.get(unit.owner, False) else \
                 f"it belongs to {unit.owner}"
         flags = unit.flags
@@ -112,7 +112,7 @@ class TransportPart:
         index: dict[str, list[Unit]] = {}
         is_sea = self.board.is_sea
         for unit in sorted(self.state.units, key=lambda u: u.id):
-            if (unit.owner != self.player and self._ally.get(unit.owner, False) and not is_sea[unit.space]
+            if (not self._own(unit) and self._ally.get(unit.owner, False) and not is_sea[unit.space]
                     and self._rules(unit).domain == "land"):
                 index.setdefault(unit.space, []).append(unit)
         return index
@@ -143,7 +143,7 @@ class TransportPart:
                 by_space = self._mine_by_space()
             if allies is None:
                 allies = self._allies_by_space() if self.policy.loads_allied else {}
-            own = transport.owner == self.player
+            own = self._own(transport)
             for territory in board.land[zone]:
                 for unit in by_space.get(territory, []) + (allies.get(territory, []) if own else []):
                     unit_rules = self._rules(unit)
@@ -171,11 +171,11 @@ class TransportPart:
             if (not transport.cargo or not self.board.is_sea[transport.space]
                     or not self._ally.get(transport.owner, False)):
                 continue
-            own = transport.owner == self.player
+            own = self._own(transport)
             cargo = []
             for cid in sorted(transport.cargo):
                 unit = self._by_id.get(cid)
-                if unit is None or unit.owner != self.player:
+                if unit is None or not self._own(unit):
                     continue
                 if self.combat and not self._rules(unit).moves_in_combat:
                     continue
@@ -209,10 +209,10 @@ class TransportPart:
             return [f"no unit with id {move.transport} is on the board"]
         tname = unit_name(transport)
         t_rules = self._rules(transport)
-        if transport.owner != self.player:
+        if not self._own(transport):
             if not self._ally.get(transport.owner, False) or (loading and not self.policy.loads_onto_allied):
                 return [f"{tname} belongs to {transport.owner}, not {self.player}"]
-            if loading and any(u.owner != self.player for u in units):
+            if loading and any(not self._own(u) for u in units):
                 return [f"{tname} belongs to {transport.owner}: it takes aboard only the units of the player whose "
                         f"turn it is, {self.player}"]
         if t_rules.transport_capacity <= 0:
@@ -255,7 +255,7 @@ class TransportPart:
         for unit in units:
             if unit.id not in transport.cargo:
                 problems.append(f"{unit_name(unit)} is not aboard {tname}")
-            elif transport.owner != self.player and unit.flags.get("loaded_this_turn"):
+            elif not self._own(transport) and unit.flags.get("loaded_this_turn"):
                 problems.append(f"{unit_name(unit)} cannot unload: it went aboard {transport.owner}'s {tname} this "
                                 f"turn and goes ashore in a later turn")
             elif unit.flags.get("unloaded_to"):

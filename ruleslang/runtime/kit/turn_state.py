@@ -29,6 +29,7 @@ class KitState:
         self.moved_from: dict[int, str] = {}         # attacking unit -> where it entered its space from
         self.landed_from: dict[str, list[str]] = {}  # territory -> the sea zones its landings came from
         self.supported: set[int] = set()             # ships that supported a landing (or fought) this turn
+        self.commanded: set[int] = set()             # allies' units the mover commanded in its combat move
         # landings waiting for the sea battle in their zone: (transport, cargo, sea zone, territory)
         self.waiting_landings: list[tuple[int, list[int], str, str]] = []
         self._facts: UnitFacts | None = None
@@ -39,6 +40,7 @@ class KitState:
         self.pending_battles, self.pending_raids, self.raid_units = [], [], {}
         self.amphibious, self.moved_from, self.landed_from, self.supported = {}, {}, {}, set()
         self.waiting_landings = []
+        self.commanded = set()
 
     def facts(self) -> UnitFacts:
         """The rule values the kit reads of units: movement domain, hit points, cost, transport room."""
