@@ -19,9 +19,12 @@ REPO = Path(__file__).resolve().parents[2]
 WORKSPACE = Workspace([REPO / "rulesets"])
 AXIS = {"Germans", "Italians", "Japanese"}
 # g40/base@1's wars at the start (TripleA's relationshipInitialize)
+ALLIES = {"British", "UK_Pacific", "ANZAC", "French", "Dutch", "Chinese"}
 AT_START = {frozenset(p) for p in [("Germans", x) for x in ("British", "UK_Pacific", "ANZAC", "French", "Dutch")]
             + [("Italians", x) for x in ("British", "UK_Pacific", "ANZAC", "French", "Dutch")]
-            + [("Japanese", "Chinese")]}
+            + [("Japanese", "Chinese")]
+            # the pro-Allied neutrals are the Axis's unfriendly neutrals, the pro-Axis ones the Allies'
+            + [(a, "Neutral_Allies") for a in AXIS] + [(a, "Neutral_Axis") for a in ALLIES]}
 OBJECTIVE = re.compile(r"^(\w+) national objective (\w+): (\d+) IPCs$")
 
 
@@ -48,8 +51,11 @@ def walk(game):
 def test_every_battle_is_between_powers_at_war(game):
     battles = [(wars, e) for _, wars, e in walk(game) if e["kind"] == "battle" and e.get("defender")]
     assert len(battles) > 10
-    at_peace = [e for wars, e in battles if frozenset((e["attacker"], e["defender"])) not in wars]
+    at_peace = [e for wars, e in battles if frozenset((e["attacker"], e["defender"])) not in wars
+                and not (e["defender"] == "Neutral_Axis" and any(frozenset((e["attacker"], a)) in wars for a in AXIS))]
     assert at_peace == []
+    # in this game the Axis attack neutrals too (after declaring war on the strict ones)
+    assert {e["defender"] for _, e in battles} & {"Neutral_Allies", "Neutral_True", "Mongolians"}
 
 
 def test_declarations_and_the_united_states_entering_the_war(game):
