@@ -96,3 +96,17 @@ def test_national_objectives_pay(game):
     # a one-time objective is paid at most once
     once = Counter(o for _, _, _, o in paid if o == "soviet_berlin")
     assert once["soviet_berlin"] <= 1
+
+
+def test_friendly_neutrals_are_taken_over_by_their_friends(game):
+    taken = [re.fullmatch(r"(\w+) takes over (.+) from (\w+), with its units", e["message"]).groups()
+             for _, _, e in walk(game) if e["kind"] == "log" and e["by"] == "friendly_neutrals"]
+    assert taken, "no friendly neutral was taken over"
+    for power, _, neutral in taken:
+        if neutral == "Neutral_Axis":
+            assert power in AXIS
+        elif neutral == "Neutral_Allies":
+            assert power not in AXIS
+    # each take-over changed the territory's control from the neutral to the power
+    changes = {(e["space"], e["before"], e["after"]) for _, _, e in walk(game) if e["kind"] == "control"}
+    assert all((t, neutral, power) in changes for power, t, neutral in taken)
