@@ -30,10 +30,10 @@ OBJECTIVE = re.compile(r"^(\w+) national objective (\w+): (\d+) IPCs$")
 
 @pytest.fixture(scope="module")
 def game():
-    setup = GameSetup(refs=["g40/house-rules@1"], seed=1, rounds=4, default_agent="heuristic")
+    setup = GameSetup(refs=["g40/house-rules@1"], seed=1, rounds=3, default_agent="heuristic")
     played = build_game(WORKSPACE, setup)
-    result = played.run(4)
-    assert result["rounds_played"] == 4
+    result = played.run(3)
+    assert result["rounds_played"] == 3
     return played
 
 
