@@ -142,7 +142,8 @@ def landing_past_a_submarine(destroyer_at: str | None, destroyer_to: str | None)
     units = {"6 Sea Zone": {"Americans": {"transport": 1, "infantry": 2}, "Japanese": {"submarine": 1}}}
     if destroyer_at is not None:
         units.setdefault(destroyer_at, {}).setdefault("Americans", {})["destroyer"] = 1
-    game = make_game(HOUSE, scenario={"units": units})
+    # Japan and the United States at war (at the start of the game they are at peace: g40/base@1's politics)
+    game = make_game(HOUSE, scenario={"units": units, "counters": {"war_declared": {"Japanese": {"Americans": True}}}})
     transport = ids(game, "6 Sea Zone", "Americans", "transport")[0]
     infantry = ids(game, "6 Sea Zone", "Americans", "infantry")
     game.state.move_units(infantry, "6 Sea Zone", 0, onto=transport)    # aboard since a prior turn
