@@ -383,9 +383,14 @@ def run(ctx, proc) -> None:
     for space in list(kit.pending_raids):
         _fight_raid(ctx, game, space, steps["raid"], rules)
     kit.pending_raids = []
-    # the sea battles that landings wait for come first; each landing then adds its territory's battle
+    # sea battles where enemy units came after the combat move come first (they may sink the
+    # ships of a landing), then those that landings wait for; each landing then adds its
+    # territory's battle
+    late = _late_sea_battles(game)
+    if late:
+        ctx.contested_spaces = ctx.contested_spaces + late
     zones = {zone for _, _, zone, _ in kit.waiting_landings}
-    queue = [s for s in kit.pending_battles if s in zones] + [s for s in kit.pending_battles if s not in zones]
+    queue = late + [s for s in kit.pending_battles if s in zones] + [s for s in kit.pending_battles if s not in zones]
     while queue:
         space = queue.pop(0)
         _fight(ctx, game, space, steps, sequence, rules)
@@ -399,6 +404,23 @@ def run(ctx, proc) -> None:
         _make_landings(game, zone)  # no battle was fought there (its enemy units left): cancelled
     kit.pending_battles, kit.waiting_landings = [], []
     ctx.contested_spaces = []
+
+
+def _late_sea_battles(game) -> list[str]:
+    """Sea zones the combat move left without a battle where the player's units now stand with
+    enemy units that came after it (a rule moved them there, such as aircraft sent to defend the
+    zone of a landing), in natural order: a sea battle is fought there too."""
+    kit = game.kit
+    if not kit.placed_at_contest:
+        return []
+    state, board = game.state, game.board
+    player = state.current_player
+    arrived = {u.space for u in state.units if board.is_sea(u.space) and not game.allied(u.owner, player)
+               and kit.placed_at_contest.get(u.id) != u.space}
+    if not arrived:
+        return []
+    mine = {u.space for u in state.units if (u.owner == player or u.id in kit.commanded) and not u.flags.get("bombing")}
+    return sorted((arrived & mine) - set(kit.pending_battles), key=game.space_order)
 
 
 def _make_landings(game, zone: str) -> list[str]:

@@ -32,6 +32,8 @@ class KitState:
         self.commanded: set[int] = set()             # allies' units the mover commanded in its combat move
         # landings waiting for the sea battle in their zone: (transport, cargo, sea zone, territory)
         self.waiting_landings: list[tuple[int, list[int], str, str]] = []
+        # unit -> its space when the combat move ended (the sea battles of units that came later)
+        self.placed_at_contest: dict[int, str] = {}
         self._facts: UnitFacts | None = None
         self._battle_proc = None  # the composition's `runtime battle` procedure, once looked up (False: none)
 
@@ -41,6 +43,7 @@ class KitState:
         self.amphibious, self.moved_from, self.landed_from, self.supported = {}, {}, {}, set()
         self.waiting_landings = []
         self.commanded = set()
+        self.placed_at_contest = {}
 
     def facts(self) -> UnitFacts:
         """The rule values the kit reads of units: movement domain, hit points, cost, transport room."""
