@@ -1,9 +1,11 @@
-"""The heuristic bot uses Global 1940's kamikaze tokens on their merits (g40/kamikaze@1's advice):
-two strikes for each enemy surface warship in reach, spread over the ships, as far as the tokens go."""
+"""The heuristic bot uses Global 1940's rules on their merits, as the rulesets advise it: kamikaze
+tokens (two strikes for each enemy surface warship in reach, spread over the ships, as far as the
+tokens go) and scrambles (when the defence with the aircraft fires at least as hard as the attack)."""
 
 from __future__ import annotations
 
-from game_fixtures import make_game, run_phases
+from game_fixtures import ids, make_game, run_phases
+from ruleslang.runtime.agents.scripted import ScriptedAgent
 
 HOUSE = ["g40/house-rules@1"]
 AT_WAR = {"war_declared": {"Japanese": {"Americans": True}}}
@@ -32,3 +34,30 @@ def test_no_strike_where_no_warship_is_in_reach():
                      orders={"Americans": [{"round": 1}]})
     run_phases(game, "Americans", "combat_move", "battle")
     assert _kamikaze(game) == []        # the step offers nothing without a target; no token spent
+
+
+def _scramble_offer(escort: dict):
+    """Germans unload two infantry into Scotland from SZ 119 with `escort` beside the transport;
+    Scotland holds an air base and two British fighters, and the British are the heuristic bot."""
+    zone, coast = "119 Sea Zone", "Scotland"
+    units = {zone: {"Germans": {"transport": 1, "infantry": 2, **escort}},
+             coast: {"British": {"airfield": 1, "fighter": 2, "infantry": 1}}}
+    game = make_game(HOUSE, scenario={"units": units}, agents={"British": "heuristic"})
+    transport = ids(game, zone, "Germans", "transport")[0]
+    infantry = ids(game, zone, "Germans", "infantry")
+    game.state.move_units(infantry, zone, 0, onto=transport)
+    combat = [{"unit": uid, "to": coast, "kind": "unload", "transport": transport} for uid in infantry]
+    game.agents["Germans"] = ScriptedAgent("Germans", [{"round": 1, "combat": combat}])
+    run_phases(game, "Germans", "combat_move")
+    (offer,) = [e for e in game.state.events if e.get("kind") == "decision" and e.get("id") == "scramble.sent"]
+    return offer
+
+
+def test_the_heuristic_bot_scrambles_against_a_weakly_escorted_landing():
+    offer = _scramble_offer({})                            # the transport alone: fighters at 4 against nothing
+    assert len(offer["answer"]) == 2
+
+
+def test_the_heuristic_bot_keeps_its_aircraft_home_against_a_strong_fleet():
+    offer = _scramble_offer({"battleship": 2, "cruiser": 2})   # attack 4+4+3+3 against two fighters at 4
+    assert offer["answer"] == []
