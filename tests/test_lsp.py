@@ -18,6 +18,8 @@ from queue import Empty, Queue
 
 import pytest
 
+from ruleslang.base.paths import packaged_root
+
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = ROOT / "rulesets"
 REVISION = SHIPPED / "aar" / "commerce-raiding@2.rules"
@@ -254,7 +256,9 @@ def test_a_users_folder_reaches_the_shipped_rulesets(client, tmp_path):
     assert client.diagnostics_for(uri) == []
     found = client.request("textDocument/definition", {"textDocument": {"uri": uri},
                                                        "position": at(text, "placement_limit", 1)})
-    assert found[0]["uri"] == (SHIPPED / "aar" / "base@1.rules").resolve().as_uri()
+    # the shipped rulesets of the installed package (site-packages after `pip install .`, the checkout's
+    # folder in an editable install)
+    assert found[0]["uri"] == (packaged_root() / "aar" / "base@1.rules").resolve().as_uri()
     # a syntax error is located, and the server keeps answering from the last text that composed
     client.change(uri, text + "formula broken(= 1\n", 2)
     diags = client.diagnostics_for(uri)
