@@ -45,7 +45,7 @@ from ruleslang.workspace.session import compile_expression, convert_argument, ma
 RulesError = DiagnosticError  # raised with `.diagnostics` for anything a user can get wrong
 
 __all__ = ["RulesError", "Rules", "PlayedGame", "Outcome", "Checked", "load", "check", "check_each", "diff",
-           "ruleset_diff"]
+           "ruleset_diff", "new_game"]
 
 # what `call` can name: the definitions that give a value (the first three also have exact forms)
 CALLABLE_KINDS = ("formula", "modifiers", "constant", "table", "die table", "counter", "option", "fact")
@@ -106,6 +106,23 @@ def ruleset_diff(old: str, new: str, *, rulesets: Sequence[str | Path] = (),
     """The semantic difference between two rulesets as an object (`to_text()`, `to_json()`)."""
     ws = workspace if workspace is not None else Workspace(list(rulesets))
     return diff_rulesets(ws.composer.resolve_ref(old), ws.composer.resolve_ref(new))
+
+
+def new_game(refs: Sequence[str], *, seed: int = 1, rounds: int = 10, agent: str = "heuristic",
+             players: dict[str, str] | None = None, scenario: str | None = None, settings: Sequence[str] = (),
+             orders: str | None = None, bids: dict[str, int] | None = None, scenario_text: str | None = None,
+             rulesets: Sequence[str | Path] = (), workspace: Workspace | None = None):
+    """A new game set up and not yet played, as `ruleslang play` starts one: run it with
+    `game.run(rounds, progress=...)`. `scenario_text` is the scenario file's text when it was read already;
+    `orders` a YAML file for scripted agents; `bids` IPCs by side or power."""
+    # start-up time: the runtime loads only when a game is played (the command line imports this module)
+    from ruleslang.runtime import saves
+
+    ws = workspace if workspace is not None else Workspace(list(rulesets))
+    setup = saves.GameSetup(refs=list(refs), scenario=scenario, seed=seed, rounds=rounds,
+                            players=dict(players or {}), default_agent=agent, settings=list(settings),
+                            orders=orders, bids=dict(bids or {}))
+    return saves.build_game(ws, setup, scenario_text=scenario_text)
 
 
 @dataclass
@@ -231,13 +248,8 @@ class Rules:
              players: dict[str, str] | None = None, scenario: str | None = None,
              settings: Sequence[str] = ()) -> PlayedGame:
         """Play a game under these rulesets (agents: random, heuristic) and return it with its events."""
-        # start-up time: the runtime loads only when a game is played (the command line imports this module)
-        from ruleslang.runtime import saves
-
-        setup = saves.GameSetup(refs=list(self.refs), scenario=scenario, seed=seed, rounds=rounds,
-                                players=dict(players or {}), default_agent=agent, settings=list(settings),
-                                orders=None)
-        game = saves.build_game(self._workspace, setup)
+        game = new_game(self.refs, seed=seed, rounds=rounds, agent=agent, players=players, scenario=scenario,
+                        settings=settings, workspace=self._workspace)
         result = game.run(rounds)
         return PlayedGame(result, [s.to_json() for s in game.summaries], list(game.state.events))
 

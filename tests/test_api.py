@@ -118,3 +118,13 @@ def test_check_each_and_the_diff_object():
     assert [d.code for d in missing.diagnostics] == ["S001"]
     changes = ruleslang.ruleset_diff("aar/commerce-raiding@1", "aar/commerce-raiding@2")
     assert changes.to_json() == ruleslang.diff("aar/commerce-raiding@1", "aar/commerce-raiding@2")
+
+
+def test_a_new_game_runs_as_play_runs_it(house):
+    game = ruleslang.new_game(["aar/house-rules@1"], seed=7, rounds=1, agent="random")
+    result = game.run(1)
+    played = house.play(seed=7, rounds=1, agent="random")
+    assert result == played.result and list(game.state.events) == played.events
+    other = ruleslang.new_game(["aar/house-rules@1"], seed=8, rounds=1, agent="random")
+    other.run(1)
+    assert list(other.state.events) != played.events  # the seed reaches the game
