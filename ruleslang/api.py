@@ -16,8 +16,8 @@ docs/api.md shows it on the shipped rulesets.
 Values come back as plain Python data (numbers, texts, lists, dicts; a space or a player as its
 name; exact probabilities as `fractions.Fraction`). Every problem a user can cause raises
 `RulesError`, whose `diagnostics` carry the code, file, line and column, as the command line
-prints them. The command line is a client of this module: `eval`, `call`, `check` and `diff` run
-here and the CLI only parses arguments and renders what comes back (`Rules.evaluate`,
+prints them. The command line is a client of this module: `eval`, `call`, `explain`, `check`, `diff`
+and a new game's set-up run here and the CLI only parses arguments and renders what comes back (`Rules.evaluate`,
 `Rules.invoke`, `check_each`, `ruleset_diff` give the runtime's own values for that).
 """
 
@@ -243,6 +243,25 @@ class Rules:
         if sym.kind in CALLABLE_KINDS[:3]:
             return _run(lambda: Outcome(distribution=compiled.exact_callable(name)(ctx, *values).to_dist()), span)
         return _run(lambda: Outcome(distribution=exact_values.point(concrete()).to_dist()), span)
+
+    def explain(self, expression: str, *, scenario: str | None = None, settings: Sequence[str] = ()):
+        """A call of a modifier list or formula explained (`ruleslang explain`): an object with `name`,
+        `total`, and `terms` (each `reason`, `applied`, `sign`, `signed()`) or `parts` ((text, value) pairs),
+        in the runtime's values."""
+        node, size = compile_expression(self._loaded, expression)
+        compiled = self._loaded.compiled
+        info = compiled.info.calls.get(id(node)) if isinstance(node, ast.Call) else None
+        if info is None or info.kind not in ("modifiers", "formula"):
+            src = Source("<expression>", expression)
+            raise RulesError(error("U105", "explain takes a call of a modifier list or formula, "
+                                           "such as engagement_modifier({...})", Span(src, 0, len(expression))))
+        ctx = self._context(scenario, None, settings, None)
+        env = [ctx] + [None] * (size - 1)
+
+        def explained():
+            arg_fns = compiled.expr_compiler.ordered_args(node, info.symbol.decl)
+            return compiled.explainer(info.name)(ctx, *[f(env) for f in arg_fns])
+        return _run(explained)
 
     def play(self, *, seed: int = 1, rounds: int = 10, agent: str = "heuristic",
              players: dict[str, str] | None = None, scenario: str | None = None,

@@ -128,3 +128,11 @@ def test_a_new_game_runs_as_play_runs_it(house):
     other = ruleslang.new_game(["aar/house-rules@1"], seed=8, rounds=1, agent="random")
     other.run(1)
     assert list(other.state.events) != played.events  # the seed reaches the game
+
+
+def test_explain_gives_the_parts_of_a_formula_and_refuses_what_is_not_a_call(board):
+    explanation = board.explain('strength("Isle")')
+    assert explanation.name.startswith("strength") and explanation.total == board.call("strength", "Isle")
+    with pytest.raises(ruleslang.RulesError) as caught:
+        board.explain("1 + 2")
+    assert caught.value.diagnostics[0].code == "U105"

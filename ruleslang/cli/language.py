@@ -8,18 +8,15 @@ import sys
 from ruleslang.api import Outcome, Rules, check_each, ruleset_diff
 from ruleslang.base.diagnostics import (Diagnostic, DiagnosticError, error, has_errors, render_all_text, render_text,
                                         sort_diagnostics)
-from ruleslang.base.errors import EvalError
 from ruleslang.base.source import Source, Span
 from ruleslang.cli.inputs import load_composition, open_workspace, refuse_folders, ruleset_folders, workspace_and_refs
 from ruleslang.cli.output import EXIT_ERRORS, EXIT_OK, report_diagnostics, show_composition
 from ruleslang.base.paths import default_roots
 from ruleslang.board.mapdata import load_map
 from ruleslang.board.mapdiff import diff_maps, is_map_ref
-from ruleslang.lang.syntax import ast
 from ruleslang.lang.values import format_number, format_value, to_json
 from ruleslang.ruletests.coverage import CoverageReport
 from ruleslang.ruletests.runner import TestResult, TestRunner, results_json, summary_line
-from ruleslang.workspace.session import compile_expression, make_context
 
 
 def cmd_list(args) -> int:
@@ -161,24 +158,7 @@ def cmd_call(args) -> int:
 
 def cmd_explain(args) -> int:
     """`ruleslang explain`: a call of a modifier list or formula, term by term or part by part."""
-    ws = open_workspace(args)
-    loaded = load_composition(ws, [args.ref])
-    if args.show_composition:
-        show_composition(loaded.ruleset, args.format)
-    node, size = compile_expression(loaded, args.expr)
-    compiled = loaded.compiled
-    info = compiled.info.calls.get(id(node)) if isinstance(node, ast.Call) else None
-    if info is None or info.kind not in ("modifiers", "formula"):
-        src = Source("<expression>", args.expr)
-        raise DiagnosticError(error("U105", "explain takes a call of a modifier list or formula, "
-                                            "such as engagement_modifier({...})", Span(src, 0, len(args.expr))))
-    ctx = make_context(loaded, ws, scenario=args.scenario, seed=None, budget=None, settings=args.settings)
-    env = [ctx] + [None] * (size - 1)
-    try:
-        arg_fns = compiled.expr_compiler.ordered_args(node, info.symbol.decl)
-        explanation = compiled.explainer(info.name)(ctx, *[f(env) for f in arg_fns])
-    except EvalError as e:
-        return report_diagnostics([e.diagnostic()], args.format)
+    explanation = _rules(args).explain(args.expr, scenario=args.scenario, settings=args.settings)
     if args.format == "json":
         out = {"name": explanation.name, "total": to_json(explanation.total)}
         if explanation.parts is not None:
