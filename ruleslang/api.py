@@ -16,7 +16,9 @@ docs/api.md shows it on the shipped rulesets.
 Values come back as plain Python data (numbers, texts, lists, dicts; a space or a player as its
 name; exact probabilities as `fractions.Fraction`). Every problem a user can cause raises
 `RulesError`, whose `diagnostics` carry the code, file, line and column, as the command line
-prints them. The command line is a client of the same pipeline (docs/api.md).
+prints them. The command line is a client of this module: `eval`, `call`, `explain`, `check`, `diff`
+and a new game's set-up run here and the CLI only parses arguments and renders what comes back (`Rules.evaluate`,
+`Rules.invoke`, `check_each`, `ruleset_diff` give the runtime's own values for that).
 """
 
 from __future__ import annotations
@@ -28,42 +30,99 @@ from typing import Any, Sequence
 
 from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, error
 from ruleslang.base.errors import EvalError
-from ruleslang.lang.diff import diff_rulesets
+from ruleslang.base.source import Source, Span
+from ruleslang.base.suggest import did_you_mean
+from ruleslang.lang.diff import RulesetDiff, diff_rulesets
+from ruleslang.lang.eval import exact as exact_values
+from ruleslang.lang.eval.compile import NO_VALUE
+from ruleslang.lang.syntax import ast
+from ruleslang.lang.syntax.unparse import unparse_type
 from ruleslang.lang.values import to_json
 from ruleslang.ruletests.invariants import evaluate_checks
-from ruleslang.runtime import saves
 from ruleslang.workspace.compositions import Loaded, Workspace
-from ruleslang.workspace.session import compile_expression, make_context
+from ruleslang.workspace.session import compile_expression, convert_argument, make_context
 
 RulesError = DiagnosticError  # raised with `.diagnostics` for anything a user can get wrong
 
-__all__ = ["RulesError", "Rules", "PlayedGame", "load", "check", "diff"]
+__all__ = ["RulesError", "Rules", "PlayedGame", "Outcome", "Checked", "load", "check", "check_each", "diff",
+           "ruleset_diff", "new_game"]
+
+# what `call` can name: the definitions that give a value (the first three also have exact forms)
+CALLABLE_KINDS = ("formula", "modifiers", "constant", "table", "die table", "counter", "option", "fact")
 
 
-def load(*refs: str, rulesets: Sequence[str | Path] = ()) -> "Rules":
+def load(*refs: str, rulesets: Sequence[str | Path] = (), workspace: Workspace | None = None) -> "Rules":
     """A composition of rulesets (`family/name@N`, `family/name`, a `.rules` path; `REF!` marks the
-    version that wins), parsed, checked and compiled; `rulesets` are folders searched first."""
+    version that wins), parsed, checked and compiled; `rulesets` are folders searched first
+    (`workspace`, an open one such as the command line's, instead of `rulesets`)."""
     if not refs:
         raise RulesError(error("U100", "name at least one ruleset: ruleslang.load(\"aar/base@1\")"))
-    workspace = Workspace(list(rulesets))
-    loaded = workspace.load(list(refs))
+    ws = workspace if workspace is not None else Workspace(list(rulesets))
+    loaded = ws.load(list(refs))
     if not loaded.ok:
         raise RulesError(loaded.diagnostics)
-    return Rules(list(refs), workspace, loaded)
+    return Rules(list(refs), ws, loaded)
 
 
 def check(*refs: str, rulesets: Sequence[str | Path] = ()) -> list[Diagnostic]:
     """The diagnostics of a composition, its `check` invariants' included (errors and warnings), as
     `ruleslang check` reports them; an empty list when it is clean."""
     workspace = Workspace(list(rulesets))
-    loaded = workspace.load(list(refs))
+    return _diagnostics_of(workspace.load(list(refs)), workspace)
+
+
+@dataclass
+class Checked:
+    """One ruleset checked on its own: its REF, its resolved composition (None when it does not
+    resolve) and its diagnostics, invariants' included."""
+
+    ref: str
+    composition: Any
+    diagnostics: list[Diagnostic]
+
+
+def check_each(refs: Sequence[str], *, rulesets: Sequence[str | Path] = (),
+               workspace: Workspace | None = None) -> list[Checked]:
+    """Each REF checked on its own, as `ruleslang check REF...` does."""
+    ws = workspace if workspace is not None else Workspace(list(rulesets))
+    out = []
+    for ref in refs:
+        loaded = ws.load([ref])
+        out.append(Checked(ref, loaded.ruleset, _diagnostics_of(loaded, ws)))
+    return out
+
+
+def _diagnostics_of(loaded: Loaded, workspace: Workspace) -> list[Diagnostic]:
     return list(loaded.diagnostics) + (evaluate_checks(loaded, workspace) if loaded.ok else [])
 
 
 def diff(old: str, new: str, *, rulesets: Sequence[str | Path] = ()) -> dict:
     """The semantic difference between two rulesets, as `ruleslang diff --format json` gives it."""
-    workspace = Workspace(list(rulesets))
-    return diff_rulesets(workspace.composer.resolve_ref(old), workspace.composer.resolve_ref(new)).to_json()
+    return ruleset_diff(old, new, rulesets=rulesets).to_json()
+
+
+def ruleset_diff(old: str, new: str, *, rulesets: Sequence[str | Path] = (),
+                 workspace: Workspace | None = None) -> RulesetDiff:
+    """The semantic difference between two rulesets as an object (`to_text()`, `to_json()`)."""
+    ws = workspace if workspace is not None else Workspace(list(rulesets))
+    return diff_rulesets(ws.composer.resolve_ref(old), ws.composer.resolve_ref(new))
+
+
+def new_game(refs: Sequence[str], *, seed: int = 1, rounds: int = 10, agent: str = "heuristic",
+             players: dict[str, str] | None = None, scenario: str | None = None, settings: Sequence[str] = (),
+             orders: str | None = None, bids: dict[str, int] | None = None, scenario_text: str | None = None,
+             rulesets: Sequence[str | Path] = (), workspace: Workspace | None = None):
+    """A new game set up and not yet played, as `ruleslang play` starts one: run it with
+    `game.run(rounds, progress=...)`. `scenario_text` is the scenario file's text when it was read already;
+    `orders` a YAML file for scripted agents; `bids` IPCs by side or power."""
+    # start-up time: the runtime loads only when a game is played (the command line imports this module)
+    from ruleslang.runtime import saves
+
+    ws = workspace if workspace is not None else Workspace(list(rulesets))
+    setup = saves.GameSetup(refs=list(refs), scenario=scenario, seed=seed, rounds=rounds,
+                            players=dict(players or {}), default_agent=agent, settings=list(settings),
+                            orders=orders, bids=dict(bids or {}))
+    return saves.build_game(ws, setup, scenario_text=scenario_text)
 
 
 @dataclass
@@ -73,6 +132,15 @@ class PlayedGame:
     result: dict
     rounds: list[dict]
     events: list[dict]
+
+
+@dataclass
+class Outcome:
+    """An evaluation in the runtime's own values, for a renderer such as the command line: `value`,
+    or for an exact evaluation `distribution` (its `outcomes` are (value, probability) pairs)."""
+
+    value: Any = None
+    distribution: Any = None
 
 
 class Rules:
@@ -88,60 +156,159 @@ class Rules:
         """Every ruleset of the composition (`family/name@N`)."""
         return self._loaded.ruleset.members
 
-    def eval(self, expression: str, *, scenario: str | None = None, seed: int | None = None,
-             settings: Sequence[str] = ()) -> Any:
-        """The value of `expression` (dice sampled with `seed`) on the scenario (default: the map's start);
-        `settings` are `NAME=VALUE` option values, as `--set` takes them."""
-        node, env = self._compiled(expression, scenario, seed, settings)
-        return self._run(lambda: to_json(self._loaded.compiled.expr_compiler.expr(node)(env)))
+    @property
+    def composition(self):
+        """The resolved composition (what `--show-composition` prints)."""
+        return self._loaded.ruleset
 
-    def exact(self, expression: str, *, scenario: str | None = None,
-              settings: Sequence[str] = ()) -> list[tuple[Any, Fraction]]:
+    def eval(self, expression: str, *, scenario: str | None = None, seed: int | None = None,
+             settings: Sequence[str] = (), budget: int | None = None) -> Any:
+        """The value of `expression` (dice sampled with `seed`) on the scenario (default: the map's start);
+        `settings` are `NAME=VALUE` option values, as `--set` takes them; `budget` caps evaluation steps."""
+        outcome = self.evaluate(expression, scenario=scenario, seed=seed, settings=settings, budget=budget)
+        return to_json(outcome.value)
+
+    def exact(self, expression: str, *, scenario: str | None = None, settings: Sequence[str] = (),
+              budget: int | None = None) -> list[tuple[Any, Fraction]]:
         """The exact distribution of `expression`: (value, probability) pairs, probabilities as fractions."""
-        node, env = self._compiled(expression, scenario, None, settings)
-        dist = self._run(lambda: self._loaded.compiled.exact_compiler.expr(node)(env).to_dist())
-        return [(to_json(value), Fraction(p)) for value, p in dist.outcomes]
+        outcome = self.evaluate(expression, exact=True, scenario=scenario, settings=settings, budget=budget)
+        return _fractions(outcome)
+
+    def evaluate(self, expression: str, *, exact: bool = False, scenario: str | None = None,
+                 seed: int | None = None, settings: Sequence[str] = (), budget: int | None = None) -> Outcome:
+        """`eval` or `exact` as an `Outcome` in the runtime's values (what `ruleslang eval` renders)."""
+        node, size = compile_expression(self._loaded, expression)
+        ctx = self._context(scenario, seed, settings, budget)
+        env = [ctx] + [None] * (size - 1)
+        compiled = self._loaded.compiled
+        if exact:
+            return _run(lambda: Outcome(distribution=compiled.exact_compiler.expr(node)(env).to_dist()))
+        return _run(lambda: Outcome(value=compiled.expr_compiler.expr(node)(env)))
 
     def call(self, name: str, *args: Any, scenario: str | None = None, seed: int | None = None,
-             settings: Sequence[str] = ()) -> Any:
-        """Call the definition `name` with Python values (a space or player by its name, a record as a
-        dict), as `ruleslang call` does with JSON arguments."""
+             settings: Sequence[str] = (), budget: int | None = None) -> Any:
+        """Call the definition `name` (a formula, modifier list, constant, table, die table, counter,
+        option or fact) with Python values (a space or player by its name, a record as a dict), as
+        `ruleslang call` does with JSON arguments."""
+        outcome = self.invoke(name, args, scenario=scenario, seed=seed, settings=settings, budget=budget)
+        return to_json(outcome.value)
+
+    def call_exact(self, name: str, *args: Any, scenario: str | None = None, settings: Sequence[str] = (),
+                   budget: int | None = None) -> list[tuple[Any, Fraction]]:
+        """The exact distribution of a call (`ruleslang call --exact`): (value, probability) pairs."""
+        return _fractions(self.invoke(name, args, exact=True, scenario=scenario, settings=settings,
+                                      budget=budget))
+
+    def invoke(self, name: str, args: Sequence[Any], *, texts: bool = False, exact: bool = False,
+               scenario: str | None = None, seed: int | None = None, settings: Sequence[str] = (),
+               budget: int | None = None) -> Outcome:
+        """`call` or `call_exact` as an `Outcome` in the runtime's values. With `texts`, the arguments are
+        as a command line types them (JSON or a name), and an error in one points into its text (U104)."""
         compiled = self._loaded.compiled
-        if name not in compiled.symbols:
-            raise RulesError(error("U110", f"{' + '.join(self.refs)} has no definition named '{name}'"))
-        types = self._loaded.program.formula_types.get(name)
-        params = (types[0] or ()) if types else ()
-        if types is None or len(params) != len(args):
-            raise RulesError(error("U111", f"{name} takes {len(params)} argument(s), found {len(args)}"))
-        values = [self._run(lambda a=a, t=t, i=i: compiled.convert_data(a, t, f"argument {i + 1}"))
-                  for i, (a, t) in enumerate(zip(args, params))]
-        ctx = make_context(self._loaded, self._workspace, scenario=scenario, seed=seed, budget=None,
-                           settings=list(settings))
-        return self._run(lambda: to_json(compiled.callable(name)(ctx, *values)))
+        sym = compiled.symbols.get(name)
+        if sym is None or sym.kind not in CALLABLE_KINDS:
+            names = [n for n, s in compiled.symbols.items() if s.kind in CALLABLE_KINDS]
+            raise RulesError(error(
+                "U110", f"{' + '.join(self.refs)} has no formula, table or modifier list named '{name}'",
+                hint=did_you_mean(name, names, n=3)))
+        params, types = self._signature(name, sym)
+        if len(args) != len(types):
+            want = ", ".join(f"{p.name.text}: {unparse_type(p.type)}" for p in params) or "no arguments"
+            raise RulesError(error(
+                "U111", f"{name} takes {len(types)} argument{'' if len(types) == 1 else 's'} ({want}), "
+                        f"found {len(args)}"))
+        span = None
+        if texts:
+            values = [convert_argument(compiled, text, i + 1, p, t)
+                      for i, (text, p, t) in enumerate(zip(args, params, types))]
+            # an error with no place in rule text (a missing table key) points at the arguments
+            where = Source("<arguments>", " ".join(args))
+            span = Span(where, 0, len(where.text))
+        else:
+            values = [_run(lambda a=a, t=t, i=i: compiled.convert_data(a, t, f"argument {i + 1}"))
+                      for i, (a, t) in enumerate(zip(args, types))]
+        ctx = self._context(scenario, seed, settings, budget)
+
+        def concrete():
+            if sym.kind == "option":
+                return ctx.options[name]
+            if sym.kind == "fact":
+                return _fact_value(ctx, compiled, name)
+            if sym.kind in ("table", "die table"):
+                return compiled.table(name).lookup(ctx, tuple(values))
+            return compiled.callable(name)(ctx, *values)
+
+        if not exact:
+            return _run(lambda: Outcome(value=concrete()), span)
+        if sym.kind in CALLABLE_KINDS[:3]:
+            return _run(lambda: Outcome(distribution=compiled.exact_callable(name)(ctx, *values).to_dist()), span)
+        return _run(lambda: Outcome(distribution=exact_values.point(concrete()).to_dist()), span)
+
+    def explain(self, expression: str, *, scenario: str | None = None, settings: Sequence[str] = ()):
+        """A call of a modifier list or formula explained (`ruleslang explain`): an object with `name`,
+        `total`, and `terms` (each `reason`, `applied`, `sign`, `signed()`) or `parts` ((text, value) pairs),
+        in the runtime's values."""
+        node, size = compile_expression(self._loaded, expression)
+        compiled = self._loaded.compiled
+        info = compiled.info.calls.get(id(node)) if isinstance(node, ast.Call) else None
+        if info is None or info.kind not in ("modifiers", "formula"):
+            src = Source("<expression>", expression)
+            raise RulesError(error("U105", "explain takes a call of a modifier list or formula, "
+                                           "such as engagement_modifier({...})", Span(src, 0, len(expression))))
+        ctx = self._context(scenario, None, settings, None)
+        env = [ctx] + [None] * (size - 1)
+
+        def explained():
+            arg_fns = compiled.expr_compiler.ordered_args(node, info.symbol.decl)
+            return compiled.explainer(info.name)(ctx, *[f(env) for f in arg_fns])
+        return _run(explained)
 
     def play(self, *, seed: int = 1, rounds: int = 10, agent: str = "heuristic",
              players: dict[str, str] | None = None, scenario: str | None = None,
              settings: Sequence[str] = ()) -> PlayedGame:
         """Play a game under these rulesets (agents: random, heuristic) and return it with its events."""
-        setup = saves.GameSetup(refs=list(self.refs), scenario=scenario, seed=seed, rounds=rounds,
-                                players=dict(players or {}), default_agent=agent, settings=list(settings),
-                                orders=None)
-        game = saves.build_game(self._workspace, setup)
+        game = new_game(self.refs, seed=seed, rounds=rounds, agent=agent, players=players, scenario=scenario,
+                        settings=settings, workspace=self._workspace)
         result = game.run(rounds)
         return PlayedGame(result, [s.to_json() for s in game.summaries], list(game.state.events))
 
     # ------------------------------------------------------------------------------ internals
 
-    def _compiled(self, expression: str, scenario, seed, settings):
-        node, size = compile_expression(self._loaded, expression)
-        ctx = make_context(self._loaded, self._workspace, scenario=scenario, seed=seed, budget=None,
-                           settings=list(settings))
-        return node, [ctx] + [None] * (size - 1)
+    def _context(self, scenario, seed, settings, budget):
+        return make_context(self._loaded, self._workspace, scenario=scenario, seed=seed, budget=budget,
+                            settings=list(settings))
 
-    @staticmethod
-    def _run(thunk):
-        """Run an evaluation; its error (a missing table key, the step budget) becomes a RulesError."""
-        try:
-            return thunk()
-        except EvalError as exc:
-            raise RulesError(exc.diagnostic()) from None
+    def _signature(self, name: str, sym) -> tuple[list, list]:
+        """The parameters (for messages and argument names) and parameter types of a callable definition."""
+        decl = sym.decl
+        params = list(getattr(decl, "params", None) or ())
+        if sym.kind in ("table", "die table"):
+            if sym.kind == "die table":
+                at = decl.name.span
+                params = [ast.Param(ast.Ident("roll", span=at), ast.NamedType("int", span=at), span=at)]
+            return params, list(sym.params_types)
+        if sym.kind in ("option", "fact"):
+            return params, []
+        return params, list(self._loaded.program.formula_types[name][0] or ())
+
+
+def _fact_value(ctx, compiled, name):
+    if name in ctx.facts:
+        return ctx.facts[name]
+    default = compiled.fact_default(name)
+    if default is NO_VALUE:
+        raise EvalError("E532", f"fact '{name}' has no value: give it in the scenario's facts")
+    return default
+
+
+def _fractions(outcome: Outcome) -> list[tuple[Any, Fraction]]:
+    return [(to_json(value), Fraction(p)) for value, p in outcome.distribution.outcomes]
+
+
+def _run(thunk, span: Span | None = None):
+    """Run an evaluation; its error (a missing table key, the step budget) becomes a RulesError, placed
+    at `span` when it has no place of its own."""
+    try:
+        return thunk()
+    except EvalError as exc:
+        raise RulesError(exc.at(span).diagnostic()) from None

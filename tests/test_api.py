@@ -66,3 +66,73 @@ def test_expressions_evaluated_one_after_another_do_not_inherit_each_others_chec
         assert sum(p for _, p in house.exact("d6")) == 1
         assert house.exact("2") == [(2, Fraction(1))]
         assert house.eval("3 + 4") == 7
+
+
+# ---------------------------------------------------------------- what the command line runs through the API
+
+
+@pytest.fixture(scope="module")
+def board():
+    return ruleslang.load("board/base@1", rulesets=[FIXTURES])
+
+
+def test_call_reaches_options_and_agrees_with_eval(board):
+    assert board.call("multiplier") == board.eval("multiplier")
+    assert board.call("multiplier", settings=["multiplier=7"]) == 7
+    assert board.call("cap", "Isle") == board.eval('cap("Isle")')
+    assert board.call_exact("cap", "Isle") == [(board.call("cap", "Isle"), Fraction(1))]
+
+
+def test_call_problems_carry_the_command_lines_codes_and_hints(board):
+    with pytest.raises(ruleslang.RulesError) as caught:
+        board.call("capp", "Isle")
+    (found,) = caught.value.diagnostics
+    assert found.code == "U110" and found.hint == "did you mean 'cap'?"
+    with pytest.raises(ruleslang.RulesError) as caught:
+        board.call("cap")
+    (found,) = caught.value.diagnostics
+    assert found.code == "U111" and "(t: territory)" in found.message and "found 0" in found.message
+
+
+def test_arguments_typed_as_text_are_located_in_their_text(board):
+    outcome = board.invoke("cap", ["Isle"], texts=True)
+    assert outcome.value is not None and outcome.distribution is None
+    with pytest.raises(ruleslang.RulesError) as caught:
+        board.invoke("cap", ["Atlantis"], texts=True)
+    (found,) = caught.value.diagnostics
+    assert found.code == "U104" and found.span.source.name == "<argument 1>"
+
+
+def test_a_budget_stops_a_long_evaluation(board):
+    assert board.eval('income("Reds")', budget=100000) == board.eval('income("Reds")')
+    for run in (lambda: board.eval('income("Reds")', budget=1), lambda: board.call("income", "Reds", budget=1)):
+        with pytest.raises(ruleslang.RulesError) as caught:
+            run()
+        assert "budget" in caught.value.diagnostics[0].message
+
+
+def test_check_each_and_the_diff_object():
+    (clean,) = ruleslang.check_each(["aar/commerce-raiding@2"])
+    assert clean.ref == "aar/commerce-raiding@2" and clean.diagnostics == [] and clean.composition is not None
+    (missing,) = ruleslang.check_each(["aar/nope@1"])
+    assert [d.code for d in missing.diagnostics] == ["S001"]
+    changes = ruleslang.ruleset_diff("aar/commerce-raiding@1", "aar/commerce-raiding@2")
+    assert changes.to_json() == ruleslang.diff("aar/commerce-raiding@1", "aar/commerce-raiding@2")
+
+
+def test_a_new_game_runs_as_play_runs_it(house):
+    game = ruleslang.new_game(["aar/house-rules@1"], seed=7, rounds=1, agent="random")
+    result = game.run(1)
+    played = house.play(seed=7, rounds=1, agent="random")
+    assert result == played.result and list(game.state.events) == played.events
+    other = ruleslang.new_game(["aar/house-rules@1"], seed=8, rounds=1, agent="random")
+    other.run(1)
+    assert list(other.state.events) != played.events  # the seed reaches the game
+
+
+def test_explain_gives_the_parts_of_a_formula_and_refuses_what_is_not_a_call(board):
+    explanation = board.explain('strength("Isle")')
+    assert explanation.name.startswith("strength") and explanation.total == board.call("strength", "Isle")
+    with pytest.raises(ruleslang.RulesError) as caught:
+        board.explain("1 + 2")
+    assert caught.value.diagnostics[0].code == "U105"

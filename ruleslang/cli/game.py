@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
+from ruleslang.api import new_game
 from ruleslang.base.diagnostics import DiagnosticError, error
 from ruleslang.base.fileio import file_problem
 from ruleslang.base.source import Source
@@ -99,14 +100,15 @@ def cmd_play(args) -> int:
             print("ruleslang play: error: name the rulesets (--ruleset REF); no defaults.yaml gives a default game",
                   file=sys.stderr)
             return EXIT_USAGE
-        setup = saves.GameSetup(refs=refs, scenario=args.scenario, seed=1 if args.seed is None else args.seed,
-                                rounds=args.rounds or int(defaults.get("rounds", 10)), players=players,
-                                default_agent=args.agent or defaults.get("agent", "heuristic"),
-                                settings=list(args.settings), orders=args.orders, bids=bids)
+        rounds = args.rounds or int(defaults.get("rounds", 10))
+        game = new_game(refs, seed=1 if args.seed is None else args.seed, rounds=rounds, players=players,
+                        agent=args.agent or defaults.get("agent", "heuristic"), scenario=args.scenario,
+                        settings=args.settings, orders=args.orders, bids=bids, scenario_text=scenario_text,
+                        workspace=ws)
     if args.resume:
+        rounds = setup.rounds
         saves.confine_record(ws, setup, args.resume)
-    game = saves.build_game(ws, setup, recorded=recorded, scenario_text=scenario_text)
-    if args.resume:
+        game = saves.build_game(ws, setup, recorded=recorded, scenario_text=scenario_text)
         saves.check_rulesets_unchanged(game, data, args.resume)
     # under --format json standard output is the result alone; what a person reads goes to stderr
     text = sys.stderr if args.format == "json" else sys.stdout
@@ -145,7 +147,7 @@ def cmd_play(args) -> int:
 
     game.on_turn = on_turn
     try:
-        result = game.run(setup.rounds, progress=after_round)
+        result = game.run(rounds, progress=after_round)
     except saves.ReplayDivergence as exc:
         raise saves.divergence_error(exc, args.resume)
     if verify_after is not None:  # the re-run ended before the saved rounds did

@@ -5,26 +5,18 @@ from __future__ import annotations
 import json
 import sys
 
+from ruleslang.api import Outcome, Rules, check_each, ruleset_diff
 from ruleslang.base.diagnostics import (Diagnostic, DiagnosticError, error, has_errors, render_all_text, render_text,
                                         sort_diagnostics)
-from ruleslang.base.errors import EvalError
 from ruleslang.base.source import Source, Span
-from ruleslang.base.suggest import did_you_mean
 from ruleslang.cli.inputs import load_composition, open_workspace, refuse_folders, ruleset_folders, workspace_and_refs
 from ruleslang.cli.output import EXIT_ERRORS, EXIT_OK, report_diagnostics, show_composition
 from ruleslang.base.paths import default_roots
 from ruleslang.board.mapdata import load_map
 from ruleslang.board.mapdiff import diff_maps, is_map_ref
-from ruleslang.lang.diff import diff_rulesets
-from ruleslang.lang.eval import exact as exact_values
-from ruleslang.lang.eval.compile import NO_VALUE
-from ruleslang.lang.syntax import ast
-from ruleslang.lang.syntax.unparse import unparse_type
 from ruleslang.lang.values import format_number, format_value, to_json
 from ruleslang.ruletests.coverage import CoverageReport
-from ruleslang.ruletests.invariants import evaluate_checks
 from ruleslang.ruletests.runner import TestResult, TestRunner, results_json, summary_line
-from ruleslang.workspace.session import compile_expression, convert_argument, make_context
 
 
 def cmd_list(args) -> int:
@@ -54,13 +46,10 @@ def cmd_check(args) -> int:
     """`ruleslang check`: diagnostics of each ruleset, its invariants and its tests' scenarios."""
     ws, refs = workspace_and_refs(args)
     diagnostics: list[Diagnostic] = []
-    for ref in refs:
-        loaded = ws.load([ref])
-        diagnostics.extend(loaded.diagnostics)
-        if args.show_composition and loaded.ruleset is not None:
-            show_composition(loaded.ruleset, args.format)
-        if loaded.ok:
-            diagnostics.extend(evaluate_checks(loaded, ws))
+    for checked in check_each(refs, workspace=ws):
+        diagnostics.extend(checked.diagnostics)
+        if args.show_composition and checked.composition is not None:
+            show_composition(checked.composition, args.format)
     code = report_diagnostics(diagnostics, args.format)
     if args.strict and code == EXIT_OK and diagnostics:
         return EXIT_ERRORS  # --strict: a warning fails the check as an error would
@@ -127,132 +116,49 @@ def _unloadable(ref: str, diagnostics):
                       first.message if first is not None else "the ruleset does not check")
 
 
-def _print_value(args, value=None, dist=None) -> None:
+def _print_value(args, outcome: Outcome) -> None:
+    dist = outcome.distribution
     if args.format == "json":
         if dist is not None:
             print(json.dumps({"distribution": [[to_json(v), format_number(p)] for v, p in dist.outcomes]}))
         else:
-            print(json.dumps({"value": to_json(value)}))
+            print(json.dumps({"value": to_json(outcome.value)}))
         return
     if dist is not None:
         for v, p in dist.outcomes:
             print(f"{format_value(v)}\t{format_number(p)}\t({float(p):.4f})")
     else:
-        print(format_value(value))
+        print(format_value(outcome.value))
 
 
-def _evaluate(args, ctx, concrete, exact_fn, span=None) -> int:
-    try:
-        if args.exact:
-            dist = exact_fn().to_dist()
-            _print_value(args, dist=dist)
-        else:
-            _print_value(args, value=concrete())
-    except EvalError as e:
-        return report_diagnostics([e.at(span).diagnostic()], args.format)
-    return EXIT_OK
+def _rules(args) -> Rules:
+    """The composition of the command's REF as the API's `Rules`, shown first under --show-composition."""
+    ws = open_workspace(args)
+    rules = Rules([args.ref], ws, load_composition(ws, [args.ref]))
+    if args.show_composition:
+        show_composition(rules.composition, args.format)
+    return rules
 
 
 def cmd_eval(args) -> int:
     """`ruleslang eval`: one expression, sampled (--seed) or as an exact distribution (--exact)."""
-    ws = open_workspace(args)
-    loaded = load_composition(ws, [args.ref])
-    if args.show_composition:
-        show_composition(loaded.ruleset, args.format)
-    node, size = compile_expression(loaded, args.expr)
-    ctx = make_context(loaded, ws, scenario=args.scenario, seed=args.seed, budget=args.budget,
-                       settings=args.settings)
-    env = [ctx] + [None] * (size - 1)
-    compiled = loaded.compiled
-    return _evaluate(args, ctx, lambda: compiled.expr_compiler.expr(node)(env),
-                     lambda: compiled.exact_compiler.expr(node)(env))
-
-
-_CALLABLE_KINDS = ("formula", "modifiers", "constant", "table", "die table", "counter", "option", "fact")
+    outcome = _rules(args).evaluate(args.expr, exact=args.exact, scenario=args.scenario, seed=args.seed,
+                                    settings=args.settings, budget=args.budget)
+    _print_value(args, outcome)
+    return EXIT_OK
 
 
 def cmd_call(args) -> int:
     """`ruleslang call`: a definition with arguments from the command line."""
-    ws = open_workspace(args)
-    loaded = load_composition(ws, [args.ref])
-    if args.show_composition:
-        show_composition(loaded.ruleset, args.format)
-    compiled = loaded.compiled
-    sym = compiled.symbols.get(args.name)
-    if sym is None or sym.kind not in _CALLABLE_KINDS:
-        names = [n for n, s in compiled.symbols.items() if s.kind in _CALLABLE_KINDS]
-        raise DiagnosticError(error(
-            "U110", f"{args.ref} has no formula, table or modifier list named '{args.name}'",
-            hint=did_you_mean(args.name, names, n=3)))
-    decl = sym.decl
-    params = list(getattr(decl, "params", None) or ())
-    if sym.kind in ("table", "die table"):
-        types = list(sym.params_types)
-        if sym.kind == "die table":
-            params = [ast.Param(ast.Ident("roll", span=decl.name.span), ast.NamedType("int", span=decl.name.span),
-                                span=decl.name.span)]
-    elif sym.kind in ("option", "fact"):
-        types = []
-    else:
-        types = list(loaded.program.formula_types[args.name][0] or ())
-    if len(args.args) != len(types):
-        want = ", ".join(f"{p.name.text}: {unparse_type(p.type)}" for p in params) or "no arguments"
-        raise DiagnosticError(error(
-            "U111", f"{args.name} takes {len(types)} argument{'' if len(types) == 1 else 's'} ({want}), "
-                    f"found {len(args.args)}"))
-    values = [convert_argument(compiled, text, i + 1, p, t)
-              for i, (text, p, t) in enumerate(zip(args.args, params, types))]
-    # an error with no place in rule text (a missing table key) points at the arguments
-    where = Source("<arguments>", " ".join(args.args))
-    arg_span = Span(where, 0, len(where.text))
-    ctx = make_context(loaded, ws, scenario=args.scenario, seed=args.seed, budget=args.budget,
-                       settings=args.settings)
-
-    def concrete():
-        if sym.kind == "option":
-            return ctx.options[args.name]
-        if sym.kind == "fact":
-            return _fact_value(ctx, compiled, args.name)
-        if sym.kind in ("table", "die table"):
-            return compiled.table(args.name).lookup(ctx, tuple(values))
-        return compiled.callable(args.name)(ctx, *values)
-
-    def exact():
-        if sym.kind in _CALLABLE_KINDS[:3]:
-            return compiled.exact_callable(args.name)(ctx, *values)
-        return exact_values.point(concrete())
-    return _evaluate(args, ctx, concrete, exact, span=arg_span)
-
-
-def _fact_value(ctx, compiled, name):
-    if name in ctx.facts:
-        return ctx.facts[name]
-    default = compiled.fact_default(name)
-    if default is NO_VALUE:
-        raise EvalError("E532", f"fact '{name}' has no value: give it in the scenario's facts")
-    return default
+    outcome = _rules(args).invoke(args.name, args.args, texts=True, exact=args.exact, scenario=args.scenario,
+                                  seed=args.seed, settings=args.settings, budget=args.budget)
+    _print_value(args, outcome)
+    return EXIT_OK
 
 
 def cmd_explain(args) -> int:
     """`ruleslang explain`: a call of a modifier list or formula, term by term or part by part."""
-    ws = open_workspace(args)
-    loaded = load_composition(ws, [args.ref])
-    if args.show_composition:
-        show_composition(loaded.ruleset, args.format)
-    node, size = compile_expression(loaded, args.expr)
-    compiled = loaded.compiled
-    info = compiled.info.calls.get(id(node)) if isinstance(node, ast.Call) else None
-    if info is None or info.kind not in ("modifiers", "formula"):
-        src = Source("<expression>", args.expr)
-        raise DiagnosticError(error("U105", "explain takes a call of a modifier list or formula, "
-                                            "such as engagement_modifier({...})", Span(src, 0, len(args.expr))))
-    ctx = make_context(loaded, ws, scenario=args.scenario, seed=None, budget=None, settings=args.settings)
-    env = [ctx] + [None] * (size - 1)
-    try:
-        arg_fns = compiled.expr_compiler.ordered_args(node, info.symbol.decl)
-        explanation = compiled.explainer(info.name)(ctx, *[f(env) for f in arg_fns])
-    except EvalError as e:
-        return report_diagnostics([e.diagnostic()], args.format)
+    explanation = _rules(args).explain(args.expr, scenario=args.scenario, settings=args.settings)
     if args.format == "json":
         out = {"name": explanation.name, "total": to_json(explanation.total)}
         if explanation.parts is not None:
@@ -295,7 +201,7 @@ def cmd_diff(args) -> int:
         roots = default_roots(ruleset_folders(args))
         result = diff_maps(load_map(args.old, roots), load_map(args.new, roots))
     else:
-        result = diff_rulesets(ws.composer.resolve_ref(args.old), ws.composer.resolve_ref(args.new))
+        result = ruleset_diff(args.old, args.new, workspace=ws)
     if args.format == "json":
         print(json.dumps(result.to_json(), indent=2))
     else:
