@@ -254,7 +254,7 @@ class Rules:
         if info is None or info.kind not in ("modifiers", "formula"):
             src = Source("<expression>", expression)
             raise RulesError(error("U105", "explain takes a call of a modifier list or formula, "
-                                           "such as engagement_modifier({...})", Span(src, 0, len(expression))))
+                                           "such as some_modifiers({...}) or some_formula(1)", Span(src, 0, len(expression))))
         ctx = self._context(scenario, None, settings, None)
         env = [ctx] + [None] * (size - 1)
 
