@@ -293,9 +293,7 @@ class StatementCompiler:
                 ctx.host.spend(span)
                 ran = ctx.procedures.run_replaced_hook(ctx, name)
                 if ran is not None:
-                    hook, block, hook_env = ran
-                    ctx.log("hook", name=hook.name.text, when=hook.when, target=hook.target.text)
-                    block(hook_env)
+                    _fire(ctx, ran, ran[0].target.text)
             return run_hook
 
         def run(env):
@@ -463,6 +461,13 @@ def _runtime_procedure(name: str, proc: ast.RuntimeProcedure) -> Callable:
     return run
 
 
+def _fire(ctx, found: tuple, target: str) -> None:
+    """Run an applicable hook, (hook, block, env) as `Procedures` gives it, logging it first."""
+    hook, block, env = found
+    ctx.log("hook", name=hook.name.text, when=hook.when, target=target)
+    block(env)
+
+
 def run_procedure(ctx, name: str, *, span=None) -> None:
     """Run phase or step `name` with its hooks."""
     procs: Procedures = ctx.procedures
@@ -473,19 +478,15 @@ def run_procedure(ctx, name: str, *, span=None) -> None:
                         span)
     try:
         ctx.log("phase", name=name, stage="start")
-        for hook, block, env in procs.applicable_hooks(ctx, name, "before"):
-            ctx.log("hook", name=hook.name.text, when="before", target=name)
-            block(env)
+        for found in procs.applicable_hooks(ctx, name, "before"):
+            _fire(ctx, found, name)
         instead = procs.replacing_hook(ctx, name, span)
         if instead is not None:
-            hook, block, env = instead
-            ctx.log("hook", name=hook.name.text, when="instead of", target=name)
-            block(env)
+            _fire(ctx, instead, name)
         else:
             procs.body(name)(ctx)
-        for hook, block, env in procs.applicable_hooks(ctx, name, "after"):
-            ctx.log("hook", name=hook.name.text, when="after", target=name)
-            block(env)
+        for found in procs.applicable_hooks(ctx, name, "after"):
+            _fire(ctx, found, name)
         ctx.log("phase", name=name, stage="end")
     finally:
         ctx.running.pop()
