@@ -612,10 +612,21 @@ def _record(report: Report, target: Target, data: bytes, outcome: Outcome, elaps
         _add_failure(report, target.name, outcome, data)
 
 
+def _progress(report: Report, started: float, deadline: float, out) -> None:
+    """One line of how far a run is: inputs tried, their rate, failures so far, time left."""
+    now = time.monotonic()
+    tried = sum(report.tried.values())
+    rate = tried / max(now - started, 1e-9) * 60
+    print(f"fuzz: {tried} inputs ({rate:.0f}/min), {len(report.failures)} distinct failures, "
+          f"{len(report.suspects)} to confirm alone, {max(deadline - now, 0) / 60:.1f} min left", file=out, flush=True)
+
+
 def fuzz(budget: float, seed: int = 0, names: list[str] | None = None, targets: dict[str, Target] | None = None,
-         findings: Path | None = FINDINGS, out=sys.stdout, jobs: int = 2) -> Report:
+         findings: Path | None = FINDINGS, out=sys.stdout, jobs: int = 2, progress: float = 0.0,
+         progress_out=sys.stderr) -> Report:
     """Fuzz `names` (all targets by default) for `budget` seconds, `jobs` children at a time, each target
-    getting an equal share of the time; write findings; return the report."""
+    getting an equal share of the time; write findings; return the report. With `progress` > 0, a line of
+    how far it is goes to `progress_out` every `progress` seconds (a long campaign shows it is alive)."""
     targets = targets if targets is not None else TARGETS
     chosen = [targets[n] for n in (names or list(targets))]
     rngs = {t.name: random.Random(f"{seed}/{t.name}") for t in chosen}  # the nth input of a target is fixed
@@ -623,9 +634,14 @@ def fuzz(budget: float, seed: int = 0, names: list[str] | None = None, targets: 
     _warm(chosen, corpora)
     report = Report(tried={t.name: 0 for t in chosen}, classes={t.name: {} for t in chosen})
     spent = {t.name: 0.0 for t in chosen}
-    deadline = time.monotonic() + budget
+    started = time.monotonic()
+    deadline = started + budget
+    next_progress = started + progress
     running: list[_Running] = []
     while running or time.monotonic() < deadline:
+        if progress > 0 and time.monotonic() >= next_progress:
+            _progress(report, started, deadline, progress_out)
+            next_progress += progress
         while len(running) < jobs and time.monotonic() < deadline:
             now = time.monotonic()
             # an equal share of time each, counting the time of inputs still running (a hanging
@@ -738,6 +754,8 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--target", action="append", choices=sorted(TARGETS), help="a target (repeatable; "
                         "default all)")
     parser.add_argument("--jobs", type=int, default=2, help="inputs run at once (default 2)")
+    parser.add_argument("--progress", type=float, default=60.0, metavar="SECONDS",
+                        help="print how far the run is to stderr every SECONDS (default 60; 0: never)")
     parser.add_argument("--show", type=Path, help="run one finding again and print what it does")
     return parser.parse_args(argv)
 
@@ -751,7 +769,7 @@ def main(argv: list[str] | None = None) -> int:
     cache = tempfile.mkdtemp(prefix="fuzz-cache-")
     os.environ.setdefault("RULESLANG_CACHE_DIR", cache)
     try:
-        report = fuzz(args.budget, args.seed, args.target, jobs=args.jobs)
+        report = fuzz(args.budget, args.seed, args.target, jobs=args.jobs, progress=args.progress)
     finally:
         shutil.rmtree(cache, ignore_errors=True)
     return 1 if report.failures else 0

@@ -42,8 +42,9 @@ def test_a_real_target_is_tried_and_a_planted_crash_is_an_internal_error(harness
         "boom": harness.Target("boom", "txt", _raises, lambda: [b"seed text\n"], "cat {path}", warm=False),
         "hang": harness.Target("hang", "txt", _hangs, lambda: [b"x"], "cat {path}", warm=False),
     }
-    out = io.StringIO()
-    report = harness.fuzz(3.0, seed=3, targets=targets, findings=tmp_path, out=out)
+    out, progress = io.StringIO(), io.StringIO()
+    report = harness.fuzz(3.0, seed=3, targets=targets, findings=tmp_path, out=out, progress=1.0,
+                          progress_out=progress)
     # a real target is tried and found clean (how many times depends on the machine's load)
     assert report.tried["triplea"] >= 1 and report.classes["triplea"] == {harness.OK: report.tried["triplea"]}
     assert report.classes["boom"] == {harness.INTERNAL: report.tried["boom"]} and report.tried["boom"] >= 2
@@ -56,6 +57,10 @@ def test_a_real_target_is_tried_and_a_planted_crash_is_an_internal_error(harness
     assert any(n.startswith("boom-") and n.endswith(".reason") for n in written)
     printed = out.getvalue()
     assert "cases tried:" in printed and "internal error" in printed and "slowest input:" in printed
+    # a long run says how far it is, once a second here: inputs, rate, failures, time left
+    lines = progress.getvalue().splitlines()
+    assert len(lines) >= 2 and all(line.startswith("fuzz: ") and "/min)" in line and "min left" in line
+                                   for line in lines)
 
 
 @pytest.mark.parametrize("stderr, kind", [
