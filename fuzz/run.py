@@ -659,7 +659,12 @@ def fuzz(budget: float, seed: int = 0, names: list[str] | None = None, targets: 
         for run in [r for r in running if r.receive in ready or now - r.started > TIME_LIMIT * WALL_FACTOR]:
             running.remove(run)
             outcome, elapsed = _finish(run)
+            known = set(report.failures)
             _record(report, run.target, run.data, outcome, elapsed)
+            for name, kind, signature in set(report.failures) - known if progress > 0 else ():
+                # said at once: a campaign of hours need not end before a bug can be looked at
+                print(f"fuzz: new failure [{name}] {kind}: {report.failures[name, kind, signature][0]}",
+                      file=progress_out, flush=True)
             spent[run.target.name] += elapsed
     _confirm_alone(report, targets)
     if findings is not None:

@@ -59,8 +59,11 @@ def test_a_real_target_is_tried_and_a_planted_crash_is_an_internal_error(harness
     assert "cases tried:" in printed and "internal error" in printed and "slowest input:" in printed
     # a long run says how far it is, once a second here: inputs, rate, failures, time left
     lines = progress.getvalue().splitlines()
-    assert len(lines) >= 2 and all(line.startswith("fuzz: ") and "/min)" in line and "min left" in line
-                                   for line in lines)
+    ticks = [line for line in lines if "/min)" in line and "min left" in line]
+    assert len(ticks) >= 2 and all(line.startswith("fuzz: ") for line in lines)
+    # a new distinct failure is said when it is found, once
+    said = [line for line in lines if "new failure" in line]
+    assert len(said) == 1 and said[0].startswith("fuzz: new failure [boom] internal error: ValueError at ")
 
 
 @pytest.mark.parametrize("stderr, kind", [
