@@ -3,6 +3,7 @@ a wrong refusal or a stray file; each now gets a located, coded diagnostic or th
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -396,3 +397,33 @@ def test_a_log_whose_decision_lacks_its_player_is_refused(tmp_path):
     (tmp_path / "bad.jsonl").write_text("\n".join(lines) + "\n")
     code, output = run_cli(["replay", str(tmp_path / "bad.jsonl")])
     assert code == 1 and "error[D664]" in output and "lacks player" in output
+
+
+# ---------------------------------------------------------------- found by the fuzzer (seed 21)
+
+
+def test_a_space_name_of_thousands_of_digits_is_sorted_and_refused_not_an_internal_error(tmp_path):
+    # natural order compared digit runs as ints: past Python's integer-string limit that was a ValueError
+    tiny = (Path(__file__).parent / "board" / "fixtures" / "tiny_game.xml").read_text(encoding="utf-8")
+    game = tmp_path / "digits.xml"
+    game.write_text(tiny.replace('"Redland"', '"Redland' + "7" * 5000 + '"'), encoding="utf-8")
+    code, output = run_cli(["import-triplea", str(game), "-o", str(tmp_path / "out")])
+    assert code == 1 and "error[D610]" in output and "at most 200 characters" in output
+    assert "internal error" not in output and not (tmp_path / "out").exists()
+
+
+def test_natural_order_of_long_digit_runs_is_numeric():
+    from ruleslang.board.mapdata import natural_sorted
+    names = ["Zone 10", "Zone 2", "x" + "9" * 5000, "x" + "1" * 4999, "x" + "0" * 3 + "2", "x10"]
+    assert natural_sorted(names) == ("x0002", "x10", "x" + "1" * 4999, "x" + "9" * 5000, "Zone 2", "Zone 10")
+
+
+def test_a_unit_attachment_of_an_unknown_unit_type_is_located_in_the_file(tmp_path):
+    tiny = (Path(__file__).parent / "board" / "fixtures" / "tiny_game.xml").read_text(encoding="utf-8")
+    game = tmp_path / "unknown.xml"
+    game.write_text(tiny.replace('attachTo="ship" javaClass="games.strategy.triplea.attachments.UnitAttachment"',
+                                 'attachTo="boat" javaClass="games.strategy.triplea.attachments.UnitAttachment"'),
+                    encoding="utf-8")
+    code, output = run_cli(["import-triplea", str(game), "-o", str(tmp_path / "out")])
+    assert code == 1 and "error[D643]" in output and "unknown unit type 'boat'" in output
+    assert re.search(r"unknown\.xml:9[6-9]:\d+: error\[D643\]", output), output

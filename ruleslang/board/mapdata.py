@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -42,7 +43,14 @@ def name_key(text: str) -> str:
 def natural_key(name: str) -> tuple:
     """Sort key putting `Zone 2` before `Zone 10` (digits compared as numbers)."""
     parts = re.split(r"(\d+)", name.casefold())
-    return tuple(int(p) if i % 2 else p for i, p in enumerate(parts)), name
+    return tuple(_number_key(p) if i % 2 else p for i, p in enumerate(parts)), name
+
+
+def _number_key(digits: str) -> tuple[int, str]:
+    """A run of digits ordered as its number, without making the number: a name may carry thousands
+    of digits, past what Python turns into an int (shorter is smaller, then digit by digit)."""
+    plain = "".join(str(unicodedata.decimal(ch)) for ch in digits).lstrip("0")
+    return len(plain), plain
 
 
 def natural_sorted(names: Iterable[str]) -> tuple[str, ...]:

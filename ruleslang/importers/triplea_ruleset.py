@@ -164,9 +164,10 @@ class RulesetWriter(GameReader):
             while new in unit_names or new in attr_names.values() or new in battle.tags:
                 new += "_tag"
             tag_names[tag] = new
-        for unit in options:
-            if unit not in unit_list:
-                self.fail(f"a unit attachment names the unknown unit type '{unit}'", None)
+        for unit, given in options.items():
+            if unit not in unit_list:  # located at the attachment's first option (within its element)
+                self.fail(f"a unit attachment names the unknown unit type '{unit}'",
+                          next(iter(given.values()))[1])
         lines = [
             f"ruleset {family}/base@{RULESET_VERSION}",
             f"title {quote(game + ' (imported from TripleA)')}",
