@@ -427,3 +427,17 @@ def test_a_unit_attachment_of_an_unknown_unit_type_is_located_in_the_file(tmp_pa
     code, output = run_cli(["import-triplea", str(game), "-o", str(tmp_path / "out")])
     assert code == 1 and "error[D643]" in output and "unknown unit type 'boat'" in output
     assert re.search(r"unknown\.xml:9[6-9]:\d+: error\[D643\]", output), output
+
+
+@pytest.mark.parametrize("answer", [{"unitz": [7], "path": ["A", "B"]}, {"units": "7", "path": 3}, [1, 2], "x"])
+def test_a_recorded_move_answer_of_the_wrong_shape_is_a_divergence_not_a_crash(tmp_path, answer):
+    log = tmp_path / "game.log"
+    code, _ = run_cli(["play", "--rounds", "1", "--seed", "1", "--quiet", "--log", str(log)])
+    lines = log.read_text(encoding="utf-8").splitlines()
+    first_move = next(i for i, line in enumerate(lines) if '"decision":"move"' in line)
+    event = json.loads(lines[first_move])
+    event["answer"] = answer
+    lines[first_move] = json.dumps(event)
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, output = run_cli(["replay", str(log)])
+    assert code == 1 and "diverged" in output and "is not the shape of a move answer" in output

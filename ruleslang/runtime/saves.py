@@ -195,7 +195,27 @@ class ReplayAgent(Agent):
                                    f"of {decision.player}")
         if self.after is not None and self.after.deterministic:
             return self.after.decide(decision, game)
+        if not _answer_fits(entry.get("answer"), decision):
+            raise ReplayDivergence(f"decision {self.queue.position + 1}: the record's answer "
+                                   f"{_short(entry.get('answer'))} is not the shape of a {decision.kind} answer")
         return decode_answer(entry["answer"], decision, game)
+
+
+def _answer_fits(raw: Any, decision: Decision) -> bool:
+    """Whether a recorded answer has the shape its kind of decision gives (a record edited by hand
+    may hold anything: it is refused as not fitting, never decoded into a crash)."""
+    if isinstance(raw, dict) and "sentinel" in raw:
+        return raw["sentinel"] in ("DONE", "STAY")
+    if decision.kind == "choose" and decision.mode != "one":
+        return isinstance(raw, list)
+    if decision.kind == "move":
+        return (isinstance(raw, dict) and isinstance(raw.get("units"), list) and isinstance(raw.get("path"), list)
+                and all(isinstance(x, (int, str)) for x in raw["units"] + raw["path"])
+                and isinstance(raw.get("kind", "move"), str))
+    if decision.kind == "place":
+        return isinstance(raw, list) and all(isinstance(item, list) and len(item) == 3
+                                             and isinstance(item[2], list) for item in raw)
+    return True
 
 
 class ReplayDivergence(Exception):
