@@ -166,3 +166,55 @@ def test_diff_and_explain_show_previous(tmp_path):
     assert "no longer uses: bonus" not in out  # it still does, through previous
     code, out = run_cli(["explain", "demo/more@1", "value(1)", "--rulesets", str(tmp_path)])
     assert code == 0 and "value@demo/base@1(x)  = 4" in out and "total 14" in out
+
+
+
+def _procs_root():
+    from pathlib import Path
+    return str(Path(__file__).parent / "rulesets")
+
+
+def test_run_previous_in_a_constraint_override_checks_both(tmp_path):
+    text = """
+        ruleset demo/stricter@1
+        uses procs/game@1
+        override constraint at_most_three on place(p, s, list):
+            run previous
+            require count(list) != 2 else "never two"
+
+        test "both the replaced require and the new one refuse":
+            expect allowed place(Reds, "Isle", [foot])
+            expect refused place(Reds, "Isle", [foot, foot]) "never two"
+            expect refused place(Reds, "Isle", [foot, foot, foot, foot]) "at most 3 foot at Isle"
+    """
+    write_rulesets(tmp_path, {"demo/stricter@1": text})
+    code, out = run_cli(["test", "demo/stricter@1", "--rulesets", str(tmp_path), "--rulesets", _procs_root()])
+    assert code == 0 and "1 passed, 0 failed" in out, out
+
+
+def test_a_replaced_constraint_guards_only_where_its_override_runs_it(tmp_path):
+    text = """
+        ruleset demo/looser@1
+        uses procs/game@1
+        override constraint at_most_three on place(p, s, list):
+            require count(list) <= 5 else "at most five"
+
+        test "the replaced limit of three no longer applies":
+            expect allowed place(Reds, "Isle", [foot, foot, foot, foot])
+            expect refused place(Reds, "Isle", [foot, foot, foot, foot, foot, foot]) "at most five"
+    """
+    write_rulesets(tmp_path, {"demo/looser@1": text})
+    code, out = run_cli(["test", "demo/looser@1", "--rulesets", str(tmp_path), "--rulesets", _procs_root()])
+    assert code == 0 and "1 passed, 0 failed" in out, out
+
+
+def test_run_previous_in_a_constraint_on_another_action_is_r255(tmp_path):
+    text = """
+        ruleset demo/moved@1
+        uses procs/game@1
+        override constraint at_most_three on purchase(p, list):
+            run previous
+    """
+    from pathlib import Path
+    _, loaded = load(tmp_path, {"demo/moved@1": text}, "demo/moved@1", extra_roots=[Path(_procs_root())])
+    assert "R255" in codes(loaded.diagnostics), loaded.diagnostics

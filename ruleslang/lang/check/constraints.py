@@ -6,6 +6,7 @@ from ruleslang.base.suggest import did_you_mean
 from ruleslang.lang import types as T
 from ruleslang.lang.check.state import CheckState
 from ruleslang.lang.check.statements import owner_body
+from ruleslang.lang.compose.previous import is_hidden_name
 from ruleslang.lang.syntax import ast
 
 # statements that change the game or ask players: a constraint may use none of them
@@ -33,6 +34,20 @@ def constraint(state: CheckState, name: str, decl: ast.ConstraintDecl) -> None:
         params = [(p, t) for p, (_, t) in zip(decl.params, action)]
     owner_body(state, name, decl, decl.body, params)
     for stmt in ast.walk(decl.body):
-        if isinstance(stmt, _EFFECTS):
+        if isinstance(stmt, ast.RunEffect) and is_hidden_name(stmt.name.text):
+            _replaced_constraint(state, decl, stmt)  # `run previous`: checks, changes nothing
+        elif isinstance(stmt, _EFFECTS):
             state.error("T323", "a constraint only checks; it cannot change the game or ask players",
                         stmt.span)
+
+
+def _replaced_constraint(state: CheckState, decl: ast.ConstraintDecl, stmt: ast.RunEffect) -> None:
+    """`run previous` in a constraint override: the replaced constraint is given this one's values of
+    the action, so it must guard the same action (R255 otherwise)."""
+    target = state.scope.symbols.get(stmt.name.text)
+    if target is None or not isinstance(target.decl, ast.ConstraintDecl):
+        return  # not a constraint: the statement checker said so
+    if target.decl.action.text != decl.action.text:
+        state.error("R255", f"'run previous' runs the replaced constraint on {target.decl.action.text} with the "
+                            f"values of {decl.action.text}; an override that runs it must guard the same action",
+                    stmt.span)

@@ -106,9 +106,10 @@ def _stmt(state: CheckState, stmt, frame: Frame) -> None:
         tc.expect(stmt.to, T.SPACE)
     elif isinstance(stmt, ast.RunEffect):
         target = state.scope.symbols.get(stmt.name.text)
-        # a hook an override replaced and runs (`run previous`: lang/compose/previous.py)
-        replaced_hook = target is not None and target.kind == "hook" and is_hidden_name(stmt.name.text)
-        if not replaced_hook and (target is None or target.kind not in RUNNABLE_KINDS):
+        # a hook or constraint an override replaced and runs (`run previous`: lang/compose/previous.py)
+        replaced = (target is not None and target.kind in ("hook", "constraint")
+                    and is_hidden_name(stmt.name.text))
+        if not replaced and (target is None or target.kind not in RUNNABLE_KINDS):
             state.error("R201", f"'{stmt.name.text}' is not a phase or step to run", stmt.name.span)
 
 

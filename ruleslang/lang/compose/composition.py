@@ -315,12 +315,13 @@ class Composer:
         """An override naming `previous`: the replaced definition filed under a hidden name, which
         the override's `previous` now names (R250 where the kind has nothing to call or run)."""
         if not may_name_previous(decl):
-            where = previous_uses(decl)[0]
+            where = next(n for n in previous_uses(decl) if not isinstance(decl, ast.ConstraintDecl)
+                         or isinstance(n, ast.Name))  # a constraint's `run previous` is fine: its read is not
             diags.append(error(
                 "R250", f"'previous' names the definition an override replaces; an override of a "
                         f"{decl.kind} cannot call or run the {current.decl.kind} it replaces", where.span,
                 hint="previous is for overrides of formulas, modifier lists, tables, constants (call it, "
-                     "or read it) and of phases, steps and hooks (run previous)"))
+                     "or read it) and of phases, steps, hooks and constraints (run previous)"))
             return decl
         hidden = hidden_name(current.slot, current.origin)
         env[hidden] = Definition(hidden, renamed(current.decl, hidden), current.origin)

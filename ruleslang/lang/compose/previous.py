@@ -3,7 +3,9 @@
 In an override of a formula, modifier list, table, die table or constant, the name `previous`
 means the definition being replaced (`previous(u)`, or `previous` for a constant); in an override
 of a phase, step or hook, `run previous` runs the replaced body (a replaced hook's only where it
-would have run: for its players, when its condition holds; it no longer fires by itself). The composer files the replaced
+would have run: for its players, when its condition holds; it no longer fires by itself); in an
+override of a constraint, `run previous` checks the replaced constraint's requires too, with the
+same values of the action (it no longer guards the action by itself). The composer files the replaced
 definition under a name no ruleset can write, `NAME@ORIGIN` (`cost@family/name@1`), and the
 override's `previous` is renamed to it; from there on it is an ordinary definition: checked like
 any call (arity, types), compiled, explained and shown by `diff` under that name.
@@ -18,9 +20,9 @@ from ruleslang.lang.syntax import ast
 PREVIOUS = "previous"
 
 # The kinds whose override may name what it replaces: value definitions (called, or read as a
-# name) and phases, steps and hooks (run). A constraint has nothing to call or run.
+# name) and phases, steps, hooks and constraints (run).
 _VALUE_KINDS = (ast.FormulaDecl, ast.ModifiersDecl, ast.TableDecl, ast.DieTableDecl, ast.ConstantDecl)
-_RUN_KINDS = (ast.PhaseDecl, ast.StepDecl, ast.HookDecl)
+_RUN_KINDS = (ast.PhaseDecl, ast.StepDecl, ast.HookDecl, ast.ConstraintDecl)
 
 
 def previous_uses(decl: ast.Decl) -> list[ast.Node]:
@@ -35,7 +37,10 @@ def previous_uses(decl: ast.Decl) -> list[ast.Node]:
 
 
 def may_name_previous(decl: ast.Decl) -> bool:
-    """Whether an override of this kind may name `previous`."""
+    """Whether an override of this kind may name `previous` as it does (a constraint only runs it:
+    it has no value to read)."""
+    if isinstance(decl, ast.ConstraintDecl):
+        return not any(isinstance(node, ast.Name) and node.id == PREVIOUS for node in ast.walk(decl))
     return isinstance(decl, _VALUE_KINDS + _RUN_KINDS)
 
 

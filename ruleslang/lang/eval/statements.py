@@ -295,6 +295,14 @@ class StatementCompiler:
                 if ran is not None:
                     _fire(ctx, ran, ran[0].target.text)
             return run_hook
+        if isinstance(self.compiled.symbols[name].decl, ast.ConstraintDecl):  # `run previous` in a constraint
+            values = len(self.compiled.symbols[owner].decl.params)
+
+            def run_constraint(env):
+                ctx = env[0]
+                ctx.host.spend(span)
+                ctx.procedures.constraint(name)(ctx, env[1:1 + values])  # its requires go to the same collector
+            return run_constraint
 
         def run(env):
             run_procedure(env[0], name, span=span)
@@ -501,8 +509,8 @@ def check_action(ctx, action: str, args: list) -> list[Refusal]:
     try:
         for name, sym in ctx.compiled.symbols.items():
             decl = sym.decl
-            if not isinstance(decl, ast.ConstraintDecl) or decl.action.text != action:
-                continue
+            if not isinstance(decl, ast.ConstraintDecl) or decl.action.text != action or is_hidden_name(name):
+                continue  # a constraint an override replaced guards only where the override runs it
             procs.constraint(name)(ctx, args)
         refusals = ctx.collector.refusals
     finally:
