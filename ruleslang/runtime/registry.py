@@ -58,10 +58,11 @@ PROCEDURES: dict[str, tuple[str, dict[str, T.Type]]] = {
                 "retreats": T.BOOL, "retreat_to": T.FnType((T.SPACE,), T.BOOL), "stalemate": T.BOOL,
                 "withdraws": _UNIT_BOOL, "casualties_by": T.FnType((T.UNIT,), T.OptionalType(T.PLAYER))}),
     # owner: who gets the units the current player places (itself by default; an ally that moves
-    # them, for a power whose economies buy and place separately)
+    # them, for a power whose economies buy and place separately); takes_landings: a carrier
+    # already at sea on which new air units may be placed (every one by default)
     "place": ("purchased units are placed, within the declared placement constraints",
               {"at_sea": _TYPE_BOOL, "carrier_capacity": _TYPE_INT, "carrier_cost": _TYPE_INT,
-               "owner": T.PLAYER}),
+               "owner": T.PLAYER, "takes_landings": _UNIT_BOOL}),
     # the bid (`play --bid SIDE=IPCS`), run before round 1 for each power with a bid, not in a
     # turn: the power buys units with its bid at `cost` and places them at once, each in a space
     # where `space` holds (land units on land, sea units at sea), at most `per_space` in a space
