@@ -389,6 +389,7 @@ def run(ctx, proc) -> None:
     late = _late_sea_battles(game)
     if late:
         ctx.contested_spaces = ctx.contested_spaces + late
+        _recall_landings(game, late)
     zones = {zone for _, _, zone, _ in kit.waiting_landings}
     queue = late + [s for s in kit.pending_battles if s in zones] + [s for s in kit.pending_battles if s not in zones]
     while queue:
@@ -400,7 +401,7 @@ def run(ctx, proc) -> None:
                     queue.append(territory)
                     queue.sort(key=lambda s: (s not in zones, game.space_order(s)))
                     ctx.contested_spaces = ctx.contested_spaces + [territory]
-    for zone in sorted(zones - set(kit.pending_battles), key=game.space_order):
+    for zone in sorted(zones - set(kit.pending_battles) - set(late), key=game.space_order):
         _make_landings(game, zone)  # no battle was fought there (its enemy units left): cancelled
     kit.pending_battles, kit.waiting_landings = [], []
     ctx.contested_spaces = []
@@ -421,6 +422,38 @@ def _late_sea_battles(game) -> list[str]:
         return []
     mine = {u.space for u in state.units if (u.owner == player or u.id in kit.commanded) and not u.flags.get("bombing")}
     return sorted((arrived & mine) - set(kit.pending_battles), key=game.space_order)
+
+
+def _recall_landings(game, zones: list[str]) -> None:
+    """The landings the combat move made from `zones`, where sea battles are now fought that it
+    did not declare (enemy units came after it), wait for those battles as planned landings do:
+    their land units go back aboard their transports (`landing_planned`) and go ashore only when
+    the attacker wins there (`_make_landings`). A territory left with no attacking unit has no
+    battle of its own until then."""
+    kit, state = game.kit, game.state
+    player = state.current_player
+    landed: dict[tuple[int, str], list[int]] = {}  # (transport, territory) -> its cargo that landed
+    for unit in state.units:
+        transport = game.unit_or_none(unit.flags.get("unloaded_from")) if unit.flags.get("unloaded") else None
+        if (transport is not None and transport.space in zones and unit.flags.get("combat_moved")
+                and (unit.owner == player or unit.id in kit.commanded) and not game.board.is_sea(unit.space)):
+            landed.setdefault((transport.id, unit.space), []).append(unit.id)
+    for (transport, territory), units in sorted(landed.items(), key=lambda item: (game.space_order(item[0][1]), item[0][0])):
+        zone = game.unit_or_none(transport).space
+        state.move_units(units, zone, 0, path=[territory, zone], flags={"unloaded": False, "in_battle": False},
+                         onto=transport)
+        game.log("landing_planned", transport=transport, units=units, zone=zone, to=territory)
+        kit.waiting_landings.append((transport, units, zone, territory))
+        came = [z for z in kit.landed_from.get(territory, []) if z != zone]
+        if came:
+            kit.landed_from[territory] = came
+        else:
+            kit.landed_from.pop(territory, None)
+            kit.amphibious.pop(territory, None)
+        if territory in kit.pending_battles and not any(
+                u.space == territory and (u.owner == player or u.id in kit.commanded) and not u.flags.get("bombing")
+                for u in state.units):
+            kit.pending_battles.remove(territory)
 
 
 def _make_landings(game, zone: str) -> list[str]:
