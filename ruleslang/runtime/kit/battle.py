@@ -61,6 +61,10 @@ class BattleRules:
         withdraws    u => bool     which attacking units may leave the battle on their own where
                                    they stand (a retreat to the battle's own space), when the
                                    others may not retreat or every unit may (default: none)
+        stays        u => bool     which attacking units do not retreat with the others: a
+                                   retreat to another space moves the rest, and the battle goes
+                                   on with these (asked of each unit when the retreat is offered
+                                   and made; default: none, every attacking unit retreats)
         stalemate    bool          asked before each round: true ends the battle, the defender
                                    holding (no side can hit the other); default: only the
                                    runtime's guard of MAX_ROUNDS rounds ends such a battle
@@ -81,6 +85,12 @@ class BattleRules:
         self._stalemate = config is not None and config.has("stalemate")
         self.withdraws = config.predicate("withdraws") if config is not None else None
         self.casualties_by = config.unit_fn("casualties_by") if config is not None else None
+        self.stays_given = config is not None and config.has("stays")
+
+    def stays(self, unit) -> bool:
+        """True when `unit` fights on while the other attackers retreat (the `stays` setting,
+        asked now of this unit: it may read how the unit came, e.g. `carried_by(u)`)."""
+        return self.stays_given and self.config.unit_answer("stays", unit, self.game.ctx) is True
 
     def captures(self, unit) -> bool:
         """True when `unit`, on the winning attacking side, takes the territory."""
@@ -222,7 +232,11 @@ class Battle:
         if not may_retreat:
             return options
         seen: set[str] = set()
-        for uid in self.attacking:
+        leaving = self.attacking
+        if self.rules.stays_given:
+            # only the units that leave say where the retreat may go
+            leaving = [u.id for u in self.standing("attacker") if not self.rules.stays(u)]
+        for uid in leaving:
             origin = self.came_from.get(uid)
             if origin is None or origin == self.space or origin in seen:
                 continue
@@ -310,9 +324,12 @@ class Battle:
                 self.retreated_to = to
             ctx.log("retreat", space=self.space, to=to, units=movers, round=self.round)
             return
-        movers = [u.id for u in self.units("attacker") if u.id not in self.pending]
+        staying = [u for u in self.standing("attacker") if self.rules.stays(u)]
+        movers = [u.id for u in self.units("attacker") if u.id not in self.pending and u not in staying]
         self.game.state.move_units(movers, to)
-        self.retreated_to = to
+        if not staying:
+            self.retreated_to = to
+        # else a partial retreat: the others left the space (and so the battle); these fight on
         ctx.log("retreat", space=self.space, to=to, units=movers, round=self.round)
 
     def join_arrivals(self, present: set[int]) -> None:
