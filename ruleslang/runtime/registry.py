@@ -50,18 +50,20 @@ PROCEDURES: dict[str, tuple[str, dict[str, T.Type]]] = {
     # the battle at hand; retreat_to, which of the spaces its units came from it may retreat to;
     # stalemate, asked before each round, ends a battle no side can win; withdraws, which attacking
     # units may leave the battle on their own where they stand; casualties_by, who chooses the
-    # casualties among a unit's side
+    # casualties among a unit's side; stays, which attacking units fight on when the others retreat
     "battle": ("every contested space is fought out by the declared battle steps",
                {"round": T.TEXT, "start": T.TEXT, "capture": T.TEXT, "raid": T.TEXT,
                 "fights": _UNIT_BOOL, "hit_points": _UNIT_INT, "captured": _UNIT_BOOL,
                 "captures": _UNIT_BOOL, "defender": T.FnType((T.SPACE,), T.OptionalType(T.PLAYER)),
                 "retreats": T.BOOL, "retreat_to": T.FnType((T.SPACE,), T.BOOL), "stalemate": T.BOOL,
-                "withdraws": _UNIT_BOOL, "casualties_by": T.FnType((T.UNIT,), T.OptionalType(T.PLAYER))}),
+                "withdraws": _UNIT_BOOL, "casualties_by": T.FnType((T.UNIT,), T.OptionalType(T.PLAYER)),
+                "stays": _UNIT_BOOL}),
     # owner: who gets the units the current player places (itself by default; an ally that moves
-    # them, for a power whose economies buy and place separately)
+    # them, for a power whose economies buy and place separately); takes_landings: a carrier
+    # already at sea on which new air units may be placed (every one by default)
     "place": ("purchased units are placed, within the declared placement constraints",
               {"at_sea": _TYPE_BOOL, "carrier_capacity": _TYPE_INT, "carrier_cost": _TYPE_INT,
-               "owner": T.PLAYER}),
+               "owner": T.PLAYER, "takes_landings": _UNIT_BOOL}),
     # the bid (`play --bid SIDE=IPCS`), run before round 1 for each power with a bid, not in a
     # turn: the power buys units with its bid at `cost` and places them at once, each in a space
     # where `space` holds (land units on land, sea units at sea), at most `per_space` in a space

@@ -61,3 +61,27 @@ def test_the_heuristic_bot_scrambles_against_a_weakly_escorted_landing():
 def test_the_heuristic_bot_keeps_its_aircraft_home_against_a_strong_fleet():
     offer = _scramble_offer({"battleship": 2, "cruiser": 2})   # attack 4+4+3+3 against two fighters at 4
     assert offer["answer"] == []
+
+
+def test_the_heuristic_bot_sends_its_bombarding_ships_with_a_landing_and_japan_strikes_them():
+    """g40/base@1's `advice landing_support`: a cruiser (it bombards) sails with the landing on
+    Iwo Jima to the zone it is made from, a destroyer (it does not) stays; that zone is a
+    kamikaze zone, so the Japanese bot strikes the cruiser twice."""
+    units = {"24 Sea Zone": {"Americans": {"transport": 1, "infantry": 1, "armour": 1}},
+             "23 Sea Zone": {"Americans": {"cruiser": 1, "destroyer": 1}},
+             "Iwo Jima": {"Japanese": {"infantry": 0}}}
+    game = make_game(HOUSE, scenario={"units": units, "counters": AT_WAR},
+                     agents={"Japanese": "heuristic", "Americans": "heuristic"})
+    transport = ids(game, "24 Sea Zone", "Americans", "transport")[0]
+    cargo = [u.id for u in game.state.units if u.space == "24 Sea Zone" and u.id != transport]
+    game.state.move_units(cargo, "24 Sea Zone", 0, onto=transport)
+    cruiser = ids(game, "23 Sea Zone", "Americans", "cruiser")[0]
+    destroyer = ids(game, "23 Sea Zone", "Americans", "destroyer")[0]
+    run_phases(game, "Americans", "combat_move")
+    assert game.unit_or_none(transport).space == "17 Sea Zone"
+    assert game.unit_or_none(cruiser).space == "17 Sea Zone"
+    assert game.unit_or_none(destroyer).space == "23 Sea Zone"
+    run_phases(game, "Americans", "battle")
+    decisions = _kamikaze(game)
+    assert decisions[0]["answer"] == 2
+    assert [d["answer"]["id"] for d in decisions[1:]] == [cruiser, cruiser]

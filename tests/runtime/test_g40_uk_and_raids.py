@@ -184,3 +184,21 @@ def test_a_damaged_carrier_takes_no_landing_but_keeps_the_air_units_aboard(damag
     refusals = [r for e in events(game, "refused") for r in e["reasons"]]
     assert any("room for 0" in r for r in refusals) == damaged
     assert not events(game, "removed")      # the fighter aboard the damaged carrier stays
+
+
+@pytest.mark.parametrize("damaged", [False, True])
+def test_new_fighters_go_onto_a_carrier_already_at_sea_unless_it_is_damaged(damaged):
+    """g40/base@1's place settings: a fighter bought is placed from Western United States onto the
+    carrier in SZ 10 (TripleA "Produce new fighters on old carriers"), not onto a damaged one."""
+    units = {"10 Sea Zone": {"Americans": {"carrier": 1, "fighter": 1}}}     # the start's complex in Western United States
+    orders = {"Americans": [{"round": 1, "purchase": {"fighter": 1},
+                             "place": [{"at": "Western United States", "sea_zone": "10 Sea Zone", "units": [],
+                                        "carried": ["fighter"]}]}]}
+    game = make_game(HOUSE, scenario={"units": units}, orders=orders)
+    assert count(game, "10 Sea Zone", "Americans", "carrier") == 1
+    if damaged:
+        game.state.update_units(ids(game, "10 Sea Zone", "Americans", "carrier"), hits=1)
+    run_phases(game, "Americans", "purchase", "place")
+    assert count(game, "10 Sea Zone", "Americans", "fighter") == (1 if damaged else 2)
+    refusals = [r for e in events(game, "refused") for r in e["reasons"]]
+    assert any("have room for 0" in r for r in refusals) == damaged

@@ -10,9 +10,9 @@ The answer must have the decision's type (an option for `choose one`, a set of o
 replaces a procedure may drop a decision that a used ruleset advises on.
 
 `advice NAME(params) = expr`, NAME without a dot, gives one of the values bots build their
-estimates from (`INPUTS`: the firepower of a unit in a battle, what a territory is worth), as
-the ruleset's own formulas work it out; the parameters are what the bot passes (their types are
-the input's). A bot reads the rules only through these: without an input's advice it takes a
+estimates from (`INPUTS`: the firepower of a unit in a battle, what a territory is worth, which
+units support a landing), as the ruleset's own formulas work it out; the parameters are what the
+bot passes (their types are the input's). A bot reads the rules only through these: without an input's advice it takes a
 neutral value (0), never an attribute by a rule's name.
 
 Advice is read, never rolled (no dice), so asking it leaves the game's random numbers alone.
@@ -44,6 +44,9 @@ INPUTS: dict[str, tuple[tuple[T.Type, ...], T.Type, str]] = {
     "territory_value": ((T.SPACE,), T.INT,
                         "what a space is worth to a bot (its production value, say): bots rank the spaces "
                         "they attack, defend, bomb and ship from by it"),
+    "landing_support": ((T.UNIT,), T.BOOL,
+                        "whether a bot sends one of its units along with its amphibious assaults, to the "
+                        "sea zone a landing is made from (ships that bombard, say): without it, none goes"),
 }
 
 

@@ -21,7 +21,8 @@ values). It then plays:
   keeps a landing whatever the battles give (the engine's `landings`; carrier places promised once);
 - non-combat move: moves units toward the nearest threatened own territory (capitals first);
   transports carry the units that cannot reach the fighting by land to the friendly coast
-  nearest it (shipping.py), and land them on an enemy coast in combat move when the odds are good;
+  nearest it (shipping.py), and land them on an enemy coast in combat move when the odds are good,
+  with the ships the ruleset's `advice landing_support` names that reach the zone they land from;
   the purchase adds transports while such units wait ashore; then every air unit with no landing
   where it stands lands where the engine offers (its own carrier first);
 - placement: at the factory nearest the front; casualties: cheapest first, multi-hit units absorb
@@ -573,7 +574,13 @@ class HeuristicAgent(Agent):
                          and self._fire(game, u, "defender") > 0]
             needed = SCORE_ODDS if self._score_delta(game, territory) > 0 else ATTACK_ODDS
             return self._takes(game, territory, units, defenders, needed, amphibious_from=zone)
-        return Shipping(game, self.player, engine).assaults(used, wins)
+        return Shipping(game, self.player, engine).assaults(used, wins, lambda u: self._supports_landing(game, u))
+
+    def _supports_landing(self, game, unit) -> bool:
+        """Whether `unit` sails with the player's amphibious assaults to the zone they land from:
+        the ruleset's `advice landing_support`, else no unit does."""
+        advice = game.compiled.advice("landing_support")
+        return bool(advice.fn(game.ctx, game.ctx.unit_value(unit))) if advice is not None else False
 
     def _raids(self, game, engine, used: set[int], reserved: dict[str, int]) -> list:
         """Bombing raids by the units no attack needs, on the richest enemy factory each reaches

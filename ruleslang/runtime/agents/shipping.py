@@ -188,9 +188,11 @@ class Shipping:
             return []
         return [Move((transport.id,), reach[best])]
 
-    def assaults(self, used: set[int], wins) -> list[Move]:
+    def assaults(self, used: set[int], wins, supports=None) -> list[Move]:
         """Combat: land the cargo (and stranded units that can board) on an enemy coast when
-        `wins(attacking units, territory, sea zone they land from)` says the attack is worth it."""
+        `wins(attacking units, territory, sea zone they land from)` says the attack is worth it;
+        with each landing, up to one of the player's other units for each unit landed that
+        `supports(unit)` names and that can reach the zone it lands from (`_support`)."""
         stranded = self.stranded(used)
         plan: list[Move] = []
         for transport in self.transports():
@@ -219,7 +221,34 @@ class Shipping:
             plan += loads
             if zone != transport.space:
                 plan.append(Move((transport.id,), self._reach(transport)[zone]))
-            plan += [Move((uid,), (zone, territory), "unload", transport.id) for uid in cargo]
             used.add(transport.id)
             used.update(cargo)
+            if supports is not None:
+                plan += self._support(zone, len(cargo), used, supports)
+            plan += [Move((uid,), (zone, territory), "unload", transport.id) for uid in cargo]
         return plan
+
+    def _support(self, zone: str, most: int, used: set[int], supports) -> list[Move]:
+        """The moves of up to `most` of the player's sea units not yet `used` that `supports`
+        names into `zone` (those already there count, and stay), nearest first; each is then used."""
+        moves: list[Move] = []
+        found = 0
+        ships = [u for u in self.game.state.units if u.owner == self.player and u.id not in used
+                 and self.game.domain(u) == "sea" and self.capacity(u) == 0 and supports(u)]
+        movable = set(self.engine.movable_units())
+        reach = {}
+        for u in ships:
+            if u.space == zone:
+                reach[u.id] = ()
+            elif u.id in movable:
+                path = self.engine.destinations(u.id).get(zone)
+                if path is not None:
+                    reach[u.id] = path
+        for uid in sorted(reach, key=lambda i: (len(reach[i]), i)):
+            if found >= most:
+                break
+            if reach[uid]:
+                moves.append(Move((uid,), reach[uid]))
+            used.add(uid)
+            found += 1
+        return moves

@@ -61,6 +61,10 @@ class BattleRules:
         withdraws    u => bool     which attacking units may leave the battle on their own where
                                    they stand (a retreat to the battle's own space), when the
                                    others may not retreat or every unit may (default: none)
+        stays        u => bool     which attacking units do not retreat with the others: a
+                                   retreat to another space moves the rest, and the battle goes
+                                   on with these (asked of each unit when the retreat is offered
+                                   and made; default: none, every attacking unit retreats)
         stalemate    bool          asked before each round: true ends the battle, the defender
                                    holding (no side can hit the other); default: only the
                                    runtime's guard of MAX_ROUNDS rounds ends such a battle
@@ -81,6 +85,12 @@ class BattleRules:
         self._stalemate = config is not None and config.has("stalemate")
         self.withdraws = config.predicate("withdraws") if config is not None else None
         self.casualties_by = config.unit_fn("casualties_by") if config is not None else None
+        self.stays_given = config is not None and config.has("stays")
+
+    def stays(self, unit) -> bool:
+        """True when `unit` fights on while the other attackers retreat (the `stays` setting,
+        asked now of this unit: it may read how the unit came, e.g. `carried_by(u)`)."""
+        return self.stays_given and self.config.unit_answer("stays", unit, self.game.ctx) is True
 
     def captures(self, unit) -> bool:
         """True when `unit`, on the winning attacking side, takes the territory."""
@@ -222,7 +232,11 @@ class Battle:
         if not may_retreat:
             return options
         seen: set[str] = set()
-        for uid in self.attacking:
+        leaving = self.attacking
+        if self.rules.stays_given:
+            # only the units that leave say where the retreat may go
+            leaving = [u.id for u in self.standing("attacker") if not self.rules.stays(u)]
+        for uid in leaving:
             origin = self.came_from.get(uid)
             if origin is None or origin == self.space or origin in seen:
                 continue
@@ -310,9 +324,12 @@ class Battle:
                 self.retreated_to = to
             ctx.log("retreat", space=self.space, to=to, units=movers, round=self.round)
             return
-        movers = [u.id for u in self.units("attacker") if u.id not in self.pending]
+        staying = [u for u in self.standing("attacker") if self.rules.stays(u)]
+        movers = [u.id for u in self.units("attacker") if u.id not in self.pending and u not in staying]
         self.game.state.move_units(movers, to)
-        self.retreated_to = to
+        if not staying:
+            self.retreated_to = to
+        # else a partial retreat: the others left the space (and so the battle); these fight on
         ctx.log("retreat", space=self.space, to=to, units=movers, round=self.round)
 
     def join_arrivals(self, present: set[int]) -> None:
@@ -389,6 +406,7 @@ def run(ctx, proc) -> None:
     late = _late_sea_battles(game)
     if late:
         ctx.contested_spaces = ctx.contested_spaces + late
+        _recall_landings(game, late)
     zones = {zone for _, _, zone, _ in kit.waiting_landings}
     queue = late + [s for s in kit.pending_battles if s in zones] + [s for s in kit.pending_battles if s not in zones]
     while queue:
@@ -400,7 +418,7 @@ def run(ctx, proc) -> None:
                     queue.append(territory)
                     queue.sort(key=lambda s: (s not in zones, game.space_order(s)))
                     ctx.contested_spaces = ctx.contested_spaces + [territory]
-    for zone in sorted(zones - set(kit.pending_battles), key=game.space_order):
+    for zone in sorted(zones - set(kit.pending_battles) - set(late), key=game.space_order):
         _make_landings(game, zone)  # no battle was fought there (its enemy units left): cancelled
     kit.pending_battles, kit.waiting_landings = [], []
     ctx.contested_spaces = []
@@ -421,6 +439,38 @@ def _late_sea_battles(game) -> list[str]:
         return []
     mine = {u.space for u in state.units if (u.owner == player or u.id in kit.commanded) and not u.flags.get("bombing")}
     return sorted((arrived & mine) - set(kit.pending_battles), key=game.space_order)
+
+
+def _recall_landings(game, zones: list[str]) -> None:
+    """The landings the combat move made from `zones`, where sea battles are now fought that it
+    did not declare (enemy units came after it), wait for those battles as planned landings do:
+    their land units go back aboard their transports (`landing_planned`) and go ashore only when
+    the attacker wins there (`_make_landings`). A territory left with no attacking unit has no
+    battle of its own until then."""
+    kit, state = game.kit, game.state
+    player = state.current_player
+    landed: dict[tuple[int, str], list[int]] = {}  # (transport, territory) -> its cargo that landed
+    for unit in state.units:
+        transport = game.unit_or_none(unit.flags.get("unloaded_from")) if unit.flags.get("unloaded") else None
+        if (transport is not None and transport.space in zones and unit.flags.get("combat_moved")
+                and (unit.owner == player or unit.id in kit.commanded) and not game.board.is_sea(unit.space)):
+            landed.setdefault((transport.id, unit.space), []).append(unit.id)
+    for (transport, territory), units in sorted(landed.items(), key=lambda item: (game.space_order(item[0][1]), item[0][0])):
+        zone = game.unit_or_none(transport).space
+        state.move_units(units, zone, 0, path=[territory, zone], flags={"unloaded": False, "in_battle": False},
+                         onto=transport)
+        game.log("landing_planned", transport=transport, units=units, zone=zone, to=territory)
+        kit.waiting_landings.append((transport, units, zone, territory))
+        came = [z for z in kit.landed_from.get(territory, []) if z != zone]
+        if came:
+            kit.landed_from[territory] = came
+        else:
+            kit.landed_from.pop(territory, None)
+            kit.amphibious.pop(territory, None)
+        if territory in kit.pending_battles and not any(
+                u.space == territory and (u.owner == player or u.id in kit.commanded) and not u.flags.get("bombing")
+                for u in state.units):
+            kit.pending_battles.remove(territory)
 
 
 def _make_landings(game, zone: str) -> list[str]:

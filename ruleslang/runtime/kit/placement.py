@@ -4,7 +4,8 @@ A placement answer lists (territory, sea zone or None, [unit types]): the units 
 land territory, sea units going to the named sea zone bordering it. An item may add a fourth
 element, [carried unit types]: air units (`carrier_cost` above 0) mobilised from the territory
 straight onto the player's carriers in that sea zone, those placed there now or already there
-with room (`carrier_capacity`). The units go to the player the `owner` setting names (by default
+with room (`carrier_capacity`; a carrier already there only when the `takes_landings` setting
+takes it, as a move's landing would be). The units go to the player the `owner` setting names (by default
 the player placing them: an ally when one power's economies place for the player that moves all
 of its units). Every territory's units, carried ones included, are
 checked against the rules' `constraint on place(player, territory, units)` (and a new factory
@@ -18,6 +19,7 @@ from ruleslang.base.errors import EvalError
 from ruleslang.lang.eval.statements import check_action
 from ruleslang.runtime.config import procedure_config
 from ruleslang.runtime.decisions import Decision
+from ruleslang.runtime.kit.moves import takes_landings_of
 
 
 def run(ctx, proc) -> None:
@@ -28,6 +30,7 @@ def run(ctx, proc) -> None:
     at_sea = config.type_fn("at_sea", False)
     carrier_capacity = config.type_fn("carrier_capacity", 0)
     carrier_cost = config.type_fn("carrier_cost", 0)
+    takes = takes_landings_of(config)
     player = state.current_player
     player_value = ctx.player_values[player]
     owner = _owner(ctx, config, player)
@@ -59,7 +62,7 @@ def run(ctx, proc) -> None:
         left = list(pending)
         reasons: list[str] = []
         at: dict[str, list[str]] = {}  # everything placed at a territory is one placement, however listed
-        room = _carrier_room(state, owner, carrier_capacity, carrier_cost)
+        room = _carrier_room(state, owner, carrier_capacity, carrier_cost, takes)
         for item in answer:
             try:
                 territory, sea_zone, types, carried = _item(item)
@@ -144,19 +147,23 @@ def _item(item) -> tuple:
     return territory, sea_zone, list(types), []
 
 
-def _carrier_room(state, player: str, carrier_capacity, carrier_cost) -> dict[str, int]:
+def _carrier_room(state, player: str, carrier_capacity, carrier_cost, takes=None) -> dict[str, int]:
     """Room left on the player's own carriers, per space where it has any (air units of the player
-    there already take theirs)."""
+    there already take theirs). A carrier that `takes` refuses (e.g. a damaged one) gives no room,
+    and the air units there are counted on such carriers first (they stay aboard)."""
     capacity: dict[str, int] = {}
+    closed: dict[str, int] = {}
     used: dict[str, int] = {}
     for unit in state.units:
         if unit.owner != player:
             continue
         if carrier_capacity(unit.type):
-            capacity[unit.space] = capacity.get(unit.space, 0) + carrier_capacity(unit.type)
+            kept = capacity if takes is None or takes(unit) else closed
+            kept[unit.space] = kept.get(unit.space, 0) + carrier_capacity(unit.type)
         if carrier_cost(unit.type) > 0:
             used[unit.space] = used.get(unit.space, 0) + carrier_cost(unit.type)
-    return {space: capacity[space] - used.get(space, 0) for space in capacity}
+    spaces = list(capacity) + [space for space in closed if space not in capacity]
+    return {space: capacity.get(space, 0) - max(0, used.get(space, 0) - closed.get(space, 0)) for space in spaces}
 
 
 def pack(board, territories, units, allowed, at_sea, pick_sea=lambda seas: seas[0]) -> list:
