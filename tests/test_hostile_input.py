@@ -441,3 +441,11 @@ def test_a_recorded_move_answer_of_the_wrong_shape_is_a_divergence_not_a_crash(t
     log.write_text("\n".join(lines) + "\n", encoding="utf-8")
     code, output = run_cli(["replay", str(log)])
     assert code == 1 and "diverged" in output and "is not the shape of a move answer" in output
+
+
+@pytest.mark.parametrize("dice", ["9" * 5000 + "d6", "2d" + "9" * 5000])
+def test_a_dice_literal_of_thousands_of_digits_is_e509_at_the_literal(tmp_path, dice):
+    rules = tmp_path / "dice.rules"
+    rules.write_text(f"ruleset a/b@1\nformula f() -> int = {dice}\n", encoding="utf-8")
+    code, output = run_cli(["check", str(rules)])
+    assert code == 1 and "dice.rules:2:22: error[E509]" in output and "internal error" not in output

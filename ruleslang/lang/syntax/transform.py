@@ -677,6 +677,7 @@ class _ToAst(Transformer):
         return ast.NoneLit(span=self._span(meta))
 
     def _dice(self, tok: Token) -> ast.DiceLit:
+        self._check_digits(tok)  # thousands of dice digits are past what Python turns into an int
         count_text, sides_text = str(tok).split("d")
         count = int(count_text) if count_text else 1
         sides = int(sides_text)
