@@ -6,7 +6,8 @@ docs/api.md) is imported on first use, so the command line does not pay for it a
 
 from ruleslang.base.version import VERSION as __version__
 
-_API = ("load", "check", "check_each", "diff", "ruleset_diff", "Rules", "PlayedGame", "Outcome", "Checked", "new_game", "RulesError")
+_API = ("load", "check", "check_each", "diff", "ruleset_diff", "Rules", "PlayedGame", "Outcome", "Checked", "new_game",
+        "RulesError", "save", "resume", "ResumedGame", "list_rulesets", "Listed", "run_tests", "TestRun", "workspace_for")
 __all__ = ["__version__", *_API]
 
 

@@ -16,9 +16,10 @@ docs/api.md shows it on the shipped rulesets.
 Values come back as plain Python data (numbers, texts, lists, dicts; a space or a player as its
 name; exact probabilities as `fractions.Fraction`). Every problem a user can cause raises
 `RulesError`, whose `diagnostics` carry the code, file, line and column, as the command line
-prints them. The command line is a client of this module: `eval`, `call`, `explain`, `check`, `diff`
-and a new game's set-up run here and the CLI only parses arguments and renders what comes back (`Rules.evaluate`,
-`Rules.invoke`, `check_each`, `ruleset_diff` give the runtime's own values for that).
+prints them. The command line is a client of this module: `eval`, `call`, `explain`, `check`, `diff`,
+`list`, `test`, a new game's set-up, a save and a resumed game run here and the CLI only parses
+arguments and renders what comes back (`Rules.evaluate`, `Rules.invoke`, `check_each`, `ruleset_diff`,
+`run_tests` give the runtime's own values for that).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Sequence
 
-from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, error
+from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, error, sort_diagnostics
 from ruleslang.base.errors import EvalError
 from ruleslang.base.source import Source, Span
 from ruleslang.base.suggest import did_you_mean
@@ -36,16 +37,20 @@ from ruleslang.lang.diff import RulesetDiff, diff_rulesets
 from ruleslang.lang.eval import exact as exact_values
 from ruleslang.lang.eval.compile import NO_VALUE
 from ruleslang.lang.syntax import ast
+from ruleslang.lang.compose.loader import parse_ref
 from ruleslang.lang.syntax.unparse import unparse_type
 from ruleslang.lang.values import to_json
+from ruleslang.ruletests.coverage import CoverageReport
 from ruleslang.ruletests.invariants import evaluate_checks
+from ruleslang.ruletests.runner import TestResult, TestRunner, results_json
 from ruleslang.workspace.compositions import Loaded, Workspace
 from ruleslang.workspace.session import compile_expression, convert_argument, make_context
 
 RulesError = DiagnosticError  # raised with `.diagnostics` for anything a user can get wrong
 
-__all__ = ["RulesError", "Rules", "PlayedGame", "Outcome", "Checked", "load", "check", "check_each", "diff",
-           "ruleset_diff", "new_game"]
+__all__ = ["RulesError", "Rules", "PlayedGame", "Outcome", "Checked", "Listed", "TestRun", "ResumedGame", "load",
+           "check", "check_each", "diff", "ruleset_diff", "new_game", "save", "resume", "list_rulesets", "run_tests",
+           "workspace_for"]
 
 # what `call` can name: the definitions that give a value (the first three also have exact forms)
 CALLABLE_KINDS = ("formula", "modifiers", "constant", "table", "die table", "counter", "option", "fact")
@@ -123,6 +128,199 @@ def new_game(refs: Sequence[str], *, seed: int = 1, rounds: int = 10, agent: str
                             players=dict(players or {}), default_agent=agent, settings=list(settings),
                             orders=orders, bids=dict(bids or {}))
     return saves.build_game(ws, setup, scenario_text=scenario_text)
+
+
+def workspace_for(refs: Sequence[str], *, rulesets: Sequence[str | Path] = ()) -> tuple[Workspace, list[str]]:
+    """The workspace and the REFs that `refs` stand for, as `check` and `test` take them: a folder
+    stands for the rulesets in it and is searched first (a root laid out as family/name@N.rules, or
+    one family's folder; S002 when it holds none); no REF at all, for every ruleset found."""
+    folders = [ref for ref in refs if _is_folder(ref)]
+    ws = Workspace([*[_root_of(Path(f)) for f in folders], *rulesets])
+    if not refs:
+        return ws, [ref for ref, _ in ws.loader.all_rulesets()]
+    out: list[str] = []
+    for ref in refs:
+        if ref not in folders:
+            out.append(ref)
+            continue
+        inside = Path(ref).resolve()
+        found = [r for r, path in ws.loader.all_rulesets() if inside in path.resolve().parents]
+        if not found:
+            raise RulesError(error("S002", f"'{ref}' is a folder with no rulesets in it", file=ref,
+                                   hint="a folder of rulesets holds family/name@N.rules files, or family "
+                                        "folders of them"))
+        out.extend(found)
+    return ws, out
+
+
+def _is_folder(ref: str) -> bool:
+    """Whether a REF names a folder (a REF is otherwise a name or a .rules file)."""
+    return parse_ref(ref) is None and Path(ref).is_dir()
+
+
+def _root_of(folder: Path) -> Path:
+    """The ruleset root a folder belongs to: itself, or its parent when it is one family's folder."""
+    return folder.parent if any(folder.glob("*.rules")) else folder
+
+
+@dataclass
+class Listed:
+    """A ruleset found in the roots: its REF, its title ("" when it has none), its file, and the
+    diagnostics of its header when it does not parse."""
+
+    ref: str
+    title: str
+    path: Path
+    diagnostics: list[Diagnostic]
+
+
+def list_rulesets(*, rulesets: Sequence[str | Path] = (), workspace: Workspace | None = None) -> list[Listed]:
+    """Every ruleset found (`rulesets` folders first, then the shipped ones), sorted by REF, as
+    `ruleslang list` shows them. Only each file's header is read."""
+    ws = workspace if workspace is not None else Workspace(list(rulesets))
+    out = []
+    for ref, path in ws.loader.all_rulesets():
+        try:
+            out.append(Listed(ref, ws.loader.header(path).title or "", path, []))
+        except DiagnosticError as exc:
+            out.append(Listed(ref, "", path, list(exc.diagnostics)))
+    return out
+
+
+@dataclass
+class TestRun:
+    """The rule tests of some rulesets run: a `TestResult` per test (`status` pass, fail or error,
+    `title`, `ruleset`, `span`, `message`, `expected`, `actual`, `rolls`) and one failed result for
+    each REF that does not check; that REF's `diagnostics`; the resolved `compositions` of those that
+    did; and with coverage, what the tests reached (`coverage.to_json()`, `to_text()`)."""
+
+    results: list[TestResult]
+    diagnostics: list[Diagnostic]
+    compositions: list[Any]
+    coverage: CoverageReport | None = None
+
+    @property
+    def passed(self) -> bool:
+        """Every test passed and every REF checked."""
+        return all(r.status == "pass" for r in self.results) and not any(d.is_error for d in self.diagnostics)
+
+    def to_json(self) -> dict:
+        """What `ruleslang test --format json` prints."""
+        out = results_json(self.results)
+        if self.coverage is not None:
+            out["coverage"] = self.coverage.to_json()
+        if self.diagnostics:
+            out["diagnostics"] = [d.to_json() for d in sort_diagnostics(self.diagnostics)]
+        return out
+
+
+def run_tests(refs: Sequence[str] = (), *, keyword: str | None = None, coverage: bool = False,
+              rulesets: Sequence[str | Path] = (), workspace: Workspace | None = None) -> TestRun:
+    """Run the rule tests of each REF (a folder for the rulesets in it, none for every ruleset found),
+    those whose title contains `keyword` only; `coverage` records what they reach. A REF that does
+    not check is one failed result, never silence."""
+    if workspace is None:
+        workspace, refs = workspace_for(list(refs), rulesets=rulesets)
+    runner = TestRunner(workspace)
+    report = CoverageReport() if coverage else None
+    run = TestRun([], [], [], report)
+    for ref in refs:
+        loaded = workspace.load([ref])
+        if not loaded.ok:
+            run.diagnostics.extend(loaded.diagnostics)
+            run.results.append(_unloadable(ref, loaded.diagnostics))
+            continue
+        run.compositions.append(loaded.ruleset)
+        run.results.extend(runner.run(loaded, keyword) if report is None else report.run(runner, loaded, keyword))
+    return run
+
+
+def _unloadable(ref: str, diagnostics) -> TestResult:
+    """A ruleset that does not check: one failed 'test' in the summary, so it never reads as success."""
+    first = next((d for d in diagnostics if d.is_error), None)
+    # an error with no place in a file (a missing file, a folder) points at the REF as typed
+    span = first.span if first is not None and first.span is not None else \
+        Span(Source("<command line>", ref), 0, len(ref))
+    return TestResult(ref, "(the ruleset does not check; its tests did not run)", span, "error",
+                      first.message if first is not None else "the ruleset does not check")
+
+
+def save(game, path: str | Path, *, scenario_text: str | None = None, finished: bool = False) -> None:
+    """Write a game (from `new_game`, or a `ResumedGame`'s `game`) as `play --save` does: a save
+    `resume` takes, its description, starting state, every decision and event (written whole or not
+    at all). `scenario_text` is the text of the scenario it started from, if any."""
+    # start-up time: the runtime loads only when a game is saved or resumed
+    from ruleslang.runtime import saves
+
+    saves.write_save(str(path), saves.save_data(game, scenario_text=scenario_text, finished=finished))
+
+
+class ResumedGame:
+    """A saved game set up to go on (`resume`): `game` (its state, summaries and events as a new
+    game's), `rounds` (the round it plays to), `scenario_text` (the save's scenario, for new saves),
+    and `run()`. Running it plays the saved rounds again from the save's own decisions first: their
+    events must be the saved ones (D666, D667 otherwise), then the game goes on with its agents."""
+
+    def __init__(self, game, data: dict, path: str, rounds: int):
+        self.game = game
+        self.rounds = rounds
+        self.scenario_text = data["scenario"]["text"]
+        self.saved_rounds = data["rounds_played"]
+        self._data = data
+        self._path = path
+
+    def run(self, progress=None) -> dict:
+        """Play to `rounds`; the result, as `play --format json` prints it. `progress(game, summary,
+        saved)` is called after each round, `saved` being True while the re-run is inside the save's
+        rounds and they are not all confirmed yet (write nothing over the save then); after the last
+        saved round it is False."""
+        # start-up time: the runtime loads only when a game is played
+        from ruleslang.runtime import saves
+
+        pending = [self.saved_rounds]  # the saved rounds not yet confirmed; None once they all are
+
+        def after_round(game, summary):
+            if pending[0] is not None:
+                done = len(game.summaries) >= pending[0]
+                saves.verify_resumed(self._data, game, self._path, complete=done)
+                if done:
+                    pending[0] = None
+            if progress is not None:
+                progress(game, summary, pending[0] is not None)
+
+        try:
+            result = self.game.run(self.rounds, progress=after_round)
+        except saves.ReplayDivergence as exc:
+            raise saves.divergence_error(exc, self._path) from None
+        if pending[0] is not None:  # the re-run ended before the saved rounds did
+            saves.verify_resumed(self._data, self.game, self._path, complete=True)
+        return result
+
+
+def resume(save: str | Path, *, rounds: int | None = None, agent: str | None = None,
+           players: dict[str, str] | None = None, orders: str | None = None,
+           rulesets: Sequence[str | Path] = (), workspace: Workspace | None = None) -> ResumedGame:
+    """A saved game (`play --save`) set up to go on, as `ruleslang play --resume` does: its own
+    rulesets, scenario, options, bids and seed; `rounds` to play to (default: the save's), `agent` and
+    `players` for what comes after the saved decisions, `orders` for scripted agents. The save must
+    be intact and its rulesets unchanged (D66x)."""
+    # start-up time: the runtime loads only when a game is saved or resumed
+    from ruleslang.runtime import saves
+
+    path = str(save)
+    ws = workspace if workspace is not None else Workspace(list(rulesets))
+    data = saves.read_save(path)
+    setup = saves.setup_of(data)
+    if rounds is not None:
+        setup.rounds = rounds
+    setup.players.update(players or {})
+    if agent:
+        setup.default_agent = agent
+    setup.orders = orders
+    saves.confine_record(ws, setup, path)
+    game = saves.build_game(ws, setup, recorded=data["decisions"], scenario_text=data["scenario"]["text"])
+    saves.check_rulesets_unchanged(game, data, path)
+    return ResumedGame(game, data, path, setup.rounds)
 
 
 @dataclass

@@ -1,5 +1,6 @@
 """The Python API, used as a notebook user would: only `import ruleslang`."""
 
+import json
 from fractions import Fraction
 from pathlib import Path
 
@@ -136,3 +137,79 @@ def test_explain_gives_the_parts_of_a_formula_and_refuses_what_is_not_a_call(boa
     with pytest.raises(ruleslang.RulesError) as caught:
         board.explain("1 + 2")
     assert caught.value.diagnostics[0].code == "U105"
+
+
+# ---------------------------------------------------------------- list, test and resume, as the command line runs them
+
+
+def test_list_rulesets_finds_shipped_and_user_rulesets_with_their_titles(tmp_path):
+    listed = {r.ref: r for r in ruleslang.list_rulesets(rulesets=[FIXTURES])}
+    assert listed["procs/game@1"].title == "Phases, hooks, effects and decisions on the mini map"
+    assert listed["procs/game@1"].path == FIXTURES / "procs" / "game@1.rules"
+    assert "aar/house-rules@1" in listed and listed["aar/house-rules@1"].diagnostics == []
+    broken = tmp_path / "mine" / "broken@1.rules"
+    broken.parent.mkdir()
+    broken.write_text('ruleset mine/broken@1\ntitle "unterminated\n')
+    (found,) = [r for r in ruleslang.list_rulesets(rulesets=[tmp_path]) if r.ref == "mine/broken@1"]
+    assert found.title == "" and found.diagnostics and found.diagnostics[0].span.line == 2
+
+
+def _failing_copy(tmp_path):
+    """The fixture's procs/game@1 in a folder of its own, with one expectation made false."""
+    folder = tmp_path / "procs"
+    folder.mkdir()
+    text = (FIXTURES / "procs" / "game@1.rules").read_text()
+    assert "expect treasury(Blues) == 12 + 7 + 1" in text
+    (folder / "game@1.rules").write_text(text.replace("expect treasury(Blues) == 12 + 7 + 1",
+                                                      "expect treasury(Blues) == 12 + 7 + 2"))
+    return folder
+
+
+def test_run_tests_gives_each_result_and_a_failed_one_for_what_does_not_check(tmp_path):
+    run = ruleslang.run_tests(["procs/game@1"], rulesets=[FIXTURES])
+    assert run.passed and run.results and all(r.status == "pass" for r in run.results)
+    assert [c.ref for c in run.compositions] == ["procs/game@1"]
+    failing = ruleslang.run_tests([str(_failing_copy(tmp_path))], keyword="hooks", rulesets=[FIXTURES])
+    (result,) = failing.results  # -k: only the test whose title has the keyword
+    assert not failing.passed and result.status == "fail" and result.title == "hooks for a player only"
+    assert (result.expected, result.actual) == ("21", "20") and result.span.line == 75
+    assert failing.to_json()["tests"][0]["status"] == "fail" and failing.to_json()["failed"] == 1
+    missing = ruleslang.run_tests(["aar/nope@1"])
+    assert not missing.passed and missing.results[0].status == "error"
+    assert [d.code for d in missing.diagnostics] == ["S001"] and missing.to_json()["diagnostics"][0]["code"] == "S001"
+
+
+def test_run_tests_with_coverage_says_what_the_tests_reach():
+    run = ruleslang.run_tests(["procs/game@1"], coverage=True, rulesets=[FIXTURES])
+    counts = run.coverage.to_json()["counts"]
+    assert sum(c["reached"] for c in counts.values()) > 0
+    assert run.to_json()["coverage"]["counts"] == counts
+
+
+def test_a_saved_game_resumed_plays_on_as_the_whole_game_would(tmp_path):
+    first = ruleslang.new_game(["aar/base@1"], seed=4, rounds=2, agent="random")
+    first.run(2)
+    path = tmp_path / "game.json"
+    ruleslang.save(first, path)
+    resumed = ruleslang.resume(path, rounds=3)
+    seen = []
+    result = resumed.run(lambda game, summary, saved: seen.append(saved))
+    # the saved rounds are played again: the first is not confirmed until the second matched too
+    assert seen == [True, False, False] and resumed.saved_rounds == 2
+    whole = ruleslang.new_game(["aar/base@1"], seed=4, rounds=3, agent="random")
+    assert result == whole.run(3)
+    assert list(resumed.game.state.events) == list(whole.state.events)
+
+
+def test_a_save_changed_by_hand_is_refused_before_it_plays_on(tmp_path):
+    game = ruleslang.new_game(["aar/base@1"], seed=4, rounds=1, agent="random")
+    game.run(1)
+    path = tmp_path / "game.json"
+    ruleslang.save(game, path)
+    data = json.loads(path.read_text())
+    changed = next(e for e in data["events"] if e["kind"] == "treasury")
+    changed["after"] += 1  # a player's money edited
+    path.write_text(json.dumps(data))
+    with pytest.raises(ruleslang.RulesError) as caught:
+        ruleslang.resume(path, rounds=2).run()
+    assert caught.value.diagnostics[0].code == "D666"

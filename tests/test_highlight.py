@@ -45,3 +45,24 @@ def test_the_keywords_are_the_grammars():
 def test_the_vscode_grammar_is_up_to_date():
     shipped = json.loads((REPO / "editors" / "vscode" / "syntaxes" / "ruleslang.tmLanguage.json").read_text())
     assert shipped == textmate_grammar(), "run: python -m ruleslang.lang.syntax.highlight editors/vscode/syntaxes"
+
+
+def test_the_tokens_read_from_the_grammar_are_the_ones_lark_builds():
+    """The formatter and the highlighters lex with grammar_terms(); lark's own terminals agree."""
+    from ruleslang.lang.syntax.grammar import grammar_terms, grammar_text
+    from ruleslang.lang.syntax.lalr import get_parser
+
+    terms = grammar_terms()
+    built = {t.name: t.pattern for t in get_parser().terminals}
+    for name in ("STRING", "REF", "DICE", "NAME", "DECIMAL", "INT"):
+        # lark reads `\n` in a pattern as the newline itself
+        assert terms["patterns"][name].replace("\\n", "\n") == built[name].to_regexp(), name
+    # COMMENT is folded into the parser's newline terminal; its pattern is inside that one
+    assert terms["patterns"]["COMMENT"].replace("\\n", "\n") in built["_NL"].to_regexp()
+    symbols = {p.value for p in built.values() if p.type == "str" and not re.fullmatch(r"[A-Za-z_]+", p.value)}
+    # the operators lark builds from the rules' strings (and its SIGN, MUL_OP, COMP_OP terminals)
+    for name in ("SIGN", "MUL_OP", "COMP_OP"):
+        symbols |= set(re.findall(r'"([^"]+)"', next(line for line in grammar_text().splitlines()
+                                                     if line.startswith(name + ":"))))
+    assert set(terms["symbols"]) == symbols
+    assert terms["symbols"].index("..") < terms["symbols"].index(".")  # longest first

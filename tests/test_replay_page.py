@@ -53,8 +53,8 @@ def test_the_page_has_the_start_and_every_round_and_shows_the_last(game):
     assert f'max="{ROUNDS}"' in game["page"] and f'value="{ROUNDS}"' in game["page"]
     for _, _, _, body in frames:
         assert body.count("<svg") == 1
-    # the embedded map has no positions, and the page says its layout is derived
-    assert "laid out from the map&#x27;s connections (the map carries no positions)" in game["page"]
+    # the embedded map carries its spaces' positions, and the page says it is drawn by them
+    assert "laid out by the spaces&#x27; positions on the map" in game["page"]
 
 
 def test_each_round_shows_its_battles_raids_control_and_rule_messages(game):

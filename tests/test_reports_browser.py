@@ -110,6 +110,12 @@ def test_the_replay_page_draws_the_board_and_its_slider_changes_the_round(browse
     [last] = browser.execute_script(shown)
     assert last["id"] == "frame-2" and last["label"] == "round 2"
     assert last["width"] > 300 and last["height"] > 200 and last["spaces"] > 100
+    # the board is drawn by the map's positions: the footer says so, and west is left of east
+    assert "by the spaces' positions on the map" in browser.find_element("css selector", "footer").text
+    drawn_x = browser.execute_script("""return Object.fromEntries(Array.from(document.querySelectorAll(
+        '#frame-2 g.space')).map(g => [g.querySelector('title').textContent.split('\\n')[0],
+        g.querySelector('circle').getBoundingClientRect().x]));""")
+    assert drawn_x["Western Europe"] < drawn_x["Germany"] < drawn_x["West Russia"] < drawn_x["Russia"]
     # the slider moved to the start shows the start, and only it
     browser.execute_script("const s = document.getElementById('round'); s.value = 0; "
                            "s.dispatchEvent(new Event('input'));")

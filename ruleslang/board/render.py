@@ -1,7 +1,8 @@
 """Board pictures: a map or game state drawn as a graph, in SVG or a self-contained HTML page.
 
 A map whose every space has a `position` (its centre on the map's picture, as TripleA map
-folders give it) is drawn by those positions. Otherwise, game files carrying no coordinates, the
+folders give it) is drawn by those positions; a connection between the picture's two edges (a
+map wrapping around) is drawn as two lines running off them. Otherwise, game files carrying no coordinates, the
 spaces are laid out by networkx's force-directed (spring) layout with a fixed seed: the same
 board always gives the same picture. Land is
 coloured by its controller, sea zones blue-grey, impassable land dark grey; each space lists
@@ -67,7 +68,7 @@ def layout(game_map: GameMap) -> dict[str, tuple[float, float]]:
     connections at all) sit side by side in a strip along the bottom, so they do not squeeze it.
     """
     width, height = canvas_size(game_map)
-    if game_map.spaces and all(s.position is not None for s in game_map.spaces):
+    if by_position(game_map):
         return _by_position(game_map, width, height)
     graph = networkx.Graph()
     graph.add_nodes_from(natural_sorted(game_map.space_names()))
@@ -88,6 +89,23 @@ def layout(game_map: GameMap) -> dict[str, tuple[float, float]]:
         for name, (x, y) in _spring(graph.subgraph(names)).items():
             out[name] = (round(left + x * box_width, 1), round(top + y * box_height, 1))
     return out
+
+
+def by_position(game_map: GameMap) -> bool:
+    """Whether the map is drawn by its spaces' positions (every space has one)."""
+    return bool(game_map.spaces) and all(s.position is not None for s in game_map.spaces)
+
+
+def _segments(a: tuple[float, float], b: tuple[float, float], width: int | None):
+    """The lines drawing a connection: one, or, on a picture drawn by positions where the two ends
+    lie more than half the picture apart (a map wrapping around left to right, as TripleA's world
+    maps do), two running off the nearer edges so that no line crosses the whole board."""
+    (x1, y1), (x2, y2) = a, b
+    if width is None or abs(x2 - x1) <= width / 2:
+        return [(a, b)]
+    (lx, ly), (rx, ry) = (a, b) if x1 < x2 else (b, a)
+    middle = round((ly + ry) / 2, 1)
+    return [((lx, ly), (0, middle)), ((rx, ry), (width, middle))]
 
 
 def _by_position(game_map: GameMap, width: int, height: int) -> dict[str, tuple[float, float]]:
@@ -150,12 +168,13 @@ def render_svg(board: GameState | GameMap) -> str:
            f"<title>{esc(game_map.title or game_map.name)}</title>",
            f'<rect width="{width}" height="{height}" fill="#f7f5ef"/>',
            '<g class="connections">']
+    wraps = by_position(game_map)
     for a, b in game_map.connections():
         kinds = {game_map.space(a).kind, game_map.space(b).kind}
         edge = "coast" if len(kinds) == 2 else kinds.pop()
-        (x1, y1), (x2, y2) = where[a], where[b]
-        out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{EDGE_COLORS[edge]}" '
-                   f'stroke-width="{1.6 if edge == "land" else 1}"/>')
+        for (x1, y1), (x2, y2) in _segments(where[a], where[b], width if wraps else None):
+            out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{EDGE_COLORS[edge]}" '
+                       f'stroke-width="{1.6 if edge == "land" else 1}"/>')
     out.append("</g>")
     out.append('<g class="spaces">')
     for name in natural_sorted(game_map.space_names()):

@@ -247,7 +247,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the folder to write into, made if missing (default: here); existing files of the same "
                         "names are replaced")
     p.add_argument("--map-folder", metavar="DIR",
-                   help="the game's TripleA map folder: its centers.txt gives each space its position, so pictures "
+                   help="the game's TripleA map folder: its centers.txt, place.txt or pu_place.txt give each space its "
+                        "position (a space none names: the mean of its neighbours'), so pictures "
                         "(map show, replay --html) follow the map's geography")
     noise = p.add_mutually_exclusive_group()
     noise.add_argument("-q", "--quiet", action="store_true",

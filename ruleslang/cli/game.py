@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
-from ruleslang.api import new_game
+from ruleslang.api import new_game, resume, save
 from ruleslang.base.diagnostics import DiagnosticError, error
 from ruleslang.base.fileio import file_problem
 from ruleslang.base.source import Source
@@ -75,20 +75,12 @@ def cmd_play(args) -> int:
     if problem:
         return report_diagnostics([error("U100", problem)], args.format)
     bids = _parse_bids(args.bids)
-    recorded = None
-    scenario_text = None
+    resumed = None
     if args.resume:
-        data = saves.read_save(args.resume)
-        setup = saves.setup_of(data)
-        if args.rounds is not None:
-            setup.rounds = args.rounds
         # new agents for what comes after the record (the record answers everything before)
-        setup.players.update(players)
-        if args.agent:
-            setup.default_agent = args.agent
-        setup.orders = args.orders
-        recorded = data["decisions"]
-        scenario_text = data["scenario"]["text"]
+        resumed = resume(args.resume, rounds=args.rounds, agent=args.agent, players=players, orders=args.orders,
+                         workspace=ws)
+        game, rounds, scenario_text = resumed.game, resumed.rounds, resumed.scenario_text
         if not args.save:
             print(f"note: the resumed game is not saved; add --save {args.resume} to keep it", file=sys.stderr)
     else:
@@ -105,11 +97,6 @@ def cmd_play(args) -> int:
                         agent=args.agent or defaults.get("agent", "heuristic"), scenario=args.scenario,
                         settings=args.settings, orders=args.orders, bids=bids, scenario_text=scenario_text,
                         workspace=ws)
-    if args.resume:
-        rounds = setup.rounds
-        saves.confine_record(ws, setup, args.resume)
-        game = saves.build_game(ws, setup, recorded=recorded, scenario_text=scenario_text)
-        saves.check_rulesets_unchanged(game, data, args.resume)
     # under --format json standard output is the result alone; what a person reads goes to stderr
     text = sys.stderr if args.format == "json" else sys.stdout
     if args.show_composition:
@@ -117,22 +104,13 @@ def cmd_play(args) -> int:
     elif not args.quiet:
         print("Rulesets: " + ", ".join(composition_rulesets(game.loaded.ruleset)), file=text)
     printer = RoundPrinter(text, quiet=args.quiet, live=sys.stderr.isatty() and not args.quiet)
-    # a resumed game re-runs the saved rounds; their events must be the saved ones before
-    # anything is written over the save
-    verify_after = data["rounds_played"] if args.resume else None
 
-    def after_round(g, summary):
-        nonlocal verify_after
-        if verify_after is not None:
-            done = len(g.summaries) >= verify_after
-            saves.verify_resumed(data, g, args.resume, complete=done)
-            if done:
-                verify_after = None
+    def after_round(g, summary, saved=False):
         printer.round(g, summary)
-        if verify_after is not None:
-            return  # inside the saved rounds: nothing is written until every one of them matched
+        if saved:
+            return  # a resumed game inside the saved rounds: nothing is written until every one of them matched
         if args.save:
-            saves.write_save(args.save, saves.save_data(g, scenario_text=scenario_text, finished=False))
+            save(g, args.save, scenario_text=scenario_text)
         if args.log:
             saves.write_log(args.log, g, scenario_text)
 
@@ -146,14 +124,9 @@ def cmd_play(args) -> int:
         printer.turn(g, player)
 
     game.on_turn = on_turn
-    try:
-        result = game.run(rounds, progress=after_round)
-    except saves.ReplayDivergence as exc:
-        raise saves.divergence_error(exc, args.resume)
-    if verify_after is not None:  # the re-run ended before the saved rounds did
-        saves.verify_resumed(data, game, args.resume, complete=True)
+    result = resumed.run(after_round) if resumed is not None else game.run(rounds, progress=after_round)
     if args.save:
-        saves.write_save(args.save, saves.save_data(game, scenario_text=scenario_text, finished=True))
+        save(game, args.save, scenario_text=scenario_text, finished=True)
     if args.log:
         saves.write_log(args.log, game, scenario_text, finished=True)
     printer.result(game, result)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ruleslang.api import workspace_for
 from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, error
 from ruleslang.lang.compose.loader import parse_ref
 from ruleslang.workspace.compositions import Loaded, Workspace
@@ -28,29 +29,7 @@ def workspace_and_refs(args) -> tuple[Workspace, list[str]]:
     """check and test: the workspace and the REFs to run. A folder given as a REF stands for the
     rulesets in it, and is searched first (as with --rulesets): a root laid out as family/name@N.rules,
     or one family's folder. With no REF, every ruleset found."""
-    folders = [ref for ref in args.refs if folder_ref(ref) is not None]
-    roots = [_root_of(Path(f)) for f in folders]
-    ws = Workspace([*roots, *ruleset_folders(args)])
-    if not args.refs:
-        return ws, [ref for ref, _ in ws.loader.all_rulesets()]
-    refs: list[str] = []
-    for ref in args.refs:
-        if ref not in folders:
-            refs.append(ref)
-            continue
-        inside = Path(ref).resolve()
-        found = [r for r, path in ws.loader.all_rulesets() if inside in path.resolve().parents]
-        if not found:
-            raise DiagnosticError(error("S002", f"'{ref}' is a folder with no rulesets in it", file=ref,
-                                        hint="a folder of rulesets holds family/name@N.rules files, or family "
-                                             "folders of them"))
-        refs.extend(found)
-    return ws, refs
-
-
-def _root_of(folder: Path) -> Path:
-    """The ruleset root a folder belongs to: itself, or its parent when it is one family's folder."""
-    return folder.parent if any(folder.glob("*.rules")) else folder
+    return workspace_for(args.refs, rulesets=ruleset_folders(args))
 
 
 def folder_ref(ref: str) -> Diagnostic | None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 import sys
 
-from ruleslang.api import Outcome, Rules, check_each, ruleset_diff
-from ruleslang.base.diagnostics import (Diagnostic, DiagnosticError, error, has_errors, render_all_text, render_text,
+from ruleslang.api import Outcome, Rules, check_each, list_rulesets, ruleset_diff, run_tests
+from ruleslang.base.diagnostics import (Diagnostic, DiagnosticError, error, render_all_text, render_text,
                                         sort_diagnostics)
 from ruleslang.base.source import Source, Span
 from ruleslang.cli.inputs import load_composition, open_workspace, refuse_folders, ruleset_folders, workspace_and_refs
@@ -15,21 +15,14 @@ from ruleslang.base.paths import default_roots
 from ruleslang.board.mapdata import load_map
 from ruleslang.board.mapdiff import diff_maps, is_map_ref
 from ruleslang.lang.values import format_number, format_value, to_json
-from ruleslang.ruletests.coverage import CoverageReport
-from ruleslang.ruletests.runner import TestResult, TestRunner, results_json, summary_line
+from ruleslang.ruletests.runner import summary_line
 
 
 def cmd_list(args) -> int:
     """`ruleslang list`: every ruleset found, its reference and title."""
     ws = open_workspace(args)
-    rows = []
-    for ref, path in ws.loader.all_rulesets():
-        title = ""
-        try:
-            title = ws.loader.header(path).title or ""
-        except DiagnosticError:
-            title = "(does not parse: run ruleslang check " + ref + ")"
-        rows.append({"ref": ref, "title": title, "path": str(path)})
+    rows = [{"ref": r.ref, "title": "(does not parse: run ruleslang check " + r.ref + ")" if r.diagnostics else r.title,
+             "path": str(r.path)} for r in list_rulesets(workspace=ws)]
     if args.format == "json":
         print(json.dumps({"rulesets": rows}, indent=2))
         return EXIT_OK
@@ -59,27 +52,13 @@ def cmd_check(args) -> int:
 def cmd_test(args) -> int:
     """`ruleslang test`: run the rule tests, PASS / FAIL / ERROR each, then the summary line."""
     ws, refs = workspace_and_refs(args)
-    runner = TestRunner(ws)
-    coverage = CoverageReport() if args.coverage else None
-    results = []
-    load_errors: list[Diagnostic] = []
-    for ref in refs:
-        loaded = ws.load([ref])
-        if not loaded.ok:
-            load_errors.extend(loaded.diagnostics)
-            results.append(_unloadable(ref, loaded.diagnostics))
-            continue
-        if args.show_composition:
-            show_composition(loaded.ruleset, args.format)
-        results.extend(runner.run(loaded, args.keyword) if coverage is None
-                       else coverage.run(runner, loaded, args.keyword))
+    run = run_tests(refs, keyword=args.keyword, coverage=args.coverage, workspace=ws)
+    results, load_errors, coverage = run.results, run.diagnostics, run.coverage
+    if args.show_composition:
+        for composition in run.compositions:
+            show_composition(composition, args.format)
     if args.format == "json":
-        out = results_json(results)
-        if coverage is not None:
-            out["coverage"] = coverage.to_json()
-        if load_errors:
-            out["diagnostics"] = [d.to_json() for d in sort_diagnostics(load_errors)]
-        print(json.dumps(out, indent=2))
+        print(json.dumps(run.to_json(), indent=2))
     else:
         if load_errors:
             print(render_all_text(load_errors), file=sys.stderr)
@@ -102,18 +81,7 @@ def cmd_test(args) -> int:
         if coverage is not None:
             print(coverage.to_text())
         print(summary_line(results))
-    failed = any(r.status != "pass" for r in results) or has_errors(load_errors)
-    return EXIT_ERRORS if failed else EXIT_OK
-
-
-def _unloadable(ref: str, diagnostics):
-    """A ruleset that does not check: one failed 'test' in the summary, so it never reads as success."""
-    first = next((d for d in diagnostics if d.is_error), None)
-    # an error with no place in a file (a missing file, a folder) points at the REF as typed
-    span = first.span if first is not None and first.span is not None else \
-        Span(Source("<command line>", ref), 0, len(ref))
-    return TestResult(ref, "(the ruleset does not check; its tests did not run)", span, "error",
-                      first.message if first is not None else "the ruleset does not check")
+    return EXIT_OK if run.passed else EXIT_ERRORS
 
 
 def _print_value(args, outcome: Outcome) -> None:

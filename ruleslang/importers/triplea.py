@@ -33,7 +33,7 @@ from ruleslang.base.safexml import read_xml
 from ruleslang.base.source import Source, span_at
 from ruleslang.base.yamlio import dump_yaml, load_yaml
 from ruleslang.board.mapdata import map_from_data
-from ruleslang.importers.triplea_centers import add_positions, centers_path, read_centers
+from ruleslang.importers.triplea_centers import add_positions, folder_centres, wrap_width
 from ruleslang.importers.triplea_map import MapReader
 from ruleslang.importers.triplea_names import map_name_for
 # format_report is imported for the callers of this module's entry points (the command line, tests).
@@ -150,18 +150,20 @@ def run_import(xml_path: Path | str, out_dir: Path | str,
     """Import for the command line: (report or None, diagnostics), never raising for user errors.
 
     Untranslated items come back as D645 warnings, one per kind of item, located at its first
-    occurrence in the XML. With `map_folder` (a TripleA map folder), its `centers.txt` gives each
-    space its `position` (U143 warnings when some have none).
+    occurrence in the XML. With `map_folder` (a TripleA map folder), its centers.txt, place.txt or
+    pu_place.txt give each space its `position` (importers/triplea_centers.py; U143 warnings say
+    which were placed by their neighbours).
     """
     diagnostics: list[Diagnostic] = []
     try:
         options = {}
         if map_folder is not None:
-            where = centers_path(map_folder)
-            centers = read_centers(where)
+            centers, files = folder_centres(map_folder)
+            where = " and ".join(str(path) for path in files)
+            wrap = wrap_width(map_folder)
 
             def with_positions(data: dict) -> dict:
-                diagnostics.extend(add_positions(data, centers, str(where)))
+                diagnostics.extend(add_positions(data, centers, where, wrap))
                 return data
             options["overlay"] = with_positions
         report = import_triplea(xml_path, out_dir, **options)

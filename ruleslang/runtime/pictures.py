@@ -9,7 +9,7 @@ each rule logged. `final_state` is the board at the end of a record (`map show -
 
 from __future__ import annotations
 
-from ruleslang.board.render import render_svg
+from ruleslang.board.render import by_position, render_svg
 from ruleslang.board.state import GameState
 from ruleslang.runtime import saves
 
@@ -18,18 +18,17 @@ def replay_document(workspace, data: dict, path: str) -> tuple[saves.ReplayResul
     """The replay of `data` (read from `path`) and the document of its rounds, drawn."""
     frames: list[dict] = []
     seen = [0]  # the events already given to a frame
-    spaces: list = []  # the board's spaces, to say how it is laid out
+    drawn: list = []  # the board's map, to say how it is laid out
 
     def on_round(game, summary) -> None:
         events = game.state.events[seen[0]:]
         seen[0] = len(game.state.events)
         frames.append(_frame(game, summary, events))
-        spaces[:] = game.state.map.spaces
+        drawn[:] = [game.state.map]
 
     result = saves.replay(workspace, data, path, progress=on_round)
-    by_position = bool(spaces) and all(s.position is not None for s in spaces)
     document = {
-        "layout": "by the spaces' positions on the map" if by_position else
+        "layout": "by the spaces' positions on the map" if drawn and by_position(drawn[0]) else
                   "from the map's connections (the map carries no positions)",
         "title": f"{' + '.join(data.get('compose') or [])}: seed {data.get('seed')}",
         "record": path,

@@ -1,6 +1,9 @@
 """`ruleslang fmt`: one canonical layout of a ruleset file, comments kept.
 
 The formatter works on the file's tokens, not on its AST, because comments are not in the AST.
+The tokens are the grammar's: its terminals' patterns and its operators, read from the grammar
+(`grammar.grammar_terms`, as the highlighters do; tests/test_highlight.py checks they are the ones
+lark builds), so there is one definition of them.
 Like gofmt it keeps the author's line breaks and decides everything else:
 
 - blocks are indented by four spaces a level (the levels are found as the parser finds them);
@@ -20,28 +23,32 @@ AST (spans aside) as the original. A text that does not parse is refused with it
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
 from ruleslang.base.diagnostics import DiagnosticError, error
 from ruleslang.base.source import Source, Span
-from ruleslang.lang.syntax.grammar import grammar_text
+from ruleslang.lang.syntax.grammar import grammar_terms
 from ruleslang.lang.syntax.parser import parse_module
 
 INDENT = 4
 
-# The terminals of the grammar that matter for layout, tried in this order at each position. A ruleset
-# reference is taken only where the grammar expects one (see _ref_expected), like lark's contextual lexer.
-_TOKEN_RES = [
-    ("COMMENT", re.compile(r"#[^\n]*")),
-    ("STRING", re.compile(r'"([^"\\\n]|\\.)*"')),
-    ("REF", re.compile(r"[a-z][a-z0-9_-]*(/[a-z0-9][a-z0-9_-]*)+(@[0-9]+)?")),
-    ("DICE", re.compile(r"[0-9]*d[0-9]+(?![A-Za-z0-9_])")),
-    ("NAME", re.compile(r"[A-Za-z_][A-Za-z0-9_]*")),
-    ("DECIMAL", re.compile(r"[0-9]+\.[0-9]+")),
-    ("INT", re.compile(r"[0-9]+")),
-    ("OP", re.compile(r"\.\.|=>|->|==|!=|<=|>=|[-+*/<>=()\[\]{}.,:?]")),
-]
+
+
+@functools.lru_cache(maxsize=1)
+def _token_res() -> list[tuple[str, re.Pattern]]:
+    """The grammar's terminals that matter for layout, tried in this order at each position: its
+    COMMENT, STRING, REF, DICE, NAME, DECIMAL and INT patterns, then its operators and punctuation
+    (OP), all read from the grammar (grammar.grammar_terms), so the formatter lexes what the parser
+    lexes. A ruleset reference is taken only where the grammar expects one (see _ref_expected), like
+    lark's contextual lexer; the grammar's _NL, which folds comments into newlines for the parser, is
+    not used: here lines and comments are kept apart."""
+    terms = grammar_terms()
+    named = [(name, re.compile(terms["patterns"][name])) for name in
+             ("COMMENT", "STRING", "REF", "DICE", "NAME", "DECIMAL", "INT")]
+    return named + [("OP", re.compile("|".join(re.escape(s) for s in terms["symbols"])))]
+
 _CONTINUATION = re.compile(r"\\[\t \f]*(?=\r?\n)")
 _SPACE = re.compile(r"[\t \f]+")
 _OPEN, _CLOSE = "([{", ")]}"
@@ -75,7 +82,7 @@ class _Line:
 
 def _keywords() -> frozenset[str]:
     """The grammar's words ("if", "of", "by", ...): a `(`, `[` or sign after one keeps its spacing."""
-    return frozenset(re.findall(r'"([a-z]+)"', grammar_text()))
+    return frozenset(grammar_terms()["keywords"])
 
 
 class LayoutError(Exception):
@@ -100,7 +107,7 @@ def _lex(text: str) -> list[_Line]:
             if stripped[pos] == "\\" and stripped[pos + 1:].strip() == "":
                 line.backslash = continued = True
                 break
-            for kind, regex in _TOKEN_RES:
+            for kind, regex in _token_res():
                 if kind == "REF" and not _ref_expected(line, lines):
                     continue
                 m = regex.match(stripped, pos)

@@ -11,13 +11,12 @@ from __future__ import annotations
 import json
 import re
 import sys
-from functools import lru_cache
 from pathlib import Path
 
 from pygments.lexer import RegexLexer, bygroups, words
 from pygments.token import Comment, Keyword, Name, Number, Operator, Punctuation, String, Text, Whitespace
 
-from ruleslang.lang.syntax.grammar import grammar_location
+from ruleslang.lang.syntax.grammar import grammar_terms
 
 # words of the grammar that begin a declaration (highlighted as declarations, the rest as keywords)
 _DECLARATIONS = ("ruleset", "uses", "revises", "map", "title", "source", "note", "unit", "tag", "tags", "attribute",
@@ -25,18 +24,6 @@ _DECLARATIONS = ("ruleset", "uses", "revises", "map", "title", "source", "note",
                  "enum", "type", "phase", "step", "hook", "sequence", "constraint", "advice", "check", "test",
                  "override", "remove")
 _CONSTANTS = ("true", "false", "none")
-
-
-@lru_cache(maxsize=1)
-def grammar_terms() -> dict:
-    """The grammar's keywords and the patterns of its REF, DICE, DECIMAL, INT and STRING terminals."""
-    text = Path(grammar_location()).read_text(encoding="utf-8")
-    keywords = sorted(set(re.findall(r'"([a-z_]+)"', text)))
-    patterns = {}
-    for name in ("REF", "DICE", "DECIMAL", "INT", "STRING"):
-        found = re.search(rf"^{name}(?:\.\d+)?:\s*/(.*)/\s*$", text, re.M)
-        patterns[name] = found.group(1) if found else None
-    return {"keywords": keywords, "patterns": patterns}
 
 
 def _versioned(ref_pattern: str) -> str:
