@@ -464,3 +464,47 @@ def test_each_sampled_battle_starts_from_the_board_as_it_was():
         sample_battle(game, spec, trials, seed=11)
         opening = [r for r in game.host.rolls if r.span is not None and "artillery@1" in r.span.source.display_name]
         assert len(opening) == 2  # the last battle's opening fire: both pieces next to the battle
+
+
+# ---------------------------------------------------------------------- hits made after the step's statements
+
+
+def test_a_fire_step_runs_once_per_firing_side(base_game):
+    # the fire steps' statements read the firing side's units (their dice), not the targets: they
+    # run once per attacking (defending) composition at the start of a round, not once per state;
+    # the casualties of n hits are made per side hit and reused (Chain._make)
+    spec = BattleSpec(LAND, "Germans", {"infantry": 3, "artillery": 1, "armour": 2}, {"infantry": 3, "armour": 2},
+                      "Russians")
+    shared, a, alone, b = _both_ways(base_game, spec, exact=False)
+    assert a.ends == b.ends
+    starts = [k for (k, _round) in shared._round_cache]
+    attackers = {tuple(r for r in records if r[0] == "attacker") for records, _ in starts}
+    defenders = {tuple(r for r in records if r[0] == "defender") for records, _ in starts}
+    assert len(starts) > 2 * len(attackers)
+    assert shared.runs["attacker_fire"] <= len(attackers)
+    assert shared.runs["defender_fire"] <= len(defenders)
+    assert alone.runs["attacker_fire"] >= len(starts) > 2 * shared.runs["attacker_fire"]
+
+
+@pytest.mark.parametrize("fire", [
+    # a statement reads the side after a hit that removed units at once: the step runs as it is
+    'hit 1 of battle_units("attacker") by attacker() now\n'
+    '            hit max(0, count(battle_units("attacker")) - 2) of battle_units("attacker") by attacker()',
+    # a `let` left for later is read after a hit that changed what it reads
+    'let targets = [u for u in battle_units("attacker") where u.hits == 0]\n'
+    '            hit count(u for u in battle_units("defender") where d6 <= 2) of battle_units("attacker") by attacker()\n'
+    '            hit 1 of targets by attacker()',
+])
+def test_a_step_whose_hits_cannot_wait_gives_the_same_fractions(tmp_path, fire):
+    write_rulesets(tmp_path, {"house/late@1": """
+        ruleset house/late@1
+        uses aar/base@1
+        override step defender_fire:
+            FIRE
+    """.replace("FIRE", fire)})
+    game = _game(["house/late@1"], [tmp_path])
+    spec = BattleSpec("12 Sea Zone", "Germans", {"battleship": 1, "destroyer": 2}, {"battleship": 1, "destroyer": 1},
+                      "Americans")
+    _shared, a, _alone, b = _both_ways(game, spec)
+    assert a.ends == b.ends and a.rounds == b.rounds
+    assert a.ends != Chain(_game(), spec).solve().ends

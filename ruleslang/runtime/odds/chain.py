@@ -30,15 +30,15 @@ from ruleslang.base.errors import EvalError
 from ruleslang.board.queries import BoardQueries
 from ruleslang.board.state import Unit
 from ruleslang.lang.check.advice import OPTIONS
-from ruleslang.lang.eval.branching import Branching
+from ruleslang.lang.eval.branching import Branching, content
 from ruleslang.lang.eval.context import EvalContext
 from ruleslang.lang.eval.host import Host
 from ruleslang.runtime.game import GameServices
 from ruleslang.runtime.kit.battle import Battle, BattleRules
 from ruleslang.runtime.kit.casualties import casualty_order, cheapest_rank, keep_rank, listed_rank
 from ruleslang.runtime.kit.turn_state import KitState
-from ruleslang.runtime.odds.watch import (EVERYTHING, FIGHTING, PENDING, ROUND, SUBMERGED, StepWatch, project,
-                                          split_of)
+from ruleslang.runtime.odds.watch import (EVERYTHING, FIGHTING, PENDING, ROUND, SUBMERGED, NotDeferred, StepWatch,
+                                          changed_by, project, split_of)
 
 # the outcomes of a battle, in the order they are reported
 ATTACKER_WINS, DEFENDER_HOLDS, BOTH_DESTROYED, STALEMATE, ROUND_LIMIT, RETREAT = (
@@ -209,7 +209,7 @@ class Chain:
     rounds (None: until the battle ends); `retreat_below`: the attacker retreats (where the rules
     let it) when its chance to win, fighting on, falls below this (None: never); `share`: share a
     step's transition between the states that agree on what it read (`_step`; off: each state's
-    own run, the check of the sharing). `step_runs` counts the steps run."""
+    own run, the check of the sharing). `step_runs` counts the steps run, `runs` each step's."""
 
     def __init__(self, source_game, spec: BattleSpec, *, exact: bool = True,
                  policies: dict[str, CasualtyPolicy] | None = None, round_limit: int | None = None,
@@ -217,6 +217,7 @@ class Chain:
         self.spec = spec
         self.share = share
         self.step_runs = 0
+        self.runs: dict[str, int] = {}  # the runs of each step
         self.retreat_below = retreat_below
         self._source_game = source_game
         self._fight_on: Chain | None = None
@@ -245,6 +246,13 @@ class Chain:
         self._end_cache: dict[tuple, tuple] = {}
         self._solved: dict[tuple, tuple] = {}
         self._solving: set[tuple] = set()
+        self._plans: dict[str, tuple] = {}     # step -> its deferred runs, kept as `_transitions` are
+        self._applied: dict[tuple, tuple] = {}  # deferred hits -> their changes, kept the same way
+        self._plain: set[str] = set()          # the steps whose effects cannot wait (NotDeferred)
+        self.deferring = False                 # Branching's world: a run's hits are deferred now
+        self._deferred: list = []              # the hits deferred so far in this run
+        self._applying: tuple = ()             # the deferred hits being made, and how many are made
+        self._made = 0
         self._setup()
 
     # ------------------------------------------------------------------ setting up
@@ -389,12 +397,15 @@ class Chain:
         battle, state = self.battle, self.host.state
         return (state.units, [(u, u.hits, u.space) for u in state.units[len(self._base):]],
                 list(battle.pending), list(battle.submerged), battle.retreated_to,
-                {name: dict(store) for name, store in state.counters.items()})
+                {name: dict(store) for name, store in state.counters.items()}, len(self._deferred))
 
     def restore(self, saved: Any) -> None:
         """Put back what `snapshot` saved."""
         battle, state = self.battle, self.host.state
-        units, hits, pending, submerged, retreated, counters = saved
+        units, hits, pending, submerged, retreated, counters, deferred = saved
+        del self._deferred[deferred:]
+        if self._watch is not None and self.deferring:
+            self._watch.reads.dirty = set().union(*map(changed_by, self._deferred)) or None
         state.units = units
         state.counters = {name: dict(store) for name, store in counters.items()}
         for u, h, s in hits:
@@ -493,6 +504,7 @@ class Chain:
         `watch`, when given, which notes what the step read)."""
         out: dict = {}
         self.step_runs += 1
+        self.runs[name] = self.runs.get(name, 0) + 1
         self._materialize(key, round_number)
 
         def finish(p) -> None:
@@ -519,6 +531,11 @@ class Chain:
         when it read the round); a state that agrees with an earlier one on that takes its
         transition, as changes of the sides the step changed (it read those whole)."""
         rclass = int(round_class) if round_class is not None else 0
+        if self.share and name not in self._plain:
+            try:
+                return self._deferred_step(name, key, round_class, rclass)
+            except NotDeferred:
+                self._plain.add(name)
         if not self.share:
             found = self._transitions.get((name, rclass, key))
             if found is None:
@@ -544,6 +561,146 @@ class Chain:
             seen.append(aspects)
         known[(aspects, project(key, aspects, split), rclass if ROUND in aspects else None)] = changes
         return out
+
+    # ------------------------------------------------------------------ deferred hits
+
+    def deferred(self) -> int:
+        """How many hits the run has deferred so far (Branching's world)."""
+        return len(self._deferred)
+
+    def defer(self, hit) -> None:
+        """Take a hit the run defers (Branching's world): kept with a key of what it will read (its
+        statement, count, and the values of its frame's slots, units by all they hold); the
+        battle's units among them are read with their hits, so the run's key holds those."""
+        try:
+            hit.desc = (id(hit.stmt), hit.count, hit.now, tuple(content(hit.env[s]) for s in hit.reads))
+            hash(hit.desc)
+        except TypeError:
+            raise NotDeferred("a value that cannot be a key") from None
+        reads = self._watch.reads
+        sides = self._unit_sides(hit.desc[3])
+        if sides:
+            saved, reads.dirty = reads.dirty, None  # what it read before the earlier hits are made
+            reads.update(("hits", side) for side in sides)
+            reads.dirty = saved
+        self._deferred.append(hit)
+        reads.dirty = (reads.dirty or set()) | changed_by(hit)
+
+    def _unit_sides(self, value) -> set:
+        """The sides of the battle's units inside a key made by `content`."""
+        found: set = set()
+        stack = [value]
+        battle = self.battle
+        while stack:
+            v = stack.pop()
+            if type(v) is tuple:
+                if len(v) == 8 and v[0] == "unit":
+                    side = battle.side_of_unit(v[1])
+                    if side is not None:
+                        found.add(side)
+                else:
+                    stack.extend(v)
+        return found
+
+    def _deferred_step(self, name: str, key: tuple, round_class, rclass: int) -> dict:
+        """Step `name` from state `key` with its hits deferred: its statements run once per what
+        they read (the dice of a side's fire read that side's units, not the targets), giving a
+        distribution of lists of hits; the hits are made afterwards, kept per what they read
+        (the side hit, `_make`), so a side's casualties of n hits are worked out once and reused
+        in every state with that side. NotDeferred when the step's effects cannot wait."""
+        split = split_of(key[0])
+        table = self._plans.get(name)
+        if table is None:
+            table = self._plans[name] = ([], {})
+        seen, known = table
+        plan = None
+        for aspects in seen:
+            plan = known.get((aspects, project(key, aspects, split), rclass if ROUND in aspects else None))
+            if plan is not None:
+                break
+        if plan is None:
+            watch = StepWatch(self.ctx, self.battle, deferring=True)
+            plan = self._plan(key, round_class, name, watch)
+            aspects = frozenset(watch.reads)
+            if aspects not in seen:
+                seen.append(aspects)
+            known[(aspects, project(key, aspects, split), rclass if ROUND in aspects else None)] = plan
+        out: dict = {}
+        for desc, hits, p in plan:
+            if not hits:
+                out[key] = out.get(key, 0) + p
+                continue
+            for k2, q in self._make(desc, hits, key, split, round_class, rclass).items():
+                out[k2] = out.get(k2, 0) + p * q
+        return out
+
+    def _plan(self, key: tuple, round_class, name: str, watch: StepWatch) -> list:
+        """Run step `name` from state `key` deferring its hits: [(their key, the hits, probability)]."""
+        self.step_runs += 1
+        self.runs[name] = self.runs.get(name, 0) + 1
+        self._materialize(key, round_class)
+        plan: dict = {}
+
+        def finish(p) -> None:
+            hits = tuple(self._deferred)
+            desc = tuple(h.desc for h in hits)
+            found = plan.get(desc)
+            plan[desc] = (desc, hits, p) if found is None else (desc, found[1], found[2] + p)
+        self._retreating = False
+        config = self.rules.config
+        self._watch, saved, config.ctx = watch, config.ctx, watch
+        self.deferring, self._deferred = True, []
+        try:
+            self.branching.run_procedure(watch, name, self.one, finish)
+        finally:
+            self._watch, config.ctx = None, saved
+            self.deferring, self._deferred = False, []
+        return list(plan.values())
+
+    def _make(self, desc: tuple, hits: tuple, key: tuple, split: int, round_class, rclass: int) -> dict:
+        """The state after making deferred `hits` (`desc`: their key) in state `key`, kept under the
+        hits and what making them read (the units hit, with their hits and casualties)."""
+        table = self._applied.get(desc)
+        if table is None:
+            table = self._applied[desc] = ([], {})
+        seen, known = table
+        for aspects in seen:
+            found = known.get((aspects, project(key, aspects, split), rclass if ROUND in aspects else None))
+            if found is not None:
+                return _apply(key, split, found)
+        self._materialize(key, round_class)
+        watch = StepWatch(self.ctx, self.battle)
+        config = self.rules.config
+        self._watch, saved, config.ctx = watch, config.ctx, watch
+        self._applying = hits
+        try:
+            for i, hit in enumerate(hits):
+                self._made = i
+                self.branching.apply_hit(watch, hit, self._force)
+        finally:
+            self._watch, config.ctx = None, saved
+            self._applying, self._made = (), 0
+        out = {self._key(): self.one}
+        aspects = frozenset(watch.reads)
+        changes = _changes(key, split, out, aspects)
+        if changes is None:
+            aspects = frozenset((EVERYTHING, ROUND))
+            changes = _changes(key, split, out, aspects)
+        if aspects not in seen:
+            seen.append(aspects)
+        known[(aspects, project(key, aspects, split), rclass if ROUND in aspects else None)] = changes
+        return out
+
+    def _force(self, lazy, ctx, force):
+        """A `let` the run left for later, evaluated while its hits are made: it must read nothing
+        the hits made since it was written (those deferred after it) changed."""
+        reads = self._watch.reads
+        since = self._applying[lazy.epoch:self._made]
+        saved, reads.dirty = reads.dirty, (set().union(*map(changed_by, since)) or None)
+        try:
+            return self.branching.force(lazy, ctx, force)
+        finally:
+            reads.dirty = saved
 
     def _round(self, key: tuple, round_class) -> dict:
         """One round from `key` (round 1, or a LateRound): every step of the sequence, states merged
