@@ -508,3 +508,35 @@ def test_a_step_whose_hits_cannot_wait_gives_the_same_fractions(tmp_path, fire):
     _shared, a, _alone, b = _both_ways(game, spec)
     assert a.ends == b.ends and a.rounds == b.rounds
     assert a.ends != Chain(_game(), spec).solve().ends
+
+
+# ---------------------------------------------------------------------- G40 kamikaze
+
+
+def test_the_chain_follows_kamikaze_strikes_on_ships_in_the_battle():
+    # the bots' advice strikes twice at the one American destroyer before the battle; two strikes
+    # at 2 or less sink it with 1 - (2/3)^2 = 5/9; otherwise the plain battle is fought
+    spec = BattleSpec("6 Sea Zone", "Americans", {"destroyer": 1}, {"destroyer": 1}, "Japanese")
+    house = Chain(_game(["g40/base@1", "g40/kamikaze@1"]), spec).solve()
+    plain = Chain(_game(["g40/base@1"]), spec).solve()
+    assert house.outcome(ATTACKER_WINS) == Fraction(4, 9) * plain.outcome(ATTACKER_WINS)
+    assert house.outcome(DEFENDER_HOLDS) == Fraction(5, 9) + Fraction(4, 9) * plain.outcome(DEFENDER_HOLDS)
+    # a battleship struck twice: sunk by two hits (1/9), damaged by one (4/9): it fights on with one hit left
+    spec = BattleSpec("6 Sea Zone", "Americans", {"battleship": 1}, {"destroyer": 1}, "Japanese")
+    house = Chain(_game(["g40/base@1", "g40/kamikaze@1"]), spec).solve()
+    plain = Chain(_game(["g40/base@1"]), spec).solve()
+    # were the one hit not kept, the battleship would win as often as unstruck whenever not sunk
+    assert Fraction(4, 9) * plain.outcome(ATTACKER_WINS) < house.outcome(ATTACKER_WINS) \
+        < Fraction(8, 9) * plain.outcome(ATTACKER_WINS)
+    assert house.outcome(DEFENDER_HOLDS) > Fraction(1, 9)
+
+
+def test_a_kamikaze_strike_on_a_ship_offshore_is_refused():
+    # an amphibious assault from a kamikaze zone: the strikes fall on the ships offshore, which are
+    # not in the battle's states
+    spec = BattleSpec("Okinawa", "Americans", {"infantry": 1, "cruiser": 1}, {"infantry": 1}, "Japanese", [],
+                      "19 Sea Zone")
+    with pytest.raises(EvalError) as caught:
+        Chain(_game(["g40/base@1", "g40/kamikaze@1"]), spec).solve()
+    assert caught.value.code == "E546" and "not in the battle" in caught.value.message
+    assert caught.value.span.source.display_name.endswith("kamikaze@1.rules")

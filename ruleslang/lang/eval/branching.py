@@ -62,7 +62,10 @@ class World(Protocol):
         """Put back a state `snapshot` gave."""
 
     # A world that defers effects also has: `deferring` (true while a run's effects are deferred),
-    # `deferred()` (how many it holds) and `defer(hit)` (take a `DeferredHit`).
+    # `deferred()` (how many it holds) and `defer(hit)` (take a `DeferredHit`). A world may also
+    # have `hold(stmt, unit_ids)`: it saves and restores those units (their hits, whether they are
+    # on the board), so `remove` and `set`/`change` of `hits` of them are followed; it raises
+    # where it does not.
 
 
 class Lazy:
@@ -240,6 +243,9 @@ class Branching:
         return lambda env, p, k: run(env, p, k)
 
     def _stmt(self, stmt, owner: str, depth: int, later: frozenset) -> BExec:
+        target = self._unit_target(stmt)
+        if target is not None:
+            return self._unit_change(stmt, target, owner)
         if self._outside(stmt):
             return self._refuse(stmt, "it changes the game outside the battle's units and counters")
         if isinstance(stmt, _STORES) and id(stmt.amount if isinstance(stmt, ast.ChangeEffect) else stmt.value) \
@@ -261,6 +267,43 @@ class Branching:
         if method is None:
             return self._refuse(stmt, "its dice cannot be followed here")
         return method(stmt, owner, depth, later)
+
+    def _unit_target(self, stmt):
+        """The units a `remove UNITS`, `set hits(UNIT) to ...` or `change hits(UNIT) by ...` acts on
+        (None for any other statement, or when the world cannot say whether it holds the units)."""
+        if not hasattr(self.world, "hold"):
+            return None
+        if isinstance(stmt, ast.RemoveEffect):
+            return stmt.units
+        if isinstance(stmt, _STORES) and isinstance(stmt.target, ast.Call) and stmt.target.func.id == "hits" \
+                and self._outside(stmt) and len(stmt.target.args) == 1:
+            return stmt.target.args[0]
+        return None
+
+    def _unit_change(self, stmt, target, owner: str) -> BExec:
+        """A change of units the world may hold (`World.hold`, asked with their ids before it is
+        made): the statement runs as in a game once its rolled values are followed."""
+        written = stmt.amount if isinstance(stmt, ast.ChangeEffect) else getattr(stmt, "value", None)
+        if written is not None and id(written) in self.info.random:
+            return self._refuse(stmt, "the value it writes is rolled")
+        if id(target) in self.info.random:
+            return self._refuse(stmt, "the units it changes are rolled")
+        plain = self.pc.stmt(stmt, owner)
+        units = self.ec.expr(target)
+        reads = tuple(sorted(self._reads(stmt)))
+
+        def run(env, p, k):
+            def go(q):
+                self.world.hold(stmt, _unit_ids(units(env)))
+                plain(env)
+                k(q)
+            self._ready(env, reads)
+            pending = [s for s in reads if type(env[s]) is Deferred]
+            if pending:
+                self._force(env, p, pending, go)
+            else:
+                go(p)
+        return run
 
     def _outside(self, stmt) -> bool:
         """True for an effect the world does not hold: a change of the board outside the battle."""
