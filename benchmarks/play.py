@@ -292,12 +292,13 @@ def duel(ws, refs, sides: dict[str, list[str]], seeds: range, rounds: int, order
     return out
 
 
-def paired_duel(ws, refs, sides: dict[str, list[str]], seeds: range, rounds: int, order: list[str]) -> list[str]:
+def paired_duel(ws, refs, sides: dict[str, list[str]], seeds: range, rounds: int, order: list[str],
+                progress=None) -> list[str]:
     """The agent with exact odds against the shipped heuristic, paired by seed: per seed, the game
     with the shipped heuristic everywhere (the baseline), and the game with the exact agent on each
     side in turn (the other side shipped). Per side: the baseline's and the exact agent's win-or-lead
     rates (Wilson intervals), the seeds where the exact agent turned the side's result better or
-    worse than the baseline's, and CPU time per game."""
+    worse than the baseline's, and CPU time per game. `progress(line)`: each seed's games as played."""
     def leader(exact_members: list[str], seed: int):
         game = build_game(ws, GameSetup(refs=refs, seed=seed, rounds=rounds, default_agent="heuristic",
                                         players={p: "heuristic" for p in order}))
@@ -306,17 +307,25 @@ def paired_duel(ws, refs, sides: dict[str, list[str]], seeds: range, rounds: int
         result = game.run(rounds)
         return result.get("winner") or result.get("ahead"), time.process_time() - start
 
-    base = {seed: leader([], seed) for seed in seeds}
+    base: dict = {}
+    won: dict = {side: {} for side in sides}
+    for seed in seeds:
+        base[seed] = leader([], seed)
+        for side, members in sides.items():
+            won[side][seed] = leader(members, seed)
+        if progress is not None:
+            progress(f"seed {seed}: shipped everywhere: {base[seed][0]} ({base[seed][1]:.1f} s); " + "; ".join(
+                f"exact {side}: {won[side][seed][0]} ({won[side][seed][1]:.1f} s)" for side in sides))
     out = [f"shipped heuristic everywhere: {statistics.mean(t for _, t in base.values()):.2f} s CPU per game"]
-    for side, members in sides.items():
-        won = {seed: leader(members, seed) for seed in seeds}
+    for side in sides:
+        mine = won[side]
         before = sum(base[s][0] == side for s in seeds)
-        after = sum(won[s][0] == side for s in seeds)
-        better = sum(won[s][0] == side and base[s][0] != side for s in seeds)
-        worse = sum(won[s][0] != side and base[s][0] == side for s in seeds)
+        after = sum(mine[s][0] == side for s in seeds)
+        better = sum(mine[s][0] == side and base[s][0] != side for s in seeds)
+        worse = sum(mine[s][0] != side and base[s][0] == side for s in seeds)
         out.append(f"{side}: shipped wins or leads in {rate_text(before, len(seeds))}; {EXACT} in "
                    f"{rate_text(after, len(seeds))}; better on {better} seeds, worse on {worse}; "
-                   f"{statistics.mean(t for _, t in won.values()):.2f} s CPU per game")
+                   f"{statistics.mean(t for _, t in mine.values()):.2f} s CPU per game")
     return out
 
 
@@ -358,7 +367,8 @@ def main(argv=None) -> int:
         for player in game0.state.map.turn_order:
             sides.setdefault(game0.compiled.side_of_player[player], []).append(player)
         seeds = range(args.first_seed, args.first_seed + args.paired)
-        for line in paired_duel(ws, refs, sides, seeds, args.rounds, list(game0.state.map.turn_order)):
+        for line in paired_duel(ws, refs, sides, seeds, args.rounds, list(game0.state.map.turn_order),
+                                progress=lambda line: print(line, flush=True)):
             print(line, flush=True)
         return 0
     unit = calibration()

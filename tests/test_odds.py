@@ -412,6 +412,17 @@ def test_a_step_is_run_once_per_what_it_read(base_game):
     assert shared.step_runs * 4 < alone.step_runs
 
 
+def _defender_fire(tmp_path, body: str):
+    """A game of a house rule over aar/base@1 whose `defender_fire` step is `body`."""
+    write_rulesets(tmp_path, {"house/fire@1": """
+        ruleset house/fire@1
+        uses aar/base@1
+        override step defender_fire:
+            BODY
+    """.replace("BODY", body)})
+    return _game(["house/fire@1"], [tmp_path])
+
+
 @pytest.mark.parametrize("fire", [
     'let hits = count(u for u in battle_units("defender") where d6 <= (if u.hits > 0 then 1 else u.defense))',
     # the dice's distribution is kept under the units it reads from a local (`Chain.remember`);
@@ -422,14 +433,7 @@ def test_a_step_is_run_once_per_what_it_read(base_game):
 def test_a_step_that_reads_hits_tells_damaged_units_apart(tmp_path, fire):
     # a damaged battleship fires at 1: the transition of a step that reads hits is not shared
     # between states whose units differ only in their hits
-    write_rulesets(tmp_path, {"house/damaged@1": """
-        ruleset house/damaged@1
-        uses aar/base@1
-        override step defender_fire:
-            FIRE
-            hit hits of battle_units("attacker") by attacker()
-    """.replace("FIRE", fire)})
-    game = _game(["house/damaged@1"], [tmp_path])
+    game = _defender_fire(tmp_path, fire + '\n            hit hits of battle_units("attacker") by attacker()')
     spec = BattleSpec("12 Sea Zone", "Germans", {"destroyer": 2}, {"battleship": 1}, "Americans")
     _shared, a, _alone, b = _both_ways(game, spec)
     assert a.ends == b.ends
@@ -496,13 +500,7 @@ def test_a_fire_step_runs_once_per_firing_side(base_game):
     '            hit 1 of targets by attacker()',
 ])
 def test_a_step_whose_hits_cannot_wait_gives_the_same_fractions(tmp_path, fire):
-    write_rulesets(tmp_path, {"house/late@1": """
-        ruleset house/late@1
-        uses aar/base@1
-        override step defender_fire:
-            FIRE
-    """.replace("FIRE", fire)})
-    game = _game(["house/late@1"], [tmp_path])
+    game = _defender_fire(tmp_path, fire)
     spec = BattleSpec("12 Sea Zone", "Germans", {"battleship": 1, "destroyer": 2}, {"battleship": 1, "destroyer": 1},
                       "Americans")
     _shared, a, _alone, b = _both_ways(game, spec)

@@ -25,6 +25,8 @@ players) is not noted.
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from operator import itemgetter
 from typing import Any
 
 from ruleslang.lang.values import UnitValue
@@ -288,13 +290,12 @@ def project(key: tuple, aspects: frozenset, split: int) -> Any:
     return tuple(out)
 
 
+_side = itemgetter(0)  # a record's side
+
 # a unit's status in a state's record (its sixth field)
 FIGHTING, PENDING, SUBMERGED = 0, 1, 2
 
 
 def split_of(records: tuple) -> int:
     """Where the defenders' records begin (records are sorted, the attacker's first)."""
-    for i, r in enumerate(records):
-        if r[0] != "attacker":
-            return i
-    return len(records)
+    return bisect_right(records, "attacker", key=_side)
