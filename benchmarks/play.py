@@ -292,6 +292,43 @@ def duel(ws, refs, sides: dict[str, list[str]], seeds: range, rounds: int, order
     return out
 
 
+def paired_duel(ws, refs, sides: dict[str, list[str]], seeds: range, rounds: int, order: list[str],
+                progress=None) -> list[str]:
+    """The agent with exact odds against the shipped heuristic, paired by seed: per seed, the game
+    with the shipped heuristic everywhere (the baseline), and the game with the exact agent on each
+    side in turn (the other side shipped). Per side: the baseline's and the exact agent's win-or-lead
+    rates (Wilson intervals), the seeds where the exact agent turned the side's result better or
+    worse than the baseline's, and CPU time per game. `progress(line)`: each seed's games as played."""
+    def leader(exact_members: list[str], seed: int):
+        game = build_game(ws, GameSetup(refs=refs, seed=seed, rounds=rounds, default_agent="heuristic",
+                                        players={p: "heuristic" for p in order}))
+        exact_heuristic(game, exact_members, seed)
+        start = time.process_time()
+        result = game.run(rounds)
+        return result.get("winner") or result.get("ahead"), time.process_time() - start
+
+    base: dict = {}
+    won: dict = {side: {} for side in sides}
+    for seed in seeds:
+        base[seed] = leader([], seed)
+        for side, members in sides.items():
+            won[side][seed] = leader(members, seed)
+        if progress is not None:
+            progress(f"seed {seed}: shipped everywhere: {base[seed][0]} ({base[seed][1]:.1f} s); " + "; ".join(
+                f"exact {side}: {won[side][seed][0]} ({won[side][seed][1]:.1f} s)" for side in sides))
+    out = [f"shipped heuristic everywhere: {statistics.mean(t for _, t in base.values()):.2f} s CPU per game"]
+    for side in sides:
+        mine = won[side]
+        before = sum(base[s][0] == side for s in seeds)
+        after = sum(mine[s][0] == side for s in seeds)
+        better = sum(mine[s][0] == side and base[s][0] != side for s in seeds)
+        worse = sum(mine[s][0] != side and base[s][0] == side for s in seeds)
+        out.append(f"{side}: shipped wins or leads in {rate_text(before, len(seeds))}; {EXACT} in "
+                   f"{rate_text(after, len(seeds))}; better on {better} seeds, worse on {worse}; "
+                   f"{statistics.mean(t for _, t in mine.values()):.2f} s CPU per game")
+    return out
+
+
 def rule_share(ws, refs, rounds: int, agent: str) -> float:
     """The share of one game's time spent inside the language's evaluation (profiled)."""
     profiler = cProfile.Profile()
@@ -316,11 +353,24 @@ def main(argv=None) -> int:
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--ruleset", dest="refs", action="append", default=[],
                         help="rulesets of the heuristic-vs-random matches (default aar/base@1)")
+    parser.add_argument("--paired", type=int, metavar="N",
+                        help="only the exact-odds agent against the shipped heuristic, paired over seeds 1..N")
+    parser.add_argument("--first-seed", type=int, default=1, help="the first seed of --paired (default 1)")
     parser.add_argument("--timing-only", action="store_true",
                         help="only the CPU times (no profiled share, no tallies, no matches)")
     args = parser.parse_args(argv)
     refs = args.refs or ["aar/base@1"]
     ws = Workspace()
+    if args.paired:
+        game0 = build_game(ws, GameSetup(refs=refs, seed=0, rounds=1, default_agent="random"))
+        sides = {}
+        for player in game0.state.map.turn_order:
+            sides.setdefault(game0.compiled.side_of_player[player], []).append(player)
+        seeds = range(args.first_seed, args.first_seed + args.paired)
+        for line in paired_duel(ws, refs, sides, seeds, args.rounds, list(game0.state.map.turn_order),
+                                progress=lambda line: print(line, flush=True)):
+            print(line, flush=True)
+        return 0
     unit = calibration()
     print(f"python {sys.version.split()[0]}; {args.rounds} rounds; calibration {unit:.3f} s CPU")
     report_timing(ws, args, unit)

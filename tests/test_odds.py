@@ -412,6 +412,17 @@ def test_a_step_is_run_once_per_what_it_read(base_game):
     assert shared.step_runs * 4 < alone.step_runs
 
 
+def _defender_fire(tmp_path, body: str):
+    """A game of a house rule over aar/base@1 whose `defender_fire` step is `body`."""
+    write_rulesets(tmp_path, {"house/fire@1": """
+        ruleset house/fire@1
+        uses aar/base@1
+        override step defender_fire:
+            BODY
+    """.replace("BODY", body)})
+    return _game(["house/fire@1"], [tmp_path])
+
+
 @pytest.mark.parametrize("fire", [
     'let hits = count(u for u in battle_units("defender") where d6 <= (if u.hits > 0 then 1 else u.defense))',
     # the dice's distribution is kept under the units it reads from a local (`Chain.remember`);
@@ -422,14 +433,7 @@ def test_a_step_is_run_once_per_what_it_read(base_game):
 def test_a_step_that_reads_hits_tells_damaged_units_apart(tmp_path, fire):
     # a damaged battleship fires at 1: the transition of a step that reads hits is not shared
     # between states whose units differ only in their hits
-    write_rulesets(tmp_path, {"house/damaged@1": """
-        ruleset house/damaged@1
-        uses aar/base@1
-        override step defender_fire:
-            FIRE
-            hit hits of battle_units("attacker") by attacker()
-    """.replace("FIRE", fire)})
-    game = _game(["house/damaged@1"], [tmp_path])
+    game = _defender_fire(tmp_path, fire + '\n            hit hits of battle_units("attacker") by attacker()')
     spec = BattleSpec("12 Sea Zone", "Germans", {"destroyer": 2}, {"battleship": 1}, "Americans")
     _shared, a, _alone, b = _both_ways(game, spec)
     assert a.ends == b.ends
@@ -464,3 +468,73 @@ def test_each_sampled_battle_starts_from_the_board_as_it_was():
         sample_battle(game, spec, trials, seed=11)
         opening = [r for r in game.host.rolls if r.span is not None and "artillery@1" in r.span.source.display_name]
         assert len(opening) == 2  # the last battle's opening fire: both pieces next to the battle
+
+
+# ---------------------------------------------------------------------- hits made after the step's statements
+
+
+def test_a_fire_step_runs_once_per_firing_side(base_game):
+    # the fire steps' statements read the firing side's units (their dice), not the targets: they
+    # run once per attacking (defending) composition at the start of a round, not once per state;
+    # the casualties of n hits are made per side hit and reused (Chain._make)
+    spec = BattleSpec(LAND, "Germans", {"infantry": 3, "artillery": 1, "armour": 2}, {"infantry": 3, "armour": 2},
+                      "Russians")
+    shared, a, alone, b = _both_ways(base_game, spec, exact=False)
+    assert a.ends == b.ends
+    starts = [k for (k, _round) in shared._round_cache]
+    attackers = {tuple(r for r in records if r[0] == "attacker") for records, _ in starts}
+    defenders = {tuple(r for r in records if r[0] == "defender") for records, _ in starts}
+    assert len(starts) > 2 * len(attackers)
+    assert shared.runs["attacker_fire"] <= len(attackers)
+    assert shared.runs["defender_fire"] <= len(defenders)
+    assert alone.runs["attacker_fire"] >= len(starts) > 2 * shared.runs["attacker_fire"]
+
+
+@pytest.mark.parametrize("fire", [
+    # a statement reads the side after a hit that removed units at once: the step runs as it is
+    'hit 1 of battle_units("attacker") by attacker() now\n'
+    '            hit max(0, count(battle_units("attacker")) - 2) of battle_units("attacker") by attacker()',
+    # a `let` left for later is read after a hit that changed what it reads
+    'let targets = [u for u in battle_units("attacker") where u.hits == 0]\n'
+    '            hit count(u for u in battle_units("defender") where d6 <= 2) of battle_units("attacker") by attacker()\n'
+    '            hit 1 of targets by attacker()',
+])
+def test_a_step_whose_hits_cannot_wait_gives_the_same_fractions(tmp_path, fire):
+    game = _defender_fire(tmp_path, fire)
+    spec = BattleSpec("12 Sea Zone", "Germans", {"battleship": 1, "destroyer": 2}, {"battleship": 1, "destroyer": 1},
+                      "Americans")
+    _shared, a, _alone, b = _both_ways(game, spec)
+    assert a.ends == b.ends and a.rounds == b.rounds
+    assert a.ends != Chain(_game(), spec).solve().ends
+
+
+# ---------------------------------------------------------------------- G40 kamikaze
+
+
+def test_the_chain_follows_kamikaze_strikes_on_ships_in_the_battle():
+    # the bots' advice strikes twice at the one American destroyer before the battle; two strikes
+    # at 2 or less sink it with 1 - (2/3)^2 = 5/9; otherwise the plain battle is fought
+    spec = BattleSpec("6 Sea Zone", "Americans", {"destroyer": 1}, {"destroyer": 1}, "Japanese")
+    house = Chain(_game(["g40/base@1", "g40/kamikaze@1"]), spec).solve()
+    plain = Chain(_game(["g40/base@1"]), spec).solve()
+    assert house.outcome(ATTACKER_WINS) == Fraction(4, 9) * plain.outcome(ATTACKER_WINS)
+    assert house.outcome(DEFENDER_HOLDS) == Fraction(5, 9) + Fraction(4, 9) * plain.outcome(DEFENDER_HOLDS)
+    # a battleship struck twice: sunk by two hits (1/9), damaged by one (4/9): it fights on with one hit left
+    spec = BattleSpec("6 Sea Zone", "Americans", {"battleship": 1}, {"destroyer": 1}, "Japanese")
+    house = Chain(_game(["g40/base@1", "g40/kamikaze@1"]), spec).solve()
+    plain = Chain(_game(["g40/base@1"]), spec).solve()
+    # were the one hit not kept, the battleship would win as often as unstruck whenever not sunk
+    assert Fraction(4, 9) * plain.outcome(ATTACKER_WINS) < house.outcome(ATTACKER_WINS) \
+        < Fraction(8, 9) * plain.outcome(ATTACKER_WINS)
+    assert house.outcome(DEFENDER_HOLDS) > Fraction(1, 9)
+
+
+def test_a_kamikaze_strike_on_a_ship_offshore_is_refused():
+    # an amphibious assault from a kamikaze zone: the strikes fall on the ships offshore, which are
+    # not in the battle's states
+    spec = BattleSpec("Okinawa", "Americans", {"infantry": 1, "cruiser": 1}, {"infantry": 1}, "Japanese", [],
+                      "19 Sea Zone")
+    with pytest.raises(EvalError) as caught:
+        Chain(_game(["g40/base@1", "g40/kamikaze@1"]), spec).solve()
+    assert caught.value.code == "E546" and "not in the battle" in caught.value.message
+    assert caught.value.span.source.display_name.endswith("kamikaze@1.rules")

@@ -18,6 +18,12 @@ its outcomes): a statement whose expression reads rolled values that no later st
 not once per combination of the values it adds up. A statement that needs a rolled value as it
 is (or reads one that is read again later) first follows each of its outcomes.
 
+A world may defer the effects of a run (`World.deferring`, the exact chain's shared fire steps):
+then a `hit` is not made but handed to the world as a `DeferredHit` (its count, and the frame its
+units and chooser are read from), and a `let` that rolls nothing is not evaluated until a
+statement reads it (its slot holds a `Lazy`): the statements then read only what the dice and the
+choices need, and the world applies the hits afterwards (`apply_hit`), to any state, in order.
+
 Continuation-passing style: an executor is `run(env, p, k)`; it does its statement and calls
 `k(p')` once per outcome, with `p'` the probability of reaching there. At the end of the
 procedure the caller's `k` sees the world in that outcome's state.
@@ -54,6 +60,35 @@ class World(Protocol):
 
     def restore(self, saved: Any) -> None:
         """Put back a state `snapshot` gave."""
+
+    # A world that defers effects also has: `deferring` (true while a run's effects are deferred),
+    # `deferred()` (how many it holds) and `defer(hit)` (take a `DeferredHit`). A world may also
+    # have `hold(stmt, unit_ids)`: it saves and restores those units (their hits, whether they are
+    # on the board), so `remove` and `set`/`change` of `hits` of them are followed; it raises
+    # where it does not.
+
+
+class Lazy:
+    """A `let` not evaluated yet (a run whose world defers its effects): its expression, the frame
+    as it was at the `let`, the slots it reads, and how many effects had been deferred before it."""
+
+    __slots__ = ("node", "f", "env", "reads", "epoch")
+
+    def __init__(self, node, f, env: list, reads: tuple, epoch: int):
+        self.node, self.f, self.env, self.reads, self.epoch = node, f, env, reads, epoch
+
+
+class DeferredHit:
+    """A `hit` a run handed to its world instead of making it: the statement, the number of hits,
+    whether its casualties leave at once, the frame its units and chooser are read from (`reads`:
+    the slots they read), and how many effects were deferred before it. `desc`: the world's key."""
+
+    __slots__ = ("stmt", "count", "now", "env", "units", "chooser", "reads", "epoch", "desc")
+
+    def __init__(self, stmt, count: int, now: bool, env: list, units, chooser, reads: tuple, epoch: int):
+        self.stmt, self.count, self.now, self.env = stmt, count, now, env
+        self.units, self.chooser, self.reads, self.epoch = units, chooser, reads, epoch
+        self.desc = None
 
 
 class Deferred:
@@ -93,6 +128,44 @@ class Branching:
         self._read_sets: dict[int, frozenset] = {}
         self.one = prob(1, 1)
         self._remember = getattr(world, "remember", None)
+
+    def _deferring(self) -> bool:
+        return getattr(self.world, "deferring", False)
+
+    # ------------------------------------------------------------------ deferred effects
+
+    def _ready(self, env, slots) -> None:
+        """Evaluate the `Lazy` values among `slots` (in the run's own context)."""
+        for s in slots:
+            if type(env[s]) is Lazy:
+                env[s] = self.force(env[s], env[0], self.force)
+
+    def force(self, lazy: Lazy, ctx, force: Callable) -> Any:
+        """The value of `lazy` in context `ctx` (as it is now); the `Lazy` values it reads are
+        given by `force(lazy, ctx, force)` (the world may check when each is evaluated)."""
+        env = list(lazy.env)
+        env[0] = ctx
+        for s in lazy.reads:
+            if type(env[s]) is Lazy:
+                env[s] = force(env[s], ctx, force)
+        return lazy.f(env)
+
+    def apply_hit(self, ctx, hit: DeferredHit, force: Callable) -> None:
+        """Make deferred `hit` in context `ctx` (its units and chooser read now, from its frame;
+        its `Lazy` values given by `force(lazy, ctx, force)`)."""
+        env = list(hit.env)
+        env[0] = ctx
+        for s in hit.reads:
+            if type(env[s]) is Lazy:
+                env[s] = force(env[s], ctx, force)
+        span = hit.stmt.span
+        battle = ctx.battle
+        if battle is None:
+            raise EvalError("E535", "there is no battle here: hit, submerge and retreat act in battle steps", span)
+        try:
+            battle.hit(ctx, hit.count, _unit_ids(hit.units(env)), hit.chooser(env).name, hit.now)
+        except EvalError as e:
+            raise e.at(span)
 
     # ------------------------------------------------------------------ procedures
 
@@ -170,6 +243,9 @@ class Branching:
         return lambda env, p, k: run(env, p, k)
 
     def _stmt(self, stmt, owner: str, depth: int, later: frozenset) -> BExec:
+        target = self._unit_target(stmt)
+        if target is not None:
+            return self._unit_change(stmt, target, owner)
         if self._outside(stmt):
             return self._refuse(stmt, "it changes the game outside the battle's units and counters")
         if isinstance(stmt, _STORES) and id(stmt.amount if isinstance(stmt, ast.ChangeEffect) else stmt.value) \
@@ -180,6 +256,7 @@ class Branching:
             reads = tuple(sorted(self._reads(stmt)))
 
             def run_plain(env, p, k):
+                self._ready(env, reads)
                 if any(type(env[s]) is Deferred for s in reads):
                     self._force(env, p, reads, lambda q: (plain(env), k(q)))
                     return
@@ -190,6 +267,43 @@ class Branching:
         if method is None:
             return self._refuse(stmt, "its dice cannot be followed here")
         return method(stmt, owner, depth, later)
+
+    def _unit_target(self, stmt):
+        """The units a `remove UNITS`, `set hits(UNIT) to ...` or `change hits(UNIT) by ...` acts on
+        (None for any other statement, or when the world cannot say whether it holds the units)."""
+        if not hasattr(self.world, "hold"):
+            return None
+        if isinstance(stmt, ast.RemoveEffect):
+            return stmt.units
+        if isinstance(stmt, _STORES) and isinstance(stmt.target, ast.Call) and stmt.target.func.id == "hits" \
+                and self._outside(stmt) and len(stmt.target.args) == 1:
+            return stmt.target.args[0]
+        return None
+
+    def _unit_change(self, stmt, target, owner: str) -> BExec:
+        """A change of units the world may hold (`World.hold`, asked with their ids before it is
+        made): the statement runs as in a game once its rolled values are followed."""
+        written = stmt.amount if isinstance(stmt, ast.ChangeEffect) else getattr(stmt, "value", None)
+        if written is not None and id(written) in self.info.random:
+            return self._refuse(stmt, "the value it writes is rolled")
+        if id(target) in self.info.random:
+            return self._refuse(stmt, "the units it changes are rolled")
+        plain = self.pc.stmt(stmt, owner)
+        units = self.ec.expr(target)
+        reads = tuple(sorted(self._reads(stmt)))
+
+        def run(env, p, k):
+            def go(q):
+                self.world.hold(stmt, _unit_ids(units(env)))
+                plain(env)
+                k(q)
+            self._ready(env, reads)
+            pending = [s for s in reads if type(env[s]) is Deferred]
+            if pending:
+                self._force(env, p, pending, go)
+            else:
+                go(p)
+        return run
 
     def _outside(self, stmt) -> bool:
         """True for an effect the world does not hold: a change of the board outside the battle."""
@@ -271,6 +385,7 @@ class Branching:
         prob, one = self.prob, self.one
 
         def outcomes(env, p, use):
+            self._ready(env, reads)
             pending = [s for s in reads if type(env[s]) is Deferred]
             if not pending and not random:
                 use(None, p)
@@ -323,9 +438,20 @@ class Branching:
         outcomes = self._outcomes(stmt.value, later)
         slot = self.info.slots[id(stmt.name)]
         f = self.ec.expr(stmt.value)
+        reads = tuple(sorted(self._reads(stmt.value)))
+        random = id(stmt.value) in self.info.random
+
+        def lazily(env) -> bool:
+            """Deferring effects, a `let` that rolls nothing (nor reads a rolled value) waits."""
+            if random or not self._deferring() or any(type(env[s]) is Deferred for s in reads):
+                return False
+            env[slot] = Lazy(stmt.value, f, list(env), reads, self.world.deferred())
+            return True
+
         if outcomes is None:
             def let_plain(env, p, k):
-                env[slot] = f(env)
+                if not lazily(env):
+                    env[slot] = f(env)
                 k(p)
             return let_plain
 
@@ -339,6 +465,9 @@ class Branching:
             k(p)
 
         def let(env, p, k):
+            if lazily(env):
+                k(p)
+                return
             outcomes(env, p, lambda found, q: keep(env, found, q, k))
         return let
 
@@ -418,6 +547,12 @@ class Branching:
                 ctx = env[0]
                 if n < 0:
                     raise EvalError("E506", f"cannot score {n} hits", span)
+                if self._deferring():  # the world makes the hit later (no hits: nothing to make)
+                    if n:
+                        self.world.defer(DeferredHit(stmt, n, now, list(env), units, chooser, needed,
+                                                     self.world.deferred()))
+                    k(q)
+                    return
                 battle = ctx.battle
                 if battle is None:
                     raise EvalError("E535", "there is no battle here: hit, submerge and retreat act in battle steps",
@@ -504,7 +639,14 @@ def _content(value):
                 value.flags)
     if isinstance(value, (tuple, list)):
         return tuple(_content(v) for v in value)
+    if type(value) is Lazy:
+        return ("lazy", id(value.node), value.epoch, tuple(_content(value.env[s]) for s in value.reads))
     return value
+
+
+def content(value):
+    """A value as a key (`_content`): units by all they hold, a `Lazy` by its expression and frame."""
+    return _content(value)
 
 
 def _union(sets) -> frozenset:

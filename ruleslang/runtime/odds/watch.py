@@ -25,6 +25,8 @@ players) is not noted.
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from operator import itemgetter
 from typing import Any
 
 from ruleslang.lang.values import UnitValue
@@ -54,40 +56,58 @@ _BOARD_SAME = frozenset({
 _HOST_SAME = frozenset({"steps", "budget", "spend", "out_of_budget", "reset_budget"})
 
 
+class NotDeferred(Exception):
+    """A step whose effects cannot wait (Chain's deferred runs): it reads what an effect it deferred
+    changes, or has an effect other than a `hit`. The chain then runs it as it is."""
+
+
 class Reads(set):
     """The aspects a step read; `log`, when a list, also gets each read as it is noted (what one
-    part of the step read: `Chain.remember`)."""
+    part of the step read: `Chain.remember`); `dirty`, when a set, the aspects that effects deferred
+    so far change: reading one of them (or everything) is `NotDeferred`."""
 
-    __slots__ = ("log",)
+    __slots__ = ("log", "dirty")
 
     def __init__(self):
         super().__init__()
         self.log = None
+        self.dirty = None
 
     def add(self, aspect) -> None:
+        if self.dirty and (aspect in self.dirty or aspect == EVERYTHING):
+            raise NotDeferred(aspect)
         if self.log is not None:
             self.log.append(aspect)
         set.add(self, aspect)
 
     def update(self, aspects) -> None:
         aspects = tuple(aspects)
+        if self.dirty and any(a in self.dirty or a == EVERYTHING for a in aspects):
+            raise NotDeferred(aspects)
         if self.log is not None:
             self.log.extend(aspects)
         set.update(self, aspects)
+
+
+def changed_by(hit) -> set:
+    """The aspects a deferred `hit` may change (of either side: its units are not read yet)."""
+    kinds = ("full", "hits", "standing") + (("units",) if hit.now else ())
+    return {(kind, side) for kind in kinds for side in ("attacker", "defender")}
 
 
 class StepWatch:
     """An `EvalContext` seen through a watch while one battle step runs: `reads` collects the
     aspects of the battle's state the step read (module docstring)."""
 
-    __slots__ = ("_ctx", "reads", "battle", "board", "host", "_battle", "_sides")
+    __slots__ = ("_ctx", "reads", "battle", "board", "host", "_battle", "_sides", "deferring")
 
-    def __init__(self, ctx, battle):
+    def __init__(self, ctx, battle, deferring: bool = False):
         object.__setattr__(self, "_ctx", ctx)
+        object.__setattr__(self, "deferring", deferring)  # effects other than `hit` are NotDeferred
         object.__setattr__(self, "reads", Reads())
         object.__setattr__(self, "_battle", battle)
         object.__setattr__(self, "_sides", None)
-        object.__setattr__(self, "battle", BattleView(battle, self.reads))
+        object.__setattr__(self, "battle", BattleView(battle, self.reads, deferring))
         object.__setattr__(self, "board", _BoardView(ctx.board, self.reads))
         object.__setattr__(self, "host", _HostView(ctx.host, self.reads))
 
@@ -128,6 +148,8 @@ class StepWatch:
         return self._ctx.counter(name, key, reader)
 
     def set_counter(self, name: str, key: tuple, value) -> None:
+        if self.deferring:
+            raise NotDeferred("set_counter")
         self.reads.add(EVERYTHING)
         self._ctx.set_counter(name, key, value)
 
@@ -170,10 +192,15 @@ class _View:
 
 
 class BattleView(_View):
-    """The battle as a watched step sees it: which sides' units it read, and how."""
+    """The battle as a watched step sees it: which sides' units it read, and how. Deferring
+    effects, a `submerge` or `retreat` is `NotDeferred`."""
 
-    __slots__ = ()
+    __slots__ = ("_deferring",)
     _same = _BATTLE_SAME
+
+    def __init__(self, inner, reads: set, deferring: bool = False):
+        super().__init__(inner, reads)
+        object.__setattr__(self, "_deferring", deferring)
 
     @property
     def round(self):
@@ -200,14 +227,20 @@ class BattleView(_View):
             self._reads.add(("full", side))
 
     def hit(self, ctx, count: int, unit_ids: list[int], chooser: str, now: bool) -> None:
+        if self._deferring:
+            raise NotDeferred("hit")
         self._full(unit_ids)
         self._inner.hit(ctx, count, unit_ids, chooser, now)
 
     def submerge(self, ctx, unit_ids: list[int]) -> None:
+        if self._deferring:
+            raise NotDeferred("submerge")
         self._full(unit_ids)
         self._inner.submerge(ctx, unit_ids)
 
     def retreat(self, ctx, to: str) -> None:
+        if self._deferring:
+            raise NotDeferred("retreat")
         self._reads.update((("full", "attacker"), ("standing", "defender"), ("origins", "attacker")))
         self._inner.retreat(ctx, to)
 
@@ -257,13 +290,12 @@ def project(key: tuple, aspects: frozenset, split: int) -> Any:
     return tuple(out)
 
 
+_side = itemgetter(0)  # a record's side
+
 # a unit's status in a state's record (its sixth field)
 FIGHTING, PENDING, SUBMERGED = 0, 1, 2
 
 
 def split_of(records: tuple) -> int:
     """Where the defenders' records begin (records are sorted, the attacker's first)."""
-    for i, r in enumerate(records):
-        if r[0] != "attacker":
-            return i
-    return len(records)
+    return bisect_right(records, "attacker", key=_side)

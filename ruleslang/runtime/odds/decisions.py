@@ -1,0 +1,119 @@
+"""The decisions of a battle step as the exact chain answers them: the casualty order of the side
+hit (runtime/kit/casualties.py, the agents' own), and every other `choose` by the rules' advice;
+a retreat question by the advice, or by the retreat threshold against the chance to win."""
+
+from __future__ import annotations
+
+from ruleslang.base.errors import EvalError
+from ruleslang.lang.check.advice import OPTIONS
+from ruleslang.runtime.kit.casualties import casualty_order, cheapest_rank, keep_rank, listed_rank
+from ruleslang.runtime.odds.results import ATTACKER_WINS, CasualtyPolicy
+from ruleslang.runtime.odds.watch import EVERYTHING, PENDING
+
+
+class BattleDecisions:
+    """The decisions part of `Chain`: casualties (kept per what the casualty order looks at) and
+    advised choices, asked by the chain's host and `Branching`'s runs."""
+
+    def casualties(self, decision) -> list[int]:
+        """The casualty order of the side taking the hits. The order only looks at the units'
+        types, owners, hits and room, and breaks ties by id: the choice is kept under those, as
+        places among the options, and reused in every state that offers the same."""
+        ids = decision.options
+        room = decision.context["room"]
+        units = [self.host.unit_or_none(uid) for uid in ids]
+        memo_key = (decision.count, self.battle.side_of_unit(ids[0]) if ids else None,
+                    tuple((u.type, u.owner, u.hits, room.get(u.id)) for u in units),
+                    tuple(sorted(range(len(ids)), key=ids.__getitem__)))
+        places = self._casualty_memo.get(memo_key)
+        if places is None:
+            chosen = choose_casualties(self.host, self.battle, self.policies, decision)
+            where = {uid: i for i, uid in enumerate(ids)}
+            places = self._casualty_memo[memo_key] = tuple(where[uid] for uid in chosen)
+        return [ids[i] for i in places]
+
+    def decide(self, decision_id, player, options, mode, count, prompt):
+        """A `choose` in a battle step: the rules' advice (`advised_answer`). A retreat question
+        (its advice asks for `win_chance`) is answered as the advice answers a lost battle when
+        the attacker's chance to win from the state as it stands, fighting on, is below the
+        retreat threshold, and as it answers a won one otherwise (never retreating without a
+        threshold); once the attacker retreats, a decision without advice (where to) takes the
+        first option."""
+        compiled = self.compiled
+        ctx = self._watch or self.ctx  # the advice's reads are noted as the step's
+        if self._retreating and compiled.advice(decision_id) is None and mode == "one" and options:
+            return options[0]
+        if not asks_win_chance(compiled, decision_id):
+            return advised_answer(compiled, ctx, decision_id, options, mode, self.one)
+        fight_on = advised_answer(compiled, ctx, decision_id, options, mode, self.one)
+        if self.retreat_below is None:
+            return fight_on
+        if self._watch is not None:  # the chance to win from here reads the whole state
+            self._watch.reads.add(EVERYTHING)
+        give_up = advised_answer(compiled, ctx, decision_id, options, mode, 0 * self.one)
+        if give_up == fight_on or self._chance_now() >= self.retreat_below:
+            return fight_on
+        self._retreating = True
+        return give_up
+
+    def _chance_now(self):
+        """The attacker's chance to win from the battle as it stands (this round's casualties
+        gone), fighting on without retreating (the chain without a retreat threshold)."""
+        if self._fight_on is None:
+            self._fight_on = type(self)(self._source_game, self.spec, exact=self.exact, policies=self.policies,
+                                   share=self.share)
+        key = self._key()
+        key = (tuple(r for r in key[0] if r[5] != PENDING), key[1])
+        inner = self._fight_on
+        end = inner._end(key)
+        if end:
+            return self.one if end[0] == ATTACKER_WINS else 0 * self.one
+        dist, _rounds, _taken = inner._solve(key)
+        return sum((p for (kind, _), p in dist.items() if kind == ATTACKER_WINS), 0 * self.one)
+
+
+def choose_casualties(host, battle, policies: dict, decision) -> list[int]:
+    """The casualties of a `hit` (a "casualties" decision of `battle` on `host`'s board): the
+    casualty order of the side taking the hits, by its policy (default: cheapest first)."""
+    room = decision.context["room"]
+    units = [host.unit_or_none(uid) for uid in decision.options]
+    side = battle.side_of_unit(units[0].id) if units else "defender"
+    policy = policies.get(side, CasualtyPolicy())
+    cost = host.unit_cost
+    if policy.kind == "keep-attackers" and side == "attacker":
+        rank = keep_rank(battle.rules.captures, units, cost)
+    elif policy.kind == "list":
+        rank = listed_rank(policy.types, cost)
+    else:
+        rank = cheapest_rank(cost)
+    return casualty_order(units, room, decision.count, rank=rank)
+
+
+def advised_answer(compiled, ctx, decision_id: str, options, mode: str, chance):
+    """The answer to a `choose` in a battle step that the rules' advice gives; an advice that asks
+    for the `win_chance` (a retreat) is given `chance`. A decision without advice, or whose
+    advice asks another estimate, is E546."""
+    advice = compiled.advice(decision_id)
+    if advice is None:
+        raise EvalError("E546", f"the exact battle chain cannot follow the decision {decision_id}: the rules "
+                                "give no advice for it (only casualties, retreats and advised choices are followed)",
+                        hint="write an `advice` for it, or estimate by sampling (ruleslang odds --sample N)")
+    args = []
+    for name in advice.params:
+        if name == OPTIONS:
+            args.append(tuple(options))
+        elif name == "win_chance":
+            args.append(chance)
+        else:
+            raise EvalError("E546", f"the exact battle chain cannot give the estimate '{name}' that the advice "
+                                    f"of decision {decision_id} asks for")
+    answer = advice.fn(ctx, *args)
+    if mode != "one":
+        answer = tuple(o for o in options if o in answer)
+    return answer
+
+
+def asks_win_chance(compiled, decision_id: str) -> bool:
+    """True when the advice of the decision asks for the chance to win (a retreat question)."""
+    advice = compiled.advice(decision_id)
+    return advice is not None and "win_chance" in advice.params

@@ -1,0 +1,238 @@
+"""The exact chain's battle states: how a state is written (`BattleStates._key`), and how the board
+and the runtime's `Battle` are made to hold one (`_materialize`) to run a step from it.
+
+A state is what the battle's steps can tell apart: each unit still in the battle, as its side,
+type, owner, hits taken, whether it is a casualty leaving at the end of the round or has
+submerged, and where it came from; and the counters the steps wrote (a rule that records
+something of the battle, such as the AA guns there at its start). Units are not told apart by
+id: two states with the same units merge, and a state is written in one order (its units
+sorted), so the result never depends on hashing.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ruleslang.base.errors import EvalError
+from ruleslang.board.queries import BoardQueries
+from ruleslang.board.state import Unit
+from ruleslang.lang.eval.context import EvalContext
+from ruleslang.lang.eval.host import Host
+from ruleslang.runtime.game import GameServices
+from ruleslang.runtime.kit.battle import Battle
+from ruleslang.runtime.kit.turn_state import KitState
+from ruleslang.runtime.odds.watch import FIGHTING, PENDING, SUBMERGED, changed_by, split_of
+
+RETREATED = ("", (), "the attacker retreated")  # the mark of a state the attacker left (among its counters)
+UNIT_PART = "@"  # in a counter key kept with a unit's record: where the unit's id was (no name or number is "@")
+
+
+class _NoDice:
+    """The dice of the chain's host: every roll goes through the exact evaluator, none is sampled."""
+
+    def randint(self, a, b):
+        raise EvalError("E546", "a die was rolled where the exact battle chain cannot follow it")
+
+
+class BattleHost(GameServices):
+    """The battle's game as the steps see it: a copy of the board, the casualty order as every
+    player's choice, the advice of the rules (or the retreat policy) as their decisions."""
+
+    def __init__(self, chain: "Chain", source_game):
+        self.chain = chain
+        self.compiled = source_game.compiled
+        self.state = source_game.state.copy(events=False)  # the battle does not read the game's past
+        self.board = BoardQueries(self.state)
+        host = Host(None)
+        host.rng = _NoDice()
+        self.ctx = EvalContext(self.compiled, host, state=self.state, board=self.board,
+                               options=dict(source_game.ctx.options), facts=dict(source_game.ctx.facts),
+                               decide=chain.decide)
+        self.ctx.game = self
+        self.configs: dict = {}
+        self.kit = KitState(self)
+        self._init_services()
+
+    def unit_or_none(self, uid: int):
+        """The unit with this id: the board's others are indexed once, the battle's per state."""
+        if self._index_version != self.state.version:
+            base = self.chain.base_index
+            self._units_by_id = {u.id: u for u in self.state.units[len(base):]}
+            self._index_version = self.state.version
+        found = self._units_by_id.get(uid)
+        return found if found is not None else self.chain.base_index.get(uid)
+
+    def remove_units(self, ids: list[int], why: str) -> None:
+        """Casualties leave the board (the rest of the board keeps its units)."""
+        gone = set(ids)
+        state = self.state
+        base = len(self.chain.base_index)
+        state.units = state.units[:base] + [u for u in state.units[base:] if u.id not in gone]
+        state.version += 1
+
+    def ask(self, decision, check, fallback):
+        if decision.kind == "casualties":
+            return self.chain.casualties(decision)
+        return fallback()
+
+
+class BattleStates:
+    """The states part of `Chain`: setting the battle up, writing its state, putting a state on
+    the board, and saving and restoring what a step's effects change (Branching's world)."""
+
+    def _setup(self) -> None:
+        """Put the battle's units on the copied board and set up the battle as `_fight` does."""
+        spec, state, host = self.spec, self.host.state, self.host
+        self.base_index: dict = {}  # the board's units outside the battle, by id (none yet)
+        space = spec.space
+        sea_support = spec.amphibious_from
+        state.units = [u for u in state.units if not (u.space == space and u.owner == spec.attacker)]
+        if spec.defending is not None:
+            state.units = [u for u in state.units if not (u.space == space and not host.allied(u.owner, spec.attacker))]
+            for utype, n in spec.defending.items():
+                state.add_units(space, utype, spec.defender, n)
+        for utype, n in spec.attacking.items():
+            made = state.add_units(space, utype, spec.attacker, n)
+            if sea_support is not None and host.domain(made[0]) == "sea":
+                state.move_units([u.id for u in made], sea_support)
+        state.version += 1
+        enemies = [u for u in state.units if u.space == space and not host.allied(u.owner, spec.attacker)]
+        fights = self.rules.fights
+        attacking = [u.id for u in state.units if u.space == space and u.owner == spec.attacker]
+        origins = spec.came_from or []
+        came_from = {}
+        for i, uid in enumerate(u for u in attacking if host.domain(host.unit_or_none(u)) != "air"):
+            came_from[uid] = origins[i % len(origins)] if origins else space
+        support = []
+        if sea_support is not None:
+            support = [u.id for u in state.units if u.space == sea_support and u.owner == spec.attacker
+                       and host.domain(u) == "sea"]
+            for uid in support:
+                host.unit_or_none(uid).cargo = []
+            for uid in attacking:
+                if host.domain(host.unit_or_none(uid)) == "land":
+                    came_from[uid] = sea_support
+        battle = Battle(host, space, spec.attacker, None, amphibious=sea_support is not None,
+                        attacking=attacking, defending=[u.id for u in enemies if fights is None or fights(u)],
+                        came_from=came_from, support=support, rules=self.rules)
+        self.battle = battle
+        self.ctx.battle = battle
+        battle.defender = self.rules.defender(battle, enemies)
+        self.attacker, self.defender = spec.attacker, battle.defender
+        order: list[str] = []
+        for uid in attacking + battle.defending:
+            utype = host.unit_or_none(uid).type
+            if utype not in order:
+                order.append(utype)
+        self._type_order = {t: i for i, t in enumerate(order)}
+        self._base = [u for u in state.units if u.id not in set(attacking) | set(battle.defending)]
+        self.base_index = {u.id: u for u in self._base}
+        self._next_id = state.next_unit_id
+        state.units = self._base + [u for u in state.units if u.id not in self.base_index]
+        state.version += 1
+        self._base_counters = {name: dict(store) for name, store in state.counters.items()}
+        self.initial = self._key()
+        self._id_block = len(self.initial[0])  # no side ever has more units than the battle began with
+        self.costs = {t: host.unit_rules().cost(t) for t in order}
+
+    # ------------------------------------------------------------------ states
+
+    def _key(self) -> tuple:
+        """The battle's current state, canonical: (its units sorted, without ids, each with the
+        counter entries keyed by it; the other counters the battle wrote, sorted)."""
+        battle, host = self.battle, self.host
+        pending, submerged = set(battle.pending), set(battle.submerged)
+        retreated = battle.retreated_to is not None
+        written, marks = self._counters_written()
+        out = []
+        for side, ids in (("attacker", battle.attacking), ("defender", battle.defending)):
+            for uid in ids:
+                u = host.unit_or_none(uid)
+                if u is None or (u.space != battle.space and not (retreated and side == "attacker")):
+                    continue
+                status = SUBMERGED if uid in submerged else PENDING if uid in pending else FIGHTING
+                out.append((side, self._type_order[u.type], u.type, u.owner, u.hits, status,
+                            battle.came_from.get(uid), marks.get(str(uid), ())))
+        out.sort(key=lambda r: (r[0], r[1], r[2], r[3], r[4], r[5], r[6] or "", r[7]))
+        return tuple(out), ((RETREATED,) + written if retreated else written)
+
+    def _counters_written(self) -> tuple:
+        """The counter entries that differ from the board's before the battle: (those keyed by no
+        unit of the battle, as sorted (name, key, value as JSON text) triples; those keyed by one,
+        as its unit id -> sorted (name, key with UNIT_PART for the unit, value as JSON text)). The
+        units have no identity from one state to the next, so an entry keyed by a unit is part of
+        that unit's record, and is dropped with the unit when it leaves the battle."""
+        state, base = self.host.state, self._base_counters
+        written = []
+        marks: dict[str, list] = {}
+        ids = None
+        for name, store in state.counters.items():
+            before = base.get(name, {})
+            for k, v in store.items():
+                if k in before and before[k] == v:
+                    continue
+                if ids is None:
+                    ids = {str(uid) for uid in self.battle.attacking + self.battle.defending}
+                unit = next((part for part in k if part in ids), None)
+                if unit is None:
+                    written.append((name, tuple(k), json.dumps(v, sort_keys=True)))
+                else:
+                    entry = (name, tuple(UNIT_PART if part == unit else part for part in k), json.dumps(v, sort_keys=True))
+                    marks.setdefault(unit, []).append(entry)
+        written.sort()
+        return tuple(written), {uid: tuple(sorted(entries)) for uid, entries in marks.items()}
+
+    def _materialize(self, key: tuple, round_number) -> None:
+        """Make the battle and the board hold state `key` (fresh unit ids, in the key's order)."""
+        battle, state = self.battle, self.host.state
+        units, attacking, defending, came_from, pending, submerged = [], [], [], {}, [], []
+        records, counters = key
+        # the board's counters before the battle, copied: the steps' `set` and `change` write here
+        state.counters = {name: dict(store) for name, store in self._base_counters.items()}
+        for name, k, value in counters:
+            state.counters.setdefault(name, {})[k] = json.loads(value)
+        split = split_of(records)
+        # fresh ids, the defenders' from a second block: a side's ids do not depend on how many
+        # units the other side has (the distributions of its dice are kept under them: `remember`)
+        for i, (side, _order, utype, owner, hits, status, origin, marks) in enumerate(records):
+            uid = self._next_id + i if side == "attacker" else self._next_id + self._id_block + i - split
+            units.append(Unit(uid, utype, owner, battle.space, hits))
+            (attacking if side == "attacker" else defending).append(uid)
+            if origin is not None:
+                came_from[uid] = origin
+            if status == PENDING:
+                pending.append(uid)
+            elif status == SUBMERGED:
+                submerged.append(uid)
+            for name, k, value in marks:
+                part = str(uid)
+                state.counters.setdefault(name, {})[tuple(part if x == UNIT_PART else x for x in k)] = json.loads(value)
+        state.units = self._base + units
+        state.events = []
+        state.version += 1
+        battle.attacking, battle.defending, battle.came_from = attacking, defending, came_from
+        battle.pending, battle.submerged, battle.retreated_to = pending, submerged, None
+        battle.round = round_number
+        self.ctx.host.reset_budget()
+
+    def snapshot(self) -> Any:
+        """What a step's effects change: the board's units, their hits, the battle's lists."""
+        battle, state = self.battle, self.host.state
+        return (state.units, [(u, u.hits, u.space) for u in state.units[len(self._base):]],
+                list(battle.pending), list(battle.submerged), battle.retreated_to,
+                {name: dict(store) for name, store in state.counters.items()}, len(self._deferred))
+
+    def restore(self, saved: Any) -> None:
+        """Put back what `snapshot` saved."""
+        battle, state = self.battle, self.host.state
+        units, hits, pending, submerged, retreated, counters, deferred = saved
+        del self._deferred[deferred:]
+        if self._watch is not None and self.deferring:
+            self._watch.reads.dirty = set().union(*map(changed_by, self._deferred)) or None
+        state.units = units
+        state.counters = {name: dict(store) for name, store in counters.items()}
+        for u, h, s in hits:
+            u.hits, u.space = h, s
+        battle.pending, battle.submerged, battle.retreated_to = list(pending), list(submerged), retreated
+        state.version += 1

@@ -1,0 +1,317 @@
+"""The exact chain's steps: a step maps a state to a distribution of states, and its transition is
+shared between the states that agree on what it read (runtime/odds/watch.py).
+
+A step runs as in a game (the runtime's `Battle` takes the hits, the casualty order chooses the
+casualties), except that where it rolls dice every outcome is followed with its probability
+(`lang/eval/branching.py`). Its hits wait until its statements have run (`_deferred_step`): the
+statements read what the dice and the choices need (a side's fire: that side's units), and the
+hits are made afterwards, kept per what making them read (the side hit); a step whose hits
+cannot wait runs as it is (`_step`).
+"""
+
+from __future__ import annotations
+
+from ruleslang.lang.eval.branching import cannot_follow, content
+from ruleslang.runtime.odds.watch import EVERYTHING, ROUND, NotDeferred, StepWatch, changed_by, project, split_of
+
+WHOLE = "whole state"  # in a transition's changes: the successor's records are given whole
+
+
+class Kept:
+    """Results kept under what computing them read: an aspect set of the state (watch.py) and the
+    state's projection on it (with the round class when the round was read). Looked up in the
+    order the aspect sets were first seen."""
+
+    __slots__ = ("seen", "known")
+
+    def __init__(self):
+        self.seen: list[frozenset] = []
+        self.known: dict[tuple, object] = {}
+
+    def find(self, key: tuple, split: int, rclass: int):
+        """What was kept for a state that agrees with `key` on what it read, or None."""
+        known = self.known
+        for aspects in self.seen:
+            found = known.get((aspects, project(key, aspects, split), rclass if ROUND in aspects else None))
+            if found is not None:
+                return found
+        return None
+
+    def keep(self, key: tuple, split: int, rclass: int, aspects: frozenset, value) -> None:
+        """Keep `value`, computed from state `key`, which read `aspects`."""
+        if aspects not in self.seen:
+            self.seen.append(aspects)
+        self.known[(aspects, project(key, aspects, split), rclass if ROUND in aspects else None)] = value
+
+    def keep_changes(self, key: tuple, split: int, rclass: int, out: dict, aspects: frozenset) -> None:
+        """Keep transition `out` from `key` as changes (`changes`); kept for this state alone when a
+        side changed that the computation did not read whole."""
+        changes = _changes(key, split, out, aspects)
+        if changes is None:
+            aspects = frozenset((EVERYTHING, ROUND))
+            changes = _changes(key, split, out, aspects)
+        self.keep(key, split, rclass, aspects, changes)
+
+
+class BattleSteps:
+    """The steps part of `Chain`: running a step from a state, sharing its transition, deferring
+    its hits, and keeping the distributions of rolled expressions (Branching's world)."""
+
+    def remember(self, key, compute):
+        """The distribution of a rolled expression (`Branching`'s world): kept under `key` (the
+        expression and the values of the locals it reads, units by all they hold) when all it
+        read of the battle besides them is the hits of those units, which the key holds; the
+        reads are noted again for the step that reuses it."""
+        watch = self._watch
+        if watch is None:
+            return compute()
+        found = self._rolled.get(key)
+        if found is not None:
+            dist, noted = found
+            watch.reads.update(noted)
+            return dist
+        reads = watch.reads
+        outer, reads.log = reads.log, []
+        try:
+            dist = compute()
+            noted = reads.log
+        finally:
+            reads.log = outer
+        if outer is not None:
+            outer.extend(noted)
+        if all(aspect[0] == "hits" for aspect in noted):
+            self._rolled[key] = (dist, frozenset(noted))
+        return dist
+
+    # ------------------------------------------------------------------ transitions
+
+    def _run(self, key: tuple, round_number, name: str, watch: StepWatch | None = None) -> dict:
+        """The distribution of states after running step `name` from state `key` (seen through
+        `watch`, when given, which notes what the step read)."""
+        out: dict = {}
+        self.step_runs += 1
+        self.runs[name] = self.runs.get(name, 0) + 1
+        self._materialize(key, round_number)
+
+        def finish(p) -> None:
+            k = self._key()
+            out[k] = out.get(k, 0) + p
+        self._retreating = False
+        config = self.rules.config
+        if watch is None:
+            self.branching.run_procedure(self.ctx, name, self.one, finish)
+            return out
+        # the battle's settings (retreat_to, ...) are evaluated through the watch too
+        self._watch, saved, config.ctx = watch, config.ctx, watch
+        try:
+            self.branching.run_procedure(watch, name, self.one, finish)
+        finally:
+            self._watch, config.ctx = None, saved
+        return out
+
+    def _step(self, name: str, key: tuple, round_class) -> dict:
+        """Step `name` from state `key` in round 1 (`round_class` 1), a later round or the start (0).
+
+        A step's transition is shared between states: the step runs through a `StepWatch`, and
+        its transition is kept under what it read of the state (`watch.project`, and the round
+        when it read the round); a state that agrees with an earlier one on that takes its
+        transition, as changes of the sides the step changed (it read those whole)."""
+        rclass = int(round_class) if round_class is not None else 0
+        if self.share and name not in self._plain:
+            try:
+                return self._deferred_step(name, key, round_class, rclass)
+            except NotDeferred:
+                self._plain.add(name)
+        if not self.share:
+            found = self._transitions.get((name, rclass, key))
+            if found is None:
+                found = self._transitions[(name, rclass, key)] = self._run(key, round_class, name)
+            return found
+        kept = self._shared.get(name)
+        if kept is None:
+            kept = self._shared[name] = Kept()
+        split = split_of(key[0])
+        found = kept.find(key, split, rclass)
+        if found is not None:
+            return _apply(key, split, found)
+        watch = StepWatch(self.ctx, self.battle)
+        out = self._run(key, round_class, name, watch)
+        kept.keep_changes(key, split, rclass, out, frozenset(watch.reads))
+        return out
+
+    # ------------------------------------------------------------------ deferred hits
+
+    def deferred(self) -> int:
+        """How many hits the run has deferred so far (Branching's world)."""
+        return len(self._deferred)
+
+    def defer(self, hit) -> None:
+        """Take a hit the run defers (Branching's world): kept with a key of what it will read (its
+        statement, count, and the values of its frame's slots, units by all they hold); the
+        battle's units among them are read with their hits, so the run's key holds those."""
+        try:
+            hit.desc = (id(hit.stmt), hit.count, hit.now, tuple(content(hit.env[s]) for s in hit.reads))
+            hash(hit.desc)
+        except TypeError:
+            raise NotDeferred("a value that cannot be a key") from None
+        reads = self._watch.reads
+        sides = self._unit_sides(hit.desc[3])
+        if sides:
+            saved, reads.dirty = reads.dirty, None  # what it read before the earlier hits are made
+            reads.update(("hits", side) for side in sides)
+            reads.dirty = saved
+        self._deferred.append(hit)
+        reads.dirty = (reads.dirty or set()) | changed_by(hit)
+
+    def hold(self, stmt, unit_ids: list[int]) -> None:
+        """A `remove` or a change of `hits` of these units (Branching's world): followed for the
+        battle's units, which a state holds (a unit removed leaves the battle's state, its hits
+        are in its record); a unit outside the battle is E546 (the state does not hold it)."""
+        if self.deferring:
+            raise NotDeferred("an effect on units")
+        battle = self.battle
+        inside = set(battle.attacking) | set(battle.defending)
+        outside = [uid for uid in unit_ids if uid not in inside]
+        if outside:
+            unit = self.host.unit_or_none(outside[0])
+            where = f" (a {unit.type} of {unit.owner} in {unit.space})" if unit is not None else ""
+            raise cannot_follow(stmt, f"it changes a unit that is not in the battle{where}, which the "
+                                      "battle's states do not hold")
+
+    def _unit_sides(self, value) -> set:
+        """The sides of the battle's units inside a key made by `content`."""
+        found: set = set()
+        stack = [value]
+        battle = self.battle
+        while stack:
+            v = stack.pop()
+            if type(v) is tuple:
+                if len(v) == 8 and v[0] == "unit":
+                    side = battle.side_of_unit(v[1])
+                    if side is not None:
+                        found.add(side)
+                else:
+                    stack.extend(v)
+        return found
+
+    def _deferred_step(self, name: str, key: tuple, round_class, rclass: int) -> dict:
+        """Step `name` from state `key` with its hits deferred: its statements run once per what
+        they read (the dice of a side's fire read that side's units, not the targets), giving a
+        distribution of lists of hits; the hits are made afterwards, kept per what they read
+        (the side hit, `_make`), so a side's casualties of n hits are worked out once and reused
+        in every state with that side. NotDeferred when the step's effects cannot wait."""
+        split = split_of(key[0])
+        kept = self._plans.get(name)
+        if kept is None:
+            kept = self._plans[name] = Kept()
+        plan = kept.find(key, split, rclass)
+        if plan is None:
+            watch = StepWatch(self.ctx, self.battle, deferring=True)
+            plan = self._plan(key, round_class, name, watch)
+            kept.keep(key, split, rclass, frozenset(watch.reads), plan)
+        out: dict = {}
+        for desc, hits, p in plan:
+            if not hits:
+                out[key] = out.get(key, 0) + p
+                continue
+            for k2, q in self._make(desc, hits, key, split, round_class, rclass).items():
+                out[k2] = out.get(k2, 0) + p * q
+        return out
+
+    def _plan(self, key: tuple, round_class, name: str, watch: StepWatch) -> list:
+        """Run step `name` from state `key` deferring its hits: [(their key, the hits, probability)]."""
+        self.step_runs += 1
+        self.runs[name] = self.runs.get(name, 0) + 1
+        self._materialize(key, round_class)
+        plan: dict = {}
+
+        def finish(p) -> None:
+            hits = tuple(self._deferred)
+            desc = tuple(h.desc for h in hits)
+            found = plan.get(desc)
+            plan[desc] = (desc, hits, p) if found is None else (desc, found[1], found[2] + p)
+        self._retreating = False
+        config = self.rules.config
+        self._watch, saved, config.ctx = watch, config.ctx, watch
+        self.deferring, self._deferred = True, []
+        try:
+            self.branching.run_procedure(watch, name, self.one, finish)
+        finally:
+            self._watch, config.ctx = None, saved
+            self.deferring, self._deferred = False, []
+        return list(plan.values())
+
+    def _make(self, desc: tuple, hits: tuple, key: tuple, split: int, round_class, rclass: int) -> dict:
+        """The state after making deferred `hits` (`desc`: their key) in state `key`, kept under the
+        hits and what making them read (the units hit, with their hits and casualties)."""
+        kept = self._applied.get(desc)
+        if kept is None:
+            kept = self._applied[desc] = Kept()
+        found = kept.find(key, split, rclass)
+        if found is not None:
+            return _apply(key, split, found)
+        self._materialize(key, round_class)
+        watch = StepWatch(self.ctx, self.battle)
+        config = self.rules.config
+        self._watch, saved, config.ctx = watch, config.ctx, watch
+        self._applying = hits
+        try:
+            for i, hit in enumerate(hits):
+                self._made = i
+                self.branching.apply_hit(watch, hit, self._force)
+        finally:
+            self._watch, config.ctx = None, saved
+            self._applying, self._made = (), 0
+        out = {self._key(): self.one}
+        kept.keep_changes(key, split, rclass, out, frozenset(watch.reads))
+        return out
+
+    def _force(self, lazy, ctx, force):
+        """A `let` the run left for later, evaluated while its hits are made: it must read nothing
+        the hits made since it was written (those deferred after it) changed."""
+        reads = self._watch.reads
+        since = self._applying[lazy.epoch:self._made]
+        saved, reads.dirty = reads.dirty, (set().union(*map(changed_by, since)) or None)
+        try:
+            return self.branching.force(lazy, ctx, force)
+        finally:
+            reads.dirty = saved
+
+
+def _changes(key: tuple, split: int, out: dict, aspects: frozenset) -> list | None:
+    """The transition `out` from state `key` as changes: (the attacker's records after, or None
+    when unchanged; the defender's; the counters written after; probability) per successor
+    (WHOLE and the records after when the step read everything). None when a side the step did
+    not read whole changed (the transition is then kept whole)."""
+    if EVERYTHING in aspects:
+        return [(WHOLE, k2[0], k2[1], p) for k2, p in out.items()]
+    full = {side for kind, side in aspects if kind == "full"}
+    before = (key[0][:split], key[0][split:])
+    changes = []
+    for (records, counters), p in out.items():
+        s2 = split_of(records)
+        after = (records[:s2], records[s2:])
+        sides = []
+        for i, side in enumerate(("attacker", "defender")):
+            if side in full:
+                sides.append(after[i])
+            elif after[i] != before[i]:
+                return None
+            else:
+                sides.append(None)
+        changes.append((sides[0], sides[1], counters, p))
+    return changes
+
+
+def _apply(key: tuple, split: int, changes: list) -> dict:
+    """The successors of state `key` by the changes of a transition kept for a state like it."""
+    records = key[0]
+    out: dict = {}
+    for attackers, defenders, counters, p in changes:
+        if attackers is WHOLE:  # the whole state (a transition kept for this state only)
+            k2 = (defenders, counters)
+        else:
+            k2 = ((records[:split] if attackers is None else attackers)
+                  + (records[split:] if defenders is None else defenders), counters)
+        out[k2] = out.get(k2, 0) + p
+    return out
