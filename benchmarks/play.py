@@ -291,8 +291,20 @@ def duel(ws, refs, sides: dict[str, list[str]], seeds: range, rounds: int, order
     heuristic is the one against it) on the other, every seed: its win-or-lead rate with a Wilson
     interval, and time per game."""
     out = []
+    base: dict[int, str | None] = {}  # seed -> the side the previous heuristic on every side leads with
+    if against == PREVIOUS:
+        for seed in seeds:
+            game = build_game(ws, GameSetup(refs=refs, seed=seed, rounds=rounds, default_agent="random",
+                                            players={p: "heuristic" for p in order}, bids=bids))
+            heuristic_on(game, order, seed, PREVIOUS, previous=True)
+            result = game.run(rounds)
+            base[seed] = result.get("winner") or result.get("ahead")
+        for side in sides:
+            n = sum(1 for s in base.values() if s == side)
+            out.append(f"{PREVIOUS} on every side: {side} wins or leads in {rate_text(n, len(base))} (the agents' "
+                       f"own skew on these seeds)")
     for side, members in sides.items():
-        wins = outright = 0
+        wins = outright = better = worse = 0
         times = []
         for seed in seeds:
             players = {p: ("random" if against == "random" and p not in members else "heuristic") for p in order}
@@ -315,10 +327,15 @@ def duel(ws, refs, sides: dict[str, list[str]], seeds: range, rounds: int, order
             leader = result.get("winner") or result.get("ahead")
             wins += leader == side
             outright += result.get("winner") == side
+            if seed in base:  # paired with the same seed played by the previous heuristic on every side
+                better += leader == side and base[seed] != side
+                worse += leader != side and base[seed] == side
         label = EXACT if against == EXACT else "heuristic"
         versus = "heuristic" if against == EXACT else against
+        paired = (f"; against the same seeds with the previous heuristic in its place: {side} does better in {better}, "
+                  f"worse in {worse}" if base else "")
         out.append(f"{label} {side} vs {versus}: wins or leads in {rate_text(wins, len(times))}; "
-                   f"wins outright in {outright}; {statistics.mean(times):.2f} s CPU per game")
+                   f"wins outright in {outright}; {statistics.mean(times):.2f} s CPU per game{paired}")
     return out
 
 

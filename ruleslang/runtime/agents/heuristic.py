@@ -397,7 +397,7 @@ class HeuristicAgent(Agent):
                 memo[key] = self._wins(game, attack, defence) / SIM_TRIALS
             return memo[key]
         gain = 0.0
-        if enemy and (domain != "air" or not board.is_land(space)):
+        if enemy:
             gain = worth * (chance(enemy, own) - chance(enemy, own + [unit]))
         if self._fire(game, unit, "attacker") <= 0:
             return gain
