@@ -12,11 +12,19 @@ does not count; each is also given in units of a fixed pure-Python workload time
 Agents (issues 10 and 11): per agent kind, the decisions of each kind it took and how often each
 answer of a rule's decision (`choose`, by its id) was chosen; how the heuristic agent's battle
 odds were made (the exact chain, cached, or the quick simulation as the fallback for each of
-battle_odds.py's reasons); the shipped heuristic against random, and the heuristic with exact
-odds (`odds="exact"`, not yet the default) against the shipped one (`odds="quick"`) over the same
-seeds, each side in turn, as win rates with Wilson 95% intervals and time per game.
+battle_odds.py's reasons); its look-ahead (lookahead.py: decisions looked ahead, answers it
+changed, CPU time) and, with `--check-advice`, how often the look-ahead agreed with the
+ruleset's advice; the heuristic against random, and against the previous heuristic (as shipped
+before the look-ahead and bid placement: `previous=True`) over the same seeds, each side in
+turn, as win rates with Wilson 95% intervals and time per game; with `--bid SIDE=IPCS`, the
+duels are played with that bid (placed by each agent its own way). `--exact-duels N`: the
+heuristic with exact odds (`odds="exact"`, not yet the default) against the heuristic;
+`--paired N [--first-seed S]`: only that duel, paired by seed (per seed, the shipped agent on every
+side, then the exact one on each side in turn).
 
-    python benchmarks/play.py [--games N] [--matches N] [--duels N] [--rounds N] [--ruleset REF ...] [--timing-only]
+    python benchmarks/play.py [--games N] [--matches N] [--duels N] [--rounds N] [--ruleset REF ...]
+                              [--bid SIDE=IPCS] [--check-advice] [--exact-duels N] [--agents-only] [--timing-only]
+    python benchmarks/play.py --paired N [--first-seed S] [--rounds N] [--ruleset REF ...]
 
 Targets (issue 15): under `aar/house-rules@1`, < 0.2 s per 10-round game with random agents,
 < 0.5 s with heuristic agents; a cold `ruleslang call aar/commerce-raiding@1 raid_cap "United
@@ -181,7 +189,7 @@ def kinds_of(game) -> dict[str, str]:
 # ---------------------------------------------------------------------- agents
 
 
-PREVIOUS = "shipped heuristic"  # the heuristic agent as shipped: the quick simulation as its only battle odds
+PREVIOUS = "previous heuristic"  # the heuristic agent as shipped before the look-ahead (previous=True)
 EXACT = "heuristic (exact odds)"  # the heuristic agent with the exact battle chain for its odds
 Z95 = 1.959964  # the normal quantile of a two-sided 95% interval
 
@@ -209,6 +217,8 @@ class Decisions:
         self.kinds: dict[str, dict[str, int]] = {}              # agent kind -> decision kind -> count
         self.answers: dict[str, dict[str, dict[str, int]]] = {}  # agent kind -> choose id -> answer -> count
         self.odds: dict[str, dict[str, int]] = {}               # agent kind -> battle_odds reason -> count
+        self.looked: dict[str, dict[str, float]] = {}           # agent kind -> look-ahead count -> n (and CPU s)
+        self.checks: dict[str, dict[str, list[int]]] = {}        # agent kind -> advised id -> [agreed, disagreed]
 
     def watch(self, game) -> None:
         """Count every decision of `game`'s agents from now on."""
@@ -236,6 +246,16 @@ class Decisions:
                 mine = self.odds.setdefault(agent.name, dict.fromkeys(REASONS, 0))
                 for reason, n in counts.items():
                     mine[reason] += n
+            lookahead = getattr(agent, "lookahead", None)
+            if lookahead is not None:
+                looked = self.looked.setdefault(agent.name, {"CPU s": 0.0})
+                looked["CPU s"] += lookahead.seconds
+                for reason, n in lookahead.counts.items():
+                    looked[reason] = looked.get(reason, 0) + n
+            for decision, (agreed, disagreed) in getattr(agent, "advice_checks", {}).items():
+                tally = self.checks.setdefault(agent.name, {}).setdefault(decision, [0, 0])
+                tally[0] += agreed
+                tally[1] += disagreed
 
     def lines(self) -> list[str]:
         out = []
@@ -246,6 +266,12 @@ class Decisions:
                 total = sum(answers.values())
                 shares = ", ".join(f"{a}: {n / total:.0%}" for a, n in sorted(answers.items(), key=lambda kv: -kv[1]))
                 out.append(f"    {decision} ({total}): {shares}")
+            looked = self.looked.get(agent)
+            if looked:
+                out.append("    look-ahead: " + ", ".join(f"{k} {v:.1f}" if isinstance(v, float) else f"{k} {v}"
+                                                          for k, v in looked.items()))
+            for decision, (agreed, disagreed) in sorted(self.checks.get(agent, {}).items()):
+                out.append(f"    advice on {decision}: the look-ahead agreed {agreed}, found better {disagreed}")
             odds = self.odds.get(agent)
             if odds:
                 queries = sum(odds.values())
@@ -254,41 +280,65 @@ class Decisions:
         return out
 
 
-def exact_heuristic(game, players: list[str], seed: int) -> None:
-    """Give `players` of `game` the heuristic agent with exact battle odds (odds="exact")."""
+def heuristic_on(game, players: list[str], seed: int, label: str, **options) -> None:
+    """Give `players` of `game` a heuristic agent made with `options`, named `label`."""
     for player in players:
-        agent = HeuristicAgent(seed, player, odds="exact")
-        agent.name = EXACT
+        agent = HeuristicAgent(seed, player, **options)
+        agent.name = label
         game.agents[player] = agent
 
 
 def duel(ws, refs, sides: dict[str, list[str]], seeds: range, rounds: int, order: list[str], against: str,
-         decisions: Decisions, lost: Tally) -> list[str]:
-    """The heuristic on each side against `against` ("random" or PREVIOUS) on the other, every
-    seed: its win-or-lead rate with a Wilson interval, and time per game."""
+         decisions: Decisions, lost: Tally, bids: dict[str, int], check_advice: bool = False) -> list[str]:
+    """The heuristic on each side against `against` ("random", PREVIOUS or EXACT: then the
+    heuristic is the one against it) on the other, every seed: its win-or-lead rate with a Wilson
+    interval, and time per game."""
     out = []
+    base: dict[int, str | None] = {}  # seed -> the side the previous heuristic on every side leads with
+    if against == PREVIOUS:
+        for seed in seeds:
+            game = build_game(ws, GameSetup(refs=refs, seed=seed, rounds=rounds, default_agent="random",
+                                            players={p: "heuristic" for p in order}, bids=bids))
+            heuristic_on(game, order, seed, PREVIOUS, previous=True)
+            result = game.run(rounds)
+            base[seed] = result.get("winner") or result.get("ahead")
+        for side in sides:
+            n = sum(1 for s in base.values() if s == side)
+            out.append(f"{PREVIOUS} on every side: {side} wins or leads in {rate_text(n, len(base))} (the agents' "
+                       f"own skew on these seeds)")
     for side, members in sides.items():
-        wins = outright = 0
+        wins = outright = better = worse = 0
         times = []
         for seed in seeds:
-            # against the shipped heuristic, every player is a heuristic agent (the members then get
-            # exact odds); against random, the other side's players are random
-            players = {p: ("heuristic" if p in members or against == PREVIOUS else "random") for p in order}
+            players = {p: ("random" if against == "random" and p not in members else "heuristic") for p in order}
             game = build_game(ws, GameSetup(refs=refs, seed=seed, rounds=rounds, default_agent="random",
-                                            players=players))
-            if against == PREVIOUS:  # the agent with exact odds on this side, the shipped one on the other
-                exact_heuristic(game, members, seed)
+                                            players=players, bids=bids))
+            others = [p for p in order if p not in members]
+            if against == PREVIOUS:
+                heuristic_on(game, members, seed, "heuristic", check_advice=check_advice)
+                heuristic_on(game, others, seed, PREVIOUS, previous=True)
+            elif against == EXACT:
+                heuristic_on(game, members, seed, EXACT, odds="exact")
+            else:
+                heuristic_on(game, members, seed, "heuristic", check_advice=check_advice)
             decisions.watch(game)
-            start = time.perf_counter()
+            start = time.process_time()
             result = game.run(rounds)
-            times.append(time.perf_counter() - start)
+            times.append(time.process_time() - start)
             decisions.finish(game)
             lost.add(game.state.events, kinds_of(game))
             leader = result.get("winner") or result.get("ahead")
             wins += leader == side
             outright += result.get("winner") == side
-        out.append(f"{EXACT if against == PREVIOUS else 'heuristic'} {side} vs {against}: wins or leads in {rate_text(wins, len(times))}; "
-                   f"wins outright in {outright}; {statistics.mean(times):.2f} s per game")
+            if seed in base:  # paired with the same seed played by the previous heuristic on every side
+                better += leader == side and base[seed] != side
+                worse += leader != side and base[seed] == side
+        label = EXACT if against == EXACT else "heuristic"
+        versus = "heuristic" if against == EXACT else against
+        paired = (f"; against the same seeds with the previous heuristic in its place: {side} does better in {better}, "
+                  f"worse in {worse}" if base else "")
+        out.append(f"{label} {side} vs {versus}: wins or leads in {rate_text(wins, len(times))}; "
+                   f"wins outright in {outright}; {statistics.mean(times):.2f} s CPU per game{paired}")
     return out
 
 
@@ -356,10 +406,18 @@ def main(argv=None) -> int:
     parser.add_argument("--paired", type=int, metavar="N",
                         help="only the exact-odds agent against the shipped heuristic, paired over seeds 1..N")
     parser.add_argument("--first-seed", type=int, default=1, help="the first seed of --paired (default 1)")
+    parser.add_argument("--exact-duels", type=int, default=0,
+                        help="seeded games per side for the heuristic with exact odds vs the heuristic (default 0)")
+    parser.add_argument("--bid", action="append", default=[], metavar="SIDE=IPCS",
+                        help="a bid in the duels (as `ruleslang play --bid`)")
+    parser.add_argument("--check-advice", action="store_true",
+                        help="the heuristic also looks ahead at advised decisions and counts agreement")
+    parser.add_argument("--agents-only", action="store_true", help="no timing: only the agents' matches")
     parser.add_argument("--timing-only", action="store_true",
                         help="only the CPU times (no profiled share, no tallies, no matches)")
     args = parser.parse_args(argv)
     refs = args.refs or ["aar/base@1"]
+    bids = {name: int(amount) for name, amount in (b.split("=", 1) for b in args.bid)}
     ws = Workspace()
     if args.paired:
         game0 = build_game(ws, GameSetup(refs=refs, seed=0, rounds=1, default_agent="random"))
@@ -372,8 +430,10 @@ def main(argv=None) -> int:
             print(line, flush=True)
         return 0
     unit = calibration()
-    print(f"python {sys.version.split()[0]}; {args.rounds} rounds; calibration {unit:.3f} s CPU")
-    report_timing(ws, args, unit)
+    print(f"python {sys.version.split()[0]}; {args.rounds} rounds; calibration {unit:.3f} s CPU; "
+          f"{', '.join(refs)}{'; bids ' + ', '.join(args.bid) if bids else ''}")
+    if not args.agents_only:
+        report_timing(ws, args, unit)
     if args.timing_only:
         return 0
 
@@ -384,9 +444,12 @@ def main(argv=None) -> int:
         sides.setdefault(game0.compiled.side_of_player[player], []).append(player)
     order = list(game0.state.map.turn_order)
     decisions = Decisions()
-    for against, games in (("random", args.matches), (PREVIOUS, args.duels)):
+    for against, games in (("random", args.matches), (PREVIOUS, args.duels), (EXACT, args.exact_duels)):
+        if not games:
+            continue
         lost = Tally()
-        for line in duel(ws, refs, sides, range(1, games + 1), args.rounds, order, against, decisions, lost):
+        for line in duel(ws, refs, sides, range(1, games + 1), args.rounds, order, against, decisions, lost,
+                         bids, args.check_advice):
             print(line + (" (target > 90%)" if against == "random" else ""))
         for line in lost.lines(f"heuristic vs {against}"):
             print(line)

@@ -34,6 +34,14 @@ class ProcedureConfig:
         # nothing but counters are kept (see `lasting`)
         self._lasting: dict[tuple, tuple[Any, dict[tuple, Any]]] = {}
 
+    def for_context(self, ctx) -> "ProcedureConfig":
+        """The same settings for another game's context (a look-ahead's copy of the game): the
+        compiled settings shared, nothing cached."""
+        clone = copy.copy(self)
+        clone.ctx = ctx
+        clone._cache, clone._lasting = {}, {}
+        return clone
+
     def has(self, name: str) -> bool:
         return name in self.fields
 

@@ -56,3 +56,7 @@ class Agent:
 
     def decide(self, decision: Decision, game) -> Any:  # pragma: no cover - abstract
         raise NotImplementedError
+
+    def joined(self, game) -> None:
+        """Told once, when `game` starts (or resumes) playing with this agent: an agent that
+        follows the game between its decisions (the heuristic's look-ahead) hooks in here."""

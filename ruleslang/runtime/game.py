@@ -159,6 +159,7 @@ class Game(GameServices):
             self.ctx.options[name] = value
         self.agents = agents
         self.decisions: list[dict] = []   # every answer, in order (saves and replays)
+        self.answers: list = []           # the same answers as given (a look-ahead replays a phase with them)
         self.recorder = recorder
         self.configs: dict[int, Any] = {}
         self.summaries: list[RoundSummary] = []
@@ -170,6 +171,9 @@ class Game(GameServices):
             raise DiagnosticError(error("G701", "these rulesets declare no 'sequence turn', so there is no turn to "
                                                 "play", None, hint="declare one, e.g. sequence turn: purchase, ..."))
         self.on_turn: Callable | None = None
+        # told of every phase as it starts, after its `phase` event (an agent's look-ahead keeps
+        # the state there: runtime/agents/lookahead.py); agents set it in `Agent.joined`
+        self.on_phase: Callable | None = None
         self.setup = None
         self.start: dict | None = None  # the state before play as saves and logs give it (saves.start_record)
         # every die as an event: where it was rolled named by ruleset reference, not by a path
@@ -208,6 +212,7 @@ class Game(GameServices):
         if decision.id:
             entry["id"] = decision.id
         self.decisions.append(entry)
+        self.answers.append(answer)
         self.log("decision", decision=entry["kind"], player=entry["player"], offered=offered(decision),
                  answer=entry["answer"])
         if self.recorder is not None:
@@ -242,6 +247,8 @@ class Game(GameServices):
         start_round = state.round
         # a scenario may start in the middle of a round: the players before its player have played
         waiting_for = state.current_player if state.current_player in self._turn else None
+        for agent in {id(a): a for a in self.agents.values()}.values():
+            agent.joined(self)
         self.play_bids()
         for number in range(start_round, rounds + 1):
             summary = RoundSummary(number)
@@ -265,6 +272,8 @@ class Game(GameServices):
                     state.set_phase(phase)
                     self.host.reset_budget()
                     self.ctx.running = []
+                    if self.on_phase is not None:
+                        self.on_phase(self, phase)
                     run_procedure(self.ctx, phase)
                     if self.ctx.winner is not None:
                         break
@@ -312,6 +321,8 @@ class Game(GameServices):
             self.ctx.running = []
             self.bid_purse = purse[name]
             self.log("bid", player=player, bid=name, money=purse[name])
+            if self.on_phase is not None:
+                self.on_phase(self, phase)
             run_procedure(self.ctx, phase)
             purse[name], self.bid_purse = self.bid_purse, None
             if player == last[name] and purse[name] > 0:

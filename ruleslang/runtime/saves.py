@@ -183,6 +183,10 @@ class ReplayAgent(Agent):
         self.after = after
         self.queue: _SharedQueue | None = None
 
+    def joined(self, game) -> None:
+        if self.after is not None:  # a resumed agent follows the replayed game as it followed the first
+            self.after.joined(game)
+
     def decide(self, decision: Decision, game):
         entry = self.queue.next()
         if entry is None:

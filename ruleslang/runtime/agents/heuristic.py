@@ -29,7 +29,15 @@ values). It then plays:
   first;
 - rule decisions (`choose`): the answer the ruleset's `advice` on the decision's id gives, fed the
   estimates it asks for (`win_chance`: the battle odds of the battle being fought); without
-  advice, a neutral answer by the options' types (yes, the most, the first option, none).
+  advice, the answer that does best by a short look-ahead on a copy of the game with its own
+  rules (lookahead.py: the phase played on with each answer, the state it ends in valued),
+  else a neutral answer by the options' types (yes, the most, the first option, none);
+- bids: each unit bought with a bid (the most costly first) where it adds most, by the quick
+  simulation, to holding the space it stands in or to taking an enemy space next to it
+  (`_place_bid`).
+
+`previous=True` is the agent as shipped before the look-ahead and the bid placement (no look-ahead,
+bid units placed as other units are), kept to measure against (benchmarks/play.py).
 """
 
 from __future__ import annotations
@@ -40,6 +48,7 @@ from fractions import Fraction
 from ruleslang.lang.check.advice import OPTIONS
 from ruleslang.runtime.decisions import DONE, Agent, Decision
 from ruleslang.runtime.agents.battle_odds import BattleOdds, most_numerous_owner
+from ruleslang.runtime.agents.lookahead import MARGIN, Lookahead, candidates, follow
 from ruleslang.runtime.agents.shipping import Shipping
 from ruleslang.runtime.kit.casualties import casualty_order, cheapest_rank, enemy_casualty_order
 from ruleslang.runtime.kit.movement import Move
@@ -65,13 +74,24 @@ class HeuristicAgent(Agent):
     name = "heuristic"
     deterministic = True
 
-    def __init__(self, seed: int, player: str, odds: str = "quick"):
+    def __init__(self, seed: int, player: str, odds: str = "quick", *, previous: bool = False,
+                 check_advice: bool = False):
         """`odds`: "quick", battles estimated by the quick simulation (the shipped agent), or "exact",
         by the exact battle chain within its budget (battle_odds.py). Exact odds are not yet the
         default: until the chain is faster they make a game about 5x slower, and in
         benchmarks/play.py's first duels the agent with them did not beat the quick one (the
-        thresholds are not tuned for them yet)."""
+        thresholds are not tuned for them yet). `previous`: play as the agent shipped before
+        the look-ahead and bid placement (see the module docstring). `check_advice`: also look
+        ahead at decisions the ruleset advises on, counting in `advice_checks` (decision id ->
+        [agreed, disagreed]) whether the advised answer is the look-ahead's best (within its
+        MARGIN); the advice is still followed."""
         self.player = player
+        self.seed = seed
+        self.previous = previous
+        self.check_advice = check_advice
+        self.advice_checks: dict[str, list[int]] = {}
+        # the quick policies of the look-ahead's rollouts: this agent as shipped before it
+        self.lookahead = None if previous else Lookahead(player, lambda p: HeuristicAgent(seed, p, previous=True))
         self.battle_odds = BattleOdds() if odds == "exact" else None
         self.rng = random.Random(f"heuristic:{seed}:{player}")
         self._plan: list = []
@@ -82,6 +102,10 @@ class HeuristicAgent(Agent):
         self._origins: dict[int, str] = {}  # air unit id -> where it stood when this turn's combat move was planned
         self._fronts: list[str] = []  # the territories the non-combat plan moves toward
         self._grounded: set[int] = set()  # air units with no landing offered, this phase
+
+    def joined(self, game) -> None:
+        if self.lookahead is not None:
+            follow(game)  # the game keeps its phase starts for the look-ahead
 
     def decide(self, decision: Decision, game):
         self._combatants = {}
@@ -128,13 +152,26 @@ class HeuristicAgent(Agent):
     # ------------------------------------------------------------------ choose
 
     def _choose(self, d: Decision, game):
-        """The answer the ruleset advises (an `advice` on the decision's id), else a neutral one."""
+        """The answer the ruleset advises (an `advice` on the decision's id), else the best by
+        look-ahead (lookahead.py), else a neutral one."""
         advice = game.compiled.advice(d.id) if d.id else None
         if advice is not None:
             answer = self._advised(advice, d, game)
             if answer is not _NO_ADVICE:
+                if self.check_advice and self.lookahead is not None:
+                    self._check_advice(d, game, answer)
                 return answer
-        return _neutral(d)
+        if self.lookahead is None:
+            return _neutral(d)
+        return self.lookahead.choose(game, d, _neutral(d))
+
+    def _check_advice(self, d: Decision, game, advised) -> None:
+        """Count whether the look-ahead finds no answer better than the advised one by more than MARGIN."""
+        values = self.lookahead.values(game, d, candidates(d, advised))
+        if values is None:
+            return
+        tally = self.advice_checks.setdefault(d.id, [0, 0])
+        tally[0 if max(values) <= values[0] + MARGIN else 1] += 1
 
     def _advised(self, advice, d: Decision, game):
         """The advised answer, or _NO_ADVICE when an estimate it needs cannot be made or the rules'
@@ -301,6 +338,8 @@ class HeuristicAgent(Agent):
     # ------------------------------------------------------------------ placement
 
     def _place(self, d: Decision, game):
+        if not self.previous and game.bid_purse is not None:  # units bought with a bid (kit/bid.py)
+            return self._place_bid(d, game)
         territories = sorted(d.context["candidates"], key=lambda t: (-self._danger(game, t), game.space_order(t)))
         return pack(game.board, territories, sorted(d.context["units"]), d.context["allowed"], d.context["at_sea"])
 
@@ -313,6 +352,69 @@ class HeuristicAgent(Agent):
                 if not game.allied(u.owner, self.player):
                     total += self._fire(game, u, "attacker")
         return total
+
+    def _place_bid(self, d: Decision, game):
+        """Units bought with a bid, the most costly first, each where it adds most (`_bid_gain`)
+        among the spaces the bid rule offers and still accepts with it; nowhere it adds anything,
+        the most threatened space (as other placements)."""
+        allowed, facts = d.context["allowed"], game.unit_rules()
+        spaces = sorted(d.context["candidates"], key=lambda t: (-self._danger(game, t), game.space_order(t)))
+        placed: dict[str, list[str]] = {}
+        memo: dict = {}
+        for t in sorted(d.context["units"], key=lambda t: (-facts.cost(t), t)):
+            best = None
+            for space in spaces:
+                if allowed(space, placed.get(space, []) + [t]):
+                    continue
+                gain = self._bid_gain(game, space, t, placed, memo)
+                if best is None or gain > best[0]:
+                    best = (gain, space)
+            if best is not None:
+                placed.setdefault(best[1], []).append(t)
+        return [(space, None, types) for space, types in placed.items()]
+
+    def _bid_gain(self, game, space: str, type_name: str, placed: dict, memo: dict) -> float:
+        """What a unit of `type_name` placed in `space` adds, with the bid units `placed` so far:
+        the more of holding `space` (its worth: its value and its side's units there, times the
+        fall in the quick simulation's chance that the enemy next to it takes it) and of taking
+        the best enemy-held space next to it (its worth: its value and the enemy units there,
+        times the rise in the chance that this player's units next to it take it)."""
+        board = game.board
+        facts = game.unit_rules()
+        unit = _Sample(type_name, self.player)
+        unit.space = space
+        domain = facts.domain(unit)
+        extra = [_bid_unit(t, self.player, s) for s, types in placed.items() for t in types]
+        own = [u for u in board.units(space) if game.allied(u.owner, self.player)] + \
+            [u for u in extra if u.space == space]
+        enemy = [u for n in board.neighbours(space, "all") for u in board.units(n)
+                 if not game.allied(u.owner, self.player) and self._fire(game, u, "attacker") > 0]
+        worth = self._territory_value(game, space) + sum(game.unit_cost(u) for u in own)
+
+        def chance(attack: list, defence: list) -> float:
+            key = (tuple(sorted((u.type, u.owner, u.space) for u in attack)),
+                   tuple(sorted((u.type, u.owner, u.space) for u in defence)))
+            if key not in memo:
+                memo[key] = self._wins(game, attack, defence) / SIM_TRIALS
+            return memo[key]
+        gain = 0.0
+        if enemy:
+            gain = worth * (chance(enemy, own) - chance(enemy, own + [unit]))
+        if self._fire(game, unit, "attacker") <= 0:
+            return gain
+        for target in board.neighbours(space, "all"):
+            owner = board.controller(target) if board.is_land(target) else None
+            defenders = [u for u in board.units(target) if not game.allied(u.owner, self.player)
+                         and self._fire(game, u, "defender") > 0]
+            hostile = owner is not None and not game.allied(owner, self.player)
+            if not (hostile or defenders) or (domain == "land") != board.is_land(target) and domain != "air":
+                continue
+            near = set(board.neighbours(target, "all"))
+            attackers = [u for n in sorted(near) for u in board.units(n) if u.owner == self.player
+                         and self._fire(game, u, "attacker") > 0] + [u for u in extra if u.space in near]
+            value = (self._territory_value(game, target) if hostile else 0) + sum(game.unit_cost(u) for u in defenders)
+            gain = max(gain, value * (chance(attackers + [unit], defenders) - chance(attackers, defenders)))
+        return gain
 
     # ------------------------------------------------------------------ casualties
 
@@ -706,6 +808,13 @@ class _Sample:
 
     def __init__(self, type_name: str, owner: str):
         self.id, self.type, self.owner, self.space, self.hits = 0, type_name, owner, None, 0
+
+
+def _bid_unit(type_name: str, owner: str, space: str) -> _Sample:
+    """A stand-in for a bid unit placed in `space`."""
+    unit = _Sample(type_name, owner)
+    unit.space = space
+    return unit
 
 
 def _take(side: list[list], hits: int) -> None:

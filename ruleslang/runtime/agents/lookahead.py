@@ -1,0 +1,333 @@
+"""The heuristic agent's look-ahead: a rule decision (`choose`) valued by what each answer does.
+
+The game tells the look-ahead when each phase starts (`Game.on_phase`, hooked in by the agent's
+`joined`), and it keeps the game there (`PhaseStart`): the board without its event log, the dice
+generator's state, the kit's state between phases, the option values and how many answers the
+game had been given. To value the answers of a decision asked in that phase:
+
+- a copy of the game is made from what was kept (`fork`: its own board, host, context, kit and
+  settings' caches; the compiled rules and the map shared), and the phase is run again in it with
+  the answers the game was given since the phase started: the same generator state and the same
+  answers bring it to the same decision in the same state (checked: a decision of another kind,
+  player or id ends the look-ahead, and the agent answers as it would without it);
+- there the copy takes the answer being valued, and from then on its dice come from a generator
+  of its own, seeded by the game's seed, the decision's number and the rollout (never the game's
+  generator: the game's log records only the game's own dice), and its players answer with the
+  agent's quick policies: no more moves (a move decision is answered "done"), the heuristic
+  without look-ahead for every other decision; the copy plays to the end of the turn (the rest
+  of the phase, then the turn's later phases: so what an answer does to the purchase, the
+  placement, the income shows) or for at most MAX_AFTER more decisions;
+- the state it ends in is valued for the deciding player's side (`valuation`): the cost of the
+  units of each side (what is left of their hit points), treasuries, units bought and not yet
+  placed, INCOME_TURNS turns of the composition's `income(p)`, the composition's `score(side)`
+  (SCORE_WEIGHT an IPC) and a won game (WIN_VALUE), the enemies' counted against it.
+
+Each answer is valued over ROLLOUTS rollouts, the same seeds for every answer (so answers are
+compared on the same dice), at most MAX_CANDIDATES answers (the agent's own answer first, then
+options spread over the rest); the best is taken when it beats the agent's own answer by more
+than MARGIN, else the agent's own answer stands. Everything is deterministic: the same game,
+seed and decision give the same answer whatever the machine or PYTHONHASHSEED.
+"""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import random
+import time
+from typing import Any, Callable
+
+from ruleslang.base.errors import EvalError
+from ruleslang.board.queries import BoardQueries
+from ruleslang.lang.eval.context import EvalContext
+from ruleslang.lang.eval.host import Host
+from ruleslang.lang.eval.statements import run_procedure
+from ruleslang.runtime.decisions import DONE, Agent, Decision
+
+ROLLOUTS = 3          # rollouts per answer valued
+MAX_CANDIDATES = 6    # answers valued per decision
+MAX_AFTER = 200       # decisions a rollout answers after the one valued before it stops
+INCOME_TURNS = 2      # turns of income a state's income counts for
+SCORE_WEIGHT = 10     # IPCs a point of the composition's score(side) is worth
+WIN_VALUE = 1000      # what a won game is worth
+MARGIN = 0.5          # what another answer must beat the agent's own answer by (IPCs)
+
+# why a decision was not looked ahead (counted in `Lookahead.counts`)
+LOOKED, CHANGED, NO_START, ONE_ANSWER, DIVERGED, FAILED = (
+    "looked ahead", "answer changed", "no phase start", "one answer", "diverged", "rules stopped")
+
+
+class PhaseStart:
+    """The game as a phase starts: what a look-ahead's copy of the game is made from."""
+
+    def __init__(self, game, phase: str):
+        state = game.state
+        self.phase = phase
+        self.round, self.player = state.round, state.current_player
+        # the units (most of the board) pickled as tuples of their fields: several times faster
+        # than pickling the unit objects, and this is done at every phase of a game
+        units = state.units
+        self.unit_class = type(units[0]) if units else None
+        self.unit_fields = tuple(vars(units[0])) if units else ()
+        skip = ("map", "events", "_unit_index", "_indexed", "units")
+        # data only: a method put on the instance (a test's observer) stays with the game's board
+        data = {k: v for k, v in vars(state).items() if k not in skip and not callable(v)}
+        data["units"] = [tuple(vars(u).values()) for u in units]
+        self.board = pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
+        # the kit's state between phases; its caches (private names) are made again by the copy
+        self.kit = pickle.dumps({k: v for k, v in vars(game.kit).items() if k != "game" and not k.startswith("_")},
+                                protocol=pickle.HIGHEST_PROTOCOL)
+        self.rng = game.host.rng.getstate()
+        self.options = dict(game.ctx.options)
+        self.contested = list(game.ctx.contested_spaces)
+        self.bid_purse = game.bid_purse
+        self.answered = len(game.answers)
+
+    def current(self, game) -> bool:
+        """Whether the game is still in the phase this was kept at."""
+        state = game.state
+        return (state.phase, state.round, state.current_player) == (self.phase, self.round, self.player)
+
+
+class PhaseStarts:
+    """`Game.on_phase` for the look-ahead: keeps the latest phase start (one for all the agents
+    of a game)."""
+
+    def __init__(self):
+        self.start: PhaseStart | None = None
+
+    def __call__(self, game, phase: str) -> None:
+        self.start = PhaseStart(game, phase)
+
+
+def follow(game) -> bool:
+    """Have `game` keep its phase starts for look-aheads; False when its phase hook is another's."""
+    if game.on_phase is None:
+        game.on_phase = PhaseStarts()
+    return isinstance(game.on_phase, PhaseStarts)
+
+
+def fork(game, start: PhaseStart, agents: dict):
+    """A copy of `game` as it was at `start`, played by `agents`, logging into its own event list."""
+    clone = copy.copy(game)
+    cls = type(game.state)
+    state = cls.__new__(cls)  # the board's data only (see PhaseStart), the map shared
+    state.map = game.state.map
+    vars(state).update(pickle.loads(start.board))
+    names, cls = start.unit_fields, start.unit_class
+    units = state.units
+    for i, values in enumerate(units):
+        unit = units[i] = cls.__new__(cls)
+        vars(unit).update(zip(names, values))
+    state.events, state._unit_index, state._indexed = [], None, None
+    clone.state, clone.board = state, BoardQueries(state)
+    clone.host = Host(game.seed, budget=game.host.budget)
+    clone.host.rng.setstate(start.rng)
+    ctx = clone.ctx = EvalContext(game.compiled, clone.host, state=state, board=clone.board,
+                                  decide=clone._decide_choose)
+    ctx.game = clone
+    ctx.runtime_procedures = game.ctx.runtime_procedures
+    ctx.options = dict(start.options)
+    ctx.contested_spaces = list(start.contested)
+    clone.agents = agents
+    clone.decisions, clone.answers, clone.summaries, clone.battle_results = [], [], [], []
+    clone.recorder = clone.on_turn = clone.on_phase = None
+    clone.configs = {key: config.for_context(ctx) for key, config in game.configs.items()}
+    kit = clone.kit = copy.copy(game.kit)
+    for name in vars(kit):
+        if name.startswith("_"):
+            setattr(kit, name, None)  # caches of the game's own (unit facts read through its context)
+    vars(kit).update(pickle.loads(start.kit))
+    kit.game = clone
+    clone.bid_purse = start.bid_purse
+    clone._init_services()
+    return clone
+
+
+class _Stop(Exception):
+    """The rollout has answered MAX_AFTER decisions after the one valued: it is valued as it stands."""
+
+
+class _Diverged(Exception):
+    """The copy did not reach the decision as the game did."""
+
+
+class _Rollout(Agent):
+    """Every player of a look-ahead's copy: the game's answers up to the decision, the answer
+    valued there (then the copy's own dice), the quick policies after."""
+
+    name = "look-ahead"
+
+    def __init__(self, replay: list, asked: list[tuple], target: Decision, answer, stream: str,
+                 policy: Callable[[str], Agent]):
+        self.replay, self.asked, self.target, self.answer = replay, asked, target, answer
+        self.stream = stream
+        self.policy = policy
+        self.policies: dict[str, Agent] = {}
+        self.count = 0
+
+    def decide(self, d: Decision, game):
+        i = self.count
+        self.count += 1
+        n = len(self.replay)
+        if i < n:
+            if d.refusals or (d.kind, d.player) != self.asked[i]:
+                raise _Diverged()
+            return self.replay[i]
+        if i == n:
+            t = self.target
+            if (d.kind, d.player, d.id, d.mode, d.count) != (t.kind, t.player, t.id, t.mode, t.count) \
+                    or d.options != t.options:
+                raise _Diverged()
+            game.host.rng = random.Random(self.stream)  # from here the copy's own dice
+            return self.answer
+        if i - n > MAX_AFTER:
+            raise _Stop()
+        if d.kind == "move":
+            return DONE  # the quick policy stands still: planning moves would cost more than the rest
+        agent = self.policies.get(d.player)
+        if agent is None:
+            agent = self.policies[d.player] = self.policy(d.player)
+        return agent.decide(d, game)
+
+
+class Lookahead:
+    """Values the answers of a heuristic agent's rule decisions (see the module docstring)."""
+
+    def __init__(self, player: str, policy: Callable[[str], Agent], rollouts: int = ROLLOUTS):
+        self.player = player
+        self.policy = policy  # player -> the quick policy playing it in rollouts
+        self.rollouts = rollouts
+        self.counts: dict[str, int] = {}
+        self.seconds = 0.0  # CPU time spent looking ahead (benchmarks/play.py)
+
+    def _count(self, reason: str) -> None:
+        self.counts[reason] = self.counts.get(reason, 0) + 1
+
+    def values(self, game, d: Decision, answers: list) -> list[float] | None:
+        """Each answer's value (the mean of the rollouts' valuations), or None when the game cannot
+        be looked ahead here (counted by reason)."""
+        hook = game.on_phase
+        start = hook.start if isinstance(hook, PhaseStarts) else None
+        if start is None or not start.current(game):
+            self._count(NO_START)
+            return None
+        began = time.process_time()
+        try:
+            replay = game.answers[start.answered:]
+            asked = [(e["kind"], e["player"]) for e in game.decisions[start.answered:]]
+            number = len(game.answers)
+            out = []
+            for answer in answers:
+                total = 0.0
+                for r in range(self.rollouts):
+                    agent = _Rollout(replay, asked, d, answer, f"look-ahead:{game.seed}:{number}:{r}", self.policy)
+                    total += self._rollout(game, start, agent)
+                out.append(total / self.rollouts)
+            self._count(LOOKED)
+            return out
+        except _Diverged:
+            self._count(DIVERGED)
+            return None
+        except EvalError:
+            self._count(FAILED)
+            return None
+        finally:
+            self.seconds += time.process_time() - began
+
+    def _rollout(self, game, start: PhaseStart, agent: _Rollout) -> float:
+        copy_ = fork(game, start, {p: agent for p in game.agents})
+        sequence = game.turn_sequence
+        # the phase, then the turn's later phases (none after the bid phase, which is outside turns)
+        later = sequence[sequence.index(start.phase) + 1:] if start.phase in sequence else []
+        try:
+            copy_.host.reset_budget()
+            run_procedure(copy_.ctx, start.phase)
+            for phase in later:
+                if copy_.ctx.winner is not None:
+                    break
+                copy_.state.set_phase(phase)
+                copy_.host.reset_budget()
+                copy_.ctx.running = []
+                run_procedure(copy_.ctx, phase)
+        except _Stop:
+            pass
+        if agent.count <= len(agent.replay):
+            raise _Diverged()  # the phase ended before the decision came
+        return valuation(copy_, self.player)
+
+    def choose(self, game, d: Decision, own) -> Any:
+        """The best of the decision's answers by look-ahead; `own` (the agent's answer without
+        it) unless another beats it by more than MARGIN."""
+        answers = candidates(d, own)
+        if len(answers) < 2:
+            self._count(ONE_ANSWER)
+            return own
+        values = self.values(game, d, answers)
+        if values is None:
+            return own
+        best = max(range(len(answers)), key=lambda i: (values[i], -i))
+        if values[best] > values[0] + MARGIN:
+            self._count(CHANGED)
+            return answers[best]
+        return own
+
+
+def candidates(d: Decision, own) -> list:
+    """The answers a look-ahead values: `own` first, then for `choose one` options spread over
+    the list (the first and last among them), for `choose N` the first N and the last N, for
+    `choose up to N` none, each option alone and the first N; at most MAX_CANDIDATES."""
+    options = list(d.options)
+    if d.mode == "one":
+        n = len(options)
+        if n <= MAX_CANDIDATES:
+            spread = options
+        else:
+            spread = [options[round(i * (n - 1) / (MAX_CANDIDATES - 2))] for i in range(MAX_CANDIDATES - 1)]
+        found = [own]
+    else:
+        k = min(d.count, len(options))
+        spread = [tuple(options[:k]), tuple(options[len(options) - k:])]
+        if d.mode != "exactly":
+            spread = [()] + [(o,) for o in options] + spread
+        found = [tuple(own)]
+    for answer in spread:
+        if len(found) >= MAX_CANDIDATES:
+            break
+        if answer not in found:
+            found.append(answer)
+    return found
+
+
+def valuation(game, player: str) -> float:
+    """What the state of `game` is worth to `player`'s side, in IPCs: see the module docstring."""
+    side_of = game.compiled.side_of_player
+    mine = side_of.get(player)
+
+    def sign(owner: str | None) -> int:
+        side = side_of.get(owner) if owner is not None else None
+        return 0 if side is None else (1 if side == mine else -1)
+    total = 0.0
+    for unit in game.state.units:
+        s = sign(unit.owner)
+        if s:
+            points = max(1, game.hit_points(unit))
+            total += s * game.unit_cost(unit) * max(0, points - unit.hits) / points
+    for owner, economies in game.state.treasury.items():
+        total += sign(owner) * sum(economies.values())
+    for owner, bought in getattr(game.kit, "purchased", {}).items():
+        s = sign(owner)
+        if s:
+            total += s * sum(game.unit_rules().cost(t) for t in bought)
+    for owner in game.state.map.turn_order:
+        s = sign(owner)
+        income = game.income(owner) if s else None
+        if income is not None:
+            total += s * INCOME_TURNS * income
+    scores = {side: value for side, value in game.scores().items() if isinstance(value, (int, float))}
+    if mine in scores and len(scores) > 1:
+        others = [v for side, v in scores.items() if side != mine]
+        total += SCORE_WEIGHT * (scores[mine] - sum(others) / len(others))
+    if game.ctx.winner is not None:
+        total += WIN_VALUE if game.ctx.winner[0].name == mine else -WIN_VALUE
+    return total

@@ -1,0 +1,94 @@
+"""The heuristic agent's look-ahead (runtime/agents/lookahead.py): a rule decision without advice
+is answered by what each answer does in a copy of the game, played on with the game's own rules;
+the game's dice and log are its own; and bid units go where they add most."""
+
+from __future__ import annotations
+
+from game_fixtures import make_game
+from ruleslang.base.paths import packaged_root
+from ruleslang.runtime.agents.heuristic import HeuristicAgent
+from ruleslang.runtime.saves import GameSetup, build_game
+from ruleslang.workspace.compositions import Workspace
+
+# a decision asked after the battles of each turn (so a look-ahead replays them to reach it),
+# without advice: 3 (the neutral answer: the most) gives nothing, 2 is the best
+GIFT = """\
+ruleset lookahead/gift@1
+uses aar/base@1
+
+hook gift after battle:
+    let p = current_player()
+    let n = choose one of 0..3 by p "how many?"
+    change treasury(p) by (if n == 3 then 0 else 5 * n)
+"""
+
+
+def gift_game(tmp_path, *, seed: int = 4, rounds: int = 1, previous: bool = False, recorded=None,
+              resume: bool = False):
+    folder = tmp_path / "lookahead"
+    folder.mkdir(exist_ok=True)
+    (folder / "gift@1.rules").write_text(GIFT)
+    game = build_game(Workspace([tmp_path, packaged_root()]),
+                      GameSetup(refs=["lookahead/gift@1"], seed=seed, rounds=rounds), recorded=recorded)
+    for player in list(game.agents):
+        if recorded is None:
+            game.agents[player] = HeuristicAgent(seed, player, previous=previous)
+        elif not resume:
+            game.agents[player].after = None  # every answer from the record: no look-ahead
+    return game
+
+
+def answers(game, decision_id: str) -> list:
+    return [d["answer"] for d in game.decisions if d.get("id") == decision_id]
+
+
+def test_a_decision_without_advice_takes_the_answer_that_does_best(tmp_path):
+    game = gift_game(tmp_path)
+    game.run(1)
+    looked = sum(a.lookahead.counts.get("looked ahead", 0) for a in game.agents.values())
+    assert looked == 5  # every power's decision was looked ahead, after its battles were replayed
+    assert answers(game, "gift.n") == [2] * 5
+    shipped = gift_game(tmp_path, previous=True)
+    shipped.run(1)
+    assert answers(shipped, "gift.n") == [3] * 5  # the shipped agent: the most
+
+
+def test_the_look_ahead_rolls_none_of_the_games_dice_and_is_deterministic(tmp_path):
+    game = gift_game(tmp_path, rounds=1)
+    game.run(1)
+    # the same answers given from the record, with no look-ahead: the same dice, the same log
+    replay = gift_game(tmp_path, rounds=1, recorded=game.decisions)
+    replay.run(1)
+    assert replay.state.events == game.state.events
+    again = gift_game(tmp_path, rounds=1)
+    again.run(1)
+    assert again.state.events == game.state.events
+
+
+def test_a_resumed_game_looks_ahead_as_the_unbroken_one_did(tmp_path):
+    whole = gift_game(tmp_path, rounds=2)
+    whole.run(2)
+    part = gift_game(tmp_path, rounds=1)
+    part.run(1)
+    # resuming: the record's answers, the heuristic asked again (it follows the replayed phases)
+    resumed = gift_game(tmp_path, rounds=2, recorded=part.decisions, resume=True)
+    resumed.run(2)
+    assert len(answers(whole, "gift.n")) == 10
+    assert resumed.decisions == whole.decisions and resumed.state.events == whole.state.events
+
+
+def test_bid_units_go_where_they_add_most_not_only_where_the_threat_is_greatest():
+    # Eastern Europe faces eight tanks: one infantry more does not hold it; in the Balkans it does
+    # (two Russian infantry next door); the shipped agent put it by the threat alone
+    units = {"Germany": {"Germans": {"infantry": 1}}, "Eastern Europe": {"Germans": {"infantry": 1}},
+             "Balkans": {"Germans": {"infantry": 2}}, "Karelia S.S.R.": {"Russians": {"armour": 8}},
+             "Ukraine S.S.R.": {"Russians": {"infantry": 2}}}
+    placed = {}
+    for previous in (False, True):
+        game = make_game(["aar/base@1"], scenario={"setup": "empty", "units": units}, default_agent="random")
+        game.agents["Germans"] = HeuristicAgent(1, "Germans", previous=previous)
+        game.bids = [("Germans", ("Germans",), 3)]
+        game.play_bids()
+        placed[previous] = [e["placed"] for e in game.state.events if e["kind"] == "place"]
+    assert placed[False] == [[["Balkans", None, ["infantry"]]]]
+    assert placed[True] == [[["Eastern Europe", None, ["infantry"]]]]
