@@ -757,10 +757,10 @@ class ExprCompiler:
             lf, rf = self._need(node.left, lf), self._need(node.right, rf)
             is_text = T.strip_optional(lt) == T.TEXT
             if lc is not NO_VALUE and rc is not NO_VALUE:
-                return self._const(_joined(lc + rc, is_text, span))
+                return self._const(joined(lc + rc, is_text, span))
 
             def join(env):
-                return _joined(lf(env) + rf(env), is_text, span)
+                return joined(lf(env) + rf(env), is_text, span)
             return join, NO_VALUE
         fn = ARITHMETIC[op]
         if lc is not NO_VALUE and rc is not NO_VALUE:
@@ -909,7 +909,7 @@ def _total(value, span):
         raise e.at(span)
 
 
-def _joined(value, is_text: bool, span):
+def joined(value, is_text: bool, span):
     """A text or list made by `+`, held to the size limits (doubling a value 40 times is 10^12)."""
     if is_text and len(value) > MAX_TEXT:
         raise EvalError("E510", f"a text of {len(value)} characters is more than the limit of {MAX_TEXT}", span)
