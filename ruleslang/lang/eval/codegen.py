@@ -170,14 +170,17 @@ class _ConstantTable(dict):
     """A table whose rows are all constants, as a dictionary from its keys; a key it does not hold
     (a range row, or no row) is asked of the table, which finds the range or refuses at `span`."""
 
-    __slots__ = ("table", "span", "single")
+    __slots__ = ("table", "span", "single", "column")
 
-    def __init__(self, rows: dict, table, span, single: bool):
-        super().__init__(((k[0], v) for k, v in rows.items()) if single else rows)
-        self.table, self.span, self.single = table, span, single
+    def __init__(self, rows: dict, table, span, single: bool, column: str | None = None):
+        """`column`: the dictionary holds that column of each row (`t(k).column` read in one look-up)."""
+        items = ((k[0] if single else k, v if column is None else v.get(column)) for k, v in rows.items())
+        super().__init__(items)
+        self.table, self.span, self.single, self.column = table, span, single, column
 
     def __missing__(self, key):
-        return self.table.lookup(None, (key,) if self.single else key, self.span)
+        row = self.table.lookup(None, (key,) if self.single else key, self.span)
+        return row if self.column is None else row.get(self.column)
 
 
 class _SpaceAttribute(dict):
@@ -364,7 +367,10 @@ class Generator:
             if item.condition is None:
                 inner.append(f"total {op} {value}")
             else:
-                inner.append(f"if ({self.expr(item.condition).src}) is True:")
+                cond = self.expr(item.condition).src
+                # a value typed bool is True or False (or none when optional): no `is True` needed
+                boolean = T.strip_optional(self.type_of(item.condition)) == T.BOOL
+                inner.append(f"if {cond}:" if boolean else f"if ({cond}) is True:")
                 inner.append(f"    total {op} {value}")
         inner.append("return total" if whole else "return _normalize(total)")
         return self._function(name, params, body, inner)
@@ -558,6 +564,10 @@ class Generator:
         fi = self.info.fields[id(node)]
         if fi.kind == "member":
             return _Code("", fi.value)
+        if fi.kind == "record" and isinstance(node.obj, ast.Call):
+            fused = self._table_column(node.obj, fi.name)
+            if fused is not None:
+                return fused
         obj = self.need(node.obj, self.expr(node.obj))
         name, span = fi.name, node.span
         if fi.kind == "record":
@@ -587,6 +597,13 @@ class Generator:
             return _Code(f"_LSet(ctx.side_members({obj}.name))")
         raise Unsupported(f"field of kind {fi.kind}")
 
+    def _table_column(self, call: ast.Call, column: str):
+        """`t(k).column` of a table of constant rows, as one dictionary look-up; None otherwise."""
+        info = self.info.calls.get(id(call))
+        if info is None or info.kind not in ("table", "die table") or self.optional(call):
+            return None
+        return self._table(call, info.name, column)
+
     # ---------------------------------------------------------------------- calls
 
     def _Call(self, node):
@@ -599,13 +616,17 @@ class Generator:
         fn = self.const(self.compiled.callable(info.name))
         return _Code(f"{fn}({', '.join(['ctx'] + args)})")
 
-    def _table(self, node, name):
+    def _table(self, node, name, column: str | None = None):
+        """A table read; with `column`, that column of the row (only for tables of constant rows:
+        None otherwise)."""
         table = self.compiled.table(name)
-        keys = [self.expr(a).src for a in node.args]
         rows = table.constant_rows() if self.compiled.coverage is None else None
+        if column is not None and rows is None:
+            return None
+        keys = [self.expr(a).src for a in node.args]
         if rows is not None:
             single = len(keys) == 1
-            d = self.const(_ConstantTable(rows, table, node.span, single))
+            d = self.const(_ConstantTable(rows, table, node.span, single, column))
             return _Code(f"{d}[{keys[0]}]" if single else f"{d}[({', '.join(keys)},)]")
         return _Code(f"{self.const(table)}.lookup(ctx, ({', '.join(keys)},), {self.const(node.span)})")
 
@@ -699,6 +720,9 @@ class Generator:
                 and args[0].op == "/" and types.get(id(args[0].left)) == T.INT \
                 and types.get(id(args[0].right)) == T.INT:
             num, den = self.expr(args[0].left), self.expr(args[0].right)
+            if type(den.const) is int and den.const != 0:
+                # a divisor known not to be zero: Python's own floor division
+                return _Code(f"({num.src} // {den.src})" if name == "floor" else f"(-(-{num.src} // {den.src}))")
             return _Code(f"_int_div({num.src}, {den.src}, {name == 'floor'}, {self.const(span)})")
         if len(args) == 1 and isinstance(args[0], ast.Comprehension) and args[0].kind == "gen" \
                 and name in ("sum", "count", "any", "all", "max", "min"):
