@@ -41,7 +41,7 @@ from ruleslang.board.state import BoardError
 from ruleslang.lang import types as T
 from ruleslang.lang.builtins.registry import REGISTRY as BUILTINS
 from ruleslang.lang.eval.compile import (ACCEPTS_NONE, ARITHMETIC, COMPARISONS, NO_VALUE, check_size, items_of,
-                                         joined, located)
+                                         joined, lambda_free_slots, located, ordered_args)
 from ruleslang.lang.syntax import ast
 from ruleslang.lang.values import LSet, Record, UnitValue, bounded_number, bounded_sum, display_text, normalize_number
 
@@ -631,16 +631,8 @@ class Generator:
         return _Code(f"{self.const(table)}.lookup(ctx, ({', '.join(keys)},), {self.const(node.span)})")
 
     def ordered_args(self, node: ast.Call, decl) -> list[str]:
-        params = getattr(decl, "params", None) or ()
-        slots: list[str | None] = [None] * len(params)
-        for i, a in enumerate(node.args):
-            slots[i] = self._arg(a, params[i] if i < len(params) else None)
-        names = [p.name.text for p in params]
-        for k in node.kwargs:
-            i = names.index(k.name.text)
-            slots[i] = self._arg(k.value, params[i])
         # evaluated in the definition's parameter order, as the closures do
-        return [s for s in slots if s is not None]
+        return ordered_args(node, decl, self._arg)
 
     def _arg(self, node, param) -> str:
         code = self.expr(node)
@@ -648,14 +640,17 @@ class Generator:
             return self.need(node, code)
         return code.src
 
-    def condition(self, node: ast.Lambda) -> str:
+    def lambda_parts(self, node: ast.Lambda) -> tuple[str, str]:
+        """A condition as a Python lambda's source, and the source of its cache key (this
+        condition and the values of the outer locals it reads, as the closures key it)."""
         slot = self.info.slots[id(node.param)]
         body = self.expr(node.body).src
-        free = sorted({res.slot for n in ast.walk(node.body) if isinstance(n, ast.Name)
-                       for res in [self.info.names.get(id(n))]
-                       if res is not None and res.kind == "local" and res.slot != slot})
-        key = f"({id(node)}, ({''.join(f's{s}, ' for s in free)}))"
-        return f"_condition(lambda s{slot}: {body}, {key})"
+        free = lambda_free_slots(self.info, node)
+        return f"lambda s{slot}: {body}", f"({id(node)}, ({''.join(f's{s}, ' for s in free)}))"
+
+    def condition(self, node: ast.Lambda) -> str:
+        fn, key = self.lambda_parts(node)
+        return f"_condition({fn}, {key})"
 
     def _builtin(self, node, name):
         bi = BUILTINS[name]
@@ -693,15 +688,9 @@ class Generator:
         types = self.info.types
         if name == "connected" and len(args) == 2 and isinstance(args[1], ast.Lambda):
             space = self.need(args[0], self.expr(args[0]))
-            lam = args[1]
-            slot = self.info.slots[id(lam.param)]
-            body = self.expr(lam.body).src
-            free = sorted({res.slot for n in ast.walk(lam.body) if isinstance(n, ast.Name)
-                           for res in [self.info.names.get(id(n))]
-                           if res is not None and res.kind == "local" and res.slot != slot})
-            key = f"({id(lam)}, ({''.join(f's{s}, ' for s in free)}))"
+            fn, key = self.lambda_parts(args[1])
             impl = self.const(BUILTINS[name].impl)
-            return _Code(self.marked(f"_connected(ctx, {space}, {key}, lambda s{slot}: {body}, {impl})", span))
+            return _Code(self.marked(f"_connected(ctx, {space}, {key}, {fn}, {impl})", span))
         if name in ("min", "max") and len(args) == 2 and all(
                 T.is_numeric(types.get(id(a))) and not isinstance(types.get(id(a)), T.AnyType) for a in args):
             a, b = self.expr(args[0]), self.expr(args[1])

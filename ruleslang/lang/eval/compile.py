@@ -293,15 +293,7 @@ class ExprCompiler:
 
     def ordered_args(self, node: ast.Call, decl) -> list[Fn]:
         """The closures of a call's arguments to a definition, in the definition's parameter order."""
-        params = getattr(decl, "params", None) or ()
-        slots: list[Fn | None] = [None] * len(params)
-        for i, a in enumerate(node.args):
-            slots[i] = self._need_arg(a, params[i] if i < len(params) else None)
-        names = [p.name.text for p in params]
-        for k in node.kwargs:
-            i = names.index(k.name.text)
-            slots[i] = self._need_arg(k.value, params[i])
-        return [s for s in slots if s is not None]
+        return ordered_args(node, decl, self._need_arg)
 
     def _need_arg(self, node, param) -> Fn:
         fn = self.expr(node)
@@ -571,11 +563,7 @@ class ExprCompiler:
         return make
 
     def _lambda_free_slots(self, node: ast.Lambda) -> list[int]:
-        """The slots of the outer locals a condition reads (part of its cache key)."""
-        slot = self.info.slots[id(node.param)]
-        return sorted({res.slot for n in ast.walk(node.body) if isinstance(n, ast.Name)
-                       for res in [self.info.names.get(id(n))]
-                       if res is not None and res.kind == "local" and res.slot != slot})
+        return lambda_free_slots(self.info, node)
 
     # ---------------------------------------------------------------------- iteration
 
@@ -896,6 +884,28 @@ class ExprCompiler:
             except EvalError as e:
                 raise e.at(span)
         return explain, NO_VALUE
+
+
+def ordered_args(node: ast.Call, decl, compile_arg: Callable) -> list:
+    """`compile_arg(argument node, its parameter or None)` of each argument of a call to a
+    definition, in the definition's parameter order (the order they are evaluated in)."""
+    params = getattr(decl, "params", None) or ()
+    slots: list = [None] * len(params)
+    for i, a in enumerate(node.args):
+        slots[i] = compile_arg(a, params[i] if i < len(params) else None)
+    names = [p.name.text for p in params]
+    for k in node.kwargs:
+        i = names.index(k.name.text)
+        slots[i] = compile_arg(k.value, params[i])
+    return [s for s in slots if s is not None]
+
+
+def lambda_free_slots(info: CheckInfo, node: ast.Lambda) -> list[int]:
+    """The slots of the outer locals a condition reads (part of its cache key)."""
+    slot = info.slots[id(node.param)]
+    return sorted({res.slot for n in ast.walk(node.body) if isinstance(n, ast.Name)
+                   for res in [info.names.get(id(n))]
+                   if res is not None and res.kind == "local" and res.slot != slot})
 
 
 # --------------------------------------------------------------------------- arithmetic
