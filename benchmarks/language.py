@@ -239,12 +239,15 @@ def _bench_eval(quick: bool, backend: str, exact: bool) -> None:
         def eng_rl():
             return engagement(ctx, 2, 3, 1, True, 13, -1)
 
-        def eng_py(group=2, ships=3, air=1, at_war=True, cves=13, code=-1):
+        def eng_py(group, ships, air, at_war, cves, code):
             cve_bonus = min(4, cves // 6)
             return -3 + (group - 1) + (1 if ships == 3 else 0) + air + (1 if at_war else 0) + cve_bonus + code
 
-        assert eng_rl() == eng_py()
-        t_rl, t_py = timed_pair(eng_rl, eng_py, repeat * 20)
+        def eng_call():
+            return eng_py(2, 3, 1, True, 13, -1)
+
+        assert eng_rl() == eng_call()
+        t_rl, t_py = timed_pair(eng_rl, eng_call, repeat * 20)
         print(f"engagement (arithmetic only): ruleslang {t_rl * 1e9:.0f} ns, Python {t_py * 1e9:.0f} ns, "
               f"ratio {t_rl / t_py:.2f}x")
 
@@ -254,7 +257,7 @@ def _bench_eval(quick: bool, backend: str, exact: bool) -> None:
         def mods_rl():
             return mods(ctx, 2, 3, 1, True, 13, -1)
 
-        def mods_py(group=2, ships=3, air=1, at_war=True, cves=13, code=-1):
+        def mods_py(group, ships, air, at_war, cves, code):
             total = -3
             total += group - 1
             if ships == 3:
@@ -266,8 +269,11 @@ def _bench_eval(quick: bool, backend: str, exact: bool) -> None:
             total += code
             return total
 
-        assert mods_rl() == mods_py() == eng_py()
-        t_rl, t_py = timed_pair(mods_rl, mods_py, repeat * 20)
+        def mods_call():
+            return mods_py(2, 3, 1, True, 13, -1)
+
+        assert mods_rl() == mods_call() == eng_call()
+        t_rl, t_py = timed_pair(mods_rl, mods_call, repeat * 20)
         print(f"modifier list (engagement_mods): ruleslang {t_rl * 1e9:.0f} ns, Python {t_py * 1e9:.0f} ns, "
               f"ratio {t_rl / t_py:.2f}x")
 
@@ -279,11 +285,14 @@ def _bench_eval(quick: bool, backend: str, exact: bool) -> None:
         def table_rl():
             return ic_value(ctx, "moderate", 3)
 
-        def table_py(tier="moderate", ipc=3):
+        def table_py(tier, ipc):
             return max(0, 15 - ipc * points[tier]["vcp"])
 
-        assert table_rl() == table_py() == 9
-        t_rl, t_py = timed_pair(table_rl, table_py, repeat * 20)
+        def table_call():
+            return table_py("moderate", 3)
+
+        assert table_rl() == table_call() == 9
+        t_rl, t_py = timed_pair(table_rl, table_call, repeat * 20)
         print(f"table lookup (ic_value): ruleslang {t_rl * 1e9:.0f} ns, Python {t_py * 1e9:.0f} ns, "
               f"ratio {t_rl / t_py:.2f}x")
 
@@ -292,14 +301,17 @@ def _bench_eval(quick: bool, backend: str, exact: bool) -> None:
         xs = tuple(i % 6 + 1 for i in range(20))
 
         def comp_rl():
-            ctx.host.reset_budget()
             return strong(ctx, xs, 3)
 
-        def comp_py(xs=xs, at_least=3):
+        def comp_py(xs, at_least):
             return sum(x for x in xs if x >= at_least)
 
-        assert comp_rl() == comp_py()
-        t_rl, t_py = timed_pair(comp_rl, comp_py, repeat * 10)
+        def comp_call():
+            return comp_py(xs, 3)
+
+        assert comp_rl() == comp_call()
+        ctx.host.reset_budget()  # 21 steps a call: the budget lasts the whole timing (1.5 million steps at most)
+        t_rl, t_py = timed_pair(comp_rl, comp_call, repeat * 10)
         print(f"comprehension with where (strong, 20 elements): ruleslang {t_rl * 1e9:.0f} ns, "
               f"Python {t_py * 1e9:.0f} ns, ratio {t_rl / t_py:.2f}x")
 
@@ -339,14 +351,17 @@ def _bench_dice(ctx, compiled, quick: bool, repeat: int, exact: bool) -> None:
     rng = random.Random(0)
 
     def hit_rl():
-        ctx.host.reset_budget()
         return hit(ctx, 4)
 
-    def hit_py(v=4):
+    def hit_py(v):
         r = rng.randint(1, 6)
         return r if r <= v else 0
 
-    t_rl, t_py = timed_pair(hit_rl, hit_py, repeat * 20)
+    def hit_call():
+        return hit_py(4)
+
+    ctx.host.reset_budget()  # a step a call: the budget lasts the whole timing
+    t_rl, t_py = timed_pair(hit_rl, hit_call, repeat * 20)
     print(f"hit (one die sampled): ruleslang {t_rl * 1e9:.0f} ns, Python {t_py * 1e9:.0f} ns, "
           f"ratio {t_rl / t_py:.2f}x; the host kept {len(ctx.host.rolls):,} of its rolls")
 

@@ -31,6 +31,7 @@ compiler. `CompiledProgram` asks `generate` for each definition and falls back w
 from __future__ import annotations
 
 import os
+import re
 from types import CodeType
 from typing import Any, Callable
 
@@ -75,7 +76,7 @@ class Unsupported(Exception):
 
 def _budgeted(value, host, span):
     """The items of a collection about to be looped over, each counted as a step of the budget."""
-    items = items_of(value)
+    items = value if type(value) is tuple else items_of(value)
     host.steps -= len(items)
     if host.steps < 0:
         host.out_of_budget(span)
@@ -485,9 +486,16 @@ class Generator:
         if lt == T.INT and rt == T.INT and op in ("+", "-"):
             return _Code(f"({ls} {op} {rs})")
         if lt == T.INT and rt == T.INT and op == "*":
-            w = self.temp()
-            return _Code(f"({w} if {-_LIMIT} < ({w} := {ls} * {rs}) < {_LIMIT} else _too_big({self.const(span)}))")
+            return self._bounded_int(f"{ls} * {rs}", span)
         return _Code(f"{self.const(ARITHMETIC[op])}({ls}, {rs}, {self.const(span)})")
+
+    def _bounded_int(self, src: str, span) -> _Code:
+        """A whole number held to the bit limit (E509 at `span`): checked in line where a
+        temporary may be used, else by a helper."""
+        if self.in_iterable:
+            return _Code(f"_total({src}, {self.const(span)})")
+        w = self.temp()
+        return _Code(f"({w} if {-_LIMIT} < ({w} := {src}) < {_LIMIT} else _too_big({self.const(span)}))")
 
     def _Compare(self, node):
         left, right = self.expr(node.left), self.expr(node.right)
@@ -719,13 +727,14 @@ class Generator:
             if name in ("sum", "max", "min") and elem not in (T.INT, T.NUMBER):
                 return None
             comp = args[0]
-            if name == "sum" and elem == T.INT and len(comp.clauses) == 1:
-                # the budget is spent at the call's span, as the closures' one-loop sum does
-                return _Code(f"_total(_sum({self.generate(comp, span)}), {self.const(span)})")
+            if name == "sum" and elem == T.INT:
+                # one loop: the budget is spent at the call's span, as the closures' one-loop sum does
+                gen = self._sum_controlled(comp, span) if len(comp.clauses) == 1 else None
+                if gen is None:
+                    gen = self.generate(comp, span if len(comp.clauses) == 1 else comp.span)
+                return self._bounded_int(f"_sum({gen})", span)
             gen = self.generate(comp, comp.span)
             if name == "sum":
-                if elem == T.INT:
-                    return _Code(f"_total(_sum({gen}), {self.const(span)})")
                 return _Code(self.marked(f"_fraction_sum({gen}, {self.const(span)})", span))
             if name == "count":
                 return _Code(f"_len({gen})")
@@ -752,6 +761,34 @@ class Generator:
         where = f" if {self.expr(clause.condition).src}" if clause.condition is not None else ""
         return f"[{element} for s{slot} in _budgeted({iterable}, host, {self.const(budget_span)}){where}]"
 
+    def _sum_controlled(self, comp: ast.Comprehension, span) -> str | None:
+        """`sum(E for x in S where controller(x) == p)` (or `owner`), p a local that may be none:
+        the state's control table and p's name read once, after the budget is spent (as the
+        closures' fused sum does); None for any other shape."""
+        clause = comp.clauses[0]
+        cond = clause.condition
+        if not (isinstance(cond, ast.Compare) and cond.op == "==" and isinstance(cond.left, ast.Call)):
+            return None
+        call = cond.left
+        info = self.info.calls.get(id(call))
+        slot = self.info.slots[id(clause.var)]
+        if (info is None or info.kind != "builtin" or info.name not in ("controller", "owner") or call.kwargs
+                or len(call.args) != 1 or self.local_slot(call.args[0]) != slot or self.optional(call.args[0])):
+            return None
+        pslot = self.local_slot(cond.right)
+        if pslot is None or self.in_iterable:
+            return None
+        self.in_iterable += 1
+        try:
+            iterable = self.expr(clause.iterable).src
+        finally:
+            self.in_iterable -= 1
+        element = self.expr(comp.element).src
+        p = f"s{pslot}"
+        head = f"(_budgeted({iterable}, host, {self.const(span)}), ctx.board.state.control, " \
+               f"{p}.name if {p} is not None else None)"
+        return f"[{element} for xs, control, pname in ({head},) for s{slot} in xs if control.get(s{slot}.name) == pname]"
+
     def _Comprehension(self, node):
         gen = self.generate(node, node.span)
         if node.kind == "set":
@@ -759,27 +796,28 @@ class Generator:
         return _Code(f"_tuple({gen})")
 
 
+_MARK = re.compile("[\x01\x03]([0-9]+)[\x02\x04]")
+
+
 def _unmark(text: str) -> tuple[str, list]:
     """The source without its marks, and the (line, first column, end column, mark) of each mark."""
     out_lines, ranges = [], []
     for lineno, line in enumerate(text.split("\n"), 1):
-        out, stack, col, i = [], [], 0, 0
-        while i < len(line):
-            ch = line[i]
-            if ch in "\x01\x03":
-                j = line.index("\x02" if ch == "\x01" else "\x04", i)
-                mark = int(line[i + 1:j])
-                if ch == "\x01":
-                    stack.append((mark, col))
-                else:
-                    m, start = stack.pop()
-                    ranges.append((lineno, start, col, m))
-                i = j + 1
-                continue
-            out.append(ch)
-            col += 1
-            i += 1
-        out_lines.append("".join(out))
+        if "\x01" not in line:
+            out_lines.append(line)
+            continue
+        pieces, stack, col, at = [], [], 0, 0
+        for m in _MARK.finditer(line):
+            pieces.append(line[at:m.start()])
+            col += m.start() - at
+            at = m.end()
+            if line[m.start()] == "\x01":
+                stack.append((int(m.group(1)), col))
+            else:
+                mark, start = stack.pop()
+                ranges.append((lineno, start, col, mark))
+        pieces.append(line[at:])
+        out_lines.append("".join(pieces))
     return "\n".join(out_lines), ranges
 
 
