@@ -89,6 +89,8 @@ RULES = """
     formula greeting(n: int) -> text = "n is {n}"
     formula largest(n: int) -> int = max(x for x in 1..n where x > 100)
     formula holder(t: territory) -> player? = original_owner(t)
+    formula pairs(n: int) -> int = count(x for x in 1..n for y in 1..n where x != y)
+    formula top(k: int) -> int = sum(best k of [x * x for x in 1..5])
     modifiers bonus(n: int) -> int:
         let r = d6
         +1 when n > 2 "many"
@@ -109,7 +111,7 @@ CALLS = [
     ("needs", (2,)), ("needs", (0,)), ("ratio", (6, 3)), ("ratio", (1, 3)), ("ratio", (1, 0)),
     ("pick", ((1, 2, 3), 1)), ("pick", ((1, 2, 3), 5)), ("many", (10,)), ("many", (200_000,)),
     ("big", (2,)), ("big", (1 << 20,)), ("greeting", (4,)), ("largest", (50,)), ("largest", (150,)),
-    ("holder", (None,)), ("bonus", (3,)), ("bonus", (1,)),
+    ("holder", (None,)), ("bonus", (3,)), ("bonus", (1,)), ("pairs", (12,)), ("top", (2,)), ("top", (-1,)),
 ]
 
 
@@ -152,6 +154,12 @@ INJECTED = '''
         "__import__('os')" -> "')]; raise SystemExit #"
     formula look(k: text) -> text = odd(k)
 '''
+
+
+def test_a_comprehension_of_two_loops_is_held_to_the_collection_limit(programs):
+    # 400 x 400 pairs pass the limit of 100,000 values before the budget of a million steps runs out
+    outcomes = [_outcome(programs[b], "pairs", (400,), budget=1_000_000) for b in ("closures", "codegen")]
+    assert outcomes[0] == outcomes[1] and outcomes[0][1] == "E510"
 
 
 def test_rule_text_never_reaches_the_generated_source(tmp_path):

@@ -22,9 +22,8 @@ than a whole number, true, false or none (texts, names, spans, tables, built-ins
 through the function's globals under a generated name (`_k<n>`). A rule file cannot write Python.
 
 Not generated yet (the definition runs on the closures; docs/performance.md lists them): the exact
-built-ins (`probability`, `expected`, `distribution`), `explain`, comprehensions with more than one
-`for`, `best/worst N of`, and a few fast paths of the closure
-compiler. `CompiledProgram` asks `generate` for each definition and falls back when it raises
+built-ins (`probability`, `expected`, `distribution`), `explain`, ranges without an
+end, and a unit's or space's attribute read inside the collection a comprehension goes through. `CompiledProgram` asks `generate` for each definition and falls back when it raises
 `Unsupported`.
 """
 
@@ -36,7 +35,7 @@ from types import CodeType
 from typing import Any, Callable
 
 from ruleslang.base.errors import EvalError
-from ruleslang.base.limits import MAX_INT_BITS, MAX_TEXT
+from ruleslang.base.limits import MAX_COLLECTION, MAX_INT_BITS, MAX_TEXT
 from ruleslang.board.queries import BoardQueries
 from ruleslang.board.state import BoardError
 from ruleslang.lang import types as T
@@ -44,7 +43,8 @@ from ruleslang.lang.builtins.registry import REGISTRY as BUILTINS
 from ruleslang.lang.eval.compile import (ACCEPTS_NONE, ARITHMETIC, COMPARISONS, NO_VALUE, check_size, items_of,
                                          joined, lambda_free_slots, located, ordered_args)
 from ruleslang.lang.syntax import ast
-from ruleslang.lang.values import LSet, Record, UnitValue, bounded_number, bounded_sum, display_text, normalize_number
+from ruleslang.lang.values import (LSet, Record, UnitValue, bounded_number, bounded_sum, display_text, normalize_number,
+                                   sort_key)
 
 # The back end that runs definitions: "codegen" (the default) or "closures" (RULESLANG_EVAL=closures).
 BACKENDS = ("codegen", "closures")
@@ -167,6 +167,31 @@ def _connected(ctx, space, key, cond, impl):
     return impl(ctx, space, cond)
 
 
+def _best_count(k, kind, span):
+    if k < 0:
+        raise EvalError("E506", f"{kind} {k} of: the count cannot be negative", span)
+    return k
+
+
+def _best_of(k, values, largest):
+    return tuple(sorted(values, key=sort_key, reverse=largest)[:k])
+
+
+class _Made:
+    """The values a comprehension of several loops has made so far, held to the collection limit."""
+
+    __slots__ = ("count",)
+
+    def __init__(self):
+        self.count = 0
+
+    def one_more(self, span) -> bool:
+        self.count += 1
+        if self.count > MAX_COLLECTION:
+            check_size(self.count, span)
+        return True
+
+
 class _ConstantTable(dict):
     """A table whose rows are all constants, as a dictionary from its keys; a key it does not hold
     (a range row, or no row) is asked of the table, which finds the range or refuses at `span`."""
@@ -205,7 +230,7 @@ _HELPERS = {
     "_budgeted": _budgeted, "_need": _need, "_too_big": _too_big, "_total": _total, "_fraction_sum": _fraction_sum,
     "_extreme": _extreme, "_int_div": _int_div, "_joined": joined, "_text": _text, "_range": _range,
     "_index": _index, "_side": _side, "_fact": _fact, "_condition": _condition, "_connected": _connected,
-    "_LSet": LSet, "_Record": Record, "_UnitValue": UnitValue, "_display": display_text,
+    "_Made": _Made, "_best_count": _best_count, "_best_of": _best_of, "_items_of": items_of, "_LSet": LSet, "_Record": Record, "_UnitValue": UnitValue, "_display": display_text,
     "_normalize": normalize_number, "_NO_VALUE": NO_VALUE, "_min": min, "_max": max, "_sum": sum, "_len": len,
     "_any": any, "_all": all, "_tuple": tuple, "_isinstance": isinstance,
 }
@@ -747,19 +772,26 @@ class Generator:
     # ---------------------------------------------------------------------- comprehensions
 
     def generate(self, node: ast.Comprehension, budget_span) -> str:
-        """A comprehension's values as a Python list comprehension (one `for` only)."""
-        if len(node.clauses) != 1:
-            raise Unsupported("a comprehension of more than one `for`")
-        clause = node.clauses[0]
-        self.in_iterable += 1
-        try:
-            iterable = self.expr(clause.iterable).src
-        finally:
-            self.in_iterable -= 1
-        slot = self.info.slots[id(clause.var)]
+        """A comprehension's values as a Python list comprehension. Every loop spends a step per
+        element before it starts; with more than one `for`, the values are counted as they come
+        and refused past the collection limit (E510 at the comprehension, as the closures do,
+        though before the value past the limit is worked out rather than after)."""
+        parts = []
+        span = self.const(budget_span)
+        for clause in node.clauses:
+            self.in_iterable += 1
+            try:
+                iterable = self.expr(clause.iterable).src
+            finally:
+                self.in_iterable -= 1
+            parts.append(f"for s{self.info.slots[id(clause.var)]} in _budgeted({iterable}, host, {span})")
+            if clause.condition is not None:
+                parts.append(f"if {self.expr(clause.condition).src}")
         element = self.expr(node.element).src
-        where = f" if {self.expr(clause.condition).src}" if clause.condition is not None else ""
-        return f"[{element} for s{slot} in _budgeted({iterable}, host, {self.const(budget_span)}){where}]"
+        if len(node.clauses) > 1:
+            parts.insert(0, "for made in (_Made(),)")
+            parts.append(f"if made.one_more({self.const(node.span)})")
+        return f"[{element} {' '.join(parts)}]"
 
     def _sum_controlled(self, comp: ast.Comprehension, span) -> str | None:
         """`sum(E for x in S where controller(x) == p)` (or `owner`), p a local that may be none:
@@ -788,6 +820,15 @@ class Generator:
         head = f"(_budgeted({iterable}, host, {self.const(span)}), ctx.board.state.control, " \
                f"{p}.name if {p} is not None else None)"
         return f"[{element} for xs, control, pname in ({head},) for s{slot} in xs if control.get(s{slot}.name) == pname]"
+
+    def _BestOf(self, node):
+        # the count is checked before the collection is worked out, as the closures do
+        count = f"_best_count({self.expr(node.count).src}, {self.const(node.kind)}, {self.const(node.span)})"
+        if isinstance(node.collection, ast.Comprehension):
+            values = self.generate(node.collection, node.collection.span)
+        else:
+            values = f"_items_of({self.expr(node.collection).src})"
+        return _Code(f"_best_of({count}, {values}, {node.kind == 'best'})")
 
     def _Comprehension(self, node):
         gen = self.generate(node, node.span)
