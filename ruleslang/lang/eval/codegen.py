@@ -319,7 +319,6 @@ class Generator:
         self.spans: list = []
         self.temps = 0
         self.in_iterable = 0
-        self.lines: list[str] = []
 
     # ---------------------------------------------------------------------- plumbing
 
