@@ -9,12 +9,13 @@ from dataclasses import replace
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from ruleslang.base.diagnostics import DiagnosticError
 from ruleslang.base.errors import EvalError
+from ruleslang.cli.app import main
 from ruleslang.lang.eval import host as host_module
 from ruleslang.lang.eval.context import EvalContext
 from ruleslang.lang.eval.host import Host
 from ruleslang.lang.eval.program import CompiledProgram
-from ruleslang.lang.syntax import ast
 from ruleslang.ruletests.runner import TestRunner
 from ruleslang.workspace.compositions import Workspace
 
@@ -216,6 +217,13 @@ def test_the_back_end_is_chosen_by_the_environment(monkeypatch, programs):
     monkeypatch.delenv("RULESLANG_EVAL")
     assert CompiledProgram(program).backend == "codegen"
     monkeypatch.setenv("RULESLANG_EVAL", "nonsense")
-    with pytest.raises(ValueError):
+    with pytest.raises(DiagnosticError) as refused:
         CompiledProgram(program)
-    assert isinstance(ast.FormulaDecl, type)
+    assert refused.value.diagnostics[0].code == "E580" and "nonsense" in refused.value.diagnostics[0].message
+
+
+def test_a_wrong_back_end_is_a_diagnostic_on_the_command_line(monkeypatch, capsys):
+    monkeypatch.setenv("RULESLANG_EVAL", "fast")
+    assert main(["call", "aar/commerce-raiding@1", "raid_cap", "United Kingdom"]) == 1
+    err = capsys.readouterr().err
+    assert "E580" in err and "fast" in err and "Traceback" not in err

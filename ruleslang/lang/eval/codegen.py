@@ -34,6 +34,7 @@ import re
 from types import CodeType
 from typing import Any, Callable
 
+from ruleslang.base.diagnostics import DiagnosticError, error
 from ruleslang.base.errors import EvalError
 from ruleslang.base.limits import MAX_COLLECTION, MAX_INT_BITS, MAX_TEXT
 from ruleslang.board.queries import BoardQueries
@@ -59,10 +60,11 @@ _QUERIES = {
 
 
 def default_backend() -> str:
-    """The back end named by RULESLANG_EVAL ("codegen" when unset); an unknown name is refused."""
+    """The back end named by RULESLANG_EVAL ("codegen" when unset); another name is refused (E580)."""
     name = os.environ.get("RULESLANG_EVAL", "codegen").strip() or "codegen"
     if name not in BACKENDS:
-        raise ValueError(f"RULESLANG_EVAL is '{name}', expected one of {', '.join(BACKENDS)}")
+        raise DiagnosticError(error("E580", f"RULESLANG_EVAL is '{name}', expected one of {', '.join(BACKENDS)}",
+                                    file="RULESLANG_EVAL", hint="unset it to run the default, codegen"))
     return name
 
 
