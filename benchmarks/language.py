@@ -2,8 +2,10 @@
 
     python benchmarks/language.py [--quick]
 
-Prints its figures; targets (issue 2): evaluation <= 1.5x the hand-written Python of the same
-formula (measured in the same run), exact "best 3 of 15 d6" < 10 ms with polynomial growth.
+Prints its figures; targets: evaluation <= 1.2x the hand-written Python of the same formula, called
+with the same arguments (issue 15; measured in the same run, under each back end of evaluation:
+codegen, the default, and the closures), exact "best 3 of 15 d6" < 10 ms with polynomial growth.
+`--shapes-only` times the formula shapes alone.
 
 Times are CPU time (`time.process_time`), and the two sides of a comparison are timed in turns
 (ruleslang, Python, ruleslang, ...; the best batch of each), so load on the machine does not favour
@@ -231,7 +233,7 @@ def _bench_eval(quick: bool, backend: str, exact: bool) -> None:
         assert in_ruleslang() == in_python(), "the two versions must agree"
         t_rl, t_py = timed_pair(in_ruleslang, in_python, repeat // 10)
         print(f"raid_cap over {len(territories)} territories: ruleslang {t_rl * 1e6:.0f} us, "
-              f"Python {t_py * 1e6:.0f} us, ratio {t_rl / t_py:.2f}x (target <= 1.5x)")
+              f"Python {t_py * 1e6:.0f} us, ratio {t_rl / t_py:.2f}x (target <= 1.2x)")
 
         # 2. pure arithmetic: the worst case for an interpreter (no board work to hide behind)
         engagement = compiled.callable("engagement")
