@@ -42,7 +42,7 @@ from ruleslang.board.state import BoardError
 from ruleslang.lang import types as T
 from ruleslang.lang.builtins.registry import REGISTRY as BUILTINS
 from ruleslang.lang.eval.compile import (ACCEPTS_NONE, ARITHMETIC, COMPARISONS, NO_VALUE, check_size, items_of,
-                                         joined, lambda_free_slots, located, ordered_args)
+                                         fast_aggregate, joined, lambda_free_slots, located, ordered_args)
 from ruleslang.lang.syntax import ast
 from ruleslang.lang.values import (LSet, Record, UnitValue, bounded_number, bounded_sum, display_text, normalize_number,
                                    sort_key)
@@ -646,7 +646,7 @@ class Generator:
             return self._builtin(node, info.name)
         if info.kind in ("table", "die table"):
             return self._table(node, info.name)
-        args = self.ordered_args(node, info.symbol.decl)
+        args = ordered_args(node, info.symbol.decl, self._arg)  # in parameter order, as the closures
         fn = self.const(self.compiled.callable(info.name))
         return _Code(f"{fn}({', '.join(['ctx'] + args)})")
 
@@ -663,10 +663,6 @@ class Generator:
             d = self.const(_ConstantTable(rows, table, node.span, single, column))
             return _Code(f"{d}[{keys[0]}]" if single else f"{d}[({', '.join(keys)},)]")
         return _Code(f"{self.const(table)}.lookup(ctx, ({', '.join(keys)},), {self.const(node.span)})")
-
-    def ordered_args(self, node: ast.Call, decl) -> list[str]:
-        # evaluated in the definition's parameter order, as the closures do
-        return ordered_args(node, decl, self._arg)
 
     def _arg(self, node, param) -> str:
         code = self.expr(node)
@@ -698,20 +694,13 @@ class Generator:
         if len(node.args) == 1 and isinstance(node.args[0], ast.Comprehension) and node.args[0].kind == "gen":
             return _Code(self.marked(f"{impl}(ctx, {self.generate(node.args[0], node.args[0].span)})", span))
         guard = name not in ACCEPTS_NONE
-        args = []
-        for a in node.args:
+
+        def argument(a) -> str:
             if isinstance(a, ast.Lambda):
-                args.append(self.condition(a))
-            else:
-                code = self.expr(a)
-                args.append(self.need(a, code) if guard else code.src)
-        for k in node.kwargs:
-            if isinstance(k.value, ast.Lambda):
-                value = self.condition(k.value)
-            else:
-                code = self.expr(k.value)
-                value = self.need(k.value, code) if guard else code.src
-            args.append(f"**{{{self.const(k.name.text)}: {value}}}")
+                return self.condition(a)
+            return self.need(a, self.expr(a)) if guard else self.expr(a).src
+        args = [argument(a) for a in node.args]
+        args += [f"**{{{self.const(k.name.text)}: {argument(k.value)}}}" for k in node.kwargs]
         return _Code(self.marked(f"{impl}({', '.join(['ctx'] + args)})", span))
 
     def _fast_builtin(self, node, name):
@@ -747,12 +736,9 @@ class Generator:
                 # a divisor known not to be zero: Python's own floor division
                 return _Code(f"({num.src} // {den.src})" if name == "floor" else f"(-(-{num.src} // {den.src}))")
             return _Code(f"_int_div({num.src}, {den.src}, {name == 'floor'}, {self.const(span)})")
-        if len(args) == 1 and isinstance(args[0], ast.Comprehension) and args[0].kind == "gen" \
-                and name in ("sum", "count", "any", "all", "max", "min"):
-            elem = types.get(id(args[0].element))
-            if name in ("sum", "max", "min") and elem not in (T.INT, T.NUMBER):
-                return None
-            comp = args[0]
+        aggregate = fast_aggregate(args, name, types)
+        if aggregate is not None:
+            comp, elem = aggregate
             if name == "sum" and elem == T.INT:
                 # one loop: the budget is spent at the call's span, as the closures' one-loop sum does
                 gen = self._sum_controlled(comp, span) if len(comp.clauses) == 1 else None

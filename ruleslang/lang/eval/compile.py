@@ -478,12 +478,9 @@ class ExprCompiler:
                     raise EvalError("E503", "division by zero", span)
                 return num(env) // d if floor else -(-num(env) // d)
             return int_div
-        if len(args) == 1 and isinstance(args[0], ast.Comprehension) and args[0].kind == "gen" \
-                and name in ("sum", "count", "any", "all", "max", "min"):
-            elem = types.get(id(args[0].element))
-            if name in ("sum", "max", "min") and elem not in (T.INT, T.NUMBER):
-                return None
-            comp = args[0]
+        aggregate = fast_aggregate(args, name, types)
+        if aggregate is not None:
+            comp, elem = aggregate
             if name == "sum" and elem == T.INT and len(comp.clauses) == 1:
                 # one loop, no list: the commonest aggregate of rules
                 clause = comp.clauses[0]
@@ -884,6 +881,18 @@ class ExprCompiler:
             except EvalError as e:
                 raise e.at(span)
         return explain, NO_VALUE
+
+
+def fast_aggregate(args, name: str, types: dict):
+    """(the comprehension, its element's type) for `sum`, `count`, `any`, `all`, `max` or `min` of
+    a generator that the compilers loop over themselves (sum, max and min of numbers only); else None."""
+    if not (len(args) == 1 and isinstance(args[0], ast.Comprehension) and args[0].kind == "gen"
+            and name in ("sum", "count", "any", "all", "max", "min")):
+        return None
+    elem = types.get(id(args[0].element))
+    if name in ("sum", "max", "min") and elem not in (T.INT, T.NUMBER):
+        return None
+    return args[0], elem
 
 
 def ordered_args(node: ast.Call, decl, compile_arg: Callable) -> list:
