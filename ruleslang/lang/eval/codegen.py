@@ -22,9 +22,9 @@ than a whole number, true, false or none (texts, names, spans, tables, built-ins
 through the function's globals under a generated name (`_k<n>`). A rule file cannot write Python.
 
 Not generated yet (the definition runs on the closures; docs/performance.md lists them): the exact
-built-ins (`probability`, `expected`, `distribution`), `explain`, ranges without an
-end, and a unit's or space's attribute read inside the collection a comprehension goes through. `CompiledProgram` asks `generate` for each definition and falls back when it raises
-`Unsupported`.
+built-ins (`probability`, `expected`, `distribution`), `explain`, ranges without an end, and a
+unit's or space's attribute read inside the collection a comprehension goes through.
+`CompiledProgram` asks `generate` for each definition and falls back when it raises `Unsupported`.
 """
 
 from __future__ import annotations
@@ -233,7 +233,7 @@ _HELPERS = {
     "_extreme": _extreme, "_int_div": _int_div, "_joined": joined, "_text": _text, "_range": _range,
     "_index": _index, "_side": _side, "_fact": _fact, "_condition": _condition, "_connected": _connected,
     "_Made": _Made, "_best_count": _best_count, "_best_of": _best_of, "_items_of": items_of, "_LSet": LSet, "_Record": Record, "_UnitValue": UnitValue, "_display": display_text,
-    "_normalize": normalize_number, "_NO_VALUE": NO_VALUE, "_min": min, "_max": max, "_sum": sum, "_len": len,
+    "_normalize": normalize_number, "_min": min, "_max": max, "_sum": sum, "_len": len,
     "_any": any, "_all": all, "_tuple": tuple, "_isinstance": isinstance,
 }
 
