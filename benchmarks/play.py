@@ -25,6 +25,7 @@ side, then the exact one on each side in turn).
     python benchmarks/play.py [--games N] [--matches N] [--duels N] [--rounds N] [--ruleset REF ...]
                               [--bid SIDE=IPCS] [--check-advice] [--exact-duels N] [--agents-only] [--timing-only]
     python benchmarks/play.py --paired N [--first-seed S] [--rounds N] [--ruleset REF ...]
+    python benchmarks/play.py --backends N [--games N]   # codegen against closures, in turns (issue 15)
 
 Targets (issue 15): under `aar/house-rules@1`, < 0.2 s per 10-round game with random agents,
 < 0.5 s with heuristic agents; a cold `ruleslang call aar/commerce-raiding@1 raid_cap "United
@@ -42,6 +43,7 @@ Before and after issue 15's first session (`--timing-only --games 3`; docs/perfo
 from __future__ import annotations
 
 import argparse
+import os
 import cProfile
 import pstats
 import resource
@@ -51,6 +53,7 @@ import sys
 import time
 from pathlib import Path
 
+from ruleslang.lang.eval.codegen import BACKENDS
 from ruleslang.workspace.compositions import Workspace
 from ruleslang.runtime.agents.battle_odds import REASONS
 from ruleslang.runtime.agents.heuristic import HeuristicAgent
@@ -100,6 +103,26 @@ def process_cpu(args: list[str]) -> tuple[float, float]:
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), wall
+
+
+def report_backends(ws, args) -> None:
+    """The two back ends of evaluation (lang/eval/codegen.py) in turns, in this process: each
+    agent kind's house-rules games under codegen, then the same seeds under closures, `--backends`
+    times; the median CPU time per game (generating the definitions a game uses included: a game
+    compiles its rules anew) and the ratio of the medians."""
+    for agent in ("random", "heuristic"):
+        times: dict[str, list[float]] = {b: [] for b in BACKENDS}
+        for _ in range(args.backends):
+            for backend in BACKENDS:
+                os.environ["RULESLANG_EVAL"] = backend
+                for seed in range(1, args.games + 1):
+                    times[backend].append(play(ws, TIMED_REFS[0], seed, args.rounds, agent)[2])
+        os.environ.pop("RULESLANG_EVAL", None)
+        medians = {b: statistics.median(t) for b, t in times.items()}
+        shown = ", ".join(f"{b} {m:.3f} s" for b, m in medians.items())
+        print(f"{', '.join(TIMED_REFS[0])}: {agent:>9} agents, back ends in turns ({len(times[BACKENDS[0]])} games "
+              f"each): median CPU per game {shown}; codegen / closures = "
+              f"{medians['codegen'] / medians['closures']:.2f}x")
 
 
 def report_timing(ws, args, unit: float) -> None:
@@ -413,6 +436,8 @@ def main(argv=None) -> int:
     parser.add_argument("--check-advice", action="store_true",
                         help="the heuristic also looks ahead at advised decisions and counts agreement")
     parser.add_argument("--agents-only", action="store_true", help="no timing: only the agents' matches")
+    parser.add_argument("--backends", type=int, default=0, metavar="N",
+                        help="only compare the back ends of evaluation: N turns of --games games each")
     parser.add_argument("--timing-only", action="store_true",
                         help="only the CPU times (no profiled share, no tallies, no matches)")
     args = parser.parse_args(argv)
@@ -432,6 +457,9 @@ def main(argv=None) -> int:
     unit = calibration()
     print(f"python {sys.version.split()[0]}; {args.rounds} rounds; calibration {unit:.3f} s CPU; "
           f"{', '.join(refs)}{'; bids ' + ', '.join(args.bid) if bids else ''}")
+    if args.backends:
+        report_backends(ws, args)
+        return 0
     if not args.agents_only:
         report_timing(ws, args, unit)
     if args.timing_only:

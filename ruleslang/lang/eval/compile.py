@@ -293,15 +293,7 @@ class ExprCompiler:
 
     def ordered_args(self, node: ast.Call, decl) -> list[Fn]:
         """The closures of a call's arguments to a definition, in the definition's parameter order."""
-        params = getattr(decl, "params", None) or ()
-        slots: list[Fn | None] = [None] * len(params)
-        for i, a in enumerate(node.args):
-            slots[i] = self._need_arg(a, params[i] if i < len(params) else None)
-        names = [p.name.text for p in params]
-        for k in node.kwargs:
-            i = names.index(k.name.text)
-            slots[i] = self._need_arg(k.value, params[i])
-        return [s for s in slots if s is not None]
+        return ordered_args(node, decl, self._need_arg)
 
     def _need_arg(self, node, param) -> Fn:
         fn = self.expr(node)
@@ -486,12 +478,9 @@ class ExprCompiler:
                     raise EvalError("E503", "division by zero", span)
                 return num(env) // d if floor else -(-num(env) // d)
             return int_div
-        if len(args) == 1 and isinstance(args[0], ast.Comprehension) and args[0].kind == "gen" \
-                and name in ("sum", "count", "any", "all", "max", "min"):
-            elem = types.get(id(args[0].element))
-            if name in ("sum", "max", "min") and elem not in (T.INT, T.NUMBER):
-                return None
-            comp = args[0]
+        aggregate = fast_aggregate(args, name, types)
+        if aggregate is not None:
+            comp, elem = aggregate
             if name == "sum" and elem == T.INT and len(comp.clauses) == 1:
                 # one loop, no list: the commonest aggregate of rules
                 clause = comp.clauses[0]
@@ -571,11 +560,7 @@ class ExprCompiler:
         return make
 
     def _lambda_free_slots(self, node: ast.Lambda) -> list[int]:
-        """The slots of the outer locals a condition reads (part of its cache key)."""
-        slot = self.info.slots[id(node.param)]
-        return sorted({res.slot for n in ast.walk(node.body) if isinstance(n, ast.Name)
-                       for res in [self.info.names.get(id(n))]
-                       if res is not None and res.kind == "local" and res.slot != slot})
+        return lambda_free_slots(self.info, node)
 
     # ---------------------------------------------------------------------- iteration
 
@@ -757,10 +742,10 @@ class ExprCompiler:
             lf, rf = self._need(node.left, lf), self._need(node.right, rf)
             is_text = T.strip_optional(lt) == T.TEXT
             if lc is not NO_VALUE and rc is not NO_VALUE:
-                return self._const(_joined(lc + rc, is_text, span))
+                return self._const(joined(lc + rc, is_text, span))
 
             def join(env):
-                return _joined(lf(env) + rf(env), is_text, span)
+                return joined(lf(env) + rf(env), is_text, span)
             return join, NO_VALUE
         fn = ARITHMETIC[op]
         if lc is not NO_VALUE and rc is not NO_VALUE:
@@ -898,6 +883,40 @@ class ExprCompiler:
         return explain, NO_VALUE
 
 
+def fast_aggregate(args, name: str, types: dict):
+    """(the comprehension, its element's type) for `sum`, `count`, `any`, `all`, `max` or `min` of
+    a generator that the compilers loop over themselves (sum, max and min of numbers only); else None."""
+    if not (len(args) == 1 and isinstance(args[0], ast.Comprehension) and args[0].kind == "gen"
+            and name in ("sum", "count", "any", "all", "max", "min")):
+        return None
+    elem = types.get(id(args[0].element))
+    if name in ("sum", "max", "min") and elem not in (T.INT, T.NUMBER):
+        return None
+    return args[0], elem
+
+
+def ordered_args(node: ast.Call, decl, compile_arg: Callable) -> list:
+    """`compile_arg(argument node, its parameter or None)` of each argument of a call to a
+    definition, in the definition's parameter order (the order they are evaluated in)."""
+    params = getattr(decl, "params", None) or ()
+    slots: list = [None] * len(params)
+    for i, a in enumerate(node.args):
+        slots[i] = compile_arg(a, params[i] if i < len(params) else None)
+    names = [p.name.text for p in params]
+    for k in node.kwargs:
+        i = names.index(k.name.text)
+        slots[i] = compile_arg(k.value, params[i])
+    return [s for s in slots if s is not None]
+
+
+def lambda_free_slots(info: CheckInfo, node: ast.Lambda) -> list[int]:
+    """The slots of the outer locals a condition reads (part of its cache key)."""
+    slot = info.slots[id(node.param)]
+    return sorted({res.slot for n in ast.walk(node.body) if isinstance(n, ast.Name)
+                   for res in [info.names.get(id(n))]
+                   if res is not None and res.kind == "local" and res.slot != slot})
+
+
 # --------------------------------------------------------------------------- arithmetic
 
 
@@ -909,7 +928,7 @@ def _total(value, span):
         raise e.at(span)
 
 
-def _joined(value, is_text: bool, span):
+def joined(value, is_text: bool, span):
     """A text or list made by `+`, held to the size limits (doubling a value 40 times is 10^12)."""
     if is_text and len(value) > MAX_TEXT:
         raise EvalError("E510", f"a text of {len(value)} characters is more than the limit of {MAX_TEXT}", span)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from dataclasses import dataclass
 from typing import Callable
 
 from ruleslang.base.errors import EvalError
@@ -20,13 +19,27 @@ from ruleslang.base.limits import DEFAULT_STEP_BUDGET, MAX_KEPT_ROLLS
 from ruleslang.base.source import Span
 
 
-@dataclass(frozen=True)
 class Roll:
-    """One die rolled: its sides, its value, and the rule text that rolled it."""
+    """One die rolled: its sides, its value, and the rule text that rolled it (`span`).
 
-    sides: int
-    value: int
-    span: Span | None  # the rule text that rolled
+    A plain class with slots, not a frozen dataclass: one is made for every die, and a frozen
+    dataclass's constructor cost as much as drawing the die."""
+
+    __slots__ = ("sides", "value", "span")
+
+    def __init__(self, sides: int, value: int, span: Span | None):
+        self.sides = sides
+        self.value = value
+        self.span = span  # the rule text that rolled
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Roll) and (self.sides, self.value, self.span) == (other.sides, other.value, other.span)
+
+    def __hash__(self) -> int:
+        return hash((self.sides, self.value, self.span))
+
+    def __repr__(self) -> str:
+        return f"Roll(sides={self.sides!r}, value={self.value!r}, span={self.span!r})"
 
     @property
     def where(self) -> str:

@@ -16,6 +16,7 @@ from ruleslang.lang.eval import exact as X
 from ruleslang.lang import types as T
 from ruleslang.lang.check.checker import Program
 from ruleslang.lang.compose.composition import advice_key
+from ruleslang.lang.eval import codegen
 from ruleslang.lang.eval.compile import NO_VALUE, ExprCompiler
 from ruleslang.lang.eval.compile_exact import ExactCompiler, bind_lets, exact_body
 from ruleslang.lang.eval.coverage import Coverage
@@ -92,6 +93,13 @@ class TableRuntime:
         env = [ctx]
         return self._row_value([c(env) for c in self.rows[i]])
 
+    def constant_rows(self) -> dict | None:
+        """Every row with exact keys as {key tuple: value} when every row of the table (ranges
+        included) is a constant; None when some cell must be evaluated when it is read."""
+        if any(value is NO_VALUE for value in self._constant_rows):
+            return None
+        return {key: self._constant_rows[i] for key, i in self.exact.items()}
+
     def lookup(self, ctx, key: tuple, span=None):
         return self._value(ctx, self._row_index(key, span))
 
@@ -160,9 +168,14 @@ class CoveredTable(TableRuntime):
 
 
 class CompiledProgram:
-    def __init__(self, program: Program, coverage: Coverage | None = None):
-        """`coverage`, when given, records what runs (definitions called, table rows read)."""
+    def __init__(self, program: Program, coverage: Coverage | None = None, backend: str | None = None):
+        """`coverage`, when given, records what runs (definitions called, table rows read);
+        `backend` runs formulas and modifier lists as generated Python ("codegen", the default) or
+        as closures ("closures"); None: as RULESLANG_EVAL says (lang/eval/codegen.py)."""
         self.program = program
+        self.backend = backend if backend is not None else codegen.default_backend()
+        # the definitions the code generator left to the closures, with why (docs/performance.md)
+        self.not_generated: dict[str, str] = {}
         self.coverage = coverage
         self.info = program.info
         self.scope = program.scope
@@ -244,6 +257,10 @@ class CompiledProgram:
     def _make_callable(self, name: str) -> Callable:
         sym = self.symbols[name]
         decl = sym.decl
+        if self.backend == "codegen" and isinstance(decl, (ast.FormulaDecl, ast.ModifiersDecl)):
+            fn = self._generated(decl, name)
+            if fn is not None:
+                return fn
         if isinstance(decl, ast.FormulaDecl):
             return self._formula(decl)
         if isinstance(decl, ast.ModifiersDecl):
@@ -261,6 +278,18 @@ class CompiledProgram:
                 return lambda ctx: ctx.counter(name, ())
             return lambda ctx, *key: ctx.counter(name, key)
         raise AssertionError(f"{name} is not callable")
+
+    def _generated(self, decl, name: str) -> Callable | None:
+        """The definition as generated Python, or None when it runs on the closures: a shape the
+        generator does not write yet, or a constant part that fails as it is folded (the closure
+        compiler then reports it, as it always has)."""
+        try:
+            return codegen.generate(self, decl, name)
+        except codegen.Unsupported as e:
+            self.not_generated[name] = str(e)
+        except EvalError as e:
+            self.not_generated[name] = f"{e.code} while folding"
+        return None
 
     def _formula(self, decl: ast.FormulaDecl) -> Callable:
         ec = self.expr_compiler
@@ -308,8 +337,11 @@ class CompiledProgram:
         rulesets give none."""
         if key not in self._advice:
             decl = self.program.ruleset.decl(advice_key(key))
+            fn = None
+            if decl is not None and self.backend == "codegen":
+                fn = self._generated(decl, advice_key(key))
             self._advice[key] = None if decl is None else Advice(
-                tuple(p.name.text for p in decl.params or ()), self._formula(decl))
+                tuple(p.name.text for p in decl.params or ()), fn or self._formula(decl))
         return self._advice[key]
 
     def _modifiers(self, decl: ast.ModifiersDecl) -> Callable:
@@ -364,7 +396,8 @@ class CompiledProgram:
             return self._explainers[name]
         decl = self.symbols[name].decl
         if isinstance(decl, ast.ModifiersDecl):
-            self.callable(name)
+            if name not in self._explainers:
+                self._modifiers(decl)  # a generated modifier list explains itself through the closures
             return self._explainers[name]
         fn = self._explainers[name] = formula_explainer(self, decl)
         return fn

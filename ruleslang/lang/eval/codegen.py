@@ -1,0 +1,870 @@
+"""Codegen: formulas and modifier lists written out as Python source, compiled once, run directly.
+
+The closure compiler (`compile.py`) pays a Python call per node of a rule. This module writes one
+Python function per definition instead: parameters and `let` lines are the function's local
+variables, constants are folded, calls between definitions are direct calls, tables whose rows are
+all constants are dictionary look-ups, and comprehensions are Python comprehensions. The source is
+`compile()`d once, when the definition is first used.
+
+What stays the same as the closures (the property test, tests/test_codegen.py, holds both back ends
+to it): every value; every die through `host.roll` with the span of the rule that rolled it, in the
+same order; the step budget spent per call and per loop element, never per node; every error with
+its code, message and the rule span the closures give it.
+
+Errors. A check with a place of its own (none where a value is needed, a table without the key, the
+budget) raises with its span as the closures do. An error a built-in raises without a place takes
+the span of the innermost built-in call around it: each such call is marked in the source as it is
+written, the marks become (line, columns) ranges of the compiled code, and when an error leaves a
+generated function, the traceback's instruction position (PEP 657) is looked up in those ranges.
+
+Safety. No text of a rule reaches the source: local variables are `s<slot>`, and every value other
+than a whole number, true, false or none (texts, names, spans, tables, built-ins) is handed in
+through the function's globals under a generated name (`_k<n>`). A rule file cannot write Python.
+
+Not generated yet (the definition runs on the closures; docs/performance.md lists them): the exact
+built-ins (`probability`, `expected`, `distribution`), `explain`, ranges without an end, and a
+unit's or space's attribute read inside the collection a comprehension goes through.
+`CompiledProgram` asks `generate` for each definition and falls back when it raises `Unsupported`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from types import CodeType
+from typing import Any, Callable
+
+from ruleslang.base.diagnostics import DiagnosticError, error
+from ruleslang.base.errors import EvalError
+from ruleslang.base.limits import MAX_COLLECTION, MAX_INT_BITS, MAX_TEXT
+from ruleslang.board.queries import BoardQueries
+from ruleslang.board.state import BoardError
+from ruleslang.lang import types as T
+from ruleslang.lang.builtins.registry import REGISTRY as BUILTINS
+from ruleslang.lang.eval.compile import (ACCEPTS_NONE, ARITHMETIC, COMPARISONS, NO_VALUE, check_size, items_of,
+                                         fast_aggregate, joined, lambda_free_slots, located, ordered_args)
+from ruleslang.lang.syntax import ast
+from ruleslang.lang.values import (LSet, Record, UnitValue, bounded_number, bounded_sum, display_text, normalize_number,
+                                   sort_key)
+
+# The back end that runs definitions: "codegen" (the default) or "closures" (RULESLANG_EVAL=closures).
+BACKENDS = ("codegen", "closures")
+_LIMIT = 1 << MAX_INT_BITS
+# Board queries called as the board's own methods (as the closure compiler does).
+_QUERIES = {
+    "controller": ("known_controller", True), "owner": ("known_controller", True),
+    "controller_at_start": ("known_controller_at_turn_start", True),
+    "original_owner": ("known_original_owner", True),
+    "is_land": ("known_is_land", False), "is_sea": ("known_is_sea", False),
+}
+
+
+def default_backend() -> str:
+    """The back end named by RULESLANG_EVAL ("codegen" when unset); another name is refused (E580)."""
+    name = os.environ.get("RULESLANG_EVAL", "codegen").strip() or "codegen"
+    if name not in BACKENDS:
+        raise DiagnosticError(error("E580", f"RULESLANG_EVAL is '{name}', expected one of {', '.join(BACKENDS)}",
+                                    file="RULESLANG_EVAL", hint="unset it to run the default, codegen"))
+    return name
+
+
+class Unsupported(Exception):
+    """A shape the generator does not write yet: the definition runs on the closures."""
+
+
+# ----------------------------------------------------------------------------- run-time helpers
+# Called from generated code; each raises with the span it is handed, as the closures do.
+
+
+def _budgeted(value, host, span):
+    """The items of a collection about to be looped over, each counted as a step of the budget."""
+    items = value if type(value) is tuple else items_of(value)
+    host.steps -= len(items)
+    if host.steps < 0:
+        host.out_of_budget(span)
+    return items
+
+
+def _need(value, span):
+    if value is None:
+        raise EvalError("E504", f"'{span.text}' is none here, where a value is needed", span)
+    return value
+
+
+def _too_big(span):
+    raise EvalError("E509", f"a number grew beyond {MAX_INT_BITS} bits", span)
+
+
+def _total(value, span):
+    try:
+        return bounded_number(value)
+    except EvalError as e:
+        raise e.at(span)
+
+
+def _fraction_sum(values, span):
+    try:
+        return bounded_sum(values)
+    except EvalError as e:
+        raise e.at(span)
+
+
+def _extreme(pick, values, name, span):
+    if not values:
+        raise EvalError("E505", f"{name} of an empty collection", span)
+    return pick(values)
+
+
+def _int_div(num, den, floor, span):
+    if den == 0:
+        raise EvalError("E503", "division by zero", span)
+    return num // den if floor else -(-num // den)
+
+
+def _text(span, *parts):
+    text = "".join(parts)
+    if len(text) > MAX_TEXT:
+        raise EvalError("E510", f"a text of {len(text)} characters is more than the limit of {MAX_TEXT}", span)
+    return text
+
+
+def _range(lo, hi, span):
+    check_size(hi - lo + 1, span)
+    return tuple(range(lo, hi + 1))
+
+
+def _index(seq, i, span):
+    if not -len(seq) <= i < len(seq):
+        raise EvalError("E507", f"index {i} is outside a list of {len(seq)} (the first is 0)", span)
+    return seq[i]
+
+
+def _side(ctx, player, span):
+    s = ctx.side_of(player.name)
+    if s is None:
+        raise EvalError("E504", f"player {player.name} belongs to no side", span)
+    return s
+
+
+def _fact(ctx, name, default, span):
+    facts = ctx.facts
+    if name in facts:
+        return facts[name]
+    if default is NO_VALUE:
+        raise EvalError("E532", f"fact '{name}' has no value: give it in the scenario's facts", span)
+    return default
+
+
+def _condition(fn, key):
+    """A condition handed to a built-in, with the key a board query keeps its answer under."""
+    fn.cache_key = key
+    return fn
+
+
+def _connected(ctx, space, key, cond, impl):
+    found = ctx.board.cached_connected(space.name, key)
+    if found is not None:
+        return ctx.spaces(found)
+    cond.cache_key = key
+    return impl(ctx, space, cond)
+
+
+def _best_count(k, kind, span):
+    if k < 0:
+        raise EvalError("E506", f"{kind} {k} of: the count cannot be negative", span)
+    return k
+
+
+def _best_of(k, values, largest):
+    return tuple(sorted(values, key=sort_key, reverse=largest)[:k])
+
+
+class _Made:
+    """The values a comprehension of several loops has made so far, held to the collection limit."""
+
+    __slots__ = ("count",)
+
+    def __init__(self):
+        self.count = 0
+
+    def one_more(self, span) -> bool:
+        self.count += 1
+        if self.count > MAX_COLLECTION:
+            check_size(self.count, span)
+        return True
+
+
+class _ConstantTable(dict):
+    """A table whose rows are all constants, as a dictionary from its keys; a key it does not hold
+    (a range row, or no row) is asked of the table, which finds the range or refuses at `span`."""
+
+    __slots__ = ("table", "span", "single", "column")
+
+    def __init__(self, rows: dict, table, span, single: bool, column: str | None = None):
+        """`column`: the dictionary holds that column of each row (`t(k).column` read in one look-up)."""
+        items = ((k[0] if single else k, v if column is None else v.get(column)) for k, v in rows.items())
+        super().__init__(items)
+        self.table, self.span, self.single, self.column = table, span, single, column
+
+    def __missing__(self, key):
+        row = self.table.lookup(None, (key,) if self.single else key, self.span)
+        return row if self.column is None else row.get(self.column)
+
+
+class _SpaceAttribute(dict):
+    """The values of one space attribute at one call site, by space name, filled as they are read."""
+
+    __slots__ = ("compiled", "name", "span")
+
+    def __init__(self, compiled, name, span):
+        super().__init__()
+        self.compiled, self.name, self.span = compiled, name, span
+
+    def read(self, ctx, space):
+        try:
+            value = self[space] = self.compiled.space_attribute(ctx, space, self.name)
+        except EvalError as e:
+            raise e.at(self.span)
+        return value
+
+
+_HELPERS = {
+    "_budgeted": _budgeted, "_need": _need, "_too_big": _too_big, "_total": _total, "_fraction_sum": _fraction_sum,
+    "_extreme": _extreme, "_int_div": _int_div, "_joined": joined, "_text": _text, "_range": _range,
+    "_index": _index, "_side": _side, "_fact": _fact, "_condition": _condition, "_connected": _connected,
+    "_Made": _Made, "_best_count": _best_count, "_best_of": _best_of, "_items_of": items_of, "_LSet": LSet, "_Record": Record, "_UnitValue": UnitValue, "_display": display_text,
+    "_normalize": normalize_number, "_min": min, "_max": max, "_sum": sum, "_len": len,
+    "_any": any, "_all": all, "_tuple": tuple, "_isinstance": isinstance,
+}
+
+
+# ----------------------------------------------------------------------------- errors located
+
+
+class _Places:
+    """Where the marked built-in calls of one generated function sit in its compiled code."""
+
+    def __init__(self, ranges: list[tuple[int, int, int, Any]]):
+        self.ranges = ranges  # (line, first column, end column, span)
+        self.codes: set[CodeType] = set()
+        self.positions: dict[CodeType, list] = {}
+
+    def add_code(self, code: CodeType) -> None:
+        self.codes.add(code)
+        for c in code.co_consts:
+            if isinstance(c, CodeType):
+                self.add_code(c)
+
+    def span_at(self, code: CodeType, lasti: int):
+        positions = self.positions.get(code)
+        if positions is None:
+            positions = self.positions[code] = list(code.co_positions())
+        line, end_line, col, end_col = positions[lasti // 2]
+        if line is None or col is None:
+            return None
+        if end_line != line:
+            end_col = 1 << 30
+        best = None
+        for rline, start, end, span in self.ranges:
+            if rline == line and start <= col and end_col <= end and (best is None or end - start < best[0]):
+                best = (end - start, span)
+        return best[1] if best is not None else None
+
+
+def _relocate(error, places: _Places):
+    """The error leaving a generated function, located as the closures locate it: at the innermost
+    marked built-in call around the instruction that failed, when it has no place yet."""
+    if isinstance(error, EvalError) and error.span is not None:
+        return error
+    last = None
+    tb = error.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code in places.codes:
+            last = tb
+        tb = tb.tb_next
+    if last is None:
+        return error
+    span = places.span_at(last.tb_frame.f_code, last.tb_lasti)
+    if span is None:
+        return error
+    return located(error, span)
+
+
+_ERRORS = (EvalError, BoardError)
+
+
+# ----------------------------------------------------------------------------- the generator
+
+
+class _Code:
+    """Python source for one expression: its text, and its value when it folds to a constant."""
+
+    __slots__ = ("src", "const")
+
+    def __init__(self, src: str, const: Any = NO_VALUE):
+        self.src = src
+        self.const = const
+
+
+def _is_plain_const(value) -> bool:
+    return value is None or value is True or value is False or type(value) is int
+
+
+class Generator:
+    """Writes one definition of a compiled program as Python source."""
+
+    def __init__(self, compiled):
+        self.compiled = compiled
+        self.info = compiled.info
+        self.ns: dict[str, Any] = dict(_HELPERS)
+        self.consts: dict[int, str] = {}
+        self.spans: list = []
+        self.temps = 0
+        self.in_iterable = 0
+
+    # ---------------------------------------------------------------------- plumbing
+
+    def const(self, value) -> str:
+        """A value in the source: whole numbers, true, false and none written out, others by name."""
+        if _is_plain_const(value):
+            return f"({value!r})" if type(value) is int and value < 0 else repr(value)
+        key = id(value)
+        name = self.consts.get(key)
+        if name is None:
+            name = self.consts[key] = f"_k{len(self.consts)}"
+            self.ns[name] = value
+        return name
+
+    def marked(self, src: str, span) -> str:
+        """A built-in call's source, marked so an error it raises without a place gets `span`."""
+        i = len(self.spans)
+        self.spans.append(span)
+        return f"\x01{i}\x02{src}\x03{i}\x04"
+
+    def temp(self) -> str:
+        if self.in_iterable:
+            raise Unsupported("a temporary inside a comprehension's collection")
+        self.temps += 1
+        return f"w{self.temps}"
+
+    def type_of(self, node):
+        return self.info.types.get(id(node))
+
+    def optional(self, node) -> bool:
+        return isinstance(self.type_of(node), T.OptionalType)
+
+    def local_slot(self, node) -> int | None:
+        if isinstance(node, ast.Name):
+            res = self.info.names.get(id(node))
+            if res is not None and res.kind == "local":
+                return res.slot
+        return None
+
+    def need(self, node, code: _Code) -> str:
+        """The source of a value required not to be none (E504 at the node otherwise)."""
+        if not self.optional(node):
+            return code.src
+        return f"_need({code.src}, {self.const(node.span)})"
+
+    # ---------------------------------------------------------------------- definitions
+
+    def formula(self, decl: ast.FormulaDecl, name: str) -> Callable:
+        params = [f"s{i + 1}" for i in range(len(decl.params or ()))]
+        body = ["host = ctx.host", "host.steps -= 1", "if host.steps < 0:",
+                f"    host.out_of_budget({self.const(decl.name.span)})"]
+        inner = []
+        for let in decl.lets:
+            inner.append(f"s{self.info.slots[id(let.name)]} = {self.expr(let.value).src}")
+        inner.append(f"return {self.expr(decl.body).src}")
+        return self._function(name, params, body, inner)
+
+    def modifiers(self, decl: ast.ModifiersDecl, name: str) -> Callable:
+        params = [f"s{i + 1}" for i in range(len(decl.params or ()))]
+        body = ["host = ctx.host", "host.steps -= 1", "if host.steps < 0:",
+                f"    host.out_of_budget({self.const(decl.name.span)})"]
+        inner = ["total = 0"]
+        whole = True
+        for item in decl.items:
+            if isinstance(item, ast.Let):
+                inner.append(f"s{self.info.slots[id(item.name)]} = {self.expr(item.value).src}")
+                continue
+            whole = whole and self.type_of(item.value) == T.INT
+            op = "-=" if item.sign == "-" else "+="
+            value = self.expr(item.value).src
+            if item.condition is None:
+                inner.append(f"total {op} {value}")
+            else:
+                cond = self.expr(item.condition).src
+                # a value typed bool is True or False (or none when optional): no `is True` needed
+                boolean = T.strip_optional(self.type_of(item.condition)) == T.BOOL
+                inner.append(f"if {cond}:" if boolean else f"if ({cond}) is True:")
+                inner.append(f"    total {op} {value}")
+        inner.append("return total" if whole else "return _normalize(total)")
+        return self._function(name, params, body, inner)
+
+    def _function(self, name: str, params: list[str], prologue: list[str], inner: list[str]) -> Callable:
+        fname = "f"
+        lines = [f"def {fname}({', '.join(['ctx'] + params)}):"]
+        lines += ["    " + line for line in prologue]
+        lines.append("    try:")
+        lines += ["        " + line for line in inner]
+        lines.append("    except _ERRORS as e:")
+        lines.append("        raise _relocate(e, _places)")
+        source, marks = _unmark("\n".join(lines) + "\n")
+        places = _Places([(line, start, end, self.spans[mark]) for line, start, end, mark in marks])
+        self.ns.update({"_ERRORS": _ERRORS, "_relocate": _relocate, "_places": places})
+        code = compile(source, f"<ruleslang {_safe_label(name)}>", "exec")
+        scope: dict[str, Any] = {}
+        exec(code, self.ns, scope)  # noqa: S102 - our own source: no rule text reaches it (module docstring)
+        fn = scope[fname]
+        places.add_code(fn.__code__)
+        fn.generated_source = source  # for tests and for reading what was generated
+        return fn
+
+    # ---------------------------------------------------------------------- expressions
+
+    def expr(self, node) -> _Code:
+        method = getattr(self, "_" + type(node).__name__, None)
+        if method is None:
+            raise Unsupported(type(node).__name__)
+        code = method(node)
+        if code.const is not NO_VALUE:
+            return _Code(self.const(code.const), code.const)
+        return code
+
+    def _IntLit(self, node):
+        return _Code("", node.value)
+
+    def _DecimalLit(self, node):
+        return _Code("", normalize_number(node.value))
+
+    def _BoolLit(self, node):
+        return _Code("", node.value)
+
+    def _NoneLit(self, node):
+        return _Code("", None)
+
+    def _StringLit(self, node):
+        if id(node) in self.info.coerce:
+            return _Code("", self.info.coerce[id(node)])
+        if node.is_plain:
+            return _Code("", node.plain)
+        parts = [self.const(p) if isinstance(p, str) else f"_display({self.expr(p).src})" for p in node.parts]
+        return _Code(f"_text({self.const(node.span)}, {', '.join(parts)})")
+
+    def _DiceLit(self, node):
+        span = self.const(node.span)
+        if node.count == 1:
+            return _Code(f"host.roll({node.sides}, {span})")
+        return _Code(f"host.roll_sum({node.count}, {node.sides}, {span})")
+
+    def _Name(self, node):
+        res = self.info.names[id(node)]
+        if res.kind == "local":
+            return _Code(f"s{res.slot}")
+        if res.kind == "const":
+            return _Code("", res.value)
+        sym = res.symbol
+        kind, name = sym.kind, sym.name
+        compiled = self.compiled
+        if kind == "option":
+            return _Code(f"ctx.options[{self.const(name)}]")
+        if kind == "fact":
+            return _Code(f"_fact(ctx, {self.const(name)}, {self.const(compiled.fact_default(name))}, "
+                         f"{self.const(node.span)})")
+        if kind == "constant":
+            folded = compiled.constant_value(name)
+            if folded is not NO_VALUE:
+                return _Code("", folded)
+            return _Code(f"{self.const(compiled.callable(name))}(ctx)")
+        if kind in ("formula", "modifiers", "counter"):
+            return _Code(f"{self.const(compiled.callable(name))}(ctx)")
+        if kind in ("table", "die table"):
+            return _Code("", compiled.table(name))
+        if kind == "sequence":
+            return _Code("", tuple(item.text for item in compiled.symbols[name].decl.items))
+        raise Unsupported(f"name of kind {kind}")
+
+    # ---------------------------------------------------------------------- operators
+
+    def _Unary(self, node):
+        code = self.expr(node.operand)
+        if node.op == "+":
+            return code
+        if code.const is not NO_VALUE:
+            return _Code("", -code.const)
+        return _Code(f"(-{self.need(node.operand, code)})")
+
+    def _Binary(self, node):
+        left, right = self.expr(node.left), self.expr(node.right)
+        op, span = node.op, node.span
+        lt, rt = self.type_of(node.left), self.type_of(node.right)
+        base = T.strip_optional(lt)
+        if base == T.TEXT or isinstance(base, T.ListType):
+            is_text = base == T.TEXT
+            if left.const is not NO_VALUE and right.const is not NO_VALUE:
+                return _Code("", joined(left.const + right.const, is_text, span))
+            ls, rs = self.need(node.left, left), self.need(node.right, right)
+            return _Code(f"_joined({ls} + {rs}, {is_text}, {self.const(span)})")
+        if left.const is not NO_VALUE and right.const is not NO_VALUE:
+            return _Code("", ARITHMETIC[op](left.const, right.const, span))
+        ls, rs = self.need(node.left, left), self.need(node.right, right)
+        if lt == T.INT and rt == T.INT and op in ("+", "-"):
+            return _Code(f"({ls} {op} {rs})")
+        if lt == T.INT and rt == T.INT and op == "*":
+            return self._bounded_int(f"{ls} * {rs}", span)
+        return _Code(f"{self.const(ARITHMETIC[op])}({ls}, {rs}, {self.const(span)})")
+
+    def _bounded_int(self, src: str, span) -> _Code:
+        """A whole number held to the bit limit (E509 at `span`): checked in line where a
+        temporary may be used, else by a helper."""
+        if self.in_iterable:
+            return _Code(f"_total({src}, {self.const(span)})")
+        w = self.temp()
+        return _Code(f"({w} if {-_LIMIT} < ({w} := {src}) < {_LIMIT} else _too_big({self.const(span)}))")
+
+    def _Compare(self, node):
+        left, right = self.expr(node.left), self.expr(node.right)
+        op = node.op
+        if left.const is not NO_VALUE and right.const is not NO_VALUE:
+            return _Code("", COMPARISONS[op](left.const, right.const))
+        ls, rs = left.src, right.src
+        if op not in ("==", "!="):
+            ls, rs = self.need(node.left, left), self.need(node.right, right)
+        return _Code(f"({ls} {op} {rs})")
+
+    def _In(self, node):
+        element = self.expr(node.element)
+        collection = self.need(node.collection, self.expr(node.collection))
+        return _Code(f"({element.src} {'not in' if node.negated else 'in'} {collection})")
+
+    def _BoolOp(self, node):
+        left, right = self.expr(node.left), self.expr(node.right)
+        return _Code(f"({left.src} {node.op} {right.src})")
+
+    def _Not(self, node):
+        code = self.expr(node.operand)
+        if code.const is not NO_VALUE:
+            return _Code("", not code.const)
+        return _Code(f"(not {code.src})")
+
+    def _If(self, node):
+        cond = self.expr(node.cond)
+        if cond.const is not NO_VALUE:
+            return self._branch(node.then if cond.const else node.else_)
+        then, else_ = self.expr(node.then), self.expr(node.else_)
+        return _Code(f"({then.src} if {cond.src} else {else_.src})")
+
+    def _branch(self, node):
+        # the branch chosen at compile time is not folded further (as the closures do)
+        code = self.expr(node)
+        return _Code(code.src)
+
+    def _Range(self, node):
+        if node.hi is None:
+            raise Unsupported("a range without an end")
+        lo, hi = self.expr(node.lo), self.expr(node.hi)
+        return _Code(f"_range({lo.src}, {hi.src}, {self.const(node.span)})")
+
+    def _Index(self, node):
+        obj = self.need(node.obj, self.expr(node.obj))
+        return _Code(f"_index({obj}, {self.expr(node.index).src}, {self.const(node.span)})")
+
+    # ---------------------------------------------------------------------- literals
+
+    def _ListLit(self, node):
+        items = [self.expr(i) for i in node.items]
+        if all(c.const is not NO_VALUE for c in items):
+            return _Code("", tuple(c.const for c in items))
+        return _Code(f"({''.join(c.src + ', ' for c in items)})")
+
+    def _SetLit(self, node):
+        items = [self.expr(i) for i in node.items]
+        if all(c.const is not NO_VALUE for c in items):
+            return _Code("", LSet(c.const for c in items))
+        return _Code(f"_LSet(({''.join(c.src + ', ' for c in items)}))")
+
+    def _RecordLit(self, node):
+        target = T.strip_optional(self.type_of(node))
+        order = [n for n, _ in target.fields] if isinstance(target, T.RecordType) else None
+        fields = {ident.text: self.expr(value).src for ident, value in node.fields}
+        names = order if order is not None else list(fields)
+        pairs = "".join(f"({self.const(n)}, {fields[n]}), " for n in names if n in fields)
+        return _Code(f"_Record(({pairs}))")
+
+    # ---------------------------------------------------------------------- fields
+
+    def _Field(self, node):
+        fi = self.info.fields[id(node)]
+        if fi.kind == "member":
+            return _Code("", fi.value)
+        if fi.kind == "record" and isinstance(node.obj, ast.Call):
+            fused = self._table_column(node.obj, fi.name)
+            if fused is not None:
+                return fused
+        obj = self.need(node.obj, self.expr(node.obj))
+        name, span = fi.name, node.span
+        if fi.kind == "record":
+            return _Code(f"{obj}.get({self.const(name)})")
+        if fi.kind == "enumname":
+            return _Code(f"{obj}.name")
+        if fi.kind == "unit" and name in ("id", "type", "owner", "space", "hits", "moved"):
+            return _Code(f"{obj}.{name}")
+        compiled = self.const(self.compiled)
+        if fi.kind == "unit" and name == "tags":
+            return _Code(f"{compiled}.tags_value({obj}.type.name)")
+        if fi.kind == "unittype" and name == "tags":
+            return _Code(f"{compiled}.tags_value({obj}.name)")
+        if fi.kind == "unittype" and name == "name":
+            return _Code(f"{obj}.name")
+        if fi.kind in ("unit", "unittype"):
+            w = self.temp()
+            type_name = f"({w}.type.name if _isinstance({w} := {obj}, _UnitValue) else {w}.name)"
+            return _Code(self.marked(f"ctx.unit_attribute({type_name}, {self.const(name)})", span))
+        if fi.kind == "space":
+            values = self.const(_SpaceAttribute(self.compiled, name, span))
+            w = self.temp()
+            return _Code(f"({values}[{w}] if ({w} := {obj}.name) in {values} else {values}.read(ctx, {w}))")
+        if fi.kind == "player":
+            return _Code(f"_side(ctx, {obj}, {self.const(span)})")
+        if fi.kind == "side":
+            return _Code(f"_LSet(ctx.side_members({obj}.name))")
+        raise Unsupported(f"field of kind {fi.kind}")
+
+    def _table_column(self, call: ast.Call, column: str):
+        """`t(k).column` of a table of constant rows, as one dictionary look-up; None otherwise."""
+        info = self.info.calls.get(id(call))
+        if info is None or info.kind not in ("table", "die table") or self.optional(call):
+            return None
+        return self._table(call, info.name, column)
+
+    # ---------------------------------------------------------------------- calls
+
+    def _Call(self, node):
+        info = self.info.calls[id(node)]
+        if info.kind == "builtin":
+            return self._builtin(node, info.name)
+        if info.kind in ("table", "die table"):
+            return self._table(node, info.name)
+        args = ordered_args(node, info.symbol.decl, self._arg)  # in parameter order, as the closures
+        fn = self.const(self.compiled.callable(info.name))
+        return _Code(f"{fn}({', '.join(['ctx'] + args)})")
+
+    def _table(self, node, name, column: str | None = None):
+        """A table read; with `column`, that column of the row (only for tables of constant rows:
+        None otherwise)."""
+        table = self.compiled.table(name)
+        rows = table.constant_rows() if self.compiled.coverage is None else None
+        if column is not None and rows is None:
+            return None
+        keys = [self.expr(a).src for a in node.args]
+        if rows is not None:
+            single = len(keys) == 1
+            d = self.const(_ConstantTable(rows, table, node.span, single, column))
+            return _Code(f"{d}[{keys[0]}]" if single else f"{d}[({', '.join(keys)},)]")
+        return _Code(f"{self.const(table)}.lookup(ctx, ({', '.join(keys)},), {self.const(node.span)})")
+
+    def _arg(self, node, param) -> str:
+        code = self.expr(node)
+        if param is not None and not isinstance(param.type, ast.OptionalType):
+            return self.need(node, code)
+        return code.src
+
+    def lambda_parts(self, node: ast.Lambda) -> tuple[str, str]:
+        """A condition as a Python lambda's source, and the source of its cache key (this
+        condition and the values of the outer locals it reads, as the closures key it)."""
+        slot = self.info.slots[id(node.param)]
+        body = self.expr(node.body).src
+        free = lambda_free_slots(self.info, node)
+        return f"lambda s{slot}: {body}", f"({id(node)}, ({''.join(f's{s}, ' for s in free)}))"
+
+    def condition(self, node: ast.Lambda) -> str:
+        fn, key = self.lambda_parts(node)
+        return f"_condition({fn}, {key})"
+
+    def _builtin(self, node, name):
+        bi = BUILTINS[name]
+        span = node.span
+        if name in ("probability", "expected", "distribution"):
+            raise Unsupported("exact built-ins")
+        fast = self._fast_builtin(node, name)
+        if fast is not None:
+            return fast
+        impl = self.const(bi.impl)
+        if len(node.args) == 1 and isinstance(node.args[0], ast.Comprehension) and node.args[0].kind == "gen":
+            return _Code(self.marked(f"{impl}(ctx, {self.generate(node.args[0], node.args[0].span)})", span))
+        guard = name not in ACCEPTS_NONE
+
+        def argument(a) -> str:
+            if isinstance(a, ast.Lambda):
+                return self.condition(a)
+            return self.need(a, self.expr(a)) if guard else self.expr(a).src
+        args = [argument(a) for a in node.args]
+        args += [f"**{{{self.const(k.name.text)}: {argument(k.value)}}}" for k in node.kwargs]
+        return _Code(self.marked(f"{impl}({', '.join(['ctx'] + args)})", span))
+
+    def _fast_builtin(self, node, name):
+        args = node.args
+        if node.kwargs:
+            return None
+        span = node.span
+        types = self.info.types
+        if name == "connected" and len(args) == 2 and isinstance(args[1], ast.Lambda):
+            space = self.need(args[0], self.expr(args[0]))
+            fn, key = self.lambda_parts(args[1])
+            impl = self.const(BUILTINS[name].impl)
+            return _Code(self.marked(f"_connected(ctx, {space}, {key}, {fn}, {impl})", span))
+        if name in ("min", "max") and len(args) == 2 and all(
+                T.is_numeric(types.get(id(a))) and not isinstance(types.get(id(a)), T.AnyType) for a in args):
+            a, b = self.expr(args[0]), self.expr(args[1])
+            return _Code(f"_{name}({a.src}, {b.src})")
+        if name in _QUERIES and len(args) == 1:
+            method, gives_player = _QUERIES[name]
+            arg = self.need(args[0], self.expr(args[0]))
+            if method == "known_controller" and self.local_slot(args[0]) is not None and not self.optional(args[0]):
+                # the commonest read of rules, straight from the state (the closures do so too)
+                return _Code(f"ctx.player_values.get(ctx.board.state.control.get({arg}.name))")
+            call = self.const(getattr(BoardQueries, method))
+            if gives_player:
+                return _Code(self.marked(f"ctx.player_values.get({call}(ctx.board, {arg}.name))", span))
+            return _Code(self.marked(f"{call}(ctx.board, {arg}.name)", span))
+        if name in ("floor", "ceil") and len(args) == 1 and isinstance(args[0], ast.Binary) \
+                and args[0].op == "/" and types.get(id(args[0].left)) == T.INT \
+                and types.get(id(args[0].right)) == T.INT:
+            num, den = self.expr(args[0].left), self.expr(args[0].right)
+            if type(den.const) is int and den.const != 0:
+                # a divisor known not to be zero: Python's own floor division
+                return _Code(f"({num.src} // {den.src})" if name == "floor" else f"(-(-{num.src} // {den.src}))")
+            return _Code(f"_int_div({num.src}, {den.src}, {name == 'floor'}, {self.const(span)})")
+        aggregate = fast_aggregate(args, name, types)
+        if aggregate is not None:
+            comp, elem = aggregate
+            if name == "sum" and elem == T.INT:
+                # one loop: the budget is spent at the call's span, as the closures' one-loop sum does
+                gen = self._sum_controlled(comp, span) if len(comp.clauses) == 1 else None
+                if gen is None:
+                    gen = self.generate(comp, span if len(comp.clauses) == 1 else comp.span)
+                return self._bounded_int(f"_sum({gen})", span)
+            gen = self.generate(comp, comp.span)
+            if name == "sum":
+                return _Code(self.marked(f"_fraction_sum({gen}, {self.const(span)})", span))
+            if name == "count":
+                return _Code(f"_len({gen})")
+            if name in ("any", "all"):
+                w = f"v{id(comp)}"
+                return _Code(f"_{name}([{w} is True for {w} in {gen}])")
+            return _Code(f"_extreme(_{name}, {gen}, {self.const(name)}, {self.const(span)})")
+        return None
+
+    # ---------------------------------------------------------------------- comprehensions
+
+    def generate(self, node: ast.Comprehension, budget_span) -> str:
+        """A comprehension's values as a Python list comprehension. Every loop spends a step per
+        element before it starts; with more than one `for`, the values are counted as they come
+        and refused past the collection limit (E510 at the comprehension, as the closures do,
+        though before the value past the limit is worked out rather than after)."""
+        parts = []
+        span = self.const(budget_span)
+        for clause in node.clauses:
+            self.in_iterable += 1
+            try:
+                iterable = self.expr(clause.iterable).src
+            finally:
+                self.in_iterable -= 1
+            parts.append(f"for s{self.info.slots[id(clause.var)]} in _budgeted({iterable}, host, {span})")
+            if clause.condition is not None:
+                parts.append(f"if {self.expr(clause.condition).src}")
+        element = self.expr(node.element).src
+        if len(node.clauses) > 1:
+            parts.insert(0, "for made in (_Made(),)")
+            parts.append(f"if made.one_more({self.const(node.span)})")
+        return f"[{element} {' '.join(parts)}]"
+
+    def _sum_controlled(self, comp: ast.Comprehension, span) -> str | None:
+        """`sum(E for x in S where controller(x) == p)` (or `owner`), p a local that may be none:
+        the state's control table and p's name read once, after the budget is spent (as the
+        closures' fused sum does); None for any other shape."""
+        clause = comp.clauses[0]
+        cond = clause.condition
+        if not (isinstance(cond, ast.Compare) and cond.op == "==" and isinstance(cond.left, ast.Call)):
+            return None
+        call = cond.left
+        info = self.info.calls.get(id(call))
+        slot = self.info.slots[id(clause.var)]
+        if (info is None or info.kind != "builtin" or info.name not in ("controller", "owner") or call.kwargs
+                or len(call.args) != 1 or self.local_slot(call.args[0]) != slot or self.optional(call.args[0])):
+            return None
+        pslot = self.local_slot(cond.right)
+        if pslot is None or self.in_iterable:
+            return None
+        self.in_iterable += 1
+        try:
+            iterable = self.expr(clause.iterable).src
+        finally:
+            self.in_iterable -= 1
+        element = self.expr(comp.element).src
+        p = f"s{pslot}"
+        head = f"(_budgeted({iterable}, host, {self.const(span)}), ctx.board.state.control, " \
+               f"{p}.name if {p} is not None else None)"
+        return f"[{element} for xs, control, pname in ({head},) for s{slot} in xs if control.get(s{slot}.name) == pname]"
+
+    def _BestOf(self, node):
+        # the count is checked before the collection is worked out, as the closures do
+        count = f"_best_count({self.expr(node.count).src}, {self.const(node.kind)}, {self.const(node.span)})"
+        if isinstance(node.collection, ast.Comprehension):
+            values = self.generate(node.collection, node.collection.span)
+        else:
+            values = f"_items_of({self.expr(node.collection).src})"
+        return _Code(f"_best_of({count}, {values}, {node.kind == 'best'})")
+
+    def _Comprehension(self, node):
+        gen = self.generate(node, node.span)
+        if node.kind == "set":
+            return _Code(f"_LSet({gen})")
+        return _Code(f"_tuple({gen})")
+
+
+_MARK = re.compile("[\x01\x03]([0-9]+)[\x02\x04]")
+
+
+def _unmark(text: str) -> tuple[str, list]:
+    """The source without its marks, and the (line, first column, end column, mark) of each mark."""
+    out_lines, ranges = [], []
+    for lineno, line in enumerate(text.split("\n"), 1):
+        if "\x01" not in line:
+            out_lines.append(line)
+            continue
+        pieces, stack, col, at = [], [], 0, 0
+        for m in _MARK.finditer(line):
+            pieces.append(line[at:m.start()])
+            col += m.start() - at
+            at = m.end()
+            if line[m.start()] == "\x01":
+                stack.append((int(m.group(1)), col))
+            else:
+                mark, start = stack.pop()
+                ranges.append((lineno, start, col, mark))
+        pieces.append(line[at:])
+        out_lines.append("".join(pieces))
+    return "\n".join(out_lines), ranges
+
+
+def _safe_label(name: str) -> str:
+    """A definition's name as a code object's file label: letters, digits and _ only."""
+    return "".join(c if c.isalnum() and c.isascii() or c == "_" else "_" for c in name)[:60]
+
+
+def generate(compiled, decl, name: str) -> Callable:
+    """The generated function of a formula, modifier list or advice (`decl`, called `name`),
+    `fn(ctx, *args)`; raises `Unsupported` for a shape the generator does not write yet."""
+    gen = Generator(compiled)
+    if isinstance(decl, (ast.FormulaDecl, ast.AdviceDecl)):
+        fn = gen.formula(decl, name)
+    elif isinstance(decl, ast.ModifiersDecl):
+        fn = gen.modifiers(decl, name)
+    else:
+        raise Unsupported(type(decl).__name__)
+    return fn
+
+
+__all__ = ["BACKENDS", "Generator", "Unsupported", "default_backend", "generate"]
