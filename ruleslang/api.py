@@ -28,6 +28,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Sequence
 
+from ruleslang.base import reads
 from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, error
 from ruleslang.base.errors import EvalError
 from ruleslang.base.source import Source, Span
@@ -40,6 +41,7 @@ from ruleslang.lang.syntax.unparse import unparse_type
 from ruleslang.lang.values import to_json
 from ruleslang.ruletests.invariants import evaluate_checks
 from ruleslang.workspace.compositions import Loaded, Workspace
+from ruleslang.workspace.kept import Kept, SpanTable, decode_diagnostic, encode_diagnostic
 from ruleslang.workspace.session import compile_expression, convert_argument, make_context
 
 RulesError = DiagnosticError  # raised with `.diagnostics` for anything a user can get wrong
@@ -82,14 +84,38 @@ class Checked:
 
 
 def check_each(refs: Sequence[str], *, rulesets: Sequence[str | Path] = (),
-               workspace: Workspace | None = None) -> list[Checked]:
-    """Each REF checked on its own, as `ruleslang check REF...` does."""
+               workspace: Workspace | None = None, kept: bool = False) -> list[Checked]:
+    """Each REF checked on its own, as `ruleslang check REF...` does. With `kept`, a REF whose files
+    and the package are unchanged since a check kept its diagnostics gets them back without being
+    checked again (its `composition` is then None: nothing was resolved)."""
     ws = workspace if workspace is not None else Workspace(list(rulesets))
     out = []
     for ref in refs:
-        loaded = ws.load([ref])
-        out.append(Checked(ref, loaded.ruleset, _diagnostics_of(loaded, ws)))
+        entry = Kept("check", ws.roots, ref) if kept else None
+        replayed = _replay(entry.load()) if entry is not None else None
+        if replayed is not None:
+            out.append(Checked(ref, None, replayed))
+            continue
+        with reads.recording() as files:
+            loaded = ws.load([ref])
+            diagnostics = _diagnostics_of(loaded, ws)
+        if entry is not None:
+            spans = SpanTable()
+            entry.save(files, {"diagnostics": [encode_diagnostic(d, spans) for d in diagnostics],
+                               "sources": spans.sources})
+        out.append(Checked(ref, loaded.ruleset, diagnostics))
     return out
+
+
+def _replay(result) -> list[Diagnostic] | None:
+    """The diagnostics a kept check holds (None when it holds none or does not decode)."""
+    if result is None:
+        return None
+    try:
+        spans = SpanTable(result["sources"])
+        return [decode_diagnostic(d, spans) for d in result["diagnostics"]]
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError):
+        return None
 
 
 def _diagnostics_of(loaded: Loaded, workspace: Workspace) -> list[Diagnostic]:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Iterable, Iterator, Mapping
 
 import yaml
 
+from ruleslang.base import reads
 from ruleslang.base.cache import read_cached, touch, write_cached
 
 from ruleslang.base.fileio import is_file
@@ -300,7 +301,10 @@ def read_source(path: Path, code: str = "D608") -> Source:
         if path.stat().st_size > MAX_DATA_CHARS * 4:
             raise DiagnosticError(error("D605", f"the file is too large: {path.stat().st_size} bytes",
                                         file=str(path)))
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
+        reads.note(path, data)
+        # decoded as `read_text` would: universal newlines
+        text = data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
     except FileNotFoundError:
         raise DiagnosticError(error(code, f"no such file: {path}", file=str(path))) from None
     except IsADirectoryError:

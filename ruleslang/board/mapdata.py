@@ -23,6 +23,7 @@ from typing import Iterable, Mapping, Sequence
 
 import yaml
 
+from ruleslang.base import reads
 from ruleslang.base.fileio import is_file
 from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, Related, error
 from ruleslang.base.limits import MAX_UNITS
@@ -334,7 +335,9 @@ def load_map(ref: str, roots: Sequence[Path], *, span: Span | None = None,
         raise DiagnosticError(error("D629", f"unknown map '{ref}'", span, hint=hint,
                                     file=None if span else ref))
     resolved = found.resolve()
-    return _load_map_file(str(resolved), resolved.stat().st_mtime_ns)
+    game_map = _load_map_file(str(resolved), resolved.stat().st_mtime_ns)
+    reads.touch(resolved)  # read once per process: a later user depends on the file all the same
+    return game_map
 
 
 _TITLE_LINE = re.compile(r"^title:[ \t]*(.+?)[ \t]*$", re.MULTILINE)

@@ -16,6 +16,7 @@ from ruleslang.board.mapdata import load_map
 from ruleslang.board.mapdiff import diff_maps, is_map_ref
 from ruleslang.lang.values import format_number, format_value, to_json
 from ruleslang.ruletests.coverage import CoverageReport
+from ruleslang.ruletests.kept import RulesetRun, run_tests
 from ruleslang.ruletests.runner import TestResult, TestRunner, results_json, summary_line
 
 
@@ -46,7 +47,8 @@ def cmd_check(args) -> int:
     """`ruleslang check`: diagnostics of each ruleset, its invariants and its tests' scenarios."""
     ws, refs = workspace_and_refs(args)
     diagnostics: list[Diagnostic] = []
-    for checked in check_each(refs, workspace=ws):
+    # the composition is shown only when it was resolved: --show-composition checks afresh
+    for checked in check_each(refs, workspace=ws, kept=not args.show_composition):
         diagnostics.extend(checked.diagnostics)
         if args.show_composition and checked.composition is not None:
             show_composition(checked.composition, args.format)
@@ -62,19 +64,32 @@ def cmd_test(args) -> int:
     runner = TestRunner(ws)
     coverage = CoverageReport() if args.coverage else None
     results = []
+    cached: set[int] = set()  # ids of the results kept from an earlier run
     load_errors: list[Diagnostic] = []
+    # coverage and the composition need the tests run and the ruleset resolved: no kept results then
+    keep = coverage is None and not args.show_composition
     for ref in refs:
-        loaded = ws.load([ref])
-        if not loaded.ok:
-            load_errors.extend(loaded.diagnostics)
-            results.append(_unloadable(ref, loaded.diagnostics))
+        if coverage is not None:
+            loaded = ws.load([ref])
+            run = RulesetRun(ref, [], loaded=loaded if loaded.ok else None, load_errors=list(loaded.diagnostics))
+            if loaded.ok:
+                run.results = coverage.run(runner, loaded, args.keyword)
+        else:
+            run = run_tests(runner, ref, args.keyword, keep=keep)
+        if run.loaded is None and not run.cached:
+            load_errors.extend(run.load_errors)
+            results.append(_unloadable(ref, run.load_errors))
             continue
         if args.show_composition:
-            show_composition(loaded.ruleset, args.format)
-        results.extend(runner.run(loaded, args.keyword) if coverage is None
-                       else coverage.run(runner, loaded, args.keyword))
+            show_composition(run.loaded.ruleset, args.format)
+        results.extend(run.results)
+        if run.cached:
+            cached.update(id(r) for r in run.results)
     if args.format == "json":
         out = results_json(results)
+        for r, shown in zip(results, out["tests"]):
+            if id(r) in cached:
+                shown["cached"] = True
         if coverage is not None:
             out["coverage"] = coverage.to_json()
         if load_errors:
@@ -86,7 +101,7 @@ def cmd_test(args) -> int:
         for r in results:
             if r.status == "pass":
                 if not args.quiet:
-                    print(f"PASS {r.ruleset}: {r.title}")
+                    print(f"PASS {r.ruleset}: {r.title}" + (" (cached)" if id(r) in cached else ""))
                 continue
             where = f"{r.span.source.display_name}:{r.span.line}:{r.span.column}"
             print(f"{r.status.upper()} {where}: {r.ruleset}: {r.title}")
@@ -101,6 +116,10 @@ def cmd_test(args) -> int:
                 print("    " + render_text(d).replace("\n", "\n    "))
         if coverage is not None:
             print(coverage.to_text())
+        if cached:
+            kept_refs = sorted({r.ruleset for r in results if id(r) in cached})
+            print(f"(cached) {len(cached)} results of {len(kept_refs)} rulesets unchanged since their tests last "
+                  "passed; --no-cache runs them again")
         print(summary_line(results))
     failed = any(r.status != "pass" for r in results) or has_errors(load_errors)
     return EXIT_ERRORS if failed else EXIT_OK
