@@ -26,23 +26,25 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from ruleslang.base import reads
 from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, error
 from ruleslang.base.errors import EvalError
 from ruleslang.base.source import Source, Span
 from ruleslang.base.suggest import did_you_mean
-from ruleslang.lang.diff import RulesetDiff, diff_rulesets
 from ruleslang.lang.eval import exact as exact_values
 from ruleslang.lang.eval.compile import NO_VALUE
 from ruleslang.lang.syntax import ast
 from ruleslang.lang.syntax.unparse import unparse_type
 from ruleslang.lang.values import to_json
-from ruleslang.ruletests.invariants import evaluate_checks
 from ruleslang.workspace.compositions import Loaded, Workspace
 from ruleslang.workspace.kept import Kept, SpanTable, decode_diagnostic, encode_diagnostic
 from ruleslang.workspace.session import compile_expression, convert_argument, make_context
+
+if TYPE_CHECKING:
+    # start-up time: the diff loads with the commands that diff; here it names a type only
+    from ruleslang.lang.diff import RulesetDiff
 
 RulesError = DiagnosticError  # raised with `.diagnostics` for anything a user can get wrong
 
@@ -119,6 +121,9 @@ def _replay(result) -> list[Diagnostic] | None:
 
 
 def _diagnostics_of(loaded: Loaded, workspace: Workspace) -> list[Diagnostic]:
+    # start-up time: the invariants run rule-test machinery (the runtime's kit) that `call` never needs
+    from ruleslang.ruletests.invariants import evaluate_checks
+
     return list(loaded.diagnostics) + (evaluate_checks(loaded, workspace) if loaded.ok else [])
 
 
@@ -131,6 +136,9 @@ def ruleset_diff(old: str, new: str, *, rulesets: Sequence[str | Path] = (),
                  workspace: Workspace | None = None) -> RulesetDiff:
     """The semantic difference between two rulesets as an object (`to_text()`, `to_json()`)."""
     ws = workspace if workspace is not None else Workspace(list(rulesets))
+    # start-up time: the diff loads with the commands that diff
+    from ruleslang.lang.diff import diff_rulesets
+
     return diff_rulesets(ws.composer.resolve_ref(old), ws.composer.resolve_ref(new))
 
 

@@ -510,6 +510,33 @@ def _reader_digest() -> bytes:
     return hashlib.sha256(Path(__file__).read_bytes()).digest()
 
 
+# At most this many documents' data are kept as JSON (the ones used last).
+MAX_KEPT_DATA = 32
+
+
+def _data_name(text: str) -> str:
+    key = hashlib.sha256(_reader_digest() + yaml.__version__.encode() + b"\0" + text.encode("utf-8", "surrogatepass"))
+    return f"yamldata-{key.hexdigest()[:40]}"
+
+
+def kept_data(source: Source) -> object | None:
+    """The data of a document read before and kept with `keep_data` (the same text and reader), or
+    None. It comes without positions: a caller that finds a problem in it reads the text again."""
+    payload = read_cached(_data_name(source.text))
+    if payload is None:
+        return None
+    try:
+        return json.loads(payload)
+    except ValueError:
+        return None
+
+
+def keep_data(source: Source, data: object) -> None:
+    """Keep the data `load_yaml` read from `source` as JSON, for a document read often and known
+    good (a map: parsing YAML is most of what loading one costs)."""
+    write_cached(_data_name(source.text), json.dumps(data, separators=(",", ":")).encode(), keep=MAX_KEPT_DATA)
+
+
 def validate_text(data: object, schema_name: str, positions: Positions, text: str, *,
                   code: str = "D610") -> list[Diagnostic]:
     """`validate` `data`, read from `text`, against the schema `schema_name`; a text found valid

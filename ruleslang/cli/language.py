@@ -13,11 +13,7 @@ from ruleslang.cli.inputs import load_composition, open_workspace, refuse_folder
 from ruleslang.cli.output import EXIT_ERRORS, EXIT_OK, report_diagnostics, show_composition
 from ruleslang.base.paths import default_roots
 from ruleslang.board.mapdata import load_map
-from ruleslang.board.mapdiff import diff_maps, is_map_ref
 from ruleslang.lang.values import format_number, format_value, to_json
-from ruleslang.ruletests.coverage import CoverageReport
-from ruleslang.ruletests.kept import RulesetRun, run_tests
-from ruleslang.ruletests.runner import TestResult, TestRunner, results_json, summary_line
 
 
 def cmd_list(args) -> int:
@@ -60,6 +56,11 @@ def cmd_check(args) -> int:
 
 def cmd_test(args) -> int:
     """`ruleslang test`: run the rule tests, PASS / FAIL / ERROR each, then the summary line."""
+    # start-up time: the rule-test machinery (and the runtime's kit it drives) loads for `test` alone
+    from ruleslang.ruletests.coverage import CoverageReport
+    from ruleslang.ruletests.kept import RulesetRun, run_tests
+    from ruleslang.ruletests.runner import TestRunner, results_json, summary_line
+
     ws, refs = workspace_and_refs(args)
     runner = TestRunner(ws)
     coverage = CoverageReport() if args.coverage else None
@@ -127,6 +128,9 @@ def cmd_test(args) -> int:
 
 def _unloadable(ref: str, diagnostics):
     """A ruleset that does not check: one failed 'test' in the summary, so it never reads as success."""
+    # start-up time: as in cmd_test
+    from ruleslang.ruletests.runner import TestResult
+
     first = next((d for d in diagnostics if d.is_error), None)
     # an error with no place in a file (a missing file, a folder) points at the REF as typed
     span = first.span if first is not None and first.span is not None else \
@@ -208,6 +212,9 @@ def cmd_diff(args) -> int:
     """`ruleslang diff`: two rulesets compared definition by definition."""
     ws = open_workspace(args)
     refuse_folders([args.old, args.new])
+    # start-up time: for `diff` alone
+    from ruleslang.board.mapdiff import diff_maps, is_map_ref
+
     kinds = {is_map_ref(args.old), is_map_ref(args.new)}
     if kinds == {True, False}:
         map_ref, ruleset_ref = (args.old, args.new) if is_map_ref(args.old) else (args.new, args.old)
