@@ -798,20 +798,27 @@ def field_names(cls: type) -> tuple[str, ...]:
 
 def children(node: Node):
     """Yield the direct child nodes of `node` (through tuples), in field order."""
+    return iter(_children(node))
+
+
+def _children(node: Node) -> list[Node]:
+    """The direct child nodes of `node` as a list (the walks of the checker: no generator per node)."""
+    out: list[Node] = []
     for name in field_names(type(node)):
         value = getattr(node, name)
         if isinstance(value, Node):
-            yield value
-        elif isinstance(value, tuple):
-            yield from _nodes_in(value)
+            out.append(value)
+        elif isinstance(value, tuple) and value:
+            _collect(value, out)
+    return out
 
 
-def _nodes_in(value):
-    if isinstance(value, Node):
-        yield value
-    elif isinstance(value, tuple):
-        for item in value:
-            yield from _nodes_in(item)
+def _collect(items: tuple, out: list) -> None:
+    for item in items:
+        if isinstance(item, Node):
+            out.append(item)
+        elif isinstance(item, tuple):
+            _collect(item, out)
 
 
 def walk(node: Node):
@@ -820,7 +827,10 @@ def walk(node: Node):
     while stack:
         current = stack.pop()
         yield current
-        stack.extend(reversed(list(children(current))))
+        below = _children(current)
+        if below:
+            below.reverse()
+            stack.extend(below)
 
 
 def dump(node) -> str:
