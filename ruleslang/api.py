@@ -39,7 +39,7 @@ from ruleslang.lang.syntax import ast
 from ruleslang.lang.syntax.unparse import unparse_type
 from ruleslang.lang.values import to_json
 from ruleslang.workspace.compositions import Loaded, Workspace
-from ruleslang.workspace.kept import Kept, SpanTable, decode_diagnostic, encode_diagnostic
+from ruleslang.workspace.kept import Keeper, SpanTable, decode_diagnostic, encode_diagnostic
 from ruleslang.workspace.session import compile_expression, convert_argument, make_context
 
 if TYPE_CHECKING:
@@ -92,8 +92,9 @@ def check_each(refs: Sequence[str], *, rulesets: Sequence[str | Path] = (),
     checked again (its `composition` is then None: nothing was resolved)."""
     ws = workspace if workspace is not None else Workspace(list(rulesets))
     out = []
+    keeper = Keeper(ws.roots) if kept else None
     for ref in refs:
-        entry = Kept("check", ws.roots, ref) if kept else None
+        entry = keeper.entry("check", ref) if keeper is not None else None
         replayed = _replay(entry.load()) if entry is not None else None
         if replayed is not None:
             out.append(Checked(ref, None, replayed))

@@ -59,6 +59,7 @@ def cmd_test(args) -> int:
     # start-up time: the rule-test machinery (and the runtime's kit it drives) loads for `test` alone
     from ruleslang.ruletests.coverage import CoverageReport
     from ruleslang.ruletests.kept import RulesetRun, run_tests
+    from ruleslang.workspace.kept import Keeper
     from ruleslang.ruletests.runner import TestRunner, results_json, summary_line
 
     ws, refs = workspace_and_refs(args)
@@ -68,7 +69,7 @@ def cmd_test(args) -> int:
     cached: set[int] = set()  # ids of the results kept from an earlier run
     load_errors: list[Diagnostic] = []
     # coverage and the composition need the tests run and the ruleset resolved: no kept results then
-    keep = coverage is None and not args.show_composition
+    keeper = Keeper(ws.roots) if coverage is None and not args.show_composition else None
     for ref in refs:
         if coverage is not None:
             loaded = ws.load([ref])
@@ -76,7 +77,7 @@ def cmd_test(args) -> int:
             if loaded.ok:
                 run.results = coverage.run(runner, loaded, args.keyword)
         else:
-            run = run_tests(runner, ref, args.keyword, keep=keep)
+            run = run_tests(runner, ref, args.keyword, keeper=keeper)
         if run.loaded is None and not run.cached:
             load_errors.extend(run.load_errors)
             results.append(_unloadable(ref, run.load_errors))

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from ruleslang.base import reads
 from ruleslang.base.diagnostics import Diagnostic
 from ruleslang.ruletests.runner import TestResult, TestRunner
-from ruleslang.workspace.kept import Kept, SpanTable
+from ruleslang.workspace.kept import Keeper, SpanTable
 
 
 @dataclass
@@ -25,10 +25,10 @@ class RulesetRun:
     load_errors: list[Diagnostic] = field(default_factory=list)
 
 
-def run_tests(runner: TestRunner, ref: str, keyword: str | None, *, keep: bool) -> RulesetRun:
-    """The tests of `ref` (with `keyword`, those whose title holds it): the kept results when `keep`
-    and they are still good, else run (and kept when every test passed)."""
-    entry = Kept("test", runner.workspace.roots, ref, keyword or "") if keep else None
+def run_tests(runner: TestRunner, ref: str, keyword: str | None, *, keeper: Keeper | None) -> RulesetRun:
+    """The tests of `ref` (with `keyword`, those whose title holds it): the results `keeper` kept
+    when it has them and they are still good, else run (and kept when every test passed)."""
+    entry = keeper.entry("test", ref, keyword or "") if keeper is not None else None
     kept = _decode(entry.load()) if entry is not None else None
     if kept is not None:
         return RulesetRun(ref, kept, cached=True)

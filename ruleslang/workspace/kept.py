@@ -3,9 +3,9 @@ replayed when nothing they read has changed (as mypy's incremental cache replays
 errors, and `go test` a package's passing run).
 
 An entry is named by the kind of result, the REF, the working folder, the roots and what lies in
-them (the names two levels down: a new ruleset version or map changes what a REF resolves to), the
-package's own code (every module, the grammar, the schemas), the versions of the libraries it reads
-with, and Python's. It holds, beside the result, every file the work read with the sha256 of its
+them (the names three levels down: a new ruleset version, map or scenario changes what a reference
+resolves to), the package's own code (every module, the grammar, the schemas), the versions of the
+libraries it reads with, and Python's. It holds, beside the result, every file the work read with the sha256 of its
 content (base/reads.py notes them); before a result is used each of those files is read and hashed
 again, and one that changed, or went, makes the entry stale: the work runs again and the entry is
 written anew. An entry is JSON this module wrote (base/cache.py checks its digest before it is
@@ -60,21 +60,28 @@ def code_digest() -> str:
     return h.hexdigest()
 
 
-def _listing(roots: Sequence[Path]) -> list[str]:
-    """The names in each root and one level below it (rulesets are root/family/name@N.rules,
-    maps root/maps/NAME.yaml)."""
+def _listing(roots: Sequence[Path], depth: int = 3) -> list[str]:
+    """The names in each root down to `depth` levels (rulesets are root/family/name@N.rules, maps
+    root/maps/NAME.yaml, named scenarios root/family/scenarios/NAME.yaml): a file that appears or
+    goes there may change what a reference resolves to."""
     out: list[str] = []
+
+    def walk(folder: str, level: int) -> None:
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError:
+            out.append("  " * level + "(unreadable)")
+            return
+        for entry in entries:
+            if entry.name == "__pycache__":
+                continue
+            out.append("  " * level + entry.name)
+            if level < depth and entry.is_dir():
+                walk(entry.path, level + 1)
+
     for root in roots:
         out.append(str(root))
-        try:
-            for entry in sorted(os.scandir(root), key=lambda e: e.name):
-                if entry.name == "__pycache__":
-                    continue
-                out.append("  " + entry.name)
-                if entry.is_dir():
-                    out.extend("    " + e.name for e in sorted(os.scandir(entry.path), key=lambda e: e.name))
-        except OSError:
-            out.append("  (unreadable)")
+        walk(str(root), 1)
     return out
 
 
@@ -97,16 +104,32 @@ def _digest_now(path: str) -> str:
     return _disk[key]
 
 
-class Kept:
-    """The kept result of one kind of work on one REF in a workspace (`load`, then `save` after the
-    work ran under `reads.recording()`)."""
+class Keeper:
+    """The kept results of one command's work in a set of roots (what lies in them is listed once)."""
 
-    def __init__(self, kind: str, roots: Sequence[Path], ref: str, extra: str = ""):
+    def __init__(self, roots: Sequence[Path]):
         self.enabled = cache_dir() is not None
+        if self.enabled:
+            h = hashlib.sha256()
+            for part in (str(FORMAT), os.getcwd(), code_digest(), *_listing(roots)):
+                h.update(part.encode("utf-8", "surrogateescape") + b"\0")
+            self._where = h.hexdigest()
+
+    def entry(self, kind: str, ref: str, extra: str = "") -> "Kept":
+        """The kept result of `kind` of work on `ref` (`extra`: what else the work was asked)."""
+        return Kept(self, kind, ref, extra)
+
+
+class Kept:
+    """The kept result of one kind of work on one REF (`load`, then `save` after the work ran under
+    `reads.recording()`)."""
+
+    def __init__(self, keeper: Keeper, kind: str, ref: str, extra: str = ""):
+        self.enabled = keeper.enabled
         if not self.enabled:
             return
         h = hashlib.sha256()
-        for part in (str(FORMAT), kind, ref, extra, os.getcwd(), code_digest(), *_listing(roots)):
+        for part in (keeper._where, kind, ref, extra):
             h.update(part.encode("utf-8", "surrogateescape") + b"\0")
         self.name = f"kept-{kind}-{h.hexdigest()[:40]}"
 
