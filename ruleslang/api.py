@@ -24,27 +24,32 @@ arguments and renders what comes back (`Rules.evaluate`, `Rules.invoke`, `check_
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
+from ruleslang.base import reads
 from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, error, sort_diagnostics
 from ruleslang.base.errors import EvalError
 from ruleslang.base.source import Source, Span
 from ruleslang.base.suggest import did_you_mean
-from ruleslang.lang.diff import RulesetDiff, diff_rulesets
 from ruleslang.lang.eval import exact as exact_values
 from ruleslang.lang.eval.compile import NO_VALUE
 from ruleslang.lang.syntax import ast
 from ruleslang.lang.compose.loader import parse_ref
 from ruleslang.lang.syntax.unparse import unparse_type
 from ruleslang.lang.values import to_json
-from ruleslang.ruletests.coverage import CoverageReport
-from ruleslang.ruletests.invariants import evaluate_checks
-from ruleslang.ruletests.runner import TestResult, TestRunner, results_json
 from ruleslang.workspace.compositions import Loaded, Workspace
+from ruleslang.workspace.kept import Keeper, SpanTable, decode_diagnostic, encode_diagnostic
 from ruleslang.workspace.session import compile_expression, convert_argument, make_context
+
+if TYPE_CHECKING:
+    # start-up time: the diff and the rule-test machinery load with the commands that use them;
+    # here they name types only
+    from ruleslang.lang.diff import RulesetDiff
+    from ruleslang.ruletests.coverage import CoverageReport
+    from ruleslang.ruletests.runner import TestResult
 
 RulesError = DiagnosticError  # raised with `.diagnostics` for anything a user can get wrong
 
@@ -87,17 +92,45 @@ class Checked:
 
 
 def check_each(refs: Sequence[str], *, rulesets: Sequence[str | Path] = (),
-               workspace: Workspace | None = None) -> list[Checked]:
-    """Each REF checked on its own, as `ruleslang check REF...` does."""
+               workspace: Workspace | None = None, kept: bool = False) -> list[Checked]:
+    """Each REF checked on its own, as `ruleslang check REF...` does. With `kept`, a REF whose files
+    and the package are unchanged since a check kept its diagnostics gets them back without being
+    checked again (its `composition` is then None: nothing was resolved)."""
     ws = workspace if workspace is not None else Workspace(list(rulesets))
     out = []
+    keeper = Keeper(ws.roots) if kept else None
     for ref in refs:
-        loaded = ws.load([ref])
-        out.append(Checked(ref, loaded.ruleset, _diagnostics_of(loaded, ws)))
+        entry = keeper.entry("check", ref) if keeper is not None else None
+        replayed = _replay(entry.load()) if entry is not None else None
+        if replayed is not None:
+            out.append(Checked(ref, None, replayed))
+            continue
+        with reads.recording() as files:
+            loaded = ws.load([ref])
+            diagnostics = _diagnostics_of(loaded, ws)
+        if entry is not None:
+            spans = SpanTable()
+            entry.save(files, {"diagnostics": [encode_diagnostic(d, spans) for d in diagnostics],
+                               "sources": spans.sources})
+        out.append(Checked(ref, loaded.ruleset, diagnostics))
     return out
 
 
+def _replay(result) -> list[Diagnostic] | None:
+    """The diagnostics a kept check holds (None when it holds none or does not decode)."""
+    if result is None:
+        return None
+    try:
+        spans = SpanTable(result["sources"])
+        return [decode_diagnostic(d, spans) for d in result["diagnostics"]]
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError):
+        return None
+
+
 def _diagnostics_of(loaded: Loaded, workspace: Workspace) -> list[Diagnostic]:
+    # start-up time: the invariants run rule-test machinery (the runtime's kit) that `call` never needs
+    from ruleslang.ruletests.invariants import evaluate_checks
+
     return list(loaded.diagnostics) + (evaluate_checks(loaded, workspace) if loaded.ok else [])
 
 
@@ -110,6 +143,9 @@ def ruleset_diff(old: str, new: str, *, rulesets: Sequence[str | Path] = (),
                  workspace: Workspace | None = None) -> RulesetDiff:
     """The semantic difference between two rulesets as an object (`to_text()`, `to_json()`)."""
     ws = workspace if workspace is not None else Workspace(list(rulesets))
+    # start-up time: the diff loads with the commands that diff
+    from ruleslang.lang.diff import diff_rulesets
+
     return diff_rulesets(ws.composer.resolve_ref(old), ws.composer.resolve_ref(new))
 
 
@@ -198,6 +234,7 @@ class TestRun:
     diagnostics: list[Diagnostic]
     compositions: list[Any]
     coverage: CoverageReport | None = None
+    cached: set[int] = field(default_factory=set)  # indexes of `results` replayed from an earlier passing run
 
     @property
     def passed(self) -> bool:
@@ -206,7 +243,11 @@ class TestRun:
 
     def to_json(self) -> dict:
         """What `ruleslang test --format json` prints."""
+        from ruleslang.ruletests.runner import results_json  # start-up time: as in run_tests
+
         out = results_json(self.results)
+        for index in self.cached:
+            out["tests"][index]["cached"] = True
         if self.coverage is not None:
             out["coverage"] = self.coverage.to_json()
         if self.diagnostics:
@@ -215,28 +256,49 @@ class TestRun:
 
 
 def run_tests(refs: Sequence[str] = (), *, keyword: str | None = None, coverage: bool = False,
-              rulesets: Sequence[str | Path] = (), workspace: Workspace | None = None) -> TestRun:
+              rulesets: Sequence[str | Path] = (), workspace: Workspace | None = None,
+              kept: bool = False) -> TestRun:
     """Run the rule tests of each REF (a folder for the rulesets in it, none for every ruleset found),
     those whose title contains `keyword` only; `coverage` records what they reach. A REF that does
-    not check is one failed result, never silence."""
+    not check is one failed result, never silence. With `kept` (and no coverage), a ruleset whose
+    files and the package are as they were when all its tests last passed gets those results back
+    without running (`cached` holds their indexes; its composition is then not resolved)."""
+    # start-up time: the rule-test machinery (and the runtime's kit it drives) loads for tests alone
+    from ruleslang.ruletests.coverage import CoverageReport
+    from ruleslang.ruletests.kept import run_tests as run_kept
+    from ruleslang.ruletests.runner import TestRunner
+
     if workspace is None:
         workspace, refs = workspace_for(list(refs), rulesets=rulesets)
     runner = TestRunner(workspace)
     report = CoverageReport() if coverage else None
+    keeper = Keeper(workspace.roots) if kept and report is None else None
     run = TestRun([], [], [], report)
     for ref in refs:
-        loaded = workspace.load([ref])
-        if not loaded.ok:
-            run.diagnostics.extend(loaded.diagnostics)
-            run.results.append(_unloadable(ref, loaded.diagnostics))
+        if report is not None:
+            loaded = workspace.load([ref])
+            done = None
+        else:
+            done = run_kept(runner, ref, keyword, keeper=keeper)
+            loaded = done.loaded
+        if done is not None and done.cached:
+            run.cached.update(range(len(run.results), len(run.results) + len(done.results)))
+            run.results.extend(done.results)
+            continue
+        if loaded is None or not loaded.ok:
+            errors = done.load_errors if done is not None else list(loaded.diagnostics)
+            run.diagnostics.extend(errors)
+            run.results.append(_unloadable(ref, errors))
             continue
         run.compositions.append(loaded.ruleset)
-        run.results.extend(runner.run(loaded, keyword) if report is None else report.run(runner, loaded, keyword))
+        run.results.extend(done.results if done is not None else report.run(runner, loaded, keyword))
     return run
 
 
 def _unloadable(ref: str, diagnostics) -> TestResult:
     """A ruleset that does not check: one failed 'test' in the summary, so it never reads as success."""
+    from ruleslang.ruletests.runner import TestResult  # start-up time: as in run_tests
+
     first = next((d for d in diagnostics if d.is_error), None)
     # an error with no place in a file (a missing file, a folder) points at the REF as typed
     span = first.span if first is not None and first.span is not None else \

@@ -7,7 +7,7 @@ import sys
 from conftest import FIXTURES
 
 COMMANDS = [
-    ["test", "procs/game@1", "board/base@1", "--format", "json"],
+    ["test", "procs/game@1", "board/base@1", "--format", "json", "--no-cache"],  # run, not replayed
     ["call", "procs/game@1", "raid_damage", "Sea 2", "--exact", "--format", "json"],
     ["eval", "procs/game@1", "[u.type for u in units(tag: sea)]", "--seed", "9"],
     ["eval", "board/base@1", "connected(\"Marsh\", y => allied(controller(y), Reds))"],

@@ -8,7 +8,7 @@ together never read each other's half-written files. A cache directory that cann
 (a read-only home, a sandbox) only costs the time the cache would have saved.
 
 `RULESLANG_CACHE_DIR` names another directory (tests, CI); `RULESLANG_CACHE_DIR=off` turns the
-cache off.
+cache off, as the command line's `--no-cache` does for one command (`turned_off`).
 """
 
 from __future__ import annotations
@@ -16,17 +16,33 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 import platformdirs
 
 CACHE_ENV = "RULESLANG_CACHE_DIR"
 _MAGIC = b"ruleslang-cache"
 _FORMAT = b"1"
+_off = False
+
+
+@contextmanager
+def turned_off() -> Iterator[None]:
+    """No cache file is read or written while the block runs (`--no-cache`)."""
+    global _off
+    was, _off = _off, True
+    try:
+        yield
+    finally:
+        _off = was
 
 
 def cache_dir() -> Path | None:
     """Where cache files go, or None when the cache is off."""
+    if _off:
+        return None
     named = os.environ.get(CACHE_ENV)
     if named is not None:
         return None if named in ("", "off") else Path(named)

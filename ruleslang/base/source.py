@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import bisect
+import functools
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 
 @dataclass(frozen=True, eq=False)
@@ -13,14 +14,16 @@ class Source:
 
     name: str
     text: str
-    _line_starts: tuple[int, ...] = field(init=False, repr=False)
 
-    def __post_init__(self) -> None:
+    @functools.cached_property
+    def _line_starts(self) -> tuple[int, ...]:
+        # found when a position is first asked for: a text read from the cache often never is
         starts = [0]
-        for i, ch in enumerate(self.text):
-            if ch == "\n":
-                starts.append(i + 1)
-        object.__setattr__(self, "_line_starts", tuple(starts))
+        at = self.text.find("\n")
+        while at >= 0:
+            starts.append(at + 1)
+            at = self.text.find("\n", at + 1)
+        return tuple(starts)
 
     def position(self, offset: int) -> tuple[int, int]:
         """Return the 1-based (line, column) of a character offset."""

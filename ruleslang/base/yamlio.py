@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Iterable, Iterator, Mapping
 
 import yaml
 
+from ruleslang.base import reads
 from ruleslang.base.cache import read_cached, touch, write_cached
 
 from ruleslang.base.fileio import is_file
@@ -300,7 +301,10 @@ def read_source(path: Path, code: str = "D608") -> Source:
         if path.stat().st_size > MAX_DATA_CHARS * 4:
             raise DiagnosticError(error("D605", f"the file is too large: {path.stat().st_size} bytes",
                                         file=str(path)))
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
+        reads.note(path, data)
+        # decoded as `read_text` would: universal newlines
+        text = data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
     except FileNotFoundError:
         raise DiagnosticError(error(code, f"no such file: {path}", file=str(path))) from None
     except IsADirectoryError:
@@ -504,6 +508,33 @@ MAX_KNOWN_VALID = 256
 def _reader_digest() -> bytes:
     """This module's own source: how a text becomes data (and is validated) is part of the verdict."""
     return hashlib.sha256(Path(__file__).read_bytes()).digest()
+
+
+# At most this many documents' data are kept as JSON (the ones used last).
+MAX_KEPT_DATA = 32
+
+
+def _data_name(text: str) -> str:
+    key = hashlib.sha256(_reader_digest() + yaml.__version__.encode() + b"\0" + text.encode("utf-8", "surrogatepass"))
+    return f"yamldata-{key.hexdigest()[:40]}"
+
+
+def kept_data(source: Source) -> object | None:
+    """The data of a document read before and kept with `keep_data` (the same text and reader), or
+    None. It comes without positions: a caller that finds a problem in it reads the text again."""
+    payload = read_cached(_data_name(source.text))
+    if payload is None:
+        return None
+    try:
+        return json.loads(payload)
+    except ValueError:
+        return None
+
+
+def keep_data(source: Source, data: object) -> None:
+    """Keep the data `load_yaml` read from `source` as JSON, for a document read often and known
+    good (a map: parsing YAML is most of what loading one costs)."""
+    write_cached(_data_name(source.text), json.dumps(data, separators=(",", ":")).encode(), keep=MAX_KEPT_DATA)
 
 
 def validate_text(data: object, schema_name: str, positions: Positions, text: str, *,

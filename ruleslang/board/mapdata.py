@@ -24,12 +24,14 @@ from typing import Iterable, Mapping, Sequence
 
 import yaml
 
+from ruleslang.base import reads
 from ruleslang.base.fileio import is_file
 from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, Related, error
 from ruleslang.base.limits import MAX_UNITS
 from ruleslang.base.source import Span
 from ruleslang.base.suggest import did_you_mean
-from ruleslang.base.yamlio import Positions, Problems, load_schema, load_yaml, not_a_file, read_source, validate, validate_text
+from ruleslang.base.yamlio import (Positions, Problems, keep_data, kept_data, load_schema, load_yaml, not_a_file, read_source,
+                                   validate, validate_text)
 
 DEFAULT_ECONOMY = "main"
 SPACE_KINDS = ("land", "sea")
@@ -295,8 +297,17 @@ def map_from_data(data: object, positions: Positions, *, path: Path | None = Non
 @functools.lru_cache(maxsize=32)
 def _load_map_file(path: str, _mtime_ns: int) -> GameMap:
     source = read_source(Path(path))
+    data = kept_data(source)
+    if data is not None:
+        try:
+            # the positions are wanted only by a problem, and this text had none when it was kept
+            return map_from_data(data, Positions(source), path=Path(path), text=source.text)
+        except DiagnosticError:
+            pass  # the checks changed since: read the text again, so each problem has its place
     data, positions = load_yaml(source)
-    return map_from_data(data, positions, path=Path(path), text=source.text)
+    game_map = map_from_data(data, positions, path=Path(path), text=source.text)
+    keep_data(source, data)
+    return game_map
 
 
 def is_path_ref(ref: str) -> bool:
@@ -342,7 +353,9 @@ def load_map(ref: str, roots: Sequence[Path], *, span: Span | None = None,
         raise DiagnosticError(error("D629", f"unknown map '{ref}'", span, hint=hint,
                                     file=None if span else ref))
     resolved = found.resolve()
-    return _load_map_file(str(resolved), resolved.stat().st_mtime_ns)
+    game_map = _load_map_file(str(resolved), resolved.stat().st_mtime_ns)
+    reads.touch(resolved)  # read once per process: a later user depends on the file all the same
+    return game_map
 
 
 _TITLE_LINE = re.compile(r"^title:[ \t]*(.+?)[ \t]*$", re.MULTILINE)

@@ -26,7 +26,8 @@ from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, Related, err
 from ruleslang.base.limits import MAX_UNITS
 from ruleslang.base.source import Source, Span
 from ruleslang.base.suggest import did_you_mean
-from ruleslang.base.yamlio import Positions, Problems, load_schema, load_yaml, not_a_file, read_source, validate
+from ruleslang.base.yamlio import (Positions, Problems, load_schema, load_yaml, not_a_file, read_source, validate,
+                                   validate_text)
 from ruleslang.board.mapdata import FactoryInfo, GameMap, flatten_counter, is_path_ref, load_map
 
 _NAMED_REF = re.compile(r"^[a-z][a-z0-9_-]*/[a-z0-9][a-z0-9_-]*$")
@@ -166,7 +167,7 @@ def load_scenario(ref: str, roots: Sequence[Path], *, default_map: str | None = 
     source = read_source(path)
     data, positions = load_yaml(source)
     return scenario_from_data({} if data is None else data, positions, source, roots,
-                              default_map=default_map, path=path)
+                              default_map=default_map, path=path, text=source.text)
 
 
 # ---------------------------------------------------------------- building a scenario
@@ -174,14 +175,16 @@ def load_scenario(ref: str, roots: Sequence[Path], *, default_map: str | None = 
 
 def scenario_from_data(data: dict, positions: Positions, source: Source | None, roots: Sequence[Path], *,
                        base: Scenario | None = None, default_map: str | None = None,
-                       path: Path | None = None) -> Scenario:
-    """Build a scenario from plain data (a loaded file, or a record the language wrote).
+                       path: Path | None = None, text: str | None = None) -> Scenario:
+    """Build a scenario from plain data (a loaded file, or a record the language wrote); `text`, the
+    file the data was read from, lets a text found valid before skip the schema (yamlio.validate_text).
 
     With `base`, the data is merged over it: control, units, factories, economy, options,
     facts and counters are overridden key by key, turn fields one by one, rulesets replaced.
     Raises `DiagnosticError` listing every problem.
     """
-    problems = validate(data, load_schema("scenario"), positions, code="D611")
+    problems = (validate(data, load_schema("scenario"), positions, code="D611") if text is None
+                else validate_text(data, "scenario", positions, text, code="D611"))
     if not isinstance(data, dict):
         raise DiagnosticError(problems or [error("D611", "a scenario must be a mapping", positions.span(()))])
     game_map = _scenario_map(data, positions, source, roots, base, default_map, path, problems)

@@ -54,6 +54,26 @@ class Unit:
                 "hits": self.hits, "moved": self.moved, "flags": dict(self.flags), "cargo": list(self.cargo)}
 
 
+_UNIT_FIELDS = ("id", "type", "owner", "space", "hits", "moved", "flags", "cargo")
+
+
+def _copy_units(units: list[Unit]) -> list[Unit]:
+    """A deep copy of a list of units, as `copy.deepcopy` makes it, field by field: what-ifs copy
+    the whole board, and deepcopy's generic walk was most of it. A list that is not plain units,
+    one unit twice, or units sharing a flags dict or cargo list falls back to deepcopy (which keeps
+    such sharing)."""
+    out = []
+    seen: set[int] = set()
+    for u in units:
+        if type(u) is not Unit or tuple(u.__dict__) != _UNIT_FIELDS or id(u) in seen \
+                or id(u.flags) in seen or id(u.cargo) in seen:
+            return _copy.deepcopy(units)
+        seen.update((id(u), id(u.flags), id(u.cargo)))
+        out.append(Unit(u.id, u.type, u.owner, u.space, u.hits, u.moved,
+                        _copy.deepcopy(u.flags) if u.flags else {}, list(u.cargo)))
+    return out
+
+
 @dataclass
 class Factory:
     """A factory in a space: its owner, kind (None: the map's plain kind) and damage."""
@@ -153,7 +173,9 @@ class GameState:
         need not copy all of it)."""
         clone = _copy.copy(self)
         for name, value in vars(self).items():
-            if name not in ("map", "_unit_index", "_indexed") and (events or name != "events"):
+            if name == "units":
+                clone.units = _copy_units(value)
+            elif name not in ("map", "_unit_index", "_indexed") and (events or name != "events"):
                 setattr(clone, name, _copy.deepcopy(value))
         if not events:
             clone.events = []

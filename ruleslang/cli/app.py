@@ -14,6 +14,7 @@ import os
 import sys
 from typing import Sequence
 
+from ruleslang.base.cache import turned_off
 from ruleslang.base.version import VERSION
 from ruleslang.base.diagnostics import DiagnosticError, error, render_json
 from ruleslang.cli.board import IMPORT_WARNINGS_SHOWN, cmd_import, cmd_map
@@ -79,6 +80,8 @@ def _common(p: argparse.ArgumentParser, *, fmt: bool = True) -> None:
     """The options every command takes: --rulesets, and --format unless `fmt` is false."""
     p.add_argument("--rulesets", metavar="DIR", action="append", default=[],
                    help="a folder of rulesets to search first (repeatable)")
+    p.add_argument("--no-cache", action="store_true",
+                   help="read and write no cache: parse, check and run everything afresh")
     if fmt:
         p.add_argument("--format", choices=["text", "json"], default="text", help="output format (default text)")
 
@@ -298,6 +301,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))
     try:
+        if getattr(args, "no_cache", False):
+            with turned_off():
+                return _COMMANDS[args.command](args)
         return _COMMANDS[args.command](args)
     except DiagnosticError as exc:
         return report_diagnostics(exc.diagnostics, getattr(args, "format", "text"))

@@ -9,7 +9,6 @@ from pathlib import PurePath
 from ruleslang.base.diagnostics import DiagnosticError, error, has_errors, render_all_text, sort_diagnostics
 from ruleslang.base.fileio import folder_problem
 from ruleslang.base.paths import default_roots
-from ruleslang.board.document import board_json
 from ruleslang.board.mapdata import load_map
 from ruleslang.board.scenario import load_scenario
 from ruleslang.board.state import GameState
@@ -82,6 +81,9 @@ def cmd_map(args) -> int:
         target = GameState.from_scenario(load_scenario(args.scenario, roots, default_map=args.map))
     else:
         target = load_map(args.map, roots)
+    # start-up time: for `map show --format json` alone
+    from ruleslang.board.document import board_json
+
     text = json.dumps(board_json(target), indent=2) + "\n" if args.format == "json" else render_map(target, fmt=fmt)
     if args.output:
         write_output(args.output, text)

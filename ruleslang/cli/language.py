@@ -13,9 +13,7 @@ from ruleslang.cli.inputs import load_composition, open_workspace, refuse_folder
 from ruleslang.cli.output import EXIT_ERRORS, EXIT_OK, report_diagnostics, show_composition
 from ruleslang.base.paths import default_roots
 from ruleslang.board.mapdata import load_map
-from ruleslang.board.mapdiff import diff_maps, is_map_ref
 from ruleslang.lang.values import format_number, format_value, to_json
-from ruleslang.ruletests.runner import summary_line
 
 
 def cmd_list(args) -> int:
@@ -39,7 +37,8 @@ def cmd_check(args) -> int:
     """`ruleslang check`: diagnostics of each ruleset, its invariants and its tests' scenarios."""
     ws, refs = workspace_and_refs(args)
     diagnostics: list[Diagnostic] = []
-    for checked in check_each(refs, workspace=ws):
+    # the composition is shown only when it was resolved: --show-composition checks afresh
+    for checked in check_each(refs, workspace=ws, kept=not args.show_composition):
         diagnostics.extend(checked.diagnostics)
         if args.show_composition and checked.composition is not None:
             show_composition(checked.composition, args.format)
@@ -51,9 +50,15 @@ def cmd_check(args) -> int:
 
 def cmd_test(args) -> int:
     """`ruleslang test`: run the rule tests, PASS / FAIL / ERROR each, then the summary line."""
+    # start-up time: the rule-test machinery (and the runtime's kit it drives) loads for `test` alone
+    from ruleslang.ruletests.runner import summary_line
+
     ws, refs = workspace_and_refs(args)
-    run = run_tests(refs, keyword=args.keyword, coverage=args.coverage, workspace=ws)
+    # kept results (go test's cached runs) unless the tests must run: coverage, the composition
+    run = run_tests(refs, keyword=args.keyword, coverage=args.coverage, workspace=ws,
+                    kept=not args.coverage and not args.show_composition)
     results, load_errors, coverage = run.results, run.diagnostics, run.coverage
+    cached = {id(results[i]) for i in run.cached}
     if args.show_composition:
         for composition in run.compositions:
             show_composition(composition, args.format)
@@ -65,7 +70,7 @@ def cmd_test(args) -> int:
         for r in results:
             if r.status == "pass":
                 if not args.quiet:
-                    print(f"PASS {r.ruleset}: {r.title}")
+                    print(f"PASS {r.ruleset}: {r.title}" + (" (cached)" if id(r) in cached else ""))
                 continue
             where = f"{r.span.source.display_name}:{r.span.line}:{r.span.column}"
             print(f"{r.status.upper()} {where}: {r.ruleset}: {r.title}")
@@ -80,6 +85,10 @@ def cmd_test(args) -> int:
                 print("    " + render_text(d).replace("\n", "\n    "))
         if coverage is not None:
             print(coverage.to_text())
+        if cached:
+            kept_refs = sorted({r.ruleset for r in results if id(r) in cached})
+            print(f"(cached) {len(cached)} results of {len(kept_refs)} rulesets unchanged since their tests last "
+                  "passed; --no-cache runs them again")
         print(summary_line(results))
     return EXIT_OK if run.passed else EXIT_ERRORS
 
@@ -157,6 +166,9 @@ def cmd_diff(args) -> int:
     """`ruleslang diff`: two rulesets compared definition by definition."""
     ws = open_workspace(args)
     refuse_folders([args.old, args.new])
+    # start-up time: for `diff` alone
+    from ruleslang.board.mapdiff import diff_maps, is_map_ref
+
     kinds = {is_map_ref(args.old), is_map_ref(args.new)}
     if kinds == {True, False}:
         map_ref, ruleset_ref = (args.old, args.new) if is_map_ref(args.old) else (args.new, args.old)

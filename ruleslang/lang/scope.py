@@ -8,6 +8,7 @@ declared enums are names of their own; one that two enums share must be qualifie
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,6 +42,7 @@ class Resolution:
     symbol: Symbol | None = None
 
 
+@functools.lru_cache(maxsize=4096)  # the checker asks it of the same few hundred names again and again
 def normal_name(text: str) -> str:
     """A name with case, spaces and punctuation ignored."""
     return "".join(ch for ch in text.lower() if ch.isalnum())

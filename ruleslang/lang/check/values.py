@@ -26,7 +26,8 @@ def _references(state: CheckState, decl) -> list[tuple[str, Any]]:
     """
     local: set[str] = set()
     skip: set[int] = set()
-    for node in ast.walk(decl):
+    nodes = list(ast.walk(decl))  # walked twice: the names bound, then the names used
+    for node in nodes:
         if isinstance(node, ast.Param):
             local.add(node.name.text)
         elif isinstance(node, (ast.Let, ast.Choose)):
@@ -42,7 +43,7 @@ def _references(state: CheckState, decl) -> list[tuple[str, Any]]:
                 if k.name.text == "tag":
                     skip.add(id(k.value))
     out = []
-    for node in ast.walk(decl):
+    for node in nodes:
         if isinstance(node, ast.Name) and node.id not in local and id(node) not in skip:
             sym = state.scope.symbols.get(node.id)
             if sym is not None and sym.kind in VALUE_KINDS:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Sequence
 
+from ruleslang.base import reads
 from ruleslang.lang.syntax import ast
 from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, Related, error
 from ruleslang.base.limits import MAX_RULESETS
@@ -122,6 +123,7 @@ class Composer:
         # that ruleset is resolved to it
         self.prefer = dict(prefer or {})
         self._done: dict[Path, Ruleset] = {}
+        self._read_for: dict[Path, list[str]] = {}  # the files each ruleset in `_done` was built from
         self._loading: list[tuple[Path, str, Span | None]] = []
 
     # ------------------------------------------------------------------------ entry points
@@ -171,7 +173,7 @@ class Composer:
     def _resolve_path(self, path: Path, span: Span | None) -> Ruleset:
         path = path.resolve()
         if path in self._done:
-            return self._done[path]
+            return self._done_again(path)
         for i, (loading, ref_text, _) in enumerate(self._loading):
             if loading == path:
                 chain = [r for _, r, _ in self._loading[i:]] + [ref_text]
@@ -183,16 +185,25 @@ class Composer:
         file = self.loader.load(path, span)
         return self._resolve_file(file, span)
 
+    def _done_again(self, path: Path) -> Ruleset:
+        """A ruleset built earlier: a later composition depends on the files it was built from."""
+        for read in self._read_for.get(path, ()):
+            reads.touch(read)
+        return self._done[path]
+
     def _resolve_file(self, file: RulesetFile, span: Span | None) -> Ruleset:
         if file.path in self._done:
-            return self._done[file.path]
+            return self._done_again(file.path)
         header = file.module.header
         self._loading.append((file.path, header.ref.text, span))
         try:
-            ruleset = self._build(file)
+            with reads.recording() as files:
+                reads.touch(file.path)
+                ruleset = self._build(file)
         finally:
             self._loading.pop()
         self._done[file.path] = ruleset
+        self._read_for[file.path] = list(files)
         return ruleset
 
     def _build(self, file: RulesetFile) -> Ruleset:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Sequence
 
 from ruleslang.lang.syntax import ast
+from ruleslang.base import reads
 from ruleslang.base.fileio import is_file
 from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, error
 from ruleslang.base.limits import MAX_SOURCE_CHARS
@@ -67,6 +68,7 @@ def _read_text(path: Path, span: Span | None) -> str:
             raise DiagnosticError(error("S004", f"ruleset file is {size} bytes; the limit is "
                                         f"{MAX_SOURCE_CHARS} characters", span, file=str(path)))
         data = path.read_bytes()
+        reads.note(path, data)
         # A byte-order mark is how some editors save UTF-8; it is not part of the rules.
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -122,7 +124,10 @@ class Loader:
     def defined_in(self, name: str) -> list[str]:
         """The rulesets of the roots whose own text defines `name` (for a hint when a composition
         lacks it); files that do not parse are passed over. Read once, on first use."""
-        if self._definers is None:
+        if self._definers is not None:
+            for _, path in self.all_rulesets():
+                reads.touch(Path(path).resolve())  # the answer depends on every file, read once
+        else:
             self._definers = {}
             for ref, path in self.all_rulesets():
                 try:
@@ -211,6 +216,7 @@ class Loader:
         path = Path(path).resolve()
         cached = self._files.get(path)
         if cached is not None:
+            reads.touch(path)
             return cached
         source = Source(str(path), _read_text(path, span))
         module = parse_module(source)
@@ -225,6 +231,7 @@ class Loader:
         path = Path(path).resolve()
         self._files.pop(path, None)
         self._definers = None  # the buffer may define other names than the file on disk
+        reads.note(path, text)
         source = Source(str(path), text)
         loaded = RulesetFile(path, source, parse_module(source))
         self._check_file_name(loaded)

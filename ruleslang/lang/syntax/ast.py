@@ -6,24 +6,33 @@ say the same thing wherever they are written (the semantic diff relies on this).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import MISSING, FrozenInstanceError, dataclass, field, fields
 from fractions import Fraction
 from typing import Union
 
 from ruleslang.base.source import Span
 
 
-# Every node class is a frozen dataclass whose equality, hash and repr are Node's own (one copy for
-# all, where the dataclass decorator would generate three functions per class: importing this
-# module, which every command does, is a third as long). They read the same fields the generated
-# ones would: every field but the span, so two nodes are equal when they say the same thing
-# wherever they are written.
-node = dataclass(frozen=True, eq=False, repr=False)
+# Every node class is a dataclass whose equality, hash and repr are Node's own (one copy for all,
+# where the dataclass decorator would generate three functions per class: importing this module,
+# which every command does, is a third as long). They read the same fields the generated ones
+# would: every field but the span, so two nodes are equal when they say the same thing wherever
+# they are written. Nodes are frozen as a frozen dataclass is (Node's __setattr__ and __delattr__
+# refuse), and their __init__s, the ones `dataclass` would write, are made for all the classes at
+# once at the end of the module (`_give_inits`): per class, as the decorator makes them, they were
+# most of the time every command spends importing the AST.
+node = dataclass(init=False, eq=False, repr=False)
 
 
 @node
 class Node:
     span: Span = field(kw_only=True, repr=False)
+
+    def __setattr__(self, name, value):
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name):
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
 
     def __eq__(self, other):
         if other.__class__ is not self.__class__:
@@ -747,6 +756,34 @@ class Module(Node):
     items: tuple[TopLevel, ...]
 
 
+def _give_inits(classes: list[type]) -> None:
+    """Give each node class the __init__ a frozen dataclass would have (its fields in order, the
+    keyword-only ones after `*`, defaults as declared), compiled together in one piece of code."""
+    env: dict = {"_set": object.__setattr__}
+    code = []
+    for cls in classes:
+        params, keywords, body = [], [], []
+        for f in fields(cls):
+            param = f.name
+            if f.default is not MISSING:
+                env[f"_{cls.__name__}_{f.name}"] = f.default
+                param += f"=_{cls.__name__}_{f.name}"
+            elif f.default_factory is not MISSING:
+                raise TypeError(f"{cls.__name__}.{f.name}: a node field takes a default value, not a factory")
+            (keywords if f.kw_only else params).append(param)
+            body.append(f"    _set(self, {f.name!r}, {f.name})")
+        signature = ", ".join(["self", *params, *(["*", *keywords] if keywords else [])])
+        code.append(f"def _init_{cls.__name__}({signature}):\n" + "\n".join(body or ["    pass"]))
+    exec("\n".join(code), env)
+    for cls in classes:
+        init = env[f"_init_{cls.__name__}"]
+        init.__qualname__ = f"{cls.__qualname__}.__init__"
+        type.__setattr__(cls, "__init__", init)
+
+
+_give_inits([c for c in list(globals().values()) if isinstance(c, type) and issubclass(c, Node)])
+
+
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 
@@ -761,20 +798,27 @@ def field_names(cls: type) -> tuple[str, ...]:
 
 def children(node: Node):
     """Yield the direct child nodes of `node` (through tuples), in field order."""
+    return iter(_children(node))
+
+
+def _children(node: Node) -> list[Node]:
+    """The direct child nodes of `node` as a list (the walks of the checker: no generator per node)."""
+    out: list[Node] = []
     for name in field_names(type(node)):
         value = getattr(node, name)
         if isinstance(value, Node):
-            yield value
-        elif isinstance(value, tuple):
-            yield from _nodes_in(value)
+            out.append(value)
+        elif isinstance(value, tuple) and value:
+            _collect(value, out)
+    return out
 
 
-def _nodes_in(value):
-    if isinstance(value, Node):
-        yield value
-    elif isinstance(value, tuple):
-        for item in value:
-            yield from _nodes_in(item)
+def _collect(items: tuple, out: list) -> None:
+    for item in items:
+        if isinstance(item, Node):
+            out.append(item)
+        elif isinstance(item, tuple):
+            _collect(item, out)
 
 
 def walk(node: Node):
@@ -783,7 +827,10 @@ def walk(node: Node):
     while stack:
         current = stack.pop()
         yield current
-        stack.extend(reversed(list(children(current))))
+        below = _children(current)
+        if below:
+            below.reverse()
+            stack.extend(below)
 
 
 def dump(node) -> str:
