@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
 from ruleslang.base import reads
+from ruleslang.base.fileio import is_folder
 from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, error, sort_diagnostics
 from ruleslang.base.errors import EvalError
 from ruleslang.base.source import Source, Span
@@ -191,7 +192,7 @@ def workspace_for(refs: Sequence[str], *, rulesets: Sequence[str | Path] = ()) -
 
 def _is_folder(ref: str) -> bool:
     """Whether a REF names a folder (a REF is otherwise a name or a .rules file)."""
-    return parse_ref(ref) is None and Path(ref).is_dir()
+    return parse_ref(ref) is None and is_folder(ref)
 
 
 def _root_of(folder: Path) -> Path:

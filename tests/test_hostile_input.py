@@ -449,3 +449,18 @@ def test_a_dice_literal_of_thousands_of_digits_is_e509_at_the_literal(tmp_path, 
     rules.write_text(f"ruleset a/b@1\nformula f() -> int = {dice}\n", encoding="utf-8")
     code, output = run_cli(["check", str(rules)])
     assert code == 1 and "dice.rules:2:22: error[E509]" in output and "internal error" not in output
+
+
+def test_a_ruleset_family_past_the_systems_name_limit_is_not_found_not_an_oserror(tmp_path):
+    from ruleslang.workspace.compositions import Workspace
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "b@1.rules").write_text("ruleset a/b@1\nuses " + "x" * 300 + "/y@1\n", encoding="utf-8")
+    loaded = Workspace([tmp_path]).load(["a/b@1"])
+    assert [d.code for d in loaded.diagnostics] == ["S001"] and loaded.diagnostics[0].span.line == 2
+
+
+def test_a_scenario_map_name_past_the_systems_limit_is_a_located_error(tmp_path):
+    scenario = tmp_path / "long.yaml"
+    scenario.write_text("map: " + "ab " * 200 + "\n", encoding="utf-8")
+    code, output = run_cli(["map", "show", "aar", "--scenario", str(scenario)])
+    assert code == 1 and "long.yaml:1:6: error[" in output and "internal error" not in output

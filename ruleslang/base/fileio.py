@@ -73,6 +73,14 @@ def is_file(path: str | Path) -> bool:
         return False
 
 
+def is_folder(path: str | Path) -> bool:
+    """True when `path` names a folder; False also where the system refuses to look (as `is_file`)."""
+    try:
+        return Path(path).is_dir()
+    except OSError:
+        return False
+
+
 def file_problem(path: str | Path) -> str | None:
     """Why a file cannot be written at `path`, or None when it can (checked before any work is done)."""
     target = Path(path)

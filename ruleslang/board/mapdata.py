@@ -25,7 +25,7 @@ from typing import Iterable, Mapping, Sequence
 import yaml
 
 from ruleslang.base import reads
-from ruleslang.base.fileio import is_file
+from ruleslang.base.fileio import is_file, is_folder
 from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, Related, error
 from ruleslang.base.limits import MAX_UNITS
 from ruleslang.base.source import Span
@@ -366,7 +366,7 @@ def list_maps(roots: Sequence[Path]) -> list[tuple[str, Path, str]]:
     seen: dict[str, tuple[str, Path, str]] = {}
     for root in roots:
         folder = Path(root) / "maps"
-        if not folder.is_dir():
+        if not is_folder(folder):
             continue
         for path in sorted(folder.glob("*.yaml")):
             if path.stem in seen:

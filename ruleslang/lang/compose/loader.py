@@ -15,7 +15,7 @@ from typing import Sequence
 
 from ruleslang.lang.syntax import ast
 from ruleslang.base import reads
-from ruleslang.base.fileio import is_file
+from ruleslang.base.fileio import is_file, is_folder
 from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, error
 from ruleslang.base.limits import MAX_SOURCE_CHARS
 from ruleslang.lang.syntax.parser import parse_module
@@ -113,7 +113,7 @@ class Loader:
         found: dict[int, Path] = {}
         for root in self.roots:
             folder = root / family
-            if not folder.is_dir():
+            if not is_folder(folder):  # a family name past the system's limit is no folder
                 continue
             for path in sorted(folder.glob(f"{name}@*.rules")):
                 m = FILE_RE.match(path.name)
