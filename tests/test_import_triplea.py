@@ -388,3 +388,82 @@ def test_a_unit_type_named_like_a_battle_rule_is_renamed(tmp_path):
     assert "renamed to 'capture_' (triplea/battle@1 declares 'capture')" in renamed.message
     assert cli.main(["check", "--rulesets", str(tmp_path / "out"), str(report.ruleset_path)]) == 0
     assert "capture_" in load_map("tiny-game", [tmp_path / "out"]).start.units["2 Sea Zone"]["Blues"]
+
+
+# ---------------------------------------------------------------- bots take what the rules value (Capture the Flag)
+
+def neutral_marsh(tmp_path: Path, production: int) -> Path:
+    """tiny_game.xml with Marsh held by no one (a TripleA neutral) and guarded by one neutral foot."""
+    return tiny_with(tmp_path, {
+        '      <territoryOwner territory="Marsh" owner="Reds"/>\n': "",
+        '<option name="production" value="2"/>\n      <option name="originalOwner" value="Blues"/>':
+            f'<option name="production" value="{production}"/>',
+        '<unitPlacement unitType="foot" territory="Blueland" quantity="2" owner="Blues"/>':
+            '<unitPlacement unitType="foot" territory="Blueland" quantity="2" owner="Blues"/>\n'
+            '      <unitPlacement unitType="foot" territory="Marsh" quantity="1"/>'})
+
+
+@pytest.mark.parametrize("production, attacked", [(2, True), (0, False)])
+def test_heuristic_bots_attack_a_neutral_territory_the_rules_value(tmp_path, production, attacked):
+    """A territory no player holds is attacked when the rules value it (its production here, the
+    battle ruleset's `territory_value`), as TripleA's neutrals are in games about taking them, and
+    left alone when it is worth nothing."""
+    report = import_triplea(neutral_marsh(tmp_path, production), tmp_path / "out")
+    assert cli.main(["play", "--rulesets", str(tmp_path / "out"), "--ruleset", f"{report.family}/base@1",
+                     "--rounds", "1", "--agent", "heuristic", "--seed", "1", "--log", str(tmp_path / "log.jsonl"),
+                     "--quiet"]) == 0
+    events = log_events(tmp_path / "log.jsonl")
+    battles = [e for e in events if e["kind"] == "battle" and e.get("space") == "Marsh"]
+    taken = [e for e in events if e["kind"] == "control" and e.get("space") == "Marsh"]
+    assert bool(battles) == attacked and bool(taken) == attacked, (battles, taken)
+
+
+# ---------------------------------------------------------------- TripleA's random start (Imperialism 1974)
+
+def dealt_start(tmp_path: Path, randomly: bool) -> Path:
+    """tiny_game.xml with a RandomStartDelegate step, Marsh and Peak open (no owner, passable, empty),
+    the Reds holding two foot and the Blues one."""
+    prop = ('    <property name="Territories Are Assigned Randomly" value="true" editable="true"><boolean/></property>\n'
+            if randomly else "")
+    return tiny_with(tmp_path, {
+        '      <territoryOwner territory="Marsh" owner="Reds"/>\n': "",
+        '<option name="isImpassable" value="true"/>': '<option name="isImpassable" value="false"/>',
+        '    <delegate name="weird"': '    <delegate name="randomStart" javaClass="games.strategy.triplea.delegate.'
+                                     'RandomStartDelegate" display="Pick"/>\n    <delegate name="weird"',
+        '      <step name="redPurchase"': '      <step name="pick" delegate="randomStart" maxRunCount="1"/>\n'
+                                          '      <step name="redPurchase"',
+        '    </unitInitialize>': '      <heldUnits unitType="foot" quantity="2" player="Reds"/>\n'
+                                '      <heldUnits unitType="foot" quantity="1" player="Blues"/>\n    </unitInitialize>',
+        '  <propertyList>\n': '  <propertyList>\n' + prop})
+
+
+def test_the_random_start_deals_in_triplea_order():
+    from ruleslang.importers.triplea_start import Pick, pick_order
+    # two open territories: the Reds and the Blues each take one, then the Reds' second unit goes home
+    assert pick_order({"Reds": ["foot", "foot"], "Blues": ["foot"], "Greens": []}, 2) == [
+        Pick("Reds", "foot", True), Pick("Blues", "foot", True), Pick("Reds", "foot", False)]
+    # a player whose hand is empty drops out of the rotation
+    assert [p.player for p in pick_order({"A": ["x"], "B": ["x", "x", "x"]}, 9)] == ["A", "B", "B", "B"]
+
+
+@pytest.mark.parametrize("randomly", [False, True])
+def test_a_random_start_deals_the_open_territories_before_the_first_turn(tmp_path, randomly):
+    game = dealt_start(tmp_path, randomly)
+    report, diagnostics = run_import(game, tmp_path / "out")
+    assert not [d for d in diagnostics if "RandomStartDelegate" in d.message or "Randomly" in d.message]
+    assert cli.main(["play", "--rulesets", str(tmp_path / "out"), "--ruleset", f"{report.family}/base@1",
+                     "--rounds", "1", "--agent", "random", "--seed", "4", "--log", str(tmp_path / "log.jsonl"),
+                     "--quiet"]) == 0
+    events = log_events(tmp_path / "log.jsonl")
+    taken = {e["space"]: e["after"] for e in events if e["kind"] == "control"
+             if e["space"] in ("Marsh", "Peak")}
+    assert sorted(taken.values())[:2] == ["Blues", "Reds"], taken  # one open territory each
+    added = [(e["owner"], e["space"]) for e in events if e["kind"] == "add_units" and e.get("unit_type") == "foot"]
+    reds_second = [s for o, s in added if o == "Reds"]
+    assert len(reds_second) == 2 and "Redland" in reds_second, added  # the second foot goes home
+    picks = [e for e in events if e.get("decision") == "choose" and e["player"] in ("Reds", "Blues")]
+    draws = [e for e in events if e["kind"] == "roll" and e["at"].startswith("tiny-game/base@1")]
+    if randomly:
+        assert not [p for p in picks if "start?" in str(p)] and len(draws) == 2 and {d["sides"] for d in draws} == {2}
+    else:
+        assert len(draws) == 0 and len(picks) >= 2

@@ -14,6 +14,7 @@ from ruleslang.importers.triplea_names import option_value, quote, snake_case
 from ruleslang.importers.triplea_production import (FRONTIER_TABLE, IN_FRONTIER, Offer, first_prices, frontier_lines, purchase_settings,
                                                       read_frontiers)
 from ruleslang.importers.triplea_reader import GameReader
+from ruleslang.importers.triplea_start import RANDOM_PROPERTY, RANDOM_START_DELEGATE, pick_order, random_start_lines
 from ruleslang.importers.triplea_report import RULESET_VERSION
 
 # Settings of the move procedures, filled in from the attributes and tags the file declares.
@@ -116,6 +117,7 @@ class RulesetWriter(GameReader):
         options = self.unit_options()
         offers = self.offers()
         costs = first_prices(offers)
+        self.unit_costs = costs  # what the random start orders a hand by (TripleA's costs for TUV)
         unit_elements = {u.attrs["name"]: u for u in self.section("unitList").all("unit") if u.attrs.get("name")}
         unit_list = list(unit_elements)
         attributes: dict[str, int] = {"cost": 0}
@@ -237,6 +239,7 @@ class RulesetWriter(GameReader):
         """
         delegates = {d.attrs.get("name"): d for d in self.section("gamePlay").all("delegate")}
         turns: dict[str, list[str]] = {}
+        start_step = None  # TripleA's RandomStartDelegate step, translated as a hook (random_start)
         for step in self.steps():
             delegate = delegates.get(step.attrs.get("delegate"))
             if delegate is None:
@@ -247,6 +250,9 @@ class RulesetWriter(GameReader):
             if cls == "MoveDelegate":
                 cls = "noncombat move" if step.attrs.get("name", "").lower().endswith("noncombatmove") else "combat move"
             player = step.attrs.get("player")
+            if cls == RANDOM_START_DELEGATE and start_step is None:
+                start_step = step
+                continue
             if cls not in _TURN_PHASES or step.attrs.get("maxRunCount") == "1" or not player:
                 self.untranslated("step", cls, f"the step '{step.attrs.get('name')}' has no ruleslang "
                                   "runtime procedure; not translated", step)
@@ -292,6 +298,9 @@ class RulesetWriter(GameReader):
         lines.append(f"sequence turn: {', '.join(names[p] for p in order)}")
         lines.extend(self.skip_hooks(order, names, {player: {phase_of[k] for k in keys} for player, keys in turns.items()},
                                      taken))
+        first = next(iter(turns))  # the first player's turn opens the game (TripleA's turn order)
+        opening = next(p for p in order if p in {phase_of[k] for k in turns[first]})
+        lines.extend(self.random_start(start_step, names[opening], taken))
         self.report.phases = len(order)
         return lines
 
@@ -314,6 +323,47 @@ class RulesetWriter(GameReader):
                       f"hook {hook} instead of {names[phase]} for {{{players}}}:",
                       f"    log {quote(f'{names[phase]}: not in this player' + chr(39) + 's turn')}"]
         return lines
+
+    def random_start(self, step, phase: str, taken: set[str]) -> list[str]:
+        """TripleA's held units (`heldUnits`), dealt before the first turn when the game has a
+        RandomStartDelegate step (triplea_start.py), before `phase`; without that step they are
+        reported, not placed."""
+        hands: dict[str, list[tuple[int, int, str]]] = {p.attrs["name"]: [] for p in self.player_elements()}
+        held = list(self.section("initialize").walk("heldUnits"))
+        for n, element in enumerate(held):
+            player, unit = element.attrs.get("player", ""), element.attrs.get("unitType", "")
+            count = self.whole(element, "quantity", 1)
+            if player not in hands or unit not in self.unit_names:
+                self.fail(f"units are held by the unknown player '{player}' or of the unknown type '{unit}'", element)
+                continue
+            if step is None:
+                self.untranslated("held units", unit, f"{player} holds {count} {unit} to place; without a "
+                                  f"{RANDOM_START_DELEGATE} step they are not placed", element)
+                continue
+            hands[player] += [(self.unit_costs.get(unit, 0), n, self.unit_name(unit))] * (count or 0)
+        if step is None:
+            return []
+        territories = self.territories()
+        closed = {e.attrs.get("territory") for e in self.section("initialize").walk("territoryOwner")}
+        closed |= {e.attrs.get("territory") for e in self.section("initialize").walk("unitPlacement")}
+        for attachment in self.attachments("TerritoryAttachment"):
+            if any(o == "isImpassable" and v == "true" for o, v, _ in self.options(attachment)):
+                closed.add(attachment.attrs.get("attachTo"))
+        open_spaces = [t for t, e in territories.items() if e.attrs.get("water") != "true" and t not in closed]
+        randomly = any(p.attrs.get("name") == RANDOM_PROPERTY and p.attrs.get("value") == "true"
+                       for p in self.section("propertyList").all("property"))
+        picks = pick_order({p: [u for *_, u in sorted(h)] for p, h in hands.items()}, len(open_spaces))
+        if not picks:
+            return []
+        names = []
+        for name in ("random_start", "start_open"):
+            while name in taken:
+                name += "_"
+            taken.add(name)
+            names.append(name)
+        factories = {self.unit_name(u) for u in self.factory_units()}
+        return random_start_lines(picks, open_spaces, factories, randomly=randomly, hook=names[0], phase=phase,
+                                  open_formula=names[1], step_name=step.attrs.get("name", ""))
 
     def battle_overrides(self) -> list[str]:
         """What the battle ruleset reads of the game besides its units: the game's die (TripleA's
@@ -361,7 +411,7 @@ class RulesetWriter(GameReader):
         lines = []
         for prop in self.section("propertyList").all("property"):
             name = prop.attrs.get("name", "")
-            if name in ("notes", "mapName") or name in BATTLE_PROPERTIES or not name:
+            if name in ("notes", "mapName", RANDOM_PROPERTY) or name in BATTLE_PROPERTIES or not name:
                 continue
             value = prop.attrs.get("value", "")
             self.untranslated("game property", name, f"'{name}' = {value!r} is built into TripleA; not translated", prop)

@@ -15,7 +15,8 @@ values). It then plays:
   purchase's `factory_cost` setting, its site one the rules' `constraint on build` accepts), then
   the land units with the best value for money for attack and defence (their firepower; about
   two defenders for each attacker), plus an air unit when it can afford one;
-- combat move: attacks the most valuable reachable enemy spaces it takes with high odds, with the
+- combat move: attacks the most valuable reachable enemy spaces (and spaces no one holds that the
+  rules value) it takes with high odds, with the
   fewest units that keep the odds (`_fewest`), capitals and score-bearing territories first; units no attack
   needs that can bomb raid the richest enemy factory they reach, with escorts where enemy air units wait; an air unit goes only where it
   keeps a landing whatever the battles give (the engine's `landings`; carrier places promised once);
@@ -450,13 +451,17 @@ class HeuristicAgent(Agent):
         fn = game.compiled.callable("score")
         state = game.state
         before = fn(game.ctx, side)
+        held = space in state.control
         old = state.control.get(space)
         state.control[space] = self.player
         state.version += 1
         try:
             after = fn(game.ctx, side)
         finally:
-            state.control[space] = old
+            if held:
+                state.control[space] = old
+            else:  # a space no one held goes back to having no entry (logs list control as it was)
+                del state.control[space]
             state.version += 1
         try:
             return float(after - before)
@@ -473,9 +478,7 @@ class HeuristicAgent(Agent):
             if unit is None or self._domain(game, unit) == "sea":
                 continue
             for target, path in engine.destinations(uid).items():
-                hostile = (board.is_land(target) and board.controller(target) is not None
-                           and not game.allied(board.controller(target), self.player))
-                if hostile:
+                if self._target(game, target):
                     reach.setdefault(target, []).append((uid, path))
         can_raid = {uid for uid in engine.movable_units() if any(m.kind == "bomb" for m in engine.moves_of(uid))}
         held = self._escort_reserve(game, engine, can_raid)
@@ -509,6 +512,20 @@ class HeuristicAgent(Agent):
                 plan.append(Move((uid,), path))
         plan += self._assaults(game, engine, used)
         return plan + self._raids(game, engine, used, reserved)
+
+    def _target(self, game, space: str) -> bool:
+        """Whether the combat plan considers taking `space` (one the engine lets a unit enter in
+        combat move): a territory an enemy holds, or one no player holds that the rules value
+        (`_value`: its territory value or what taking it adds to the side's score; TripleA's
+        neutral territories, which some games are about taking). A worthless unowned space is
+        left alone: taking it gives nothing for the units it costs."""
+        board = game.board
+        if not board.is_land(space):
+            return False
+        controller = board.controller(space)
+        if controller is None:
+            return self._value(game, space) > 0
+        return not game.allied(controller, self.player)
 
     def _fewest(self, game, target: str, units: list, defenders: list, needed: float) -> int | None:
         """How many of `units` (strongest first) attack `target`: the fewest, a land unit among
