@@ -467,3 +467,20 @@ def test_a_random_start_deals_the_open_territories_before_the_first_turn(tmp_pat
         assert not [p for p in picks if "start?" in str(p)] and len(draws) == 2 and {d["sides"] for d in draws} == {2}
     else:
         assert len(draws) == 0 and len(picks) >= 2
+
+
+# ---------------------------------------------------------------- game properties in diff
+
+def test_diff_of_two_game_files_shows_a_changed_property_as_a_setting(tmp_path, capsys):
+    (tmp_path / "b").mkdir()
+    changed = tiny_with(tmp_path / "b", {'<property name="Low Luck" value="false"': '<property name="Low Luck" value="true"',
+                                         'quantity="2" owner="Blues"/>\n    </unitInitialize>':
+                                         'quantity="3" owner="Blues"/>\n    </unitInitialize>'})
+    assert cli.main(["diff", str(TINY), str(changed)]) == 0
+    out = capsys.readouterr().out
+    assert 'changed table game_properties\n      row "Low Luck": "false" -> "true"' in out
+    assert "Blueland" in out.split("\nmap ")[1]  # the map's start changed too: 2 -> 3 foot
+    assert cli.main(["diff", "--format", "json", str(TINY), str(changed)]) == 0
+    found = json.loads(capsys.readouterr().out)
+    (row,) = [c for c in found["ruleset"]["changes"] if c["name"] == "game_properties"]
+    assert row["details"] == ['row "Low Luck": "false" -> "true"']

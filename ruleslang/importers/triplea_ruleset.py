@@ -17,6 +17,8 @@ from ruleslang.importers.triplea_reader import GameReader
 from ruleslang.importers.triplea_start import RANDOM_PROPERTY, RANDOM_START_DELEGATE, pick_order, random_start_lines
 from ruleslang.importers.triplea_report import RULESET_VERSION
 
+# The table of the game's properties (property_table).
+PROPERTY_TABLE = "game_properties"
 # Settings of the move procedures, filled in from the attributes and tags the file declares.
 _MOVE_SETTINGS = "{move_settings}"
 # Settings of the purchase procedure: the current player's production frontier.
@@ -226,7 +228,7 @@ class RulesetWriter(GameReader):
         settings = move_settings(attr_names, tag_names)
         lines.extend(line.replace(_MOVE_SETTINGS, settings).replace(_PURCHASE_SETTINGS, purchase)
                      for line in self.phase_lines(taken))
-        lines.extend(self.property_comments())
+        lines.extend(self.property_table(taken))
         return "\n".join(lines).rstrip() + "\n"
 
     def phase_lines(self, taken: set[str]) -> list[str]:
@@ -406,16 +408,30 @@ class RulesetWriter(GameReader):
             lines.append(f"counter {name}(p: player) -> int = 0    # TripleA's resource {quote(resource)}")
         return (lines + [""] if lines else []), counters
 
-    def property_comments(self) -> list[str]:
-        """TripleA's game properties as comments of the ruleset (each reported untranslated)."""
-        lines = []
+    def property_table(self, taken: set[str]) -> list[str]:
+        """TripleA's game properties as a table of the ruleset, name -> value as the file gives it,
+        so that `ruleslang diff` shows a changed property as a changed row. Those the battle ruleset
+        plays are also its constants (battle_overrides); the others no rule reads, and each is
+        reported untranslated. `taken`: the names declared already (the table avoids them)."""
+        values: dict[str, str] = {}
         for prop in self.section("propertyList").all("property"):
             name = prop.attrs.get("name", "")
-            if name in ("notes", "mapName", RANDOM_PROPERTY) or name in BATTLE_PROPERTIES or not name:
+            if name in ("notes", "mapName") or not name:
                 continue
             value = prop.attrs.get("value", "")
-            self.untranslated("game property", name, f"'{name}' = {value!r} is built into TripleA; not translated", prop)
-            if not lines:
-                lines = ["", "# TripleA game properties (not translated; a ruleset may declare options for them):"]
-            lines.append(f"#   {name} = {value}")
+            values[name] = value  # a property given twice: TripleA keeps the last
+            if name not in BATTLE_PROPERTIES and name != RANDOM_PROPERTY:
+                self.untranslated("game property", name, f"'{name}' = {value!r} is built into TripleA; not "
+                                  f"translated (kept in the table {PROPERTY_TABLE})", prop)
+        if not values:
+            return []
+        table = PROPERTY_TABLE
+        while table in taken:
+            table += "_"
+        taken.add(table)
+        played = ", ".join(sorted({*BATTLE_PROPERTIES, RANDOM_PROPERTY} & set(values)))
+        lines = ["", "# TripleA's game properties as the file sets them; translated above: " + (played or "none") + ".",
+                 "# No rule reads this table; the import report lists the others as not translated.",
+                 f"table {table}(name: text) -> text:"]
+        lines += [f"    {quote(name)} -> {quote(value)}" for name, value in values.items()]
         return lines
