@@ -484,3 +484,32 @@ def test_diff_of_two_game_files_shows_a_changed_property_as_a_setting(tmp_path, 
     found = json.loads(capsys.readouterr().out)
     (row,) = [c for c in found["ruleset"]["changes"] if c["name"] == "game_properties"]
     assert row["details"] == ['row "Low Luck": "false" -> "true"']
+
+
+# ---------------------------------------------------------------- Low Luck
+
+def test_low_luck_makes_sure_hits_of_whole_dice(tmp_path):
+    """TripleA's "Low Luck": in each round of a battle, each side's units (no air units here) add
+    up their values; whole dice are sure hits and the rest is one roll, so a round rolls at most
+    two dice. Without it, each unit rolls its own."""
+    rolls, rounds = {}, {}
+    for low_luck in ("true", "false"):
+        (tmp_path / low_luck).mkdir()
+        game = tiny_with(tmp_path / low_luck,
+                         {'<property name="Low Luck" value="false"': f'<property name="Low Luck" value="{low_luck}"'})
+        report = import_triplea(game, tmp_path / low_luck / "out")
+        assert ("override constant low_luck = true" in report.ruleset_path.read_text(encoding="utf-8")) == \
+            (low_luck == "true")
+        scenario = tmp_path / low_luck / "clash.yaml"
+        scenario.write_text("map: tiny-game\nunits:\n  Marsh:\n    Reds: {foot: 6}\n", encoding="utf-8")
+        log = tmp_path / low_luck / "log.jsonl"
+        assert cli.main(["play", "--rulesets", str(tmp_path / low_luck / "out"), "--ruleset", "tiny-game/base@1",
+                         "--scenario", str(scenario), "--rounds", "1", "--log", str(log), "--quiet"]) == 0
+        events = log_events(log)
+        start = next(i for i, e in enumerate(events) if e["kind"] == "battle" and e["defending"] > 0)
+        end = next(i for i, e in enumerate(events) if i > start and e["kind"] == "battle_end")
+        assert events[start]["attacking"] >= 3  # the heuristic attacks Blueland's two foot with enough
+        rolls[low_luck] = sum(1 for e in events[start:end] if e["kind"] == "roll")
+        rounds[low_luck] = events[end]["rounds"]
+    assert 0 < rolls["true"] <= 2 * rounds["true"], (rolls, rounds)
+    assert rolls["false"] > 2 * rounds["false"], (rolls, rounds)

@@ -55,7 +55,8 @@ BATTLE_TAGS = {
 LAND_TAG = "land"
 
 # Game properties the battle ruleset reads: TripleA's property -> the boolean constant it declares.
-BATTLE_PROPERTIES = {"Submersible Subs": "submersible_subs"}
+BATTLE_PROPERTIES = {"Submersible Subs": "submersible_subs", "Low Luck": "low_luck",
+                     "Low Luck for AntiAircraft": "low_luck_aa"}
 
 # Unit options that change TripleA's battle and that the battle ruleset does not play: the
 # importer warns at each (a unit that would fight otherwise than in TripleA, said so).
