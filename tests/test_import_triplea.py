@@ -513,3 +513,24 @@ def test_low_luck_makes_sure_hits_of_whole_dice(tmp_path):
         rounds[low_luck] = events[end]["rounds"]
     assert 0 < rolls["true"] <= 2 * rounds["true"], (rolls, rounds)
     assert rolls["false"] > 2 * rounds["false"], (rolls, rounds)
+
+
+# ---------------------------------------------------------------- bots value a lot by what it gives
+
+def test_heuristic_bots_value_a_lot_by_all_its_units(tmp_path):
+    """tiny_game.xml sells heavy tanks (3 attack) two for 10: a lot gives 6 attack for 10, better
+    for attacking than foot (1 for 3), so the bot buys tanks for its attackers; valued at one
+    tank's attack per 10 it would buy foot alone. A unit of the lot is worth half its price."""
+    from fractions import Fraction
+
+    from ruleslang.api import new_game
+
+    report = import_triplea(TINY, tmp_path / "out")
+    scenario = tmp_path / "rich.yaml"
+    scenario.write_text("map: tiny-game\neconomy:\n  Reds: {treasury: 40}\n", encoding="utf-8")
+    game = new_game([f"{report.family}/base@1"], rulesets=[tmp_path / "out"], scenario=str(scenario), rounds=1,
+                    seed=1)
+    assert game.unit_rules().cost("heavy_tank") == Fraction(10, 2) and game.unit_rules().cost("foot") == 3
+    game.run(1)
+    (reds,) = [d for d in game.decisions if d["kind"] == "purchase" and d["player"] == "Reds"]
+    assert reds["answer"]["units"].get("heavy_tank", 0) >= 1 and reds["answer"]["units"].get("foot", 0) >= 2, reds

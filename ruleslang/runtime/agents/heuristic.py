@@ -189,13 +189,17 @@ class HeuristicAgent(Agent):
                 air.append(t)
         if not land:
             return {"units": {}, "build": build}
-        defender = max(land, key=lambda t: (self._type_fire(game, t, "defender") / costs[t], -costs[t], t))
-        attacker = max(land, key=lambda t: (self._type_fire(game, t, "attacker") / costs[t],
-                                            self._type_fire(game, t, "attacker"), t))
+        # a count bought is a number of lots (`lots`: the types sold several at a time) and a cost the
+        # price of a lot: a lot is worth what all its units give
+        lots = d.context.get("lots", {})
+
+        def fire(t: str, side: str) -> int:
+            return self._type_fire(game, t, side) * lots.get(t, 1)
+        defender = max(land, key=lambda t: (fire(t, "defender") / costs[t], -costs[t], t))
+        attacker = max(land, key=lambda t: (fire(t, "attacker") / costs[t], fire(t, "attacker"), t))
         bought: dict[str, int] = {}
         if air and money >= 30:
-            plane = max(air, key=lambda t: (self._type_fire(game, t, "defender") + self._type_fire(game, t, "attacker"),
-                                            -costs[t], t))
+            plane = max(air, key=lambda t: (fire(t, "defender") + fire(t, "attacker"), -costs[t], t))
             bought[plane] = 1
             money -= costs[plane]
         order = [defender, defender, attacker]
@@ -207,7 +211,7 @@ class HeuristicAgent(Agent):
             bought[t] = bought.get(t, 0) + 1
             money -= costs[t]
             i += 1
-        for t, n in self._transports_to_buy(game, costs, money_at_start).items():
+        for t, n in self._transports_to_buy(game, costs, money_at_start, lots).items():
             # ships for the units that cannot reach the fighting by land: bought first, then
             # the land units above with what is left
             bought = self._with_ships(bought, costs, t, n, money_at_start)
@@ -263,8 +267,9 @@ class HeuristicAgent(Agent):
         defence = [u for u in board.units(territory) if game.allied(u.owner, self.player)]
         return self.odds(game, most_numerous_owner(attack), attack, defence, territory) < HOLD_ODDS
 
-    def _transports_to_buy(self, game, costs: dict, money: int) -> dict[str, int]:
-        """Transports, when the player's units pile up where no enemy can be reached by land."""
+    def _transports_to_buy(self, game, costs: dict, money: int, lots: dict[str, int]) -> dict[str, int]:
+        """Transports (lots of them, `lots` as in `_purchase`), when the player's units pile up
+        where no enemy can be reached by land."""
         facts = game.unit_rules()
         kinds = [t for t in costs if facts.domain(_Sample(t, self.player)) == "sea"
                  and facts.transport_capacity(_Sample(t, self.player)) > 0]
@@ -275,8 +280,8 @@ class HeuristicAgent(Agent):
         worth = {s: self._territory_value(game, s) for s in factories}
         stranded_output = sum(worth[s] for s in factories if shipping.front_distance(s) is None)
         share = stranded_output / max(1, sum(worth.values()))
-        kind = min(kinds, key=lambda t: (costs[t], t))
-        room = facts.transport_capacity(_Sample(kind, self.player))
+        kind = min(kinds, key=lambda t: (costs[t] / lots.get(t, 1), t))
+        room = facts.transport_capacity(_Sample(kind, self.player)) * lots.get(kind, 1)
         # what waits ashore, and about what this turn's purchase adds there (a land unit a 4 IPCs)
         need = shipping.stranded_count() + share * money / 4 - shipping.room_at_sea()
         count = 0
