@@ -534,3 +534,27 @@ def test_heuristic_bots_value_a_lot_by_all_its_units(tmp_path):
     game.run(1)
     (reds,) = [d for d in game.decisions if d["kind"] == "purchase" and d["player"] == "Reds"]
     assert reds["answer"]["units"].get("heavy_tank", 0) >= 1 and reds["answer"]["units"].get("foot", 0) >= 2, reds
+
+
+# ---------------------------------------------------------------- what the battle does not play: warned at the XML
+
+SUPPORT = ('    <attachment name="supportAttachmentTank" attachTo="heavy tank" '
+           'javaClass="games.strategy.triplea.attachments.UnitSupportAttachment" type="unitType">\n'
+           '      <option name="unitType" value="foot"/>\n      <option name="bonus" value="1"/>\n'
+           '    </attachment>\n    <attachment name="territoryAttachment" attachTo="Redland"')
+
+
+def test_support_attachments_and_strategic_bombers_are_located_warnings(tmp_path):
+    game = tiny_with(tmp_path, {
+        '<option name="canBlitz" value="true"/>': '<option name="canBlitz" value="true"/>\n'
+                                                  '      <option name="isStrategicBomber" value="true"/>\n'
+                                                  '      <option name="isSuicide" value="false"/>',
+        '    <attachment name="territoryAttachment" attachTo="Redland"': SUPPORT})
+    report, diagnostics = run_import(game, tmp_path / "out")
+    (bomber,) = [d for d in diagnostics if "isStrategicBomber" in d.message]
+    assert bomber.code == "D645" and "not played" in bomber.message
+    assert bomber.span.line == line_of(game, "isStrategicBomber")
+    (support,) = [d for d in diagnostics if "UnitSupportAttachment" in d.message]
+    assert support.code == "D645" and "not played" in support.message and "artillery" in support.message
+    assert support.span.line == line_of(game, "supportAttachmentTank")
+    assert not [d for d in diagnostics if "isSuicide" in d.message]  # false: nothing unplayed

@@ -33,6 +33,7 @@ from ruleslang.base.safexml import read_xml
 from ruleslang.base.source import Source, span_at
 from ruleslang.base.yamlio import dump_yaml, load_yaml
 from ruleslang.board.mapdata import map_from_data
+from ruleslang.importers.triplea_battle import UNPLAYED_BATTLE_ATTACHMENTS
 from ruleslang.importers.triplea_centers import add_positions, centers_path, read_centers
 from ruleslang.importers.triplea_map import MapReader
 from ruleslang.importers.triplea_names import map_name_for
@@ -58,7 +59,11 @@ class _Importer(MapReader, RulesetWriter):
         handled = {"UnitAttachment", "TerritoryAttachment", "CanalAttachment"}
         for attachment in self.section("attachmentList").all("attachment"):
             cls = attachment.attrs.get("javaClass", "").rsplit(".", 1)[-1]
-            if cls not in handled:
+            if cls in UNPLAYED_BATTLE_ATTACHMENTS:
+                self.untranslated("battle attachment", cls, f"'{attachment.attrs.get('name')}' attached to "
+                                  f"'{attachment.attrs.get('attachTo')}': {UNPLAYED_BATTLE_ATTACHMENTS[cls]}",
+                                  attachment)
+            elif cls not in handled:
                 self.untranslated("attachment", cls, f"'{attachment.attrs.get('name')}' attached to "
                                   f"'{attachment.attrs.get('attachTo')}' is not translated", attachment)
         initialize = self.section("initialize")

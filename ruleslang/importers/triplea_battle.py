@@ -63,7 +63,17 @@ BATTLE_PROPERTIES = {"Submersible Subs": "submersible_subs", "Low Luck": "low_lu
 UNPLAYED_BATTLE_OPTIONS = ("isSuicide", "isSuicideOnAttack", "isSuicideOnDefense", "isSuicideOnHit",
                            "isKamikaze", "isMarine", "canNotTarget", "canNotBeTargetedBy", "typeAA",
                            "targetsAA", "attackAAmaxDieSides", "offensiveAttackAAmaxDieSides",
-                           "chooseBestRoll", "canRetreatOnStalemate", "isCombatTransport")
+                           "chooseBestRoll", "canRetreatOnStalemate", "isCombatTransport",
+                           # strategic bombing and what goes with it: the battle ruleset has no raid
+                           "isStrategicBomber", "isRocket", "canIntercept", "canEscort", "canAirBattle",
+                           "canScramble", "isAirBase", "canBeDamaged", "bombingBonus", "bombingMaxDieSides")
+
+# Attachments that change TripleA's battle and that the battle ruleset does not play (it plays
+# artillery's +1 alone): the importer warns at each.
+UNPLAYED_BATTLE_ATTACHMENTS = {
+    "UnitSupportAttachment": "support bonuses (unitType, bonus, number, side, dice, bonusType) are not played: "
+                             f"{BATTLE_RULESET} plays only artillery's +1 (artillery, artillerySupportable)",
+}
 
 
 def die_lines(sides: int) -> list[str]:

@@ -133,7 +133,7 @@ class RulesetWriter(GameReader):
                 unit_tags.append("purchasable")
             for option, (value, element) in options.get(unit, {}).items():
                 parsed = option_value(value)
-                if option in UNPLAYED_BATTLE_OPTIONS:
+                if option in UNPLAYED_BATTLE_OPTIONS and parsed not in (False, 0, ""):
                     self.untranslated("battle option", option, f"{unit}: {option}={value!r} is not played: "
                                       f"{BATTLE_RULESET} fights without it", element)
                 if option == "isTwoHit" and parsed is True:
