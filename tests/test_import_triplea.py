@@ -540,11 +540,31 @@ def test_heuristic_bots_value_a_lot_by_all_its_units(tmp_path):
 
 SUPPORT = ('    <attachment name="supportAttachmentTank" attachTo="heavy tank" '
            'javaClass="games.strategy.triplea.attachments.UnitSupportAttachment" type="unitType">\n'
-           '      <option name="unitType" value="foot"/>\n      <option name="bonus" value="1"/>\n'
+           '      <option name="unitType" value="foot"/>\n      <option name="bonus" value="2"/>\n'
+           '      <option name="number" value="1"/>\n      <option name="side" value="offence"/>\n'
+           '      <option name="dice" value="strength"/>\n      <option name="faction" value="allied"/>\n'
+           '      <option name="bonusType" value="tanks"/>\n'
+           '    </attachment>\n'
+           '    <attachment name="supportAttachmentSpoil" attachTo="ship" '
+           'javaClass="games.strategy.triplea.attachments.UnitSupportAttachment" type="unitType">\n'
+           '      <option name="unitType" value="foot"/>\n      <option name="bonus" value="-1"/>\n'
+           '      <option name="number" value="1"/>\n      <option name="side" value="defence"/>\n'
+           '      <option name="dice" value="strength"/>\n      <option name="faction" value="enemy"/>\n'
            '    </attachment>\n    <attachment name="territoryAttachment" attachTo="Redland"')
+SUPPORT_TEST = """ruleset tiny-game/support-test@1
+uses tiny-game/base@1
+
+test "each heavy tank supports one attacking foot with +2":
+    scenario tiny-game/clash
+    battle at "Marsh" by Reds
+    expect sorted([b[0] for b in supports_of("attacker")]) == [0, 0, 0, 2, 2]
+    expect sorted([battle_units("attacker")[i - 1].attack + supports_of("attacker")[i - 1][0] for i in 1..5]) == \
+        [1, 3, 3, 3, 3]
+    expect [b for b in supports_of("defender")] == [[0, 0]]
+"""
 
 
-def test_support_attachments_and_strategic_bombers_are_located_warnings(tmp_path):
+def test_support_attachments_are_played_and_strategic_bombers_warned(tmp_path, capsys):
     game = tiny_with(tmp_path, {
         '<option name="canBlitz" value="true"/>': '<option name="canBlitz" value="true"/>\n'
                                                   '      <option name="isStrategicBomber" value="true"/>\n'
@@ -554,7 +574,29 @@ def test_support_attachments_and_strategic_bombers_are_located_warnings(tmp_path
     (bomber,) = [d for d in diagnostics if "isStrategicBomber" in d.message]
     assert bomber.code == "D645" and "not played" in bomber.message
     assert bomber.span.line == line_of(game, "isStrategicBomber")
-    (support,) = [d for d in diagnostics if "UnitSupportAttachment" in d.message]
-    assert support.code == "D645" and "not played" in support.message and "artillery" in support.message
-    assert support.span.line == line_of(game, "supportAttachmentTank")
+    (enemy,) = [d for d in diagnostics if "UnitSupportAttachment" in d.message]  # the one not played
+    assert enemy.code == "D645" and "enemy" in enemy.message and "not played" in enemy.message
+    assert enemy.span.line == line_of(game, "supportAttachmentSpoil")
     assert not [d for d in diagnostics if "isSuicide" in d.message]  # false: nothing unplayed
+    # two heavy tanks (two units each with 3 attack) support two of three foot at Marsh
+    (tmp_path / "out" / "tiny-game" / "scenarios").mkdir()
+    (tmp_path / "out" / "tiny-game" / "scenarios" / "clash.yaml").write_text(
+        "format: 1\nmap: tiny-game\nunits:\n  Marsh:\n    Reds: {foot: 3, heavy_tank: 2}\n    Blues: {foot: 1}\n"
+        "control: {Marsh: Blues}\n", encoding="utf-8")
+    (tmp_path / "out" / "tiny-game" / "support-test@1.rules").write_text(SUPPORT_TEST, encoding="utf-8")
+    assert cli.main(["test", "--rulesets", str(tmp_path / "out"),
+                     str(tmp_path / "out" / "tiny-game" / "support-test@1.rules")]) == 0, capsys.readouterr().out
+
+
+def test_supports_of_one_bonus_type_do_not_stack():
+    """A unit gets one support of a bonus type: the second rule of a type leaves out the units the
+    first supports; a rule of another type does not."""
+    from ruleslang.importers.triplea_support import Support, support_lines
+    rule = dict(bonus=1, number=1, offence=True, defence=False, strength=True, rolls=False, players=())
+    lines = support_lines([Support("a", "gun", ("foot",), kind="arty", **rule),
+                           Support("b", "cannon", ("foot",), kind="arty", **rule),
+                           Support("c", "tank", ("foot",), kind="armour", **rule)])
+    takers = {line.split()[1]: line for line in lines if line.strip().startswith("let takers_")}
+    assert "not (v in got_1)" in takers["takers_2"] and "got_" not in takers["takers_3"]
+    assert lines[-1] == ("    [[(if u in got_1 then 1 else 0) + (if u in got_2 then 1 else 0) + "
+                         "(if u in got_3 then 1 else 0), 0] for u in everyone]")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import sys
+import tempfile
+from pathlib import Path
 
 from ruleslang.api import Outcome, Rules, check_each, ruleset_diff
 from ruleslang.base.diagnostics import (Diagnostic, DiagnosticError, error, has_errors, render_all_text, render_text,
@@ -190,9 +192,6 @@ def _diff_triplea(args, ws) -> int:
     own, removed afterwards) and compared as rulesets (units, frontiers, turn, the game properties'
     table: a changed property is a changed row) and as maps."""
     # start-up time: the importer loads only for this use of diff
-    import tempfile
-    from pathlib import Path
-
     from ruleslang.importers.triplea import run_import
 
     with tempfile.TemporaryDirectory(prefix="ruleslang-diff-") as out:

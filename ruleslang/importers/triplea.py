@@ -33,7 +33,6 @@ from ruleslang.base.safexml import read_xml
 from ruleslang.base.source import Source, span_at
 from ruleslang.base.yamlio import dump_yaml, load_yaml
 from ruleslang.board.mapdata import map_from_data
-from ruleslang.importers.triplea_battle import UNPLAYED_BATTLE_ATTACHMENTS
 from ruleslang.importers.triplea_centers import add_positions, centers_path, read_centers
 from ruleslang.importers.triplea_map import MapReader
 from ruleslang.importers.triplea_names import map_name_for
@@ -56,14 +55,10 @@ class _Importer(MapReader, RulesetWriter):
 
     def other_untranslated(self) -> None:
         """Report what neither the map nor the ruleset reads: other attachments, relationships, elements."""
-        handled = {"UnitAttachment", "TerritoryAttachment", "CanalAttachment"}
+        handled = {"UnitAttachment", "TerritoryAttachment", "CanalAttachment", "UnitSupportAttachment"}
         for attachment in self.section("attachmentList").all("attachment"):
             cls = attachment.attrs.get("javaClass", "").rsplit(".", 1)[-1]
-            if cls in UNPLAYED_BATTLE_ATTACHMENTS:
-                self.untranslated("battle attachment", cls, f"'{attachment.attrs.get('name')}' attached to "
-                                  f"'{attachment.attrs.get('attachTo')}': {UNPLAYED_BATTLE_ATTACHMENTS[cls]}",
-                                  attachment)
-            elif cls not in handled:
+            if cls not in handled:
                 self.untranslated("attachment", cls, f"'{attachment.attrs.get('name')}' attached to "
                                   f"'{attachment.attrs.get('attachTo')}' is not translated", attachment)
         initialize = self.section("initialize")

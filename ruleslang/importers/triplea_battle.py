@@ -68,13 +68,6 @@ UNPLAYED_BATTLE_OPTIONS = ("isSuicide", "isSuicideOnAttack", "isSuicideOnDefense
                            "isStrategicBomber", "isRocket", "canIntercept", "canEscort", "canAirBattle",
                            "canScramble", "isAirBase", "canBeDamaged", "bombingBonus", "bombingMaxDieSides")
 
-# Attachments that change TripleA's battle and that the battle ruleset does not play (it plays
-# artillery's +1 alone): the importer warns at each.
-UNPLAYED_BATTLE_ATTACHMENTS = {
-    "UnitSupportAttachment": "support bonuses (unitType, bonus, number, side, dice, bonusType) are not played: "
-                             f"{BATTLE_RULESET} plays only artillery's +1 (artillery, artillerySupportable)",
-}
-
 
 def die_lines(sides: int) -> list[str]:
     """The overrides that make the battle roll the game's die (TripleA's `diceSides`)."""

@@ -14,6 +14,7 @@ from ruleslang.importers.triplea_names import option_value, quote, snake_case
 from ruleslang.importers.triplea_production import (FRONTIER_TABLE, IN_FRONTIER, Offer, first_prices, frontier_lines, purchase_settings,
                                                       read_frontiers)
 from ruleslang.importers.triplea_reader import GameReader
+from ruleslang.importers.triplea_support import read_supports, support_lines
 from ruleslang.importers.triplea_start import RANDOM_PROPERTY, RANDOM_START_DELEGATE, pick_order, random_start_lines
 from ruleslang.importers.triplea_report import RULESET_VERSION
 
@@ -228,6 +229,7 @@ class RulesetWriter(GameReader):
         settings = move_settings(attr_names, tag_names)
         lines.extend(line.replace(_MOVE_SETTINGS, settings).replace(_PURCHASE_SETTINGS, purchase)
                      for line in self.phase_lines(taken))
+        lines.extend(self.supports())
         lines.extend(self.property_table(taken))
         return "\n".join(lines).rstrip() + "\n"
 
@@ -325,6 +327,15 @@ class RulesetWriter(GameReader):
                       f"hook {hook} instead of {names[phase]} for {{{players}}}:",
                       f"    log {quote(f'{names[phase]}: not in this player' + chr(39) + 's turn')}"]
         return lines
+
+    def supports(self) -> list[str]:
+        """TripleA's support attachments as the override of the battle ruleset's `supports_of`
+        (triplea_support.py)."""
+        units = {u.attrs["name"] for u in self.section("unitList").all("unit") if u.attrs.get("name")}
+        players = {p.attrs["name"] for p in self.player_elements()}
+        found = read_supports(self.attachments("UnitSupportAttachment"), self.unit_name, units, players,
+                              self.untranslated)
+        return support_lines(found)
 
     def random_start(self, step, phase: str, taken: set[str]) -> list[str]:
         """TripleA's held units (`heldUnits`), dealt before the first turn when the game has a
