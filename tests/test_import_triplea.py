@@ -564,16 +564,16 @@ test "each heavy tank supports one attacking foot with +2":
 """
 
 
-def test_support_attachments_are_played_and_strategic_bombers_warned(tmp_path, capsys):
+def test_support_attachments_are_played_and_rockets_warned(tmp_path, capsys):
     game = tiny_with(tmp_path, {
         '<option name="canBlitz" value="true"/>': '<option name="canBlitz" value="true"/>\n'
-                                                  '      <option name="isStrategicBomber" value="true"/>\n'
+                                                  '      <option name="isRocket" value="true"/>\n'
                                                   '      <option name="isSuicide" value="false"/>',
         '    <attachment name="territoryAttachment" attachTo="Redland"': SUPPORT})
     report, diagnostics = run_import(game, tmp_path / "out")
-    (bomber,) = [d for d in diagnostics if "isStrategicBomber" in d.message]
-    assert bomber.code == "D645" and "not played" in bomber.message
-    assert bomber.span.line == line_of(game, "isStrategicBomber")
+    (rocket,) = [d for d in diagnostics if "isRocket" in d.message]
+    assert rocket.code == "D645" and "not played" in rocket.message
+    assert rocket.span.line == line_of(game, "isRocket")
     (enemy,) = [d for d in diagnostics if "UnitSupportAttachment" in d.message]  # the one not played
     assert enemy.code == "D645" and "enemy" in enemy.message and "not played" in enemy.message
     assert enemy.span.line == line_of(game, "supportAttachmentSpoil")
@@ -600,3 +600,40 @@ def test_supports_of_one_bonus_type_do_not_stack():
     assert "not (v in got_1)" in takers["takers_2"] and "got_" not in takers["takers_3"]
     assert lines[-1] == ("    [[(if u in got_1 then 1 else 0) + (if u in got_2 then 1 else 0) + "
                          "(if u in got_3 then 1 else 0), 0] for u in everyone]")
+
+
+# ---------------------------------------------------------------- strategic bombing
+
+BOMBER = {
+    '    <unit name="factory"/>': '    <unit name="factory"/>\n    <unit name="bomber"/>',
+    '    <attachment name="unitAttachment" attachTo="factory"':
+        '    <attachment name="unitAttachment" attachTo="bomber" '
+        'javaClass="games.strategy.triplea.attachments.UnitAttachment" type="unitType">\n'
+        '      <option name="movement" value="6"/>\n      <option name="isAir" value="true"/>\n'
+        '      <option name="attack" value="4"/>\n      <option name="defense" value="1"/>\n'
+        '      <option name="isStrategicBomber" value="true"/>\n    </attachment>\n'
+        '    <attachment name="unitAttachment" attachTo="factory"',
+    '<unitPlacement unitType="foot" territory="Blueland" quantity="2" owner="Blues"/>':
+        '<unitPlacement unitType="foot" territory="Blueland" quantity="8" owner="Blues"/>\n'
+        '      <unitPlacement unitType="factory" territory="Blueland" quantity="1" owner="Blues"/>\n'
+        '      <unitPlacement unitType="bomber" territory="Redland" quantity="1" owner="Reds"/>',
+}
+
+
+def test_a_strategic_bomber_raids_an_enemy_factory(tmp_path):
+    """TripleA's classic raid: the bomber rolls a die and the factory's owner loses that many PUs,
+    at most the territory's production (5 for Blueland) and what it has. Blueland's eight foot
+    are too many to attack: the bomber raids."""
+    report, diagnostics = run_import(tiny_with(tmp_path, BOMBER), tmp_path / "out")
+    assert not [d for d in diagnostics if "isStrategicBomber" in d.message]
+    assert cli.main(["play", "--rulesets", str(tmp_path / "out"), "--ruleset", f"{report.family}/base@1",
+                     "--rounds", "1", "--agent", "heuristic", "--seed", "2", "--log", str(tmp_path / "log.jsonl"),
+                     "--quiet"]) == 0
+    events = log_events(tmp_path / "log.jsonl")
+    raids = [e for e in events if e["kind"] == "log" and e["message"].startswith("bombing raid on Blueland")]
+    assert len(raids) == 1, [e for e in events if e["kind"] in ("raid", "move_units")]
+    rolled, lost = (int(n) for n in re.findall(r"(\d+) rolled, Blues loses (\d+)", raids[0]["message"])[0])
+    assert 1 <= rolled <= 6 and lost == min(rolled, 5, 9)
+    (paid,) = [e for e in events if e["kind"] == "treasury" and e["player"] == "Blues" and e["amount"] < 0
+               and events.index(e) < events.index(raids[0]) + 2]
+    assert paid["amount"] == -lost

@@ -50,6 +50,7 @@ BATTLE_TAGS = {
     "isAA": "is_aa",
     "isAAforCombatOnly": "is_aa_for_combat_only",
     "isInfrastructure": "is_infrastructure",
+    "isStrategicBomber": "is_strategic_bomber",
 }
 # The tag of a unit that is neither air nor sea.
 LAND_TAG = "land"
@@ -64,8 +65,8 @@ UNPLAYED_BATTLE_OPTIONS = ("isSuicide", "isSuicideOnAttack", "isSuicideOnDefense
                            "isKamikaze", "isMarine", "canNotTarget", "canNotBeTargetedBy", "typeAA",
                            "targetsAA", "attackAAmaxDieSides", "offensiveAttackAAmaxDieSides",
                            "chooseBestRoll", "canRetreatOnStalemate", "isCombatTransport",
-                           # strategic bombing and what goes with it: the battle ruleset has no raid
-                           "isStrategicBomber", "isRocket", "canIntercept", "canEscort", "canAirBattle",
+                           # what goes with strategic bombing beyond TripleA's classic raid
+                           "isRocket", "canIntercept", "canEscort", "canAirBattle",
                            "canScramble", "isAirBase", "canBeDamaged", "bombingBonus", "bombingMaxDieSides")
 
 

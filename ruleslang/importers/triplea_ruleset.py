@@ -33,6 +33,8 @@ def move_settings(attr_names: dict[str, str], tag_names: dict[str, str]) -> str:
     parts = [f"movement: u => u.{attr_names.get('movement', 'movement')}", "domain: u => domain_of(u)"]
     if "blitz" in tag_names:
         parts.append(f"blitz: u => has_tag(u, {tag_names['blitz']})")
+    if BATTLE_TAGS["isStrategicBomber"] in tag_names:  # the battle ruleset's raid (bombing_raid)
+        parts += ["bombs: u => bombs(u)", "raid_target: t => raid_target(t)"]
     for attr in ("transport_capacity", "transport_cost", "carrier_capacity", "carrier_cost"):
         parts.append(f"{attr}: u => u.{attr}")
     return ", ".join(parts) + "}"
@@ -78,7 +80,6 @@ _UNIT_TAGS = {
     "canBlitz": "blitz",
     "isInfantry": "infantry",
     "isFactory": "factory",
-    "isStrategicBomber": "strategic_bomber",
     "canIntercept": "interceptor",
     "canEscort": "escort",
     "canAirBattle": "air_battle",
