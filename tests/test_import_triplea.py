@@ -388,3 +388,252 @@ def test_a_unit_type_named_like_a_battle_rule_is_renamed(tmp_path):
     assert "renamed to 'capture_' (triplea/battle@1 declares 'capture')" in renamed.message
     assert cli.main(["check", "--rulesets", str(tmp_path / "out"), str(report.ruleset_path)]) == 0
     assert "capture_" in load_map("tiny-game", [tmp_path / "out"]).start.units["2 Sea Zone"]["Blues"]
+
+
+# ---------------------------------------------------------------- bots take what the rules value (Capture the Flag)
+
+def neutral_marsh(tmp_path: Path, production: int) -> Path:
+    """tiny_game.xml with Marsh held by no one (a TripleA neutral) and guarded by one neutral foot."""
+    return tiny_with(tmp_path, {
+        '      <territoryOwner territory="Marsh" owner="Reds"/>\n': "",
+        '<option name="production" value="2"/>\n      <option name="originalOwner" value="Blues"/>':
+            f'<option name="production" value="{production}"/>',
+        '<unitPlacement unitType="foot" territory="Blueland" quantity="2" owner="Blues"/>':
+            '<unitPlacement unitType="foot" territory="Blueland" quantity="2" owner="Blues"/>\n'
+            '      <unitPlacement unitType="foot" territory="Marsh" quantity="1"/>'})
+
+
+@pytest.mark.parametrize("production, attacked", [(2, True), (0, False)])
+def test_heuristic_bots_attack_a_neutral_territory_the_rules_value(tmp_path, production, attacked):
+    """A territory no player holds is attacked when the rules value it (its production here, the
+    battle ruleset's `territory_value`), as TripleA's neutrals are in games about taking them, and
+    left alone when it is worth nothing."""
+    report = import_triplea(neutral_marsh(tmp_path, production), tmp_path / "out")
+    assert cli.main(["play", "--rulesets", str(tmp_path / "out"), "--ruleset", f"{report.family}/base@1",
+                     "--rounds", "1", "--agent", "heuristic", "--seed", "1", "--log", str(tmp_path / "log.jsonl"),
+                     "--quiet"]) == 0
+    events = log_events(tmp_path / "log.jsonl")
+    battles = [e for e in events if e["kind"] == "battle" and e.get("space") == "Marsh"]
+    taken = [e for e in events if e["kind"] == "control" and e.get("space") == "Marsh"]
+    assert bool(battles) == attacked and bool(taken) == attacked, (battles, taken)
+
+
+# ---------------------------------------------------------------- TripleA's random start (Imperialism 1974)
+
+def dealt_start(tmp_path: Path, randomly: bool) -> Path:
+    """tiny_game.xml with a RandomStartDelegate step, Marsh and Peak open (no owner, passable, empty),
+    the Reds holding two foot and the Blues one."""
+    prop = ('    <property name="Territories Are Assigned Randomly" value="true" editable="true"><boolean/></property>\n'
+            if randomly else "")
+    return tiny_with(tmp_path, {
+        '      <territoryOwner territory="Marsh" owner="Reds"/>\n': "",
+        '<option name="isImpassable" value="true"/>': '<option name="isImpassable" value="false"/>',
+        '    <delegate name="weird"': '    <delegate name="randomStart" javaClass="games.strategy.triplea.delegate.'
+                                     'RandomStartDelegate" display="Pick"/>\n    <delegate name="weird"',
+        '      <step name="redPurchase"': '      <step name="pick" delegate="randomStart" maxRunCount="1"/>\n'
+                                          '      <step name="redPurchase"',
+        '    </unitInitialize>': '      <heldUnits unitType="foot" quantity="2" player="Reds"/>\n'
+                                '      <heldUnits unitType="foot" quantity="1" player="Blues"/>\n    </unitInitialize>',
+        '  <propertyList>\n': '  <propertyList>\n' + prop})
+
+
+def test_the_random_start_deals_in_triplea_order():
+    from ruleslang.importers.triplea_start import Pick, pick_order
+    # two open territories: the Reds and the Blues each take one, then the Reds' second unit goes home
+    assert pick_order({"Reds": ["foot", "foot"], "Blues": ["foot"], "Greens": []}, 2) == [
+        Pick("Reds", "foot", True), Pick("Blues", "foot", True), Pick("Reds", "foot", False)]
+    # a player whose hand is empty drops out of the rotation
+    assert [p.player for p in pick_order({"A": ["x"], "B": ["x", "x", "x"]}, 9)] == ["A", "B", "B", "B"]
+
+
+@pytest.mark.parametrize("randomly", [False, True])
+def test_a_random_start_deals_the_open_territories_before_the_first_turn(tmp_path, randomly):
+    game = dealt_start(tmp_path, randomly)
+    report, diagnostics = run_import(game, tmp_path / "out")
+    assert not [d for d in diagnostics if "RandomStartDelegate" in d.message or "Randomly" in d.message]
+    assert cli.main(["play", "--rulesets", str(tmp_path / "out"), "--ruleset", f"{report.family}/base@1",
+                     "--rounds", "1", "--agent", "random", "--seed", "4", "--log", str(tmp_path / "log.jsonl"),
+                     "--quiet"]) == 0
+    events = log_events(tmp_path / "log.jsonl")
+    taken = {e["space"]: e["after"] for e in events if e["kind"] == "control"
+             if e["space"] in ("Marsh", "Peak")}
+    assert sorted(taken.values())[:2] == ["Blues", "Reds"], taken  # one open territory each
+    added = [(e["owner"], e["space"]) for e in events if e["kind"] == "add_units" and e.get("unit_type") == "foot"]
+    reds_second = [s for o, s in added if o == "Reds"]
+    assert len(reds_second) == 2 and "Redland" in reds_second, added  # the second foot goes home
+    picks = [e for e in events if e.get("decision") == "choose" and e["player"] in ("Reds", "Blues")]
+    draws = [e for e in events if e["kind"] == "roll" and e["at"].startswith("tiny-game/base@1")]
+    if randomly:
+        assert not [p for p in picks if "start?" in str(p)] and len(draws) == 2 and {d["sides"] for d in draws} == {2}
+    else:
+        assert len(draws) == 0 and len(picks) >= 2
+
+
+# ---------------------------------------------------------------- game properties in diff
+
+def test_diff_of_two_game_files_shows_a_changed_property_as_a_setting(tmp_path, capsys):
+    (tmp_path / "b").mkdir()
+    changed = tiny_with(tmp_path / "b", {'<property name="Low Luck" value="false"': '<property name="Low Luck" value="true"',
+                                         'quantity="2" owner="Blues"/>\n    </unitInitialize>':
+                                         'quantity="3" owner="Blues"/>\n    </unitInitialize>'})
+    assert cli.main(["diff", str(TINY), str(changed)]) == 0
+    out = capsys.readouterr().out
+    assert 'changed table game_properties\n      row "Low Luck": "false" -> "true"' in out
+    assert "Blueland" in out.split("\nmap ")[1]  # the map's start changed too: 2 -> 3 foot
+    assert cli.main(["diff", "--format", "json", str(TINY), str(changed)]) == 0
+    found = json.loads(capsys.readouterr().out)
+    (row,) = [c for c in found["ruleset"]["changes"] if c["name"] == "game_properties"]
+    assert row["details"] == ['row "Low Luck": "false" -> "true"']
+
+
+# ---------------------------------------------------------------- Low Luck
+
+def test_low_luck_makes_sure_hits_of_whole_dice(tmp_path):
+    """TripleA's "Low Luck": in each round of a battle, each side's units (no air units here) add
+    up their values; whole dice are sure hits and the rest is one roll, so a round rolls at most
+    two dice. Without it, each unit rolls its own."""
+    rolls, rounds = {}, {}
+    for low_luck in ("true", "false"):
+        (tmp_path / low_luck).mkdir()
+        game = tiny_with(tmp_path / low_luck,
+                         {'<property name="Low Luck" value="false"': f'<property name="Low Luck" value="{low_luck}"'})
+        report = import_triplea(game, tmp_path / low_luck / "out")
+        assert ("override constant low_luck = true" in report.ruleset_path.read_text(encoding="utf-8")) == \
+            (low_luck == "true")
+        scenario = tmp_path / low_luck / "clash.yaml"
+        scenario.write_text("map: tiny-game\nunits:\n  Marsh:\n    Reds: {foot: 6}\n", encoding="utf-8")
+        log = tmp_path / low_luck / "log.jsonl"
+        assert cli.main(["play", "--rulesets", str(tmp_path / low_luck / "out"), "--ruleset", "tiny-game/base@1",
+                         "--scenario", str(scenario), "--rounds", "1", "--log", str(log), "--quiet"]) == 0
+        events = log_events(log)
+        start = next(i for i, e in enumerate(events) if e["kind"] == "battle" and e["defending"] > 0)
+        end = next(i for i, e in enumerate(events) if i > start and e["kind"] == "battle_end")
+        assert events[start]["attacking"] >= 3  # the heuristic attacks Blueland's two foot with enough
+        rolls[low_luck] = sum(1 for e in events[start:end] if e["kind"] == "roll")
+        rounds[low_luck] = events[end]["rounds"]
+    assert 0 < rolls["true"] <= 2 * rounds["true"], (rolls, rounds)
+    assert rolls["false"] > 2 * rounds["false"], (rolls, rounds)
+
+
+# ---------------------------------------------------------------- bots value a lot by what it gives
+
+def test_heuristic_bots_value_a_lot_by_all_its_units(tmp_path):
+    """tiny_game.xml sells heavy tanks (3 attack) two for 10: a lot gives 6 attack for 10, better
+    for attacking than foot (1 for 3), so the bot buys tanks for its attackers; valued at one
+    tank's attack per 10 it would buy foot alone. A unit of the lot is worth half its price."""
+    from fractions import Fraction
+
+    from ruleslang.api import new_game
+
+    report = import_triplea(TINY, tmp_path / "out")
+    scenario = tmp_path / "rich.yaml"
+    scenario.write_text("map: tiny-game\neconomy:\n  Reds: {treasury: 40}\n", encoding="utf-8")
+    game = new_game([f"{report.family}/base@1"], rulesets=[tmp_path / "out"], scenario=str(scenario), rounds=1,
+                    seed=1)
+    assert game.unit_rules().cost("heavy_tank") == Fraction(10, 2) and game.unit_rules().cost("foot") == 3
+    game.run(1)
+    (reds,) = [d for d in game.decisions if d["kind"] == "purchase" and d["player"] == "Reds"]
+    assert reds["answer"]["units"].get("heavy_tank", 0) >= 1 and reds["answer"]["units"].get("foot", 0) >= 2, reds
+
+
+# ---------------------------------------------------------------- what the battle does not play: warned at the XML
+
+SUPPORT = ('    <attachment name="supportAttachmentTank" attachTo="heavy tank" '
+           'javaClass="games.strategy.triplea.attachments.UnitSupportAttachment" type="unitType">\n'
+           '      <option name="unitType" value="foot"/>\n      <option name="bonus" value="2"/>\n'
+           '      <option name="number" value="1"/>\n      <option name="side" value="offence"/>\n'
+           '      <option name="dice" value="strength"/>\n      <option name="faction" value="allied"/>\n'
+           '      <option name="bonusType" value="tanks"/>\n'
+           '    </attachment>\n'
+           '    <attachment name="supportAttachmentSpoil" attachTo="ship" '
+           'javaClass="games.strategy.triplea.attachments.UnitSupportAttachment" type="unitType">\n'
+           '      <option name="unitType" value="foot"/>\n      <option name="bonus" value="-1"/>\n'
+           '      <option name="number" value="1"/>\n      <option name="side" value="defence"/>\n'
+           '      <option name="dice" value="strength"/>\n      <option name="faction" value="enemy"/>\n'
+           '    </attachment>\n    <attachment name="territoryAttachment" attachTo="Redland"')
+SUPPORT_TEST = """ruleset tiny-game/support-test@1
+uses tiny-game/base@1
+
+test "each heavy tank supports one attacking foot with +2":
+    scenario tiny-game/clash
+    battle at "Marsh" by Reds
+    expect sorted([b[0] for b in supports_of("attacker")]) == [0, 0, 0, 2, 2]
+    expect sorted([battle_units("attacker")[i - 1].attack + supports_of("attacker")[i - 1][0] for i in 1..5]) == \
+        [1, 3, 3, 3, 3]
+    expect [b for b in supports_of("defender")] == [[0, 0]]
+"""
+
+
+def test_support_attachments_are_played_and_rockets_warned(tmp_path, capsys):
+    game = tiny_with(tmp_path, {
+        '<option name="canBlitz" value="true"/>': '<option name="canBlitz" value="true"/>\n'
+                                                  '      <option name="isRocket" value="true"/>\n'
+                                                  '      <option name="isSuicide" value="false"/>',
+        '    <attachment name="territoryAttachment" attachTo="Redland"': SUPPORT})
+    report, diagnostics = run_import(game, tmp_path / "out")
+    (rocket,) = [d for d in diagnostics if "isRocket" in d.message]
+    assert rocket.code == "D645" and "not played" in rocket.message
+    assert rocket.span.line == line_of(game, "isRocket")
+    (enemy,) = [d for d in diagnostics if "UnitSupportAttachment" in d.message]  # the one not played
+    assert enemy.code == "D645" and "enemy" in enemy.message and "not played" in enemy.message
+    assert enemy.span.line == line_of(game, "supportAttachmentSpoil")
+    assert not [d for d in diagnostics if "isSuicide" in d.message]  # false: nothing unplayed
+    # two heavy tanks (two units each with 3 attack) support two of three foot at Marsh
+    (tmp_path / "out" / "tiny-game" / "scenarios").mkdir()
+    (tmp_path / "out" / "tiny-game" / "scenarios" / "clash.yaml").write_text(
+        "format: 1\nmap: tiny-game\nunits:\n  Marsh:\n    Reds: {foot: 3, heavy_tank: 2}\n    Blues: {foot: 1}\n"
+        "control: {Marsh: Blues}\n", encoding="utf-8")
+    (tmp_path / "out" / "tiny-game" / "support-test@1.rules").write_text(SUPPORT_TEST, encoding="utf-8")
+    assert cli.main(["test", "--rulesets", str(tmp_path / "out"),
+                     str(tmp_path / "out" / "tiny-game" / "support-test@1.rules")]) == 0, capsys.readouterr().out
+
+
+def test_supports_of_one_bonus_type_do_not_stack():
+    """A unit gets one support of a bonus type: the second rule of a type leaves out the units the
+    first supports; a rule of another type does not."""
+    from ruleslang.importers.triplea_support import Support, support_lines
+    rule = dict(bonus=1, number=1, offence=True, defence=False, strength=True, rolls=False, players=())
+    lines = support_lines([Support("a", "gun", ("foot",), kind="arty", **rule),
+                           Support("b", "cannon", ("foot",), kind="arty", **rule),
+                           Support("c", "tank", ("foot",), kind="armour", **rule)])
+    takers = {line.split()[1]: line for line in lines if line.strip().startswith("let takers_")}
+    assert "not (v in got_1)" in takers["takers_2"] and "got_" not in takers["takers_3"]
+    assert lines[-1] == ("    [[(if u in got_1 then 1 else 0) + (if u in got_2 then 1 else 0) + "
+                         "(if u in got_3 then 1 else 0), 0] for u in everyone]")
+
+
+# ---------------------------------------------------------------- strategic bombing
+
+BOMBER = {
+    '    <unit name="factory"/>': '    <unit name="factory"/>\n    <unit name="bomber"/>',
+    '    <attachment name="unitAttachment" attachTo="factory"':
+        '    <attachment name="unitAttachment" attachTo="bomber" '
+        'javaClass="games.strategy.triplea.attachments.UnitAttachment" type="unitType">\n'
+        '      <option name="movement" value="6"/>\n      <option name="isAir" value="true"/>\n'
+        '      <option name="attack" value="4"/>\n      <option name="defense" value="1"/>\n'
+        '      <option name="isStrategicBomber" value="true"/>\n    </attachment>\n'
+        '    <attachment name="unitAttachment" attachTo="factory"',
+    '<unitPlacement unitType="foot" territory="Blueland" quantity="2" owner="Blues"/>':
+        '<unitPlacement unitType="foot" territory="Blueland" quantity="8" owner="Blues"/>\n'
+        '      <unitPlacement unitType="factory" territory="Blueland" quantity="1" owner="Blues"/>\n'
+        '      <unitPlacement unitType="bomber" territory="Redland" quantity="1" owner="Reds"/>',
+}
+
+
+def test_a_strategic_bomber_raids_an_enemy_factory(tmp_path):
+    """TripleA's classic raid: the bomber rolls a die and the factory's owner loses that many PUs,
+    at most the territory's production (5 for Blueland) and what it has. Blueland's eight foot
+    are too many to attack: the bomber raids."""
+    report, diagnostics = run_import(tiny_with(tmp_path, BOMBER), tmp_path / "out")
+    assert not [d for d in diagnostics if "isStrategicBomber" in d.message]
+    assert cli.main(["play", "--rulesets", str(tmp_path / "out"), "--ruleset", f"{report.family}/base@1",
+                     "--rounds", "1", "--agent", "heuristic", "--seed", "2", "--log", str(tmp_path / "log.jsonl"),
+                     "--quiet"]) == 0
+    events = log_events(tmp_path / "log.jsonl")
+    raids = [e for e in events if e["kind"] == "log" and e["message"].startswith("bombing raid on Blueland")]
+    assert len(raids) == 1, [e for e in events if e["kind"] in ("raid", "move_units")]
+    rolled, lost = (int(n) for n in re.findall(r"(\d+) rolled, Blues loses (\d+)", raids[0]["message"])[0])
+    assert 1 <= rolled <= 6 and lost == min(rolled, 5, 9)
+    (paid,) = [e for e in events if e["kind"] == "treasury" and e["player"] == "Blues" and e["amount"] < 0
+               and events.index(e) < events.index(raids[0]) + 2]
+    assert paid["amount"] == -lost

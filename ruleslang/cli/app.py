@@ -179,8 +179,9 @@ def build_parser() -> argparse.ArgumentParser:
                                    "changed (a constant with its old and new value, a formula's old and new text), "
                                    "not a line diff; an added or removed definition is shown whole. Two maps "
                                    "(names without '/' or .yaml files) are compared fact by fact: players, turn "
-                                   "order, spaces, connections, canals and the starting position. Exit 0 whether "
-                                   "or not they differ.")
+                                   "order, spaces, connections, canals and the starting position. Two TripleA game "
+                                   "files (.xml) are imported and compared as rulesets (their game properties as a "
+                                   "table's rows) and as maps. Exit 0 whether or not they differ.")
     p.add_argument("old", metavar="REF_A", help="the ruleset to compare from (family/name@N or a .rules file), "
                                                "or a map (a map name or a .yaml file)")
     p.add_argument("new", metavar="REF_B", help="the ruleset or map to compare to (often a later revision of REF_A)")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import sys
+import tempfile
+from pathlib import Path
 
 from ruleslang.api import Outcome, Rules, check_each, list_rulesets, ruleset_diff, run_tests
 from ruleslang.base.diagnostics import (Diagnostic, DiagnosticError, error, render_all_text, render_text,
@@ -162,9 +164,37 @@ def cmd_explain(args) -> int:
     return EXIT_OK
 
 
+def _diff_triplea(args, ws) -> int:
+    """`ruleslang diff A.xml B.xml`: two TripleA game files, each imported (into a folder of its
+    own, removed afterwards) and compared as rulesets (units, frontiers, turn, the game properties'
+    table: a changed property is a changed row) and as maps."""
+    # start-up time: the importer loads only for this use of diff
+    from ruleslang.importers.triplea import run_import
+
+    with tempfile.TemporaryDirectory(prefix="ruleslang-diff-") as out:
+        reports = []
+        for i, xml in enumerate((args.old, args.new)):
+            report, diagnostics = run_import(xml, Path(out) / str(i))
+            if report is None or has_errors(diagnostics):
+                return report_diagnostics(diagnostics, args.format)
+            reports.append(report)
+        rules = ruleset_diff(str(reports[0].ruleset_path), str(reports[1].ruleset_path), workspace=ws)
+        board = diff_maps(load_map(str(reports[0].map_path), []), load_map(str(reports[1].map_path), []))
+    if args.format == "json":
+        print(json.dumps({"from": str(args.old), "to": str(args.new), "ruleset": rules.to_json(),
+                          "map": board.to_json()}, indent=2))
+    else:
+        print(f"{args.old} -> {args.new} (TripleA game files, each imported)")
+        print(rules.to_text())
+        print(board.to_text())
+    return EXIT_OK
+
+
 def cmd_diff(args) -> int:
     """`ruleslang diff`: two rulesets compared definition by definition."""
     ws = open_workspace(args)
+    if all(str(ref).lower().endswith(".xml") for ref in (args.old, args.new)):
+        return _diff_triplea(args, ws)
     refuse_folders([args.old, args.new])
     # start-up time: for `diff` alone
     from ruleslang.board.mapdiff import diff_maps, is_map_ref

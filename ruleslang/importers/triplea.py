@@ -55,7 +55,7 @@ class _Importer(MapReader, RulesetWriter):
 
     def other_untranslated(self) -> None:
         """Report what neither the map nor the ruleset reads: other attachments, relationships, elements."""
-        handled = {"UnitAttachment", "TerritoryAttachment", "CanalAttachment"}
+        handled = {"UnitAttachment", "TerritoryAttachment", "CanalAttachment", "UnitSupportAttachment"}
         for attachment in self.section("attachmentList").all("attachment"):
             cls = attachment.attrs.get("javaClass", "").rsplit(".", 1)[-1]
             if cls not in handled:

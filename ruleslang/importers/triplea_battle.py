@@ -50,19 +50,24 @@ BATTLE_TAGS = {
     "isAA": "is_aa",
     "isAAforCombatOnly": "is_aa_for_combat_only",
     "isInfrastructure": "is_infrastructure",
+    "isStrategicBomber": "is_strategic_bomber",
 }
 # The tag of a unit that is neither air nor sea.
 LAND_TAG = "land"
 
 # Game properties the battle ruleset reads: TripleA's property -> the boolean constant it declares.
-BATTLE_PROPERTIES = {"Submersible Subs": "submersible_subs"}
+BATTLE_PROPERTIES = {"Submersible Subs": "submersible_subs", "Low Luck": "low_luck",
+                     "Low Luck for AntiAircraft": "low_luck_aa"}
 
 # Unit options that change TripleA's battle and that the battle ruleset does not play: the
 # importer warns at each (a unit that would fight otherwise than in TripleA, said so).
 UNPLAYED_BATTLE_OPTIONS = ("isSuicide", "isSuicideOnAttack", "isSuicideOnDefense", "isSuicideOnHit",
                            "isKamikaze", "isMarine", "canNotTarget", "canNotBeTargetedBy", "typeAA",
                            "targetsAA", "attackAAmaxDieSides", "offensiveAttackAAmaxDieSides",
-                           "chooseBestRoll", "canRetreatOnStalemate", "isCombatTransport")
+                           "chooseBestRoll", "canRetreatOnStalemate", "isCombatTransport",
+                           # what goes with strategic bombing beyond TripleA's classic raid
+                           "isRocket", "canIntercept", "canEscort", "canAirBattle",
+                           "canScramble", "isAirBase", "canBeDamaged", "bombingBonus", "bombingMaxDieSides")
 
 
 def die_lines(sides: int) -> list[str]:

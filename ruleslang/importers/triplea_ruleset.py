@@ -14,8 +14,12 @@ from ruleslang.importers.triplea_names import option_value, quote, snake_case
 from ruleslang.importers.triplea_production import (FRONTIER_TABLE, IN_FRONTIER, Offer, first_prices, frontier_lines, purchase_settings,
                                                       read_frontiers)
 from ruleslang.importers.triplea_reader import GameReader
+from ruleslang.importers.triplea_support import read_supports, support_lines
+from ruleslang.importers.triplea_start import RANDOM_PROPERTY, RANDOM_START_DELEGATE, pick_order, random_start_lines
 from ruleslang.importers.triplea_report import RULESET_VERSION
 
+# The table of the game's properties (property_table).
+PROPERTY_TABLE = "game_properties"
 # Settings of the move procedures, filled in from the attributes and tags the file declares.
 _MOVE_SETTINGS = "{move_settings}"
 # Settings of the purchase procedure: the current player's production frontier.
@@ -29,6 +33,8 @@ def move_settings(attr_names: dict[str, str], tag_names: dict[str, str]) -> str:
     parts = [f"movement: u => u.{attr_names.get('movement', 'movement')}", "domain: u => domain_of(u)"]
     if "blitz" in tag_names:
         parts.append(f"blitz: u => has_tag(u, {tag_names['blitz']})")
+    if BATTLE_TAGS["isStrategicBomber"] in tag_names:  # the battle ruleset's raid (bombing_raid)
+        parts += ["bombs: u => bombs(u)", "raid_target: t => raid_target(t)"]
     for attr in ("transport_capacity", "transport_cost", "carrier_capacity", "carrier_cost"):
         parts.append(f"{attr}: u => u.{attr}")
     return ", ".join(parts) + "}"
@@ -74,7 +80,6 @@ _UNIT_TAGS = {
     "canBlitz": "blitz",
     "isInfantry": "infantry",
     "isFactory": "factory",
-    "isStrategicBomber": "strategic_bomber",
     "canIntercept": "interceptor",
     "canEscort": "escort",
     "canAirBattle": "air_battle",
@@ -116,6 +121,7 @@ class RulesetWriter(GameReader):
         options = self.unit_options()
         offers = self.offers()
         costs = first_prices(offers)
+        self.unit_costs = costs  # what the random start orders a hand by (TripleA's costs for TUV)
         unit_elements = {u.attrs["name"]: u for u in self.section("unitList").all("unit") if u.attrs.get("name")}
         unit_list = list(unit_elements)
         attributes: dict[str, int] = {"cost": 0}
@@ -129,7 +135,7 @@ class RulesetWriter(GameReader):
                 unit_tags.append("purchasable")
             for option, (value, element) in options.get(unit, {}).items():
                 parsed = option_value(value)
-                if option in UNPLAYED_BATTLE_OPTIONS:
+                if option in UNPLAYED_BATTLE_OPTIONS and parsed not in (False, 0, ""):
                     self.untranslated("battle option", option, f"{unit}: {option}={value!r} is not played: "
                                       f"{BATTLE_RULESET} fights without it", element)
                 if option == "isTwoHit" and parsed is True:
@@ -225,7 +231,8 @@ class RulesetWriter(GameReader):
         settings = move_settings(attr_names, tag_names)
         lines.extend(line.replace(_MOVE_SETTINGS, settings).replace(_PURCHASE_SETTINGS, purchase)
                      for line in self.phase_lines(taken))
-        lines.extend(self.property_comments())
+        lines.extend(self.supports())
+        lines.extend(self.property_table(taken))
         return "\n".join(lines).rstrip() + "\n"
 
     def phase_lines(self, taken: set[str]) -> list[str]:
@@ -238,6 +245,7 @@ class RulesetWriter(GameReader):
         """
         delegates = {d.attrs.get("name"): d for d in self.section("gamePlay").all("delegate")}
         turns: dict[str, list[str]] = {}
+        start_step = None  # TripleA's RandomStartDelegate step, translated as a hook (random_start)
         for step in self.steps():
             delegate = delegates.get(step.attrs.get("delegate"))
             if delegate is None:
@@ -248,6 +256,9 @@ class RulesetWriter(GameReader):
             if cls == "MoveDelegate":
                 cls = "noncombat move" if step.attrs.get("name", "").lower().endswith("noncombatmove") else "combat move"
             player = step.attrs.get("player")
+            if cls == RANDOM_START_DELEGATE and start_step is None:
+                start_step = step
+                continue
             if cls not in _TURN_PHASES or step.attrs.get("maxRunCount") == "1" or not player:
                 self.untranslated("step", cls, f"the step '{step.attrs.get('name')}' has no ruleslang "
                                   "runtime procedure; not translated", step)
@@ -293,6 +304,9 @@ class RulesetWriter(GameReader):
         lines.append(f"sequence turn: {', '.join(names[p] for p in order)}")
         lines.extend(self.skip_hooks(order, names, {player: {phase_of[k] for k in keys} for player, keys in turns.items()},
                                      taken))
+        first = next(iter(turns))  # the first player's turn opens the game (TripleA's turn order)
+        opening = next(p for p in order if p in {phase_of[k] for k in turns[first]})
+        lines.extend(self.random_start(start_step, names[opening], taken))
         self.report.phases = len(order)
         return lines
 
@@ -315,6 +329,56 @@ class RulesetWriter(GameReader):
                       f"hook {hook} instead of {names[phase]} for {{{players}}}:",
                       f"    log {quote(f'{names[phase]}: not in this player' + chr(39) + 's turn')}"]
         return lines
+
+    def supports(self) -> list[str]:
+        """TripleA's support attachments as the override of the battle ruleset's `supports_of`
+        (triplea_support.py)."""
+        units = {u.attrs["name"] for u in self.section("unitList").all("unit") if u.attrs.get("name")}
+        players = {p.attrs["name"] for p in self.player_elements()}
+        found = read_supports(self.attachments("UnitSupportAttachment"), self.unit_name, units, players,
+                              self.untranslated)
+        return support_lines(found)
+
+    def random_start(self, step, phase: str, taken: set[str]) -> list[str]:
+        """TripleA's held units (`heldUnits`), dealt before the first turn when the game has a
+        RandomStartDelegate step (triplea_start.py), before `phase`; without that step they are
+        reported, not placed."""
+        hands: dict[str, list[tuple[int, int, str]]] = {p.attrs["name"]: [] for p in self.player_elements()}
+        held = list(self.section("initialize").walk("heldUnits"))
+        for n, element in enumerate(held):
+            player, unit = element.attrs.get("player", ""), element.attrs.get("unitType", "")
+            count = self.whole(element, "quantity", 1)
+            if player not in hands or unit not in self.unit_names:
+                self.fail(f"units are held by the unknown player '{player}' or of the unknown type '{unit}'", element)
+                continue
+            if step is None:
+                self.untranslated("held units", unit, f"{player} holds {count} {unit} to place; without a "
+                                  f"{RANDOM_START_DELEGATE} step they are not placed", element)
+                continue
+            hands[player] += [(self.unit_costs.get(unit, 0), n, self.unit_name(unit))] * (count or 0)
+        if step is None:
+            return []
+        territories = self.territories()
+        closed = {e.attrs.get("territory") for e in self.section("initialize").walk("territoryOwner")}
+        closed |= {e.attrs.get("territory") for e in self.section("initialize").walk("unitPlacement")}
+        for attachment in self.attachments("TerritoryAttachment"):
+            if any(o == "isImpassable" and v == "true" for o, v, _ in self.options(attachment)):
+                closed.add(attachment.attrs.get("attachTo"))
+        open_spaces = [t for t, e in territories.items() if e.attrs.get("water") != "true" and t not in closed]
+        randomly = any(p.attrs.get("name") == RANDOM_PROPERTY and p.attrs.get("value") == "true"
+                       for p in self.section("propertyList").all("property"))
+        picks = pick_order({p: [u for *_, u in sorted(h)] for p, h in hands.items()}, len(open_spaces))
+        if not picks:
+            return []
+        names = []
+        for name in ("random_start", "start_open"):
+            while name in taken:
+                name += "_"
+            taken.add(name)
+            names.append(name)
+        factories = {self.unit_name(u) for u in self.factory_units()}
+        return random_start_lines(picks, open_spaces, factories, randomly=randomly, hook=names[0], phase=phase,
+                                  open_formula=names[1], step_name=step.attrs.get("name", ""))
 
     def battle_overrides(self) -> list[str]:
         """What the battle ruleset reads of the game besides its units: the game's die (TripleA's
@@ -357,16 +421,30 @@ class RulesetWriter(GameReader):
             lines.append(f"counter {name}(p: player) -> int = 0    # TripleA's resource {quote(resource)}")
         return (lines + [""] if lines else []), counters
 
-    def property_comments(self) -> list[str]:
-        """TripleA's game properties as comments of the ruleset (each reported untranslated)."""
-        lines = []
+    def property_table(self, taken: set[str]) -> list[str]:
+        """TripleA's game properties as a table of the ruleset, name -> value as the file gives it,
+        so that `ruleslang diff` shows a changed property as a changed row. Those the battle ruleset
+        plays are also its constants (battle_overrides); the others no rule reads, and each is
+        reported untranslated. `taken`: the names declared already (the table avoids them)."""
+        values: dict[str, str] = {}
         for prop in self.section("propertyList").all("property"):
             name = prop.attrs.get("name", "")
-            if name in ("notes", "mapName") or name in BATTLE_PROPERTIES or not name:
+            if name in ("notes", "mapName") or not name:
                 continue
             value = prop.attrs.get("value", "")
-            self.untranslated("game property", name, f"'{name}' = {value!r} is built into TripleA; not translated", prop)
-            if not lines:
-                lines = ["", "# TripleA game properties (not translated; a ruleset may declare options for them):"]
-            lines.append(f"#   {name} = {value}")
+            values[name] = value  # a property given twice: TripleA keeps the last
+            if name not in BATTLE_PROPERTIES and name != RANDOM_PROPERTY:
+                self.untranslated("game property", name, f"'{name}' = {value!r} is built into TripleA; not "
+                                  f"translated (kept in the table {PROPERTY_TABLE})", prop)
+        if not values:
+            return []
+        table = PROPERTY_TABLE
+        while table in taken:
+            table += "_"
+        taken.add(table)
+        played = ", ".join(sorted({*BATTLE_PROPERTIES, RANDOM_PROPERTY} & set(values)))
+        lines = ["", "# TripleA's game properties as the file sets them; translated above: " + (played or "none") + ".",
+                 "# No rule reads this table; the import report lists the others as not translated.",
+                 f"table {table}(name: text) -> text:"]
+        lines += [f"    {quote(name)} -> {quote(value)}" for name, value in values.items()]
         return lines

@@ -15,7 +15,8 @@ values). It then plays:
   purchase's `factory_cost` setting, its site one the rules' `constraint on build` accepts), then
   the land units with the best value for money for attack and defence (their firepower; about
   two defenders for each attacker), plus an air unit when it can afford one;
-- combat move: attacks the most valuable reachable enemy spaces it takes with high odds, with the
+- combat move: attacks the most valuable reachable enemy spaces (and spaces no one holds that the
+  rules value) it takes with high odds, with the
   fewest units that keep the odds (`_fewest`), capitals and score-bearing territories first; units no attack
   needs that can bomb raid the richest enemy factory they reach, with escorts where enemy air units wait; an air unit goes only where it
   keeps a landing whatever the battles give (the engine's `landings`; carrier places promised once);
@@ -226,13 +227,17 @@ class HeuristicAgent(Agent):
                 air.append(t)
         if not land:
             return {"units": {}, "build": build}
-        defender = max(land, key=lambda t: (self._type_fire(game, t, "defender") / costs[t], -costs[t], t))
-        attacker = max(land, key=lambda t: (self._type_fire(game, t, "attacker") / costs[t],
-                                            self._type_fire(game, t, "attacker"), t))
+        # a count bought is a number of lots (`lots`: the types sold several at a time) and a cost the
+        # price of a lot: a lot is worth what all its units give
+        lots = d.context.get("lots", {})
+
+        def fire(t: str, side: str) -> int:
+            return self._type_fire(game, t, side) * lots.get(t, 1)
+        defender = max(land, key=lambda t: (fire(t, "defender") / costs[t], -costs[t], t))
+        attacker = max(land, key=lambda t: (fire(t, "attacker") / costs[t], fire(t, "attacker"), t))
         bought: dict[str, int] = {}
         if air and money >= 30:
-            plane = max(air, key=lambda t: (self._type_fire(game, t, "defender") + self._type_fire(game, t, "attacker"),
-                                            -costs[t], t))
+            plane = max(air, key=lambda t: (fire(t, "defender") + fire(t, "attacker"), -costs[t], t))
             bought[plane] = 1
             money -= costs[plane]
         order = [defender, defender, attacker]
@@ -244,7 +249,7 @@ class HeuristicAgent(Agent):
             bought[t] = bought.get(t, 0) + 1
             money -= costs[t]
             i += 1
-        for t, n in self._transports_to_buy(game, costs, money_at_start).items():
+        for t, n in self._transports_to_buy(game, costs, money_at_start, lots).items():
             # ships for the units that cannot reach the fighting by land: bought first, then
             # the land units above with what is left
             bought = self._with_ships(bought, costs, t, n, money_at_start)
@@ -300,8 +305,9 @@ class HeuristicAgent(Agent):
         defence = [u for u in board.units(territory) if game.allied(u.owner, self.player)]
         return self.odds(game, most_numerous_owner(attack), attack, defence, territory) < HOLD_ODDS
 
-    def _transports_to_buy(self, game, costs: dict, money: int) -> dict[str, int]:
-        """Transports, when the player's units pile up where no enemy can be reached by land."""
+    def _transports_to_buy(self, game, costs: dict, money: int, lots: dict[str, int]) -> dict[str, int]:
+        """Transports (lots of them, `lots` as in `_purchase`), when the player's units pile up
+        where no enemy can be reached by land."""
         facts = game.unit_rules()
         kinds = [t for t in costs if facts.domain(_Sample(t, self.player)) == "sea"
                  and facts.transport_capacity(_Sample(t, self.player)) > 0]
@@ -312,8 +318,8 @@ class HeuristicAgent(Agent):
         worth = {s: self._territory_value(game, s) for s in factories}
         stranded_output = sum(worth[s] for s in factories if shipping.front_distance(s) is None)
         share = stranded_output / max(1, sum(worth.values()))
-        kind = min(kinds, key=lambda t: (costs[t], t))
-        room = facts.transport_capacity(_Sample(kind, self.player))
+        kind = min(kinds, key=lambda t: (costs[t] / lots.get(t, 1), t))
+        room = facts.transport_capacity(_Sample(kind, self.player)) * lots.get(kind, 1)
         # what waits ashore, and about what this turn's purchase adds there (a land unit a 4 IPCs)
         need = shipping.stranded_count() + share * money / 4 - shipping.room_at_sea()
         count = 0
@@ -553,13 +559,17 @@ class HeuristicAgent(Agent):
         fn = game.compiled.callable("score")
         state = game.state
         before = fn(game.ctx, side)
+        held = space in state.control
         old = state.control.get(space)
         state.control[space] = self.player
         state.version += 1
         try:
             after = fn(game.ctx, side)
         finally:
-            state.control[space] = old
+            if held:
+                state.control[space] = old
+            else:  # a space no one held goes back to having no entry (logs list control as it was)
+                del state.control[space]
             state.version += 1
         try:
             return float(after - before)
@@ -576,9 +586,7 @@ class HeuristicAgent(Agent):
             if unit is None or self._domain(game, unit) == "sea":
                 continue
             for target, path in engine.destinations(uid).items():
-                hostile = (board.is_land(target) and board.controller(target) is not None
-                           and not game.allied(board.controller(target), self.player))
-                if hostile:
+                if self._target(game, target):
                     reach.setdefault(target, []).append((uid, path))
         can_raid = {uid for uid in engine.movable_units() if any(m.kind == "bomb" for m in engine.moves_of(uid))}
         held = self._escort_reserve(game, engine, can_raid)
@@ -612,6 +620,20 @@ class HeuristicAgent(Agent):
                 plan.append(Move((uid,), path))
         plan += self._assaults(game, engine, used)
         return plan + self._raids(game, engine, used, reserved)
+
+    def _target(self, game, space: str) -> bool:
+        """Whether the combat plan considers taking `space` (one the engine lets a unit enter in
+        combat move): a territory an enemy holds, or one no player holds that the rules value
+        (`_value`: its territory value or what taking it adds to the side's score; TripleA's
+        neutral territories, which some games are about taking). A worthless unowned space is
+        left alone: taking it gives nothing for the units it costs."""
+        board = game.board
+        if not board.is_land(space):
+            return False
+        controller = board.controller(space)
+        if controller is None:
+            return self._value(game, space) > 0
+        return not game.allied(controller, self.player)
 
     def _fewest(self, game, target: str, units: list, defenders: list, needed: float) -> int | None:
         """How many of `units` (strongest first) attack `target`: the fewest, a land unit among

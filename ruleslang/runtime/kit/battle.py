@@ -563,7 +563,9 @@ def _fight(ctx, game, space: str, steps: dict, sequence: list[str], rules: Battl
             battle.end_round()
         # the attacker wins when it still stands and the defenders do not (both destroyed: the defender holds)
         won = not battle.units("defender") and bool(battle.units("attacker")) and battle.retreated_to is None
-        enemy_land = won and board.is_land(space) and not game.allied(board.controller(space) or attacker, attacker)
+        # hostile land: an enemy's, or no one's (kit/movement.py's reading; a neutral defended by units)
+        holder = board.controller(space)
+        enemy_land = won and board.is_land(space) and (holder is None or not game.allied(holder, attacker))
         taken = enemy_land and any(rules.captures(u) for u in battle.units("attacker"))
         result = "retreat" if battle.retreated_to else ("attacker" if won else "defender")
         if not board.is_land(space):

@@ -9,6 +9,7 @@ units (hit points, movement domain, cost) and what a turn collected, through thi
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from ruleslang.runtime.config import procedure_config, runtime_procedures
@@ -134,6 +135,7 @@ class UnitFacts:
         self._hp = self._setting("battle", "hit_points", "unit")
         self._domain = self._setting("move", "domain", "unit")
         self._cost = self._setting("purchase", "cost", "type")
+        self._lot = self._setting("purchase", "lot", "type")
         self._capacity = self._setting("move", "transport_capacity", "unit")
         self._cargo_cost = self._setting("move", "transport_cost", "unit")
         self._deck = self._setting("move", "carrier_capacity", "unit")
@@ -152,8 +154,14 @@ class UnitFacts:
     def domain(self, unit) -> str:
         return self._domain(unit) if self._domain is not None else "land"
 
-    def cost(self, type_name: str) -> int:
-        return self._cost(type_name) if self._cost is not None else 0
+    def cost(self, type_name: str) -> int | Fraction:
+        """What one unit of the type costs: the purchase's `cost` setting, the price of a lot, over
+        the units its `lot` setting gives (2 for 7: 7/2 a unit)."""
+        if self._cost is None:
+            return 0
+        price = self._cost(type_name)
+        lot = self._lot(type_name) if self._lot is not None else 1
+        return price if lot == 1 else Fraction(price, lot)
 
     def transport_capacity(self, unit) -> int:
         return self._capacity(unit) if self._capacity is not None else 0
