@@ -174,6 +174,13 @@ def _procs_root():
     return str(Path(__file__).parent / "rulesets")
 
 
+def _its_one_test_passes(tmp_path, ref: str, text: str) -> None:
+    """`ruleslang test REF` of a ruleset over procs/game@1 (tests/rulesets): its one test passes."""
+    write_rulesets(tmp_path, {ref: text})
+    code, out = run_cli(["test", ref, "--rulesets", str(tmp_path), "--rulesets", _procs_root()])
+    assert code == 0 and "1 passed, 0 failed" in out, out
+
+
 def test_run_previous_in_a_constraint_override_checks_both(tmp_path):
     text = """
         ruleset demo/stricter@1
@@ -187,9 +194,7 @@ def test_run_previous_in_a_constraint_override_checks_both(tmp_path):
             expect refused place(Reds, "Isle", [foot, foot]) "never two"
             expect refused place(Reds, "Isle", [foot, foot, foot, foot]) "at most 3 foot at Isle"
     """
-    write_rulesets(tmp_path, {"demo/stricter@1": text})
-    code, out = run_cli(["test", "demo/stricter@1", "--rulesets", str(tmp_path), "--rulesets", _procs_root()])
-    assert code == 0 and "1 passed, 0 failed" in out, out
+    _its_one_test_passes(tmp_path, "demo/stricter@1", text)
 
 
 def test_a_replaced_constraint_guards_only_where_its_override_runs_it(tmp_path):
@@ -203,9 +208,7 @@ def test_a_replaced_constraint_guards_only_where_its_override_runs_it(tmp_path):
             expect allowed place(Reds, "Isle", [foot, foot, foot, foot])
             expect refused place(Reds, "Isle", [foot, foot, foot, foot, foot, foot]) "at most five"
     """
-    write_rulesets(tmp_path, {"demo/looser@1": text})
-    code, out = run_cli(["test", "demo/looser@1", "--rulesets", str(tmp_path), "--rulesets", _procs_root()])
-    assert code == 0 and "1 passed, 0 failed" in out, out
+    _its_one_test_passes(tmp_path, "demo/looser@1", text)
 
 
 def test_run_previous_in_a_constraint_on_another_action_is_r255(tmp_path):
