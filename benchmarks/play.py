@@ -375,7 +375,7 @@ def paired_duel(ws, refs, sides: dict[str, list[str]], seeds: range, rounds: int
     def leader(exact_members: list[str], seed: int):
         game = build_game(ws, GameSetup(refs=refs, seed=seed, rounds=rounds, default_agent="heuristic",
                                         players={p: "heuristic" for p in order}))
-        exact_heuristic(game, exact_members, seed)
+        heuristic_on(game, exact_members, seed, EXACT, odds="exact")
         start = time.process_time()
         result = game.run(rounds)
         return result.get("winner") or result.get("ahead"), time.process_time() - start

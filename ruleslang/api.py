@@ -30,7 +30,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
 from ruleslang.base import reads
-from ruleslang.base.fileio import is_folder
 from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, error, sort_diagnostics
 from ruleslang.base.errors import EvalError
 from ruleslang.base.source import Source, Span
@@ -46,8 +45,7 @@ from ruleslang.workspace.kept import Keeper, SpanTable, decode_diagnostic, encod
 from ruleslang.workspace.session import compile_expression, convert_argument, make_context
 
 if TYPE_CHECKING:
-    # start-up time: the diff and the rule-test machinery load with the commands that use them;
-    # here they name types only
+    # start-up time: the diff and the rule-test machinery load with the commands that use them (types only here)
     from ruleslang.lang.diff import RulesetDiff
     from ruleslang.ruletests.coverage import CoverageReport
     from ruleslang.ruletests.runner import TestResult
@@ -192,7 +190,7 @@ def workspace_for(refs: Sequence[str], *, rulesets: Sequence[str | Path] = ()) -
 
 def _is_folder(ref: str) -> bool:
     """Whether a REF names a folder (a REF is otherwise a name or a .rules file)."""
-    return parse_ref(ref) is None and is_folder(ref)
+    return parse_ref(ref) is None and Path(ref).is_dir()
 
 
 def _root_of(folder: Path) -> Path:
@@ -244,7 +242,8 @@ class TestRun:
 
     def to_json(self) -> dict:
         """What `ruleslang test --format json` prints."""
-        from ruleslang.ruletests.runner import results_json  # start-up time: as in run_tests
+        # start-up time: as in run_tests
+        from ruleslang.ruletests.runner import results_json
 
         out = results_json(self.results)
         for index in self.cached:
@@ -298,7 +297,8 @@ def run_tests(refs: Sequence[str] = (), *, keyword: str | None = None, coverage:
 
 def _unloadable(ref: str, diagnostics) -> TestResult:
     """A ruleset that does not check: one failed 'test' in the summary, so it never reads as success."""
-    from ruleslang.ruletests.runner import TestResult  # start-up time: as in run_tests
+    # start-up time: as in run_tests
+    from ruleslang.ruletests.runner import TestResult
 
     first = next((d for d in diagnostics if d.is_error), None)
     # an error with no place in a file (a missing file, a folder) points at the REF as typed

@@ -26,7 +26,7 @@ import yaml
 from ruleslang.base import reads
 from ruleslang.base.cache import read_cached, touch, write_cached
 
-from ruleslang.base.fileio import is_file, is_folder
+from ruleslang.base.fileio import is_file
 from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, Related, error
 from ruleslang.base.limits import MAX_DATA_CHARS, MAX_NUMBER_DIGITS, MAX_YAML_DEPTH
 from ruleslang.base.source import Source, Span, span_at
@@ -291,7 +291,10 @@ def not_a_file(path: str, span: Span | None = None, code: str = "D608") -> Diagn
     found = Path(path)
     if is_file(found):
         return None
-    message = f"{path} is a folder, not a file" if is_folder(found) else f"no such file: {path}"
+    try:
+        message = f"{path} is a folder, not a file" if found.is_dir() else f"no such file: {path}"
+    except OSError as exc:  # what the system refuses to look up (a name past its limit), said where it was written
+        return error("D613", f"{exc.strerror or exc}: {path}", span, file=None if span else path)
     return error(code, message, span, file=None if span else path)
 
 

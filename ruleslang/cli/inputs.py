@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ruleslang.base.fileio import is_folder
 from ruleslang.api import workspace_for
 from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, error
 from ruleslang.lang.compose.loader import parse_ref
@@ -19,7 +18,7 @@ def open_workspace(args) -> Workspace:
 def ruleset_folders(args) -> list[str]:
     """The --rulesets folders; one that is not a folder is a usage error (the roots would skip it)."""
     for folder in args.rulesets:
-        if not is_folder(folder):
+        if not Path(folder).is_dir():
             why = "it is a file, not a folder" if Path(folder).exists() else "there is no such folder"
             raise DiagnosticError(error("U109", f"--rulesets {folder}: {why}", file=folder,
                                         hint="--rulesets takes a folder of rulesets laid out as family/name@N.rules"))
@@ -35,7 +34,7 @@ def workspace_and_refs(args) -> tuple[Workspace, list[str]]:
 
 def folder_ref(ref: str) -> Diagnostic | None:
     """The diagnostic for a REF that names a folder (else None): a REF is a name or a .rules file."""
-    if parse_ref(ref) is not None or not is_folder(ref):
+    if parse_ref(ref) is not None or not Path(ref).is_dir():
         return None
     return error("S002", f"'{ref}' is a folder, not a .rules file", file=ref,
                  hint="a REF is family/name@N, family/name or a .rules file; --rulesets DIR searches a folder")

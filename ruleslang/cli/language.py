@@ -8,7 +8,7 @@ import tempfile
 from pathlib import Path
 
 from ruleslang.api import Outcome, Rules, check_each, list_rulesets, ruleset_diff, run_tests
-from ruleslang.base.diagnostics import (Diagnostic, DiagnosticError, error, render_all_text, render_text,
+from ruleslang.base.diagnostics import (Diagnostic, DiagnosticError, error, has_errors, render_all_text, render_text,
                                         sort_diagnostics)
 from ruleslang.base.source import Source, Span
 from ruleslang.cli.inputs import load_composition, open_workspace, refuse_folders, ruleset_folders, workspace_and_refs
@@ -168,8 +168,9 @@ def _diff_triplea(args, ws) -> int:
     """`ruleslang diff A.xml B.xml`: two TripleA game files, each imported (into a folder of its
     own, removed afterwards) and compared as rulesets (units, frontiers, turn, the game properties'
     table: a changed property is a changed row) and as maps."""
-    # start-up time: the importer loads only for this use of diff
+    # start-up time: the importer and the map diff load only for this use of diff
     from ruleslang.importers.triplea import run_import
+    from ruleslang.board.mapdiff import diff_maps
 
     with tempfile.TemporaryDirectory(prefix="ruleslang-diff-") as out:
         reports = []
