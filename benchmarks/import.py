@@ -47,6 +47,14 @@ def game_files(folders: list[Path]) -> list[Path]:
     return files
 
 
+def parse_with_files(parser: argparse.ArgumentParser, argv) -> tuple[argparse.Namespace, list[Path]]:
+    """`parser`'s arguments with the game-file folders added, and the game files they name (both
+    import benchmarks take the same folders)."""
+    parser.add_argument("folders", nargs="*", type=Path, help="folders of game files (default: the reference folders)")
+    args = parser.parse_args(argv)
+    return args, game_files(args.folders)
+
+
 def best_time(repeat: int, work) -> tuple[float, object]:
     """The fastest of `repeat` runs of `work()`, and its last result."""
     best, result = float("inf"), None
@@ -60,9 +68,7 @@ def best_time(repeat: int, work) -> tuple[float, object]:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=1, help="imports per file; the best time counts (default 1)")
-    parser.add_argument("folders", nargs="*", type=Path, help="folders of game files (default: the reference folders)")
-    args = parser.parse_args(argv)
-    files = game_files(args.folders)
+    args, files = parse_with_files(parser, argv)
     if not files:
         return 1
     print(f"{'file':44} {'KB':>6} {'read s':>7} {'import s':>9} {'ratio':>6} {'s/MB':>6} {'spaces':>6}  result")

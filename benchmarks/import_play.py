@@ -30,7 +30,7 @@ from ruleslang.importers.triplea import run_import
 
 # The game files as benchmarks/import.py finds them (a module named `import` is imported by name).
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-game_files = importlib.import_module("import").game_files
+parse_with_files = importlib.import_module("import").parse_with_files
 
 
 def frontier_of(ruleset: Path) -> dict[str, dict[str, int]]:
@@ -63,9 +63,7 @@ def main(argv=None) -> int:
     parser.add_argument("--rounds", type=int, default=3, help="rounds a game plays (default 3)")
     parser.add_argument("--seed", type=int, default=1, help="the seed of the dice and agents (default 1)")
     parser.add_argument("--timeout", type=float, default=600, help="seconds before a game is stopped (default 600)")
-    parser.add_argument("folders", nargs="*", type=Path, help="folders of game files (default: the reference folders)")
-    args = parser.parse_args(argv)
-    files = game_files(args.folders)
+    args, files = parse_with_files(parser, argv)
     if not files:
         return 1
     print(f"{'file':44} {'imported':>8} {'rounds':>6} {'battles':>7} {'fought':>6} {'outside':>7} {'seconds':>8}  result")
