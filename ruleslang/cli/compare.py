@@ -253,7 +253,7 @@ def _play(store, tasks, sides: list[str], play, *, games: int | None, precision:
     are played. The number of games the figures are made of, and what stopped an automatic run
     (None for a fixed number)."""
     # start-up time: the engine and the progress bar load only when games are played
-    from ruleslang.compare import compositions, report, runner
+    from ruleslang.compare import compositions, report
     from tqdm import tqdm
 
     done = set(store.records())

@@ -9,7 +9,6 @@ written into editors/vscode/ by `python -m ruleslang.lang.syntax.highlight edito
 from __future__ import annotations
 
 import json
-import re
 import sys
 from pathlib import Path
 
