@@ -12,7 +12,7 @@ sorted), so the result never depends on hashing.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ruleslang.base.errors import EvalError
 from ruleslang.board.queries import BoardQueries
@@ -23,9 +23,6 @@ from ruleslang.runtime.game import GameServices
 from ruleslang.runtime.kit.battle import Battle
 from ruleslang.runtime.kit.turn_state import KitState
 from ruleslang.runtime.odds.watch import FIGHTING, PENDING, SUBMERGED, changed_by, split_of
-
-if TYPE_CHECKING:  # names a type only: chain imports this module
-    from ruleslang.runtime.odds.chain import Chain
 
 RETREATED = ("", (), "the attacker retreated")  # the mark of a state the attacker left (among its counters)
 UNIT_PART = "@"  # in a counter key kept with a unit's record: where the unit's id was (no name or number is "@")
@@ -42,7 +39,7 @@ class BattleHost(GameServices):
     """The battle's game as the steps see it: a copy of the board, the casualty order as every
     player's choice, the advice of the rules (or the retreat policy) as their decisions."""
 
-    def __init__(self, chain: Chain, source_game):
+    def __init__(self, chain: "Chain", source_game):
         self.chain = chain
         self.compiled = source_game.compiled
         self.state = source_game.state.copy(events=False)  # the battle does not read the game's past
