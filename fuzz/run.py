@@ -1,6 +1,7 @@
 """A seeded mutation fuzzer over everything ruleslang reads from a user (issue 16, "Keep it so").
 
     python fuzz/run.py --budget SECONDS [--seed N] [--target NAME ...]
+    python fuzz/run.py --cases 100000 --seed N   # a campaign of a fixed size, however long it takes
     python fuzz/run.py --show fuzz/findings/rules-0123abcd.rules    # run one input again, with the traceback
 
 Each input runs in a forked child process under a CPU-time limit (with a wall-clock backstop) and an
@@ -612,21 +613,26 @@ def _record(report: Report, target: Target, data: bytes, outcome: Outcome, elaps
         _add_failure(report, target.name, outcome, data)
 
 
-def _progress(report: Report, started: float, deadline: float, out) -> None:
-    """One line of how far a run is: inputs tried, their rate, failures so far, time left."""
+def _progress(report: Report, started: float, deadline: float, out, cases: int | None = None) -> None:
+    """One line of how far a run is: inputs tried, their rate, failures so far, time (or inputs) left."""
     now = time.monotonic()
     tried = sum(report.tried.values())
     rate = tried / max(now - started, 1e-9) * 60
+    left = f"{max(deadline - now, 0) / 60:.1f} min left"
+    if cases is not None:
+        left = f"{max(cases - tried, 0)} inputs to go" + (f", at most {left}" if math.isfinite(deadline) else "")
     print(f"fuzz: {tried} inputs ({rate:.0f}/min), {len(report.failures)} distinct failures, "
-          f"{len(report.suspects)} to confirm alone, {max(deadline - now, 0) / 60:.1f} min left", file=out, flush=True)
+          f"{len(report.suspects)} to confirm alone, {left}", file=out, flush=True)
 
 
 def fuzz(budget: float, seed: int = 0, names: list[str] | None = None, targets: dict[str, Target] | None = None,
          findings: Path | None = FINDINGS, out=sys.stdout, jobs: int = 2, progress: float = 0.0,
-         progress_out=sys.stderr) -> Report:
+         progress_out=sys.stderr, cases: int | None = None) -> Report:
     """Fuzz `names` (all targets by default) for `budget` seconds, `jobs` children at a time, each target
-    getting an equal share of the time; write findings; return the report. With `progress` > 0, a line of
-    how far it is goes to `progress_out` every `progress` seconds (a long campaign shows it is alive)."""
+    getting an equal share of the time; write findings; return the report. With `cases`, stop starting
+    inputs once that many have started (the budget stays an upper bound): a campaign of a fixed size.
+    With `progress` > 0, a line of how far it is goes to `progress_out` every `progress` seconds (a long
+    campaign shows it is alive)."""
     targets = targets if targets is not None else TARGETS
     chosen = [targets[n] for n in (names or list(targets))]
     rngs = {t.name: random.Random(f"{seed}/{t.name}") for t in chosen}  # the nth input of a target is fixed
@@ -638,11 +644,16 @@ def fuzz(budget: float, seed: int = 0, names: list[str] | None = None, targets: 
     deadline = started + budget
     next_progress = started + progress
     running: list[_Running] = []
-    while running or time.monotonic() < deadline:
+    started_inputs = 0
+
+    def more() -> bool:
+        return time.monotonic() < deadline and (cases is None or started_inputs < cases)
+
+    while running or more():
         if progress > 0 and time.monotonic() >= next_progress:
-            _progress(report, started, deadline, progress_out)
+            _progress(report, started, deadline, progress_out, cases)
             next_progress += progress
-        while len(running) < jobs and time.monotonic() < deadline:
+        while len(running) < jobs and more():
             now = time.monotonic()
             # an equal share of time each, counting the time of inputs still running (a hanging
             # input's target is not picked again while it hangs)
@@ -653,6 +664,7 @@ def fuzz(budget: float, seed: int = 0, names: list[str] | None = None, targets: 
             first = report.tried[target.name] == 0 and not any(r.target is target for r in running)
             data = start if first else mutate(rng, start, corpus, target.name)
             running.append(_start(target, data))
+            started_inputs += 1
             spent[target.name] += 0.05  # until its real time is known
         ready = set(wait([r.receive for r in running], timeout=0.05))
         now = time.monotonic()
@@ -754,7 +766,10 @@ def show(path: Path) -> int:
 
 def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--budget", type=float, default=60.0, help="seconds to fuzz for (default 60)")
+    parser.add_argument("--budget", type=float, help="seconds to fuzz for (default 60; with --cases, no limit "
+                        "unless given)")
+    parser.add_argument("--cases", type=int, metavar="N", help="stop after N inputs (a campaign of a fixed "
+                        "size; the targets still share the time equally)")
     parser.add_argument("--seed", type=int, default=0, help="the seed of the mutations (default 0)")
     parser.add_argument("--target", action="append", choices=sorted(TARGETS), help="a target (repeatable; "
                         "default all)")
@@ -774,7 +789,8 @@ def main(argv: list[str] | None = None) -> int:
     cache = tempfile.mkdtemp(prefix="fuzz-cache-")
     os.environ.setdefault("RULESLANG_CACHE_DIR", cache)
     try:
-        report = fuzz(args.budget, args.seed, args.target, jobs=args.jobs, progress=args.progress)
+        budget = args.budget if args.budget is not None else (math.inf if args.cases is not None else 60.0)
+        report = fuzz(budget, args.seed, args.target, jobs=args.jobs, progress=args.progress, cases=args.cases)
     finally:
         shutil.rmtree(cache, ignore_errors=True)
     return 1 if report.failures else 0

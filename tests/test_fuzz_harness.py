@@ -66,6 +66,16 @@ def test_a_real_target_is_tried_and_a_planted_crash_is_an_internal_error(harness
     assert len(said) == 1 and said[0].startswith("fuzz: new failure [boom] internal error: ValueError at ")
 
 
+def test_a_campaign_of_a_fixed_size_stops_after_that_many_inputs(harness, tmp_path):
+    targets = {"boom": harness.Target("boom", "txt", _raises, lambda: [b"seed text\n"], "cat {path}", warm=False)}
+    progress = io.StringIO()
+    report = harness.fuzz(float("inf"), seed=4, targets=targets, findings=tmp_path, out=io.StringIO(),
+                          progress=0.01, progress_out=progress, cases=5)
+    assert report.tried == {"boom": 5}
+    ticks = [line for line in progress.getvalue().splitlines() if "/min)" in line]
+    assert ticks and all("inputs to go" in line and "min left" not in line for line in ticks)
+
+
 @pytest.mark.parametrize("stderr, kind", [
     ("a.rules:2:3: error[P001]: expected an expression\n   2 | x error y\n", "ok"),
     ("ruleslang: error[U110]: a.rules has no formula named 'f'\n", "ok"),
