@@ -464,3 +464,24 @@ def test_a_scenario_map_name_past_the_systems_limit_is_a_located_error(tmp_path)
     scenario.write_text("map: " + "ab " * 200 + "\n", encoding="utf-8")
     code, output = run_cli(["map", "show", "aar", "--scenario", str(scenario)])
     assert code == 1 and "long.yaml:1:6: error[" in output and "internal error" not in output
+
+
+@pytest.mark.parametrize("kind, answer", [
+    ("casualties", [[96]]), ("casualties", [{"a": 1}]), ("casualties", [True]),
+    ("purchase", {"units": [["infantry"]], "build": []}), ("purchase", {"units": {}, "build": [["x"]]}),
+    ("purchase", {"units": [], "build": []}),
+    ("place", [[["Russia"], None, ["infantry"]]]), ("place", [["Russia", [1], ["infantry"]]]),
+    ("place", [["Russia", None, [["infantry"]]]]),
+])
+def test_a_recorded_answer_holding_lists_where_names_go_is_a_divergence_not_a_crash(tmp_path, kind, answer):
+    # found by the fuzzer (seed 30): a casualty answer [[96]] reached a set look-up, an unhashable list
+    log = tmp_path / "game.log"
+    code, _ = run_cli(["play", "--rounds", "1", "--seed", "1", "--quiet", "--log", str(log)])
+    lines = log.read_text(encoding="utf-8").splitlines()
+    first = next(i for i, line in enumerate(lines) if f'"decision":"{kind}"' in line)
+    event = json.loads(lines[first])
+    event["answer"] = answer
+    lines[first] = json.dumps(event)
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, output = run_cli(["replay", str(log)])
+    assert code == 1 and "diverged" in output and "internal error" not in output, output

@@ -372,7 +372,8 @@ def _check_casualties(answer, room: dict[int, int], count: int) -> list[str]:
         return [f"choose exactly {count} casualties"]
     used: dict[int, int] = {}
     for uid in answer:
-        if uid not in room:
+        # a recorded answer may hold any JSON value: only a unit id (a whole number) can be in the room
+        if isinstance(uid, bool) or not isinstance(uid, int) or uid not in room:
             return [f"unit {uid} is not one of the units that can take these hits"]
         used[uid] = used.get(uid, 0) + 1
         if used[uid] > room[uid]:

@@ -139,12 +139,17 @@ def _owner(ctx, config, player: str) -> str:
 
 
 def _item(item) -> tuple:
-    """(territory, sea zone, types, carried types) of an answer item, carried empty when not given."""
+    """(territory, sea zone, types, carried types) of an answer item, carried empty when not given.
+    Raises ValueError for an item of another shape (a recorded answer may hold any JSON value)."""
     if isinstance(item, (list, tuple)) and len(item) == 4:
         territory, sea_zone, types, carried = item
-        return territory, sea_zone, list(types), list(carried or [])
-    territory, sea_zone, types = item
-    return territory, sea_zone, list(types), []
+    else:
+        (territory, sea_zone, types), carried = item, None
+    types, carried = list(types), list(carried or [])
+    if (not isinstance(territory, str) or not isinstance(sea_zone, (str, type(None)))
+            or not all(isinstance(t, str) for t in [*types, *carried])):
+        raise ValueError("a placement names its spaces and unit types by text")
+    return territory, sea_zone, types, carried
 
 
 def _carrier_room(state, player: str, carrier_capacity, carrier_cost, takes=None) -> dict[str, int]:

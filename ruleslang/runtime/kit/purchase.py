@@ -121,6 +121,10 @@ def ask_purchase(ctx, player: str, money: int, costs: dict[str, int], *, factory
             return ["a purchase is {units: {type: count}, build: [territory, ...]}"]
         units = answer.get("units", {})
         builds = answer.get("build", [])
+        # a recorded answer may hold any JSON value: names are texts before they are looked up
+        if (not isinstance(units, dict) or not isinstance(builds, (list, tuple))
+                or not all(isinstance(name, str) for name in [*units, *builds])):
+            return ["a purchase is {units: {type: count}, build: [territory, ...]}"]
         bad = [t for t in units if t not in costs]
         if bad:
             return [f"{bad[0]} cannot be bought"]
