@@ -485,6 +485,7 @@ def mutate(rng: random.Random, seed: bytes, corpus: list[bytes], target: str) ->
 
 def _child(target: Target, data: bytes, workdir: Path, conn) -> None:
     """Run one input under the memory limit; a dump of the stacks lands in `stack.txt` near the time limit."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the campaign (the parent), not one input
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
     dump = open(workdir / "stack.txt", "w")
     # at TIME_LIMIT seconds of CPU the kernel sends SIGXCPU: the stacks are dumped, and a second
@@ -597,6 +598,7 @@ class Report:
     written: list[tuple[Path, str, str]] = field(default_factory=list)  # (path, class, reason)
     suspects: list[tuple[str, Outcome, bytes]] = field(default_factory=list)  # timeouts and deaths to confirm
     unconfirmed: list[str] = field(default_factory=list)  # failures under load that passed alone
+    interrupted: bool = False  # stopped by Ctrl-C before its budget or its number of cases
 
     def count(self, kind: str) -> int:
         return sum(c.get(kind, 0) for c in self.classes.values())
@@ -649,35 +651,41 @@ def fuzz(budget: float, seed: int = 0, names: list[str] | None = None, targets: 
     def more() -> bool:
         return time.monotonic() < deadline and (cases is None or started_inputs < cases)
 
-    while running or more():
-        if progress > 0 and time.monotonic() >= next_progress:
-            _progress(report, started, deadline, progress_out, cases)
-            next_progress += progress
-        while len(running) < jobs and more():
+    try:
+        while running or more():
+            if progress > 0 and time.monotonic() >= next_progress:
+                _progress(report, started, deadline, progress_out, cases)
+                next_progress += progress
+            while len(running) < jobs and more():
+                now = time.monotonic()
+                # an equal share of time each, counting the time of inputs still running (a hanging
+                # input's target is not picked again while it hangs)
+                target = min(chosen, key=lambda t: (spent[t.name] + sum(now - r.started for r in running
+                                                                         if r.target is t), t.name))
+                corpus, rng = corpora[target.name], rngs[target.name]
+                start = rng.choice(corpus)
+                first = report.tried[target.name] == 0 and not any(r.target is target for r in running)
+                data = start if first else mutate(rng, start, corpus, target.name)
+                running.append(_start(target, data))
+                started_inputs += 1
+                spent[target.name] += 0.05  # until its real time is known
+            ready = set(wait([r.receive for r in running], timeout=0.05))
             now = time.monotonic()
-            # an equal share of time each, counting the time of inputs still running (a hanging
-            # input's target is not picked again while it hangs)
-            target = min(chosen, key=lambda t: (spent[t.name] + sum(now - r.started for r in running
-                                                                     if r.target is t), t.name))
-            corpus, rng = corpora[target.name], rngs[target.name]
-            start = rng.choice(corpus)
-            first = report.tried[target.name] == 0 and not any(r.target is target for r in running)
-            data = start if first else mutate(rng, start, corpus, target.name)
-            running.append(_start(target, data))
-            started_inputs += 1
-            spent[target.name] += 0.05  # until its real time is known
-        ready = set(wait([r.receive for r in running], timeout=0.05))
-        now = time.monotonic()
-        for run in [r for r in running if r.receive in ready or now - r.started > TIME_LIMIT * WALL_FACTOR]:
-            running.remove(run)
-            outcome, elapsed = _finish(run)
-            known = set(report.failures)
-            _record(report, run.target, run.data, outcome, elapsed)
-            for name, kind, signature in set(report.failures) - known if progress > 0 else ():
-                # said at once: a campaign of hours need not end before a bug can be looked at
-                print(f"fuzz: new failure [{name}] {kind}: {report.failures[name, kind, signature][0]}",
-                      file=progress_out, flush=True)
-            spent[run.target.name] += elapsed
+            for run in [r for r in running if r.receive in ready or now - r.started > TIME_LIMIT * WALL_FACTOR]:
+                running.remove(run)
+                outcome, elapsed = _finish(run)
+                known = set(report.failures)
+                _record(report, run.target, run.data, outcome, elapsed)
+                for name, kind, signature in set(report.failures) - known if progress > 0 else ():
+                    # said at once: a campaign of hours need not end before a bug can be looked at
+                    print(f"fuzz: new failure [{name}] {kind}: {report.failures[name, kind, signature][0]}",
+                          file=progress_out, flush=True)
+                spent[run.target.name] += elapsed
+    except KeyboardInterrupt:  # Ctrl-C: what ran so far is reported; the inputs in flight are not counted
+        for run in running:
+            run.child.kill()
+            _finish(run)
+        report.interrupted = True
     _confirm_alone(report, targets)
     if findings is not None:
         _write_findings(report, targets, findings)
@@ -726,7 +734,8 @@ def _write_findings(report: Report, targets: dict[str, Target], folder: Path) ->
 
 def _print(report: Report, targets: dict[str, Target], out) -> None:
     total = sum(report.tried.values())
-    print(f"cases tried: {total}", file=out)
+    print(f"cases tried: {total}" + (" (interrupted: the inputs in flight are not counted)" if report.interrupted
+                                     else ""), file=out)
     for name, tried in report.tried.items():
         classes = ", ".join(f"{k} {v}" for k, v in sorted(report.classes[name].items()))
         print(f"  {name:9} {tried:7}   {classes}", file=out)

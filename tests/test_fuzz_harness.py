@@ -76,6 +76,24 @@ def test_a_campaign_of_a_fixed_size_stops_after_that_many_inputs(harness, tmp_pa
     assert ticks and all("inputs to go" in line and "min left" not in line for line in ticks)
 
 
+def test_ctrl_c_ends_a_campaign_with_the_report_of_what_ran(harness, tmp_path, monkeypatch):
+    ticks = []
+
+    def progress_then_ctrl_c(report, *args):
+        ticks.append(sum(report.tried.values()))
+        if len(ticks) == 3:
+            raise KeyboardInterrupt  # as the terminal delivers it: in the middle of the loop
+
+    monkeypatch.setattr(harness, "_progress", progress_then_ctrl_c)
+    targets = {"boom": harness.Target("boom", "txt", _raises, lambda: [b"seed text\n"], "cat {path}", warm=False)}
+    out = io.StringIO()
+    report = harness.fuzz(float("inf"), seed=5, targets=targets, findings=tmp_path, out=out, progress=0.2)
+    assert report.interrupted and report.tried["boom"] >= ticks[-1] >= 1
+    printed = out.getvalue()
+    assert "(interrupted: the inputs in flight are not counted)" in printed and "distinct failures: 1" in printed
+    assert any(p.name.startswith("boom-") for p in tmp_path.iterdir())  # the findings are written all the same
+
+
 @pytest.mark.parametrize("stderr, kind", [
     ("a.rules:2:3: error[P001]: expected an expression\n   2 | x error y\n", "ok"),
     ("ruleslang: error[U110]: a.rules has no formula named 'f'\n", "ok"),
