@@ -28,7 +28,8 @@ from ruleslang.board.scenario import Scenario
 # Unit flags that describe what a unit did this turn (movement, battles, transport use); cleared
 # from a player's units when its turn starts.
 TURN_FLAGS = ("combat_moved", "in_battle", "bombing", "loaded_this_turn", "unloaded",
-              "unloaded_to", "unloaded_in", "unloaded_from", "passed_combat", "passed_noncombat")
+              "unloaded_to", "unloaded_in", "unloaded_from", "passed_combat", "passed_noncombat",
+              "airborne_from", "airborne_lift")
 
 
 class BoardError(Exception):

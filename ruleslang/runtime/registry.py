@@ -44,7 +44,12 @@ PROCEDURES: dict[str, tuple[str, dict[str, T.Type]]] = {
               "loads_allied": T.BOOL, "loads_onto_allied": T.BOOL,
               "landing": T.FnType((T.SPACE,), T.BOOL), "later_carriers": T.BOOL, "carries_allied_air": T.BOOL,
               "canals": T.TEXT, "raid_target": T.FnType((T.SPACE,), T.BOOL),
-              "landing_holds": T.FnType((_PLANNED_LANDING,), T.BOOL), "takes_landings": _UNIT_BOOL}),
+              "landing_holds": T.FnType((_PLANNED_LANDING,), T.BOOL), "takes_landings": _UNIT_BOOL,
+              # airborne moves (land units flown into an attack: kit/airborne.py)
+              "airborne": _UNIT_BOOL, "air_lift": _UNIT_INT, "airborne_from": T.FnType((T.SPACE,), T.INT),
+              "airborne_range": T.INT, "airborne_together": T.BOOL, "airborne_to": T.FnType((T.SPACE,), T.BOOL),
+              # a territory the mover's land units take over by ending a non-combat move in it
+              "taken_over": T.FnType((T.SPACE,), T.BOOL)}),
     # the battle policies (docs/runtime.md, "runtime battle"): captures, which attacking units take
     # a territory; defender, who defends a space; retreats, whether the attacker may retreat from
     # the battle at hand; retreat_to, which of the spaces its units came from it may retreat to;

@@ -787,7 +787,7 @@ def test_apply_logs_one_event_with_path_and_flags(aar, rules):
         "a path names at least two spaces: where the units are and where they end"]
     assert germans.check(Move((infantry,), ("Eastern Europe", "Atlantis"))) == ["unknown space 'Atlantis'"]
     assert germans.check(Move((infantry,), ("Eastern Europe", "Germany"), "fly")) == [
-        "unknown move kind 'fly' (one of move, load, unload, bomb)"]
+        "unknown move kind 'fly' (one of move, load, unload, bomb, airborne)"]
 
 
 def test_engine_sees_changes_made_by_others(aar, rules):

@@ -247,6 +247,23 @@ def _carried_by(ctx, u):
     return ctx.unit_value(found) if found is not None else None
 
 
+def _flown_from(ctx, u):
+    unit = ctx.board_unit(u.id)
+    origin = unit.flags.get("airborne_from") if unit is not None else None
+    return ctx.space_values[origin] if origin is not None else None
+
+
+def _lifted_by(ctx, u):
+    unit = ctx.board_unit(u.id)
+    lifter = unit.flags.get("airborne_lift") if unit is not None else None
+    found = next((c for c in ctx.board.state.units if c.id == lifter), None) if lifter is not None else None
+    return ctx.unit_value(found) if found is not None else None
+
+
+_board_fn("flown_from", "flown_from(u): the territory land unit u was flown from this turn by an airborne move "
+          "(none when it was not)", [T.UNIT], T.OptionalType(T.SPACE), _flown_from)
+_board_fn("lifted_by", "lifted_by(u): the air unit that carried land unit u in this turn's airborne move (none "
+          "when none did or it is gone)", [T.UNIT], T.OptionalType(T.UNIT), _lifted_by)
 _board_fn("moved_through", "moved_through(u, \"combat\" | \"noncombat\"): the spaces unit u entered in this "
           "turn's combat (or non-combat) move, in order, the last where it stopped", [T.UNIT, T.TEXT],
           T.ListType(T.SPACE), _moved_through)

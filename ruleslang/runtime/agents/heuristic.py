@@ -493,7 +493,26 @@ class HeuristicAgent(Agent):
             landing = self._landing_move(game, engine, check)
             if landing is not None:
                 return landing
+        elif kind == "combat":
+            airborne = self._airborne_move(game, engine, check)
+            if airborne is not None:
+                return airborne
         return DONE
+
+    def _airborne_move(self, game, engine, check) -> Move | None:
+        """After the combat plan, a land unit the rules let fly into an attack (the engine's
+        airborne moves) joins the most valuable attack the plan made that it reaches
+        (a hostile territory where the player's units already stand; it never attacks alone),
+        flown without an aircraft where it can be."""
+        board = game.board
+        for unit in sorted((u for u in game.state.units if u.owner == self.player), key=lambda u: u.id):
+            moves = [m for m in engine.airborne_moves(unit.id)
+                     if any(u.owner == self.player and u.id not in m.units for u in board.units(m.path[-1]))]
+            moves.sort(key=lambda m: (-self._value(game, m.path[-1]), len(m.units), game.space_order(m.path[-1])))
+            for move in moves:
+                if not check(move):
+                    return move
+        return None
 
     def _landing_move(self, game, engine, check) -> Move | None:
         """A landing for one of the player's air units that has none where it stands (the

@@ -8,6 +8,8 @@
         noncombat: [{unit: 17, to: Isle}]
         # loading and unloading name the transport: {unit: 5, to: Sea 1, kind: load, transport: 9},
         # {unit: 5, to: Hills, kind: unload, transport: 9}; a raid: {unit: 8, to: Hills, kind: bomb}
+        # land units flown into an attack: {from: Isle, type: foot, count: 2, to: Hills, kind: airborne},
+        # carried by an air unit: {unit: 5, to: Hills, kind: airborne, lift: 8}
         place: [{at: Isle, units: [foot, foot]}, {at: Isle, sea_zone: Sea 1, units: [ship]}]
         # air units onto carriers in the sea zone: {at: Isle, sea_zone: Sea 1, units: [flattop], carried: [plane]}
         answers: {some_hook.zone: Sea 2, attacker_retreat.go: false}
@@ -58,12 +60,27 @@ class ScriptedAgent(Agent):
             if not units:
                 continue
             kind = order.get("kind", "move")
+            if kind == "airborne":
+                return self._airborne(order, units, engine)
             # a load or an unload is one step (territory -> sea zone, sea zone -> territory)
             path = engine.destinations(units[0]).get(order["to"]) if kind in ("move", "bomb") else None
             if path is None:
                 path = (game.unit_or_none(units[0]).space, order["to"])  # the engine refuses it, with reasons
             return Move(tuple(units), path, kind, order.get("transport"))
         return DONE
+
+    @staticmethod
+    def _airborne(order: dict, units: list[int], engine) -> Move:
+        """The airborne move of `units` to the order's `to` (with the air unit `lift`, if named)
+        on the engine's path; when it offers none, one shortest air path (which it refuses, saying why)."""
+        lift = order.get("lift")
+        for move in engine.airborne_moves(units[0]):
+            if move.path[-1] == order["to"] and (move.units[1:] == ((int(lift),) if lift is not None else ())):
+                return Move(tuple(units) + move.units[1:], move.path, "airborne")
+        extra = (int(lift),) if lift is not None else ()
+        start = engine.state.unit(units[0]).space
+        path = engine.airborne_path(start, order["to"], len(engine.board.order)) or engine.board.air_path(start, order["to"])
+        return Move(tuple(units) + extra, path, "airborne")
 
     def _units_of(self, order: dict, game, engine) -> list[int]:
         if "unit" in order:

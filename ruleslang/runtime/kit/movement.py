@@ -16,7 +16,9 @@ through its effects (`move_units`, and the `capture` callback for territories ta
 
 The engine is this facade over three parts (mixins sharing its board facts and caches):
 `paths.py` (land and sea paths, hostility, blocking, canals, blitzes), `air.py` (landing spaces,
-carriers, stranded air units) and `transport.py` (loads, unloads, cargo); the data they share
+carriers, stranded air units), `transport.py` (loads, unloads, cargo) and `airborne.py` (land
+units flown into an attack: the move kind "airborne", its rules in that module) and `takeover.py`
+(territories taken over by a non-combat move into them, the setting `taken_over`); the data they share
 (`UnitRules`, `MovePolicy`, `MovementRules`, `Move`, the map's precomputed adjacency) is in
 `movement_rules.py`.
 
@@ -134,16 +136,18 @@ from __future__ import annotations
 
 from ruleslang.board.state import GameState, Unit
 from ruleslang.runtime.kit.air import AirPart
+from ruleslang.runtime.kit.airborne import AIRBORNE, AirbornePart
 from ruleslang.runtime.kit.movement_rules import (COMBAT, DOMAINS, KINDS, NONCOMBAT, PHASES, Move, MovePolicy,
                                                   MovementRules, UnitRules, move_board, unit_name)
 from ruleslang.runtime.kit.paths import PathsPart
+from ruleslang.runtime.kit.takeover import TakeoverPart
 from ruleslang.runtime.kit.transport import TransportPart
 
 __all__ = ["COMBAT", "DOMAINS", "KINDS", "NONCOMBAT", "PHASES", "Move", "MovePolicy", "MovementEngine",
            "MovementRules", "UnitRules"]
 
 
-class MovementEngine(PathsPart, AirPart, TransportPart):
+class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPart):
     """Legal moves of one player in one movement phase ("combat" or "noncombat"); see the module
     docstring for the rules. Queries are cached until the state changes; the engine's own moves
     update its caches in place."""
@@ -293,7 +297,10 @@ class MovementEngine(PathsPart, AirPart, TransportPart):
         """The unit's own "move" and "bomb" moves (loads and unloads: `legal_moves`); [] when it
         cannot move."""
         self._sync()
-        return list(self._unit_moves(self._unit(unit_id)))
+        moves = list(self._unit_moves(self._unit(unit_id)))
+        if self.combat and self._ur[unit_id].airborne:
+            moves += self.airborne_moves(unit_id)
+        return moves
 
     def _unit_moves(self, unit: Unit) -> list[Move]:
         """The unit's "move" (and "bomb") moves: [] when it cannot move."""
@@ -335,7 +342,8 @@ class MovementEngine(PathsPart, AirPart, TransportPart):
     def legal_moves(self, limit: int | None = None) -> list[Move]:
         """Single-unit legal moves: every unit's "move" to each destination (and "bomb" raids) by
         unit id then natural order of the destination; then loads (by unit, sea zone,
-        transport); then unloads (by transport, unit, territory). At most `limit` moves."""
+        transport); then unloads (by transport, unit, territory); then, in combat move, airborne moves
+        (by unit: `airborne_moves`). At most `limit` moves."""
         self._sync()
         moves: list[Move] = []
         for unit_moves in self._move_lists().values():
@@ -345,6 +353,10 @@ class MovementEngine(PathsPart, AirPart, TransportPart):
         loads, unloads = self._transfer_moves()
         moves += loads
         moves += unloads
+        if self.combat:
+            for unit in self._mine:
+                if self._ur[unit.id].airborne:
+                    moves += self.airborne_moves(unit.id)
         return moves if limit is None else moves[:limit]
 
     def movable_units(self) -> list[int]:
@@ -395,6 +407,8 @@ class MovementEngine(PathsPart, AirPart, TransportPart):
             return problems
         if move.kind in ("load", "unload"):
             return self._check_transfer(move, units)
+        if move.kind == AIRBORNE:
+            return self._check_airborne(move, units)
         if move.transport is not None:
             return ["only a load or an unload names a transport"]
         if move.kind == "bomb" and not self.combat:
@@ -457,6 +471,9 @@ class MovementEngine(PathsPart, AirPart, TransportPart):
         trail = "passed_" + self.phase  # the spaces each unit entered, for the rules (moved_through)
         if self.combat:
             flags["combat_moved"] = True
+        if move.kind == AIRBORNE:
+            self._apply_airborne(move, units)
+            return
         if move.kind == "load":
             flags["loaded_this_turn"] = True
             state.move_units(move.units, end, 1, path=path, flags=flags, onto=move.transport, trail=trail)
@@ -484,6 +501,8 @@ class MovementEngine(PathsPart, AirPart, TransportPart):
                     self.rules.capture(state, space, self.player)
                 else:
                     state.set_control(space, self.player)
+            if not self.combat and "land" in domains and self._taken_over(end):
+                self._take_over(end)
         if captures or state.version != before + 1:
             self._version = None  # control (or more) changed: rebuild everything on the next query
             return

@@ -16,7 +16,7 @@ COMBAT = "combat"
 NONCOMBAT = "noncombat"
 PHASES = (COMBAT, NONCOMBAT)
 DOMAINS = ("land", "sea", "air")
-KINDS = ("move", "load", "unload", "bomb")
+KINDS = ("move", "load", "unload", "bomb", "airborne")
 
 
 @dataclass(frozen=True)
@@ -39,6 +39,8 @@ class UnitRules:
     blocks_passing: bool = False   # an enemy unit of this kind stops even units that pass blockers
     can_escort: bool = False  # may fly (kind "bomb") with the mover's bombing units to a raid they make, as an escort
     commanded: bool = False        # an ally's unit of this kind the mover moves as its own this phase
+    airborne: bool = False         # a land unit that may be flown into an attack in combat move (kit/airborne.py)
+    air_lift: int = 0              # an air unit: how many airborne land units it carries in such a move
 
     def __post_init__(self) -> None:
         if self.domain not in DOMAINS:
@@ -60,7 +62,9 @@ class MovePolicy:
     boarded). `later_carriers`: a sea zone that a carrier of the mover can still reach in this
     turn's non-combat move counts as a landing space for its air units (checked when the turn's
     non-combat move ends). `carries_allied_air`: a carrier that moves takes along the allies' air
-    units that lose their place on the carriers staying behind.
+    units that lose their place on the carriers staying behind. `airborne_range`: how far land
+    units launched from a territory (`MovementRules.airborne_from`) fly in an airborne move;
+    `airborne_together`: those launched from one territory in a turn all attack one territory.
     """
 
     unloaded_transport_moves: bool = False
@@ -70,6 +74,8 @@ class MovePolicy:
     loads_onto_allied: bool = False
     later_carriers: bool = False
     carries_allied_air: bool = False
+    airborne_range: int = 0
+    airborne_together: bool = False
 
     def __post_init__(self) -> None:
         if self.canals not in CANALS:
@@ -91,6 +97,12 @@ class MovementRules:
     territory; by default, when it has a factory.
     `takes_landings(unit)`, when given, tells whether a carrier (a unit with carrier capacity) takes
     air units landing on it now (e.g. not while damaged); by default, every carrier does.
+    `airborne_from(space, player)`, when given, tells how many land units the player may launch
+    from a territory in a turn without an aircraft (an airborne move, kit/airborne.py; default
+    none); `airborne_to(space, player)` whether an airborne move may end in a hostile territory
+    (default: any). `taken_over(space, player)`, when given, tells whether the player's land units
+    take a territory not of its side over by ending a non-combat move there (kit/takeover.py;
+    default: none).
     Answers are cached: build a new `MovementRules` when the rulesets' answers may change.
     """
 
@@ -98,7 +110,10 @@ class MovementRules:
                  capture: Callable[[GameState, str, str], None] | None = None, policy: MovePolicy | None = None,
                  landing: Callable[[str, str], bool] | None = None,
                  raid_target: Callable[[str, str], bool] | None = None,
-                 takes_landings: Callable[[Unit], bool] | None = None):
+                 takes_landings: Callable[[Unit], bool] | None = None,
+                 airborne_from: Callable[[str, str], int] | None = None,
+                 airborne_to: Callable[[str, str], bool] | None = None,
+                 taken_over: Callable[[str, str], bool] | None = None):
         self._unit_rules = unit_rules
         self._allied = allied
         self.capture = capture
@@ -106,6 +121,9 @@ class MovementRules:
         self.landing = landing
         self.raid_target = raid_target
         self.takes_landings = takes_landings
+        self.airborne_from = airborne_from
+        self.airborne_to = airborne_to
+        self.taken_over = taken_over
         self._rules_cache: dict[tuple[str, str], UnitRules] = {}
         self._allied_cache: dict[tuple[str, str], bool] = {}
 
@@ -136,7 +154,8 @@ class Move:
     """Units moving together along a path (first space: where they are; last: where they end).
 
     `kind` is "move", "load" (land units onto `transport`: path = (territory, sea zone)),
-    "unload" (from `transport`: path = (sea zone, territory)) or "bomb" (a strategic bombing raid).
+    "unload" (from `transport`: path = (sea zone, territory)), "bomb" (a strategic bombing raid)
+    or "airborne" (land units flown into an attack, with the air units lifting them: kit/airborne.py).
     Cargo rides along with its transport implicitly.
     """
 

@@ -26,7 +26,7 @@ MAX_MOVES = 400  # per phase: an agent that never says DONE is stopped here
 
 _UNIT_SETTINGS = ("movement", "domain", "blitz", "blocks", "transport_capacity", "transport_cost", "carrier_capacity",
                   "carrier_cost", "bombs", "combat_moves", "passes_blockers", "stops_movement", "blocks_unload",
-                  "blocks_passing", "escorts", "commands")
+                  "blocks_passing", "escorts", "commands", "airborne", "air_lift")
 
 
 def unit_rules_of(ctx, config):
@@ -54,7 +54,8 @@ def unit_rules_of(ctx, config):
                 blocks_unload=given.get("blocks_unload", True) is True,
                 blocks_passing=given.get("blocks_passing", False) is True,
                 can_escort=given.get("escorts", False) is True,
-                commanded=given.get("commands", False) is True)
+                commanded=given.get("commands", False) is True,
+                airborne=given.get("airborne", False) is True, air_lift=given.get("air_lift", 0))
         return config.lasting(("unit_rules", type_name, owner), compute)
 
     def rules(type_name: str, owner: str) -> UnitRules:
@@ -78,17 +79,26 @@ def move_policy_of(config, span):
                       canals=canals, loads_allied=config.value("loads_allied", False) is True,
                       loads_onto_allied=config.value("loads_onto_allied", False) is True,
                       later_carriers=config.value("later_carriers", False) is True,
-                      carries_allied_air=config.value("carries_allied_air", False) is True)
+                      carries_allied_air=config.value("carries_allied_air", False) is True,
+                      airborne_range=config.value("airborne_range", 0),
+                      airborne_together=config.value("airborne_together", False) is True)
 
 
-def landing_of(config):
-    """The rules' `landing` condition `t => ...` (asked with the mover as `current_player()`) as a
-    function (space name, player name) -> bool, or None (the engine's default) when the ruleset
-    does not set it."""
-    fn = config.space_fn("landing")
+def space_condition(config, name: str):
+    """A `t => bool` setting (`landing`, `raid_target`, `airborne_to`, `taken_over`: asked with the
+    mover as `current_player()`) as a function (space name, player name) -> bool, or None (the
+    engine's default) when the ruleset does not set it."""
+    fn = config.space_fn(name)
     if fn is None:
         return None
     return lambda space, player: fn(space) is True
+
+
+def airborne_from_of(config):
+    """The rules' `airborne_from` (`t => int`: how many land units may take off from a territory
+    this turn, kit/airborne.py) as a function (space name, player name) -> int, or None."""
+    launch = config.space_fn("airborne_from")
+    return (lambda space, player: launch(space)) if launch is not None else None
 
 
 def takes_landings_of(config):
@@ -108,22 +118,15 @@ def takes_landings_of(config):
     return takes
 
 
-def raid_target_of(config):
-    """The rules' `raid_target` condition `t => ...` (asked with the raiding player as `current_player()`)
-    as a function (space name, player name) -> bool, or None (the engine's default: an enemy
-    territory with a factory) when the ruleset does not set it."""
-    fn = config.space_fn("raid_target")
-    if fn is None:
-        return None
-    return lambda space, player: fn(space) is True
-
-
 def movement_rules_of(ctx, config, span, allied, capture=None):
     """The engine's `MovementRules` for one move phase, from its settings (read once);
     `allied(a, b)` tells whether two players are on the same side."""
     return MovementRules(unit_rules_of(ctx, config), allied, capture=capture, policy=move_policy_of(config, span),
-                         landing=landing_of(config), raid_target=raid_target_of(config),
-                         takes_landings=takes_landings_of(config))
+                         landing=space_condition(config, "landing"),
+                         raid_target=space_condition(config, "raid_target"),
+                         takes_landings=takes_landings_of(config), airborne_from=airborne_from_of(config),
+                         airborne_to=space_condition(config, "airborne_to"),
+                         taken_over=space_condition(config, "taken_over"))
 
 
 def _blitz_capture(ctx, game):
@@ -214,7 +217,9 @@ def run(ctx, proc) -> None:
         if kind == "combat":
             for uid in move.units:
                 # where it entered its last space from: a retreat goes back to an adjacent space
-                kit.moved_from[uid] = move.path[-2]
+                # (not for units flown in: they go with the others' retreat, as aircraft do)
+                if move.kind != "airborne":
+                    kit.moved_from[uid] = move.path[-2]
             if move.kind == "bomb":
                 kit.raid_units.setdefault(move.path[-1], []).extend(move.units)
             if move.kind == "unload":

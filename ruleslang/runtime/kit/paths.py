@@ -109,8 +109,8 @@ class PathsPart:
                 for there in land[here]:
                     if there in parent:
                         continue
-                    if not combat and (there in enemy or not friendly(there)):
-                        continue
+                    if not combat and (there in enemy or not friendly(there)) and not self._taken_over(there):
+                        continue  # (a territory taken over by entering it ends the move: kit/takeover.py)
                     seen = layer.get(there)
                     if seen is None or cost < seen[0]:
                         layer[there] = (cost, here)
@@ -166,6 +166,8 @@ class PathsPart:
             if board.is_sea[space]:
                 return [f"{name} cannot enter {space}: a land unit crosses water only aboard a transport (a load)"]
             if not self.combat:
+                if i == last and self._taken_over(space):
+                    continue  # entered to be taken over (kit/takeover.py)
                 if space in self._enemy:
                     return [f"{name} cannot enter {space} in non-combat move: it holds enemy units"]
                 if not self._friendly(space):
