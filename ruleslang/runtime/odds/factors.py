@@ -1,0 +1,217 @@
+"""A round of the exact chain kept in factors: the attacker's units and the defender's apart.
+
+A state is named by its sides (`BattleFactors.sid`: the attacker's records and the defender's,
+each numbered once, and the counters the battle wrote), so that the states of a round are told
+apart and looked up by a few numbers rather than by all their records.
+
+Within a round, the distribution of states is kept as a product of two distributions, one per
+side, as long as the steps allow: a step that changes one side only (a side's fire: the hits
+it makes on the other side, whose casualties depend on that side alone), from a distribution
+the step cannot tell apart on the other side, keeps the product; a step that changes nothing
+keeps it too. Which states a step can tell apart is what it read (watch.py): the elements of
+each side's distribution are grouped by what they show of the aspects the step read, and the
+step is run (or its kept transition looked up) once per pair of groups. A step that changes
+both sides, or a counter, or one side in a way that depends on the other side's group, ends
+the product: the rest of the round is followed state by state (`_joint_round`).
+
+So the fire steps of a plain round give each side's casualties once per number of hits, and
+the round's states are the pairs of them, as a hand-written calculator makes them; the steps
+that only look (submerging, the retreat question) run once per group instead of once per pair.
+"""
+
+from __future__ import annotations
+
+from ruleslang.runtime.odds.states import RETREATED
+from ruleslang.runtime.odds.watch import EVERYTHING, PENDING, ROUND, SUBMERGED, side_part, split_of
+
+SIDES = ("attacker", "defender")
+
+
+class BattleFactors:
+    """The factored rounds part of `Chain`: the sides numbered, a round as a product of the sides'
+    distributions while the steps allow it."""
+
+    def _init_factors(self) -> None:
+        self._side_ids: dict[tuple, int] = {}   # a side's records -> its number
+        self._side_rows: list[tuple] = []       # its number -> its records
+        self._parts: dict[tuple, object] = {}   # (aspect kind, side number) -> what the aspect shows of it
+        self._after_round: dict[int, int] = {}  # a side's number -> that of the side without its casualties
+        self._fights: dict[int, bool] = {}      # a side's number -> whether a unit of it fights on
+        self._step_aspects: dict[str, frozenset] = {}  # step -> the aspects it has read so far (`_groups`)
+
+    # ------------------------------------------------------------------ naming states
+
+    def _side(self, rows: tuple) -> int:
+        found = self._side_ids.get(rows)
+        if found is None:
+            found = self._side_ids[rows] = len(self._side_rows)
+            self._side_rows.append(rows)
+        return found
+
+    def sid(self, key: tuple) -> tuple:
+        """The name of state `key`: (the attacker's side number, the defender's, the counters)."""
+        records, counters = key
+        split = split_of(records)
+        return self._side(records[:split]), self._side(records[split:]), counters
+
+    def key_of(self, sid: tuple) -> tuple:
+        """The state named `sid` (`sid`)."""
+        rows = self._side_rows
+        return rows[sid[0]] + rows[sid[1]], sid[2]
+
+    def _fights_on(self, side: int) -> bool:
+        found = self._fights.get(side)
+        if found is None:
+            found = self._fights[side] = any(r[5] != SUBMERGED for r in self._side_rows[side])
+        return found
+
+    def _part(self, kind: str, side: int):
+        found = self._parts.get((kind, side), self)
+        if found is self:
+            found = self._parts[(kind, side)] = side_part(self._side_rows[side], kind)
+        return found
+
+    def _survivor(self, side: int) -> int:
+        """The side without this round's casualties (they leave at the round's end)."""
+        found = self._after_round.get(side)
+        if found is None:
+            rows = self._side_rows[side]
+            found = self._after_round[side] = self._side(tuple(r for r in rows if r[5] != PENDING))
+        return found
+
+    # ------------------------------------------------------------------ a round
+
+    def _round(self, sid: tuple, round_class) -> dict:
+        """One round from the state named `sid` (round 1, or a LateRound): every step of the
+        sequence, then the round's casualties leave; the states after it, by name."""
+        cache_key = (sid, int(round_class))
+        found = self._round_cache.get(cache_key)
+        if found is not None:
+            return found
+        a, d, counters = sid
+        fa, fd = {a: self.one}, {d: self.one}
+        rest = self.sequence
+        if self.share and not (counters and counters[0] == RETREATED):
+            for i, name in enumerate(self.sequence):
+                nxt = self._factored_step(name, fa, fd, counters, round_class)
+                if nxt is None:
+                    rest = self.sequence[i:]
+                    break
+                fa, fd = nxt
+            else:
+                rest = ()
+        if rest:
+            out = self._joint_round(rest, fa, fd, counters, round_class)
+        else:
+            out = {}
+            ea: dict = {}
+            for x, p in fa.items():
+                x2 = self._survivor(x)
+                ea[x2] = ea.get(x2, 0) + p
+            ed: dict = {}
+            for y, q in fd.items():
+                y2 = self._survivor(y)
+                ed[y2] = ed.get(y2, 0) + q
+            for x, p in ea.items():
+                for y, q in ed.items():
+                    out[(x, y, counters)] = p * q
+        self._round_cache[cache_key] = out
+        return out
+
+    def _joint_round(self, steps, fa: dict, fd: dict, counters: tuple, round_class) -> dict:
+        """The rest of a round state by state: `steps` from the product of `fa` and `fd`."""
+        rows = self._side_rows
+        dist = {(rows[x] + rows[y], counters): p * q for x, p in fa.items() for y, q in fd.items()}
+        for name in steps:
+            nxt: dict = {}
+            for k, p in dist.items():
+                if k[1] and k[1][0] == RETREATED:  # the attackers left: the round's other steps are not run
+                    nxt[k] = nxt.get(k, 0) + p
+                    continue
+                for k2, q in self._step(name, k, round_class).items():
+                    nxt[k2] = nxt.get(k2, 0) + p * q
+            dist = nxt
+        out: dict = {}
+        for (records, written), p in dist.items():
+            s2 = self.sid((tuple(r for r in records if r[5] != PENDING), written))
+            out[s2] = out.get(s2, 0) + p
+        return out
+
+    def _groups(self, dist: dict, side: str, aspects: set) -> list:
+        """The elements of one side's distribution grouped by what they show of `aspects`."""
+        if len(dist) == 1:
+            return [list(dist)]
+        kinds = sorted(kind for kind, s in aspects if s == side)
+        groups: dict = {}
+        for x in dist:
+            groups.setdefault(tuple(self._part(kind, x) for kind in kinds), []).append(x)
+        return list(groups.values())
+
+    def _factored_step(self, name: str, fa: dict, fd: dict, counters: tuple, round_class):
+        """Step `name` from the product of the sides' distributions `fa` and `fd` (side number ->
+        probability): the new pair of distributions, or None when the step ends the product."""
+        rows = self._side_rows
+        aspects = set(self._step_aspects.get(name, ()))
+        while True:
+            ga, gd = self._groups(fa, "attacker", aspects), self._groups(fd, "defender", aspects)
+            found = []
+            grown = False
+            for xs in ga:
+                for ys in gd:
+                    reads: set = set()
+                    dist = self._step(name, (rows[xs[0]] + rows[ys[0]], counters), round_class, reads)
+                    if EVERYTHING in reads:
+                        return None
+                    reads.discard(ROUND)  # the same for the whole round
+                    if not reads <= aspects:
+                        aspects |= reads
+                        grown = True
+                    found.append((xs, ys, dist))
+            if not grown:
+                break
+        self._step_aspects[name] = frozenset(aspects)
+        changed = {"attacker": {}, "defender": {}}  # side -> element -> [(that side's records after, probability)]
+        for xs, ys, dist in found:
+            x, y = xs[0], ys[0]
+            ra, rd = rows[x], rows[y]
+            after: dict = {"attacker": [], "defender": []}
+            for (records, written), p in dist.items():
+                if written != counters:
+                    return None
+                split = split_of(records)
+                a2, d2 = records[:split], records[split:]
+                after["attacker"].append((a2, p))
+                after["defender"].append((d2, p))
+                if a2 != ra:
+                    if d2 != rd:
+                        return None  # both sides changed
+                    changed["attacker"][x] = after["attacker"]
+                elif d2 != rd:
+                    changed["defender"][y] = after["defender"]
+            # a side changed only as the other side's group says: the product holds when that
+            # group is the other side's only one (and the changed side's group its one element)
+            if x in changed["attacker"] and (len(xs) > 1 or len(gd) > 1):
+                return None
+            if y in changed["defender"] and (len(ys) > 1 or len(ga) > 1):
+                return None
+        if changed["attacker"] and changed["defender"]:
+            return None
+        if changed["attacker"]:
+            return self._mixed(fa, changed["attacker"]), fd
+        if changed["defender"]:
+            return fa, self._mixed(fd, changed["defender"])
+        return fa, fd
+
+    def _mixed(self, dist: dict, changed: dict) -> dict:
+        """One side's distribution after a step that changed its elements in `changed` (element ->
+        [(its records after, probability)]) and left the others as they were."""
+        out: dict = {}
+        for x, p in dist.items():
+            outcomes = changed.get(x)
+            if outcomes is None:
+                out[x] = out.get(x, 0) + p
+                continue
+            for records, q in outcomes:
+                x2 = self._side(records)
+                out[x2] = out.get(x2, 0) + p * q
+        return out
