@@ -38,6 +38,7 @@ class BattleFactors:
         self._after_round: dict[int, int] = {}  # a side's number -> that of the side without its casualties
         self._fights: dict[int, bool] = {}      # a side's number -> whether a unit of it fights on
         self._step_aspects: dict[str, frozenset] = {}  # step -> the aspects it has read so far (`_groups`)
+        self._effects: dict[tuple, tuple] = {}  # a step from a pair of groups -> what it read, its effect
 
     # ------------------------------------------------------------------ naming states
 
@@ -137,81 +138,106 @@ class BattleFactors:
             out[s2] = out.get(s2, 0) + p
         return out
 
-    def _groups(self, dist: dict, side: str, aspects: set) -> list:
+    def _groups(self, dist: dict, side: str, aspects: frozenset) -> dict:
         """The elements of one side's distribution grouped by what they show of `aspects`."""
-        if len(dist) == 1:
-            return [list(dist)]
         kinds = sorted(kind for kind, s in aspects if s == side)
+        part = self._part
         groups: dict = {}
         for x in dist:
-            groups.setdefault(tuple(self._part(kind, x) for kind in kinds), []).append(x)
-        return list(groups.values())
+            groups.setdefault(tuple(part(kind, x) for kind in kinds), []).append(x)
+        return groups
 
     def _factored_step(self, name: str, fa: dict, fd: dict, counters: tuple, round_class):
         """Step `name` from the product of the sides' distributions `fa` and `fd` (side number ->
-        probability): the new pair of distributions, or None when the step ends the product."""
-        rows = self._side_rows
-        aspects = set(self._step_aspects.get(name, ()))
+        probability): the new pair of distributions, or None when the step ends the product.
+
+        The elements of each side are grouped by what they show of the aspects the step has read
+        so far, and the step's effect is worked out once per pair of groups (`_effect`), from its
+        first elements; when it read more than the groups tell apart, the groups are made again
+        with that too."""
+        aspects = self._step_aspects.get(name, frozenset())
+        rclass = int(round_class)
         while True:
             ga, gd = self._groups(fa, "attacker", aspects), self._groups(fd, "defender", aspects)
             found = []
-            grown = False
-            for xs in ga:
-                for ys in gd:
-                    reads: set = set()
-                    dist = self._step(name, (rows[xs[0]] + rows[ys[0]], counters), round_class, reads)
-                    if EVERYTHING in reads:
+            grown = aspects
+            for pa, xs in ga.items():
+                for pd, ys in gd.items():
+                    memo_key = (name, rclass, counters, aspects, pa, pd)
+                    known = self._effects.get(memo_key)
+                    if known is None:
+                        known = self._effects[memo_key] = self._effect(name, xs[0], ys[0], counters, round_class)
+                    reads, effect = known
+                    if effect is None:
                         return None
-                    reads.discard(ROUND)  # the same for the whole round
-                    if not reads <= aspects:
-                        aspects |= reads
-                        grown = True
-                    found.append((xs, ys, dist))
-            if not grown:
+                    if not reads <= grown:
+                        grown = grown | reads
+                    found.append((xs, ys, effect))
+            if grown is aspects:
                 break
-        self._step_aspects[name] = frozenset(aspects)
-        changed = {"attacker": {}, "defender": {}}  # side -> element -> [(that side's records after, probability)]
-        for xs, ys, dist in found:
-            x, y = xs[0], ys[0]
-            ra, rd = rows[x], rows[y]
-            after: dict = {"attacker": [], "defender": []}
-            for (records, written), p in dist.items():
-                if written != counters:
-                    return None
-                split = split_of(records)
-                a2, d2 = records[:split], records[split:]
-                after["attacker"].append((a2, p))
-                after["defender"].append((d2, p))
-                if a2 != ra:
-                    if d2 != rd:
-                        return None  # both sides changed
-                    changed["attacker"][x] = after["attacker"]
-                elif d2 != rd:
-                    changed["defender"][y] = after["defender"]
-            # a side changed only as the other side's group says: the product holds when that
-            # group is the other side's only one (and the changed side's group its one element)
-            if x in changed["attacker"] and (len(xs) > 1 or len(gd) > 1):
+            aspects = self._step_aspects[name] = grown
+        changed: dict = {}  # element -> [(its side after, probability)]
+        changed_side = None
+        for xs, ys, (side, outcomes) in found:
+            if side is None:
+                continue
+            if changed_side not in (None, side):
+                return None  # one pair changed the attacker, another the defender
+            changed_side = side
+            # a side changed as the other side's group says: the product holds when that group is
+            # the other side's only one (the changed side's group is its one element: it read it whole)
+            mine, others = (xs, gd) if side == "attacker" else (ys, ga)
+            if len(mine) > 1 or len(others) > 1:
                 return None
-            if y in changed["defender"] and (len(ys) > 1 or len(ga) > 1):
-                return None
-        if changed["attacker"] and changed["defender"]:
-            return None
-        if changed["attacker"]:
-            return self._mixed(fa, changed["attacker"]), fd
-        if changed["defender"]:
-            return fa, self._mixed(fd, changed["defender"])
+            changed[mine[0]] = outcomes
+        if changed_side == "attacker":
+            return _mixed(fa, changed), fd
+        if changed_side == "defender":
+            return fa, _mixed(fd, changed)
         return fa, fd
 
-    def _mixed(self, dist: dict, changed: dict) -> dict:
-        """One side's distribution after a step that changed its elements in `changed` (element ->
-        [(its records after, probability)]) and left the others as they were."""
-        out: dict = {}
-        for x, p in dist.items():
-            outcomes = changed.get(x)
-            if outcomes is None:
-                out[x] = out.get(x, 0) + p
-                continue
-            for records, q in outcomes:
-                x2 = self._side(records)
-                out[x2] = out.get(x2, 0) + p * q
-        return out
+    def _effect(self, name: str, x: int, y: int, counters: tuple, round_class) -> tuple:
+        """Step `name` from the state of sides `x` and `y`: (the aspects it read, its effect): None
+        when it ends the product (it read everything, wrote a counter or changed both sides);
+        (None, ()) when it changed nothing; else (the side it changed, [(that side after, p)])."""
+        rows = self._side_rows
+        ra, rd = rows[x], rows[y]
+        reads: set = set()
+        dist = self._step(name, (ra + rd, counters), round_class, reads)
+        reads.discard(ROUND)  # the same for the whole round
+        reads = frozenset(reads)
+        if EVERYTHING in reads:
+            return reads, None
+        outcomes = {"attacker": [], "defender": []}
+        sides = set()
+        for (records, written), p in dist.items():
+            if written != counters:
+                return reads, None
+            split = split_of(records)
+            a2, d2 = records[:split], records[split:]
+            if a2 != ra:
+                sides.add("attacker")
+            if d2 != rd:
+                sides.add("defender")
+            outcomes["attacker"].append((a2, p))
+            outcomes["defender"].append((d2, p))
+        if len(sides) > 1:
+            return reads, None
+        if not sides:
+            return reads, (None, ())
+        side = sides.pop()
+        return reads, (side, [(self._side(records), p) for records, p in outcomes[side]])
+
+
+def _mixed(dist: dict, changed: dict) -> dict:
+    """One side's distribution after a step that changed its elements in `changed` (element ->
+    [(its side after, probability)]) and left the others as they were."""
+    out: dict = {}
+    for x, p in dist.items():
+        outcomes = changed.get(x)
+        if outcomes is None:
+            out[x] = out.get(x, 0) + p
+            continue
+        for x2, q in outcomes:
+            out[x2] = out.get(x2, 0) + p * q
+    return out
