@@ -39,6 +39,8 @@ class BattleFactors:
         self._fights: dict[int, bool] = {}      # a side's number -> whether a unit of it fights on
         self._step_aspects: dict[str, frozenset] = {}  # step -> the aspects it has read so far (`_groups`)
         self._effects: dict[tuple, tuple] = {}  # a step from a pair of groups -> what it read, its effect
+        self._shown: dict[tuple, tuple] = {}    # (aspects, side) -> (side number -> its group's number, kinds)
+        self._part_ids: dict[tuple, int] = {}   # what a side shows of some aspects -> its number
 
     # ------------------------------------------------------------------ naming states
 
@@ -139,12 +141,19 @@ class BattleFactors:
         return out
 
     def _groups(self, dist: dict, side: str, aspects: frozenset) -> dict:
-        """The elements of one side's distribution grouped by what they show of `aspects`."""
-        kinds = sorted(kind for kind, s in aspects if s == side)
-        part = self._part
+        """The elements of one side's distribution grouped by what they show of `aspects` (each
+        group under the number of what its elements show)."""
+        found = self._shown.get((aspects, side))
+        if found is None:
+            found = self._shown[(aspects, side)] = ({}, sorted(kind for kind, s in aspects if s == side))
+        shown, kinds = found
         groups: dict = {}
         for x in dist:
-            groups.setdefault(tuple(part(kind, x) for kind in kinds), []).append(x)
+            g = shown.get(x)
+            if g is None:
+                part = tuple(self._part(kind, x) for kind in kinds)
+                g = shown[x] = self._part_ids.setdefault(part, len(self._part_ids))
+            groups.setdefault(g, []).append(x)
         return groups
 
     def _factored_step(self, name: str, fa: dict, fd: dict, counters: tuple, round_class):

@@ -314,7 +314,7 @@ def side_part(rows: tuple, kind: str) -> Any:
     if kind.startswith(UNITS_OF):
         types = _types_of(kind)
         return tuple(r[:4] + r[6:] for r in rows if r[5] != SUBMERGED and r[2] in types)
-    return tuple(sorted({r[6] or "" for r in rows}))  # origins
+    return tuple(sorted({r[6] for r in rows}))  # origins ("" for none)
 
 
 UNITS_OF = "units of:"  # an aspect kind: the side's units of the types it lists
