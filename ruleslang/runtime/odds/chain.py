@@ -90,6 +90,7 @@ class Chain(BattleStates, BattleDecisions, BattleSteps, BattleFactors):
         self._solving: set[tuple] = set()
         self._plans: dict[str, Kept] = {}      # step -> its deferred runs, kept as `_shared` are
         self._applied: dict[tuple, Kept] = {}  # deferred hits -> their changes, kept the same way
+        self._saturated: dict[tuple, Kept] = {}  # a deferred hit but its count -> (its changes, the most it made)
         self._plain: set[str] = set()          # the steps whose effects cannot wait (NotDeferred)
         self.deferring = False                 # Branching's world: a run's hits are deferred now
         self._deferred: list = []              # the hits deferred so far in this run
