@@ -53,13 +53,16 @@ class BattleHost(GameServices):
         self.configs: dict = {}
         self.kit = KitState(self)
         self._init_services()
+        self._indexed_units, self._index_length = None, -1
 
     def unit_or_none(self, uid: int):
-        """The unit with this id: the board's others are indexed once, the battle's per state."""
-        if self._index_version != self.state.version:
+        """The unit with this id: the board's others are indexed once, the battle's per list of the
+        board's units (a list the board only extends or replaces; a unit's hits change in place)."""
+        units = self.state.units
+        if self._indexed_units is not units or self._index_length != len(units):
             base = self.chain.base_index
-            self._units_by_id = {u.id: u for u in self.state.units[len(base):]}
-            self._index_version = self.state.version
+            self._units_by_id = {u.id: u for u in units[len(base):]}
+            self._indexed_units, self._index_length = units, len(units)
         found = self._units_by_id.get(uid)
         return found if found is not None else self.chain.base_index.get(uid)
 

@@ -149,6 +149,10 @@ class StepWatch:
             return value
         return _WatchedUnit(value, ("hits", side), self.reads)
 
+    def unit_has_any_tag(self, type_name: str, tags: tuple) -> bool:
+        """The same in every state (the program's tags of a unit type); asked often, so not looked up."""
+        return self._ctx.unit_has_any_tag(type_name, tags)
+
     def log(self, kind: str, **data) -> None:
         """A message: the chain's states do not keep the game's log."""
         self._ctx.log(kind, **data)
