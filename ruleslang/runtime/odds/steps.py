@@ -273,17 +273,18 @@ class BattleSteps:
               reads: set | None = None) -> dict:
         """The state after making deferred `hits` (`desc`: their key) in state `key`, kept under the
         hits and what making them read (the units hit, with their hits and casualties; added to
-        `reads` when given). One hit of more than its units can take makes what as many as they
+        `reads` when given). A last hit of more than its units can take makes what as many as they
         can take make (`Battle.hit`): that is kept too, for any larger count (`_saturated`)."""
         kept = self._applied.get(desc)
         if kept is None:
             kept = self._applied[desc] = Kept()
         found = kept.find(key, split, rclass)
-        one = desc[0] if len(desc) == 1 and type(desc[0][1]) is int else None
-        if found is None and one is not None:
-            full = self._saturated.get((one[0],) + one[2:])
+        last = desc[-1] if type(desc[-1][1]) is int else None
+        full_key = desc[:-1] + ((last[0],) + last[2:],) if last is not None else None
+        if found is None and last is not None:
+            full = self._saturated.get(full_key)
             found = full.find(key, split, rclass) if full is not None else None
-            if found is not None and one[1] < found[1][1]:
+            if found is not None and last[1] < found[1][1]:
                 found = None
             elif found is not None:
                 found = (found[0], found[1][0])
@@ -296,10 +297,11 @@ class BattleSteps:
         config = self.rules.config
         self._watch, saved, config.ctx = watch, config.ctx, watch
         self._applying = hits
-        taken = sum(self.battle.hits_taken.values())
+        taken = 0
         try:
             for i, hit in enumerate(hits):
                 self._made = i
+                taken = sum(self.battle.hits_taken.values())
                 self.branching.apply_hit(watch, hit, self._force)
         finally:
             self._watch, config.ctx = None, saved
@@ -307,10 +309,10 @@ class BattleSteps:
         out = {self._key(): self.one}
         aspects = kept.keep_changes(key, split, rclass, out, frozenset(watch.reads))
         made = sum(self.battle.hits_taken.values()) - taken
-        if one is not None and made < one[1]:  # the units took all they could
-            full = self._saturated.get((one[0],) + one[2:])
+        if last is not None and made < last[1]:  # the units took all they could of the last hit
+            full = self._saturated.get(full_key)
             if full is None:
-                full = self._saturated[(one[0],) + one[2:]] = Kept()
+                full = self._saturated[full_key] = Kept()
             full.keep(key, split, rclass, aspects, (kept.find(key, split, rclass)[1], made))
         if reads is not None:
             reads.update(aspects)
