@@ -41,6 +41,9 @@ class BattleFactors:
         self._effects: dict[tuple, tuple] = {}  # a step from a pair of groups -> what it read, its effect
         self._shown: dict[tuple, tuple] = {}    # (aspects, side) -> (side number -> its group's number, kinds)
         self._part_ids: dict[tuple, int] = {}   # what a side shows of some aspects -> its number
+        self._part_numbers: dict[tuple, int] = {}  # (aspect kind, side number) -> the number of what it shows
+        self._orders: dict[frozenset, tuple] = {}  # aspects -> those of the state, sorted
+        self._projected: tuple = (None, 0, 0)    # the state projected last, its sides' numbers
 
     # ------------------------------------------------------------------ naming states
 
@@ -66,6 +69,33 @@ class BattleFactors:
         found = self._fights.get(side)
         if found is None:
             found = self._fights[side] = any(r[5] != SUBMERGED for r in self._side_rows[side])
+        return found
+
+    def _project(self, key: tuple, aspects: frozenset, split: int):
+        """What of state `key` the aspects name (watch.py; `split`: where its defenders' records
+        begin), by numbers: a side read whole by its number, another aspect of it by the number of
+        what it shows; with the counters written. Two states with the same projection are the
+        same to a step that read only these aspects (`Kept`)."""
+        if EVERYTHING in aspects:
+            return key
+        if key is not self._projected[0]:  # the same state is looked up for several things in a row
+            records = key[0]
+            self._projected = (key, self._side(records[:split]), self._side(records[split:]))
+        _key, a, d = self._projected
+        order = self._orders.get(aspects)
+        if order is None:
+            order = self._orders[aspects] = tuple(sorted(x for x in aspects if x != ROUND))
+        out = [key[1]]
+        for kind, side in order:
+            s = a if side == "attacker" else d
+            out.append(s if kind == "full" else self._part_number(kind, s))
+        return tuple(out)
+
+    def _part_number(self, kind: str, side: int) -> int:
+        found = self._part_numbers.get((kind, side))
+        if found is None:
+            part = self._part(kind, side)
+            found = self._part_numbers[(kind, side)] = self._part_ids.setdefault(part, len(self._part_ids))
         return found
 
     def _part(self, kind: str, side: int):
@@ -212,7 +242,9 @@ class BattleFactors:
         rows = self._side_rows
         ra, rd = rows[x], rows[y]
         reads: set = set()
-        dist = self._step(name, (ra + rd, counters), round_class, reads)
+        key = (ra + rd, counters)
+        self._projected = (key, x, y)
+        dist = self._step(name, key, round_class, reads)
         reads.discard(ROUND)  # the same for the whole round
         reads = frozenset(reads)
         if EVERYTHING in reads:

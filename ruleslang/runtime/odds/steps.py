@@ -14,7 +14,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ruleslang.lang.eval.branching import cannot_follow, content
-from ruleslang.runtime.odds.watch import EVERYTHING, ROUND, NotDeferred, StepWatch, changed_by, project, split_of
+from ruleslang.runtime.odds.watch import EVERYTHING, ROUND, NotDeferred, StepWatch, changed_by, split_of
 
 WHOLE = "whole state"  # in a transition's changes: the successor's records are given whole
 _PLAIN = frozenset({int, bool, float, str, type(None), Fraction})  # values that hold no unit of the battle
@@ -25,15 +25,16 @@ class Kept:
     state's projection on it (with the round class when the round was read). Looked up in the
     order the aspect sets were first seen."""
 
-    __slots__ = ("seen", "known")
+    __slots__ = ("seen", "known", "project")
 
-    def __init__(self):
+    def __init__(self, project):
         self.seen: list[frozenset] = []
         self.known: dict[tuple, object] = {}
+        self.project = project  # (state, aspects, split) -> what of the state the aspects name
 
     def find(self, key: tuple, split: int, rclass: int):
         """(what it read, what was kept) for a state that agrees with `key` on what it read, or None."""
-        known = self.known
+        known, project = self.known, self.project
         for aspects in self.seen:
             found = known.get((aspects, project(key, aspects, split), rclass if ROUND in aspects else None))
             if found is not None:
@@ -44,7 +45,7 @@ class Kept:
         """Keep `value`, computed from state `key`, which read `aspects`."""
         if aspects not in self.seen:
             self.seen.append(aspects)
-        self.known[(aspects, project(key, aspects, split), rclass if ROUND in aspects else None)] = value
+        self.known[(aspects, self.project(key, aspects, split), rclass if ROUND in aspects else None)] = value
 
     def keep_changes(self, key: tuple, split: int, rclass: int, out: dict, aspects: frozenset) -> None:
         """Keep transition `out` from `key` as changes (`changes`); kept for this state alone when a
@@ -96,7 +97,7 @@ class BattleSteps:
             self._rolled[key] = (dist, frozenset(noted))
         elif at is not None and EVERYTHING not in noted and all(type(v) in _PLAIN for v, _w in dist.items()):
             if kept is None:
-                kept = self._rolled_kept[key] = Kept()
+                kept = self._rolled_kept[key] = Kept(self._project)
             kept.keep(*at, frozenset(noted), dist)
         return dist
 
@@ -131,7 +132,7 @@ class BattleSteps:
         `reads`, when given, gets the aspects of the state the transition depends on (watch.py).
 
         A step's transition is shared between states: the step runs through a `StepWatch`, and
-        its transition is kept under what it read of the state (`watch.project`, and the round
+        its transition is kept under what it read of the state (`_project`, and the round
         when it read the round); a state that agrees with an earlier one on that takes its
         transition, as changes of the sides the step changed (it read those whole)."""
         rclass = int(round_class) if round_class is not None else 0
@@ -149,7 +150,7 @@ class BattleSteps:
             return found
         kept = self._shared.get(name)
         if kept is None:
-            kept = self._shared[name] = Kept()
+            kept = self._shared[name] = Kept(self._project)
         split = split_of(key[0])
         found = kept.find(key, split, rclass)
         if found is not None:
@@ -227,7 +228,7 @@ class BattleSteps:
         split = split_of(key[0])
         kept = self._plans.get(name)
         if kept is None:
-            kept = self._plans[name] = Kept()
+            kept = self._plans[name] = Kept(self._project)
         found = kept.find(key, split, rclass)
         if found is None:
             watch = StepWatch(self.ctx, self.battle, deferring=True)
@@ -277,7 +278,7 @@ class BattleSteps:
         can take make (`Battle.hit`): that is kept too, for any larger count (`_saturated`)."""
         kept = self._applied.get(desc)
         if kept is None:
-            kept = self._applied[desc] = Kept()
+            kept = self._applied[desc] = Kept(self._project)
         found = kept.find(key, split, rclass)
         last = desc[-1] if type(desc[-1][1]) is int else None
         full_key = desc[:-1] + ((last[0],) + last[2:],) if last is not None else None
@@ -312,7 +313,7 @@ class BattleSteps:
         if last is not None and made < last[1]:  # the units took all they could of the last hit
             full = self._saturated.get(full_key)
             if full is None:
-                full = self._saturated[full_key] = Kept()
+                full = self._saturated[full_key] = Kept(self._project)
             full.keep(key, split, rclass, aspects, (kept.find(key, split, rclass)[1], made))
         if reads is not None:
             reads.update(aspects)

@@ -288,23 +288,9 @@ class _HostView(_View):
         setattr(self._inner, name, value)
 
 
-def project(key: tuple, aspects: frozenset, split: int) -> Any:
-    """What of state `key` the aspects name (`split`: where its defenders' records begin): two
-    states with the same projection are the same to a step that read only these aspects. The
-    counters the battle wrote (and whether the attacker retreated) are always part of it."""
-    if EVERYTHING in aspects:
-        return key
-    records = key[0]
-    out: list = [key[1]]
-    for kind, side in sorted(aspects):
-        if kind == "round":
-            continue  # not of the state: the caller adds the round to the projection
-        out.append(side_part(records[:split] if side == "attacker" else records[split:], kind))
-    return tuple(out)
-
-
 def side_part(rows: tuple, kind: str) -> Any:
-    """What aspect `kind` names of one side's records `rows` (`project`)."""
+    """What aspect `kind` names of one side's records `rows` (two states whose sides show the same
+    of the aspects a step read are the same to it: the chain's `_project`)."""
     if kind == "full":
         return rows
     if kind == "units":
