@@ -13,9 +13,10 @@ Rounds: the `start` step once, then the `round` sequence. The rounds after the f
 alike (a step may ask `battle_round() == 1`, or compare the round with 1 in any way, but a rule
 that tells the second round from the third is refused with E546), so from the second round the
 battle is a Markov chain over states whose only loops are a state staying as it is (no unit is
-ever given back): each state's outcome is its successors' outcomes weighed by their
-probabilities, divided by the chance of leaving it, exactly. A state no round can leave (neither
-side can hit the other) is a stalemate. With a round limit the rounds are followed one by one
+ever given back): the chance of reaching each state is carried forward in an order where it
+comes after every state that leads to it, a state left with probability 1 - s being fought
+1 / (1 - s) times per arrival, exactly (`_flow`). A state no round can leave (neither side can
+hit the other) is a stalemate. A round itself is worked out in factors (runtime/odds/factors.py). With a round limit the rounds are followed one by one
 and what still fights after the last one is reported as such.
 """
 
