@@ -24,8 +24,6 @@ from __future__ import annotations
 from ruleslang.runtime.odds.states import RETREATED
 from ruleslang.runtime.odds.watch import EVERYTHING, PENDING, ROUND, SUBMERGED, side_part, split_of
 
-SIDES = ("attacker", "defender")
-
 
 class BattleFactors:
     """The factored rounds part of `Chain`: the sides numbered, a round as a product of the sides'
