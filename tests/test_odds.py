@@ -568,13 +568,16 @@ def test_battle_units_with_a_tag_gives_those_units_in_order(tmp_path):
 
 def test_a_land_battle_runs_the_submarine_steps_once(base_game):
     # `submarine_fire` and `submarines_submerge` read only the sides' submarines
-    # (`battle_units(side, tag: submarine)`): none in a land battle, so one run serves every state
+    # (`battle_units(side, tag: submarine)`): none in a land battle, so one run serves every state;
+    # the retreat question reads whether each side still stands and which attackers, where they
+    # came from and who holds it (the same in every state), not the defenders' casualties
     spec = BattleSpec(LAND, "Germans", {"infantry": 3, "artillery": 1, "armour": 2}, {"infantry": 3, "armour": 2},
-                      "Russians")
-    shared, a, _alone, b = _both_ways(base_game, spec)
+                      "Russians", ["Eastern Europe"])
+    shared, a, alone, b = _both_ways(base_game, spec)
     assert a.ends == b.ends and a.rounds == b.rounds
     assert shared.runs["submarine_fire"] == 1 and shared.runs["submarines_submerge"] == 1
     assert len(shared._round_cache) > 10
+    assert shared.runs["attacker_retreat"] < 3 * len(shared._round_cache) < alone.runs["attacker_retreat"]
 
 
 def test_a_round_that_changes_both_sides_at_once_is_followed_state_by_state(tmp_path):

@@ -275,6 +275,21 @@ class _BoardView(_View):
     __slots__ = ()
     _same = _BOARD_SAME
 
+    @property
+    def state(self):
+        # the compiled board queries read the state straight (`BoardQueries.known_controller(board,
+        # ...)`): who holds a space is the same in every state of the battle, its units are not
+        return _StateView(self._inner.state, self._reads)
+
+
+class _StateView(_View):
+    """The board's state as a watched step sees it (through a compiled board query): who holds
+    each space (now and at the turn's start) and the map are the same in every state of the
+    battle; anything else is a read of everything."""
+
+    __slots__ = ()
+    _same = frozenset({"control", "control_at_turn_start", "map"})
+
 
 class _HostView(_View):
     """The host as a watched step sees it: its step budget only (its dice are the chain's)."""
