@@ -205,6 +205,17 @@ class GameState:
             raise BoardError(f"'{player}' has no economy '{economy}' (its economies: {', '.join(economies)})")
         return economy
 
+    def set_units(self, units: list[Unit], known: dict[int, Unit]) -> None:
+        """Replace the board's units with `units`; `known` indexes those of them that lead the list
+        (by id), so that the index of units is made by adding only the others (the exact battle
+        odds put each battle state on a board whose other units stay)."""
+        index = dict(known)
+        for u in units[len(known):]:
+            index[u.id] = u
+        self.units = units
+        self._unit_index, self._indexed = index, units
+        self.version += 1
+
     def _units_by_id(self, ids: Iterable[int]) -> list[Unit]:
         wanted = list(dict.fromkeys(ids))
         by_id = self._unit_index

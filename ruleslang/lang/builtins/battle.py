@@ -31,15 +31,19 @@ builtin("defender", "defender(): the player defending in the current battle (non
      lambda ctx: ctx.player_value(_battle(ctx).defender)))
 
 
-def _battle_units(ctx, side):
+def _battle_units(ctx, side, tag=None):
     battle = _battle(ctx)
     if side not in ("attacker", "defender"):
         raise EvalError("E506", f"a battle side is \"attacker\" or \"defender\", not {side!r}")
+    if tag is not None:
+        # asked of the battle, which can then tell what was read (the exact odds' watch: only these units)
+        return tuple(ctx.unit_value(u) for u in battle.tagged_units(side, tag.name))
     return tuple(ctx.unit_value(u) for u in battle.units(side))
 
 
-builtin("battle_units", "battle_units(\"attacker\" | \"defender\"): the units still fighting on that side")(
-    (signature([T.TEXT], T.ListType(T.UNIT)), _battle_units))
+builtin("battle_units", "battle_units(\"attacker\" | \"defender\", tag: g): the units still fighting on that "
+        "side (with tag g)", kwargs=("tag",))(
+    (signature([T.TEXT], T.ListType(T.UNIT), kw={"tag": T.TAG}), _battle_units))
 builtin("battle_round", "battle_round(): the round of the current battle, from 1")(
     (signature([], T.INT), lambda ctx: _battle(ctx).round))
 builtin("is_amphibious", "is_amphibious(): true when the current battle is an amphibious assault")(

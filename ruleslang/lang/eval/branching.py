@@ -125,7 +125,8 @@ class Branching:
         self._bodies: dict[str, BExec] = {}
         self._hooks: dict[int, BExec] = {}
         self._rolls: dict[int, bool] = {}
-        self._read_sets: dict[int, frozenset] = {}
+        # the slots each node reads depend on the program only: shared by its Branchings
+        self._read_sets: dict[int, frozenset] = _READ_SETS.setdefault(id(self.info), (self.info, {}))[1]
         self.one = prob(1, 1)
         self._remember = getattr(world, "remember", None)
 
@@ -613,6 +614,9 @@ _LOOKS_LATER = (ast.Let, ast.IfStmt, ast.ForStmt, ast.HitEffect)
 
 _STATEMENTS = (ast.Let, ast.Choose, ast.Require, ast.IfStmt, ast.ForStmt, ast.LogEffect, ast.HitEffect,
                ast.SubmergeEffect, ast.RetreatEffect, ast.ChangeEffect, ast.SetEffect)
+
+
+_READ_SETS: dict[int, tuple] = {}  # id of a program's check info -> (it, node id -> the slots it reads)
 
 
 def _slots_read(node, names: dict) -> set:

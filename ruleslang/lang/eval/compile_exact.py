@@ -242,6 +242,8 @@ class ExactCompiler:
                         else:
                             cd = cond(env)
                             w_true = cd.weights.get(True, 0)
+                            if not w_true:  # never taken: the element leaves the fold as it was
+                                continue
                             w_false = cd.total - w_true
                             taken = level(i + 1, acc) if w_true else None
                             parts = [(w_false, cd.total, acc)]

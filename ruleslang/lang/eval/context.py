@@ -148,6 +148,8 @@ class EvalContext:
 
     def unit_has_any_tag(self, type_name: str, tags: tuple[str, ...]) -> bool:
         own = self.compiled.unit_tags.get(type_name, ())
+        if len(tags) == 1:
+            return tags[0] in own
         return any(t in own for t in tags)
 
     def unit_attribute(self, type_name: str, attr: str):

@@ -107,6 +107,8 @@ def mixture(parts: Iterable[tuple[int, int, XDist]], ctx, span) -> XDist:
     parts = [(w, t, d) for w, t, d in parts if w]
     if not parts:
         return XDist({}, 1)
+    if len(parts) == 1 and parts[0][0] == parts[0][1]:  # a branch taken for sure: its distribution
+        return parts[0][2].reduced()
     # Common denominator of all branch totals times the inner totals.
     denom = 1
     for w, t, d in parts:

@@ -193,6 +193,11 @@ class Battle:
             return [u for u in self._alive(self.attacking) if u.id not in gone]
         return self._alive(self.defending)
 
+    def tagged_units(self, side: str, tag: str) -> list:
+        """The units still fighting on a side that have `tag` (`battle_units(side, tag: g)`)."""
+        has = self.game.ctx.unit_has_any_tag
+        return [u for u in self.units(side) if has(u.type, (tag,))]
+
     def support_units(self) -> list:
         return self._alive_anywhere(self.support)
 
@@ -214,16 +219,26 @@ class Battle:
             return []
         return [u for u in self.standing("attacker") if withdraws(u)]
 
-    def retreat_options(self) -> list[str]:
+    def retreat_options(self, note=None) -> list[str]:
         """Where the attackers may retreat: the spaces their land or sea units moved in from
         (`came_from`; aircraft go with them) that the `retreat_to` setting allows, when the `retreats`
         setting allows a retreat from this battle (never from a raid) and both sides have units
         left after this round's casualties (a decided battle has no retreat). The battle's own
         space is an option (a partial retreat: the units `withdraws` allows leave the battle and
         stay there) when some standing attackers may withdraw and the others may not retreat
-        (`retreats` false), and the only one when every standing attacker may withdraw."""
-        if self.kind != "battle" or not self.standing("attacker") or not self.standing("defender"):
+        (`retreats` false), and the only one when every standing attacker may withdraw.
+        `note(kind, side)`, when given, is told what of the battle the answer looked at (the exact
+        chain's watch): "any_standing" (whether the side has standing units), "standing" (which
+        they are), "origins" (where the attackers came from)."""
+        note = note or _look
+        if self.kind != "battle":
             return []
+        note("any_standing", "attacker")
+        note("any_standing", "defender")
+        if not self.standing("attacker") or not self.standing("defender"):
+            return []
+        if self.rules.withdraws is not None or self.rules.stays_given:
+            note("standing", "attacker")
         withdrawing = self._withdrawing()
         if withdrawing and len(withdrawing) == len(self.standing("attacker")):
             return [self.space]  # every unit left may withdraw: that is the retreat (TripleA's planes)
@@ -236,6 +251,7 @@ class Battle:
         if self.rules.stays_given:
             # only the units that leave say where the retreat may go
             leaving = [u.id for u in self.standing("attacker") if not self.rules.stays(u)]
+        note("origins", "attacker")
         for uid in leaving:
             origin = self.came_from.get(uid)
             if origin is None or origin == self.space or origin in seen:
@@ -692,3 +708,6 @@ def _fight_raid(ctx, game, space: str, step: str | None, rules: BattleRules) -> 
     finally:
         ctx.battle = None
 
+
+def _look(kind: str, side: str) -> None:
+    """What `Battle.retreat_options` looked at, when no one asks."""

@@ -13,9 +13,10 @@ Rounds: the `start` step once, then the `round` sequence. The rounds after the f
 alike (a step may ask `battle_round() == 1`, or compare the round with 1 in any way, but a rule
 that tells the second round from the third is refused with E546), so from the second round the
 battle is a Markov chain over states whose only loops are a state staying as it is (no unit is
-ever given back): each state's outcome is its successors' outcomes weighed by their
-probabilities, divided by the chance of leaving it, exactly. A state no round can leave (neither
-side can hit the other) is a stalemate. With a round limit the rounds are followed one by one
+ever given back): the chance of reaching each state is carried forward in an order where it
+comes after every state that leads to it, a state left with probability 1 - s being fought
+1 / (1 - s) times per arrival, exactly (`_flow`). A state no round can leave (neither side can
+hit the other) is a stalemate. A round itself is worked out in factors (runtime/odds/factors.py). With a round limit the rounds are followed one by one
 and what still fights after the last one is reported as such.
 """
 
@@ -27,12 +28,13 @@ from ruleslang.base.errors import EvalError
 from ruleslang.lang.eval.branching import Branching
 from ruleslang.runtime.kit.battle import BattleRules
 from ruleslang.runtime.odds.decisions import BattleDecisions, advised_answer, asks_win_chance, choose_casualties
+from ruleslang.runtime.odds.factors import BattleFactors
 from ruleslang.runtime.odds.results import (ATTACKER_WINS, BOTH_DESTROYED, DEFENDER_HOLDS, OUTCOMES, RETREAT,
                                             ROUND_LIMIT, STALEMATE, BattleSpec, CasualtyPolicy, Result, survivors)
 from ruleslang.runtime.odds.rounds import LateRound
 from ruleslang.runtime.odds.states import RETREATED, BattleHost, BattleStates
 from ruleslang.runtime.odds.steps import BattleSteps, Kept
-from ruleslang.runtime.odds.watch import PENDING, SUBMERGED, StepWatch
+from ruleslang.runtime.odds.watch import StepWatch
 
 # what callers take from here (the parts live in results, decisions, states, steps)
 __all__ = ["ATTACKER_WINS", "BOTH_DESTROYED", "DEFENDER_HOLDS", "OUTCOMES", "RETREAT", "ROUND_LIMIT", "STALEMATE",
@@ -40,7 +42,7 @@ __all__ = ["ATTACKER_WINS", "BOTH_DESTROYED", "DEFENDER_HOLDS", "OUTCOMES", "RET
            "battle_odds", "choose_casualties"]
 
 
-class Chain(BattleStates, BattleDecisions, BattleSteps):
+class Chain(BattleStates, BattleDecisions, BattleSteps, BattleFactors):
     """The exact odds of one battle of a game's composition and board (`source_game`: a `Game`,
     whose state is copied and not changed). `exact`: fractions, else floats; `policies`: the
     casualty order of each side ("attacker", "defender"); `round_limit`: fight at most so many
@@ -82,59 +84,38 @@ class Chain(BattleStates, BattleDecisions, BattleSteps):
         self._watch: StepWatch | None = None
         self._casualty_memo: dict[tuple, tuple] = {}
         self._rolled: dict[tuple, tuple] = {}
+        self._rolled_kept: dict[tuple, Kept] = {}  # the same, kept under what they read of the state
+        self._at: tuple | None = None               # the state a run whose hits wait started from
         self._end_cache: dict[tuple, tuple] = {}
         self._solved: dict[tuple, tuple] = {}
         self._solving: set[tuple] = set()
         self._plans: dict[str, Kept] = {}      # step -> its deferred runs, kept as `_shared` are
         self._applied: dict[tuple, Kept] = {}  # deferred hits -> their changes, kept the same way
+        self._saturated: dict[tuple, Kept] = {}  # a deferred hit but its count -> (its changes, the most it made)
         self._plain: set[str] = set()          # the steps whose effects cannot wait (NotDeferred)
         self.deferring = False                 # Branching's world: a run's hits are deferred now
         self._deferred: list = []              # the hits deferred so far in this run
         self._applying: tuple = ()             # the deferred hits being made, and how many are made
         self._made = 0
+        self._init_factors()
         self._setup()
 
-    def _round(self, key: tuple, round_class) -> dict:
-        """One round from `key` (round 1, or a LateRound): every step of the sequence, states merged
-        between steps, then the round's casualties leave."""
-        cache_key = (key, int(round_class))
-        found = self._round_cache.get(cache_key)
-        if found is not None:
-            return found
-        dist = {key: self.one}
-        for name in self.sequence:
-            nxt: dict = {}
-            for k, p in dist.items():
-                if k[1] and k[1][0] == RETREATED:  # the attackers left: the round's other steps are not run
-                    nxt[k] = nxt.get(k, 0) + p
-                    continue
-                for k2, q in self._step(name, k, round_class).items():
-                    nxt[k2] = nxt.get(k2, 0) + p * q
-            dist = nxt
-        ended: dict = {}
-        for (records, counters), p in dist.items():
-            k2 = (tuple(r for r in records if r[5] != PENDING), counters)
-            ended[k2] = ended.get(k2, 0) + p
-        self._round_cache[cache_key] = ended
-        return ended
-
-    def _end(self, key: tuple) -> tuple | None:
-        """(outcome, taken) when the battle in state `key` is over, else None."""
-        found = self._end_cache.get(key)
-        if found is None and key[1] and key[1][0] == RETREATED:
-            found = self._end_cache[key] = (RETREAT, False)
+    def _end(self, sid: tuple) -> tuple | None:
+        """(outcome, taken) when the battle in the state named `sid` (`sid`) is over, else None."""
+        found = self._end_cache.get(sid)
+        if found is None and sid[2] and sid[2][0] == RETREATED:
+            found = self._end_cache[sid] = (RETREAT, False)
         if found is None:
-            attackers = any(r[0] == "attacker" and r[5] != SUBMERGED for r in key[0])
-            defenders = any(r[0] == "defender" and r[5] != SUBMERGED for r in key[0])
+            attackers, defenders = self._fights_on(sid[0]), self._fights_on(sid[1])
             if attackers and defenders:
                 found = ()
             elif attackers:
-                found = (ATTACKER_WINS, self._taken(key))
+                found = (ATTACKER_WINS, self._taken(self.key_of(sid)))
             elif defenders:
                 found = (DEFENDER_HOLDS, False)
             else:
                 found = (BOTH_DESTROYED, False)
-            self._end_cache[key] = found
+            self._end_cache[sid] = found
         return found or None
 
     def _taken(self, key: tuple) -> bool:
@@ -153,9 +134,9 @@ class Chain(BattleStates, BattleDecisions, BattleSteps):
         taken = 0 * self.one
         rounds = 0 * self.one
 
-        def absorb(key, kind, p, is_taken):
+        def absorb(sid, kind, p, is_taken):
             nonlocal taken
-            left = survivors(key)
+            left = survivors(self.key_of(sid))
             ends[(kind, left)] = ends.get((kind, left), 0) + p
             if is_taken:
                 taken += p
@@ -180,7 +161,11 @@ class Chain(BattleStates, BattleDecisions, BattleSteps):
             return out
 
         start = self._run(self.initial, 0, self.steps["start"]) if self.steps["start"] else {self.initial: self.one}
-        live = settle(start)
+        named: dict = {}
+        for key, p in start.items():
+            sid = self.sid(key)
+            named[sid] = named.get(sid, 0) + p
+        live = settle(named)
         if live:
             rounds += sum(live.values(), 0 * self.one)
         if self.round_limit is not None and self.round_limit < 1:
@@ -198,12 +183,7 @@ class Chain(BattleStates, BattleDecisions, BattleSteps):
             for key, p in live.items():
                 absorb(key, ROUND_LIMIT, p, False)
         else:
-            for key, p in live.items():
-                dist, e_rounds, t = self._solve(key)
-                rounds += p * e_rounds
-                for (kind, left), q in dist.items():
-                    ends[(kind, left)] = ends.get((kind, left), 0) + p * q
-                taken += p * t
+            rounds += self._flow(live, absorb)
         initial = {"attacker": {}, "defender": {}}
         for side, _o, utype, owner, *_ in self.initial[0]:
             initial[side][(utype, owner)] = initial[side].get((utype, owner), 0) + 1
@@ -211,9 +191,70 @@ class Chain(BattleStates, BattleDecisions, BattleSteps):
                       dict(sorted(ends.items(), key=lambda kv: (OUTCOMES.index(kv[0][0]), kv[0][1]))),
                       taken, rounds, len(self._round_cache), "exact" if self.exact else "float")
 
+    def _flow(self, live: dict, absorb) -> object:
+        """From the live states at the start of the second round (name -> probability): the chance
+        of reaching each later state, carried forward in an order where every state comes after
+        those that lead to it (`_order`); each end is absorbed (`absorb(sid, outcome, p, taken)`).
+        A state left with probability 1 - s is fought 1 / (1 - s) times per arrival. Gives the
+        expected number of rounds fought after the first."""
+        reach = dict(live)
+        rounds = 0 * self.one
+        late = LateRound()
+        for sid in self._order(live):
+            p = reach.pop(sid)
+            trans = self._round(sid, late)
+            stay = trans.get(sid, 0)
+            if stay == self.one or (not self.exact and stay > 1 - 1e-15):
+                absorb(sid, STALEMATE, p, False)
+                continue
+            visits = p / (self.one - stay)
+            rounds += visits
+            for k2, q in trans.items():
+                if k2 == sid:
+                    continue
+                end = self._end(k2)
+                if end:
+                    absorb(k2, end[0], visits * q, end[1])
+                else:
+                    reach[k2] = reach.get(k2, 0) + visits * q
+        return rounds
+
+    def _order(self, live: dict) -> list:
+        """The live states reachable from `live` after the first round, each after every state that
+        leads to it (a depth-first search's finishing order, reversed); E547 when a state comes
+        back after changing."""
+        late = LateRound()
+        done: set = set()
+        on_path: set = set()
+        finished: list = []
+        for root in live:
+            if root in done:
+                continue
+            stack = [(root, iter(self._round(root, late)))]
+            on_path.add(root)
+            while stack:
+                sid, successors = stack[-1]
+                for k2 in successors:
+                    if k2 == sid or k2 in done or self._end(k2):
+                        continue
+                    if k2 in on_path:
+                        raise EvalError("E547", "the exact battle chain found a battle state that comes back after it "
+                                                "changed; only a battle whose units are only lost can be computed",
+                                        hint="estimate by sampling the real battle instead (ruleslang odds --sample N)")
+                    on_path.add(k2)
+                    stack.append((k2, iter(self._round(k2, late))))
+                    break
+                else:
+                    stack.pop()
+                    on_path.discard(sid)
+                    done.add(sid)
+                    finished.append(sid)
+        finished.reverse()
+        return finished
+
     def _solve(self, key: tuple) -> tuple:
-        """From a live state at the start of a round after the first: (its ends' distribution,
-        the expected rounds still fought, the chance the territory is taken)."""
+        """From a live state at the start of a round after the first (named `key`: `sid`): (its
+        ends' distribution, the expected rounds still fought, the chance the territory is taken)."""
         found = self._solved.get(key)
         if found is not None:
             return found
@@ -226,7 +267,7 @@ class Chain(BattleStates, BattleDecisions, BattleSteps):
         stay = trans.get(key, 0)
         zero = 0 * self.one
         if stay == self.one or (not self.exact and stay > 1 - 1e-15):
-            found = ({(STALEMATE, survivors(key)): self.one}, zero, zero)
+            found = ({(STALEMATE, survivors(self.key_of(key))): self.one}, zero, zero)
         else:
             dist: dict = {}
             rounds = self.one
@@ -236,7 +277,7 @@ class Chain(BattleStates, BattleDecisions, BattleSteps):
                     continue
                 end = self._end(k2)
                 if end:
-                    d2, r2, t2 = {(end[0], survivors(k2)): self.one}, zero, (self.one if end[1] else zero)
+                    d2, r2, t2 = {(end[0], survivors(self.key_of(k2))): self.one}, zero, (self.one if end[1] else zero)
                 else:
                     d2, r2, t2 = self._solve(k2)
                 for item, v in d2.items():

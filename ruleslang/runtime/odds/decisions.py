@@ -65,10 +65,11 @@ class BattleDecisions:
         key = self._key()
         key = (tuple(r for r in key[0] if r[5] != PENDING), key[1])
         inner = self._fight_on
-        end = inner._end(key)
+        sid = inner.sid(key)
+        end = inner._end(sid)
         if end:
             return self.one if end[0] == ATTACKER_WINS else 0 * self.one
-        dist, _rounds, _taken = inner._solve(key)
+        dist, _rounds, _taken = inner._solve(sid)
         return sum((p for (kind, _), p in dist.items() if kind == ATTACKER_WINS), 0 * self.one)
 
 

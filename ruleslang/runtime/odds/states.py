@@ -53,13 +53,16 @@ class BattleHost(GameServices):
         self.configs: dict = {}
         self.kit = KitState(self)
         self._init_services()
+        self._indexed_units, self._index_length = None, -1
 
     def unit_or_none(self, uid: int):
-        """The unit with this id: the board's others are indexed once, the battle's per state."""
-        if self._index_version != self.state.version:
+        """The unit with this id: the board's others are indexed once, the battle's per list of the
+        board's units (a list the board only extends or replaces; a unit's hits change in place)."""
+        units = self.state.units
+        if self._indexed_units is not units or self._index_length != len(units):
             base = self.chain.base_index
-            self._units_by_id = {u.id: u for u in self.state.units[len(base):]}
-            self._index_version = self.state.version
+            self._units_by_id = {u.id: u for u in units[len(base):]}
+            self._indexed_units, self._index_length = units, len(units)
         found = self._units_by_id.get(uid)
         return found if found is not None else self.chain.base_index.get(uid)
 
@@ -128,6 +131,7 @@ class BattleStates:
         self._type_order = {t: i for i, t in enumerate(order)}
         self._base = [u for u in state.units if u.id not in set(attacking) | set(battle.defending)]
         self.base_index = {u.id: u for u in self._base}
+        self._base_by_id = dict(self.base_index)  # what the board's index of units starts from (`set_units`)
         self._next_id = state.next_unit_id
         state.units = self._base + [u for u in state.units if u.id not in self.base_index]
         state.version += 1
@@ -141,20 +145,22 @@ class BattleStates:
     def _key(self) -> tuple:
         """The battle's current state, canonical: (its units sorted, without ids, each with the
         counter entries keyed by it; the other counters the battle wrote, sorted)."""
-        battle, host = self.battle, self.host
+        battle, unit = self.battle, self.host.unit_or_none
         pending, submerged = set(battle.pending), set(battle.submerged)
         retreated = battle.retreated_to is not None
         written, marks = self._counters_written()
         out = []
+        space, order, came_from = battle.space, self._type_order, battle.came_from
         for side, ids in (("attacker", battle.attacking), ("defender", battle.defending)):
             for uid in ids:
-                u = host.unit_or_none(uid)
-                if u is None or (u.space != battle.space and not (retreated and side == "attacker")):
+                u = unit(uid)
+                if u is None or (u.space != space and not (retreated and side == "attacker")):
                     continue
                 status = SUBMERGED if uid in submerged else PENDING if uid in pending else FIGHTING
-                out.append((side, self._type_order[u.type], u.type, u.owner, u.hits, status,
-                            battle.came_from.get(uid), marks.get(str(uid), ())))
-        out.sort(key=lambda r: (r[0], r[1], r[2], r[3], r[4], r[5], r[6] or "", r[7]))
+                # where it came from: "" for none (a record is all of one kind of value per field: they sort)
+                out.append((side, order[u.type], u.type, u.owner, u.hits, status, came_from.get(uid) or "",
+                            marks.get(str(uid), ()) if marks else ()))
+        out.sort()
         return tuple(out), ((RETREATED,) + written if retreated else written)
 
     def _counters_written(self) -> tuple:
@@ -199,7 +205,7 @@ class BattleStates:
             uid = self._next_id + i if side == "attacker" else self._next_id + self._id_block + i - split
             units.append(Unit(uid, utype, owner, battle.space, hits))
             (attacking if side == "attacker" else defending).append(uid)
-            if origin is not None:
+            if origin:
                 came_from[uid] = origin
             if status == PENDING:
                 pending.append(uid)
@@ -208,7 +214,7 @@ class BattleStates:
             for name, k, value in marks:
                 part = str(uid)
                 state.counters.setdefault(name, {})[tuple(part if x == UNIT_PART else x for x in k)] = json.loads(value)
-        state.units = self._base + units
+        state.set_units(self._base + units, self._base_by_id)
         state.events = []
         state.version += 1
         battle.attacking, battle.defending, battle.came_from = attacking, defending, came_from

@@ -11,10 +11,13 @@ cannot wait runs as it is (`_step`).
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from ruleslang.lang.eval.branching import cannot_follow, content
-from ruleslang.runtime.odds.watch import EVERYTHING, ROUND, NotDeferred, StepWatch, changed_by, project, split_of
+from ruleslang.runtime.odds.watch import EVERYTHING, ROUND, NotDeferred, StepWatch, changed_by, split_of
 
 WHOLE = "whole state"  # in a transition's changes: the successor's records are given whole
+_PLAIN = frozenset({int, bool, float, str, type(None), Fraction})  # values that hold no unit of the battle
 
 
 class Kept:
@@ -22,35 +25,37 @@ class Kept:
     state's projection on it (with the round class when the round was read). Looked up in the
     order the aspect sets were first seen."""
 
-    __slots__ = ("seen", "known")
+    __slots__ = ("seen", "known", "project")
 
-    def __init__(self):
+    def __init__(self, project):
         self.seen: list[frozenset] = []
         self.known: dict[tuple, object] = {}
+        self.project = project  # (state, aspects, split) -> what of the state the aspects name
 
     def find(self, key: tuple, split: int, rclass: int):
-        """What was kept for a state that agrees with `key` on what it read, or None."""
-        known = self.known
+        """(what it read, what was kept) for a state that agrees with `key` on what it read, or None."""
+        known, project = self.known, self.project
         for aspects in self.seen:
             found = known.get((aspects, project(key, aspects, split), rclass if ROUND in aspects else None))
             if found is not None:
-                return found
+                return aspects, found
         return None
 
     def keep(self, key: tuple, split: int, rclass: int, aspects: frozenset, value) -> None:
         """Keep `value`, computed from state `key`, which read `aspects`."""
         if aspects not in self.seen:
             self.seen.append(aspects)
-        self.known[(aspects, project(key, aspects, split), rclass if ROUND in aspects else None)] = value
+        self.known[(aspects, self.project(key, aspects, split), rclass if ROUND in aspects else None)] = value
 
     def keep_changes(self, key: tuple, split: int, rclass: int, out: dict, aspects: frozenset) -> None:
         """Keep transition `out` from `key` as changes (`changes`); kept for this state alone when a
-        side changed that the computation did not read whole."""
+        side changed that the computation did not read whole. Gives the aspects it is kept under."""
         changes = _changes(key, split, out, aspects)
         if changes is None:
             aspects = frozenset((EVERYTHING, ROUND))
             changes = _changes(key, split, out, aspects)
         self.keep(key, split, rclass, aspects, changes)
+        return aspects
 
 
 class BattleSteps:
@@ -61,7 +66,9 @@ class BattleSteps:
         """The distribution of a rolled expression (`Branching`'s world): kept under `key` (the
         expression and the values of the locals it reads, units by all they hold) when all it
         read of the battle besides them is the hits of those units, which the key holds; the
-        reads are noted again for the step that reuses it."""
+        reads are noted again for the step that reuses it. In a run whose hits wait (the state
+        does not change while its statements run), a distribution of plain values (no unit) is
+        also kept under `key` and what it read of the state (`Kept`), as a step's transition is."""
         watch = self._watch
         if watch is None:
             return compute()
@@ -70,6 +77,13 @@ class BattleSteps:
             dist, noted = found
             watch.reads.update(noted)
             return dist
+        at = self._at if self.deferring else None
+        kept = self._rolled_kept.get(key) if at is not None else None
+        if kept is not None:
+            found = kept.find(*at)
+            if found is not None:
+                watch.reads.update(found[0])
+                return found[1]
         reads = watch.reads
         outer, reads.log = reads.log, []
         try:
@@ -81,6 +95,10 @@ class BattleSteps:
             outer.extend(noted)
         if all(aspect[0] == "hits" for aspect in noted):
             self._rolled[key] = (dist, frozenset(noted))
+        elif at is not None and EVERYTHING not in noted and all(type(v) in _PLAIN for v, _w in dist.items()):
+            if kept is None:
+                kept = self._rolled_kept[key] = Kept(self._project)
+            kept.keep(*at, frozenset(noted), dist)
         return dist
 
     # ------------------------------------------------------------------ transitions
@@ -109,34 +127,41 @@ class BattleSteps:
             self._watch, config.ctx = None, saved
         return out
 
-    def _step(self, name: str, key: tuple, round_class) -> dict:
-        """Step `name` from state `key` in round 1 (`round_class` 1), a later round or the start (0).
+    def _step(self, name: str, key: tuple, round_class, reads: set | None = None) -> dict:
+        """Step `name` from state `key` in round 1 (`round_class` 1), a later round or the start (0);
+        `reads`, when given, gets the aspects of the state the transition depends on (watch.py).
 
         A step's transition is shared between states: the step runs through a `StepWatch`, and
-        its transition is kept under what it read of the state (`watch.project`, and the round
+        its transition is kept under what it read of the state (`_project`, and the round
         when it read the round); a state that agrees with an earlier one on that takes its
         transition, as changes of the sides the step changed (it read those whole)."""
         rclass = int(round_class) if round_class is not None else 0
         if self.share and name not in self._plain:
             try:
-                return self._deferred_step(name, key, round_class, rclass)
+                return self._deferred_step(name, key, round_class, rclass, reads)
             except NotDeferred:
                 self._plain.add(name)
         if not self.share:
+            if reads is not None:
+                reads.add(EVERYTHING)
             found = self._transitions.get((name, rclass, key))
             if found is None:
                 found = self._transitions[(name, rclass, key)] = self._run(key, round_class, name)
             return found
         kept = self._shared.get(name)
         if kept is None:
-            kept = self._shared[name] = Kept()
+            kept = self._shared[name] = Kept(self._project)
         split = split_of(key[0])
         found = kept.find(key, split, rclass)
         if found is not None:
-            return _apply(key, split, found)
+            if reads is not None:
+                reads.update(found[0])
+            return _apply(key, split, found[1])
         watch = StepWatch(self.ctx, self.battle)
         out = self._run(key, round_class, name, watch)
-        kept.keep_changes(key, split, rclass, out, frozenset(watch.reads))
+        aspects = kept.keep_changes(key, split, rclass, out, frozenset(watch.reads))
+        if reads is not None:
+            reads.update(aspects)
         return out
 
     # ------------------------------------------------------------------ deferred hits
@@ -194,7 +219,7 @@ class BattleSteps:
                     stack.extend(v)
         return found
 
-    def _deferred_step(self, name: str, key: tuple, round_class, rclass: int) -> dict:
+    def _deferred_step(self, name: str, key: tuple, round_class, rclass: int, reads: set | None = None) -> dict:
         """Step `name` from state `key` with its hits deferred: its statements run once per what
         they read (the dice of a side's fire read that side's units, not the targets), giving a
         distribution of lists of hits; the hits are made afterwards, kept per what they read
@@ -203,18 +228,21 @@ class BattleSteps:
         split = split_of(key[0])
         kept = self._plans.get(name)
         if kept is None:
-            kept = self._plans[name] = Kept()
-        plan = kept.find(key, split, rclass)
-        if plan is None:
+            kept = self._plans[name] = Kept(self._project)
+        found = kept.find(key, split, rclass)
+        if found is None:
             watch = StepWatch(self.ctx, self.battle, deferring=True)
             plan = self._plan(key, round_class, name, watch)
-            kept.keep(key, split, rclass, frozenset(watch.reads), plan)
+            found = (frozenset(watch.reads), plan)
+            kept.keep(key, split, rclass, found[0], plan)
+        if reads is not None:
+            reads.update(found[0])
         out: dict = {}
-        for desc, hits, p in plan:
+        for desc, hits, p in found[1]:
             if not hits:
                 out[key] = out.get(key, 0) + p
                 continue
-            for k2, q in self._make(desc, hits, key, split, round_class, rclass).items():
+            for k2, q in self._make(desc, hits, key, split, round_class, rclass, reads).items():
                 out[k2] = out.get(k2, 0) + p * q
         return out
 
@@ -223,6 +251,7 @@ class BattleSteps:
         self.step_runs += 1
         self.runs[name] = self.runs.get(name, 0) + 1
         self._materialize(key, round_class)
+        self._at = (key, split_of(key[0]), int(round_class) if round_class is not None else 0)
         plan: dict = {}
 
         def finish(p) -> None:
@@ -238,32 +267,56 @@ class BattleSteps:
             self.branching.run_procedure(watch, name, self.one, finish)
         finally:
             self._watch, config.ctx = None, saved
-            self.deferring, self._deferred = False, []
+            self.deferring, self._deferred, self._at = False, [], None
         return list(plan.values())
 
-    def _make(self, desc: tuple, hits: tuple, key: tuple, split: int, round_class, rclass: int) -> dict:
+    def _make(self, desc: tuple, hits: tuple, key: tuple, split: int, round_class, rclass: int,
+              reads: set | None = None) -> dict:
         """The state after making deferred `hits` (`desc`: their key) in state `key`, kept under the
-        hits and what making them read (the units hit, with their hits and casualties)."""
+        hits and what making them read (the units hit, with their hits and casualties; added to
+        `reads` when given). A last hit of more than its units can take makes what as many as they
+        can take make (`Battle.hit`): that is kept too, for any larger count (`_saturated`)."""
         kept = self._applied.get(desc)
         if kept is None:
-            kept = self._applied[desc] = Kept()
+            kept = self._applied[desc] = Kept(self._project)
         found = kept.find(key, split, rclass)
+        last = desc[-1] if type(desc[-1][1]) is int else None
+        full_key = desc[:-1] + ((last[0],) + last[2:],) if last is not None else None
+        if found is None and last is not None:
+            full = self._saturated.get(full_key)
+            found = full.find(key, split, rclass) if full is not None else None
+            if found is not None and last[1] < found[1][1]:
+                found = None
+            elif found is not None:
+                found = (found[0], found[1][0])
         if found is not None:
-            return _apply(key, split, found)
+            if reads is not None:
+                reads.update(found[0])
+            return _apply(key, split, found[1])
         self._materialize(key, round_class)
         watch = StepWatch(self.ctx, self.battle)
         config = self.rules.config
         self._watch, saved, config.ctx = watch, config.ctx, watch
         self._applying = hits
+        taken = 0
         try:
             for i, hit in enumerate(hits):
                 self._made = i
+                taken = sum(self.battle.hits_taken.values())
                 self.branching.apply_hit(watch, hit, self._force)
         finally:
             self._watch, config.ctx = None, saved
             self._applying, self._made = (), 0
         out = {self._key(): self.one}
-        kept.keep_changes(key, split, rclass, out, frozenset(watch.reads))
+        aspects = kept.keep_changes(key, split, rclass, out, frozenset(watch.reads))
+        made = sum(self.battle.hits_taken.values()) - taken
+        if last is not None and made < last[1]:  # the units took all they could of the last hit
+            full = self._saturated.get(full_key)
+            if full is None:
+                full = self._saturated[full_key] = Kept(self._project)
+            full.keep(key, split, rclass, aspects, (kept.find(key, split, rclass)[1], made))
+        if reads is not None:
+            reads.update(aspects)
         return out
 
     def _force(self, lazy, ctx, force):

@@ -7,8 +7,11 @@ counters are handed out through views that note what was read, as *aspects* of t
 
 - `("units", side)`: the side's units as `battle_units(side)` gives them (in order; not which of
   them are this round's casualties, which it does not tell, nor their hits);
+- `("units of:TYPE,...", side)`: those of them of these types (`battle_units(side, tag: g)`: the
+  types that have the tag), as `units`;
 - `("hits", side)`: the hits taken by those units (read as `u.hits`);
 - `("standing", side)`: the side's units that outlive the round (its casualties left out);
+- `("any_standing", side)`: whether the side has such units at all;
 - `("origins", "attacker")`: where the attacking units came from (the retreat options read it);
 - `("full", side)`: everything of the side's units (read by an effect on them: a `hit`, a
   `submerge`, a `retreat`, which look at and change the casualties of the round);
@@ -26,6 +29,7 @@ players) is not noted.
 from __future__ import annotations
 
 from bisect import bisect_right
+from functools import lru_cache
 from operator import itemgetter
 from typing import Any
 
@@ -74,7 +78,7 @@ class Reads(set):
         self.dirty = None
 
     def add(self, aspect) -> None:
-        if self.dirty and (aspect in self.dirty or aspect == EVERYTHING):
+        if self.dirty and (aspect in self.dirty or aspect == EVERYTHING or coarse(aspect) in self.dirty):
             raise NotDeferred(aspect)
         if self.log is not None:
             self.log.append(aspect)
@@ -82,11 +86,22 @@ class Reads(set):
 
     def update(self, aspects) -> None:
         aspects = tuple(aspects)
-        if self.dirty and any(a in self.dirty or a == EVERYTHING for a in aspects):
+        if self.dirty and any(a in self.dirty or a == EVERYTHING or coarse(a) in self.dirty for a in aspects):
             raise NotDeferred(aspects)
         if self.log is not None:
             self.log.extend(aspects)
         set.update(self, aspects)
+
+
+def coarse(aspect: tuple) -> tuple:
+    """The aspect that holds `aspect` (a part of a side's units is in its units, whether it has
+    standing units in which they are): what an effect that changes the one changes."""
+    kind = aspect[0]
+    if kind == "any_standing":
+        return ("standing", aspect[1])
+    if kind.startswith(UNITS_OF):
+        return ("units", aspect[1])
+    return aspect
 
 
 def changed_by(hit) -> set:
@@ -133,6 +148,10 @@ class StepWatch:
         if side is None:
             return value
         return _WatchedUnit(value, ("hits", side), self.reads)
+
+    def unit_has_any_tag(self, type_name: str, tags: tuple) -> bool:
+        """The same in every state (the program's tags of a unit type); asked often, so not looked up."""
+        return self._ctx.unit_has_any_tag(type_name, tags)
 
     def log(self, kind: str, **data) -> None:
         """A message: the chain's states do not keep the game's log."""
@@ -211,15 +230,19 @@ class BattleView(_View):
         self._reads.add(("units", side))
         return self._inner.units(side)
 
+    def tagged_units(self, side: str, tag: str) -> list:
+        self._reads.add((_units_of(self._inner.game.ctx.compiled.unit_tags, tag), side))
+        return self._inner.tagged_units(side, tag)
+
     def standing(self, side: str) -> list:
         self._reads.add(("standing", side))
         return self._inner.standing(side)
 
     def retreat_options(self) -> list[str]:
-        # what `Battle.retreat_options` looks at: both sides' standing units and where the attackers
-        # came from (its settings are evaluated through the watch: the chain hands it the watch)
-        self._reads.update((("standing", "attacker"), ("standing", "defender"), ("origins", "attacker")))
-        return self._inner.retreat_options()
+        # `Battle.retreat_options` notes what it looks at (the sides' standing units, where the
+        # attackers came from); its settings are evaluated through the watch (the chain hands it
+        # the watch)
+        return self._inner.retreat_options(note=lambda kind, side: self._reads.add((kind, side)))
 
     def _full(self, unit_ids) -> None:
         battle = self._inner
@@ -252,6 +275,21 @@ class _BoardView(_View):
     __slots__ = ()
     _same = _BOARD_SAME
 
+    @property
+    def state(self):
+        # the compiled board queries read the state straight (`BoardQueries.known_controller(board,
+        # ...)`): who holds a space is the same in every state of the battle, its units are not
+        return _StateView(self._inner.state, self._reads)
+
+
+class _StateView(_View):
+    """The board's state as a watched step sees it (through a compiled board query): who holds
+    each space (now and at the turn's start) and the map are the same in every state of the
+    battle; anything else is a read of everything."""
+
+    __slots__ = ()
+    _same = frozenset({"control", "control_at_turn_start", "map"})
+
 
 class _HostView(_View):
     """The host as a watched step sees it: its step budget only (its dice are the chain's)."""
@@ -265,29 +303,41 @@ class _HostView(_View):
         setattr(self._inner, name, value)
 
 
-def project(key: tuple, aspects: frozenset, split: int) -> Any:
-    """What of state `key` the aspects name (`split`: where its defenders' records begin): two
-    states with the same projection are the same to a step that read only these aspects. The
-    counters the battle wrote (and whether the attacker retreated) are always part of it."""
-    if EVERYTHING in aspects:
-        return key
-    records = key[0]
-    out: list = [key[1]]
-    for kind, side in sorted(aspects):
-        if kind == "round":
-            continue  # not of the state: the caller adds the round to the projection
-        rows = records[:split] if side == "attacker" else records[split:]
-        if kind == "full":
-            out.append(rows)
-        elif kind == "units":
-            out.append(tuple(r[:4] + r[6:] for r in rows if r[5] != SUBMERGED))
-        elif kind == "hits":
-            out.append(tuple(r[4] for r in rows if r[5] != SUBMERGED))
-        elif kind == "standing":
-            out.append(tuple(r[:5] + r[6:] for r in rows if r[5] == FIGHTING))
-        else:  # origins
-            out.append(tuple(sorted({r[6] or "" for r in rows})))
-    return tuple(out)
+def side_part(rows: tuple, kind: str) -> Any:
+    """What aspect `kind` names of one side's records `rows` (two states whose sides show the same
+    of the aspects a step read are the same to it: the chain's `_project`)."""
+    if kind == "full":
+        return rows
+    if kind == "units":
+        return tuple(r[:4] + r[6:] for r in rows if r[5] != SUBMERGED)
+    if kind == "hits":
+        return tuple(r[4] for r in rows if r[5] != SUBMERGED)
+    if kind == "standing":
+        return tuple(r[:5] + r[6:] for r in rows if r[5] == FIGHTING)
+    if kind == "any_standing":
+        return any(r[5] == FIGHTING for r in rows)
+    if kind.startswith(UNITS_OF):
+        types = _types_of(kind)
+        return tuple(r[:4] + r[6:] for r in rows if r[5] != SUBMERGED and r[2] in types)
+    return tuple(sorted({r[6] for r in rows}))  # origins ("" for none)
+
+
+UNITS_OF = "units of:"  # an aspect kind: the side's units of the types it lists
+_KINDS: dict[tuple, tuple] = {}  # (the program's tags of types, a tag) -> (those tags, the aspect kind)
+
+
+def _units_of(unit_tags: dict, tag: str) -> str:
+    """The aspect kind of the units with `tag` (`unit_tags`: each unit type's tags)."""
+    found = _KINDS.get((id(unit_tags), tag))
+    if found is None or found[0] is not unit_tags:
+        found = _KINDS[(id(unit_tags), tag)] = (unit_tags, UNITS_OF + ",".join(
+            sorted(t for t, tags in unit_tags.items() if tag in tags)))
+    return found[1]
+
+
+@lru_cache(maxsize=None)
+def _types_of(kind: str) -> frozenset:
+    return frozenset(t for t in kind[len(UNITS_OF):].split(",") if t)
 
 
 _side = itemgetter(0)  # a record's side

@@ -1,0 +1,282 @@
+"""A round of the exact chain kept in factors: the attacker's units and the defender's apart.
+
+A state is named by its sides (`BattleFactors.sid`: the attacker's records and the defender's,
+each numbered once, and the counters the battle wrote), so that the states of a round are told
+apart and looked up by a few numbers rather than by all their records.
+
+Within a round, the distribution of states is kept as a product of two distributions, one per
+side, as long as the steps allow: a step that changes one side only (a side's fire: the hits
+it makes on the other side, whose casualties depend on that side alone), from a distribution
+the step cannot tell apart on the other side, keeps the product; a step that changes nothing
+keeps it too. Which states a step can tell apart is what it read (watch.py): the elements of
+each side's distribution are grouped by what they show of the aspects the step read, and the
+step is run (or its kept transition looked up) once per pair of groups. A step that changes
+both sides, or a counter, or one side in a way that depends on the other side's group, ends
+the product: the rest of the round is followed state by state (`_joint_round`).
+
+So the fire steps of a plain round give each side's casualties once per number of hits, and
+the round's states are the pairs of them, as a hand-written calculator makes them; the steps
+that only look (submerging, the retreat question) run once per group instead of once per pair.
+"""
+
+from __future__ import annotations
+
+from ruleslang.runtime.odds.states import RETREATED
+from ruleslang.runtime.odds.watch import EVERYTHING, PENDING, ROUND, SUBMERGED, side_part, split_of
+
+
+class BattleFactors:
+    """The factored rounds part of `Chain`: the sides numbered, a round as a product of the sides'
+    distributions while the steps allow it."""
+
+    def _init_factors(self) -> None:
+        self._side_ids: dict[tuple, int] = {}   # a side's records -> its number
+        self._side_rows: list[tuple] = []       # its number -> its records
+        self._parts: dict[tuple, object] = {}   # (aspect kind, side number) -> what the aspect shows of it
+        self._after_round: dict[int, int] = {}  # a side's number -> that of the side without its casualties
+        self._fights: dict[int, bool] = {}      # a side's number -> whether a unit of it fights on
+        self._step_aspects: dict[str, frozenset] = {}  # step -> the aspects it has read so far (`_groups`)
+        self._effects: dict[tuple, tuple] = {}  # a step from a pair of groups -> what it read, its effect
+        self._shown: dict[tuple, tuple] = {}    # (aspects, side) -> (side number -> its group's number, kinds)
+        self._part_ids: dict[tuple, int] = {}   # what a side shows of some aspects -> its number
+        self._part_numbers: dict[tuple, int] = {}  # (aspect kind, side number) -> the number of what it shows
+        self._orders: dict[frozenset, tuple] = {}  # aspects -> those of the state, sorted
+        self._projected: tuple = (None, 0, 0)    # the state projected last, its sides' numbers
+
+    # ------------------------------------------------------------------ naming states
+
+    def _side(self, rows: tuple) -> int:
+        found = self._side_ids.get(rows)
+        if found is None:
+            found = self._side_ids[rows] = len(self._side_rows)
+            self._side_rows.append(rows)
+        return found
+
+    def sid(self, key: tuple) -> tuple:
+        """The name of state `key`: (the attacker's side number, the defender's, the counters)."""
+        records, counters = key
+        split = split_of(records)
+        return self._side(records[:split]), self._side(records[split:]), counters
+
+    def key_of(self, sid: tuple) -> tuple:
+        """The state named `sid` (`sid`)."""
+        rows = self._side_rows
+        return rows[sid[0]] + rows[sid[1]], sid[2]
+
+    def _fights_on(self, side: int) -> bool:
+        found = self._fights.get(side)
+        if found is None:
+            found = self._fights[side] = any(r[5] != SUBMERGED for r in self._side_rows[side])
+        return found
+
+    def _project(self, key: tuple, aspects: frozenset, split: int):
+        """What of state `key` the aspects name (watch.py; `split`: where its defenders' records
+        begin), by numbers: a side read whole by its number, another aspect of it by the number of
+        what it shows; with the counters written. Two states with the same projection are the
+        same to a step that read only these aspects (`Kept`)."""
+        if EVERYTHING in aspects:
+            return key
+        if key is not self._projected[0]:  # the same state is looked up for several things in a row
+            records = key[0]
+            self._projected = (key, self._side(records[:split]), self._side(records[split:]))
+        _key, a, d = self._projected
+        order = self._orders.get(aspects)
+        if order is None:
+            order = self._orders[aspects] = tuple(sorted(x for x in aspects if x != ROUND))
+        out = [key[1]]
+        for kind, side in order:
+            s = a if side == "attacker" else d
+            out.append(s if kind == "full" else self._part_number(kind, s))
+        return tuple(out)
+
+    def _part_number(self, kind: str, side: int) -> int:
+        found = self._part_numbers.get((kind, side))
+        if found is None:
+            part = self._part(kind, side)
+            found = self._part_numbers[(kind, side)] = self._part_ids.setdefault(part, len(self._part_ids))
+        return found
+
+    def _part(self, kind: str, side: int):
+        found = self._parts.get((kind, side), self)
+        if found is self:
+            found = self._parts[(kind, side)] = side_part(self._side_rows[side], kind)
+        return found
+
+    def _survivor(self, side: int) -> int:
+        """The side without this round's casualties (they leave at the round's end)."""
+        found = self._after_round.get(side)
+        if found is None:
+            rows = self._side_rows[side]
+            found = self._after_round[side] = self._side(tuple(r for r in rows if r[5] != PENDING))
+        return found
+
+    # ------------------------------------------------------------------ a round
+
+    def _round(self, sid: tuple, round_class) -> dict:
+        """One round from the state named `sid` (round 1, or a LateRound): every step of the
+        sequence, then the round's casualties leave; the states after it, by name."""
+        cache_key = (sid, int(round_class))
+        found = self._round_cache.get(cache_key)
+        if found is not None:
+            return found
+        a, d, counters = sid
+        fa, fd = {a: self.one}, {d: self.one}
+        rest = self.sequence
+        if self.share and not (counters and counters[0] == RETREATED):
+            for i, name in enumerate(self.sequence):
+                nxt = self._factored_step(name, fa, fd, counters, round_class)
+                if nxt is None:
+                    rest = self.sequence[i:]
+                    break
+                fa, fd = nxt
+            else:
+                rest = ()
+        if rest:
+            out = self._joint_round(rest, fa, fd, counters, round_class)
+        else:
+            out = {}
+            ea: dict = {}
+            for x, p in fa.items():
+                x2 = self._survivor(x)
+                ea[x2] = ea.get(x2, 0) + p
+            ed: dict = {}
+            for y, q in fd.items():
+                y2 = self._survivor(y)
+                ed[y2] = ed.get(y2, 0) + q
+            for x, p in ea.items():
+                for y, q in ed.items():
+                    out[(x, y, counters)] = p * q
+        self._round_cache[cache_key] = out
+        return out
+
+    def _joint_round(self, steps, fa: dict, fd: dict, counters: tuple, round_class) -> dict:
+        """The rest of a round state by state: `steps` from the product of `fa` and `fd`."""
+        rows = self._side_rows
+        dist = {(rows[x] + rows[y], counters): p * q for x, p in fa.items() for y, q in fd.items()}
+        for name in steps:
+            nxt: dict = {}
+            for k, p in dist.items():
+                if k[1] and k[1][0] == RETREATED:  # the attackers left: the round's other steps are not run
+                    nxt[k] = nxt.get(k, 0) + p
+                    continue
+                for k2, q in self._step(name, k, round_class).items():
+                    nxt[k2] = nxt.get(k2, 0) + p * q
+            dist = nxt
+        out: dict = {}
+        for (records, written), p in dist.items():
+            s2 = self.sid((tuple(r for r in records if r[5] != PENDING), written))
+            out[s2] = out.get(s2, 0) + p
+        return out
+
+    def _groups(self, dist: dict, side: str, aspects: frozenset) -> dict:
+        """The elements of one side's distribution grouped by what they show of `aspects` (each
+        group under the number of what its elements show)."""
+        found = self._shown.get((aspects, side))
+        if found is None:
+            found = self._shown[(aspects, side)] = ({}, sorted(kind for kind, s in aspects if s == side))
+        shown, kinds = found
+        groups: dict = {}
+        for x in dist:
+            g = shown.get(x)
+            if g is None:
+                part = tuple(self._part(kind, x) for kind in kinds)
+                g = shown[x] = self._part_ids.setdefault(part, len(self._part_ids))
+            groups.setdefault(g, []).append(x)
+        return groups
+
+    def _factored_step(self, name: str, fa: dict, fd: dict, counters: tuple, round_class):
+        """Step `name` from the product of the sides' distributions `fa` and `fd` (side number ->
+        probability): the new pair of distributions, or None when the step ends the product.
+
+        The elements of each side are grouped by what they show of the aspects the step has read
+        so far, and the step's effect is worked out once per pair of groups (`_effect`), from its
+        first elements; when it read more than the groups tell apart, the groups are made again
+        with that too."""
+        aspects = self._step_aspects.get(name, frozenset())
+        rclass = int(round_class)
+        while True:
+            ga, gd = self._groups(fa, "attacker", aspects), self._groups(fd, "defender", aspects)
+            found = []
+            grown = aspects
+            for pa, xs in ga.items():
+                for pd, ys in gd.items():
+                    memo_key = (name, rclass, counters, aspects, pa, pd)
+                    known = self._effects.get(memo_key)
+                    if known is None:
+                        known = self._effects[memo_key] = self._effect(name, xs[0], ys[0], counters, round_class)
+                    reads, effect = known
+                    if effect is None:
+                        return None
+                    if not reads <= grown:
+                        grown = grown | reads
+                    found.append((xs, ys, effect))
+            if grown is aspects:
+                break
+            aspects = self._step_aspects[name] = grown
+        changed: dict = {}  # element -> [(its side after, probability)]
+        changed_side = None
+        for xs, ys, (side, outcomes) in found:
+            if side is None:
+                continue
+            if changed_side not in (None, side):
+                return None  # one pair changed the attacker, another the defender
+            changed_side = side
+            # a side changed as the other side's group says: the product holds when that group is
+            # the other side's only one (the changed side's group is its one element: it read it whole)
+            mine, others = (xs, gd) if side == "attacker" else (ys, ga)
+            if len(mine) > 1 or len(others) > 1:
+                return None
+            changed[mine[0]] = outcomes
+        if changed_side == "attacker":
+            return _mixed(fa, changed), fd
+        if changed_side == "defender":
+            return fa, _mixed(fd, changed)
+        return fa, fd
+
+    def _effect(self, name: str, x: int, y: int, counters: tuple, round_class) -> tuple:
+        """Step `name` from the state of sides `x` and `y`: (the aspects it read, its effect): None
+        when it ends the product (it read everything, wrote a counter or changed both sides);
+        (None, ()) when it changed nothing; else (the side it changed, [(that side after, p)])."""
+        rows = self._side_rows
+        ra, rd = rows[x], rows[y]
+        reads: set = set()
+        key = (ra + rd, counters)
+        self._projected = (key, x, y)
+        dist = self._step(name, key, round_class, reads)
+        reads.discard(ROUND)  # the same for the whole round
+        reads = frozenset(reads)
+        if EVERYTHING in reads:
+            return reads, None
+        outcomes = {"attacker": [], "defender": []}
+        sides = set()
+        for (records, written), p in dist.items():
+            if written != counters:
+                return reads, None
+            split = split_of(records)
+            a2, d2 = records[:split], records[split:]
+            if a2 != ra:
+                sides.add("attacker")
+            if d2 != rd:
+                sides.add("defender")
+            outcomes["attacker"].append((a2, p))
+            outcomes["defender"].append((d2, p))
+        if len(sides) > 1:
+            return reads, None
+        if not sides:
+            return reads, (None, ())
+        side = sides.pop()
+        return reads, (side, [(self._side(records), p) for records, p in outcomes[side]])
+
+
+def _mixed(dist: dict, changed: dict) -> dict:
+    """One side's distribution after a step that changed its elements in `changed` (element ->
+    [(its side after, probability)]) and left the others as they were."""
+    out: dict = {}
+    for x, p in dist.items():
+        outcomes = changed.get(x)
+        if outcomes is None:
+            out[x] = out.get(x, 0) + p
+            continue
+        for x2, q in outcomes:
+            out[x2] = out.get(x2, 0) + p * q
+    return out
