@@ -625,7 +625,7 @@ class HeuristicAgent(Agent):
                 plan.append(Move((uid,), path))
         plan += self._assaults(game, engine, used)
         if not self.previous:
-            plan += self._fleet_attacks(game, engine, used, reserved)
+            plan += self._fleet_attacks(game, engine, used)
         return plan + self._raids(game, engine, used, reserved)
 
     def _target(self, game, space: str) -> bool:
@@ -707,11 +707,12 @@ class HeuristicAgent(Agent):
             return self._takes(game, territory, units, defenders, needed, amphibious_from=zone)
         return Shipping(game, self.player, engine).assaults(used, wins, lambda u: self._supports_landing(game, u))
 
-    def _fleet_attacks(self, game, engine, used: set[int], reserved: dict[str, int]) -> list:
+    def _fleet_attacks(self, game, engine, used: set[int]) -> list:
         """Attacks on enemy ships with the sea and air units no other attack needs: each sea zone
         with enemy units, the dearest fleet first (the units' purchase costs), with the fewest of
-        the units that fire there (strongest first; an air unit only if it keeps a landing) that
-        win with at least ATTACK_ODDS and are expected to destroy more value than they lose. The
+        the units that fire there (strongest first; an air unit only if a territory is left for it
+        to land in) that win with at least ATTACK_ODDS and are expected to destroy more value than
+        they lose. The
         quick simulation guesses the number; the exact chain of the rules' own battle steps
         (`fleet_odds`) decides, since the quick simulation knows nothing of what may fire at
         what (aircraft that cannot hit a submarine, say); a battle the chain does not answer
@@ -734,12 +735,12 @@ class HeuristicAgent(Agent):
             candidates = [(uid, path) for uid, path in reach[target] if uid not in used]
             candidates.sort(key=lambda up: (-self._fire(game, game.unit_or_none(up[0]), "attacker"), up[0]))
             defenders = [u for u in board.units(target) if not game.allied(u.owner, self.player)]
-            eligible: list[tuple[tuple[int, tuple], dict]] = []  # (candidate, carrier places promised with it)
-            promised = dict(reserved)
-            for item in candidates:
-                if self._keeps_landing(game, engine, item[0], item[1], promised):
-                    eligible.append((item, dict(promised)))
-            units = [game.unit_or_none(uid) for (uid, _), _ in eligible]
+            # an air unit goes only where a territory is left to land in: a carrier place may sail
+            # away or sink before the non-combat move (a battle at sea is where carriers fight)
+            eligible = [(uid, path) for uid, path in candidates
+                        if self._domain(game, game.unit_or_none(uid)) != "air"
+                        or any(room is None for room in engine.landings(uid, path).values())]
+            units = [game.unit_or_none(uid) for uid, _ in eligible]
             # the quick simulation guesses how many; the chain checks the guess and up to EXTRA_UNITS more
             guess = next((n for n in range(1, len(units) + 1)
                           if self._wins(game, units[:n], defenders) / SIM_TRIALS >= ATTACK_ODDS), None)
@@ -751,9 +752,7 @@ class HeuristicAgent(Agent):
                     break
                 win, lost, destroyed = found
                 if win >= ATTACK_ODDS and destroyed > lost:
-                    reserved.clear()
-                    reserved.update(eligible[n - 1][1])
-                    for (uid, path), _ in eligible[:n]:
+                    for uid, path in eligible[:n]:
                         used.add(uid)
                         plan.append(Move((uid,), path))
                     break
