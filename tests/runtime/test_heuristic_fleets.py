@@ -58,3 +58,15 @@ def test_the_fewest_ships_that_win_go_and_the_rest_stay():
              NORTH_SEA: {"British": {"transport": 1}}, "United Kingdom": {"British": {"infantry": 1}}}
     assert len(attackers_at(units, NORTH_SEA)) == 2
     assert len(attackers_at({**units, BALTIC: {"Germans": {"destroyer": 1}}}, NORTH_SEA)) == 0
+
+
+def test_aircraft_whose_only_landing_is_a_carrier_stay_out_of_fights_at_sea():
+    # mid-Atlantic, no German territory within reach: the fighters could only come back to their
+    # carrier, which may sail away or sink before they land, so they do not go; the carrier alone
+    # (attack 1 against a transport's defence 1) is no attack either
+    units = {"Germany": {"Germans": {"infantry": 1}}, "20 Sea Zone": {"Germans": {"carrier": 1, "fighter": 2}},
+             "21 Sea Zone": {"British": {"transport": 1}}, "United Kingdom": {"British": {"infantry": 1}}}
+    assert attackers_at(units, "21 Sea Zone") == []
+    # with a battleship beside the carrier the attack is made, by ships alone
+    units["20 Sea Zone"]["Germans"]["battleship"] = 1
+    assert len(attackers_at(units, "21 Sea Zone")) == 1  # the battleship (it fires first, and wins alone)
