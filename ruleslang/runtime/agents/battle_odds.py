@@ -73,16 +73,30 @@ class BattleOdds:
             return None
         return found[1] if take else found[0]
 
+    def exchange(self, game, attacker: str, attack: list, space: str) -> tuple[float, float, float] | None:
+        """(the chance that `attack` destroys the defence of `space` with some of it left, the
+        expected value its side loses, the expected value the defence loses; values by purchase
+        cost), from the same cached chain as `chance`; None as there."""
+        types = _types(attack)
+        key = (game.state.version, attacker, space, tuple(sorted(types.items())), None, None)
+        if key in self._cache:
+            self.counts[CACHED] += 1
+            found = self._cache[key]
+        else:
+            found = self._cache[key] = self._run(game, attacker, attack, types, space, None, None)
+        return None if found is None else (found[0], found[2], found[3])
+
     def _run(self, game, attacker: str, attack: list, types: dict, space: str, defence: list | None,
-             amphibious_from: str | None) -> tuple[float, float] | None:
-        """(the chance the attacker wins, the chance it takes the territory) from the chain."""
+             amphibious_from: str | None) -> tuple[float, float, float, float] | None:
+        """(the chance the attacker wins, the chance it takes the territory, the expected value
+        each side loses: attacker, defender) from the chain."""
         spec = BattleSpec(space, attacker, types, amphibious_from=amphibious_from)
         if defence is None:
             defence = [u for u in game.board.units(space) if not game.allied(u.owner, attacker)]
         elif defence:
             spec.defending, spec.defender = _types(defence), most_numerous_owner(defence)
         else:
-            return (1.0, 1.0) if attack else (0.0, 0.0)
+            return (1.0, 1.0, 0.0, 0.0) if attack else (0.0, 0.0, 0.0, 0.0)
         kinds = (tuple(sorted(types)), tuple(sorted({u.type for u in defence})), amphibious_from is not None)
         if kinds in self._refused:
             return self._skip(NOT_FOLLOWED)
@@ -99,7 +113,8 @@ class BattleOdds:
             return self._skip(NOT_FOLLOWED)
         self._spent += max(result.states, 1)
         self.counts[CHAIN] += 1
-        return float(result.outcome(ATTACKER_WINS)), float(result.taken)
+        return (float(result.outcome(ATTACKER_WINS)), float(result.taken), float(result.expected_loss("attacker")),
+                float(result.expected_loss("defender")))
 
     def _skip(self, reason: str) -> None:
         self.counts[reason] += 1

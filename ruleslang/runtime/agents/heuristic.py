@@ -17,7 +17,9 @@ values). It then plays:
   two defenders for each attacker), plus an air unit when it can afford one;
 - combat move: attacks the most valuable reachable enemy spaces (and spaces no one holds that the
   rules value) it takes with high odds, with the
-  fewest units that keep the odds (`_fewest`), capitals and score-bearing territories first; units no attack
+  fewest units that keep the odds (`_fewest`), capitals and score-bearing territories first; enemy ships
+  with the fewest sea and air units that win by the exact chain and destroy more value than they
+  lose (`_fleet_attacks`); units no attack
   needs that can bomb raid the richest enemy factory they reach, with escorts where enemy air units wait; an air unit goes only where it
   keeps a landing whatever the battles give (the engine's `landings`; carrier places promised once);
 - non-combat move: moves units toward the nearest threatened own territory (capitals first);
@@ -38,7 +40,7 @@ values). It then plays:
   (`_place_bid`).
 
 `previous=True` is the agent as shipped before the look-ahead and the bid placement (no look-ahead,
-bid units placed as other units are), kept to measure against (benchmarks/play.py).
+bid units placed as other units are, no attacks at sea), kept to measure against (benchmarks/play.py).
 """
 
 from __future__ import annotations
@@ -60,6 +62,7 @@ SCORE_ODDS = 0.55    # ... or this, for a space that raises the side's score
 SIM_TRIALS = 60      # the quick simulation's battles per estimate (the fallback of the exact odds)
 QUICK_MARGIN = 0.25  # the quick simulation misses by about this much (it ignores support fire and first strikes)
 EXTRA_UNITS = 2      # units added to the quick guess of an attack while the exact odds fall short
+FLEET_STATES = 600   # the exact chain's states for one combat move's attacks at sea (battle_odds.py)
 # A factory is bought where the rules let one be built and it pays: in a territory whose value
 # repays the factory's cost within FACTORY_PAYBACK turns, at least FACTORY_SPACING land steps from
 # its side's factories (or out of their land reach), FACTORY_GAIN land steps nearer the fighting
@@ -94,6 +97,8 @@ class HeuristicAgent(Agent):
         # the quick policies of the look-ahead's rollouts: this agent as shipped before it
         self.lookahead = None if previous else Lookahead(player, lambda p: HeuristicAgent(seed, p, previous=True))
         self.battle_odds = BattleOdds() if odds == "exact" else None
+        # the exact chain for attacks at sea (`_fleet_attacks`): small battles, FLEET_STATES a plan
+        self.fleet_odds = BattleOdds(decision_states=FLEET_STATES)
         self.rng = random.Random(f"heuristic:{seed}:{player}")
         self._plan: list = []
         self._plan_key = None
@@ -638,6 +643,8 @@ class HeuristicAgent(Agent):
                 used.add(uid)
                 plan.append(Move((uid,), path))
         plan += self._assaults(game, engine, used)
+        if not self.previous:
+            plan += self._fleet_attacks(game, engine, used)
         return plan + self._raids(game, engine, used, reserved)
 
     def _target(self, game, space: str) -> bool:
@@ -718,6 +725,57 @@ class HeuristicAgent(Agent):
             needed = SCORE_ODDS if self._score_delta(game, territory) > 0 else ATTACK_ODDS
             return self._takes(game, territory, units, defenders, needed, amphibious_from=zone)
         return Shipping(game, self.player, engine).assaults(used, wins, lambda u: self._supports_landing(game, u))
+
+    def _fleet_attacks(self, game, engine, used: set[int]) -> list:
+        """Attacks on enemy ships with the sea and air units no other attack needs: each sea zone
+        with enemy units, the dearest fleet first (the units' purchase costs), with the fewest of
+        the units that fire there (strongest first; an air unit only if a territory is left for it
+        to land in) that win with at least ATTACK_ODDS and are expected to destroy more value than
+        they lose. The
+        quick simulation guesses the number; the exact chain of the rules' own battle steps
+        (`fleet_odds`) decides, since the quick simulation knows nothing of what may fire at
+        what (aircraft that cannot hit a submarine, say); a battle the chain does not answer
+        (over its budget, or one it cannot follow) is not fought."""
+        board = game.board
+        reach: dict[str, list[tuple[int, tuple]]] = {}
+        for uid in engine.movable_units():
+            unit = game.unit_or_none(uid)
+            if uid in used or unit is None or self._domain(game, unit) == "land" \
+                    or self._fire(game, unit, "attacker") <= 0:
+                continue
+            for target, path in engine.destinations(uid).items():
+                if not board.is_land(target) and any(not game.allied(u.owner, self.player) for u in board.units(target)):
+                    reach.setdefault(target, []).append((uid, path))
+        worth = {t: sum(game.unit_cost(u) for u in board.units(t) if not game.allied(u.owner, self.player))
+                 for t in reach}
+        plan: list = []
+        self.fleet_odds.new_decision()
+        for target in sorted(reach, key=lambda t: (-worth[t], game.space_order(t))):
+            candidates = [(uid, path) for uid, path in reach[target] if uid not in used]
+            candidates.sort(key=lambda up: (-self._fire(game, game.unit_or_none(up[0]), "attacker"), up[0]))
+            defenders = [u for u in board.units(target) if not game.allied(u.owner, self.player)]
+            # an air unit goes only where a territory is left to land in: a carrier place may sail
+            # away or sink before the non-combat move (a battle at sea is where carriers fight)
+            eligible = [(uid, path) for uid, path in candidates
+                        if self._domain(game, game.unit_or_none(uid)) != "air"
+                        or any(room is None for room in engine.landings(uid, path).values())]
+            units = [game.unit_or_none(uid) for uid, _ in eligible]
+            # the quick simulation guesses how many; the chain checks the guess and up to EXTRA_UNITS more
+            guess = next((n for n in range(1, len(units) + 1)
+                          if self._wins(game, units[:n], defenders) / SIM_TRIALS >= ATTACK_ODDS), None)
+            if guess is None:
+                continue
+            for n in range(guess, min(len(units), guess + EXTRA_UNITS) + 1):
+                found = self.fleet_odds.exchange(game, self.player, units[:n], target)
+                if found is None:
+                    break
+                win, lost, destroyed = found
+                if win >= ATTACK_ODDS and destroyed > lost:
+                    for uid, path in eligible[:n]:
+                        used.add(uid)
+                        plan.append(Move((uid,), path))
+                    break
+        return plan
 
     def _supports_landing(self, game, unit) -> bool:
         """Whether `unit` sails with the player's amphibious assaults to the zone they land from:
