@@ -122,8 +122,10 @@ class TransportPart:
         its allies' (by id)."""
         if not self.policy.loads_onto_allied:
             return self._mine
-        return sorted((u for u in self.state.units if self._ally.get(u.owner, False)
-                       and self._rules(u).transport_capacity > 0), key=lambda u: u.id)
+        if self._boardable is None:  # the same units until some are added or removed (a rebuild)
+            self._boardable = sorted((u for u in self.state.units if self._ally.get(u.owner, False)
+                                      and self._rules(u).transport_capacity > 0), key=lambda u: u.id)
+        return self._boardable
 
     def _loads(self) -> list[Move]:
         moves = []
