@@ -98,6 +98,7 @@ class HeuristicAgent(Agent):
         self._plan: list = []
         self._plan_key = None
         self._deltas: dict[str, float] = {}  # space -> _score_delta, for the plan being made
+        self._score_now: tuple | None = None  # (state, its version, side, score): `_what_if_taken`'s "before"
         self._combatants: dict[tuple, tuple] = {}  # (unit id, type, owner, side) -> _combatant, this decision
         self._worth: dict[str, int] = {}  # space -> _territory_value, this decision
         self._origins: dict[int, str] = {}  # air unit id -> where it stood when this turn's combat move was planned
@@ -558,7 +559,11 @@ class HeuristicAgent(Agent):
             return 0.0
         fn = game.compiled.callable("score")
         state = game.state
-        before = fn(game.ctx, side)
+        kept = self._score_now
+        if kept is not None and kept[0] is state and kept[1] == state.version and kept[2] is side:
+            before = kept[3]  # the board as it was for the last space tried: the same score
+        else:
+            before = fn(game.ctx, side)
         held = space in state.control
         old = state.control.get(space)
         state.control[space] = self.player
@@ -571,6 +576,7 @@ class HeuristicAgent(Agent):
             else:  # a space no one held goes back to having no entry (logs list control as it was)
                 del state.control[space]
             state.version += 1
+        self._score_now = (state, state.version, side, before)
         try:
             return float(after - before)
         except TypeError:
