@@ -47,8 +47,11 @@ def test_take_removes_the_same_units_in_the_same_order():
     for _ in range(2000):
         side = _random_side(pick)
         mine, theirs = [list(u) for u in side], [list(u) for u in side]
+        in_order = False
         for _ in range(4):
             hits = pick.randint(0, 6)
-            _take(mine, hits)
+            in_order = _take(mine, hits, in_order)
             _take_sorting_every_hit(theirs, hits)
             assert mine == theirs  # the order too: the next round's dice are thrown in it
+            if in_order:
+                assert mine == sorted(mine, key=lambda u: (u[2] <= 1, u[1]))

@@ -463,11 +463,12 @@ class HeuristicAgent(Agent):
         for _ in range(SIM_TRIALS):
             a = [[v, c, h] for v, c, h in a_vals]
             dd = [[v, c, h] for v, c, h in d_vals]
+            a_ordered = d_ordered = False  # whether a side is in casualty order (`_take`)
             for _round in range(12):
                 a_hits = _hits(getrandbits, a)
                 d_hits = _hits(getrandbits, dd)
-                _take(dd, a_hits)
-                _take(a, d_hits)
+                d_ordered = _take(dd, a_hits, d_ordered)
+                a_ordered = _take(a, d_hits, a_ordered)
                 if not a or not dd:
                     break
             if not dd and a:
@@ -865,20 +866,26 @@ def _casualty_key(unit: list):
     return unit[2] <= 1, unit[1]
 
 
-def _take(side: list[list], hits: int) -> None:
-    """Remove casualties: units that can absorb a hit first, then the cheapest. The side is
-    sorted again (a stable sort, as before every hit) only when a hit changed the first unit's
-    place: a unit brought down to its last hit point; a removed one leaves the rest in order."""
+def _take(side: list[list], hits: int, in_order: bool = False) -> bool:
+    """Remove casualties: units that can absorb a hit first, then the cheapest; whether the side
+    is left in that order. The side is sorted as before every hit (a stable sort) only when it may
+    be out of order: at first (unless `in_order`), and after a hit that changed the first unit's
+    place, a unit brought down to its last hit point; a removed one leaves the rest in order."""
     if hits <= 0 or not side:
-        return
-    side.sort(key=_casualty_key)
+        return in_order
+    if not in_order:
+        side.sort(key=_casualty_key)
     while True:
         first = side[0]
         first[2] -= 1
         hits -= 1
         if first[2] <= 0:
             side.pop(0)
-        if hits <= 0 or not side:
-            return
-        if first[2] == 1:
+            if hits <= 0 or not side:
+                return True
+        elif first[2] == 1:
+            if hits <= 0:
+                return False
             side.sort(key=_casualty_key)
+        elif hits <= 0:
+            return True

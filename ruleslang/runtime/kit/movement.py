@@ -171,7 +171,14 @@ class MovementEngine(PathsPart, AirPart, TransportPart):
         state = self.state
         self._by_id = {u.id: u for u in state.units}
         lookup = self.rules.unit_rules
-        self._ur = {u.id: lookup(u.type, u.owner) for u in state.units}
+        kinds: dict[tuple[str, str], UnitRules] = {}  # a few kinds for many units: asked once each here
+        ur = self._ur = {}
+        for u in state.units:
+            kind = (u.type, u.owner)
+            found = kinds.get(kind)
+            if found is None:
+                found = kinds[kind] = lookup(u.type, u.owner)
+            ur[u.id] = found
         self._mine = sorted((u for u in state.units if self._own(u)), key=lambda u: u.id)
         self._my_air = [u.id for u in self._mine if self._ur[u.id].domain == "air"]
         enemy: set[str] = set()
@@ -380,8 +387,12 @@ class MovementEngine(PathsPart, AirPart, TransportPart):
                     rules = self._ur[unit.id]
                     if self._blocked(unit, rules) is None and self._can_reach(unit, rules):
                         ids.add(unit.id)
-            loads, unloads = self._transfer_moves()
-            ids.update(m.units[0] for m in loads)
+            if self._transfers is not None:
+                loads, unloads = self._transfers
+                ids.update(m.units[0] for m in loads)
+            else:  # the units that may load, without making every load
+                self._loads(ids)
+                unloads = self._unloads()
             ids.update(m.units[0] for m in unloads)
             found = self._movable = sorted(ids)
         return list(found)

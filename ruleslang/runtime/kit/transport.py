@@ -127,7 +127,9 @@ class TransportPart:
                                       and self._rules(u).transport_capacity > 0), key=lambda u: u.id)
         return self._boardable
 
-    def _loads(self) -> list[Move]:
+    def _loads(self, ids: set[int] | None = None) -> list[Move]:
+        """Every load, by unit, sea zone and transport; `ids` given: only the units that may load are
+        noted in it, no move made (what `movable_units` needs, after every move)."""
         moves = []
         by_space = None
         allies = None
@@ -148,10 +150,15 @@ class TransportPart:
             own = self._own(transport)
             for territory in board.land[zone]:
                 for unit in by_space.get(territory, []) + (allies.get(territory, []) if own else []):
+                    if ids is not None and unit.id in ids:
+                        continue
                     unit_rules = self._rules(unit)
                     if (0 < unit_rules.transport_cost <= room
                             and self._load_problem(unit, unit_rules) is None):
-                        moves.append(Move((unit.id,), (territory, zone), "load", transport.id))
+                        if ids is not None:
+                            ids.add(unit.id)
+                        else:
+                            moves.append(Move((unit.id,), (territory, zone), "load", transport.id))
         order = board.order
         moves.sort(key=lambda m: (m.units[0], order[m.path[1]], m.transport))
         return moves
