@@ -157,9 +157,11 @@ class GameMap:
     _players: dict = field(init=False, repr=False)
     _space_keys: dict = field(init=False, repr=False)
     _player_keys: dict = field(init=False, repr=False)
+    _by_kind: dict = field(init=False, repr=False)  # (space, kind) -> its neighbours of that kind, made once
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_spaces", {s.name: s for s in self.spaces})
+        object.__setattr__(self, "_by_kind", {})
         object.__setattr__(self, "_players", {p.name: p for p in self.players})
         object.__setattr__(self, "_space_keys", _lookup(self.spaces))
         object.__setattr__(self, "_player_keys", _lookup(self.players))
@@ -210,11 +212,20 @@ class GameMap:
 
     def land_neighbours(self, name: str) -> tuple[str, ...]:
         """The adjacent land territories, in natural order."""
-        return tuple(n for n in self.adjacency[name] if self._spaces[n].kind == "land")
+        return self._neighbours_of_kind(name, "land")
 
     def sea_neighbours(self, name: str) -> tuple[str, ...]:
         """The adjacent sea zones, in natural order."""
-        return tuple(n for n in self.adjacency[name] if self._spaces[n].kind == "sea")
+        return self._neighbours_of_kind(name, "sea")
+
+    def _neighbours_of_kind(self, name: str, kind: str) -> tuple[str, ...]:
+        # the same tuple every time: rules ask for them in loops, and the evaluator keeps the
+        # set it makes of a tuple the board hands out by the tuple's identity (EvalContext.spaces)
+        key = (name, kind)
+        found = self._by_kind.get(key)
+        if found is None:
+            found = self._by_kind[key] = tuple(n for n in self.adjacency[name] if self._spaces[n].kind == kind)
+        return found
 
     def connections(self) -> tuple[tuple[str, str], ...]:
         """Every adjacency once, as (a, b) with a before b in natural order."""

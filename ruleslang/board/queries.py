@@ -80,6 +80,13 @@ class BoardQueries:
         self._units_by_space: dict[str, list[Unit]] | None = None
         self._components: dict[Hashable, dict[str, tuple[str, ...]]] = {}
         self._verdicts: dict[Hashable, dict[str, bool]] = {}
+        self._answers: dict[Hashable, object] = {}
+
+    def answers(self) -> dict[Hashable, object]:
+        """A memo for answers worked out from the board (by whoever asks, under keys of its own),
+        emptied when the state next changes."""
+        self._refresh()
+        return self._answers
 
     # ---------------------------------------------------------------- names
 
@@ -262,13 +269,15 @@ class BoardQueries:
         self._refresh()
         if self._units_by_space is None:
             index: dict[str, list[Unit]] = {}
-            for unit in sorted(self.state.units, key=lambda u: u.id):
+            # every unit by id, kept with the index: rules ask for the whole board's units often
+            self._units_by_id = sorted(self.state.units, key=lambda u: u.id)
+            for unit in self._units_by_id:
                 index.setdefault(unit.space, []).append(unit)
             self._units_by_space = index
         if space is not None:
             pool = self._units_by_space.get(self._space(space), [])
         else:
-            pool = sorted(self.state.units, key=lambda u: u.id)
+            pool = self._units_by_id
         return [u for u in pool
                 if (owner is None or u.owner == owner)
                 and (unit_type is None or u.type == unit_type)

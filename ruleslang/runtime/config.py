@@ -36,10 +36,16 @@ class ProcedureConfig:
 
     def for_context(self, ctx) -> "ProcedureConfig":
         """The same settings for another game's context (a look-ahead's copy of the game): the
-        compiled settings shared, nothing cached."""
+        compiled settings shared, nothing cached for a phase; the lasting answers whose counter
+        entries the copy's state holds as they were read (the copy starts from this game's
+        state at a phase start: the unit settings of most copies are those of the game)."""
         clone = copy.copy(self)
         clone.ctx = ctx
-        clone._cache, clone._lasting = {}, {}
+        clone._cache, clone._lasting = {}, dict(self._lasting)
+        if ctx.state is None:
+            clone._lasting = {}
+        else:
+            clone._forget_stale()
         return clone
 
     def has(self, name: str) -> bool:
@@ -61,7 +67,24 @@ class ProcedureConfig:
         """Forget cached answers: conditions may read the game (technologies, counters). Lasting
         answers are kept while every counter entry they read is unchanged."""
         self._cache.clear()
-        entry = self._counter_entry
+        self._forget_stale()
+
+    def _forget_stale(self) -> None:
+        """Drop the lasting answers that read a counter entry the state no longer holds as read."""
+        if not self._lasting:
+            return
+        # each counter's entries by key, made once for this check (`_counter_entry` walks them all
+        # for every entry read, and every kept answer is checked)
+        counters = self.ctx.state.counters
+        indexed: dict[str, dict[tuple, Any]] = {}
+
+        def entry(name: str, key: tuple) -> Any:
+            entries = indexed.get(name)
+            if entries is None:
+                entries = indexed[name] = {}
+                for raw, value in counters.get(name, {}).items():
+                    entries[tuple(counter_key(k) for k in raw)] = value  # the last one found, as there
+            return entries.get(key, _UNSET)
         stale = [key for key, (_, read) in self._lasting.items()
                  if any(entry(name, k) != value for (name, k), value in read.items())]
         for key in stale:

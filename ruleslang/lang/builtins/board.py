@@ -153,16 +153,27 @@ def _as_names(value) -> tuple[str, ...] | None:
 def _units_impl(ctx, space=None, owner=None, type=None, tag=None):
     board = ctx.board
     owners, types_, tags = _as_names(owner), _as_names(type), _as_names(tag)
+    where = space.name if space is not None else None
+    # rules ask the same question many times between two changes of the board (a formula per
+    # territory reading every unit of a player): the answer is kept until the state changes, for
+    # the context that made its values (a watch's own values note what is read of them)
+    memo = board.answers()
+    make = ctx.unit_value
+    key = ("units", getattr(make, "__self__", make), where, owners, types_, tags)
+    found = memo.get(key)
+    if found is not None:
+        return found
     out = []
-    for unit in board.units(space.name if space is not None else None):
+    for unit in board.units(where):
         if owners is not None and unit.owner not in owners:
             continue
         if types_ is not None and unit.type not in types_:
             continue
         if tags is not None and not ctx.unit_has_any_tag(unit.type, tags):
             continue
-        out.append(ctx.unit_value(unit))
-    return tuple(out)
+        out.append(make(unit))
+    found = memo[key] = tuple(out)
+    return found
 
 
 builtin("units", "units(s, owner: p, type: t, tag: g): the units in s (or on the whole board), filtered",

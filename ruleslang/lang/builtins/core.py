@@ -388,13 +388,13 @@ def _side_of(ctx, p):
 builtin("side_of", "side_of(p): the side player p plays on")(
     (signature([T.PLAYER], T.SIDE), _side_of))
 builtin("members", "members(s): the players of side s")(
-    (signature([T.SIDE], PLAYERS), lambda ctx, s: LSet(ctx.side_members(need(s, "a side").name))))
+    (signature([T.SIDE], PLAYERS), lambda ctx, s: LSet.of_enums(ctx.side_members(need(s, "a side").name))))
 builtin("allied", "allied(a, b): true when players a and b are on the same side (or are the same player)")(
     (signature([T.PLAYER, T.PLAYER], T.BOOL),
      lambda ctx, a, b: a is not None and b is not None and (a == b or ctx.side_of(a.name) is not None
                                                             and ctx.side_of(a.name) == ctx.side_of(b.name))))
 builtin("enemies", "enemies(p): the players on other sides")(
-    (signature([T.PLAYER], PLAYERS), lambda ctx, p: LSet(ctx.enemies_of(p.name))))
+    (signature([T.PLAYER], PLAYERS), lambda ctx, p: LSet.of_enums(ctx.enemies_of(p.name))))
 builtin("players", "players(): every player, in turn order")(
     (signature([], T.ListType(T.PLAYER)), lambda ctx: tuple(ctx.enums["player"].members)))
 builtin("unit_types", "unit_types(): every unit type")(

@@ -365,6 +365,13 @@ class Procedures:
             if isinstance(sym.decl, ast.HookDecl) and not is_hidden_name(name):
                 self.hooks.setdefault(sym.decl.target.phase.text if sym.decl.target.step is None
                                       else sym.decl.target.step.text, []).append(sym.decl)
+        # the constraints on each action, in declaration order: `check_action` runs for every
+        # candidate move and placement, and walking every symbol each time was most of its cost
+        self.constraints: dict[str, list[str]] = {}
+        for name, sym in compiled.symbols.items():
+            # a constraint an override replaced guards only where the override runs it
+            if isinstance(sym.decl, ast.ConstraintDecl) and not is_hidden_name(name):
+                self.constraints.setdefault(sym.decl.action.text, []).append(name)
         self._hook_runs: dict[int, tuple] = {}
 
     def frame_size(self, decl) -> int:
@@ -507,10 +514,7 @@ def check_action(ctx, action: str, args: list) -> list[Refusal]:
     saved = ctx.collector
     ctx.collector = _Collector()
     try:
-        for name, sym in ctx.compiled.symbols.items():
-            decl = sym.decl
-            if not isinstance(decl, ast.ConstraintDecl) or decl.action.text != action or is_hidden_name(name):
-                continue  # a constraint an override replaced guards only where the override runs it
+        for name in procs.constraints.get(action, ()):
             procs.constraint(name)(ctx, args)
         refusals = ctx.collector.refusals
     finally:

@@ -185,7 +185,10 @@ class AirPart:
             return f"the carriers there have room for {max(room, 0)}, not {need}"
         return None
 
-    def _air_walk(self, unit: Unit, rules: UnitRules, left: int) -> dict[str, tuple[str, ...]]:
+    def _air_walk(self, unit: Unit, rules: UnitRules, left: int, *,
+                  first_only: bool = False) -> dict[str, tuple[str, ...]]:
+        """Every space the air unit can end a move in -> one shortest path; `first_only`: only the
+        first such space (whether there is one), its path not worked out."""
         board = self.board
         start = unit.space
         result = {}
@@ -200,10 +203,14 @@ class AirPart:
                     if extra is not None and (best is None or extra < best):
                         best = extra
                 if best is not None and best <= left - d:
+                    if first_only:
+                        return {space: ()}
                     result[space] = board.air_path(start, space)
         else:
             for space, d in board.air_reach(start, left):
                 if self._landing_problem(unit, rules, space) is None:
+                    if first_only:
+                        return {space: ()}
                     result[space] = board.air_path(start, space)
         return result
 

@@ -175,7 +175,14 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         state = self.state
         self._by_id = {u.id: u for u in state.units}
         lookup = self.rules.unit_rules
-        self._ur = {u.id: lookup(u.type, u.owner) for u in state.units}
+        kinds: dict[tuple[str, str], UnitRules] = {}  # a few kinds for many units: asked once each here
+        ur = self._ur = {}
+        for u in state.units:
+            kind = (u.type, u.owner)
+            found = kinds.get(kind)
+            if found is None:
+                found = kinds[kind] = lookup(u.type, u.owner)
+            ur[u.id] = found
         self._mine = sorted((u for u in state.units if self._own(u)), key=lambda u: u.id)
         self._my_air = [u.id for u in self._mine if self._ur[u.id].domain == "air"]
         enemy: set[str] = set()
@@ -207,6 +214,8 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         self._lists: dict[int, list[Move]] | None = None   # unit id -> its "move"/"bomb" moves
         self._dirty: set[int] = set()                      # ids whose list must be remade
         self._transfers: tuple[list[Move], list[Move]] | None = None   # (loads, unloads)
+        self._movable: list[int] | None = None             # `movable_units`, until a move or a change
+        self._boardable: list[Unit] | None = None          # `_loadable_transports`
         self._reset_air()
         self._version = state.version
 
@@ -216,6 +225,7 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         self._later: dict[str, int] | None = None
         self._landing_cache: dict[int, dict[str, tuple[int, str]]] = {}
         self._air_reach: dict[tuple, dict[str, tuple[str, ...]]] = {}
+        self._air_any: dict[tuple, bool] = {}   # whether such a reach is not empty (`_can_reach`)
 
     def _rules(self, unit: Unit) -> UnitRules:
         return self._ur[unit.id]
@@ -283,6 +293,21 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
             walk = self._land_walk if rules.domain == "land" else self._sea_walk
             found = self._reach[key] = walk(unit.space, left, rules)
         return found
+
+    def _can_reach(self, unit: Unit, rules: UnitRules) -> bool:
+        """Whether `_reach_of` is not empty; for an air unit whose reach is not known yet, found
+        without working out every path (`_air_walk` stopped at the first space it would keep)."""
+        if rules.domain != "air":
+            return bool(self._reach_of(unit, rules))
+        left = rules.movement - unit.moved
+        key = (rules.carrier_cost, unit.space, left)
+        found = self._air_reach.get(key)
+        if found is not None:
+            return bool(found)
+        known = self._air_any.get(key)
+        if known is None:
+            known = self._air_any[key] = self._air_walk(unit, rules, left, first_only=True) != {}
+        return known
 
     def destinations(self, unit_id: int) -> dict[str, tuple[str, ...]]:
         """Every space the unit can end a "move" in this phase -> one shortest legal path (start
@@ -363,18 +388,26 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         """Ids of the player's units that have a legal move this phase (a move, a raid, a load or
         an unload), by id."""
         self._sync()
-        if self._lists is not None and not self._dirty:
-            ids = {uid for uid, unit_moves in self._lists.items() if unit_moves}
-        else:
-            ids = set()
-            for unit in self._mine:
-                rules = self._ur[unit.id]
-                if self._blocked(unit, rules) is None and self._reach_of(unit, rules):
-                    ids.add(unit.id)
-        loads, unloads = self._transfer_moves()
-        ids.update(m.units[0] for m in loads)
-        ids.update(m.units[0] for m in unloads)
-        return sorted(ids)
+        # agents ask this many times between two moves: kept until the next move or change
+        found = self._movable
+        if found is None:
+            if self._lists is not None:
+                ids = {uid for uid, unit_moves in self._move_lists().items() if unit_moves}
+            else:
+                ids = set()
+                for unit in self._mine:
+                    rules = self._ur[unit.id]
+                    if self._blocked(unit, rules) is None and self._can_reach(unit, rules):
+                        ids.add(unit.id)
+            if self._transfers is not None:
+                loads, unloads = self._transfers
+                ids.update(m.units[0] for m in loads)
+            else:  # the units that may load, without making every load
+                self._loads(ids)
+                unloads = self._unloads()
+            ids.update(m.units[0] for m in unloads)
+            found = self._movable = sorted(ids)
+        return list(found)
 
     def check(self, move: Move) -> list[str]:
         """Why `move` is illegal, one message per problem; [] when it is legal."""
@@ -510,6 +543,7 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         # moved units' lists (and every air unit's when carrier room may have changed).
         self._version = state.version
         self._transfers = None
+        self._movable = None
         dirty = self._dirty
         dirty.update(unit.id for unit in units if self._own(unit))
         for unit in units:

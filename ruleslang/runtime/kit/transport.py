@@ -122,10 +122,14 @@ class TransportPart:
         its allies' (by id)."""
         if not self.policy.loads_onto_allied:
             return self._mine
-        return sorted((u for u in self.state.units if self._ally.get(u.owner, False)
-                       and self._rules(u).transport_capacity > 0), key=lambda u: u.id)
+        if self._boardable is None:  # the same units until some are added or removed (a rebuild)
+            self._boardable = sorted((u for u in self.state.units if self._ally.get(u.owner, False)
+                                      and self._rules(u).transport_capacity > 0), key=lambda u: u.id)
+        return self._boardable
 
-    def _loads(self) -> list[Move]:
+    def _loads(self, ids: set[int] | None = None) -> list[Move]:
+        """Every load, by unit, sea zone and transport; `ids` given: only the units that may load are
+        noted in it, no move made (what `movable_units` needs, after every move)."""
         moves = []
         by_space = None
         allies = None
@@ -146,10 +150,15 @@ class TransportPart:
             own = self._own(transport)
             for territory in board.land[zone]:
                 for unit in by_space.get(territory, []) + (allies.get(territory, []) if own else []):
+                    if ids is not None and unit.id in ids:
+                        continue
                     unit_rules = self._rules(unit)
                     if (0 < unit_rules.transport_cost <= room
                             and self._load_problem(unit, unit_rules) is None):
-                        moves.append(Move((unit.id,), (territory, zone), "load", transport.id))
+                        if ids is not None:
+                            ids.add(unit.id)
+                        else:
+                            moves.append(Move((unit.id,), (territory, zone), "load", transport.id))
         order = board.order
         moves.sort(key=lambda m: (m.units[0], order[m.path[1]], m.transport))
         return moves

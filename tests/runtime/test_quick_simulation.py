@@ -1,0 +1,57 @@
+"""The heuristic agent's quick battle simulation draws the same dice and takes the same casualties
+as the plain forms it replaced (issue 15): its decisions, and so the seeded game logs, are unchanged."""
+
+from __future__ import annotations
+
+import random
+
+from ruleslang.runtime.agents.heuristic import _hits, _take
+
+
+def _hits_by_randint(rng: random.Random, side: list[list]) -> int:
+    return sum(1 for v, _, _ in side if rng.randint(1, 6) <= v)
+
+
+def _take_sorting_every_hit(side: list[list], hits: int) -> None:
+    while hits > 0 and side:
+        side.sort(key=lambda u: (u[2] <= 1, u[1]))
+        side[0][2] -= 1
+        if side[0][2] <= 0:
+            side.pop(0)
+        hits -= 1
+
+
+def _random_side(rng: random.Random) -> list[list]:
+    return [[rng.randint(0, 4), rng.choice([3, 5, 6, 8, 12, 16, 24]), rng.choice([1, 1, 1, 2, 3])]
+            for _ in range(rng.randint(0, 14))]
+
+
+def test_hits_draw_the_dice_randint_draws():
+    pick = random.Random(5)
+    for seed in range(200):
+        side = _random_side(pick)
+        mine, theirs = random.Random(seed), random.Random(seed)
+        for _ in range(5):
+            assert _hits(mine.getrandbits, side) == _hits_by_randint(theirs, side)
+        assert mine.getstate() == theirs.getstate()
+
+
+def test_hits_compare_with_fire_values_that_are_not_whole():
+    side = [[2.5, 3, 1], [0, 3, 1], [6, 3, 1], [1.0, 3, 1]]
+    for seed in range(50):
+        assert _hits(random.Random(seed).getrandbits, side) == _hits_by_randint(random.Random(seed), side)
+
+
+def test_take_removes_the_same_units_in_the_same_order():
+    pick = random.Random(11)
+    for _ in range(2000):
+        side = _random_side(pick)
+        mine, theirs = [list(u) for u in side], [list(u) for u in side]
+        in_order = False
+        for _ in range(4):
+            hits = pick.randint(0, 6)
+            in_order = _take(mine, hits, in_order)
+            _take_sorting_every_hit(theirs, hits)
+            assert mine == theirs  # the order too: the next round's dice are thrown in it
+            if in_order:
+                assert mine == sorted(mine, key=lambda u: (u[2] <= 1, u[1]))
