@@ -165,7 +165,7 @@ def test_invariants_hold_in_random_base_games(seed):
     assert ("add", "placement") in observer.causes and ("remove", "battle") in observer.causes
 
 
-@pytest.mark.parametrize("refs, seed", [(["aar/house-rules@1"], 1), (["aar/base@1"], 6)])
+@pytest.mark.parametrize("refs, seed", [(["aar/house-rules@1"], 1), (["aar/base@1"], 1)])
 def test_invariants_hold_in_heuristic_games_where_territories_change_hands(refs, seed):
     game, observer, result = observed_game(refs, seed, 3, "heuristic")
     assert ("control", "battle") in observer.causes

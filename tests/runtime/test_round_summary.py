@@ -17,10 +17,11 @@ from ruleslang.runtime.agents.heuristic import HeuristicAgent
 
 
 def previous_agents(spec: str, *, seed: int, player: str, orders=None):
-    """The agents of the game below: the heuristic agent with its quick odds only (the game these
-    tests read is pinned to that agent's play, not to the agent of the day)."""
+    """The agents of the game below: the heuristic agent kept as it played before the look-ahead
+    (`previous=True`: the game these tests read is pinned to that agent's play, not to the agent
+    of the day, which now also fights at sea)."""
     if spec == "heuristic":
-        return HeuristicAgent(seed, player, odds="quick")
+        return HeuristicAgent(seed, player, previous=True)
     return make_agent(spec, seed=seed, player=player, orders=orders)
 
 
