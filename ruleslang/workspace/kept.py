@@ -16,21 +16,18 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import importlib.util
 import json
 import os
 import sys
 from pathlib import Path
 from typing import Any, Sequence
 
-import yaml
-
 from ruleslang.base import reads
-from ruleslang.base.cache import cache_dir, read_cached, write_cached
+from ruleslang.base.cache import cache_dir, library_stamp, read_cached, write_cached
 from ruleslang.base.diagnostics import Diagnostic, Related, Severity
 from ruleslang.base.source import Source, Span
 
-FORMAT = 1
+FORMAT = 2  # 2: a line of what the entry was made from, then the result
 KEEP = 1024  # entries of all kinds: what was used least recently goes first
 _PACKAGE = Path(__file__).resolve().parents[1]
 _CODE_FILES = (".py", ".lark", ".json")
@@ -45,18 +42,12 @@ def code_digest() -> str:
         subfolders[:] = sorted(d for d in subfolders if d != "__pycache__")
         for name in sorted(files):
             if name.endswith(_CODE_FILES):
-                path = Path(folder, name)
-                h.update(str(path.relative_to(_PACKAGE)).encode() + b"\0")
-                h.update(hashlib.sha256(path.read_bytes()).digest())
-    h.update(yaml.__version__.encode())
-    # a library this process may not load: its installed files' sizes and times, not its version
-    # (importlib.metadata costs more than the whole cache saves on a `call`)
-    for library in ("lark", "jsonschema", "platformdirs"):
-        spec = importlib.util.find_spec(library)
-        origin = spec.origin if spec is not None else None
-        if origin:
-            st = os.stat(origin)
-            h.update(f"{library} {origin} {st.st_size} {st.st_mtime_ns}".encode())
+                # each file by its size and modification time, as Python's bytecode cache knows a
+                # source changed: hashing their content cost more than a warm `call` does otherwise
+                st = os.stat(os.path.join(folder, name))
+                h.update(f"{os.path.relpath(os.path.join(folder, name), _PACKAGE)} {st.st_size} {st.st_mtime_ns}\0".encode())
+    for library in ("yaml", "lark", "jsonschema", "platformdirs"):  # the libraries it reads data with
+        h.update(library_stamp(library).encode())
     return h.hexdigest()
 
 
@@ -135,31 +126,44 @@ class Kept:
 
     def load(self) -> Any | None:
         """The result kept, when there is one and every file it read is as it was; else None."""
+        blob = self.load_bytes()
+        try:
+            return json.loads(blob) if blob is not None else None
+        except ValueError:
+            return None
+
+    def load_bytes(self) -> bytes | None:
+        """The bytes kept by `save_bytes`, when every file they were made from is as it was; else None."""
         if not self.enabled:
             return None
         payload = read_cached(self.name)
         if payload is None:
             return None
+        head, sep, blob = payload.partition(b"\n")
         try:
-            entry = json.loads(payload)
-            if entry.get("format") != FORMAT or not isinstance(entry.get("files"), dict):
-                return None
-            for path, digest in entry["files"].items():
-                if _digest_now(path) != digest:
-                    return None
-            return entry["result"]
+            return blob if sep and _fresh(json.loads(head)) else None
         except (ValueError, KeyError, TypeError, AttributeError):
             return None
 
     def save(self, files: dict[str, str], result: Any) -> None:
-        """Keep `result`, computed from `files` (path -> digest, as `reads.recording` gives)."""
-        if not self.enabled:
+        """Keep `result` (JSON data), computed from `files` (path -> digest, as `reads.recording` gives)."""
+        self.save_bytes(files, json.dumps(result, separators=(",", ":")).encode())
+
+    def save_bytes(self, files: dict[str, str], blob: bytes) -> None:
+        """Keep `blob` (bytes of the caller's own format), made from `files`: after a line saying
+        what it was made from (nothing is kept when a file changed while the work ran: what it
+        read is not what is there)."""
+        if not self.enabled or any(_digest_now(path) != digest for path, digest in files.items()):
             return
-        for path, digest in files.items():
-            if _digest_now(path) != digest:
-                return  # a file changed while the work ran: what it read is not what is there
-        entry = {"format": FORMAT, "files": dict(sorted(files.items())), "result": result}
-        write_cached(self.name, json.dumps(entry, separators=(",", ":")).encode(), keep=KEEP)
+        head = {"format": FORMAT, "files": dict(sorted(files.items()))}
+        write_cached(self.name, json.dumps(head, separators=(",", ":")).encode() + b"\n" + blob, keep=KEEP)
+
+
+def _fresh(entry: dict) -> bool:
+    """Whether a kept entry is of this format and every file it lists is as it was."""
+    if entry.get("format") != FORMAT or not isinstance(entry.get("files"), dict):
+        return False
+    return all(isinstance(path, str) and _digest_now(path) == digest for path, digest in entry["files"].items())
 
 
 class SpanTable:
