@@ -104,7 +104,7 @@ def test_call_eval_and_explain_answer_the_same_from_the_cache(root, monkeypatch)
     first = [run_cli(c + ["--rulesets", str(root)]) for c in commands]
     assert fresh == first
     assert [code for code, _ in fresh] == [0, 0, 0, 0, 1, 2] and fresh[0][1].strip() == "8"
-    assert len(list((root.parent / "cache").glob("kept-program-*"))) == 1
+    assert len(list((root.parent / "cache").glob("keptprogram-*"))) == 1
     monkeypatch.setattr(compositions, "check_ruleset", lambda *a, **k: pytest.fail("checked again"))
     assert [run_cli(c + ["--rulesets", str(root)]) for c in commands] == fresh
 
@@ -122,13 +122,13 @@ def test_a_composition_with_errors_is_not_kept(root):
     write_rulesets(root, {"k/broken@1": "ruleset k/broken@1\nformula f() -> int = true\n"})
     first = run_cli(["call", "k/broken@1", "f", "--rulesets", str(root)])
     assert first[0] != 0 and "T" in first[1]
-    assert not list((root.parent / "cache").glob("kept-program-*"))
+    assert not list((root.parent / "cache").glob("keptprogram-*"))
 
 
 def test_a_corrupt_or_foreign_entry_is_never_trusted(root, monkeypatch):
     args = ["call", "k/user@1", "with_cost", "a", "--rulesets", str(root)]
     assert run_cli(args) == (0, "5\n")
-    (entry,) = (root.parent / "cache").glob("kept-program-*")
+    (entry,) = (root.parent / "cache").glob("keptprogram-*")
     whole = entry.read_bytes()
     head, _, blob = cache.read_cached(entry.name).partition(b"\n")
     evil = io.BytesIO()
@@ -160,4 +160,4 @@ def test_a_fact_about_a_node_outside_the_program_is_not_kept(root):
 
 def test_no_cache_keeps_nothing(root):
     assert run_cli(["call", "k/user@1", "twice_strength", "--rulesets", str(root), "--no-cache"]) == (0, "6\n")
-    assert not list((root.parent / "cache").glob("kept-program-*"))
+    assert not list((root.parent / "cache").glob("keptprogram-*"))

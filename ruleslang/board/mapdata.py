@@ -730,6 +730,8 @@ class _MapChecker:
 
 @dataclass(frozen=True)
 class _Named:
+    """A name with its aliases."""
+
     name: str
     aliases: tuple[str, ...]
 

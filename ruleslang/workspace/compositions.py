@@ -23,6 +23,9 @@ from ruleslang.workspace import kept_programs
 from ruleslang.workspace.kept import Keeper
 
 
+KEPT_PROGRAMS = 64  # checked compositions kept (half a megabyte or more each): the ones used last
+
+
 @dataclass
 class Loaded:
     """A composition of rulesets, as far as the pipeline got."""
@@ -53,7 +56,7 @@ class Workspace:
         earlier run checked clean (warnings allowed), whose files and the package are unchanged,
         is read back from the cache instead of being resolved and checked again
         (workspace/kept_programs.py): what `call`, `eval` and `explain` load."""
-        entry = Keeper(self.roots).entry("program", "\0".join(refs)) if kept else None
+        entry = Keeper(self.roots).entry("program", "\0".join(refs), keep=KEPT_PROGRAMS) if kept else None
         if entry is None or not entry.enabled:
             return self._load(refs)
         blob = entry.load_bytes()

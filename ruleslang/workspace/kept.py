@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from ruleslang.base import reads
-from ruleslang.base.cache import cache_dir, library_stamp, read_cached, write_cached
+from ruleslang.base.cache import cache_dir, library_stamp, read_cached, touch, write_cached
 from ruleslang.base.diagnostics import Diagnostic, Related, Severity
 from ruleslang.base.source import Source, Span
 
@@ -38,14 +38,16 @@ def code_digest() -> str:
     """The package's code, the libraries it reads data with, and Python: a change of any of them
     may change a result."""
     h = hashlib.sha256(sys.version.encode())
+    top = len(str(_PACKAGE))
     for folder, subfolders, files in os.walk(_PACKAGE):
         subfolders[:] = sorted(d for d in subfolders if d != "__pycache__")
         for name in sorted(files):
             if name.endswith(_CODE_FILES):
                 # each file by its size and modification time, as Python's bytecode cache knows a
                 # source changed: hashing their content cost more than a warm `call` does otherwise
-                st = os.stat(os.path.join(folder, name))
-                h.update(f"{os.path.relpath(os.path.join(folder, name), _PACKAGE)} {st.st_size} {st.st_mtime_ns}\0".encode())
+                path = os.path.join(folder, name)
+                st = os.stat(path)
+                h.update(f"{path[top:]} {st.st_size} {st.st_mtime_ns}\0".encode())
     for library in ("yaml", "lark", "jsonschema", "platformdirs"):  # the libraries it reads data with
         h.update(library_stamp(library).encode())
     return h.hexdigest()
@@ -106,23 +108,27 @@ class Keeper:
                 h.update(part.encode("utf-8", "surrogateescape") + b"\0")
             self._where = h.hexdigest()
 
-    def entry(self, kind: str, ref: str, extra: str = "") -> "Kept":
-        """The kept result of `kind` of work on `ref` (`extra`: what else the work was asked)."""
-        return Kept(self, kind, ref, extra)
+    def entry(self, kind: str, ref: str, extra: str = "", *, keep: int | None = None) -> "Kept":
+        """The kept result of `kind` of work on `ref` (`extra`: what else the work was asked). With
+        `keep`, entries of this kind (large ones) are bounded on their own, to that many; else all
+        the small kinds share the bound `KEEP`."""
+        return Kept(self, kind, ref, extra, keep)
 
 
 class Kept:
     """The kept result of one kind of work on one REF (`load`, then `save` after the work ran under
     `reads.recording()`)."""
 
-    def __init__(self, keeper: Keeper, kind: str, ref: str, extra: str = ""):
+    def __init__(self, keeper: Keeper, kind: str, ref: str, extra: str = "", keep: int | None = None):
         self.enabled = keeper.enabled
         if not self.enabled:
             return
         h = hashlib.sha256()
         for part in (keeper._where, kind, ref, extra):
             h.update(part.encode("utf-8", "surrogateescape") + b"\0")
-        self.name = f"kept-{kind}-{h.hexdigest()[:40]}"
+        # the cache bounds files by the name's prefix up to its first '-'
+        self.name = f"kept-{kind}-{h.hexdigest()[:40]}" if keep is None else f"kept{kind}-{h.hexdigest()[:40]}"
+        self.keep = KEEP if keep is None else keep
 
     def load(self) -> Any | None:
         """The result kept, when there is one and every file it read is as it was; else None."""
@@ -141,9 +147,12 @@ class Kept:
             return None
         head, sep, blob = payload.partition(b"\n")
         try:
-            return blob if sep and _fresh(json.loads(head)) else None
+            if not (sep and _fresh(json.loads(head))):
+                return None
         except (ValueError, KeyError, TypeError, AttributeError):
             return None
+        touch(self.name)  # used now: the bound removes what was used least recently
+        return blob
 
     def save(self, files: dict[str, str], result: Any) -> None:
         """Keep `result` (JSON data), computed from `files` (path -> digest, as `reads.recording` gives)."""
@@ -156,7 +165,7 @@ class Kept:
         if not self.enabled or any(_digest_now(path) != digest for path, digest in files.items()):
             return
         head = {"format": FORMAT, "files": dict(sorted(files.items()))}
-        write_cached(self.name, json.dumps(head, separators=(",", ":")).encode() + b"\n" + blob, keep=KEEP)
+        write_cached(self.name, json.dumps(head, separators=(",", ":")).encode() + b"\n" + blob, keep=self.keep)
 
 
 def _fresh(entry: dict) -> bool:
