@@ -1,6 +1,6 @@
 """What a command costs before and while it runs a rule: whole `ruleslang` processes, timed.
 
-    python benchmarks/startup.py [--runs N]
+    python benchmarks/startup.py [--runs N] [--commands call,check,test]
 
 For each command (issue 15's targets: a cold `call` under 200 ms with a warm cache; `check` and
 `test` of every shipped ruleset under 1 s) it prints the median over N runs of the process's
@@ -50,19 +50,26 @@ def _run(argv: list[str], cache: str) -> tuple[float, float]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--runs", type=int, default=5, help="timed runs of each (default 5)")
+    ap.add_argument("--commands", default=",".join(COMMANDS),
+                    help="which commands to time, comma-separated (default: all, " + ", ".join(COMMANDS) + ")")
     args = ap.parse_args()
+    chosen = [c.strip() for c in args.commands.split(",") if c.strip()]
+    unknown = [c for c in chosen if c not in COMMANDS]
+    if unknown:
+        ap.error(f"--commands: unknown {', '.join(unknown)}; known: {', '.join(COMMANDS)}")
     scratch = Path(tempfile.mkdtemp(prefix="startup-bench-"))
     try:
         warm = str(scratch / "warm")
         floor = {"python -c pass": [sys.executable, "-c", "pass"],
                  "import ruleslang.cli.app": [sys.executable, "-c", "import ruleslang.cli.app"]}
-        for argv in [*floor.values(), *[EXE + c for c in COMMANDS.values()]]:
+        for argv in [*floor.values(), *[EXE + COMMANDS[c] for c in chosen]]:
             _run(argv, warm)  # fills the warm cache and the bytecode, untimed
         for label, argv in floor.items():
             cpu = statistics.median(_run(argv, warm)[0] for _ in range(args.runs))
             print(f"{label:<28} CPU {cpu * 1000:7.0f} ms")
         print(f"median of {args.runs} runs; CPU ms (wall ms); ratio of CPU to no cache")
-        for name, command in COMMANDS.items():
+        for name in chosen:
+            command = COMMANDS[name]
             times: dict[str, list[tuple[float, float]]] = {"no cache": [], "cold cache": [], "warm cache": []}
             for i in range(args.runs):
                 cold = scratch / f"cold-{name}-{i}"

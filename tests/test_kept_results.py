@@ -87,12 +87,12 @@ def test_a_corrupt_or_foreign_entry_is_never_trusted(root, tmp_path):
     assert len(entries) == 1
     entry = entries[0]
     whole = entry.read_bytes()
-    for damaged in (whole[: len(whole) // 2], b"garbage", whole.replace(b'"format":1', b'"format":9')):
+    for damaged in (whole[: len(whole) // 2], b"garbage", whole.replace(b'"format":2', b'"format":9')):
         entry.write_bytes(damaged)
         again = check_each(["k/broken@1"], rulesets=[root], kept=True)[0]
         assert again.composition is not None and _shown([again]) == fresh
     # well-formed, our digest, but not our layout: rebuilt
-    cache.write_cached(entry.name, json.dumps({"format": 1, "files": {}, "result": {"x": 1}}).encode())
+    cache.write_cached(entry.name, json.dumps({"format": 2, "files": {}}).encode() + b"\n" + json.dumps({"x": 1}).encode())
     again = check_each(["k/broken@1"], rulesets=[root], kept=True)[0]
     assert again.composition is not None and _shown([again]) == fresh
 

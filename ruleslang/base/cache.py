@@ -14,13 +14,11 @@ cache off, as the command line's `--no-cache` does for one command (`turned_off`
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
-import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
-
-import platformdirs
 
 CACHE_ENV = "RULESLANG_CACHE_DIR"
 _MAGIC = b"ruleslang-cache"
@@ -46,6 +44,9 @@ def cache_dir() -> Path | None:
     named = os.environ.get(CACHE_ENV)
     if named is not None:
         return None if named in ("", "off") else Path(named)
+    # start-up time: platformdirs is loaded only when no cache directory is named
+    import platformdirs
+
     return Path(platformdirs.user_cache_dir("ruleslang", appauthor=False))
 
 
@@ -74,6 +75,9 @@ def write_cached(name: str, payload: bytes, *, keep: int | None = None) -> None:
     if keep is not None:
         _prune(folder, name.split("-", 1)[0] + "-", keep - 1)
     head = _MAGIC + b" " + _FORMAT + b" " + hashlib.sha256(payload).hexdigest().encode() + b"\n"
+    # start-up time: tempfile (and the random module it loads) only to write
+    import tempfile
+
     try:
         folder.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".tmp")
@@ -109,3 +113,18 @@ def touch(name: str) -> None:
             os.utime(folder / name)
         except OSError:
             pass
+
+
+def library_stamp(name: str) -> str:
+    """What a cache key holds of library `name` without importing it (importing PyYAML, or
+    importlib.metadata, for a version costs more than a warm command): where it is installed and
+    its module file's size and modification time."""
+    spec = importlib.util.find_spec(name)
+    origin = spec.origin if spec is not None else None
+    if not origin:
+        return f"{name} (not installed)"
+    try:
+        st = os.stat(origin)
+    except OSError:
+        return f"{name} {origin} (unreadable)"
+    return f"{name} {origin} {st.st_size} {st.st_mtime_ns}"

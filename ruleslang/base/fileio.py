@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import re
 import stat
-import tempfile
 from pathlib import Path
 
 
@@ -23,6 +22,9 @@ def write_atomic(path: str | Path, text: str) -> None:
             handle.write(text)
         return
     folder = path.parent if str(path.parent) else Path(".")
+    # start-up time: tempfile (and shutil, random) only to write
+    import tempfile
+
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     try:
         # mkstemp makes the file private; give it the mode an ordinary new file would have

@@ -13,19 +13,28 @@ reach a file outside these roots except by a path the user gave on the command l
 
 from __future__ import annotations
 
-import importlib.resources
+import importlib.util
 from pathlib import Path
 from typing import Iterable
 
 
+def package_folder(package: str) -> Path | None:
+    """The folder of the installed package `package` (data shipped as package data), or None.
+    Found through its import spec: importlib.resources would load tempfile and zipfile, a tenth of
+    what a warm `call` imports."""
+    try:
+        spec = importlib.util.find_spec(package)
+    except ModuleNotFoundError:
+        return None
+    locations = spec.submodule_search_locations if spec is not None else None
+    return Path(locations[0]) if locations else None
+
+
 def packaged_root() -> Path:
     """The rulesets shipped with the package (a source checkout's `rulesets/` when not installed)."""
-    try:
-        root = Path(str(importlib.resources.files("ruleslang.rulesets")))
-        if root.is_dir():
-            return root
-    except ModuleNotFoundError:
-        pass
+    root = package_folder("ruleslang.rulesets")
+    if root is not None and root.is_dir():
+        return root
     # a source checkout: this file is ruleslang/base/paths.py, the checkout two folders up
     return Path(__file__).resolve().parents[2] / "rulesets"
 

@@ -1,9 +1,10 @@
 """Safe YAML reading with positions, and JSON Schema validation with located diagnostics.
 
-Maps, scenarios and saves all come in through `load_yaml`: a PyYAML `SafeLoader` that refuses
-anchors and aliases, custom tags, deep nesting, oversized text and repeated keys, and that
-remembers where every key and value came from, so a schema or consistency error can point at
-the YAML line and column. Codes:
+Maps, scenarios and saves all come in through `load_yaml`, whose reader (base/yamltext.py, the
+one module that imports PyYAML, loaded when a text is read) refuses anchors and aliases, custom
+tags, deep nesting, oversized text and repeated keys, and remembers where every key and value came
+from (`Positions`, base/positions.py), so a schema or consistency error can point at the YAML line
+and column. Codes:
 
     D601 YAML syntax          D602 anchor or alias      D603 tag
     D604 nesting too deep     D605 document too large   D606 repeated key
@@ -15,82 +16,32 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import importlib.resources
 import json
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Iterator, Mapping
 
-import yaml
-
 from ruleslang.base import reads
-from ruleslang.base.cache import read_cached, touch, write_cached
+from ruleslang.base.cache import library_stamp, read_cached, touch, write_cached
 
 from ruleslang.base.fileio import is_file
 from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, Related, error
-from ruleslang.base.limits import MAX_DATA_CHARS, MAX_NUMBER_DIGITS, MAX_YAML_DEPTH
-from ruleslang.base.source import Source, Span, span_at
+from ruleslang.base.limits import MAX_DATA_CHARS
+from ruleslang.base.paths import package_folder
+from ruleslang.base.positions import DataPath, Positions
+from ruleslang.base.source import Source, Span
 from ruleslang.base.suggest import did_you_mean
 
 if TYPE_CHECKING:
     # start-up time: jsonschema is imported where a document is validated; here only for annotations
     import jsonschema
 
-DataPath = tuple  # a tuple of mapping keys (str) and list indices (int)
-
 SCHEMA_PACKAGE = "ruleslang.schemas"
 KEY_MARK = object()  # ends a data path that names a mapping key rather than its value
-
-# The standard tags a document may spell out (`!!str 10`); anything else is refused.
-_PLAIN_TAGS = frozenset(
-    "tag:yaml.org,2002:" + name for name in ("str", "int", "float", "bool", "null", "map", "seq")
-)
-_NUMBER_TAGS = frozenset(("tag:yaml.org,2002:int", "tag:yaml.org,2002:float"))
+__all__ = ["Positions", "Problems", "load_yaml", "dump_yaml", "read_source", "not_a_file", "load_schema", "validate",
+           "validate_text", "format_path", "describe_value", "kept_data", "keep_data"]
 
 
-class Positions:
-    """Where each data path of a loaded document sits in its source.
-
-    `span(path)` gives the value's span, or the nearest enclosing path's when the exact one is
-    unknown (a key the document never wrote); `key_span(path)` the span of the mapping key that
-    introduced `path` (where an "unknown key" error should point).
-    """
-
-    def __init__(self, source: Source | None, default: Span | None = None):
-        self.source = source
-        self.default = default
-        self._values: dict[DataPath, Span] = {}
-        self._keys: dict[DataPath, Span] = {}
-
-    @classmethod
-    def everywhere(cls, span: Span) -> "Positions":
-        """Positions mapping every path to one span (data built by the language, not a file)."""
-        return cls(span.source, span)
-
-    def add(self, path: DataPath, value_span: Span, key_span: Span | None = None) -> None:
-        """Record where the value at `path` (and the key naming it) was written."""
-        self._values[path] = value_span
-        if key_span is not None:
-            self._keys[path] = key_span
-
-    def span(self, path: Iterable = ()) -> Span | None:
-        """The span of the value at `path`, or of its nearest known ancestor."""
-        path = tuple(path)
-        while True:
-            found = self._values.get(path)
-            if found is not None:
-                return found
-            if not path:
-                return self.default
-            path = path[:-1]
-
-    def key_span(self, path: Iterable) -> Span | None:
-        """The span of the key naming `path`, falling back to `span(path)`."""
-        path = tuple(path)
-        return self._keys.get(path) or self.span(path)
-
-    def __contains__(self, path: object) -> bool:
-        return path in self._values
 
 
 class Problems:
@@ -107,180 +58,22 @@ class Problems:
         self.found.append(error(code, f"{format_path(path)}: {message}", span, hint=hint, related=related))
 
 
-class _Refused(Exception):
-    def __init__(self, code: str, message: str, mark, hint: str | None = None):
-        super().__init__(message)
-        self.code, self.message, self.mark, self.hint = code, message, mark, hint
-
-
-class _Checked:
-    """Composing nodes only: no anchors, aliases or custom tags, bounded depth (a mixin over a
-    YAML parser and PyYAML's Python composer)."""
-
-    def compose_node(self, parent, index):
-        event = self.peek_event()
-        if isinstance(event, yaml.AliasEvent):
-            raise _Refused("D602", f"yaml aliases are not allowed (found '*{event.anchor}')",
-                           event.start_mark, "write the value out again where it is needed")
-        if getattr(event, "anchor", None) is not None:
-            raise _Refused("D602", f"yaml anchors are not allowed (found '&{event.anchor}')",
-                           event.start_mark, "remove the anchor; data files must not share values")
-        tag = getattr(event, "tag", None)
-        if tag is not None and tag != "!" and tag not in _PLAIN_TAGS:
-            raise _Refused("D603", f"yaml tags are not allowed (found '{tag}')", event.start_mark,
-                           "remove the tag; values are plain text, numbers, booleans, lists and mappings")
-        self._depth += 1
-        try:
-            if self._depth > MAX_YAML_DEPTH:
-                raise _Refused("D604", f"the document nests deeper than {MAX_YAML_DEPTH} levels",
-                               event.start_mark)
-            return super().compose_node(parent, index)
-        finally:
-            self._depth -= 1
-
-
-class _Loader(_Checked, yaml.SafeLoader):
-    """The pure-Python SafeLoader, checked: what reports a document's errors."""
-
-    def __init__(self, text: str):
-        super().__init__(text)
-        self._depth = 0
-
-
-_CParser = getattr(getattr(yaml, "cyaml", None), "CParser", None)  # libyaml's, when PyYAML was built with it
-_FastLoader = None
-if _CParser is not None:
-    class _FastLoader(_Checked, yaml.composer.Composer, _CParser, yaml.constructor.SafeConstructor,
-                      yaml.resolver.Resolver):
-        """libyaml's parser under the same checked Python composer: the same nodes, marks and
-        checks as `_Loader`, read about ten times faster. Its error messages are libyaml's, so
-        a document it refuses is read again by `_Loader` for the diagnostics."""
-
-        def __init__(self, text: str):
-            _CParser.__init__(self, text)
-            yaml.constructor.SafeConstructor.__init__(self)
-            yaml.resolver.Resolver.__init__(self)
-            yaml.composer.Composer.__init__(self)
-            self._depth = 0
-
-
-def _mark_span(source: Source, mark, length: int = 1) -> Span:
-    if mark is None:
-        return Span(source, 0, min(1, len(source.text)))
-    return span_at(source, mark.line + 1, mark.column + 1, length)
-
-
-def _node_span(source: Source, node: yaml.Node) -> Span:
-    start, end = node.start_mark.index, node.end_mark.index
-    if end <= start:
-        end = min(start + 1, len(source.text))
-    return Span(source, start, end)
-
-
-def _scalar_value(loader: _Loader, node: yaml.ScalarNode) -> object:
-    # Timestamps stay text: data files carry names and numbers, never dates.
-    if node.tag == "tag:yaml.org,2002:timestamp":
-        return node.value
-    if node.tag in _NUMBER_TAGS:
-        digits = sum(ch.isdigit() for ch in node.value)
-        if digits > MAX_NUMBER_DIGITS:
-            raise _Refused("D609", f"number written with {digits} digits; at most {MAX_NUMBER_DIGITS} are allowed",
-                           node.start_mark)
-    return loader.construct_object(node, deep=True)
-
-
-def _build(loader: _Loader, source: Source, node: yaml.Node, path: DataPath,
-           positions: Positions, problems: list[Diagnostic]) -> object:
-    if isinstance(node, yaml.ScalarNode):
-        return _scalar_value(loader, node)
-    if isinstance(node, yaml.SequenceNode):
-        items = []
-        for i, child in enumerate(node.value):
-            positions.add(path + (i,), _node_span(source, child))
-            items.append(_build(loader, source, child, path + (i,), positions, problems))
-        return items
-    result: dict = {}
-    for key_node, value_node in node.value:
-        key_span = _node_span(source, key_node)
-        if not isinstance(key_node, yaml.ScalarNode):
-            problems.append(error("D607", "a mapping key must be plain text, found a "
-                                  + ("list" if isinstance(key_node, yaml.SequenceNode) else "mapping"),
-                                  key_span))
-            continue
-        # Keys are always the text as written: `yes:` stays "yes", `1:` stays "1".
-        key = key_node.value
-        if key in result:
-            first = positions.key_span(path + (key,))
-            problems.append(error("D606", f"the key '{key}' is given twice", key_span,
-                                  related=[] if first is None else [Related(first, "first given here")]))
-            continue
-        positions.add(path + (key,), _node_span(source, value_node), key_span)
-        result[key] = _build(loader, source, value_node, path + (key,), positions, problems)
-    return result
-
-
 def load_yaml(source: Source) -> tuple[object, Positions]:
-    """Parse one YAML document safely; return the data and the positions of every path.
+    """Parse one YAML document safely; return the data and the positions of every path
+    (base/yamltext.py, which says what it refuses and with which codes)."""
+    # (a map kept as JSON, or read back with a kept program, is never read as YAML)
+    # start-up time: PyYAML is loaded only to read a text
+    from ruleslang.base.yamltext import load_yaml_text
 
-    Raises `DiagnosticError` for bad syntax (D601), anchors or aliases (D602), tags (D603),
-    nesting deeper than `limits.MAX_YAML_DEPTH` (D604), text longer than
-    `limits.MAX_DATA_CHARS` (D605), repeated keys (D606) and keys that are not text (D607).
-    An empty document loads as `None`.
-    """
-    if len(source.text) > MAX_DATA_CHARS:
-        raise DiagnosticError(error(
-            "D605", f"the file is too large: {len(source.text)} characters, at most {MAX_DATA_CHARS} allowed",
-            file=source.display_name))
-    if _FastLoader is not None:
-        try:
-            return _load_with(_FastLoader, source)
-        except (DiagnosticError, yaml.YAMLError):
-            pass  # refused: the pure loader says why, in its words and at its positions
-    return _load_with(_Loader, source)
+    return load_yaml_text(source)
 
 
-def _load_with(loader_class, source: Source) -> tuple[object, Positions]:
-    positions = Positions(source)
-    loader = None
-    try:
-        loader = loader_class(source.text)  # the reader already refuses characters YAML forbids
-        node = loader.get_single_node()
-        if node is None:
-            # An empty document sits at the start of its file, so what is said about it names the file.
-            positions.add((), Span(source, 0, 0))
-            return None, positions
-        positions.add((), _node_span(source, node))
-        problems: list[Diagnostic] = []
-        data = _build(loader, source, node, (), positions, problems)
-    except _Refused as refused:
-        raise DiagnosticError(error(refused.code, refused.message, _mark_span(source, refused.mark),
-                                    hint=refused.hint)) from None
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        problem = (exc.problem or exc.context or "invalid yaml").rstrip(".")
-        message = f"yaml syntax error: {problem}"
-        if exc.context and exc.problem and exc.context != exc.problem:
-            message += f" ({exc.context})"
-        related, hint = [], None
-        if exc.context_mark is not None and exc.problem_mark is not None and \
-                exc.context_mark.line != exc.problem_mark.line:
-            # PyYAML notices an unclosed bracket or quote where the next thing fails to fit, often a
-            # line or more after the mistake: point at where the construct began as well
-            what = (exc.context or "").replace("while parsing ", "").replace("while scanning ", "") or "it"
-            related = [Related(_mark_span(source, exc.context_mark), f"{what} begins here")]
-            hint = f"look at {what} from line {exc.context_mark.line + 1}: is something left unclosed?"
-        raise DiagnosticError(error("D601", message, _mark_span(source, mark), related=related, hint=hint)) from None
-    except yaml.YAMLError as exc:  # reader errors: characters YAML does not allow
-        mark = getattr(exc, "position", None)
-        span = span_at(source, *source.position(mark)) if isinstance(mark, int) else None
-        raise DiagnosticError(error("D601", f"yaml syntax error: {str(exc).splitlines()[0].lower()}",
-                                    span, file=source.display_name)) from None
-    finally:
-        if loader is not None:
-            loader.dispose()
-    if problems:
-        raise DiagnosticError(problems)
-    return data, positions
+def dump_yaml(data: object, *, header: str | None = None) -> str:
+    """Data as YAML that `load_yaml` reads back: keys in the given order, short lists inline."""
+    # start-up time: PyYAML is loaded only to write a text
+    from ruleslang.base.yamltext import dump_yaml_text
+
+    return dump_yaml_text(data, header=header)
 
 
 def not_a_file(path: str, span: Span | None = None, code: str = "D608") -> Diagnostic | None:
@@ -321,37 +114,10 @@ def read_source(path: Path, code: str = "D608") -> Source:
     return Source(str(path), text)
 
 
-class _Dumper(yaml.SafeDumper):
-    """Writes plain YAML: never an anchor or alias; lists of scalars and short mappings inline."""
-
-    def ignore_aliases(self, data) -> bool:
-        return True
-
-    def represent_dict(self, data):
-        flat = all(not isinstance(v, (dict, list)) for v in data.values())
-        return self.represent_mapping("tag:yaml.org,2002:map", data,
-                                      flow_style=flat and len(str(data)) <= 90)
-
-    def represent_list(self, data):
-        flat = all(not isinstance(v, (dict, list)) for v in data)
-        return self.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=flat)
-
-
-_Dumper.add_representer(dict, _Dumper.represent_dict)
-_Dumper.add_representer(list, _Dumper.represent_list)
-
-
-def dump_yaml(data: object, *, header: str | None = None) -> str:
-    """Data as YAML that `load_yaml` reads back: keys in the given order, short lists inline."""
-    text = yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=110)
-    if header:
-        text = "".join(f"# {line}\n" if line else "#\n" for line in header.splitlines()) + text
-    return text
-
-
 @functools.lru_cache(maxsize=None)
 def _schema_text(name: str) -> str:
-    return (importlib.resources.files(SCHEMA_PACKAGE) / f"{name}.schema.json").read_text(encoding="utf-8")
+    folder = package_folder(SCHEMA_PACKAGE) or Path(__file__).resolve().parents[1] / "schemas"
+    return (folder / f"{name}.schema.json").read_text(encoding="utf-8")
 
 
 def load_schema(name: str) -> dict:
@@ -509,8 +275,10 @@ MAX_KNOWN_VALID = 256
 
 @functools.lru_cache(maxsize=1)
 def _reader_digest() -> bytes:
-    """This module's own source: how a text becomes data (and is validated) is part of the verdict."""
-    return hashlib.sha256(Path(__file__).read_bytes()).digest()
+    """This module's own source and its YAML reader's: how a text becomes data (and is validated)
+    is part of the verdict."""
+    here = Path(__file__)
+    return hashlib.sha256(here.read_bytes() + here.with_name("yamltext.py").read_bytes()).digest()
 
 
 # At most this many documents' data are kept as JSON (the ones used last).
@@ -518,7 +286,8 @@ MAX_KEPT_DATA = 32
 
 
 def _data_name(text: str) -> str:
-    key = hashlib.sha256(_reader_digest() + yaml.__version__.encode() + b"\0" + text.encode("utf-8", "surrogatepass"))
+    key = hashlib.sha256(_reader_digest() + library_stamp("yaml").encode() + b"\0"
+                         + text.encode("utf-8", "surrogatepass"))
     return f"yamldata-{key.hexdigest()[:40]}"
 
 

@@ -22,8 +22,6 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Iterable, Mapping, Sequence
 
-import yaml
-
 from ruleslang.base import reads
 from ruleslang.base.fileio import is_file, is_folder
 from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, Related, error
@@ -305,6 +303,21 @@ def map_from_data(data: object, positions: Positions, *, path: Path | None = Non
     return game_map
 
 
+_adopted: dict[tuple[str, int], GameMap] = {}  # (resolved path, modification time) -> a map read back whole
+
+
+def adopt_map(game_map: GameMap) -> GameMap:
+    """A map read back whole with a kept program (workspace/kept_programs.py, which checked its
+    file unchanged): a later `load_map` of its file in this process hands it out instead of
+    building it again, while the file keeps its modification time."""
+    if game_map.path is not None:
+        try:
+            _adopted[(str(game_map.path), Path(game_map.path).stat().st_mtime_ns)] = game_map
+        except OSError:
+            pass
+    return game_map
+
+
 @functools.lru_cache(maxsize=32)
 def _load_map_file(path: str, _mtime_ns: int) -> GameMap:
     source = read_source(Path(path))
@@ -364,7 +377,10 @@ def load_map(ref: str, roots: Sequence[Path], *, span: Span | None = None,
         raise DiagnosticError(error("D629", f"unknown map '{ref}'", span, hint=hint,
                                     file=None if span else ref))
     resolved = found.resolve()
-    game_map = _load_map_file(str(resolved), resolved.stat().st_mtime_ns)
+    key = (str(resolved), resolved.stat().st_mtime_ns)
+    game_map = _adopted.get(key)
+    if game_map is None:
+        game_map = _load_map_file(*key)
     reads.touch(resolved)  # read once per process: a later user depends on the file all the same
     return game_map
 
@@ -388,6 +404,9 @@ def list_maps(roots: Sequence[Path]) -> list[tuple[str, Path, str]]:
 
 def _peek_title(path: Path) -> str:
     # Read only the top-level title line: listing maps must not parse every board.
+    # start-up time: PyYAML is loaded only to read a text
+    import yaml
+
     try:
         with path.open(encoding="utf-8") as handle:
             head = handle.read(4096)
@@ -722,6 +741,8 @@ class _MapChecker:
 
 @dataclass(frozen=True)
 class _Named:
+    """A name with its aliases."""
+
     name: str
     aliases: tuple[str, ...]
 

@@ -47,10 +47,11 @@ def refuse_folders(refs) -> None:
         raise DiagnosticError(folders)
 
 
-def load_composition(ws: Workspace, refs) -> Loaded:
-    """The composition of `refs`, loaded and checked; stop with its diagnostics if it does not check."""
+def load_composition(ws: Workspace, refs, *, kept: bool = False) -> Loaded:
+    """The composition of `refs`, loaded and checked; stop with its diagnostics if it does not check.
+    With `kept`, a composition checked by an earlier run and unchanged since is read from the cache."""
     refuse_folders(refs)
-    loaded = ws.load(refs)
+    loaded = ws.load(refs, kept=kept)
     if not loaded.ok:
         raise DiagnosticError(loaded.diagnostics)
     return loaded

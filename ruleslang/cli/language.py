@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-import tempfile
 from pathlib import Path
 
 from ruleslang.api import Outcome, Rules, check_each, list_rulesets, ruleset_diff, run_tests
@@ -113,7 +112,7 @@ def _print_value(args, outcome: Outcome) -> None:
 def _rules(args) -> Rules:
     """The composition of the command's REF as the API's `Rules`, shown first under --show-composition."""
     ws = open_workspace(args)
-    rules = Rules([args.ref], ws, load_composition(ws, [args.ref]))
+    rules = Rules([args.ref], ws, load_composition(ws, [args.ref], kept=True))
     if args.show_composition:
         show_composition(rules.composition, args.format)
     return rules
@@ -171,6 +170,7 @@ def _diff_triplea(args, ws) -> int:
     # start-up time: the importer and the map diff load only for this use of diff
     from ruleslang.importers.triplea import run_import
     from ruleslang.board.mapdiff import diff_maps
+    import tempfile
 
     with tempfile.TemporaryDirectory(prefix="ruleslang-diff-") as out:
         reports = []

@@ -61,10 +61,10 @@ class LoadedOnce(Workspace):
         super().__init__(roots)
         self._loaded: dict[tuple[str, ...], Loaded] = {}
 
-    def load(self, refs: Sequence[str]) -> Loaded:
+    def load(self, refs: Sequence[str], *, kept: bool = False) -> Loaded:
         key = tuple(refs)
         if key not in self._loaded:
-            self._loaded[key] = super().load(refs)
+            self._loaded[key] = super().load(refs, kept=kept)
         return self._loaded[key]
 
 

@@ -90,6 +90,8 @@ class Enumeration:
 
 @dataclass
 class GlobalScope:
+    """The global names of a composition: its symbols, enumerations and their members, attributes."""
+
     symbols: dict[str, Symbol] = field(default_factory=dict)
     enums: dict[str, Enumeration] = field(default_factory=dict)
     # members of declared enums by bare name; several when enums share a word

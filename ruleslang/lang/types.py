@@ -7,6 +7,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Type:
+    """A ruleslang type."""
+
     def __str__(self) -> str:  # pragma: no cover - every subclass overrides
         return "type"
 
@@ -31,6 +33,8 @@ class AnyType(Type):
 
 @dataclass(frozen=True)
 class NoneType(Type):
+    """The type of `none`."""
+
     def __str__(self) -> str:
         return "none"
 
@@ -55,6 +59,8 @@ class UnitType(Type):
 
 @dataclass(frozen=True)
 class RecordType(Type):
+    """A record: named fields, each with its type."""
+
     fields: tuple[tuple[str, Type], ...]
     name: str | None = None  # the declared type name, for messages
 
@@ -72,6 +78,8 @@ class RecordType(Type):
 
 @dataclass(frozen=True)
 class SetType(Type):
+    """A set of values of `element`."""
+
     element: Type
 
     def __str__(self) -> str:
@@ -80,6 +88,8 @@ class SetType(Type):
 
 @dataclass(frozen=True)
 class ListType(Type):
+    """A list of values of `element`."""
+
     element: Type
 
     def __str__(self) -> str:
@@ -88,6 +98,8 @@ class ListType(Type):
 
 @dataclass(frozen=True)
 class OptionalType(Type):
+    """A value of `inner`, or none."""
+
     inner: Type
 
     def __str__(self) -> str:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
+from ruleslang.base import reads
 from ruleslang.lang.check.checker import Program, check_ruleset
 from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, error, has_errors
 from ruleslang.lang.compose.loader import Loader
@@ -17,7 +18,12 @@ from ruleslang.base.paths import default_roots
 from ruleslang.lang.eval.program import CompiledProgram
 from ruleslang.lang.compose.composition import Composer, Ruleset
 from ruleslang.runtime.registry import CAPABILITIES
-from ruleslang.board.mapdata import load_map
+from ruleslang.board.mapdata import adopt_map, load_map
+from ruleslang.workspace import kept_programs
+from ruleslang.workspace.kept import Keeper
+
+
+KEPT_PROGRAMS = 64  # checked compositions kept (half a megabyte or more each): the ones used last
 
 
 @dataclass
@@ -45,8 +51,30 @@ class Workspace:
         self.composer = Composer(self.loader)
         self._maps: dict[str, object] = {}
 
-    def load(self, refs: Sequence[str]) -> Loaded:
-        """Resolve, check and compile the composition of `refs`."""
+    def load(self, refs: Sequence[str], *, kept: bool = False) -> Loaded:
+        """Resolve, check and compile the composition of `refs`. With `kept`, a composition an
+        earlier run checked clean (warnings allowed), whose files and the package are unchanged,
+        is read back from the cache instead of being resolved and checked again
+        (workspace/kept_programs.py): what `call`, `eval` and `explain` load."""
+        entry = Keeper(self.roots).entry("program", "\0".join(refs), keep=KEPT_PROGRAMS) if kept else None
+        if entry is None or not entry.enabled:
+            return self._load(refs)
+        blob = entry.load_bytes()
+        back = kept_programs.decode(blob, CAPABILITIES) if blob is not None else None
+        if back is not None:
+            ruleset, game_map, program, diagnostics = back
+            if game_map is not None:
+                self._maps[ruleset.map[0]] = adopt_map(game_map)
+            return Loaded(ruleset, program, CompiledProgram(program), game_map, self.roots, diagnostics)
+        with reads.recording() as files:
+            out = self._load(refs)
+        if out.ok:
+            blob = kept_programs.encode(out, CAPABILITIES)
+            if blob is not None:
+                entry.save_bytes(files, blob)
+        return out
+
+    def _load(self, refs: Sequence[str]) -> Loaded:
         out = Loaded(roots=self.roots)
         try:
             out.ruleset = self.composer.compose(list(refs))

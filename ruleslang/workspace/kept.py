@@ -16,21 +16,18 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import importlib.util
 import json
 import os
 import sys
 from pathlib import Path
 from typing import Any, Sequence
 
-import yaml
-
 from ruleslang.base import reads
-from ruleslang.base.cache import cache_dir, read_cached, write_cached
+from ruleslang.base.cache import cache_dir, library_stamp, read_cached, touch, write_cached
 from ruleslang.base.diagnostics import Diagnostic, Related, Severity
 from ruleslang.base.source import Source, Span
 
-FORMAT = 1
+FORMAT = 2  # 2: a line of what the entry was made from, then the result
 KEEP = 1024  # entries of all kinds: what was used least recently goes first
 _PACKAGE = Path(__file__).resolve().parents[1]
 _CODE_FILES = (".py", ".lark", ".json")
@@ -41,22 +38,18 @@ def code_digest() -> str:
     """The package's code, the libraries it reads data with, and Python: a change of any of them
     may change a result."""
     h = hashlib.sha256(sys.version.encode())
+    top = len(str(_PACKAGE))
     for folder, subfolders, files in os.walk(_PACKAGE):
         subfolders[:] = sorted(d for d in subfolders if d != "__pycache__")
         for name in sorted(files):
             if name.endswith(_CODE_FILES):
-                path = Path(folder, name)
-                h.update(str(path.relative_to(_PACKAGE)).encode() + b"\0")
-                h.update(hashlib.sha256(path.read_bytes()).digest())
-    h.update(yaml.__version__.encode())
-    # a library this process may not load: its installed files' sizes and times, not its version
-    # (importlib.metadata costs more than the whole cache saves on a `call`)
-    for library in ("lark", "jsonschema", "platformdirs"):
-        spec = importlib.util.find_spec(library)
-        origin = spec.origin if spec is not None else None
-        if origin:
-            st = os.stat(origin)
-            h.update(f"{library} {origin} {st.st_size} {st.st_mtime_ns}".encode())
+                # each file by its size and modification time, as Python's bytecode cache knows a
+                # source changed: hashing their content cost more than a warm `call` does otherwise
+                path = os.path.join(folder, name)
+                st = os.stat(path)
+                h.update(f"{path[top:]} {st.st_size} {st.st_mtime_ns}\0".encode())
+    for library in ("yaml", "lark", "jsonschema", "platformdirs"):  # the libraries it reads data with
+        h.update(library_stamp(library).encode())
     return h.hexdigest()
 
 
@@ -115,51 +108,71 @@ class Keeper:
                 h.update(part.encode("utf-8", "surrogateescape") + b"\0")
             self._where = h.hexdigest()
 
-    def entry(self, kind: str, ref: str, extra: str = "") -> "Kept":
-        """The kept result of `kind` of work on `ref` (`extra`: what else the work was asked)."""
-        return Kept(self, kind, ref, extra)
+    def entry(self, kind: str, ref: str, extra: str = "", *, keep: int | None = None) -> "Kept":
+        """The kept result of `kind` of work on `ref` (`extra`: what else the work was asked). With
+        `keep`, entries of this kind (large ones) are bounded on their own, to that many; else all
+        the small kinds share the bound `KEEP`."""
+        return Kept(self, kind, ref, extra, keep)
 
 
 class Kept:
     """The kept result of one kind of work on one REF (`load`, then `save` after the work ran under
     `reads.recording()`)."""
 
-    def __init__(self, keeper: Keeper, kind: str, ref: str, extra: str = ""):
+    def __init__(self, keeper: Keeper, kind: str, ref: str, extra: str = "", keep: int | None = None):
         self.enabled = keeper.enabled
         if not self.enabled:
             return
         h = hashlib.sha256()
         for part in (keeper._where, kind, ref, extra):
             h.update(part.encode("utf-8", "surrogateescape") + b"\0")
-        self.name = f"kept-{kind}-{h.hexdigest()[:40]}"
+        # the cache bounds files by the name's prefix up to its first '-'
+        self.name = f"kept-{kind}-{h.hexdigest()[:40]}" if keep is None else f"kept{kind}-{h.hexdigest()[:40]}"
+        self.keep = KEEP if keep is None else keep
 
     def load(self) -> Any | None:
         """The result kept, when there is one and every file it read is as it was; else None."""
+        blob = self.load_bytes()
+        try:
+            return json.loads(blob) if blob is not None else None
+        except ValueError:
+            return None
+
+    def load_bytes(self) -> bytes | None:
+        """The bytes kept by `save_bytes`, when every file they were made from is as it was; else None."""
         if not self.enabled:
             return None
         payload = read_cached(self.name)
         if payload is None:
             return None
+        head, sep, blob = payload.partition(b"\n")
         try:
-            entry = json.loads(payload)
-            if entry.get("format") != FORMAT or not isinstance(entry.get("files"), dict):
+            if not (sep and _fresh(json.loads(head))):
                 return None
-            for path, digest in entry["files"].items():
-                if _digest_now(path) != digest:
-                    return None
-            return entry["result"]
         except (ValueError, KeyError, TypeError, AttributeError):
             return None
+        touch(self.name)  # used now: the bound removes what was used least recently
+        return blob
 
     def save(self, files: dict[str, str], result: Any) -> None:
-        """Keep `result`, computed from `files` (path -> digest, as `reads.recording` gives)."""
-        if not self.enabled:
+        """Keep `result` (JSON data), computed from `files` (path -> digest, as `reads.recording` gives)."""
+        self.save_bytes(files, json.dumps(result, separators=(",", ":")).encode())
+
+    def save_bytes(self, files: dict[str, str], blob: bytes) -> None:
+        """Keep `blob` (bytes of the caller's own format), made from `files`: after a line saying
+        what it was made from (nothing is kept when a file changed while the work ran: what it
+        read is not what is there)."""
+        if not self.enabled or any(_digest_now(path) != digest for path, digest in files.items()):
             return
-        for path, digest in files.items():
-            if _digest_now(path) != digest:
-                return  # a file changed while the work ran: what it read is not what is there
-        entry = {"format": FORMAT, "files": dict(sorted(files.items())), "result": result}
-        write_cached(self.name, json.dumps(entry, separators=(",", ":")).encode(), keep=KEEP)
+        head = {"format": FORMAT, "files": dict(sorted(files.items()))}
+        write_cached(self.name, json.dumps(head, separators=(",", ":")).encode() + b"\n" + blob, keep=self.keep)
+
+
+def _fresh(entry: dict) -> bool:
+    """Whether a kept entry is of this format and every file it lists is as it was."""
+    if entry.get("format") != FORMAT or not isinstance(entry.get("files"), dict):
+        return False
+    return all(isinstance(path, str) and _digest_now(path) == digest for path, digest in entry["files"].items())
 
 
 class SpanTable:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from ruleslang.base import yamlio
+from ruleslang.base import limits, yamltext
 from ruleslang.base.diagnostics import DiagnosticError
 from ruleslang.base.paths import packaged_root
-from ruleslang.base.source import Source
+from ruleslang.base.source import Source, span_at
 from ruleslang.base.yamlio import Positions, dump_yaml, format_path, load_schema, load_yaml, validate
 
 
@@ -69,14 +69,14 @@ def test_alias_message_names_the_alias():
 
 
 def test_depth_is_bounded():
-    deep = "[" * (yamlio.MAX_YAML_DEPTH + 1) + "]" * (yamlio.MAX_YAML_DEPTH + 1)
+    deep = "[" * (limits.MAX_YAML_DEPTH + 1) + "]" * (limits.MAX_YAML_DEPTH + 1)
     (diagnostic,) = refused(deep)
     assert diagnostic.code == "D604"
-    load("[" * yamlio.MAX_YAML_DEPTH + "]" * yamlio.MAX_YAML_DEPTH)  # the limit itself is fine
+    load("[" * limits.MAX_YAML_DEPTH + "]" * limits.MAX_YAML_DEPTH)  # the limit itself is fine
 
 
 def test_size_is_bounded(monkeypatch):
-    monkeypatch.setattr(yamlio, "MAX_DATA_CHARS", 10)
+    monkeypatch.setattr(yamltext, "MAX_DATA_CHARS", 10)
     (diagnostic,) = refused("a: 12345678901\n")
     assert diagnostic.code == "D605"
 
@@ -120,7 +120,7 @@ def test_format_path_quotes_names_with_spaces():
 
 def test_positions_everywhere_maps_every_path_to_one_span():
     source = Source("<expr>", "scenario with {...}")
-    span = yamlio.span_at(source, 1, 1, 8)
+    span = span_at(source, 1, 1, 8)
     positions = Positions.everywhere(span)
     assert positions.span(("control", "x")) is span and positions.key_span(("a",)) is span
 
@@ -146,7 +146,7 @@ _SAMPLES = ["a: 'éé'\nb: [1, 2, 'ü€x']\nc:\n  d: 3\n", "d: 2001-01-01\nn: 1
             "a: &x 1\nb: *x\n", "a: !foo 1\n", "a: [1, 2\n", "a: 1\na: 2\n", "[" * 40 + "]" * 40, "\x07"]
 
 
-@pytest.mark.skipif(yamlio._FastLoader is None, reason="PyYAML without libyaml")
+@pytest.mark.skipif(yamltext._FastLoader is None, reason="PyYAML without libyaml")
 @pytest.mark.parametrize("text", _SAMPLES + [path for path in ("maps/aar.yaml", "maps/g40.yaml")])
 def test_libyaml_gives_the_data_positions_and_refusals_of_the_pure_loader(text, monkeypatch):
     if text.startswith("maps/"):
@@ -164,5 +164,5 @@ def test_libyaml_gives_the_data_positions_and_refusals_of_the_pure_loader(text, 
                 {p: at(s) for p, s in positions._keys.items()})
 
     fast = outcome()
-    monkeypatch.setattr(yamlio, "_FastLoader", None)
+    monkeypatch.setattr(yamltext, "_FastLoader", None)
     assert fast == outcome()

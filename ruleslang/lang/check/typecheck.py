@@ -32,6 +32,8 @@ UNIT_FIELDS = {"id": T.INT, "type": T.UNITTYPE, "owner": T.PLAYER, "space": T.SP
 
 @dataclass
 class CallInfo:
+    """What a call refers to: its kind and name (and symbol, for a definition)."""
+
     kind: str  # "builtin", "formula", "modifiers", "table", "die table", "counter", "constant"
     name: str
     symbol: Symbol | None = None
@@ -39,6 +41,8 @@ class CallInfo:
 
 @dataclass
 class FieldInfo:
+    """What a field access refers to: its kind and name (and a value known to the checker)."""
+
     kind: str  # "record", "unit", "unittype", "space", "player", "side", "member", "enumname"
     name: str
     value: Any = None

@@ -71,6 +71,8 @@ class Definition:
 
 @dataclass(frozen=True)
 class CheckDef:
+    """A `check` declaration and the ruleset it comes from."""
+
     origin: str
     decl: ast.CheckDecl
 

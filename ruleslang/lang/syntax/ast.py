@@ -21,7 +21,16 @@ from ruleslang.base.source import Span
 # refuse), and their __init__s, the ones `dataclass` would write, are made for all the classes at
 # once at the end of the module (`_give_inits`): per class, as the decorator makes them, they were
 # most of the time every command spends importing the AST.
-node = dataclass(init=False, eq=False, repr=False)
+_node_class = dataclass(init=False, eq=False, repr=False)
+
+
+def node(cls: type) -> type:
+    """Make `cls` a node class (a dataclass as above). A class without a docstring gets a plain one:
+    `dataclass` would write one from the class's signature, through `inspect`, which cost more
+    than everything else it does for a node class."""
+    if cls.__doc__ is None:
+        cls.__doc__ = f"A {cls.__name__} node."
+    return _node_class(cls)
 
 
 @node

@@ -5,9 +5,10 @@ through `grammar_terms`); nothing here loads lark."""
 from __future__ import annotations
 
 import functools
-import importlib.resources
 import re
 from pathlib import Path
+
+from ruleslang.base.paths import package_folder
 
 GRAMMAR_PACKAGE = "ruleslang.grammar"
 GRAMMAR_FILE = "ruleslang.lark"
@@ -15,12 +16,9 @@ GRAMMAR_FILE = "ruleslang.lark"
 
 def grammar_location() -> str:
     """Where the grammar is read from: the installed package, or a source checkout."""
-    try:
-        resource = importlib.resources.files(GRAMMAR_PACKAGE) / GRAMMAR_FILE
-        if resource.is_file():
-            return str(resource)
-    except ModuleNotFoundError:
-        pass
+    folder = package_folder(GRAMMAR_PACKAGE)
+    if folder is not None and (folder / GRAMMAR_FILE).is_file():
+        return str(folder / GRAMMAR_FILE)
     # Running from a source checkout that was never installed: grammar/ sits beside the package.
     # (this file is ruleslang/lang/syntax/grammar.py: the checkout is three folders up)
     checkout = Path(__file__).resolve().parents[3] / "grammar" / GRAMMAR_FILE
@@ -29,10 +27,7 @@ def grammar_location() -> str:
 
 def grammar_text() -> str:
     """The grammar's text (the installed package's, or a source checkout's)."""
-    try:
-        return (importlib.resources.files(GRAMMAR_PACKAGE) / GRAMMAR_FILE).read_text(encoding="utf-8")
-    except (ModuleNotFoundError, FileNotFoundError):
-        return Path(grammar_location()).read_text(encoding="utf-8")
+    return Path(grammar_location()).read_text(encoding="utf-8")
 
 
 # the grammar's named terminals other modules lex with (the rest are words and symbols)
