@@ -92,6 +92,7 @@ RULES = """
     formula holder(t: territory) -> player? = original_owner(t)
     formula pairs(n: int) -> int = count(x for x in 1..n for y in 1..n where x != y)
     formula top(k: int) -> int = sum(best k of [x * x for x in 1..5])
+    formula extremes(a: int, b: int) -> number = max(a / 3, b) - min(d6, b * 2) + max(0, min(a, b))
     modifiers bonus(n: int) -> int:
         let r = d6
         +1 when n > 2 "many"
@@ -113,6 +114,7 @@ CALLS = [
     ("pick", ((1, 2, 3), 1)), ("pick", ((1, 2, 3), 5)), ("many", (10,)), ("many", (200_000,)),
     ("big", (2,)), ("big", (1 << 20,)), ("greeting", (4,)), ("largest", (50,)), ("largest", (150,)),
     ("holder", (None,)), ("bonus", (3,)), ("bonus", (1,)), ("pairs", (12,)), ("top", (2,)), ("top", (-1,)),
+    ("extremes", (7, 2)), ("extremes", (6, 2)), ("extremes", (-9, 1)), ("extremes", (3, 1 << 255)),
 ]
 
 
