@@ -360,3 +360,13 @@ def test_statements_agree_under_both_back_ends(tmp_path, monkeypatch):
     # every statement was written as Python but `let chance = probability(...)` (exact: closures)
     assert compiled.statements_generated > 30
     assert compiled.not_generated == {"exact_then_plain: Let": "exact built-ins"}
+
+
+def test_programs_of_the_same_rules_share_compiled_code(programs):
+    # a game builds its own program: the second compiles nothing, and its errors keep their places
+    other = CompiledProgram(programs["codegen"].program, backend="codegen")
+    for name in ("cost", "needs", "largest"):
+        assert other.callable(name).__code__ is programs["codegen"].callable(name).__code__
+        assert other.callable(name) is not programs["codegen"].callable(name)
+    for name, args in (("cost", ("bomber",)), ("needs", (0,)), ("largest", (50,))):
+        assert _outcome(other, name, args) == _outcome(programs["closures"], name, args)

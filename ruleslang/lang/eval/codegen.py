@@ -102,7 +102,7 @@ class Generator:
         self.compiled = compiled
         self.info = compiled.info
         self.ns: dict[str, Any] = dict(HELPERS)
-        self.consts: dict[int, str] = {}
+        self.consts: dict = {}  # id of a value (or ('named', value)) -> its name
         self.spans: list = []
         self.temps = 0
         self.in_iterable = 0
@@ -114,6 +114,15 @@ class Generator:
         if _is_plain_const(value):
             return f"({value!r})" if type(value) is int and value < 0 else repr(value)
         key = id(value)
+        name = self.consts.get(key)
+        if name is None:
+            name = self.consts[key] = f"_k{len(self.consts)}"
+            self.ns[name] = value
+        return name
+
+    def named(self, value) -> str:
+        """A value in the source by a generated name, whatever it is."""
+        key = ("named", value)
         name = self.consts.get(key)
         if name is None:
             name = self.consts[key] = f"_k{len(self.consts)}"
@@ -445,7 +454,9 @@ class Generator:
         slot = self.info.slots[id(node.param)]
         body = self.expr(node.body).src
         free = lambda_free_slots(self.info, node)
-        return f"lambda s{slot}: {body}", f"({id(node)}, ({''.join(f's{s}, ' for s in free)}))"
+        # the condition's identity by name, not written out: the source stays the same for the
+        # same rules (compiled code is kept by source: codegen_runtime.assemble)
+        return f"lambda s{slot}: {body}", f"({self.named(id(node))}, ({''.join(f's{s}, ' for s in free)}))"
 
     def condition(self, node: ast.Lambda) -> str:
         fn, key = self.lambda_parts(node)

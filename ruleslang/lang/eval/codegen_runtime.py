@@ -199,16 +199,18 @@ HELPERS = {
 class Places:
     """Where the marked built-in calls of one generated function sit in its compiled code."""
 
-    def __init__(self, ranges: list[tuple[int, int, int, Any]]):
+    def __init__(self, ranges: list[tuple[int, int, int, Any]], code: CodeType):
         self.ranges = ranges  # (line, first column, end column, span)
-        self.codes: set[CodeType] = set()
+        self.top = code  # the function's own code
+        self.nested: set[CodeType] = set()  # its comprehensions' and conditions' code
         self.positions: dict[CodeType, list] = {}
+        self._add_nested(code)
 
-    def add_code(self, code: CodeType) -> None:
-        self.codes.add(code)
+    def _add_nested(self, code: CodeType) -> None:
         for c in code.co_consts:
             if isinstance(c, CodeType):
-                self.add_code(c)
+                self.nested.add(c)
+                self._add_nested(c)
 
     def span_at(self, code: CodeType, lasti: int):
         positions = self.positions.get(code)
@@ -228,17 +230,25 @@ class Places:
 
 def relocate(error, places: Places):
     """The error leaving a generated function, located as the closures locate it: at the innermost
-    marked built-in call around the instruction that failed, when it has no place yet."""
+    marked built-in call around the instruction that failed, when it has no place yet.
+
+    Called in the function's own handler, so the traceback starts at this run's frame; the frame
+    that failed is the deepest one after it that runs this function's nested code, before any
+    other run of the same code (a definition calling itself, or a definition of another program
+    compiled from the same source, has placed what it could in its own handler)."""
     if isinstance(error, EvalError) and error.span is not None:
         return error
-    last = None
-    tb = error.__traceback__
+    last = error.__traceback__
+    if last is None or last.tb_frame.f_code is not places.top:
+        return error
+    tb = last.tb_next
     while tb is not None:
-        if tb.tb_frame.f_code in places.codes:
+        code = tb.tb_frame.f_code
+        if code is places.top:
+            break
+        if code in places.nested:
             last = tb
         tb = tb.tb_next
-    if last is None:
-        return error
     span = places.span_at(last.tb_frame.f_code, last.tb_lasti)
     if span is None:
         return error
@@ -283,6 +293,13 @@ def safe_label(name: str) -> str:
     return "".join(c if c.isalnum() and c.isascii() or c == "_" else "_" for c in name)[:60]
 
 
+# Compiled code by (source, label): the programs of one process (a game builds its own) generate
+# the same source for the same rules, and compiling it is most of what generating costs. Bounded:
+# emptied when full.
+_CODE: dict[tuple[str, str], CodeType] = {}
+_CODE_LIMIT = 4096
+
+
 def assemble(name: str, params: list[str], prologue: list[str], inner: list[str], ns: dict, spans: list) -> Callable:
     """The function `f(params)` of source lines (`prologue`, then `inner` inside the handler that
     locates errors), compiled once; `ns` its globals (helpers and `_k<n>` values), `spans` the
@@ -295,12 +312,16 @@ def assemble(name: str, params: list[str], prologue: list[str], inner: list[str]
     lines.append("    except _ERRORS as e:")
     lines.append("        raise _relocate(e, _places)")
     source, marks = unmark("\n".join(lines) + "\n")
-    places = Places([(line, start, end, spans[mark]) for line, start, end, mark in marks])
-    ns.update({"_ERRORS": ERRORS, "_relocate": relocate, "_places": places})
-    code = compile(source, f"<ruleslang {safe_label(name)}>", "exec")
+    label = f"<ruleslang {safe_label(name)}>"
+    code = _CODE.get((source, label))
+    if code is None:
+        if len(_CODE) >= _CODE_LIMIT:
+            _CODE.clear()
+        code = _CODE[(source, label)] = compile(source, label, "exec")
     scope: dict[str, Any] = {}
     exec(code, ns, scope)  # noqa: S102 - our own source: no rule text reaches it (codegen.py's docstring)
     fn = scope[fname]
-    places.add_code(fn.__code__)
+    places = Places([(line, start, end, spans[mark]) for line, start, end, mark in marks], fn.__code__)
+    ns.update({"_ERRORS": ERRORS, "_relocate": relocate, "_places": places})
     fn.generated_source = source  # for tests and for reading what was generated (tools/show_code.py)
     return fn

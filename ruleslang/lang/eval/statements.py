@@ -417,6 +417,7 @@ class Procedures:
                                       else sym.decl.target.step.text, []).append(sym.decl)
         self._hook_runs: dict[int, tuple] = {}
         self._checks: dict[int, Exec] = {}
+        self._constraints_on: dict[str, list[str]] = {}
 
     def frame_size(self, decl) -> int:
         return self.compiled.info.frames.get(id(decl), 1)
@@ -458,6 +459,18 @@ class Procedures:
                 block(env)
             self._bodies[name] = run
         return run
+
+    def constraints_on(self, action: str) -> list[str]:
+        """The constraints on `action`, in the order the rulesets declare them (found once: the
+        runtime asks for every candidate action)."""
+        names = self._constraints_on.get(action)
+        if names is None:
+            # a constraint an override replaced guards only where the override runs it
+            names = self._constraints_on[action] = [
+                name for name, sym in self.compiled.symbols.items()
+                if isinstance(sym.decl, ast.ConstraintDecl) and sym.decl.action.text == action
+                and not is_hidden_name(name)]
+        return names
 
     def check_block(self, decl: ast.CheckDecl) -> Exec:
         """The executor of a `check` declaration's block of require lines (built once)."""
@@ -570,10 +583,7 @@ def check_action(ctx, action: str, args: list) -> list[Refusal]:
     saved = ctx.collector
     ctx.collector = _Collector()
     try:
-        for name, sym in ctx.compiled.symbols.items():
-            decl = sym.decl
-            if not isinstance(decl, ast.ConstraintDecl) or decl.action.text != action or is_hidden_name(name):
-                continue  # a constraint an override replaced guards only where the override runs it
+        for name in procs.constraints_on(action):
             procs.constraint(name)(ctx, args)
         refusals = ctx.collector.refusals
     finally:
