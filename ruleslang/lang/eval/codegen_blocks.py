@@ -33,6 +33,8 @@ from ruleslang.lang.eval.codegen_runtime import assemble
 from ruleslang.lang.eval.compile import located
 from ruleslang.lang.syntax import ast
 
+# The kind in the file name of generated statements' code: `<ruleslang statements:NAME>`.
+STATEMENTS = "statements"
 # Effects the closures wrap so a board's refusal is located at the statement (statements.py).
 _EFFECTS = (ast.AddEffect, ast.RemoveEffect, ast.MoveEffect, ast.ChangeEffect, ast.SetEffect, ast.HitEffect,
             ast.SubmergeEffect, ast.RetreatEffect)
@@ -63,11 +65,20 @@ class BlockGenerator(Generator):
         self.written = 0  # statements written as Python
 
     def function(self, block: ast.Block, label: str) -> Callable:
-        prologue = ["ctx = env[0]", "host = ctx.host"]
+        """The executor of `block`: `f(env)`."""
+        return assemble(label, ["env"], self.prologue(), self.block(block), self.ns, self.spans, STATEMENTS)
+
+    def expression(self, node, label: str) -> Callable:
+        """An expression of the frame (a hook's players or condition, a check's condition) as
+        `f(env)` giving its value; `Unsupported` when the generator leaves it to the closures."""
+        return assemble(label, ["env"], self.prologue(), [f"return {self.expr(node).src}"], self.ns, self.spans,
+                        STATEMENTS)
+
+    def prologue(self) -> list[str]:
+        lines = ["ctx = env[0]", "host = ctx.host"]
         if self.locals:
-            prologue.append(f"[{', '.join(self.locals)}] = env[1:]")
-        inner = self.block(block)
-        return assemble(label, ["env"], prologue, inner, self.ns, self.spans)
+            lines.append(f"[{', '.join(self.locals)}] = env[1:]")
+        return lines
 
     # ---------------------------------------------------------------------- blocks
 
@@ -255,4 +266,10 @@ def generate_block(compiled, closures: S.StatementCompiler, block: ast.Block, ow
     return gen.function(block, label), gen
 
 
-__all__ = ["BlockGenerator", "generate_block"]
+def generate_expression(compiled, closures: S.StatementCompiler, node, owner: str, size: int, label: str) -> Callable:
+    """The generated `f(env)` of an expression of `owner`'s frame; raises `Unsupported` (or the
+    error of a constant part that fails as it is folded) when the closures must run it."""
+    return BlockGenerator(compiled, closures, owner, size).expression(node, label)
+
+
+__all__ = ["STATEMENTS", "BlockGenerator", "generate_block", "generate_expression"]

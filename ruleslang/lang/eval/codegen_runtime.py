@@ -300,10 +300,12 @@ _CODE: dict[tuple[str, str], CodeType] = {}
 _CODE_LIMIT = 4096
 
 
-def assemble(name: str, params: list[str], prologue: list[str], inner: list[str], ns: dict, spans: list) -> Callable:
+def assemble(name: str, params: list[str], prologue: list[str], inner: list[str], ns: dict, spans: list,
+             kind: str = "") -> Callable:
     """The function `f(params)` of source lines (`prologue`, then `inner` inside the handler that
     locates errors), compiled once; `ns` its globals (helpers and `_k<n>` values), `spans` the
-    rule span of each mark in the lines. The function keeps its source as `generated_source`."""
+    rule span of each mark in the lines. Its code's file name is `<ruleslang KIND:NAME>` (`<ruleslang
+    NAME>` without a kind). The function keeps its source as `generated_source`."""
     fname = "f"
     lines = [f"def {fname}({', '.join(params)}):"]
     lines += ["    " + line for line in prologue]
@@ -312,7 +314,7 @@ def assemble(name: str, params: list[str], prologue: list[str], inner: list[str]
     lines.append("    except _ERRORS as e:")
     lines.append("        raise _relocate(e, _places)")
     source, marks = unmark("\n".join(lines) + "\n")
-    label = f"<ruleslang {safe_label(name)}>"
+    label = f"<ruleslang {kind + ':' if kind else ''}{safe_label(name)}>"
     code = _CODE.get((source, label))
     if code is None:
         if len(_CODE) >= _CODE_LIMIT:

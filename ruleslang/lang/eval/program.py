@@ -305,6 +305,19 @@ class CompiledProgram:
         self.statements_generated += gen.written
         return fn
 
+    def frame_expression(self, closures, node, owner: str, size: int) -> Callable:
+        """`fn(env)`, the value of an expression of `owner`'s frame of `size` slots (a hook's
+        players or condition, a check's condition): generated Python under the code generator
+        when it can write it (else `not_generated` says why), else `closures`' closure."""
+        if self.backend == "codegen":
+            try:
+                return codegen_blocks.generate_expression(self, closures, node, owner, size, owner)
+            except codegen.Unsupported as e:
+                self.not_generated[f"{owner}: expression"] = str(e)
+            except EvalError as e:
+                self.not_generated[f"{owner}: expression"] = f"{e.code} while folding"
+        return closures.ec.expr(node)
+
     def _formula(self, decl: ast.FormulaDecl) -> Callable:
         ec = self.expr_compiler
         size = self.info.frames.get(id(decl), 1)

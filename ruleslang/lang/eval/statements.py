@@ -416,7 +416,7 @@ class Procedures:
                 self.hooks.setdefault(sym.decl.target.phase.text if sym.decl.target.step is None
                                       else sym.decl.target.step.text, []).append(sym.decl)
         self._hook_runs: dict[int, tuple] = {}
-        self._checks: dict[int, Exec] = {}
+        self._checks: dict[int, Callable] = {}
         self._constraints_on: dict[str, list[str]] = {}
 
     def frame_size(self, decl) -> int:
@@ -472,19 +472,28 @@ class Procedures:
                 and not is_hidden_name(name)]
         return names
 
-    def check_block(self, decl: ast.CheckDecl) -> Exec:
-        """The executor of a `check` declaration's block of require lines (built once)."""
+    def expression(self, node, owner: str, decl) -> Callable:
+        """`fn(env)`, an expression of `owner`'s frame (declared by `decl`), generated or a closure
+        (CompiledProgram.frame_expression)."""
+        return self.compiled.frame_expression(self.pc, node, owner, self.frame_size(decl))
+
+    def check_block(self, decl: ast.CheckDecl) -> Callable:
+        """A `check` declaration, built once: the executor of its block of require lines, or the
+        value of its condition, `fn(env)`."""
         run = self._checks.get(id(decl))
         if run is None:
-            run = self._checks[id(decl)] = self.executor(decl.body, f"check {decl.title}", decl)
+            owner = f"check {decl.title}"
+            run = (self.executor(decl.body, owner, decl) if decl.expr is None
+                   else self.expression(decl.expr, owner, decl))
+            self._checks[id(decl)] = run
         return run
 
     def hook_parts(self, hook: ast.HookDecl):
         parts = self._hook_runs.get(id(hook))
         if parts is None:
-            ec = self.pc.ec
-            players = ec.expr(hook.players) if hook.players is not None else None
-            cond = ec.expr(hook.condition) if hook.condition is not None else None
+            name = hook.name.text
+            players = self.expression(hook.players, name, hook) if hook.players is not None else None
+            cond = self.expression(hook.condition, name, hook) if hook.condition is not None else None
             parts = (players, cond, self.executor(hook.body, hook.name.text, hook), self.frame_size(hook))
             self._hook_runs[id(hook)] = parts
         return parts
@@ -598,7 +607,7 @@ def run_checks(ctx, block_decl) -> list[Refusal]:
     ctx.collector = _Collector()
     try:
         if block_decl.expr is not None:
-            value = procs.pc.ec.expr(block_decl.expr)([ctx] + [None] * (procs.frame_size(block_decl) - 1))
+            value = procs.check_block(block_decl)([ctx] + [None] * (procs.frame_size(block_decl) - 1))
             if value is not True:
                 ctx.collector.refusals.append(Refusal(block_decl.expr.span, f"check failed: {block_decl.title}"))
         else:
