@@ -16,6 +16,7 @@ from ruleslang.lang.eval import host as host_module
 from ruleslang.lang.eval.context import EvalContext
 from ruleslang.lang.eval.host import Host
 from ruleslang.lang.eval.program import CompiledProgram
+from ruleslang.lang.eval.statements import run_procedure
 from ruleslang.ruletests.runner import TestRunner
 from ruleslang.workspace.compositions import Workspace
 
@@ -92,6 +93,9 @@ RULES = """
     formula holder(t: territory) -> player? = original_owner(t)
     formula pairs(n: int) -> int = count(x for x in 1..n for y in 1..n where x != y)
     formula top(k: int) -> int = sum(best k of [x * x for x in 1..5])
+    formula twice(n: int) -> int:
+        let t = sum(x for x in [n, n] where x > 0)
+        t + sum(d6 * x for x in [n] where x < 10)
     formula extremes(a: int, b: int) -> number = max(a / 3, b) - min(d6, b * 2) + max(0, min(a, b))
     modifiers bonus(n: int) -> int:
         let r = d6
@@ -114,6 +118,7 @@ CALLS = [
     ("pick", ((1, 2, 3), 1)), ("pick", ((1, 2, 3), 5)), ("many", (10,)), ("many", (200_000,)),
     ("big", (2,)), ("big", (1 << 20,)), ("greeting", (4,)), ("largest", (50,)), ("largest", (150,)),
     ("holder", (None,)), ("bonus", (3,)), ("bonus", (1,)), ("pairs", (12,)), ("top", (2,)), ("top", (-1,)),
+    ("twice", (3,)), ("twice", (-3,)), ("twice", ((1 << 256) - 1,)),
     ("extremes", (7, 2)), ("extremes", (6, 2)), ("extremes", (-9, 1)), ("extremes", (3, 1 << 255)),
 ]
 
@@ -370,3 +375,18 @@ def test_programs_of_the_same_rules_share_compiled_code(programs):
         assert other.callable(name) is not programs["codegen"].callable(name)
     for name, args in (("cost", ("bomber",)), ("needs", (0,)), ("largest", (50,))):
         assert _outcome(other, name, args) == _outcome(programs["closures"], name, args)
+
+
+def test_a_block_nested_past_pythons_limit_runs_on_the_closures(tmp_path):
+    # Python compiles at most 20 nested loops and handlers in a function: such a block is refused
+    # by compile(), and its closures run it (the same effects), said in not_generated
+    lines = [f"{'    ' * (i + 1)}for i{i} in 1..{2 if i < 2 else 1}:" for i in range(19)]
+    text = "ruleset cg/deep@1\ncounter seen -> int = 0\nphase p:\n" + "\n".join(lines) + \
+        f"\n{'    ' * 20}change seen by 1\n"
+    ws, loaded = load(tmp_path, {"cg/deep@1": text}, "cg/deep@1")
+    assert loaded.ok, loaded.diagnostics
+    compiled = CompiledProgram(loaded.program, backend="codegen")
+    ctx = EvalContext(compiled, Host(0))
+    run_procedure(ctx, "p")
+    assert ctx.counter("seen", ()) == 4
+    assert "p" in compiled.not_generated and "Python cannot compile it" in compiled.not_generated["p"]

@@ -3,8 +3,14 @@
 The closure compiler (`compile.py`) pays a Python call per node of a rule. This module writes one
 Python function per definition instead: parameters and `let` lines are the function's local
 variables, constants are folded, calls between definitions are direct calls, tables whose rows are
-all constants are dictionary look-ups, and comprehensions are Python comprehensions. The source is
-`compile()`d once, when the definition is first used.
+all constants are dictionary look-ups, `min` and `max` of two numbers are conditionals, and
+comprehensions are Python comprehensions. The source is `compile()`d once, when the definition is
+first used (and kept by source for the other programs of the process).
+
+This module holds the expression writers (`Generator`) and the functions of formulas and modifier
+lists; `codegen_blocks.py` writes the statements of phases, hooks, constraints and checks with the
+same writers; `codegen_runtime.py` holds what generated code calls, the assembly of a function
+and the map from its compiled code back to rule spans.
 
 What stays the same as the closures (the property test, tests/test_codegen.py, holds both back ends
 to it): every value; every die through `host.roll` with the span of the rule that rolled it, in the
@@ -38,7 +44,7 @@ from ruleslang.base.limits import MAX_INT_BITS
 from ruleslang.board.queries import BoardQueries
 from ruleslang.lang import types as T
 from ruleslang.lang.builtins.registry import REGISTRY as BUILTINS
-from ruleslang.lang.eval.codegen_runtime import HELPERS, ConstantTable, SpaceAttribute, assemble
+from ruleslang.lang.eval.codegen_runtime import HELPERS, ConstantTable, SpaceAttribute, Unsupported, assemble
 from ruleslang.lang.eval.compile import (ACCEPTS_NONE, ARITHMETIC, COMPARISONS, NO_VALUE, fast_aggregate, joined,
                                          lambda_free_slots, ordered_args)
 from ruleslang.lang.syntax import ast
@@ -63,10 +69,6 @@ def default_backend() -> str:
         raise DiagnosticError(error("E580", f"RULESLANG_EVAL is '{name}', expected one of {', '.join(BACKENDS)}",
                                     file="RULESLANG_EVAL", hint="unset it to run the default, codegen"))
     return name
-
-
-class Unsupported(Exception):
-    """A shape the generator does not write yet: the definition runs on the closures."""
 
 
 # ----------------------------------------------------------------------------- the generator
@@ -168,9 +170,52 @@ class Generator:
                 f"    host.out_of_budget({self.const(decl.name.span)})"]
         inner = []
         for let in decl.lets:
-            inner.append(f"s{self.info.slots[id(let.name)]} = {self.expr(let.value).src}")
-        inner.append(f"return {self.expr(decl.body).src}")
+            inner += self.assign(f"s{self.info.slots[id(let.name)]}", let.value)
+        result = self.temp()
+        loop = self._sum_loop(result, decl.body)
+        inner += [f"return {self.expr(decl.body).src}"] if loop is None else [*loop, f"return {result}"]
         return self._function(name, params, body, inner)
+
+    def assign(self, target: str, node) -> list[str]:
+        """Lines giving `target` the value of `node` (a `let`, a formula's body): one assignment,
+        or, for a whole-number `sum` of one loop, the loop itself with a running total (no list
+        comprehension made and called, no list summed)."""
+        loop = self._sum_loop(target, node)
+        if loop is not None:
+            return loop
+        return [f"{target} = {self.expr(node).src}"]
+
+    def _sum_loop(self, target: str, node) -> list[str] | None:
+        """`sum(E for x in S where C)` of whole numbers as a Python `for` loop: the budget spent on
+        S's elements before the loop starts and the total held to the number limit at the end,
+        at the call's span, as the comprehension form does; None for any other shape (the fused
+        `where controller(x) == p` form included)."""
+        if self.in_iterable or not isinstance(node, ast.Call) or node.kwargs:
+            return None
+        info = self.info.calls.get(id(node))
+        if info is None or info.kind != "builtin" or info.name != "sum":
+            return None
+        aggregate = fast_aggregate(node.args, "sum", self.info.types)
+        if aggregate is None or aggregate[1] != T.INT or len(aggregate[0].clauses) != 1:
+            return None
+        comp = aggregate[0]
+        clause = comp.clauses[0]
+        if self._controlled_shape(clause):
+            return None
+        span = self.const(node.span)
+        self.in_iterable += 1
+        try:
+            iterable = self.expr(clause.iterable).src
+        finally:
+            self.in_iterable -= 1
+        lines = [f"{target} = 0", f"for s{self.info.slots[id(clause.var)]} in _budgeted({iterable}, host, {span}):"]
+        add = [f"{target} += {self.expr(comp.element).src}"]
+        if clause.condition is not None:
+            add = [f"if {self.expr(clause.condition).src}:", *("    " + a for a in add)]
+        lines += ["    " + a for a in add]
+        lines.append(f"if not {-_LIMIT} < {target} < {_LIMIT}:")
+        lines.append(f"    _too_big({span})")
+        return lines
 
     def modifiers(self, decl: ast.ModifiersDecl, name: str) -> Callable:
         params = [f"s{i + 1}" for i in range(len(decl.params or ()))]
@@ -588,18 +633,11 @@ class Generator:
         the state's control table and p's name read once, after the budget is spent (as the
         closures' fused sum does); None for any other shape."""
         clause = comp.clauses[0]
+        if not self._controlled_shape(clause) or self.in_iterable:
+            return None
         cond = clause.condition
-        if not (isinstance(cond, ast.Compare) and cond.op == "==" and isinstance(cond.left, ast.Call)):
-            return None
-        call = cond.left
-        info = self.info.calls.get(id(call))
         slot = self.info.slots[id(clause.var)]
-        if (info is None or info.kind != "builtin" or info.name not in ("controller", "owner") or call.kwargs
-                or len(call.args) != 1 or self.local_slot(call.args[0]) != slot or self.optional(call.args[0])):
-            return None
         pslot = self.local_slot(cond.right)
-        if pslot is None or self.in_iterable:
-            return None
         self.in_iterable += 1
         try:
             iterable = self.expr(clause.iterable).src
@@ -610,6 +648,20 @@ class Generator:
         head = f"(_budgeted({iterable}, host, {self.const(span)}), ctx.board.state.control, " \
                f"{p}.name if {p} is not None else None)"
         return f"[{element} for xs, control, pname in ({head},) for s{slot} in xs if control.get(s{slot}.name) == pname]"
+
+    def _controlled_shape(self, clause) -> bool:
+        """Whether a loop's condition is `controller(x) == p` (or `owner`) on its variable x and a
+        local p: the fused form `_sum_controlled` writes."""
+        cond = clause.condition
+        if not (isinstance(cond, ast.Compare) and cond.op == "==" and isinstance(cond.left, ast.Call)):
+            return False
+        call = cond.left
+        info = self.info.calls.get(id(call))
+        slot = self.info.slots[id(clause.var)]
+        if (info is None or info.kind != "builtin" or info.name not in ("controller", "owner") or call.kwargs
+                or len(call.args) != 1 or self.local_slot(call.args[0]) != slot or self.optional(call.args[0])):
+            return False
+        return self.local_slot(cond.right) is not None
 
     def _BestOf(self, node):
         # the count is checked before the collection is worked out, as the closures do

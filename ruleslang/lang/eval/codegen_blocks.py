@@ -124,7 +124,7 @@ class BlockGenerator(Generator):
     # ---------------------------------------------------------------------- control flow
 
     def _s_Let(self, stmt: ast.Let) -> list[str]:
-        return [f"s{self.info.slots[id(stmt.name)]} = {self.expr(stmt.value).src}"]
+        return self.assign(f"s{self.info.slots[id(stmt.name)]}", stmt.value)
 
     def _s_Require(self, stmt: ast.Require) -> list[str]:
         cond = self.expr(stmt.cond).src

@@ -26,6 +26,11 @@ from ruleslang.lang.eval.compile import NO_VALUE, check_size, items_of, joined, 
 from ruleslang.lang.values import (LSet, Record, UnitValue, bounded_number, bounded_sum, display_text, normalize_number,
                                    sort_key)
 
+class Unsupported(Exception):
+    """A shape the generator does not write yet (or source Python will not compile: blocks nested
+    past its limit): the definition, statement or block runs on the closures."""
+
+
 # ----------------------------------------------------------------------------- run-time helpers
 # Called from generated code; each raises with the span it is handed, as the closures do.
 
@@ -319,7 +324,12 @@ def assemble(name: str, params: list[str], prologue: list[str], inner: list[str]
     if code is None:
         if len(_CODE) >= _CODE_LIMIT:
             _CODE.clear()
-        code = _CODE[(source, label)] = compile(source, label, "exec")
+        try:
+            code = compile(source, label, "exec")
+        except (SyntaxError, RecursionError, MemoryError) as e:
+            # Python's own limits (20 nested loops and handlers, nested brackets): the closures run it
+            raise Unsupported(f"Python cannot compile it ({type(e).__name__}: {e})") from None
+        _CODE[(source, label)] = code
     scope: dict[str, Any] = {}
     exec(code, ns, scope)  # noqa: S102 - our own source: no rule text reaches it (codegen.py's docstring)
     fn = scope[fname]

@@ -299,7 +299,11 @@ class CompiledProgram:
         `StatementCompiler`) executor."""
         if self.backend != "codegen":
             return closures.block(block, owner)
-        fn, gen = codegen_blocks.generate_block(self, closures, block, owner, size, owner)
+        try:
+            fn, gen = codegen_blocks.generate_block(self, closures, block, owner, size, owner)
+        except codegen.Unsupported as e:
+            self.not_generated[owner] = str(e)
+            return closures.block(block, owner)
         for kind, why in gen.fell_back:
             self.not_generated[f"{owner}: {kind}"] = why
         self.statements_generated += gen.written
