@@ -203,11 +203,7 @@ class Generator:
         if self._controlled_shape(clause):
             return None
         span = self.const(node.span)
-        self.in_iterable += 1
-        try:
-            iterable = self.expr(clause.iterable).src
-        finally:
-            self.in_iterable -= 1
+        iterable = self.iterable(clause.iterable)
         lines = [f"{target} = 0", f"for s{self.info.slots[id(clause.var)]} in _budgeted({iterable}, host, {span}):"]
         add = [f"{target} += {self.expr(comp.element).src}"]
         if clause.condition is not None:
@@ -614,11 +610,7 @@ class Generator:
         parts = []
         span = self.const(budget_span)
         for clause in node.clauses:
-            self.in_iterable += 1
-            try:
-                iterable = self.expr(clause.iterable).src
-            finally:
-                self.in_iterable -= 1
+            iterable = self.iterable(clause.iterable)
             parts.append(f"for s{self.info.slots[id(clause.var)]} in _budgeted({iterable}, host, {span})")
             if clause.condition is not None:
                 parts.append(f"if {self.expr(clause.condition).src}")
@@ -638,16 +630,21 @@ class Generator:
         cond = clause.condition
         slot = self.info.slots[id(clause.var)]
         pslot = self.local_slot(cond.right)
-        self.in_iterable += 1
-        try:
-            iterable = self.expr(clause.iterable).src
-        finally:
-            self.in_iterable -= 1
+        iterable = self.iterable(clause.iterable)
         element = self.expr(comp.element).src
         p = f"s{pslot}"
         head = f"(_budgeted({iterable}, host, {self.const(span)}), ctx.board.state.control, " \
                f"{p}.name if {p} is not None else None)"
         return f"[{element} for xs, control, pname in ({head},) for s{slot} in xs if control.get(s{slot}.name) == pname]"
+
+    def iterable(self, node) -> str:
+        """The source of the collection a loop goes through (no temporaries there: Python refuses
+        `:=` in a comprehension's first collection)."""
+        self.in_iterable += 1
+        try:
+            return self.expr(node).src
+        finally:
+            self.in_iterable -= 1
 
     def _controlled_shape(self, clause) -> bool:
         """Whether a loop's condition is `controller(x) == p` (or `owner`) on its variable x and a
