@@ -16,6 +16,7 @@ from ruleslang.lang.eval import host as host_module
 from ruleslang.lang.eval.context import EvalContext
 from ruleslang.lang.eval.host import Host
 from ruleslang.lang.eval.program import CompiledProgram
+from ruleslang.lang.eval.statements import run_procedure
 from ruleslang.ruletests.runner import TestRunner
 from ruleslang.workspace.compositions import Workspace
 
@@ -92,6 +93,10 @@ RULES = """
     formula holder(t: territory) -> player? = original_owner(t)
     formula pairs(n: int) -> int = count(x for x in 1..n for y in 1..n where x != y)
     formula top(k: int) -> int = sum(best k of [x * x for x in 1..5])
+    formula twice(n: int) -> int:
+        let t = sum(x for x in [n, n] where x > 0)
+        t + sum(d6 * x for x in [n] where x < 10)
+    formula extremes(a: int, b: int) -> number = max(a / 3, b) - min(d6, b * 2) + max(0, min(a, b))
     modifiers bonus(n: int) -> int:
         let r = d6
         +1 when n > 2 "many"
@@ -113,6 +118,8 @@ CALLS = [
     ("pick", ((1, 2, 3), 1)), ("pick", ((1, 2, 3), 5)), ("many", (10,)), ("many", (200_000,)),
     ("big", (2,)), ("big", (1 << 20,)), ("greeting", (4,)), ("largest", (50,)), ("largest", (150,)),
     ("holder", (None,)), ("bonus", (3,)), ("bonus", (1,)), ("pairs", (12,)), ("top", (2,)), ("top", (-1,)),
+    ("twice", (3,)), ("twice", (-3,)), ("twice", ((1 << 256) - 1,)),
+    ("extremes", (7, 2)), ("extremes", (6, 2)), ("extremes", (-9, 1)), ("extremes", (3, 1 << 255)),
 ]
 
 
@@ -227,3 +234,159 @@ def test_a_wrong_back_end_is_a_diagnostic_on_the_command_line(monkeypatch, capsy
     assert main(["call", "aar/commerce-raiding@1", "raid_cap", "United Kingdom"]) == 1
     err = capsys.readouterr().err
     assert "E580" in err and "fast" in err and "Traceback" not in err
+
+
+# ----------------------------------------------------------------------------- statements
+
+STATEMENTS = """
+    ruleset cg/stmts@1
+    uses board/base@1
+
+    counter tally(p: player) -> int = 0
+    counter seen -> int = 0
+    formula double(n: int) -> int = n * 2
+
+    phase tally_up:
+        let p = current_player()
+        let extra = d6
+        for t in territories() where controller(t) == p:
+            if t.city_points > 1:
+                change tally(p) by double(t.city_points) + extra
+            elif t.city_points == 1:
+                change tally(p) by max(1, extra - 3)
+            else:
+                set seen to seen + 1
+        log "{p} tallied {tally(p)}"
+
+    phase exact_then_plain:
+        let p = current_player()
+        let base = d6
+        let chance = probability(d6 >= base)
+        let again = base + 1
+        change tally(p) by again
+        if chance > 1/2:
+            change tally(p) by 10
+
+    phase picks:
+        let p = current_player()
+        let where = choose one of territories() by p
+        let n = d6
+        add n foot at where for p
+        require n < 7 else "never"
+
+    phase negative_add:
+        add 0 - d6 foot at "Isle" for current_player()
+
+    phase hit_outside_battle:
+        hit 1 of units("Isle") by current_player()
+
+    phase unmet:
+        require seen > 100 else "seen only {seen}"
+
+    phase out_of_range:
+        let xs = [1, 2, 3]
+        let i = d6 + 3
+        set seen to xs[i]
+
+    phase twice_removed:
+        let us = units("Isle", type: foot)
+        remove us
+        remove us
+
+    phase spin:
+        for i in 1..60000:
+            let x = sum(j for j in 1..100 where j > 50)
+
+    phase nested:
+        for t in territories():
+            for u in units(t):
+                change seen by 1
+        run tally_up
+
+    hook noted after tally_up when seen > 0:
+        change seen by 1000
+
+    constraint few on place(p, s, list):
+        let feet = count(x for x in list where x == foot)
+        require feet <= 2 else "at most 2 foot at {s}"
+        for x in list:
+            require x != ship else "no ships at {s}"
+
+    test "statements run":
+        seed 5
+        run tally_up for Reds
+        run exact_then_plain for Reds
+        expect tally(Reds) > 0
+        run nested for Blues
+        expect seen > 1000
+
+    test "a decision":
+        seed 6
+        answer picks.where = "Plain"
+        run picks for Reds
+        expect count(units("Plain", type: foot)) > 0
+
+    test "constraints":
+        expect allowed place(Reds, "Isle", [foot, foot])
+        expect refused place(Reds, "Isle", [foot, foot, foot]) "at most 2"
+        expect refused place(Reds, "Isle", [foot, ship]) "no ships"
+
+    test "E506":
+        seed 1
+        run negative_add for Reds
+    test "E535":
+        run hit_outside_battle for Reds
+    test "E522":
+        run unmet for Reds
+    test "E507":
+        seed 2
+        run out_of_range for Reds
+    test "E534":
+        run twice_removed for Reds
+    test "E501":
+        run spin for Reds
+"""
+
+
+def test_statements_agree_under_both_back_ends(tmp_path, monkeypatch):
+    ws, loaded = load(tmp_path, {"cg/stmts@1": STATEMENTS}, "cg/stmts@1", extra_roots=(FIXTURES,))
+    assert loaded.ok, loaded.diagnostics
+    out, programs = _run_both(ws, "cg/stmts@1", monkeypatch)
+    assert out["codegen"] == out["closures"]
+    results = {r["test"]: r for r in out["codegen"][0] if r["ruleset"] == "cg/stmts@1"}
+    for title in ("statements run", "a decision", "constraints"):
+        assert results[title]["status"] == "pass", results[title]
+    for code in ("E506", "E535", "E522", "E507", "E534", "E501"):
+        # each error test stops at its statement, with the code and the place the closures give
+        diagnostic, = results[code]["diagnostics"]
+        assert diagnostic["code"] == code and diagnostic["file"].endswith("stmts@1.rules"), diagnostic
+    assert len(out["codegen"][1]) > 5  # dice were rolled and compared
+    compiled = programs["codegen"]
+    # every statement was written as Python but `let chance = probability(...)` (exact: closures)
+    assert compiled.statements_generated > 30
+    assert compiled.not_generated == {"exact_then_plain: Let": "exact built-ins"}
+
+
+def test_programs_of_the_same_rules_share_compiled_code(programs):
+    # a game builds its own program: the second compiles nothing, and its errors keep their places
+    other = CompiledProgram(programs["codegen"].program, backend="codegen")
+    for name in ("cost", "needs", "largest"):
+        assert other.callable(name).__code__ is programs["codegen"].callable(name).__code__
+        assert other.callable(name) is not programs["codegen"].callable(name)
+    for name, args in (("cost", ("bomber",)), ("needs", (0,)), ("largest", (50,))):
+        assert _outcome(other, name, args) == _outcome(programs["closures"], name, args)
+
+
+def test_a_block_nested_past_pythons_limit_runs_on_the_closures(tmp_path):
+    # Python compiles at most 20 nested loops and handlers in a function: such a block is refused
+    # by compile(), and its closures run it (the same effects), said in not_generated
+    lines = [f"{'    ' * (i + 1)}for i{i} in 1..{2 if i < 2 else 1}:" for i in range(19)]
+    text = "ruleset cg/deep@1\ncounter seen -> int = 0\nphase p:\n" + "\n".join(lines) + \
+        f"\n{'    ' * 20}change seen by 1\n"
+    ws, loaded = load(tmp_path, {"cg/deep@1": text}, "cg/deep@1")
+    assert loaded.ok, loaded.diagnostics
+    compiled = CompiledProgram(loaded.program, backend="codegen")
+    ctx = EvalContext(compiled, Host(0))
+    run_procedure(ctx, "p")
+    assert ctx.counter("seen", ()) == 4
+    assert "p" in compiled.not_generated and "Python cannot compile it" in compiled.not_generated["p"]

@@ -24,14 +24,22 @@ import pytest
 
 import ruleslang
 from game_fixtures import make_game
+from ruleslang.lang.eval.codegen_blocks import STATEMENTS
 from ruleslang.runtime.agents.heuristic import HeuristicAgent
 
 PACKAGE = Path(ruleslang.__file__).resolve().parent  # where the code runs from (a checkout or a wheel)
 STATE, GAME = PACKAGE / "board" / "state.py", PACKAGE / "runtime" / "game.py"
 PLACEMENT, BATTLE, MOVES = (PACKAGE / "runtime" / "kit" / n for n in ("placement.py", "battle.py", "moves.py"))
 ENGINE = PACKAGE / "runtime" / "kit" / "movement.py"
-# the effects of rules: the statements, and the writers of the board properties `set` and `change` reach
+# the effects of rules: the statements (as closures, or as generated code: lang/eval/codegen_blocks.py),
+# and the writers of the board properties `set` and `change` reach
 EFFECTS = (PACKAGE / "lang" / "eval" / "statements.py", PACKAGE / "lang" / "builtins" / "board.py")
+GENERATED_STATEMENTS = f"<ruleslang {STATEMENTS}:"
+
+
+def by_rules(caller: Path) -> bool:
+    """Whether the code that made a change is a rule's effect."""
+    return caller in EFFECTS or caller.name.startswith(GENERATED_STATEMENTS)
 
 
 class Violation(AssertionError):
@@ -93,7 +101,7 @@ class EffectObserver:
                 self.fail(event, f"units {sorted(appeared)} appeared without add_units")
             if caller == PLACEMENT and state.phase == "place":
                 self.causes.add(("add", "placement"))
-            elif caller in EFFECTS:
+            elif by_rules(caller):
                 self.causes.add(("add", "effect in " + "/".join(ctx.running)))
             else:
                 self.fail(event, f"units added by {caller.name}")
@@ -102,7 +110,7 @@ class EffectObserver:
                 self.fail(event, f"units {sorted(gone)} vanished without remove_units")
             if caller == BATTLE and in_battle:
                 self.causes.add(("remove", "battle"))
-            elif caller in EFFECTS:
+            elif by_rules(caller):
                 self.causes.add(("remove", "effect in " + "/".join(ctx.running)))
             elif caller == MOVES and state.phase == "noncombat_move" and \
                     all(self.game.domain(_Unit(before_units[i], i)) == "air" for i in gone):
@@ -119,14 +127,14 @@ class EffectObserver:
                 self.fail(event, f"unit {uid} moved from {space0} to {space} without move_units")
             # hits change in battle, or by a rule's declared `set hits(u) to ...` (the repair at
             # the end of a turn is one)
-            if hits != hits0 and not ((in_battle and caller in (BATTLE, *EFFECTS))
-                                      or (caller in EFFECTS and hits < hits0)):
+            if hits != hits0 and not ((in_battle and (caller == BATTLE or by_rules(caller)))
+                                      or (by_rules(caller) and hits < hits0)):
                 self.fail(event, f"unit {uid} took hits outside a battle")
         changed = [s for s in control if control[s] != before_control.get(s)]
         if changed:
             if kind != "control" or changed != [event["space"]]:
                 self.fail(event, f"control of {changed} changed without its control event")
-            if caller not in EFFECTS:
+            if not by_rules(caller):
                 self.fail(event, f"control changed by {caller.name}, not by a declared effect")
             if "capture" not in ctx.running:
                 self.fail(event, f"control changed outside the capture step (running: {ctx.running})")

@@ -3,8 +3,14 @@
 The closure compiler (`compile.py`) pays a Python call per node of a rule. This module writes one
 Python function per definition instead: parameters and `let` lines are the function's local
 variables, constants are folded, calls between definitions are direct calls, tables whose rows are
-all constants are dictionary look-ups, and comprehensions are Python comprehensions. The source is
-`compile()`d once, when the definition is first used.
+all constants are dictionary look-ups, `min` and `max` of two numbers are conditionals, and
+comprehensions are Python comprehensions. The source is `compile()`d once, when the definition is
+first used (and kept by source for the other programs of the process).
+
+This module holds the expression writers (`Generator`) and the functions of formulas and modifier
+lists; `codegen_blocks.py` writes the statements of phases, hooks, constraints and checks with the
+same writers; `codegen_runtime.py` holds what generated code calls, the assembly of a function
+and the map from its compiled code back to rule spans.
 
 What stays the same as the closures (the property test, tests/test_codegen.py, holds both back ends
 to it): every value; every die through `host.roll` with the span of the rule that rolled it, in the
@@ -31,21 +37,18 @@ from __future__ import annotations
 
 import os
 import re
-from types import CodeType
 from typing import Any, Callable
 
 from ruleslang.base.diagnostics import DiagnosticError, error
-from ruleslang.base.errors import EvalError
-from ruleslang.base.limits import MAX_COLLECTION, MAX_INT_BITS, MAX_TEXT
+from ruleslang.base.limits import MAX_INT_BITS
 from ruleslang.board.queries import BoardQueries
-from ruleslang.board.state import BoardError
 from ruleslang.lang import types as T
 from ruleslang.lang.builtins.registry import REGISTRY as BUILTINS
-from ruleslang.lang.eval.compile import (ACCEPTS_NONE, ARITHMETIC, COMPARISONS, NO_VALUE, check_size, items_of,
-                                         fast_aggregate, joined, lambda_free_slots, located, ordered_args)
+from ruleslang.lang.eval.codegen_runtime import HELPERS, ConstantTable, SpaceAttribute, Unsupported, assemble
+from ruleslang.lang.eval.compile import (ACCEPTS_NONE, ARITHMETIC, COMPARISONS, NO_VALUE, fast_aggregate, joined,
+                                         lambda_free_slots, ordered_args)
 from ruleslang.lang.syntax import ast
-from ruleslang.lang.values import (LSet, Record, UnitValue, bounded_number, bounded_sum, display_text, normalize_number,
-                                   sort_key)
+from ruleslang.lang.values import LSet, normalize_number
 
 # The back end that runs definitions: "codegen" (the default) or "closures" (RULESLANG_EVAL=closures).
 BACKENDS = ("codegen", "closures")
@@ -68,231 +71,6 @@ def default_backend() -> str:
     return name
 
 
-class Unsupported(Exception):
-    """A shape the generator does not write yet: the definition runs on the closures."""
-
-
-# ----------------------------------------------------------------------------- run-time helpers
-# Called from generated code; each raises with the span it is handed, as the closures do.
-
-
-def _budgeted(value, host, span):
-    """The items of a collection about to be looped over, each counted as a step of the budget."""
-    items = value if type(value) is tuple else items_of(value)
-    host.steps -= len(items)
-    if host.steps < 0:
-        host.out_of_budget(span)
-    return items
-
-
-def _need(value, span):
-    if value is None:
-        raise EvalError("E504", f"'{span.text}' is none here, where a value is needed", span)
-    return value
-
-
-def _too_big(span):
-    raise EvalError("E509", f"a number grew beyond {MAX_INT_BITS} bits", span)
-
-
-def _total(value, span):
-    try:
-        return bounded_number(value)
-    except EvalError as e:
-        raise e.at(span)
-
-
-def _fraction_sum(values, span):
-    try:
-        return bounded_sum(values)
-    except EvalError as e:
-        raise e.at(span)
-
-
-def _extreme(pick, values, name, span):
-    if not values:
-        raise EvalError("E505", f"{name} of an empty collection", span)
-    return pick(values)
-
-
-def _int_div(num, den, floor, span):
-    if den == 0:
-        raise EvalError("E503", "division by zero", span)
-    return num // den if floor else -(-num // den)
-
-
-def _text(span, *parts):
-    text = "".join(parts)
-    if len(text) > MAX_TEXT:
-        raise EvalError("E510", f"a text of {len(text)} characters is more than the limit of {MAX_TEXT}", span)
-    return text
-
-
-def _range(lo, hi, span):
-    check_size(hi - lo + 1, span)
-    return tuple(range(lo, hi + 1))
-
-
-def _index(seq, i, span):
-    if not -len(seq) <= i < len(seq):
-        raise EvalError("E507", f"index {i} is outside a list of {len(seq)} (the first is 0)", span)
-    return seq[i]
-
-
-def _side(ctx, player, span):
-    s = ctx.side_of(player.name)
-    if s is None:
-        raise EvalError("E504", f"player {player.name} belongs to no side", span)
-    return s
-
-
-def _fact(ctx, name, default, span):
-    facts = ctx.facts
-    if name in facts:
-        return facts[name]
-    if default is NO_VALUE:
-        raise EvalError("E532", f"fact '{name}' has no value: give it in the scenario's facts", span)
-    return default
-
-
-def _condition(fn, key):
-    """A condition handed to a built-in, with the key a board query keeps its answer under."""
-    fn.cache_key = key
-    return fn
-
-
-def _connected(ctx, space, key, cond, impl):
-    found = ctx.board.cached_connected(space.name, key)
-    if found is not None:
-        return ctx.spaces(found)
-    cond.cache_key = key
-    return impl(ctx, space, cond)
-
-
-def _best_count(k, kind, span):
-    if k < 0:
-        raise EvalError("E506", f"{kind} {k} of: the count cannot be negative", span)
-    return k
-
-
-def _best_of(k, values, largest):
-    return tuple(sorted(values, key=sort_key, reverse=largest)[:k])
-
-
-class _Made:
-    """The values a comprehension of several loops has made so far, held to the collection limit."""
-
-    __slots__ = ("count",)
-
-    def __init__(self):
-        self.count = 0
-
-    def one_more(self, span) -> bool:
-        self.count += 1
-        if self.count > MAX_COLLECTION:
-            check_size(self.count, span)
-        return True
-
-
-class _ConstantTable(dict):
-    """A table whose rows are all constants, as a dictionary from its keys; a key it does not hold
-    (a range row, or no row) is asked of the table, which finds the range or refuses at `span`."""
-
-    __slots__ = ("table", "span", "single", "column")
-
-    def __init__(self, rows: dict, table, span, single: bool, column: str | None = None):
-        """`column`: the dictionary holds that column of each row (`t(k).column` read in one look-up)."""
-        items = ((k[0] if single else k, v if column is None else v.get(column)) for k, v in rows.items())
-        super().__init__(items)
-        self.table, self.span, self.single, self.column = table, span, single, column
-
-    def __missing__(self, key):
-        row = self.table.lookup(None, (key,) if self.single else key, self.span)
-        return row if self.column is None else row.get(self.column)
-
-
-class _SpaceAttribute(dict):
-    """The values of one space attribute at one call site, by space name, filled as they are read."""
-
-    __slots__ = ("compiled", "name", "span")
-
-    def __init__(self, compiled, name, span):
-        super().__init__()
-        self.compiled, self.name, self.span = compiled, name, span
-
-    def read(self, ctx, space):
-        try:
-            value = self[space] = self.compiled.space_attribute(ctx, space, self.name)
-        except EvalError as e:
-            raise e.at(self.span)
-        return value
-
-
-_HELPERS = {
-    "_budgeted": _budgeted, "_need": _need, "_too_big": _too_big, "_total": _total, "_fraction_sum": _fraction_sum,
-    "_extreme": _extreme, "_int_div": _int_div, "_joined": joined, "_text": _text, "_range": _range,
-    "_index": _index, "_side": _side, "_fact": _fact, "_condition": _condition, "_connected": _connected,
-    "_Made": _Made, "_best_count": _best_count, "_best_of": _best_of, "_items_of": items_of, "_LSet": LSet, "_Record": Record, "_UnitValue": UnitValue, "_display": display_text,
-    "_normalize": normalize_number, "_min": min, "_max": max, "_sum": sum, "_len": len,
-    "_any": any, "_all": all, "_tuple": tuple, "_isinstance": isinstance,
-}
-
-
-# ----------------------------------------------------------------------------- errors located
-
-
-class _Places:
-    """Where the marked built-in calls of one generated function sit in its compiled code."""
-
-    def __init__(self, ranges: list[tuple[int, int, int, Any]]):
-        self.ranges = ranges  # (line, first column, end column, span)
-        self.codes: set[CodeType] = set()
-        self.positions: dict[CodeType, list] = {}
-
-    def add_code(self, code: CodeType) -> None:
-        self.codes.add(code)
-        for c in code.co_consts:
-            if isinstance(c, CodeType):
-                self.add_code(c)
-
-    def span_at(self, code: CodeType, lasti: int):
-        positions = self.positions.get(code)
-        if positions is None:
-            positions = self.positions[code] = list(code.co_positions())
-        line, end_line, col, end_col = positions[lasti // 2]
-        if line is None or col is None:
-            return None
-        if end_line != line:
-            end_col = 1 << 30
-        best = None
-        for rline, start, end, span in self.ranges:
-            if rline == line and start <= col and end_col <= end and (best is None or end - start < best[0]):
-                best = (end - start, span)
-        return best[1] if best is not None else None
-
-
-def _relocate(error, places: _Places):
-    """The error leaving a generated function, located as the closures locate it: at the innermost
-    marked built-in call around the instruction that failed, when it has no place yet."""
-    if isinstance(error, EvalError) and error.span is not None:
-        return error
-    last = None
-    tb = error.__traceback__
-    while tb is not None:
-        if tb.tb_frame.f_code in places.codes:
-            last = tb
-        tb = tb.tb_next
-    if last is None:
-        return error
-    span = places.span_at(last.tb_frame.f_code, last.tb_lasti)
-    if span is None:
-        return error
-    return located(error, span)
-
-
-_ERRORS = (EvalError, BoardError)
-
-
 # ----------------------------------------------------------------------------- the generator
 
 
@@ -310,14 +88,23 @@ def _is_plain_const(value) -> bool:
     return value is None or value is True or value is False or type(value) is int
 
 
+_SIMPLE = re.compile(r"\(?-?[0-9]+\)?|[a-z][a-z0-9_]*")
+
+
+def _is_simple(code: _Code) -> bool:
+    """Whether a value's source is a constant or a name: read twice, it costs nothing and does
+    nothing twice."""
+    return code.const is not NO_VALUE or _SIMPLE.fullmatch(code.src) is not None
+
+
 class Generator:
     """Writes one definition of a compiled program as Python source."""
 
     def __init__(self, compiled):
         self.compiled = compiled
         self.info = compiled.info
-        self.ns: dict[str, Any] = dict(_HELPERS)
-        self.consts: dict[int, str] = {}
+        self.ns: dict[str, Any] = dict(HELPERS)
+        self.consts: dict = {}  # id of a value (or ('named', value)) -> its name
         self.spans: list = []
         self.temps = 0
         self.in_iterable = 0
@@ -329,6 +116,15 @@ class Generator:
         if _is_plain_const(value):
             return f"({value!r})" if type(value) is int and value < 0 else repr(value)
         key = id(value)
+        name = self.consts.get(key)
+        if name is None:
+            name = self.consts[key] = f"_k{len(self.consts)}"
+            self.ns[name] = value
+        return name
+
+    def named(self, value) -> str:
+        """A value in the source by a generated name, whatever it is."""
+        key = ("named", value)
         name = self.consts.get(key)
         if name is None:
             name = self.consts[key] = f"_k{len(self.consts)}"
@@ -374,9 +170,48 @@ class Generator:
                 f"    host.out_of_budget({self.const(decl.name.span)})"]
         inner = []
         for let in decl.lets:
-            inner.append(f"s{self.info.slots[id(let.name)]} = {self.expr(let.value).src}")
-        inner.append(f"return {self.expr(decl.body).src}")
+            inner += self.assign(f"s{self.info.slots[id(let.name)]}", let.value)
+        result = self.temp()
+        loop = self._sum_loop(result, decl.body)
+        inner += [f"return {self.expr(decl.body).src}"] if loop is None else [*loop, f"return {result}"]
         return self._function(name, params, body, inner)
+
+    def assign(self, target: str, node) -> list[str]:
+        """Lines giving `target` the value of `node` (a `let`, a formula's body): one assignment,
+        or, for a whole-number `sum` of one loop, the loop itself with a running total (no list
+        comprehension made and called, no list summed)."""
+        loop = self._sum_loop(target, node)
+        if loop is not None:
+            return loop
+        return [f"{target} = {self.expr(node).src}"]
+
+    def _sum_loop(self, target: str, node) -> list[str] | None:
+        """`sum(E for x in S where C)` of whole numbers as a Python `for` loop: the budget spent on
+        S's elements before the loop starts and the total held to the number limit at the end,
+        at the call's span, as the comprehension form does; None for any other shape (the fused
+        `where controller(x) == p` form included)."""
+        if self.in_iterable or not isinstance(node, ast.Call) or node.kwargs:
+            return None
+        info = self.info.calls.get(id(node))
+        if info is None or info.kind != "builtin" or info.name != "sum":
+            return None
+        aggregate = fast_aggregate(node.args, "sum", self.info.types)
+        if aggregate is None or aggregate[1] != T.INT or len(aggregate[0].clauses) != 1:
+            return None
+        comp = aggregate[0]
+        clause = comp.clauses[0]
+        if self._controlled_shape(clause):
+            return None
+        span = self.const(node.span)
+        iterable = self.iterable(clause.iterable)
+        lines = [f"{target} = 0", f"for s{self.info.slots[id(clause.var)]} in _budgeted({iterable}, host, {span}):"]
+        add = [f"{target} += {self.expr(comp.element).src}"]
+        if clause.condition is not None:
+            add = [f"if {self.expr(clause.condition).src}:", *("    " + a for a in add)]
+        lines += ["    " + a for a in add]
+        lines.append(f"if not {-_LIMIT} < {target} < {_LIMIT}:")
+        lines.append(f"    _too_big({span})")
+        return lines
 
     def modifiers(self, decl: ast.ModifiersDecl, name: str) -> Callable:
         params = [f"s{i + 1}" for i in range(len(decl.params or ()))]
@@ -403,23 +238,7 @@ class Generator:
         return self._function(name, params, body, inner)
 
     def _function(self, name: str, params: list[str], prologue: list[str], inner: list[str]) -> Callable:
-        fname = "f"
-        lines = [f"def {fname}({', '.join(['ctx'] + params)}):"]
-        lines += ["    " + line for line in prologue]
-        lines.append("    try:")
-        lines += ["        " + line for line in inner]
-        lines.append("    except _ERRORS as e:")
-        lines.append("        raise _relocate(e, _places)")
-        source, marks = _unmark("\n".join(lines) + "\n")
-        places = _Places([(line, start, end, self.spans[mark]) for line, start, end, mark in marks])
-        self.ns.update({"_ERRORS": _ERRORS, "_relocate": _relocate, "_places": places})
-        code = compile(source, f"<ruleslang {_safe_label(name)}>", "exec")
-        scope: dict[str, Any] = {}
-        exec(code, self.ns, scope)  # noqa: S102 - our own source: no rule text reaches it (module docstring)
-        fn = scope[fname]
-        places.add_code(fn.__code__)
-        fn.generated_source = source  # for tests and for reading what was generated
-        return fn
+        return assemble(name, ["ctx"] + params, prologue, inner, self.ns, self.spans)
 
     # ---------------------------------------------------------------------- expressions
 
@@ -622,7 +441,7 @@ class Generator:
             type_name = f"({w}.type.name if _isinstance({w} := {obj}, _UnitValue) else {w}.name)"
             return _Code(self.marked(f"ctx.unit_attribute({type_name}, {self.const(name)})", span))
         if fi.kind == "space":
-            values = self.const(_SpaceAttribute(self.compiled, name, span))
+            values = self.const(SpaceAttribute(self.compiled, name, span))
             w = self.temp()
             return _Code(f"({values}[{w}] if ({w} := {obj}.name) in {values} else {values}.read(ctx, {w}))")
         if fi.kind == "player":
@@ -660,7 +479,7 @@ class Generator:
         keys = [self.expr(a).src for a in node.args]
         if rows is not None:
             single = len(keys) == 1
-            d = self.const(_ConstantTable(rows, table, node.span, single, column))
+            d = self.const(ConstantTable(rows, table, node.span, single, column))
             return _Code(f"{d}[{keys[0]}]" if single else f"{d}[({', '.join(keys)},)]")
         return _Code(f"{self.const(table)}.lookup(ctx, ({', '.join(keys)},), {self.const(node.span)})")
 
@@ -676,7 +495,9 @@ class Generator:
         slot = self.info.slots[id(node.param)]
         body = self.expr(node.body).src
         free = lambda_free_slots(self.info, node)
-        return f"lambda s{slot}: {body}", f"({id(node)}, ({''.join(f's{s}, ' for s in free)}))"
+        # the condition's identity by name, not written out: the source stays the same for the
+        # same rules (compiled code is kept by source: codegen_runtime.assemble)
+        return f"lambda s{slot}: {body}", f"({self.named(id(node))}, ({''.join(f's{s}, ' for s in free)}))"
 
     def condition(self, node: ast.Lambda) -> str:
         fn, key = self.lambda_parts(node)
@@ -717,7 +538,9 @@ class Generator:
         if name in ("min", "max") and len(args) == 2 and all(
                 T.is_numeric(types.get(id(a))) and not isinstance(types.get(id(a)), T.AnyType) for a in args):
             a, b = self.expr(args[0]), self.expr(args[1])
-            return _Code(f"_{name}({a.src}, {b.src})")
+            if self.in_iterable:
+                return _Code(f"_{name}({a.src}, {b.src})")
+            return self._pick(name, a, b)
         if name in _QUERIES and len(args) == 1:
             method, gives_player = _QUERIES[name]
             arg = self.need(args[0], self.expr(args[0]))
@@ -756,6 +579,27 @@ class Generator:
             return _Code(f"_extreme(_{name}, {gen}, {self.const(name)}, {self.const(span)})")
         return None
 
+    def _pick(self, name: str, a: _Code, b: _Code) -> _Code:
+        """`min(a, b)` or `max(a, b)` of two numbers as a conditional expression: Python's own
+        built-ins parse their arguments as an iterable or keywords on every call, which cost more
+        than the rest of a short formula. The same value as the built-in: `max` keeps the first
+        unless the second is greater (`a if a >= b else b`: numbers are totally ordered), `min`
+        unless it is less; `a` is worked out before `b`, as the call does."""
+        test = ">=" if name == "max" else "<="
+        first = a.src if _is_simple(a) else None
+        second = b.src if _is_simple(b) else None
+        if first is None:
+            first = self.temp()
+            head = f"({first} := {a.src})"
+        else:
+            head = first
+        if second is None:
+            second = self.temp()
+            tail = f"({second} := {b.src})"
+        else:
+            tail = second
+        return _Code(f"({first} if {head} {test} {tail} else {second})")
+
     # ---------------------------------------------------------------------- comprehensions
 
     def generate(self, node: ast.Comprehension, budget_span) -> str:
@@ -766,11 +610,7 @@ class Generator:
         parts = []
         span = self.const(budget_span)
         for clause in node.clauses:
-            self.in_iterable += 1
-            try:
-                iterable = self.expr(clause.iterable).src
-            finally:
-                self.in_iterable -= 1
+            iterable = self.iterable(clause.iterable)
             parts.append(f"for s{self.info.slots[id(clause.var)]} in _budgeted({iterable}, host, {span})")
             if clause.condition is not None:
                 parts.append(f"if {self.expr(clause.condition).src}")
@@ -785,28 +625,40 @@ class Generator:
         the state's control table and p's name read once, after the budget is spent (as the
         closures' fused sum does); None for any other shape."""
         clause = comp.clauses[0]
+        if not self._controlled_shape(clause) or self.in_iterable:
+            return None
         cond = clause.condition
-        if not (isinstance(cond, ast.Compare) and cond.op == "==" and isinstance(cond.left, ast.Call)):
-            return None
-        call = cond.left
-        info = self.info.calls.get(id(call))
         slot = self.info.slots[id(clause.var)]
-        if (info is None or info.kind != "builtin" or info.name not in ("controller", "owner") or call.kwargs
-                or len(call.args) != 1 or self.local_slot(call.args[0]) != slot or self.optional(call.args[0])):
-            return None
         pslot = self.local_slot(cond.right)
-        if pslot is None or self.in_iterable:
-            return None
-        self.in_iterable += 1
-        try:
-            iterable = self.expr(clause.iterable).src
-        finally:
-            self.in_iterable -= 1
+        iterable = self.iterable(clause.iterable)
         element = self.expr(comp.element).src
         p = f"s{pslot}"
         head = f"(_budgeted({iterable}, host, {self.const(span)}), ctx.board.state.control, " \
                f"{p}.name if {p} is not None else None)"
         return f"[{element} for xs, control, pname in ({head},) for s{slot} in xs if control.get(s{slot}.name) == pname]"
+
+    def iterable(self, node) -> str:
+        """The source of the collection a loop goes through (no temporaries there: Python refuses
+        `:=` in a comprehension's first collection)."""
+        self.in_iterable += 1
+        try:
+            return self.expr(node).src
+        finally:
+            self.in_iterable -= 1
+
+    def _controlled_shape(self, clause) -> bool:
+        """Whether a loop's condition is `controller(x) == p` (or `owner`) on its variable x and a
+        local p: the fused form `_sum_controlled` writes."""
+        cond = clause.condition
+        if not (isinstance(cond, ast.Compare) and cond.op == "==" and isinstance(cond.left, ast.Call)):
+            return False
+        call = cond.left
+        info = self.info.calls.get(id(call))
+        slot = self.info.slots[id(clause.var)]
+        if (info is None or info.kind != "builtin" or info.name not in ("controller", "owner") or call.kwargs
+                or len(call.args) != 1 or self.local_slot(call.args[0]) != slot or self.optional(call.args[0])):
+            return False
+        return self.local_slot(cond.right) is not None
 
     def _BestOf(self, node):
         # the count is checked before the collection is worked out, as the closures do
@@ -822,36 +674,6 @@ class Generator:
         if node.kind == "set":
             return _Code(f"_LSet({gen})")
         return _Code(f"_tuple({gen})")
-
-
-_MARK = re.compile("[\x01\x03]([0-9]+)[\x02\x04]")
-
-
-def _unmark(text: str) -> tuple[str, list]:
-    """The source without its marks, and the (line, first column, end column, mark) of each mark."""
-    out_lines, ranges = [], []
-    for lineno, line in enumerate(text.split("\n"), 1):
-        if "\x01" not in line:
-            out_lines.append(line)
-            continue
-        pieces, stack, col, at = [], [], 0, 0
-        for m in _MARK.finditer(line):
-            pieces.append(line[at:m.start()])
-            col += m.start() - at
-            at = m.end()
-            if line[m.start()] == "\x01":
-                stack.append((int(m.group(1)), col))
-            else:
-                mark, start = stack.pop()
-                ranges.append((lineno, start, col, mark))
-        pieces.append(line[at:])
-        out_lines.append("".join(pieces))
-    return "\n".join(out_lines), ranges
-
-
-def _safe_label(name: str) -> str:
-    """A definition's name as a code object's file label: letters, digits and _ only."""
-    return "".join(c if c.isalnum() and c.isascii() or c == "_" else "_" for c in name)[:60]
 
 
 def generate(compiled, decl, name: str) -> Callable:

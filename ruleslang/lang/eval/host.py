@@ -5,13 +5,19 @@ Every die roll of a sampled evaluation goes through `Host.roll`, which records i
 text that asked for it and hands it to `on_roll` when one is set (a game logs every die there,
 in order with its other events). A roll keeps the span of that text; "file:line:col" is written
 only when something reads it. The record keeps the last `MAX_KEPT_ROLLS` dice, so a long sampled
-run does not grow without bound.
+run does not grow without bound, and keeps each as a plain (sides, value, span) triple: the `Roll`
+objects `rolls` hands out are made when they are read.
+
+The die is drawn as `random.Random.randint(1, sides)` draws it (the same values from the same
+state), without its layers of Python calls (`_randint_by_bits`); a generator of another kind (a test's
+loaded dice) is asked for `randint` itself.
 """
 
 from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Sequence
 from typing import Callable
 
 from ruleslang.base.errors import EvalError
@@ -48,18 +54,79 @@ class Roll:
         return f"{span.source.display_name}:{span.line}:{span.column}" if span is not None else "-"
 
 
+def _randint_by_bits(rng: random.Random, sides: int) -> int:
+    """`rng.randint(1, sides)` for a `random.Random`, drawn the way CPython's randint draws it
+    (`randrange` -> `_randbelow_with_getrandbits`: k = sides.bit_length() bits until one is below
+    `sides`), in one Python call instead of four."""
+    k = sides.bit_length()
+    getrandbits = rng.getrandbits
+    r = getrandbits(k)
+    while r >= sides:
+        r = getrandbits(k)
+    return r + 1
+
+
+def _draws_as_randint() -> bool:
+    """Whether `_randint_by_bits` gives what this Python's `randint` gives (checked once, on a few
+    hundred draws of several die sizes: a Python that draws otherwise keeps `randint`, so seeded
+    games stay the same games)."""
+    a, b = random.Random(20261126), random.Random(20261126)
+    return all(_randint_by_bits(a, sides) == b.randint(1, sides)
+               for sides in (1, 2, 3, 5, 6, 8, 10, 12, 20, 100, 1 << 40) for _ in range(32))
+
+
+_Random = random.Random if _draws_as_randint() else None
+
+
+class RollRecord(Sequence):
+    """The dice a host kept, oldest first, as `Roll`s made when they are read (the host keeps
+    each die as a (sides, value, span) triple: building an object per die cost as much as
+    drawing it)."""
+
+    __slots__ = ("_kept",)
+
+    def __init__(self, kept: deque):
+        self._kept = kept
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [Roll(*t) for t in list(self._kept)[i]]
+        return Roll(*self._kept[i])
+
+    def __iter__(self):
+        for t in self._kept:
+            yield Roll(*t)
+
+    def __repr__(self) -> str:
+        return f"RollRecord({list(self)!r})"
+
+
 class Host:
     """Owns the random generator (seeded), the dice record, the step budget and the log."""
 
     def __init__(self, seed: int | None = 0, budget: int = DEFAULT_STEP_BUDGET):
         self.seed = seed
         self.rng = random.Random(seed)  # where the dice come from (a test may load its own)
-        self.rolls: deque[Roll] = deque(maxlen=MAX_KEPT_ROLLS)  # the last dice rolled, oldest first
+        # the last dice rolled, oldest first, as (sides, value, span): `rolls` shows them as `Roll`s
+        self._kept: deque[tuple] = deque(maxlen=MAX_KEPT_ROLLS)
         self.budget = budget
         self.steps = budget
         self.events: list[dict] = []
         # told of every die as it is rolled, with the span of the rule text that rolled it
         self.on_roll: Callable[[Roll, Span | None], None] | None = None
+
+    @property
+    def rolls(self) -> RollRecord:
+        """The last `MAX_KEPT_ROLLS` dice rolled, oldest first."""
+        return RollRecord(self._kept)
+
+    @rolls.setter
+    def rolls(self, rolls) -> None:
+        # a caller starting a new record (`host.rolls = []`): kept bounded as before
+        self._kept = deque(((r.sides, r.value, r.span) for r in rolls), maxlen=MAX_KEPT_ROLLS)
 
     def reset_budget(self, budget: int | None = None) -> None:
         """Start a new top-level evaluation with a full budget."""
@@ -81,11 +148,19 @@ class Host:
 
     def roll(self, sides: int, span: Span | None = None) -> int:
         """One die: 1..sides, recorded."""
-        value = self.rng.randint(1, sides)
-        roll = Roll(sides, value, span)
-        self.rolls.append(roll)
+        rng = self.rng
+        if type(rng) is _Random and sides > 0:
+            # `_randint_by_bits` in line: a die is the commonest call of sampled rules
+            k = sides.bit_length()
+            r = rng.getrandbits(k)
+            while r >= sides:
+                r = rng.getrandbits(k)
+            value = r + 1
+        else:
+            value = rng.randint(1, sides)
+        self._kept.append((sides, value, span))
         if self.on_roll is not None:
-            self.on_roll(roll, span)
+            self.on_roll(Roll(sides, value, span), span)
         return value
 
     def roll_sum(self, count: int, sides: int, span: Span | None = None) -> int:

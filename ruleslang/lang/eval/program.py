@@ -16,7 +16,7 @@ from ruleslang.lang.eval import exact as X
 from ruleslang.lang import types as T
 from ruleslang.lang.check.checker import Program
 from ruleslang.lang.compose.composition import advice_key
-from ruleslang.lang.eval import codegen
+from ruleslang.lang.eval import codegen, codegen_blocks
 from ruleslang.lang.eval.compile import NO_VALUE, ExprCompiler
 from ruleslang.lang.eval.compile_exact import ExactCompiler, bind_lets, exact_body
 from ruleslang.lang.eval.coverage import Coverage
@@ -176,6 +176,7 @@ class CompiledProgram:
         self.backend = backend if backend is not None else codegen.default_backend()
         # the definitions the code generator left to the closures, with why (docs/performance.md)
         self.not_generated: dict[str, str] = {}
+        self.statements_generated = 0  # statements of blocks written as Python (the rest: not_generated)
         self.coverage = coverage
         self.info = program.info
         self.scope = program.scope
@@ -290,6 +291,36 @@ class CompiledProgram:
         except EvalError as e:
             self.not_generated[name] = f"{e.code} while folding"
         return None
+
+    def block_executor(self, closures, block: ast.Block, owner: str, size: int) -> Callable:
+        """The executor `fn(env)` of a block of statements of `owner` in a frame of `size` slots:
+        generated Python under the code generator (a statement it cannot write yet runs as its
+        closure: `not_generated` lists them under "owner: statement kind"), else `closures`' (a
+        `StatementCompiler`) executor."""
+        if self.backend != "codegen":
+            return closures.block(block, owner)
+        try:
+            fn, gen = codegen_blocks.generate_block(self, closures, block, owner, size, owner)
+        except codegen.Unsupported as e:
+            self.not_generated[owner] = str(e)
+            return closures.block(block, owner)
+        for kind, why in gen.fell_back:
+            self.not_generated[f"{owner}: {kind}"] = why
+        self.statements_generated += gen.written
+        return fn
+
+    def frame_expression(self, closures, node, owner: str, size: int) -> Callable:
+        """`fn(env)`, the value of an expression of `owner`'s frame of `size` slots (a hook's
+        players or condition, a check's condition): generated Python under the code generator
+        when it can write it (else `not_generated` says why), else `closures`' closure."""
+        if self.backend == "codegen":
+            try:
+                return codegen_blocks.generate_expression(self, closures, node, owner, size, owner)
+            except codegen.Unsupported as e:
+                self.not_generated[f"{owner}: expression"] = str(e)
+            except EvalError as e:
+                self.not_generated[f"{owner}: expression"] = f"{e.code} while folding"
+        return closures.ec.expr(node)
 
     def _formula(self, decl: ast.FormulaDecl) -> Callable:
         ec = self.expr_compiler

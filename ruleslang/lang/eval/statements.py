@@ -83,12 +83,7 @@ class StatementCompiler:
         def require(env):
             if cond(env) is True:
                 return
-            text = message(env) if message is not None else default
-            collector = env[0].collector
-            if collector is not None:
-                collector.refusals.append(Refusal(span, text))
-                return
-            raise EvalError("E522", text, span)
+            refuse(env[0], span, message(env) if message is not None else default)
         return require
 
     def _IfStmt(self, stmt: ast.IfStmt, owner):
@@ -130,30 +125,21 @@ class StatementCompiler:
         mode = stmt.mode
         span = stmt.span
 
+        default = default_prompt(mode, decision_id)
+
         def choose(env):
-            ctx = env[0]
             opts = list(items_of(options(env)))
             n = count(env) if count is not None else 1
             who = player(env)
-            text = prompt(env) if prompt is not None else f"choose {mode.replace('_', ' ')} for {decision_id}"
-            if mode == "one" and not opts:
-                raise EvalError("E541", f"decision {decision_id} has no options to choose from", span)
-            if ctx.decide is None:
-                raise EvalError("E540", f"decision {decision_id} needs an answer, and nobody is asked "
-                                        "(give one with 'answer' in a test)", span)
-            try:
-                answer = ctx.decide(decision_id, who, opts, mode, n, text)
-            except EvalError as e:
-                raise e.at(span)
-            env[slot] = _validate_answer(decision_id, answer, opts, mode, n, span)
-            ctx.log("decision", id=decision_id, player=display_text(who), answer=to_json(env[slot]))
+            text = prompt(env) if prompt is not None else default
+            env[slot] = decide(env[0], decision_id, mode, span, opts, n, who, text)
         return choose
 
     # ----------------------------------------------------------------------- effects
 
     def _ChangeEffect(self, stmt: ast.ChangeEffect, owner):
         amount = self.ec.expr(stmt.amount)
-        return self._store(stmt.target, lambda old, env: _plus(old, amount(env), stmt.span), stmt.span)
+        return self._store(stmt.target, lambda old, env: plus(old, amount(env), stmt.span), stmt.span)
 
     def _SetEffect(self, stmt: ast.SetEffect, owner):
         value = self.ec.expr(stmt.value)
@@ -181,7 +167,7 @@ class StatementCompiler:
 
         def board_property(env):
             ctx = env[0]
-            state = _state(ctx, span)
+            state = game_state(ctx, span)
             x = key(env)
             write(ctx, state, x, lambda old: new_value(old, env), span, **{k: f(env) for k, f in named})
         return board_property
@@ -195,11 +181,9 @@ class StatementCompiler:
 
         def add(env):
             ctx = env[0]
-            state = _state(ctx, span)
-            n = count(env)
-            if n < 0:
-                raise EvalError("E506", f"cannot add {n} units", span)
-            player = who(env) if who is not None else ctx.player_value(ctx.board.current_player())
+            state = game_state(ctx, span)
+            n = units_to_add(count(env), span)
+            player = who(env) if who is not None else current_player(ctx)
             state.add_units(space(env).name, unit_type(env).name, player.name, n)
         return add
 
@@ -208,8 +192,7 @@ class StatementCompiler:
         span = stmt.span
 
         def remove(env):
-            state = _state(env[0], span)
-            state.remove_units(_unit_ids(units(env)))
+            game_state(env[0], span).remove_units(unit_ids(units(env)))
         return remove
 
     def _MoveEffect(self, stmt: ast.MoveEffect, owner):
@@ -218,8 +201,7 @@ class StatementCompiler:
         span = stmt.span
 
         def move(env):
-            state = _state(env[0], span)
-            state.move_units(_unit_ids(units(env)), to(env).name)
+            game_state(env[0], span).move_units(unit_ids(units(env)), to(env).name)
         return move
 
     def _LogEffect(self, stmt: ast.LogEffect, owner):
@@ -236,14 +218,8 @@ class StatementCompiler:
 
         def win(env):
             ctx = env[0]
-            who = winner(env)
-            if isinstance(who, EnumValue) and who.kind == "player":
-                side = ctx.side_of(who.name)
-                if side is None:
-                    raise EvalError("E504", f"player {who.name} belongs to no side to win", span)
-                who = side
-            ctx.winner = (who, reason(env) if reason is not None else "")
-            ctx.log("win", side=who.name, reason=ctx.winner[1])
+            side = winning_side(ctx, winner(env), span)
+            declare_winner(ctx, side, reason(env) if reason is not None else "")
         return win
 
     def _HitEffect(self, stmt: ast.HitEffect, owner):
@@ -255,11 +231,9 @@ class StatementCompiler:
 
         def hit(env):
             ctx = env[0]
-            n = count(env)
-            if n < 0:
-                raise EvalError("E506", f"cannot score {n} hits", span)
+            n = hits_to_score(count(env), span)
             try:
-                _battle(ctx, span).hit(ctx, n, _unit_ids(units(env)), chooser(env).name, now)
+                battle_of(ctx, span).hit(ctx, n, unit_ids(units(env)), chooser(env).name, now)
             except EvalError as e:
                 raise e.at(span)
         return hit
@@ -269,7 +243,7 @@ class StatementCompiler:
         span = stmt.span
 
         def submerge(env):
-            _battle(env[0], span).submerge(env[0], _unit_ids(units(env)))
+            battle_of(env[0], span).submerge(env[0], unit_ids(units(env)))
         return submerge
 
     def _RetreatEffect(self, stmt: ast.RetreatEffect, owner):
@@ -279,7 +253,7 @@ class StatementCompiler:
         def retreat(env):
             ctx = env[0]
             try:
-                _battle(ctx, span).retreat(ctx, to(env).name)
+                battle_of(ctx, span).retreat(ctx, to(env).name)
             except EvalError as e:
                 raise e.at(span)
         return retreat
@@ -291,9 +265,7 @@ class StatementCompiler:
             def run_hook(env):
                 ctx = env[0]
                 ctx.host.spend(span)
-                ran = ctx.procedures.run_replaced_hook(ctx, name)
-                if ran is not None:
-                    _fire(ctx, ran, ran[0].target.text)
+                run_previous_hook(ctx, name)
             return run_hook
         if isinstance(self.compiled.symbols[name].decl, ast.ConstraintDecl):  # `run previous` in a constraint
             values = len(self.compiled.symbols[owner].decl.params)
@@ -309,30 +281,108 @@ class StatementCompiler:
         return run
 
 
-def _plus(old, amount, span):
+# ------------------------------------------------------------------ what a statement does
+# Shared by the closures above and the generated statements (codegen_blocks.py): the values a
+# statement worked out go in, in the order the statement works them out.
+
+
+def refuse(ctx, span, text: str) -> None:
+    """A `require` not met: a refusal for the collector of constraints and checks, else E522."""
+    collector = ctx.collector
+    if collector is not None:
+        collector.refusals.append(Refusal(span, text))
+        return
+    raise EvalError("E522", text, span)
+
+
+def default_prompt(mode: str, decision_id: str) -> str:
+    """What a `choose` without a prompt asks."""
+    return f"choose {mode.replace('_', ' ')} for {decision_id}"
+
+
+def decide(ctx, decision_id: str, mode: str, span, opts: list, n, who, text: str):
+    """A decision asked of `who`'s agent (`ctx.decide`), its answer checked and logged."""
+    if mode == "one" and not opts:
+        raise EvalError("E541", f"decision {decision_id} has no options to choose from", span)
+    if ctx.decide is None:
+        raise EvalError("E540", f"decision {decision_id} needs an answer, and nobody is asked "
+                                "(give one with 'answer' in a test)", span)
+    try:
+        answer = ctx.decide(decision_id, who, opts, mode, n, text)
+    except EvalError as e:
+        raise e.at(span)
+    value = _validate_answer(decision_id, answer, opts, mode, n, span)
+    ctx.log("decision", id=decision_id, player=display_text(who), answer=to_json(value))
+    return value
+
+
+def plus(old, amount, span):
+    """`change X by amount`: the new value, held to the number limits."""
     try:
         return bounded_number(old + amount)
     except EvalError as e:
         raise e.at(span)
 
 
-def _state(ctx, span):
+def game_state(ctx, span):
+    """The game an effect changes (E530 when there is none)."""
     if ctx.state is None:
         raise EvalError("E530", "this changes the game, but there is no game: give a scenario", span)
     return ctx.state
 
 
-def _battle(ctx, span):
+def battle_of(ctx, span):
+    """The battle a battle effect acts on (E535 outside battle steps)."""
     battle = ctx.battle
     if battle is None:
         raise EvalError("E535", "there is no battle here: hit, submerge and retreat act in battle steps", span)
     return battle
 
 
-def _unit_ids(value) -> list[int]:
+def unit_ids(value) -> list[int]:
+    """The ids of a unit or a collection of units."""
     if isinstance(value, UnitValue):
         return [value.id]
     return [u.id for u in items_of(value)]
+
+
+def units_to_add(n: int, span) -> int:
+    if n < 0:
+        raise EvalError("E506", f"cannot add {n} units", span)
+    return n
+
+
+def hits_to_score(n: int, span) -> int:
+    if n < 0:
+        raise EvalError("E506", f"cannot score {n} hits", span)
+    return n
+
+
+def current_player(ctx):
+    """The player whose turn it is, as a value (who `add` gives units to by default)."""
+    return ctx.player_value(ctx.board.current_player())
+
+
+def winning_side(ctx, who, span):
+    """The side `win` names: a side, or the side of a player (E504 for a player of no side)."""
+    if isinstance(who, EnumValue) and who.kind == "player":
+        side = ctx.side_of(who.name)
+        if side is None:
+            raise EvalError("E504", f"player {who.name} belongs to no side to win", span)
+        return side
+    return who
+
+
+def declare_winner(ctx, side, reason: str) -> None:
+    ctx.winner = (side, reason)
+    ctx.log("win", side=side.name, reason=reason)
+
+
+def run_previous_hook(ctx, name: str) -> None:
+    """`run previous` in a hook override: the hook it replaced, when that would have run now."""
+    ran = ctx.procedures.run_replaced_hook(ctx, name)
+    if ran is not None:
+        fire(ctx, ran, ran[0].target.text)
 
 
 def _validate_answer(decision_id, answer, options, mode, n, span):
@@ -365,17 +415,17 @@ class Procedures:
             if isinstance(sym.decl, ast.HookDecl) and not is_hidden_name(name):
                 self.hooks.setdefault(sym.decl.target.phase.text if sym.decl.target.step is None
                                       else sym.decl.target.step.text, []).append(sym.decl)
-        # the constraints on each action, in declaration order: `check_action` runs for every
-        # candidate move and placement, and walking every symbol each time was most of its cost
-        self.constraints: dict[str, list[str]] = {}
-        for name, sym in compiled.symbols.items():
-            # a constraint an override replaced guards only where the override runs it
-            if isinstance(sym.decl, ast.ConstraintDecl) and not is_hidden_name(name):
-                self.constraints.setdefault(sym.decl.action.text, []).append(name)
         self._hook_runs: dict[int, tuple] = {}
+        self._checks: dict[int, Callable] = {}
+        self._constraints_on: dict[str, list[str]] = {}
 
     def frame_size(self, decl) -> int:
         return self.compiled.info.frames.get(id(decl), 1)
+
+    def executor(self, block: ast.Block, owner: str, decl) -> Exec:
+        """The executor `fn(env)` of a block of `owner` (declared by `decl`): generated Python
+        under the code generator (CompiledProgram.block_executor), else closures."""
+        return self.compiled.block_executor(self.pc, block, owner, self.frame_size(decl))
 
     def body(self, name: str) -> Callable:
         """The executor of phase or step `name`: fn(ctx)."""
@@ -385,7 +435,7 @@ class Procedures:
             if isinstance(proc, ast.RuntimeProcedure):
                 self._bodies[name] = _runtime_procedure(name, proc)
             else:
-                block = self.pc.block(proc.body, name)
+                block = self.executor(proc.body, name, decl)
                 size = self.frame_size(decl)
 
                 def run(ctx, block=block, size=size):
@@ -400,7 +450,7 @@ class Procedures:
         run = self._bodies.get(name)
         if run is None:
             decl = self.compiled.symbols[name].decl
-            block = self.pc.block(decl.body, name)
+            block = self.executor(decl.body, name, decl)
             size = self.frame_size(decl)
             n = len(decl.params)
 
@@ -410,13 +460,41 @@ class Procedures:
             self._bodies[name] = run
         return run
 
+    def constraints_on(self, action: str) -> list[str]:
+        """The constraints on `action`, in the order the rulesets declare them (found once: the
+        runtime asks for every candidate action)."""
+        names = self._constraints_on.get(action)
+        if names is None:
+            # a constraint an override replaced guards only where the override runs it
+            names = self._constraints_on[action] = [
+                name for name, sym in self.compiled.symbols.items()
+                if isinstance(sym.decl, ast.ConstraintDecl) and sym.decl.action.text == action
+                and not is_hidden_name(name)]
+        return names
+
+    def expression(self, node, owner: str, decl) -> Callable:
+        """`fn(env)`, an expression of `owner`'s frame (declared by `decl`), generated or a closure
+        (CompiledProgram.frame_expression)."""
+        return self.compiled.frame_expression(self.pc, node, owner, self.frame_size(decl))
+
+    def check_block(self, decl: ast.CheckDecl) -> Callable:
+        """A `check` declaration, built once: the executor of its block of require lines, or the
+        value of its condition, `fn(env)`."""
+        run = self._checks.get(id(decl))
+        if run is None:
+            owner = f"check {decl.title}"
+            run = (self.executor(decl.body, owner, decl) if decl.expr is None
+                   else self.expression(decl.expr, owner, decl))
+            self._checks[id(decl)] = run
+        return run
+
     def hook_parts(self, hook: ast.HookDecl):
         parts = self._hook_runs.get(id(hook))
         if parts is None:
-            ec = self.pc.ec
-            players = ec.expr(hook.players) if hook.players is not None else None
-            cond = ec.expr(hook.condition) if hook.condition is not None else None
-            parts = (players, cond, self.pc.block(hook.body, hook.name.text), self.frame_size(hook))
+            name = hook.name.text
+            players = self.expression(hook.players, name, hook) if hook.players is not None else None
+            cond = self.expression(hook.condition, name, hook) if hook.condition is not None else None
+            parts = (players, cond, self.executor(hook.body, hook.name.text, hook), self.frame_size(hook))
             self._hook_runs[id(hook)] = parts
         return parts
 
@@ -476,7 +554,7 @@ def _runtime_procedure(name: str, proc: ast.RuntimeProcedure) -> Callable:
     return run
 
 
-def _fire(ctx, found: tuple, target: str) -> None:
+def fire(ctx, found: tuple, target: str) -> None:
     """Run an applicable hook, (hook, block, env) as `Procedures` gives it, logging it first."""
     hook, block, env = found
     ctx.log("hook", name=hook.name.text, when=hook.when, target=target)
@@ -494,14 +572,14 @@ def run_procedure(ctx, name: str, *, span=None) -> None:
     try:
         ctx.log("phase", name=name, stage="start")
         for found in procs.applicable_hooks(ctx, name, "before"):
-            _fire(ctx, found, name)
+            fire(ctx, found, name)
         instead = procs.replacing_hook(ctx, name, span)
         if instead is not None:
-            _fire(ctx, instead, name)
+            fire(ctx, instead, name)
         else:
             procs.body(name)(ctx)
         for found in procs.applicable_hooks(ctx, name, "after"):
-            _fire(ctx, found, name)
+            fire(ctx, found, name)
         ctx.log("phase", name=name, stage="end")
     finally:
         ctx.running.pop()
@@ -514,7 +592,7 @@ def check_action(ctx, action: str, args: list) -> list[Refusal]:
     saved = ctx.collector
     ctx.collector = _Collector()
     try:
-        for name in procs.constraints.get(action, ()):
+        for name in procs.constraints_on(action):
             procs.constraint(name)(ctx, args)
         refusals = ctx.collector.refusals
     finally:
@@ -529,11 +607,11 @@ def run_checks(ctx, block_decl) -> list[Refusal]:
     ctx.collector = _Collector()
     try:
         if block_decl.expr is not None:
-            value = procs.pc.ec.expr(block_decl.expr)([ctx] + [None] * (procs.frame_size(block_decl) - 1))
+            value = procs.check_block(block_decl)([ctx] + [None] * (procs.frame_size(block_decl) - 1))
             if value is not True:
                 ctx.collector.refusals.append(Refusal(block_decl.expr.span, f"check failed: {block_decl.title}"))
         else:
-            block = procs.pc.block(block_decl.body, f"check {block_decl.title}")
+            block = procs.check_block(block_decl)
             block([ctx] + [None] * (procs.frame_size(block_decl) - 1))
         return ctx.collector.refusals
     finally:
