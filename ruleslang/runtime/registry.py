@@ -14,6 +14,9 @@ _UNIT_INT = T.FnType((T.UNIT,), T.INT)
 _UNIT_BOOL = T.FnType((T.UNIT,), T.BOOL)
 _TYPE_INT = T.FnType((T.UNITTYPE,), T.INT)
 _TYPE_BOOL = T.FnType((T.UNITTYPE,), T.BOOL)
+# at_war (move and battle): whether a player not on the mover's side is at war with it (asked
+# with the mover as current_player()); absent: every such player is
+_PLAYER_BOOL = T.FnType((T.PLAYER,), T.BOOL)
 # a landing planned in combat move that waits for the sea battle in its zone (`landing_holds`)
 _PLANNED_LANDING = T.RecordType((("zone", T.SPACE), ("to", T.SPACE), ("units", T.ListType(T.UNIT))))
 
@@ -44,7 +47,8 @@ PROCEDURES: dict[str, tuple[str, dict[str, T.Type]]] = {
               "loads_allied": T.BOOL, "loads_onto_allied": T.BOOL,
               "landing": T.FnType((T.SPACE,), T.BOOL), "later_carriers": T.BOOL, "carries_allied_air": T.BOOL,
               "canals": T.TEXT, "raid_target": T.FnType((T.SPACE,), T.BOOL),
-              "landing_holds": T.FnType((_PLANNED_LANDING,), T.BOOL), "takes_landings": _UNIT_BOOL}),
+              "landing_holds": T.FnType((_PLANNED_LANDING,), T.BOOL), "takes_landings": _UNIT_BOOL,
+              "at_war": _PLAYER_BOOL}),
     # the battle policies (docs/runtime.md, "runtime battle"): captures, which attacking units take
     # a territory; defender, who defends a space; retreats, whether the attacker may retreat from
     # the battle at hand; retreat_to, which of the spaces its units came from it may retreat to;
@@ -57,7 +61,7 @@ PROCEDURES: dict[str, tuple[str, dict[str, T.Type]]] = {
                 "captures": _UNIT_BOOL, "defender": T.FnType((T.SPACE,), T.OptionalType(T.PLAYER)),
                 "retreats": T.BOOL, "retreat_to": T.FnType((T.SPACE,), T.BOOL), "stalemate": T.BOOL,
                 "withdraws": _UNIT_BOOL, "casualties_by": T.FnType((T.UNIT,), T.OptionalType(T.PLAYER)),
-                "stays": _UNIT_BOOL}),
+                "stays": _UNIT_BOOL, "at_war": _PLAYER_BOOL}),
     # owner: who gets the units the current player places (itself by default; an ally that moves
     # them, for a power whose economies buy and place separately); takes_landings: a carrier
     # already at sea on which new air units may be placed (every one by default)

@@ -31,7 +31,8 @@ ruleset's settings (docs/runtime.md "### runtime move"); the defaults below are 
   sea zones only, air units any space. Impassable spaces are never entered nor flown over.
 - Hostile and friendly. A territory is friendly when its controller is the player or an ally;
   any other territory (an enemy's, or no one's) is hostile. Enemy units are units of players not
-  allied with the mover.
+  allied with the mover and at war with it (`MovementRules.enemies`: the units of a player at
+  peace with the mover share its spaces).
 - Combat move, land. Entering a hostile territory or a space holding enemy units ends the move
   there (an attack), except that enemy units whose `stops_movement` is false (default: true) do
   not stop it. A unit with `can_blitz` may pass through a hostile territory holding no enemy
@@ -161,6 +162,8 @@ class MovementEngine(PathsPart, AirPart, TransportPart):
         self.policy = rules.policy
         self.board = move_board(state.map)
         self._ally = {p: rules.allied(player, p) for p in state.map.player_names()}
+        # players whose units are the mover's enemies (not at peace with it: `MovementRules.enemies`)
+        self._foe = {p: rules.enemies(player, p) for p in state.map.player_names()}
         self._version: int | None = None
 
     def _sync(self) -> None:
@@ -180,7 +183,7 @@ class MovementEngine(PathsPart, AirPart, TransportPart):
         no_unload: set[str] = set()
         passing: set[str] = set()
         for unit in state.units:
-            if not self._ally.get(unit.owner, False):
+            if self._foe.get(unit.owner, True):
                 enemy.add(unit.space)
                 rules = self._ur[unit.id]
                 if rules.blocks:

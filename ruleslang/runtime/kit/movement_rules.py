@@ -91,6 +91,9 @@ class MovementRules:
     territory; by default, when it has a factory.
     `takes_landings(unit)`, when given, tells whether a carrier (a unit with carrier capacity) takes
     air units landing on it now (e.g. not while damaged); by default, every carrier does.
+    `at_war(a, b)`, when given, tells whether player `b`, not on `a`'s side, is at war with `a`:
+    the units of a player at peace with the mover neither block nor stop its units, and share
+    spaces with them without a battle; by default every player not on its side is an enemy.
     Answers are cached: build a new `MovementRules` when the rulesets' answers may change.
     """
 
@@ -98,7 +101,8 @@ class MovementRules:
                  capture: Callable[[GameState, str, str], None] | None = None, policy: MovePolicy | None = None,
                  landing: Callable[[str, str], bool] | None = None,
                  raid_target: Callable[[str, str], bool] | None = None,
-                 takes_landings: Callable[[Unit], bool] | None = None):
+                 takes_landings: Callable[[Unit], bool] | None = None,
+                 at_war: Callable[[str, str], bool] | None = None):
         self._unit_rules = unit_rules
         self._allied = allied
         self.capture = capture
@@ -106,6 +110,7 @@ class MovementRules:
         self.landing = landing
         self.raid_target = raid_target
         self.takes_landings = takes_landings
+        self._at_war = at_war
         self._rules_cache: dict[tuple[str, str], UnitRules] = {}
         self._allied_cache: dict[tuple[str, str], bool] = {}
 
@@ -129,6 +134,13 @@ class MovementRules:
         if found is None:
             found = self._allied_cache[key] = bool(self._allied(a, b))
         return found
+
+    def enemies(self, a: str, b: str) -> bool:
+        """True when `b`'s units are enemies of `a`'s: not on its side, and at war with it (the
+        `at_war` rule; by default every player not on its side)."""
+        if self.allied(a, b):
+            return False
+        return self._at_war is None or bool(self._at_war(a, b))
 
 
 @dataclass(frozen=True)

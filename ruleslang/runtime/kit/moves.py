@@ -108,6 +108,17 @@ def takes_landings_of(config):
     return takes
 
 
+def at_war_of(config):
+    """The rules' `at_war` condition `p => ...` (asked with the mover as `current_player()`) as a
+    function (mover, player) -> bool, or None (every player not on the mover's side is an enemy)
+    when the ruleset does not set it."""
+    fn = config.value_fn("at_war")
+    if fn is None:
+        return None
+    players = config.ctx.player_values
+    return lambda mover, other: fn(players[other]) is True
+
+
 def raid_target_of(config):
     """The rules' `raid_target` condition `t => ...` (asked with the raiding player as `current_player()`)
     as a function (space name, player name) -> bool, or None (the engine's default: an enemy
@@ -123,7 +134,7 @@ def movement_rules_of(ctx, config, span, allied, capture=None):
     `allied(a, b)` tells whether two players are on the same side."""
     return MovementRules(unit_rules_of(ctx, config), allied, capture=capture, policy=move_policy_of(config, span),
                          landing=landing_of(config), raid_target=raid_target_of(config),
-                         takes_landings=takes_landings_of(config))
+                         takes_landings=takes_landings_of(config), at_war=at_war_of(config))
 
 
 def _blitz_capture(ctx, game):

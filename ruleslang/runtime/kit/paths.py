@@ -1,7 +1,7 @@
 """Land and sea paths for the movement engine: hostility, blocking, canals and blitzes.
 
 A mixin of `MovementEngine` (see `movement.py` for the rules): it reads the engine's board
-facts (`board`, `state`, `policy`, `_ally`, `_enemy`, `_blocking`, `_stops_passers`, `_stopping`,
+facts (`board`, `state`, `policy`, `_ally`, `_foe`, `_enemy`, `_blocking`, `_stops_passers`, `_stopping`,
 `combat`) and answers where land and sea units may go and why a path is refused.
 """
 
@@ -24,7 +24,7 @@ class PathsPart:
 
     def _enemy_player(self, space: str) -> bool:
         holder = self.state.control.get(space)
-        return holder is not None and not self._ally.get(holder, False)
+        return holder is not None and self._foe.get(holder, True)
 
     def _raid_target(self, space: str) -> bool:
         """Whether the player's units may raid land territory `space`: an enemy's, that the rules'
