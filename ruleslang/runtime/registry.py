@@ -48,7 +48,7 @@ PROCEDURES: dict[str, tuple[str, dict[str, T.Type]]] = {
               "landing": T.FnType((T.SPACE,), T.BOOL), "later_carriers": T.BOOL, "carries_allied_air": T.BOOL,
               "canals": T.TEXT, "raid_target": T.FnType((T.SPACE,), T.BOOL),
               "landing_holds": T.FnType((_PLANNED_LANDING,), T.BOOL), "takes_landings": _UNIT_BOOL,
-              "at_war": _PLAYER_BOOL}),
+              "at_war": _PLAYER_BOOL, "ends_among_enemies": _UNIT_BOOL, "blocks_ending": _UNIT_BOOL}),
     # the battle policies (docs/runtime.md, "runtime battle"): captures, which attacking units take
     # a territory; defender, who defends a space; retreats, whether the attacker may retreat from
     # the battle at hand; retreat_to, which of the spaces its units came from it may retreat to;
@@ -61,7 +61,7 @@ PROCEDURES: dict[str, tuple[str, dict[str, T.Type]]] = {
                 "captures": _UNIT_BOOL, "defender": T.FnType((T.SPACE,), T.OptionalType(T.PLAYER)),
                 "retreats": T.BOOL, "retreat_to": T.FnType((T.SPACE,), T.BOOL), "stalemate": T.BOOL,
                 "withdraws": _UNIT_BOOL, "casualties_by": T.FnType((T.UNIT,), T.OptionalType(T.PLAYER)),
-                "stays": _UNIT_BOOL, "at_war": _PLAYER_BOOL}),
+                "stays": _UNIT_BOOL, "at_war": _PLAYER_BOOL, "fought": T.FnType((T.SPACE,), T.BOOL)}),
     # owner: who gets the units the current player places (itself by default; an ally that moves
     # them, for a power whose economies buy and place separately); takes_landings: a carrier
     # already at sea on which new air units may be placed (every one by default)

@@ -68,6 +68,10 @@ class BattleRules:
         stalemate    bool          asked before each round: true ends the battle, the defender
                                    holding (no side can hit the other); default: only the
                                    runtime's guard of MAX_ROUNDS rounds ends such a battle
+        fought       t => bool     asked of each space the combat move left a battle in, as the
+                                   battle phase comes to it: false leaves it unfought, its units
+                                   sharing the space (a landing waiting for it is cancelled);
+                                   default: every one is fought
         at_war       p => bool     asked with the attacker as `current_player()`: whether the
                                    units of player p, not on its side, are its enemies; units of
                                    a power at peace with it neither fight nor make a battle
@@ -90,8 +94,14 @@ class BattleRules:
         self.withdraws = config.predicate("withdraws") if config is not None else None
         self.casualties_by = config.unit_fn("casualties_by") if config is not None else None
         self.stays_given = config is not None and config.has("stays")
+        self._fought = config.space_fn("fought") if config is not None else None
         self._at_war = config.value_fn("at_war") if config is not None else None
         self._war_cache: dict[tuple[str, str], bool] = {}
+
+    def fought(self, space: str) -> bool:
+        """True when the battle the combat move left in `space` is fought (the `fought` setting,
+        asked now, with the attacker as the current player)."""
+        return self._fought is None or self._fought(space) is True
 
     def enemy(self, owner: str, attacker: str) -> bool:
         """True when units of `owner` are enemies of `attacker`: not on its side, and at war with
@@ -431,7 +441,11 @@ def run(ctx, proc) -> None:
     queue = late + [s for s in kit.pending_battles if s in zones] + [s for s in kit.pending_battles if s not in zones]
     while queue:
         space = queue.pop(0)
-        _fight(ctx, game, space, steps, sequence, rules)
+        if space in kit.pending_battles and not rules.fought(space):
+            # left unfought (the attacker declined it): a landing waiting for it is cancelled below
+            ctx.contested_spaces = [s for s in ctx.contested_spaces if s != space]
+        else:
+            _fight(ctx, game, space, steps, sequence, rules)
         if space in zones:
             for territory in _make_landings(game, space, rules):
                 if territory not in queue:

@@ -182,10 +182,13 @@ class MovementEngine(PathsPart, AirPart, TransportPart):
         stopping: set[str] = set()
         no_unload: set[str] = set()
         passing: set[str] = set()
+        no_end: set[str] = set()
         for unit in state.units:
             if self._foe.get(unit.owner, True):
                 enemy.add(unit.space)
                 rules = self._ur[unit.id]
+                if rules.blocks_ending:
+                    no_end.add(unit.space)
                 if rules.blocks:
                     blocking.add(unit.space)
                 if rules.stops_movement:
@@ -199,6 +202,7 @@ class MovementEngine(PathsPart, AirPart, TransportPart):
         self._stops_passers = passing  # sea zones that stop even units passing blockers
         self._stopping = stopping    # where enemy units stop land movement in combat move
         self._no_unload = no_unload  # sea zones whose enemy units forbid unloading
+        self._no_end = no_end        # spaces whose enemy units keep units from ending a non-combat move there
         self._may_land: dict[str, bool] = {}
         self._may_raid: dict[str, bool] = {}
         self._canal_open: dict[str, str | None] = {}

@@ -39,6 +39,8 @@ class UnitRules:
     blocks_passing: bool = False   # an enemy unit of this kind stops even units that pass blockers
     can_escort: bool = False  # may fly (kind "bomb") with the mover's bombing units to a raid they make, as an escort
     commanded: bool = False        # an ally's unit of this kind the mover moves as its own this phase
+    ends_among_enemies: bool = False  # a sea unit that may end a non-combat move among any enemy units
+    blocks_ending: bool = True     # an enemy unit of this kind keeps units from ending a non-combat move in its zone
 
     def __post_init__(self) -> None:
         if self.domain not in DOMAINS:

@@ -26,7 +26,7 @@ MAX_MOVES = 400  # per phase: an agent that never says DONE is stopped here
 
 _UNIT_SETTINGS = ("movement", "domain", "blitz", "blocks", "transport_capacity", "transport_cost", "carrier_capacity",
                   "carrier_cost", "bombs", "combat_moves", "passes_blockers", "stops_movement", "blocks_unload",
-                  "blocks_passing", "escorts", "commands")
+                  "blocks_passing", "escorts", "commands", "ends_among_enemies", "blocks_ending")
 
 
 def unit_rules_of(ctx, config):
@@ -54,7 +54,9 @@ def unit_rules_of(ctx, config):
                 blocks_unload=given.get("blocks_unload", True) is True,
                 blocks_passing=given.get("blocks_passing", False) is True,
                 can_escort=given.get("escorts", False) is True,
-                commanded=given.get("commands", False) is True)
+                commanded=given.get("commands", False) is True,
+                ends_among_enemies=given.get("ends_among_enemies", False) is True,
+                blocks_ending=given.get("blocks_ending", True) is True)
         return config.lasting(("unit_rules", type_name, owner), compute)
 
     def rules(type_name: str, owner: str) -> UnitRules:
