@@ -48,7 +48,8 @@ PROCEDURES: dict[str, tuple[str, dict[str, T.Type]]] = {
               "landing": T.FnType((T.SPACE,), T.BOOL), "later_carriers": T.BOOL, "carries_allied_air": T.BOOL,
               "canals": T.TEXT, "raid_target": T.FnType((T.SPACE,), T.BOOL),
               "landing_holds": T.FnType((_PLANNED_LANDING,), T.BOOL), "takes_landings": _UNIT_BOOL,
-              "at_war": _PLAYER_BOOL, "ends_among_enemies": _UNIT_BOOL, "blocks_ending": _UNIT_BOOL}),
+              "at_war": _PLAYER_BOOL, "ends_among_enemies": _UNIT_BOOL, "blocks_ending": _UNIT_BOOL,
+              "releases_air": _UNIT_BOOL}),
     # the battle policies (docs/runtime.md, "runtime battle"): captures, which attacking units take
     # a territory; defender, who defends a space; retreats, whether the attacker may retreat from
     # the battle at hand; retreat_to, which of the spaces its units came from it may retreat to;

@@ -215,6 +215,7 @@ class MovementEngine(PathsPart, AirPart, TransportPart):
 
     def _reset_air(self) -> None:
         self._room: dict[str, int] | None = None
+        self._held: dict[int, str] | None = None  # air units aboard another power's carrier that holds them
         self._closed: dict[str, int] = {}      # capacity of carriers taking no landings, per zone
         self._later: dict[str, int] | None = None
         self._landing_cache: dict[int, dict[str, tuple[int, str]]] = {}
@@ -266,6 +267,10 @@ class MovementEngine(PathsPart, AirPart, TransportPart):
                     return "it moved in combat move"
         if rules.movement - unit.moved <= 0:
             return "it has no movement left"
+        if rules.domain == "air" and self.rules.releases_air is not None and self.board.is_sea[unit.space]:
+            holder = self._held_aboard().get(unit.id)
+            if holder is not None:
+                return f"it is aboard a carrier of {holder} that does not let it take off (the rules' releases_air)"
         return None
 
     def _reach_of(self, unit: Unit, rules: UnitRules) -> dict[str, tuple[str, ...]]:

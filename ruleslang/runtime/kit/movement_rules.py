@@ -93,6 +93,8 @@ class MovementRules:
     territory; by default, when it has a factory.
     `takes_landings(unit)`, when given, tells whether a carrier (a unit with carrier capacity) takes
     air units landing on it now (e.g. not while damaged); by default, every carrier does.
+    `releases_air(unit)`, when given, tells whether another power's carrier lets the mover's air
+    units aboard take off now (e.g. not while damaged); by default, every carrier does.
     `at_war(a, b)`, when given, tells whether player `b`, not on `a`'s side, is at war with `a`:
     the units of a player at peace with the mover neither block nor stop its units, and share
     spaces with them without a battle; by default every player not on its side is an enemy.
@@ -104,7 +106,8 @@ class MovementRules:
                  landing: Callable[[str, str], bool] | None = None,
                  raid_target: Callable[[str, str], bool] | None = None,
                  takes_landings: Callable[[Unit], bool] | None = None,
-                 at_war: Callable[[str, str], bool] | None = None):
+                 at_war: Callable[[str, str], bool] | None = None,
+                 releases_air: Callable[[Unit], bool] | None = None):
         self._unit_rules = unit_rules
         self._allied = allied
         self.capture = capture
@@ -113,6 +116,7 @@ class MovementRules:
         self.raid_target = raid_target
         self.takes_landings = takes_landings
         self._at_war = at_war
+        self.releases_air = releases_air
         self._rules_cache: dict[tuple[str, str], UnitRules] = {}
         self._allied_cache: dict[tuple[str, str], bool] = {}
 

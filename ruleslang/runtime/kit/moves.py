@@ -93,11 +93,11 @@ def landing_of(config):
     return lambda space, player: fn(space) is True
 
 
-def takes_landings_of(config):
-    """The rules' `takes_landings` condition `u => ...` on a carrier, as a function of a board unit
-    (cached per type, owner and hits taken: a carrier's damage may change it), or None (every
-    carrier takes landings) when the ruleset does not set it."""
-    if not config.has("takes_landings"):
+def takes_landings_of(config, name: str = "takes_landings"):
+    """The rules' `takes_landings` condition `u => ...` on a carrier (or another carrier setting
+    `name`: `releases_air`), as a function of a board unit (cached per type, owner and hits taken:
+    a carrier's damage may change it), or None (every carrier does) when the ruleset does not set it."""
+    if not config.has(name):
         return None
     ctx = config.ctx
     cache: dict[tuple, bool] = {}
@@ -105,7 +105,7 @@ def takes_landings_of(config):
     def takes(unit) -> bool:
         key = (unit.type, unit.owner, unit.hits)
         if key not in cache:
-            cache[key] = config.unit_answer("takes_landings", unit, ctx) is True
+            cache[key] = config.unit_answer(name, unit, ctx) is True
         return cache[key]
     return takes
 
@@ -136,7 +136,8 @@ def movement_rules_of(ctx, config, span, allied, capture=None):
     `allied(a, b)` tells whether two players are on the same side."""
     return MovementRules(unit_rules_of(ctx, config), allied, capture=capture, policy=move_policy_of(config, span),
                          landing=landing_of(config), raid_target=raid_target_of(config),
-                         takes_landings=takes_landings_of(config), at_war=at_war_of(config))
+                         takes_landings=takes_landings_of(config), at_war=at_war_of(config),
+                         releases_air=takes_landings_of(config, "releases_air"))
 
 
 def _blitz_capture(ctx, game):
