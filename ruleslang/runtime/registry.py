@@ -35,7 +35,10 @@ PROCEDURES: dict[str, tuple[str, dict[str, T.Type]]] = {
     # passes_blockers / blocks_passing false, stops_movement / blocks_unload true, the
     # unloaded_transport_* and loads_* false, landing "held by the side at the start of the turn
     # and still held", later_carriers / carries_allied_air false, canals "move", raid_target "an
-    # enemy territory with a factory", commands false (a player moves only its own units).
+    # enemy territory with a factory", commands false (a player moves only its own units),
+    # ends_among_enemies false, blocks_ending true (no unit ends a non-combat move among enemy
+    # units), releases_air true (every carrier lets the air units aboard take off), at_war: every
+    # player not on the mover's side is its enemy.
     "move": ("players move units; kind \"combat\" or \"noncombat\"",
              {"kind": T.TEXT, "movement": _UNIT_INT, "domain": T.FnType((T.UNIT,), T.TEXT),
               "blitz": _UNIT_BOOL, "blocks": _UNIT_BOOL, "transport_capacity": _UNIT_INT,

@@ -41,7 +41,9 @@ ruleset's settings (docs/runtime.md "### runtime move"); the defaults below are 
   territories is chosen. Moves to friendly spaces are also legal in combat move (as on TripleA);
   `is_battle_space` tells an agent which destinations are attacks.
 - Non-combat move. Land and sea units never enter a hostile territory nor end in a space holding
-  enemy units; air units may fly over anything but must end where they can land.
+  enemy units, except a sea zone whose enemy units all have `blocks_ending` false, or any sea
+  zone for a unit with `ends_among_enemies` (which may also enter a zone of blocking units as its
+  last step); air units may fly over anything but must end where they can land.
 - Sea. A sea zone holding enemy units whose `blocks` is true stops sea movement: in combat move
   the move ends there (a sea battle), in non-combat move it may not be entered. Enemy units that
   do not block (`blocks` false) may be passed, and a unit whose `passes_blockers` is true
@@ -78,6 +80,8 @@ ruleset's settings (docs/runtime.md "### runtime move"); the defaults below are 
   of the side staying behind have no room for, allied air units keeping places first, by id),
   as far as the moving carriers have room: a second `move_units` event of 0 steps, no flags.
   They do not fight in the player's battles (the battle's attackers are the player's units).
+  With `MovementRules.releases_air`, the player's air units aboard another power's carrier that
+  does not release them cannot move (`_held_aboard`: counted, as no record says which carrier).
 - Transports. `load` (path: territory, sea zone) puts land units with `transport_cost` > 0 and
   movement left aboard one of the player's transports in a bordering sea zone, within
   `transport_capacity` less the cargo's costs; the zone must not hold enemy blocking units.
