@@ -24,6 +24,15 @@ def _noncombat(units: dict, player: str, unit_type: str):
 def test_a_submarine_ends_its_noncombat_move_beside_an_enemy_destroyer():
     game = _noncombat({FROM: {"Germans": {"submarine": 1}}, ZONE: {"British": {"destroyer": 1}}}, "Germans", "submarine")
     assert count(game, ZONE, "Germans", "submarine") == 1
+    # stopped by the destroyer: it moves no further this turn (TripleA marks it with no movement left)
+    sub = next(u for u in game.state.units if u.space == ZONE and u.owner == "Germans")
+    assert sub.moved == 2
+
+
+def test_a_submarine_ending_where_nothing_stops_it_keeps_its_movement():
+    game = _noncombat({FROM: {"Germans": {"submarine": 1}}, ZONE: {"British": {"transport": 1}}}, "Germans", "submarine")
+    sub = next(u for u in game.state.units if u.space == ZONE and u.owner == "Germans")
+    assert sub.moved == 1
 
 
 def test_a_cruiser_does_not_end_it_among_enemy_warships():

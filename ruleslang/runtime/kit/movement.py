@@ -493,6 +493,8 @@ class MovementEngine(PathsPart, AirPart, TransportPart):
                 captures = [s for s in path[1:-1] if not self._friendly(s)]
             riders = [u.id for u in self._riders(units, path[0])]
             state.move_units(move.units, end, len(path) - 1, path=path, flags=flags or None, trail=trail)
+            if not self.combat:
+                self._stop_among_blockers(units, end)
             if riders:  # the allies' air units ride along as cargo: no movement of their own, no flags
                 state.move_units(riders, end, 0, path=path)
             for space in captures:
@@ -518,6 +520,15 @@ class MovementEngine(PathsPart, AirPart, TransportPart):
             dirty.update(self._my_air)
         elif move.kind == "bomb":  # a new raid: the escorts may now fly to it
             dirty.update(uid for uid in self._my_air if self._ur[uid].can_escort)
+
+    def _stop_among_blockers(self, units: list[Unit], end: str) -> None:
+        """Units that ended a non-combat move among enemy units that stop them (`ends_among_enemies`
+        past `blocks` / `blocks_passing`) move no further this turn (TripleA: no movement left)."""
+        for unit in units:
+            rules = self._rules(unit)
+            blocking = self._stops_passers if rules.passes_blockers else self._blocking
+            if rules.ends_among_enemies and end in blocking and unit.moved < rules.movement:
+                self.state.update_units([unit.id], moved=rules.movement)
 
     def contested(self) -> list[str]:
         """Spaces where a battle must be fought after combat move, in natural order: where the
