@@ -14,6 +14,9 @@ _UNIT_INT = T.FnType((T.UNIT,), T.INT)
 _UNIT_BOOL = T.FnType((T.UNIT,), T.BOOL)
 _TYPE_INT = T.FnType((T.UNITTYPE,), T.INT)
 _TYPE_BOOL = T.FnType((T.UNITTYPE,), T.BOOL)
+# at_war (move and battle): whether a player not on the mover's side is at war with it (asked
+# with the mover as current_player()); absent: every such player is
+_PLAYER_BOOL = T.FnType((T.PLAYER,), T.BOOL)
 # a landing planned in combat move that waits for the sea battle in its zone (`landing_holds`)
 _PLANNED_LANDING = T.RecordType((("zone", T.SPACE), ("to", T.SPACE), ("units", T.ListType(T.UNIT))))
 
@@ -32,7 +35,10 @@ PROCEDURES: dict[str, tuple[str, dict[str, T.Type]]] = {
     # passes_blockers / blocks_passing false, stops_movement / blocks_unload true, the
     # unloaded_transport_* and loads_* false, landing "held by the side at the start of the turn
     # and still held", later_carriers / carries_allied_air false, canals "move", raid_target "an
-    # enemy territory with a factory", commands false (a player moves only its own units).
+    # enemy territory with a factory", commands false (a player moves only its own units),
+    # ends_among_enemies false, blocks_ending true (no unit ends a non-combat move among enemy
+    # units), releases_air true (every carrier lets the air units aboard take off), at_war: every
+    # player not on the mover's side is its enemy.
     "move": ("players move units; kind \"combat\" or \"noncombat\"",
              {"kind": T.TEXT, "movement": _UNIT_INT, "domain": T.FnType((T.UNIT,), T.TEXT),
               "blitz": _UNIT_BOOL, "blocks": _UNIT_BOOL, "transport_capacity": _UNIT_INT,
@@ -49,7 +55,9 @@ PROCEDURES: dict[str, tuple[str, dict[str, T.Type]]] = {
               "airborne": _UNIT_BOOL, "air_lift": _UNIT_INT, "airborne_from": T.FnType((T.SPACE,), T.INT),
               "airborne_range": T.INT, "airborne_together": T.BOOL, "airborne_to": T.FnType((T.SPACE,), T.BOOL),
               # a territory the mover's land units take over by ending a non-combat move in it
-              "taken_over": T.FnType((T.SPACE,), T.BOOL)}),
+              "taken_over": T.FnType((T.SPACE,), T.BOOL),
+              "at_war": _PLAYER_BOOL, "ends_among_enemies": _UNIT_BOOL, "blocks_ending": _UNIT_BOOL,
+              "releases_air": _UNIT_BOOL}),
     # the battle policies (docs/runtime.md, "runtime battle"): captures, which attacking units take
     # a territory; defender, who defends a space; retreats, whether the attacker may retreat from
     # the battle at hand; retreat_to, which of the spaces its units came from it may retreat to;
@@ -62,7 +70,7 @@ PROCEDURES: dict[str, tuple[str, dict[str, T.Type]]] = {
                 "captures": _UNIT_BOOL, "defender": T.FnType((T.SPACE,), T.OptionalType(T.PLAYER)),
                 "retreats": T.BOOL, "retreat_to": T.FnType((T.SPACE,), T.BOOL), "stalemate": T.BOOL,
                 "withdraws": _UNIT_BOOL, "casualties_by": T.FnType((T.UNIT,), T.OptionalType(T.PLAYER)),
-                "stays": _UNIT_BOOL}),
+                "stays": _UNIT_BOOL, "at_war": _PLAYER_BOOL, "fought": T.FnType((T.SPACE,), T.BOOL)}),
     # owner: who gets the units the current player places (itself by default; an ally that moves
     # them, for a power whose economies buy and place separately); takes_landings: a carrier
     # already at sea on which new air units may be placed (every one by default)

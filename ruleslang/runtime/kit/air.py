@@ -45,6 +45,62 @@ class AirPart:
             self._closed = closed
         return self._room
 
+    def _held_aboard(self) -> dict[int, str]:
+        """With the rules' `releases_air`: the player's air units at sea that sit aboard another
+        power's carrier that does not let them take off -> that carrier's owner. No record says
+        which carrier an air unit is on, so they are counted: in each sea zone the player's air
+        units that have not moved this turn sit on its own carriers first, then on the other
+        powers' carriers that release them, then on those that do not (the lowest ids keeping the
+        better places); the other powers' air units that their own carriers have no room for sit
+        on the carriers that do not release first. Kept with the carrier room (`_reset_air`)."""
+        if self._held is None:
+            self._rooms()  # noted with the room, so that a carrier's or an air unit's move forgets both
+            releases = self.rules.releases_air
+            zones: dict[str, list[Unit]] = {}
+            if releases is not None:
+                for unit in self.state.units:
+                    if self.board.is_sea.get(unit.space) and self._ally.get(unit.owner, False):
+                        zones.setdefault(unit.space, []).append(unit)
+            self._held = {}
+            for units in zones.values():
+                self._held.update(self._held_in(units, releases))
+        return self._held
+
+    def _held_in(self, units: list[Unit], releases) -> dict[int, str]:
+        """`_held_aboard` for the units of the player's side in one sea zone."""
+        mine = sorted((u for u in units if u.owner == self.player and not u.moved
+                       and self._ur[u.id].domain == "air" and self._ur[u.id].carrier_cost > 0), key=lambda u: u.id)
+        if not mine:
+            return {}
+        own: dict[str, int] = {}    # owner -> capacity of its carriers here
+        guests: dict[str, int] = {}  # owner -> carrier cost of its air units here
+        open_room = closed_room = 0
+        holder = None
+        for unit in units:
+            rules = self._ur[unit.id]
+            if rules.carrier_capacity:
+                own[unit.owner] = own.get(unit.owner, 0) + rules.carrier_capacity
+                if unit.owner != self.player:
+                    if releases(unit):
+                        open_room += rules.carrier_capacity
+                    else:
+                        closed_room += rules.carrier_capacity
+                        holder = holder or unit.owner
+            elif rules.domain == "air" and rules.carrier_cost and unit.owner != self.player:
+                guests[unit.owner] = guests.get(unit.owner, 0) + rules.carrier_cost
+        if holder is None:
+            return {}
+        others = sum(max(0, cost - own.get(owner, 0)) for owner, cost in guests.items())
+        free = own.get(self.player, 0) + max(0, open_room - max(0, others - closed_room))
+        over = sum(self._ur[u.id].carrier_cost for u in mine) - free
+        held: dict[int, str] = {}
+        for unit in reversed(mine):  # the highest ids sit on the carriers that hold them
+            if over <= 0:
+                break
+            held[unit.id] = holder
+            over -= self._ur[unit.id].carrier_cost
+        return held
+
     def _later_zones(self) -> dict[str, int]:
         """With the policy's `later_carriers`: every sea zone a carrier of the player can still
         reach in this turn's non-combat move (by the non-combat rules, on the board as it is) -> the

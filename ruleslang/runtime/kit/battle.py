@@ -68,6 +68,14 @@ class BattleRules:
         stalemate    bool          asked before each round: true ends the battle, the defender
                                    holding (no side can hit the other); default: only the
                                    runtime's guard of MAX_ROUNDS rounds ends such a battle
+        fought       t => bool     asked of each space the combat move left a battle in, as the
+                                   battle phase comes to it: false leaves it unfought, its units
+                                   sharing the space (a landing waiting for it is cancelled);
+                                   default: every one is fought
+        at_war       p => bool     asked with the attacker as `current_player()`: whether the
+                                   units of player p, not on its side, are its enemies; units of
+                                   a power at peace with it neither fight nor make a battle
+                                   (default: every player not on its side)
 
     Settings on units are cached per unit type and owner for the game; the others are evaluated
     each time they are asked, in the battle (`attacker()`, `is_amphibious()`, ... answer them).
@@ -86,6 +94,28 @@ class BattleRules:
         self.withdraws = config.predicate("withdraws") if config is not None else None
         self.casualties_by = config.unit_fn("casualties_by") if config is not None else None
         self.stays_given = config is not None and config.has("stays")
+        self._fought = config.space_fn("fought") if config is not None else None
+        self._at_war = config.value_fn("at_war") if config is not None else None
+        self._war_cache: dict[tuple[str, str], bool] = {}
+
+    def fought(self, space: str) -> bool:
+        """True when the battle the combat move left in `space` is fought (the `fought` setting,
+        asked now, with the attacker as the current player)."""
+        return self._fought is None or self._fought(space) is True
+
+    def enemy(self, owner: str, attacker: str) -> bool:
+        """True when units of `owner` are enemies of `attacker`: not on its side, and at war with
+        it by the `at_war` setting (asked with the attacker as the current player; kept for the
+        phase: a war is declared between turns)."""
+        if self.game.allied(owner, attacker):
+            return False
+        if self._at_war is None:
+            return True
+        key = (owner, attacker)
+        found = self._war_cache.get(key)
+        if found is None:
+            found = self._war_cache[key] = self._at_war(self.game.ctx.player_values[owner]) is True
+        return found
 
     def stays(self, unit) -> bool:
         """True when `unit` fights on while the other attackers retreat (the `stays` setting,
@@ -359,7 +389,7 @@ class Battle:
             if unit.owner == self.attacker:
                 self.attacking.append(unit.id)
                 self.came_from.setdefault(unit.id, self.space)
-            elif not self.game.allied(unit.owner, self.attacker) and (fights is None or fights(unit)):
+            elif self.rules.enemy(unit.owner, self.attacker) and (fights is None or fights(unit)):
                 self.defending.append(unit.id)
 
     def end_round(self) -> None:
@@ -420,7 +450,7 @@ def run(ctx, proc) -> None:
     # sea battles where enemy units came after the combat move come first (they may sink the
     # ships of a landing), then those that landings wait for; each landing then adds its
     # territory's battle
-    late = _late_sea_battles(game)
+    late = _late_sea_battles(game, rules)
     if late:
         ctx.contested_spaces = ctx.contested_spaces + late
         _recall_landings(game, late)
@@ -428,20 +458,24 @@ def run(ctx, proc) -> None:
     queue = late + [s for s in kit.pending_battles if s in zones] + [s for s in kit.pending_battles if s not in zones]
     while queue:
         space = queue.pop(0)
-        _fight(ctx, game, space, steps, sequence, rules)
+        if space in kit.pending_battles and not rules.fought(space):
+            # left unfought (the attacker declined it): a landing waiting for it is cancelled below
+            ctx.contested_spaces = [s for s in ctx.contested_spaces if s != space]
+        else:
+            _fight(ctx, game, space, steps, sequence, rules)
         if space in zones:
-            for territory in _make_landings(game, space):
+            for territory in _make_landings(game, space, rules):
                 if territory not in queue:
                     queue.append(territory)
                     queue.sort(key=lambda s: (s not in zones, game.space_order(s)))
                     ctx.contested_spaces = ctx.contested_spaces + [territory]
     for zone in sorted(zones - set(kit.pending_battles) - set(late), key=game.space_order):
-        _make_landings(game, zone)  # no battle was fought there (its enemy units left): cancelled
+        _make_landings(game, zone, rules)  # no battle was fought there (its enemy units left): cancelled
     kit.pending_battles, kit.waiting_landings = [], []
     ctx.contested_spaces = []
 
 
-def _late_sea_battles(game) -> list[str]:
+def _late_sea_battles(game, rules: BattleRules) -> list[str]:
     """Sea zones the combat move left without a battle where the player's units now stand with
     enemy units that came after it (a rule moved them there, such as aircraft sent to defend the
     zone of a landing), in natural order: a sea battle is fought there too."""
@@ -450,7 +484,7 @@ def _late_sea_battles(game) -> list[str]:
         return []
     state, board = game.state, game.board
     player = state.current_player
-    arrived = {u.space for u in state.units if board.is_sea(u.space) and not game.allied(u.owner, player)
+    arrived = {u.space for u in state.units if board.is_sea(u.space) and rules.enemy(u.owner, player)
                and kit.placed_at_contest.get(u.id) != u.space}
     if not arrived:
         return []
@@ -490,7 +524,7 @@ def _recall_landings(game, zones: list[str]) -> None:
             kit.pending_battles.remove(territory)
 
 
-def _make_landings(game, zone: str) -> list[str]:
+def _make_landings(game, zone: str, rules: BattleRules) -> list[str]:
     """After the sea battle in `zone`: the landings that waited for it are made when the attacker
     won it and the transport is still there (its cargo goes ashore as by an unload; an attack
     becomes a battle to fight), and cancelled otherwise (the cargo stays aboard). Returns the
@@ -508,7 +542,7 @@ def _make_landings(game, zone: str) -> list[str]:
             game.log("landing_cancelled", transport=transport_id, units=units, zone=zone, to=territory,
                      why="the sea battle was not won" if transport is not None else "the transport was sunk")
             continue
-        hostile = _hostile(game, territory)
+        hostile = _hostile(game, territory, rules)
         flags = {"combat_moved": True, "unloaded": True, "unloaded_from": transport_id}
         if hostile:
             flags["in_battle"] = True
@@ -527,11 +561,11 @@ def _make_landings(game, zone: str) -> list[str]:
     return battles
 
 
-def _hostile(game, territory: str) -> bool:
+def _hostile(game, territory: str, rules: BattleRules) -> bool:
     """True when land units of the player moving there attack: enemy units stand there, or the
     territory is not held by its side."""
     player = game.state.current_player
-    if any(u.space == territory and not game.allied(u.owner, player) for u in game.state.units):
+    if any(u.space == territory and rules.enemy(u.owner, player) for u in game.state.units):
         return True
     holder = game.board.controller(territory)
     return holder is None or not game.allied(holder, player)
@@ -548,7 +582,7 @@ def _fight(ctx, game, space: str, steps: dict, sequence: list[str], rules: Battl
     commanded = game.kit.commanded
     attacking = [u.id for u in state.units if u.space == space and (u.owner == attacker or u.id in commanded)
                  and not u.flags.get("bombing") and u.id not in carried]
-    enemies = [u for u in state.units if u.space == space and not game.allied(u.owner, attacker) and u.id not in carried]
+    enemies = [u for u in state.units if u.space == space and rules.enemy(u.owner, attacker) and u.id not in carried]
     defending = [u.id for u in enemies if fights is None or fights(u)]
     battle = Battle(game, space, attacker, None, amphibious=game.kit.amphibious.get(space, False),
                     attacking=attacking, defending=defending,

@@ -33,7 +33,8 @@ ruleset's settings (docs/runtime.md "### runtime move"); the defaults below are 
   sea zones only, air units any space. Impassable spaces are never entered nor flown over.
 - Hostile and friendly. A territory is friendly when its controller is the player or an ally;
   any other territory (an enemy's, or no one's) is hostile. Enemy units are units of players not
-  allied with the mover.
+  allied with the mover and at war with it (`MovementRules.enemies`: the units of a player at
+  peace with the mover share its spaces).
 - Combat move, land. Entering a hostile territory or a space holding enemy units ends the move
   there (an attack), except that enemy units whose `stops_movement` is false (default: true) do
   not stop it. A unit with `can_blitz` may pass through a hostile territory holding no enemy
@@ -42,7 +43,9 @@ ruleset's settings (docs/runtime.md "### runtime move"); the defaults below are 
   territories is chosen. Moves to friendly spaces are also legal in combat move (as on TripleA);
   `is_battle_space` tells an agent which destinations are attacks.
 - Non-combat move. Land and sea units never enter a hostile territory nor end in a space holding
-  enemy units; air units may fly over anything but must end where they can land.
+  enemy units, except a sea zone whose enemy units all have `blocks_ending` false, or any sea
+  zone for a unit with `ends_among_enemies` (which may also enter a zone of blocking units as its
+  last step); air units may fly over anything but must end where they can land.
 - Sea. A sea zone holding enemy units whose `blocks` is true stops sea movement: in combat move
   the move ends there (a sea battle), in non-combat move it may not be entered. Enemy units that
   do not block (`blocks` false) may be passed, and a unit whose `passes_blockers` is true
@@ -79,6 +82,8 @@ ruleset's settings (docs/runtime.md "### runtime move"); the defaults below are 
   of the side staying behind have no room for, allied air units keeping places first, by id),
   as far as the moving carriers have room: a second `move_units` event of 0 steps, no flags.
   They do not fight in the player's battles (the battle's attackers are the player's units).
+  With `MovementRules.releases_air`, the player's air units aboard another power's carrier that
+  does not release them cannot move (`_held_aboard`: counted, as no record says which carrier).
 - Transports. `load` (path: territory, sea zone) puts land units with `transport_cost` > 0 and
   movement left aboard one of the player's transports in a bordering sea zone, within
   `transport_capacity` less the cargo's costs; the zone must not hold enemy blocking units.
@@ -165,6 +170,8 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         self.policy = rules.policy
         self.board = move_board(state.map)
         self._ally = {p: rules.allied(player, p) for p in state.map.player_names()}
+        # players whose units are the mover's enemies (not at peace with it: `MovementRules.enemies`)
+        self._foe = {p: rules.enemies(player, p) for p in state.map.player_names()}
         self._version: int | None = None
 
     def _sync(self) -> None:
@@ -190,10 +197,13 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         stopping: set[str] = set()
         no_unload: set[str] = set()
         passing: set[str] = set()
+        no_end: set[str] = set()
         for unit in state.units:
-            if not self._ally.get(unit.owner, False):
+            if self._foe.get(unit.owner, True):
                 enemy.add(unit.space)
                 rules = self._ur[unit.id]
+                if rules.blocks_ending:
+                    no_end.add(unit.space)
                 if rules.blocks:
                     blocking.add(unit.space)
                 if rules.stops_movement:
@@ -207,6 +217,7 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         self._stops_passers = passing  # sea zones that stop even units passing blockers
         self._stopping = stopping    # where enemy units stop land movement in combat move
         self._no_unload = no_unload  # sea zones whose enemy units forbid unloading
+        self._no_end = no_end        # spaces whose enemy units keep units from ending a non-combat move there
         self._may_land: dict[str, bool] = {}
         self._may_raid: dict[str, bool] = {}
         self._canal_open: dict[str, str | None] = {}
@@ -221,6 +232,7 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
 
     def _reset_air(self) -> None:
         self._room: dict[str, int] | None = None
+        self._held: dict[int, str] | None = None  # air units aboard another power's carrier that holds them
         self._closed: dict[str, int] = {}      # capacity of carriers taking no landings, per zone
         self._later: dict[str, int] | None = None
         self._landing_cache: dict[int, dict[str, tuple[int, str]]] = {}
@@ -273,6 +285,10 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
                     return "it moved in combat move"
         if rules.movement - unit.moved <= 0:
             return "it has no movement left"
+        if rules.domain == "air" and self.rules.releases_air is not None and self.board.is_sea[unit.space]:
+            holder = self._held_aboard().get(unit.id)
+            if holder is not None:
+                return f"it is aboard a carrier of {holder} that does not let it take off (the rules' releases_air)"
         return None
 
     def _reach_of(self, unit: Unit, rules: UnitRules) -> dict[str, tuple[str, ...]]:
@@ -527,6 +543,8 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
                 captures = [s for s in path[1:-1] if not self._friendly(s)]
             riders = [u.id for u in self._riders(units, path[0])]
             state.move_units(move.units, end, len(path) - 1, path=path, flags=flags or None, trail=trail)
+            if not self.combat:
+                self._stop_among_blockers(units, end)
             if riders:  # the allies' air units ride along as cargo: no movement of their own, no flags
                 state.move_units(riders, end, 0, path=path)
             for space in captures:
@@ -555,6 +573,15 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
             dirty.update(self._my_air)
         elif move.kind == "bomb":  # a new raid: the escorts may now fly to it
             dirty.update(uid for uid in self._my_air if self._ur[uid].can_escort)
+
+    def _stop_among_blockers(self, units: list[Unit], end: str) -> None:
+        """Units that ended a non-combat move among enemy units that stop them (`ends_among_enemies`
+        past `blocks` / `blocks_passing`) move no further this turn (TripleA: no movement left)."""
+        for unit in units:
+            rules = self._rules(unit)
+            blocking = self._stops_passers if rules.passes_blockers else self._blocking
+            if rules.ends_among_enemies and end in blocking and unit.moved < rules.movement:
+                self.state.update_units([unit.id], moved=rules.movement)
 
     def contested(self) -> list[str]:
         """Spaces where a battle must be fought after combat move, in natural order: where the

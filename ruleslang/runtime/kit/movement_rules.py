@@ -41,6 +41,8 @@ class UnitRules:
     commanded: bool = False        # an ally's unit of this kind the mover moves as its own this phase
     airborne: bool = False         # a land unit that may be flown into an attack in combat move (kit/airborne.py)
     air_lift: int = 0              # an air unit: how many airborne land units it carries in such a move
+    ends_among_enemies: bool = False  # a sea unit that may end a non-combat move among any enemy units
+    blocks_ending: bool = True     # an enemy unit of this kind keeps units from ending a non-combat move in its zone
 
     def __post_init__(self) -> None:
         if self.domain not in DOMAINS:
@@ -103,6 +105,11 @@ class MovementRules:
     (default: any). `taken_over(space, player)`, when given, tells whether the player's land units
     take a territory not of its side over by ending a non-combat move there (kit/takeover.py;
     default: none).
+    `releases_air(unit)`, when given, tells whether another power's carrier lets the mover's air
+    units aboard take off now (e.g. not while damaged); by default, every carrier does.
+    `at_war(a, b)`, when given, tells whether player `b`, not on `a`'s side, is at war with `a`:
+    the units of a player at peace with the mover neither block nor stop its units, and share
+    spaces with them without a battle; by default every player not on its side is an enemy.
     Answers are cached: build a new `MovementRules` when the rulesets' answers may change.
     """
 
@@ -113,7 +120,9 @@ class MovementRules:
                  takes_landings: Callable[[Unit], bool] | None = None,
                  airborne_from: Callable[[str, str], int] | None = None,
                  airborne_to: Callable[[str, str], bool] | None = None,
-                 taken_over: Callable[[str, str], bool] | None = None):
+                 taken_over: Callable[[str, str], bool] | None = None,
+                 at_war: Callable[[str, str], bool] | None = None,
+                 releases_air: Callable[[Unit], bool] | None = None):
         self._unit_rules = unit_rules
         self._allied = allied
         self.capture = capture
@@ -124,6 +133,8 @@ class MovementRules:
         self.airborne_from = airborne_from
         self.airborne_to = airborne_to
         self.taken_over = taken_over
+        self._at_war = at_war
+        self.releases_air = releases_air
         self._rules_cache: dict[tuple[str, str], UnitRules] = {}
         self._allied_cache: dict[tuple[str, str], bool] = {}
 
@@ -147,6 +158,13 @@ class MovementRules:
         if found is None:
             found = self._allied_cache[key] = bool(self._allied(a, b))
         return found
+
+    def enemies(self, a: str, b: str) -> bool:
+        """True when `b`'s units are enemies of `a`'s: not on its side, and at war with it (the
+        `at_war` rule; by default every player not on its side)."""
+        if self.allied(a, b):
+            return False
+        return self._at_war is None or bool(self._at_war(a, b))
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,8 @@ MAX_MOVES = 400  # per phase: an agent that never says DONE is stopped here
 
 _UNIT_SETTINGS = ("movement", "domain", "blitz", "blocks", "transport_capacity", "transport_cost", "carrier_capacity",
                   "carrier_cost", "bombs", "combat_moves", "passes_blockers", "stops_movement", "blocks_unload",
-                  "blocks_passing", "escorts", "commands", "airborne", "air_lift")
+                  "blocks_passing", "escorts", "commands", "airborne", "air_lift", "ends_among_enemies",
+                  "blocks_ending")
 
 
 def unit_rules_of(ctx, config):
@@ -55,7 +56,9 @@ def unit_rules_of(ctx, config):
                 blocks_passing=given.get("blocks_passing", False) is True,
                 can_escort=given.get("escorts", False) is True,
                 commanded=given.get("commands", False) is True,
-                airborne=given.get("airborne", False) is True, air_lift=given.get("air_lift", 0))
+                airborne=given.get("airborne", False) is True, air_lift=given.get("air_lift", 0),
+                ends_among_enemies=given.get("ends_among_enemies", False) is True,
+                blocks_ending=given.get("blocks_ending", True) is True)
         return config.lasting(("unit_rules", type_name, owner), compute)
 
     def rules(type_name: str, owner: str) -> UnitRules:
@@ -101,11 +104,11 @@ def airborne_from_of(config):
     return (lambda space, player: launch(space)) if launch is not None else None
 
 
-def takes_landings_of(config):
-    """The rules' `takes_landings` condition `u => ...` on a carrier, as a function of a board unit
-    (cached per type, owner and hits taken: a carrier's damage may change it), or None (every
-    carrier takes landings) when the ruleset does not set it."""
-    if not config.has("takes_landings"):
+def takes_landings_of(config, name: str = "takes_landings"):
+    """The rules' `takes_landings` condition `u => ...` on a carrier (or another carrier setting
+    `name`: `releases_air`), as a function of a board unit (cached per type, owner and hits taken:
+    a carrier's damage may change it), or None (every carrier does) when the ruleset does not set it."""
+    if not config.has(name):
         return None
     ctx = config.ctx
     cache: dict[tuple, bool] = {}
@@ -113,9 +116,20 @@ def takes_landings_of(config):
     def takes(unit) -> bool:
         key = (unit.type, unit.owner, unit.hits)
         if key not in cache:
-            cache[key] = config.unit_answer("takes_landings", unit, ctx) is True
+            cache[key] = config.unit_answer(name, unit, ctx) is True
         return cache[key]
     return takes
+
+
+def at_war_of(config):
+    """The rules' `at_war` condition `p => ...` (asked with the mover as `current_player()`) as a
+    function (mover, player) -> bool, or None (every player not on the mover's side is an enemy)
+    when the ruleset does not set it."""
+    fn = config.value_fn("at_war")
+    if fn is None:
+        return None
+    players = config.ctx.player_values
+    return lambda mover, other: fn(players[other]) is True
 
 
 def movement_rules_of(ctx, config, span, allied, capture=None):
@@ -126,7 +140,8 @@ def movement_rules_of(ctx, config, span, allied, capture=None):
                          raid_target=space_condition(config, "raid_target"),
                          takes_landings=takes_landings_of(config), airborne_from=airborne_from_of(config),
                          airborne_to=space_condition(config, "airborne_to"),
-                         taken_over=space_condition(config, "taken_over"))
+                         taken_over=space_condition(config, "taken_over"), at_war=at_war_of(config),
+                         releases_air=takes_landings_of(config, "releases_air"))
 
 
 def _blitz_capture(ctx, game):

@@ -1,7 +1,7 @@
 """Land and sea paths for the movement engine: hostility, blocking, canals and blitzes.
 
 A mixin of `MovementEngine` (see `movement.py` for the rules): it reads the engine's board
-facts (`board`, `state`, `policy`, `_ally`, `_enemy`, `_blocking`, `_stops_passers`, `_stopping`,
+facts (`board`, `state`, `policy`, `_ally`, `_foe`, `_enemy`, `_blocking`, `_stops_passers`, `_stopping`,
 `combat`) and answers where land and sea units may go and why a path is refused.
 """
 
@@ -24,7 +24,7 @@ class PathsPart:
 
     def _enemy_player(self, space: str) -> bool:
         holder = self.state.control.get(space)
-        return holder is not None and not self._ally.get(holder, False)
+        return holder is not None and self._foe.get(holder, True)
 
     def _raid_target(self, space: str) -> bool:
         """Whether the player's units may raid land territory `space`: an enemy's, that the rules'
@@ -142,6 +142,8 @@ class PathsPart:
                     if there in parent:
                         continue
                     if not combat and there in blocking:
+                        if rules.ends_among_enemies:  # it may end there, not pass
+                            parent[there] = here
                         continue
                     if (here, there) in canal_steps and self._closed_by(here, there) is not None:
                         continue
@@ -150,8 +152,14 @@ class PathsPart:
             if not following:
                 break
             frontier = following
-        ends = (s for s in parent if s != start and (combat or s not in self._enemy))
+        ends = (s for s in parent if s != start and (combat or self._may_end(s, rules)))
         return self._paths(start, parent, ends)
+
+    def _may_end(self, space: str, rules: UnitRules) -> bool:
+        """Whether a sea unit may end a non-combat move in sea zone `space`: it holds no enemy
+        units, or none that keep units from ending there (`blocks_ending`), or the unit may end
+        among any (`ends_among_enemies`)."""
+        return space not in self._enemy or space not in self._no_end or rules.ends_among_enemies
 
     def _bomb_targets(self, reach: dict[str, tuple[str, ...]]) -> list[str]:
         return [s for s in reach if self._raid_target(s)]
@@ -196,10 +204,10 @@ class PathsPart:
                 return [f"{name} cannot pass the {canal.name} from {here} to {space}: "
                         f"{territory} is held by {self._holder_for_canal(territory)}"]
             if space in blocking:
-                if not self.combat:
+                if not self.combat and not (i == last and rules.ends_among_enemies):
                     return [f"{name} cannot enter {space} in non-combat move: enemy units there block it"]
                 if i < last:
                     return [f"{name} must stop in {space}: enemy units there block it"]
-            if not self.combat and i == last and space in self._enemy:
+            if not self.combat and i == last and not self._may_end(space, rules):
                 return [f"{name} cannot end a non-combat move in {space}: it holds enemy units"]
         return []
