@@ -651,7 +651,7 @@ class HeuristicAgent(Agent):
                 plan.append(Move((uid,), path))
         plan += self._assaults(game, engine, used)
         if not self.previous:
-            plan += self._fleet_attacks(game, engine, used)
+            plan += self._fleet_attacks(game, engine, used, held)
         return plan + self._raids(game, engine, used, reserved)
 
     def _target(self, game, space: str) -> bool:
@@ -733,13 +733,12 @@ class HeuristicAgent(Agent):
             return self._takes(game, territory, units, defenders, needed, amphibious_from=zone)
         return Shipping(game, self.player, engine).assaults(used, wins, lambda u: self._supports_landing(game, u))
 
-    def _fleet_attacks(self, game, engine, used: set[int]) -> list:
-        """Attacks on enemy ships with the sea and air units no other attack needs: each sea zone
-        with enemy units, the dearest fleet first (the units' purchase costs), with the fewest of
-        the units that fire there (strongest first; an air unit only if a territory is left for it
-        to land in) that win with at least ATTACK_ODDS and are expected to destroy more value than
-        they lose. The
-        quick simulation guesses the number; the exact chain of the rules' own battle steps
+    def _fleet_attacks(self, game, engine, used: set[int], held: set[int]) -> list:
+        """Attacks on enemy ships with the sea and air units no other attack needs (nor a raid as an
+        escort: `held`): each sea zone with enemy units, the dearest fleet first (the units'
+        purchase costs), with the fewest of the units that fire there (strongest first; an air unit
+        only if a territory is left for it to land in) that win with at least ATTACK_ODDS and are
+        expected to destroy more value than they lose. The quick simulation guesses the number; the exact chain of the rules' own battle steps
         (`fleet_odds`) decides, since the quick simulation knows nothing of what may fire at
         what (aircraft that cannot hit a submarine, say); a battle the chain does not answer
         (over its budget, or one it cannot follow) is not fought."""
@@ -747,7 +746,7 @@ class HeuristicAgent(Agent):
         reach: dict[str, list[tuple[int, tuple]]] = {}
         for uid in engine.movable_units():
             unit = game.unit_or_none(uid)
-            if uid in used or unit is None or self._domain(game, unit) == "land" \
+            if uid in used or uid in held or unit is None or self._domain(game, unit) == "land" \
                     or self._fire(game, unit, "attacker") <= 0:
                 continue
             for target, path in engine.destinations(uid).items():
