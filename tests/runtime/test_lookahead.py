@@ -92,3 +92,44 @@ def test_bid_units_go_where_they_add_most_not_only_where_the_threat_is_greatest(
         placed[previous] = [e["placed"] for e in game.state.events if e["kind"] == "place"]
     assert placed[False] == [[["Balkans", None, ["infantry"]]]]
     assert placed[True] == [[["Eastern Europe", None, ["infantry"]]]]
+
+
+# a decision whose answers differ only in what the units can do next: three armour put in Japan
+# (an island: no transport, nowhere to go) or in Manchuria (next to Buryatia, held by a lone
+# Russian infantry); the units, income and treasury are the same either way until someone moves,
+# and Japan is the neutral answer
+REINFORCE = """\
+ruleset lookahead/reinforce@1
+uses aar/base@1
+
+hook reinforce before combat_move for Japanese when round() == 1:
+    let p = current_player()
+    let s = choose one of [space("Japan"), space("Manchuria")] by p "where do the reinforcements land?"
+    add 3 armour at s for p
+"""
+
+
+def reinforce_game(tmp_path, moves: bool):
+    folder = tmp_path / "lookahead"
+    folder.mkdir(exist_ok=True)
+    (folder / "reinforce@1.rules").write_text(REINFORCE)
+    units = {"Japan": {"Japanese": {"infantry": 1}}, "Buryatia S.S.R.": {"Russians": {"infantry": 1}}}
+    game = make_game(["lookahead/reinforce@1"], scenario={"setup": "empty", "units": units},
+                     default_agent="random", workspace=Workspace([tmp_path, packaged_root()]))
+    agent = game.agents["Japanese"] = HeuristicAgent(1, "Japanese")
+    agent.lookahead.moves = moves
+    return game
+
+
+def test_an_answer_whose_worth_shows_only_through_moves_is_taken(tmp_path):
+    game = reinforce_game(tmp_path, moves=True)
+    game.run(1)
+    assert answers(game, "reinforce.s") == ["Manchuria"]
+    assert game.agents["Japanese"].lookahead.counts.get("answer changed") == 1
+    # the armour then went on to take Buryatia in the game itself
+    assert game.state.control["Buryatia S.S.R."] == "Japanese"
+    # rollouts that move no unit value both answers alike, and the neutral answer stands
+    still = reinforce_game(tmp_path, moves=False)
+    still.run(1)
+    assert answers(still, "reinforce.s") == ["Japan"]
+    assert still.agents["Japanese"].lookahead.counts.get("answer changed") is None
