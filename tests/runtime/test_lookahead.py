@@ -4,6 +4,8 @@ the game's dice and log are its own; and bid units go where they add most."""
 
 from __future__ import annotations
 
+import yaml
+
 from game_fixtures import make_game
 from ruleslang.base.paths import packaged_root
 from ruleslang.runtime.agents.heuristic import HeuristicAgent
@@ -109,15 +111,19 @@ hook reinforce before combat_move for Japanese when round() == 1:
 """
 
 
-def reinforce_game(tmp_path, moves: bool):
+def reinforce_game(tmp_path, moves: bool = True, recorded=None):
+    """The REINFORCE game: the Japanese played by the heuristic, the others by the random agent
+    (they have nothing to move); `recorded`: resumed from those decisions."""
     folder = tmp_path / "lookahead"
     folder.mkdir(exist_ok=True)
     (folder / "reinforce@1.rules").write_text(REINFORCE)
     units = {"Japan": {"Japanese": {"infantry": 1}}, "Buryatia S.S.R.": {"Russians": {"infantry": 1}}}
-    game = make_game(["lookahead/reinforce@1"], scenario={"setup": "empty", "units": units},
-                     default_agent="random", workspace=Workspace([tmp_path, packaged_root()]))
-    agent = game.agents["Japanese"] = HeuristicAgent(1, "Japanese")
-    agent.lookahead.moves = moves
+    setup = GameSetup(refs=["lookahead/reinforce@1"], seed=1, rounds=1, default_agent="random",
+                      players={"Japanese": "heuristic"})
+    game = build_game(Workspace([tmp_path, packaged_root()]), setup, recorded=recorded,
+                      scenario_text=yaml.safe_dump({"setup": "empty", "units": units}))
+    if recorded is None:
+        game.agents["Japanese"].lookahead.moves = moves
     return game
 
 
@@ -133,3 +139,14 @@ def test_an_answer_whose_worth_shows_only_through_moves_is_taken(tmp_path):
     still.run(1)
     assert answers(still, "reinforce.s") == ["Japan"]
     assert still.agents["Japanese"].lookahead.counts.get("answer changed") is None
+
+
+def test_a_resumed_game_looks_ahead_with_moving_rollouts_as_the_unbroken_one_did(tmp_path):
+    whole = reinforce_game(tmp_path)
+    whole.run(1)
+    asked = next(i for i, d in enumerate(whole.decisions) if d.get("id") == "reinforce.s")
+    # resumed just before the decision: the heuristic follows the replayed phases and looks ahead
+    resumed = reinforce_game(tmp_path, recorded=whole.decisions[:asked])
+    resumed.run(1)
+    assert answers(resumed, "reinforce.s") == ["Manchuria"]
+    assert resumed.decisions == whole.decisions and resumed.state.events == whole.state.events
