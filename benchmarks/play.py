@@ -26,6 +26,7 @@ side, then the exact one on each side in turn).
                               [--bid SIDE=IPCS] [--check-advice] [--exact-duels N] [--agents-only] [--timing-only]
     python benchmarks/play.py --paired N [--first-seed S] [--rounds N] [--ruleset REF ...]
     python benchmarks/play.py --backends N [--games N]   # codegen against closures, in turns (issue 15)
+    python benchmarks/play.py --rollout-cost [--games N] [--rounds N] [--ruleset REF ...]   # moving rollouts' cost
 
 Targets (issue 15): under `aar/house-rules@1`, < 0.2 s per 10-round game with random agents,
 < 0.5 s with heuristic agents; a cold `ruleslang call aar/commerce-raiding@1 raid_cap "United
@@ -57,6 +58,7 @@ from ruleslang.lang.eval.codegen import BACKENDS
 from ruleslang.workspace.compositions import Workspace
 from ruleslang.runtime.agents.battle_odds import REASONS
 from ruleslang.runtime.agents.heuristic import HeuristicAgent
+from ruleslang.runtime.agents.lookahead import CHANGED
 from ruleslang.runtime.saves import GameSetup, build_game
 
 LANDING_LOSS = "no place to land"  # the reason the move procedure gives when it removes stranded air units
@@ -123,6 +125,34 @@ def report_backends(ws, args) -> None:
         print(f"{', '.join(TIMED_REFS[0])}: {agent:>9} agents, back ends in turns ({len(times[BACKENDS[0]])} games "
               f"each): median CPU per game {shown}; codegen / closures = "
               f"{medians['codegen'] / medians['closures']:.2f}x")
+
+
+def report_rollout_cost(ws, refs, args) -> None:
+    """What rollouts that move units cost (issue 11): heuristic games of seeds 1..--games under
+    `refs`, the look-ahead's rollouts moving units (as shipped) and standing still
+    (`Lookahead.moves=False`, as before), in turns; CPU per game and the look-ahead's share, and
+    the ratios of moving to still in the same run."""
+    times: dict[bool, list[float]] = {True: [], False: []}
+    looked: dict[bool, list[float]] = {True: [], False: []}
+    changed: dict[bool, int] = {True: 0, False: 0}
+    for seed in range(1, args.games + 1):
+        for moves in (False, True):
+            game = build_game(ws, GameSetup(refs=refs, seed=seed, rounds=args.rounds, default_agent="heuristic"))
+            lookaheads = [a.lookahead for a in game.agents.values() if getattr(a, "lookahead", None) is not None]
+            for lookahead in lookaheads:
+                lookahead.moves = moves
+            start = time.process_time()
+            game.run(args.rounds)
+            times[moves].append(time.process_time() - start)
+            looked[moves].append(sum(la.seconds for la in lookaheads))
+            changed[moves] += sum(la.counts.get(CHANGED, 0) for la in lookaheads)
+    for moves in (False, True):
+        label = "moving" if moves else " still"
+        print(f"{', '.join(refs)}: heuristic, rollouts {label}: {statistics.mean(times[moves]):.2f} s CPU per game "
+              f"({args.games} games of {args.rounds} rounds), look-ahead {statistics.mean(looked[moves]):.2f} s of it; "
+              f"{changed[moves]} answers changed by the look-ahead")
+    print(f"{'':>9}moving / still: {statistics.mean(times[True]) / statistics.mean(times[False]):.2f}x per game, "
+          f"{statistics.mean(looked[True]) / max(1e-9, statistics.mean(looked[False])):.2f}x the look-ahead")
 
 
 def report_timing(ws, args, unit: float) -> None:
@@ -312,10 +342,11 @@ def heuristic_on(game, players: list[str], seed: int, label: str, **options) -> 
 
 
 def duel(ws, refs, sides: dict[str, list[str]], seeds: range, rounds: int, order: list[str], against: str,
-         decisions: Decisions, lost: Tally, bids: dict[str, int], check_advice: bool = False) -> list[str]:
+         decisions: Decisions, lost: Tally, bids: dict[str, int], check_advice: bool = False,
+         progress=None) -> list[str]:
     """The heuristic on each side against `against` ("random", PREVIOUS or EXACT: then the
     heuristic is the one against it) on the other, every seed: its win-or-lead rate with a Wilson
-    interval, and time per game."""
+    interval, and time per game. `progress(line)`: each game's result as played."""
     out = []
     base: dict[int, str | None] = {}  # seed -> the side the previous heuristic on every side leads with
     if against == PREVIOUS:
@@ -325,6 +356,8 @@ def duel(ws, refs, sides: dict[str, list[str]], seeds: range, rounds: int, order
             heuristic_on(game, order, seed, PREVIOUS, previous=True)
             result = game.run(rounds)
             base[seed] = result.get("winner") or result.get("ahead")
+            if progress is not None:
+                progress(f"seed {seed}: {PREVIOUS} on every side: {base[seed]}")
         for side in sides:
             n = sum(1 for s in base.values() if s == side)
             out.append(f"{PREVIOUS} on every side: {side} wins or leads in {rate_text(n, len(base))} (the agents' "
@@ -351,6 +384,8 @@ def duel(ws, refs, sides: dict[str, list[str]], seeds: range, rounds: int, order
             decisions.finish(game)
             lost.add(game.state.events, kinds_of(game))
             leader = result.get("winner") or result.get("ahead")
+            if progress is not None:
+                progress(f"seed {seed}: heuristic {side} vs {against}: {leader} ({times[-1]:.1f} s CPU)")
             wins += leader == side
             outright += result.get("winner") == side
             if seed in base:  # paired with the same seed played by the previous heuristic on every side
@@ -438,6 +473,10 @@ def main(argv=None) -> int:
     parser.add_argument("--agents-only", action="store_true", help="no timing: only the agents' matches")
     parser.add_argument("--backends", type=int, default=0, metavar="N",
                         help="only compare the back ends of evaluation: N turns of --games games each")
+    parser.add_argument("--rollout-cost", action="store_true",
+                        help="only the cost of rollouts that move units against still ones, in turns, over --games "
+                             "seeds under the --ruleset compositions (default aar/house-rules@1)")
+    parser.add_argument("--progress", action="store_true", help="print each duel game's result as it is played")
     parser.add_argument("--timing-only", action="store_true",
                         help="only the CPU times (no profiled share, no tallies, no matches)")
     args = parser.parse_args(argv)
@@ -453,6 +492,9 @@ def main(argv=None) -> int:
         for line in paired_duel(ws, refs, sides, seeds, args.rounds, list(game0.state.map.turn_order),
                                 progress=lambda line: print(line, flush=True)):
             print(line, flush=True)
+        return 0
+    if args.rollout_cost:
+        report_rollout_cost(ws, args.refs or TIMED_REFS[0], args)
         return 0
     unit = calibration()
     print(f"python {sys.version.split()[0]}; {args.rounds} rounds; calibration {unit:.3f} s CPU; "
@@ -477,7 +519,7 @@ def main(argv=None) -> int:
             continue
         lost = Tally()
         for line in duel(ws, refs, sides, range(1, games + 1), args.rounds, order, against, decisions, lost,
-                         bids, args.check_advice):
+                         bids, args.check_advice, (lambda line: print("   ", line, flush=True)) if args.progress else None):
             print(line + (" (target > 90%)" if against == "random" else ""))
         for line in lost.lines(f"heuristic vs {against}"):
             print(line)

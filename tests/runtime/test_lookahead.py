@@ -4,6 +4,8 @@ the game's dice and log are its own; and bid units go where they add most."""
 
 from __future__ import annotations
 
+import yaml
+
 from game_fixtures import make_game
 from ruleslang.base.paths import packaged_root
 from ruleslang.runtime.agents.heuristic import HeuristicAgent
@@ -92,3 +94,59 @@ def test_bid_units_go_where_they_add_most_not_only_where_the_threat_is_greatest(
         placed[previous] = [e["placed"] for e in game.state.events if e["kind"] == "place"]
     assert placed[False] == [[["Balkans", None, ["infantry"]]]]
     assert placed[True] == [[["Eastern Europe", None, ["infantry"]]]]
+
+
+# a decision whose answers differ only in what the units can do next: three armour put in Japan
+# (an island: no transport, nowhere to go) or in Manchuria (next to Buryatia, held by a lone
+# Russian infantry); the units, income and treasury are the same either way until someone moves,
+# and Japan is the neutral answer
+REINFORCE = """\
+ruleset lookahead/reinforce@1
+uses aar/base@1
+
+hook reinforce before combat_move for Japanese when round() == 1:
+    let p = current_player()
+    let s = choose one of [space("Japan"), space("Manchuria")] by p "where do the reinforcements land?"
+    add 3 armour at s for p
+"""
+
+
+def reinforce_game(tmp_path, moves: bool = True, recorded=None):
+    """The REINFORCE game: the Japanese played by the heuristic, the others by the random agent
+    (they have nothing to move); `recorded`: resumed from those decisions."""
+    folder = tmp_path / "lookahead"
+    folder.mkdir(exist_ok=True)
+    (folder / "reinforce@1.rules").write_text(REINFORCE)
+    units = {"Japan": {"Japanese": {"infantry": 1}}, "Buryatia S.S.R.": {"Russians": {"infantry": 1}}}
+    setup = GameSetup(refs=["lookahead/reinforce@1"], seed=1, rounds=1, default_agent="random",
+                      players={"Japanese": "heuristic"})
+    game = build_game(Workspace([tmp_path, packaged_root()]), setup, recorded=recorded,
+                      scenario_text=yaml.safe_dump({"setup": "empty", "units": units}))
+    if recorded is None:
+        game.agents["Japanese"].lookahead.moves = moves
+    return game
+
+
+def test_an_answer_whose_worth_shows_only_through_moves_is_taken(tmp_path):
+    game = reinforce_game(tmp_path, moves=True)
+    game.run(1)
+    assert answers(game, "reinforce.s") == ["Manchuria"]
+    assert game.agents["Japanese"].lookahead.counts.get("answer changed") == 1
+    # the armour then went on to take Buryatia in the game itself
+    assert game.state.control["Buryatia S.S.R."] == "Japanese"
+    # rollouts that move no unit value both answers alike, and the neutral answer stands
+    still = reinforce_game(tmp_path, moves=False)
+    still.run(1)
+    assert answers(still, "reinforce.s") == ["Japan"]
+    assert still.agents["Japanese"].lookahead.counts.get("answer changed") is None
+
+
+def test_a_resumed_game_looks_ahead_with_moving_rollouts_as_the_unbroken_one_did(tmp_path):
+    whole = reinforce_game(tmp_path)
+    whole.run(1)
+    asked = next(i for i, d in enumerate(whole.decisions) if d.get("id") == "reinforce.s")
+    # resumed just before the decision: the heuristic follows the replayed phases and looks ahead
+    resumed = reinforce_game(tmp_path, recorded=whole.decisions[:asked])
+    resumed.run(1)
+    assert answers(resumed, "reinforce.s") == ["Manchuria"]
+    assert resumed.decisions == whole.decisions and resumed.state.events == whole.state.events

@@ -13,10 +13,16 @@ game had been given. To value the answers of a decision asked in that phase:
 - there the copy takes the answer being valued, and from then on its dice come from a generator
   of its own, seeded by the game's seed, the decision's number and the rollout (never the game's
   generator: the game's log records only the game's own dice), and its players answer with the
-  agent's quick policies: no more moves (a move decision is answered "done"), the heuristic
-  without look-ahead for every other decision; the copy plays to the end of the turn (the rest
-  of the phase, then the turn's later phases: so what an answer does to the purchase, the
-  placement, the income shows) or for at most MAX_AFTER more decisions;
+  agent's quick policies (the heuristic as shipped before the look-ahead, `policy`): they buy,
+  move and attack, fight the battles, land their air units and place what they bought, so an
+  answer whose worth shows only through what the units then do (where units stand, what they
+  can reach) is valued by it; the copy plays to the end of the turn (the rest of the phase, then
+  the turn's later phases) or for at most MAX_AFTER more decisions. Bounds on the cost: the
+  quick policies of one decision share their battle estimates (`sims`: every rollout asks about
+  the same battles), and their non-combat moves are only the landings of air units (the
+  valuation does not see where the other units stand). `moves=False` keeps the copy's units
+  still (every move answered "done"), as the look-ahead did before (benchmarks/play.py
+  measures what moving costs);
 - the state it ends in is valued for the deciding player's side (`valuation`): the cost of the
   units of each side (what is left of their hit points), treasuries, units bought and not yet
   placed, INCOME_TURNS turns of the composition's `income(p)`, the composition's `score(side)`
@@ -159,10 +165,11 @@ class _Rollout(Agent):
     name = "look-ahead"
 
     def __init__(self, replay: list, asked: list[tuple], target: Decision, answer, stream: str,
-                 policy: Callable[[str], Agent]):
+                 policy: Callable[[str, dict], Agent], sims: dict, moves: bool = True):
         self.replay, self.asked, self.target, self.answer = replay, asked, target, answer
         self.stream = stream
-        self.policy = policy
+        self.policy, self.sims = policy, sims
+        self.moves = moves
         self.policies: dict[str, Agent] = {}
         self.count = 0
 
@@ -183,21 +190,24 @@ class _Rollout(Agent):
             return self.answer
         if i - n > MAX_AFTER:
             raise _Stop()
-        if d.kind == "move":
-            return DONE  # the quick policy stands still: planning moves would cost more than the rest
+        if d.kind == "move" and not self.moves:
+            return DONE
         agent = self.policies.get(d.player)
         if agent is None:
-            agent = self.policies[d.player] = self.policy(d.player)
+            agent = self.policies[d.player] = self.policy(d.player, self.sims)
         return agent.decide(d, game)
 
 
 class Lookahead:
     """Values the answers of a heuristic agent's rule decisions (see the module docstring)."""
 
-    def __init__(self, player: str, policy: Callable[[str], Agent], rollouts: int = ROLLOUTS):
+    def __init__(self, player: str, policy: Callable[[str, dict], Agent], rollouts: int = ROLLOUTS,
+                 moves: bool = True):
         self.player = player
-        self.policy = policy  # player -> the quick policy playing it in rollouts
+        # (player, a memo of battle estimates) -> the quick policy playing it in rollouts
+        self.policy = policy
         self.rollouts = rollouts
+        self.moves = moves
         self.counts: dict[str, int] = {}
         self.seconds = 0.0  # CPU time spent looking ahead (benchmarks/play.py)
 
@@ -217,11 +227,13 @@ class Lookahead:
             replay = game.answers[start.answered:]
             asked = [(e["kind"], e["player"]) for e in game.decisions[start.answered:]]
             number = len(game.answers)
+            sims: dict = {}  # the quick policies' battle estimates, shared by this decision's rollouts
             out = []
             for answer in answers:
                 total = 0.0
                 for r in range(self.rollouts):
-                    agent = _Rollout(replay, asked, d, answer, f"look-ahead:{game.seed}:{number}:{r}", self.policy)
+                    agent = _Rollout(replay, asked, d, answer, f"look-ahead:{game.seed}:{number}:{r}", self.policy,
+                                     sims, self.moves)
                     total += self._rollout(game, start, agent)
                 out.append(total / self.rollouts)
             self._count(LOOKED)
