@@ -56,8 +56,11 @@ class _Importer(MapReader, RulesetWriter):
     def other_untranslated(self) -> None:
         """Report what neither the map nor the ruleset reads: other attachments, relationships, elements."""
         handled = {"UnitAttachment", "TerritoryAttachment", "CanalAttachment", "UnitSupportAttachment"}
+        translated = getattr(self, "translated_attachments", set())
         for attachment in self.section("attachmentList").all("attachment"):
             cls = attachment.attrs.get("javaClass", "").rsplit(".", 1)[-1]
+            if cls in ("TriggerAttachment", "RulesAttachment") and attachment.attrs.get("name") in translated:
+                continue
             if cls not in handled:
                 self.untranslated("attachment", cls, f"'{attachment.attrs.get('name')}' attached to "
                                   f"'{attachment.attrs.get('attachTo')}' is not translated", attachment)
