@@ -16,6 +16,7 @@ from ruleslang.importers.triplea_production import (FRONTIER_TABLE, IN_FRONTIER,
 from ruleslang.importers.triplea_reader import GameReader
 from ruleslang.importers.triplea_support import read_supports, support_lines
 from ruleslang.importers.triplea_triggers import TriggerWriter, step_anchors
+from ruleslang.importers.triplea_victory import is_victory_property, victory_lines
 from ruleslang.importers.triplea_start import RANDOM_PROPERTY, RANDOM_START_DELEGATE, pick_order, random_start_lines
 from ruleslang.importers.triplea_report import RULESET_VERSION
 
@@ -240,10 +241,15 @@ class RulesetWriter(GameReader):
         settings = move_settings(attr_names, tag_names)
         lines.extend(line.replace(_MOVE_SETTINGS, settings).replace(_PURCHASE_SETTINGS, purchase)
                      for line in self.phase_lines(taken))
+        round_end = None
+        if getattr(self, "last_phase", None):
+            order = self.turn_order([p.attrs["name"] for p in self.player_elements()])
+            round_end = (self.last_phase, len(order))
         triggers = TriggerWriter(self, self.money(), all_counters, taken)
         lines.extend(triggers.lines(step_anchors(getattr(self, "step_sequence", [])),
-                                    getattr(self, "opening_phase", None)))
+                                    getattr(self, "opening_phase", None), round_end))
         self.translated_attachments = triggers.translated()
+        lines.extend(self.victory(round_end, taken))
         lines.extend(self.supports())
         lines.extend(self.property_table(taken))
         return "\n".join(lines).rstrip() + "\n"
@@ -339,6 +345,7 @@ class RulesetWriter(GameReader):
         lines.extend(self.random_start(start_step, names[opening], taken))
         self.report.phases = len(order)
         self.opening_phase = names[opening]
+        self.last_phase = names[order[-1]]
         kept = {key for keys in turns.values() for key in keys}
         self.step_sequence = [(s, p, names[phase_of[k]] if k in kept else None) for s, p, k in sequence]
         return lines
@@ -386,6 +393,33 @@ class RulesetWriter(GameReader):
         found = read_supports(self.attachments("UnitSupportAttachment"), self.unit_name, units, players,
                               self.untranslated)
         return support_lines(found)
+
+    def victory(self, round_end: tuple[str, int] | None, taken: set[str]) -> list[str]:
+        """TripleA's victory conditions, judged at the end of each round (triplea_victory.py)."""
+        if round_end is None:
+            return []
+        properties = {p.attrs.get("name", ""): p.attrs.get("value", "")
+                      for p in self.section("propertyList").all("property")}
+        sides = list(dict.fromkeys(s for s in self.first_alliances().values() if s))
+        cities = sum(1 for a in self.attachments("TerritoryAttachment") for o, v, _ in self.options(a)
+                     if o == "victoryCity" and v not in ("0", "false", ""))
+        names: dict[str, str | None] = {}
+        for key, base in (("hook", "triplea_victory"), ("count", "victory_cities_of"), ("attribute", "victory_city")):
+            name = base
+            if key == "attribute" and name in taken:
+                names[key] = None  # a unit, tag or attribute of that name: the cities are not counted
+                continue
+            while name in taken:
+                name += "_"
+            names[key] = name
+        lines, missing = victory_lines(properties, sides, cities, round_end[0], round_end[1], names)
+        elements = {p.attrs.get("name", ""): p for p in self.section("propertyList").all("property")}
+        for switch, count, needed in missing:
+            self.untranslated("victory", count, f"'{switch}' is on and the file gives no '{count}': TripleA's "
+                              f"built-in number is not translated; the alliance needs all {needed} victory cities",
+                              elements.get(switch))
+        taken.update(n for n in names.values() if n and lines)
+        return lines
 
     def random_start(self, step, phase: str, taken: set[str]) -> list[str]:
         """TripleA's held units (`heldUnits`), dealt before the first turn when the game has a
@@ -481,7 +515,7 @@ class RulesetWriter(GameReader):
                 continue
             value = prop.attrs.get("value", "")
             values[name] = value  # a property given twice: TripleA keeps the last
-            if name not in BATTLE_PROPERTIES and name != RANDOM_PROPERTY:
+            if name not in BATTLE_PROPERTIES and name != RANDOM_PROPERTY and not is_victory_property(name):
                 self.untranslated("game property", name, f"'{name}' = {value!r} is built into TripleA; not "
                                   f"translated (kept in the table {PROPERTY_TABLE})", prop)
         if not values:

@@ -41,10 +41,16 @@ from ruleslang.importers.triplea_names import identifier, quote
 # Trigger options that say when and whether it fires, rather than what it does.
 _TRIGGER_CONTROL = {"when", "conditions", "conditionType", "invert", "chance", "uses", "players"}
 # Trigger options this module translates into effects.
-_TRIGGER_ACTIONS = {"placement", "removeUnits", "resource", "resourceCount", "changeOwnership", "activateTrigger"}
+_TRIGGER_ACTIONS = {"placement", "removeUnits", "resource", "resourceCount", "changeOwnership", "activateTrigger",
+                    "victory"}
+# The game property that makes TripleA test triggers with `victory` at the end of each round.
+TRIGGERED_VICTORY = "Triggered Victory"
+# Where triggers that fire at the end of a round go (TripleA's EndRoundDelegate).
+ROUND_END = "round end"
 # Condition options this module translates.
 _CONDITION_OPTIONS = {"directPresenceTerritories", "directOwnershipTerritories", "directExclusionTerritories",
-                      "unitPresence", "switch", "conditions", "conditionType", "invert", "players"}
+                      "alliedOwnershipTerritories", "unitPresence", "switch", "conditions", "conditionType",
+                      "invert", "players", "gameProperty"}
 # How deep activateTrigger chains are followed (TripleA's own chains are short; a cycle stops here).
 _MAX_CHAIN = 8
 
@@ -158,6 +164,9 @@ class TriggerWriter:
         self.territories = set(territories)
         self.factories = {reader.unit_name(u) for u in reader.factory_units()}
         self.conditions = {a.attrs.get("name", ""): a for a in reader.attachments("RulesAttachment")}
+        self.properties = {p.attrs.get("name", ""): p.attrs.get("value", "")
+                           for p in reader.section("propertyList").all("property")}
+        self.sides = reader.first_alliances()
         self.bad_conditions: set[str] = set()
         self.good_conditions: set[str] = set()
         self.triggers: dict[str, _Trigger] = {}
@@ -165,6 +174,7 @@ class TriggerWriter:
         self.fired: set[str] = set()  # the triggers some hook fires
         self.activated: set[str] = set()  # the triggers another fires
         self.needs_first = False
+        self.tables = 0  # tables of trigger rows written so far (their names are numbered)
 
     # ------------------------------------------------------------ names
 
@@ -182,12 +192,11 @@ class TriggerWriter:
 
     def territory_list(self, code: Code, value: str, owners: str) -> str | None:
         """A list-of-spaces expression for a TripleA territory list (None: not translated)."""
-        owners = member_set(owners)
         special = {"map": "spaces()", "all": "spaces()",
-                   "controlled": f"[t for t in spaces() where controller(t) in {owners}]",
-                   "controlledNoWater": f"[t for t in territories() where controller(t) in {owners}]",
-                   "original": f"[t for t in spaces() where original_owner(t) in {owners}]",
-                   "originalNoWater": f"[t for t in territories() where original_owner(t) in {owners}]"}
+                   "controlled": f"[t for t in spaces() where {one_of('controller(t)', owners)}]",
+                   "controlledNoWater": f"[t for t in territories() where {one_of('controller(t)', owners)}]",
+                   "original": f"[t for t in spaces() where {one_of('original_owner(t)', owners)}]",
+                   "originalNoWater": f"[t for t in territories() where {one_of('original_owner(t)', owners)}]"}
         if value in special:
             return special[value]
         names = [n for n in value.split(":") if n]
@@ -215,7 +224,7 @@ class TriggerWriter:
             parts.append(f"count(units({place}, owner: {owners}, type: {kind}))")
         if built:
             kinds_text = "{" + ", ".join(quote(k) for k in built) + "}"
-            parts.append(f"(if factory_owner({place}) in {member_set(owners)} and factory_kind({place}) in "
+            parts.append(f"(if {one_of(f'factory_owner({place})', owners)} and factory_kind({place}) in "
                          f"{kinds_text} then 1 else 0)")
         return " + ".join(parts)
 
@@ -258,7 +267,8 @@ class TriggerWriter:
                 self.reader.untranslated("condition", option, f"'{name}': {option}={value!r} is not translated; "
                                          "the triggers that test it are left out", opt)
                 return None, None
-            if option in ("directPresenceTerritories", "directOwnershipTerritories", "directExclusionTerritories"):
+            if option in ("directPresenceTerritories", "directOwnershipTerritories", "directExclusionTerritories",
+                          "alliedOwnershipTerritories"):
                 single = value in self.territories
                 spaces = code.space(value) if single else self.territory_list(code, value, owners)
                 if spaces is None:
@@ -267,7 +277,9 @@ class TriggerWriter:
                     return None, None
                 place = spaces if single else "t"
                 if option == "directOwnershipTerritories":
-                    pred = f"controller({place}) in {member_set(owners)}"
+                    pred = one_of(f"controller({place})", owners)
+                elif option == "alliedOwnershipTerritories":  # held by the first of the players or an ally
+                    pred = f"controller({place}) != none and allied(controller({place}), {code.player(players[0])})"
                 elif option == "directExclusionTerritories":
                     kinds = [self.unit_set(code, v) for v, _ in presence]
                     if any(k is None for k in kinds):
@@ -288,6 +300,15 @@ class TriggerWriter:
                     if wanted == "each":
                         each = f"(if {pred} then 1 else 0)"
                     continue
+                if spaces == "spaces()" and option == "directPresenceTerritories" and presence:
+                    # Only where the players have units of the first kind asked for can the test hold:
+                    # those spaces, rather than every space of the map (the same count, far quicker).
+                    for value_, n in presence:
+                        kinds_ = self.unit_set(code, value_) or []
+                        if kinds_ and n != "0" and not any(k in self.factories for k in kinds_):
+                            kind = code.hole("unit", kinds_[0]) if len(kinds_) == 1 else "{" + ", ".join(kinds_) + "}"
+                            spaces = f"{{u.space for u in units(owner: {owners}, type: {kind})}}"
+                            break
                 matching = f"count(t for t in {spaces} where {pred})"
                 if wanted == "each":
                     each = matching
@@ -296,6 +317,8 @@ class TriggerWriter:
                     clauses.append(f"{matching} >= {code.number(int(wanted))}")
                 else:  # every territory listed
                     clauses.append(f"{matching} == count({spaces})")
+            elif option == "gameProperty":  # a property of the game file: fixed when it is imported
+                clauses.append("true" if self.properties.get(value) == "true" else "false")
             elif option == "switch":
                 clauses.append("true" if value == "true" else "false")
             elif option == "conditions":
@@ -388,6 +411,14 @@ class TriggerWriter:
             if option == "activateTrigger":
                 lines += self.activation(code, trigger, value, opt, depth)
                 continue
+            if option == "victory":
+                side = self.sides.get(trigger.players[0])
+                if side is None or self.properties.get(TRIGGERED_VICTORY) != "true":
+                    why = "its player has no alliance" if side is None else f"the game's {TRIGGERED_VICTORY!r} is off"
+                    self.note(option, f"'{trigger.name}': victory={value!r} is not translated: {why}", opt)
+                    continue
+                lines.append(f"win side({quote(side)}) {quote('TripleA victory: ' + value)}")
+                continue
             if option == "changeOwnership":
                 parts = value.split(":")
                 if len(parts) < 3 or parts[0] not in self.territories or parts[2] not in self.players \
@@ -470,10 +501,12 @@ class TriggerWriter:
             return body
         return [f"for i in 1..{times}:"] + ["    " + line for line in body]
 
-    def lines(self, anchors: dict[str, tuple[Anchor, Anchor]], opening: str | None) -> list[str]:
+    def lines(self, anchors: dict[str, tuple[Anchor, Anchor]], opening: str | None,
+              round_end: tuple[str, int] | None = None) -> list[str]:
         """The ruleset lines: one hook per (timing, phase) the triggers fire at, each trigger its
         lines there (triggers of one shape: a table of their holes and one loop).
-        `opening`: the phase that opens the game (the start's triggers fire before it)."""
+        `opening`: the phase that opens the game (the start's triggers fire before it); `round_end`:
+        (the turn's last phase, the last player's place in the turn order), where a round ends."""
         self.read_triggers()
         self.needs_first = False
         # (timing, phase) -> shape -> rows of hole values, in the order the triggers come
@@ -486,6 +519,8 @@ class TriggerWriter:
                     continue  # a step the sequence does not have ("before:Never"): fired only by others
                 a = anchor[0] if timing == "before" else anchor[1]
                 places.setdefault((a.timing, a.phase), set()).add(a.player)
+            if not trigger.whens and any(o == "victory" for o, *_ in trigger.actions):
+                places[("after", ROUND_END)] = {None}  # TripleA tests them at the end of each round
             if not places:
                 if not trigger.whens:
                     self.note("when", f"'{trigger.name}' has no `when`; not translated", trigger.element)
@@ -531,6 +566,11 @@ class TriggerWriter:
                     continue
                 name = self.fresh("triggers_at_start")
                 hook_lines.append(f"hook {name} before {opening} when round() == 1 and turn_index(current_player()) == 1:")
+            elif phase == ROUND_END:
+                if round_end is None:
+                    continue
+                name = self.fresh("triggers_at_round_end")
+                hook_lines.append(f"hook {name} after {round_end[0]} when turn_index(current_player()) == {round_end[1]}:")
             else:
                 name = self.fresh(f"triggers_{timing}_{phase}")
                 hook_lines.append(f"hook {name} {timing} {phase}:")
@@ -544,25 +584,49 @@ class TriggerWriter:
 
     def folded(self, shape: str, rows: list[list[tuple[str, object]]]) -> tuple[list[str], list[str]]:
         """One shape's text: with one row, its values written in; with more, the holes whose value
-        differs between rows read from a table (the others written in), in a loop over its rows."""
+        differs between rows read from a table (the others written in), in a loop over its rows.
+        A shape that fires only for the player a hole names (`if current_player() == <hole>`)
+        loops over that player's rows alone (a table keyed by player and number, and their count)."""
         text = shape.replace("first_units(", f"{getattr(self, 'first', 'first_units')}(")
         width = len(rows[0])
         varying = [k for k in range(width) if any(r[k] != rows[0][k] for r in rows)] if len(rows) > 1 else []
+        mover = re.match("if current_player\\(\\) == \x00(\\d+)\x00(:| and )", text)
+        by_player = int(mover.group(1)) if mover and int(mover.group(1)) in varying else None
+        if by_player is not None:  # the guard always holds for the current player's own rows
+            text = text.replace(mover.group(0), "if " if mover.group(2) == " and " else "if true:", 1)
+            varying.remove(by_player)
         columns = {k: f"c{n}" for n, k in enumerate(varying, 1)}
-        table = self.fresh("trigger_rows") if varying else None
+        self.tables += 1
+        table = self.fresh(f"trigger_rows_{self.tables}") if varying or by_player is not None else None
 
         def fill(m: re.Match) -> str:
             k = int(m.group(1))
+            if k == by_player:
+                return "current_player()"
             return f"r.{columns[k]}" if k in columns else literal(*rows[0][k])
 
         body = _HOLE.sub(fill, text).splitlines()
-        if not varying:
-            return [], [line for _ in rows[:1] for line in body] if len(rows) == 1 else \
-                [f"for i in 1..{len(rows)}:"] + ["    " + line for line in body]
+        if body[0] == "if true:":  # the player's guard was the whole test
+            body = [line[4:] for line in body[1:]]
+        if by_player is None and not varying:
+            return [], (body if len(rows) == 1 else [f"for i in 1..{len(rows)}:"] + ["    " + line for line in body])
         kinds = ", ".join(f"{columns[k]}: {_COLUMN_TYPES[rows[0][k][0]]}" for k in varying)
-        table_lines = [f"table {table}(i: int) -> ({kinds}):"]
-        table_lines += [f"    {i} -> " + ", ".join(cell(*row[k]) for k in varying) for i, row in enumerate(rows, 1)]
-        return table_lines, [f"for r in rows({table}):"] + ["    " + line for line in body]
+        if by_player is None:
+            table_lines = [f"table {table}(i: int) -> ({kinds}):"]
+            table_lines += [f"    {i} -> " + ", ".join(cell(*row[k]) for k in varying) for i, row in enumerate(rows, 1)]
+            return table_lines, [f"for r in rows({table}):"] + ["    " + line for line in body]
+        mine: dict[str, list[list[tuple[str, object]]]] = {p: [] for p in self.players}
+        for row in rows:
+            mine[str(row[by_player][1])].append(row)
+        table_lines = [f"table {table}_count(p: player) -> int:"]
+        table_lines += [f"    {quote(p)} -> {len(got)}" for p, got in mine.items()]
+        loop = [f"for i in 1..{table}_count(current_player()):"]
+        if varying:
+            table_lines.append(f"table {table}(p: player, i: int) -> ({kinds}):")
+            table_lines += [f"    {quote(p)}, {i} -> " + ", ".join(cell(*row[k]) for k in varying)
+                            for p, got in mine.items() for i, row in enumerate(got, 1)]
+            loop.append(f"    let r = {table}(current_player(), i)")
+        return table_lines, loop + ["    " + line for line in body]
 
     def translated(self) -> set[str]:
         """The attachments (triggers and conditions) written into the ruleset."""
@@ -574,9 +638,9 @@ class TriggerWriter:
         return self.uses_counter
 
 
-def member_set(owners: str) -> str:
-    """A set of players to test membership in: `owners` itself when it is a set literal."""
-    return owners if owners.startswith("{") else "{" + owners + "}"
+def one_of(who: str, owners: str) -> str:
+    """`who` is one of `owners` (a set literal, or one player: compared, no set made each time)."""
+    return f"{who} in {owners}" if owners.startswith("{") else f"{who} == {owners}"
 
 
 def combine(calls: list[str], kind: str) -> str | None:
