@@ -14,11 +14,8 @@ import pytest
 from ruleslang.cli import app as cli
 from ruleslang.importers.triplea import import_triplea, run_import
 from ruleslang.importers.triplea_triggers import Anchor, step_anchors
+from test_import_triplea import REFERENCE, tiny_with
 
-TINY = Path(__file__).parent / "board" / "fixtures" / "tiny_game.xml"
-REFERENCE = next((p for p in (Path(__file__).resolve().parents[1] / ".." / "shared" / "reference",
-                              Path(__file__).resolve().parents[2] / ".." / "shared" / "reference")
-                  if (p / "triplea-catalogue").is_dir()), None)
 RULES = 'javaClass="games.strategy.triplea.attachments.RulesAttachment" type="player"'
 TRIGGER = 'javaClass="games.strategy.triplea.attachments.TriggerAttachment" type="player"'
 # tiny_game.xml's one trigger: a resource and no `when`
@@ -26,53 +23,31 @@ OLD_TRIGGER = ('    <attachment name="triggerAttachmentBonus" attachTo="Reds" '
                'javaClass="games.strategy.triplea.attachments.TriggerAttachment" type="player">\n'
                '      <option name="resource" value="PUs"/>\n    </attachment>\n')
 
-TRIGGERS = f"""    <attachment name="cond_foot_Reds" attachTo="Reds" {RULES}>
-      <option name="directPresenceTerritories" value="map" count="each"/>
-      <option name="unitPresence" value="foot" count="1"/>
-    </attachment>
-    <attachment name="cond_hold_Marsh" attachTo="Reds" {RULES}>
-      <option name="directOwnershipTerritories" value="Marsh"/>
-    </attachment>
-    <attachment name="income_Reds" attachTo="Reds" {TRIGGER}>
-      <option name="when" value="before:redPurchase"/>
-      <option name="conditions" value="cond_foot_Reds"/>
-      <option name="resource" value="PUs"/>
-      <option name="resourceCount" value="5"/>
-      <option name="activateTrigger" value="marsh_bonus:1:false:false:true:false"/>
-    </attachment>
-    <attachment name="marsh_bonus" attachTo="Reds" {TRIGGER}>
-      <option name="when" value="before:Never"/>
-      <option name="conditions" value="cond_hold_Marsh"/>
-      <option name="resource" value="PUs"/>
-      <option name="resourceCount" value="3"/>
-    </attachment>
-    <attachment name="garrison" attachTo="Reds" {TRIGGER}>
-      <option name="when" value="after:blueWeird"/>
-      <option name="conditions" value="cond_hold_Marsh"/>
-      <option name="placement" value="Marsh:foot" count="2"/>
-      <option name="notification" value="GARRISON"/>
-    </attachment>
-    <attachment name="stipend_Reds" attachTo="Reds" {TRIGGER}>
-      <option name="when" value="after:redEndTurn"/>
-      <option name="resource" value="PUs"/>
-      <option name="resourceCount" value="1"/>
-    </attachment>
-    <attachment name="stipend_Blues" attachTo="Blues" {TRIGGER}>
-      <option name="when" value="after:blueEndTurn"/>
-      <option name="resource" value="PUs"/>
-      <option name="resourceCount" value="1"/>
-    </attachment>
-"""
+
+def attachment(name: str, owner: str, cls: str, *options: tuple[str, str] | tuple[str, str, str]) -> str:
+    """An attachment's XML: options as (name, value) or (name, value, count)."""
+    lines = [f'    <attachment name="{name}" attachTo="{owner}" {cls}>']
+    for option in options:
+        count = f' count="{option[2]}"' if len(option) > 2 else ""
+        lines.append(f'      <option name="{option[0]}" value="{option[1]}"{count}/>')
+    return "\n".join(lines + ["    </attachment>", ""])
 
 
-def tiny_with(tmp_path: Path, replace: dict[str, str]) -> Path:
-    text = TINY.read_text(encoding="utf-8")
-    for old, new in replace.items():
-        assert old in text, old
-        text = text.replace(old, new)
-    game = tmp_path / "tiny_game.xml"
-    game.write_text(text, encoding="utf-8")
-    return game
+HOLD_MARSH = attachment("cond_hold_Marsh", "Reds", RULES, ("directOwnershipTerritories", "Marsh"))
+TRIGGERS = "".join([
+    attachment("cond_foot_Reds", "Reds", RULES, ("directPresenceTerritories", "map", "each"),
+               ("unitPresence", "foot", "1")),
+    HOLD_MARSH,
+    attachment("income_Reds", "Reds", TRIGGER, ("when", "before:redPurchase"), ("conditions", "cond_foot_Reds"),
+               ("resource", "PUs"), ("resourceCount", "5"),
+               ("activateTrigger", "marsh_bonus:1:false:false:true:false")),
+    attachment("marsh_bonus", "Reds", TRIGGER, ("when", "before:Never"), ("conditions", "cond_hold_Marsh"),
+               ("resource", "PUs"), ("resourceCount", "3")),
+    attachment("garrison", "Reds", TRIGGER, ("when", "after:blueWeird"), ("conditions", "cond_hold_Marsh"),
+               ("placement", "Marsh:foot", "2"), ("notification", "GARRISON")),
+    *(attachment(f"stipend_{p}", p, TRIGGER, ("when", f"after:{p[:-1].lower()}EndTurn"), ("resource", "PUs"),
+                 ("resourceCount", "1")) for p in ("Reds", "Blues")),
+])
 
 
 def played(root: Path, rounds: int, *more: str) -> list[dict]:
@@ -152,11 +127,8 @@ def test_without_the_count_the_alliance_needs_every_victory_city_and_a_warning_s
 
 
 def test_a_victory_trigger_wins_for_its_players_alliance(tmp_path):
-    trigger = (f'    <attachment name="win_north" attachTo="Reds" {TRIGGER}>\n'
-               '      <option name="conditions" value="cond_hold_Marsh"/>\n'
-               '      <option name="victory" value="NORTH_WINS"/>\n    </attachment>\n'
-               f'    <attachment name="cond_hold_Marsh" attachTo="Reds" {RULES}>\n'
-               '      <option name="directOwnershipTerritories" value="Marsh:Redland"/>\n    </attachment>\n')
+    trigger = attachment("win_north", "Reds", TRIGGER, ("conditions", "cond_hold_Marsh"),
+                         ("victory", "NORTH_WINS")) + HOLD_MARSH
     game = tiny_with(tmp_path, {OLD_TRIGGER: trigger, VICTORY[0]: '    <property name="Triggered Victory" '
                                 'value="true"><boolean/></property>\n' + VICTORY[0]})
     import_triplea(game, tmp_path / "out")

@@ -14,8 +14,10 @@ names and values, `triplea_report` holds the report. What the XML declares is tr
   options as tags, each player's production frontier (what it may buy, at what price), and a
   player's turn as `phase` declarations over the runtime's procedures plus `sequence turn`.
 
-Everything else (conditions, triggers, political actions, game properties coded in Java, ...)
-is listed in the `ImportReport` as untranslated, with its XML line. The XML is read by
+Triggers and their conditions become hooks (`triplea_triggers`), victory conditions a hook at the
+end of each round (`triplea_victory`). Everything else (political actions, game properties coded in
+Java, trigger options with no translation, ...) is listed in the `ImportReport` as untranslated,
+with its XML line. The XML is read by
 `safexml` (no entity declarations, no DTD fetching: D640, D641). Codes:
 
     D642 not a TripleA game file             D643 the XML contradicts itself

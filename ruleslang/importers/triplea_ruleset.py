@@ -190,10 +190,10 @@ class RulesetWriter(GameReader):
             f"map {quote(map_name)}",
             f"uses {BATTLE_RULESET}",
             "",
-            "# Generated from the TripleA game file: unit types, production costs and the step",
-            f"# sequence; {BATTLE_RULESET} fights the battles with the unit values written here.",
-            "# Conditions, triggers and most game properties are not translated; the import report",
-            "# lists them.",
+            "# Generated from the TripleA game file: unit types, production costs, the step sequence,",
+            "# triggers and victory conditions; " + BATTLE_RULESET + " fights the battles with the unit",
+            "# values written here. What is not translated (most game properties, some trigger and",
+            "# condition options, ...) the import report lists.",
             "",
         ]
         if any(tag_names[t] != t for t in tags):
