@@ -400,11 +400,14 @@ class RulesetWriter(GameReader):
             return []
         properties = {p.attrs.get("name", ""): p.attrs.get("value", "")
                       for p in self.section("propertyList").all("property")}
-        sides = list(dict.fromkeys(s for s in self.first_alliances().values() if s))
+        sides: dict[str, list[str]] = {}
+        for player, side in self.first_alliances().items():
+            if side and player in {p.attrs["name"] for p in self.player_elements()}:
+                sides.setdefault(side, []).append(player)
         cities = sum(1 for a in self.attachments("TerritoryAttachment") for o, v, _ in self.options(a)
                      if o == "victoryCity" and v not in ("0", "false", ""))
         names: dict[str, str | None] = {}
-        for key, base in (("hook", "triplea_victory"), ("count", "victory_cities_of"), ("attribute", "victory_city")):
+        for key, base in (("hook", "triplea_victory"), ("attribute", "victory_city")):
             name = base
             if key == "attribute" and name in taken:
                 names[key] = None  # a unit, tag or attribute of that name: the cities are not counted

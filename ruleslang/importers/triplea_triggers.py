@@ -354,7 +354,7 @@ class TriggerWriter:
                 if option == "when":
                     timing, _, step = value.partition(":")
                     trigger.whens.append((timing, step))
-                elif option == "conditions":
+                elif option in ("conditions", "trigger"):  # `trigger`: TripleA's older name for it
                     trigger.conditions += [c for c in value.split(":") if c]
                 elif option == "conditionType":
                     trigger.condition_type = value
