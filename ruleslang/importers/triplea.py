@@ -14,8 +14,10 @@ names and values, `triplea_report` holds the report. What the XML declares is tr
   options as tags, each player's production frontier (what it may buy, at what price), and a
   player's turn as `phase` declarations over the runtime's procedures plus `sequence turn`.
 
-Everything else (conditions, triggers, political actions, game properties coded in Java, ...)
-is listed in the `ImportReport` as untranslated, with its XML line. The XML is read by
+Triggers and their conditions become hooks (`triplea_triggers`), victory conditions a hook at the
+end of each round (`triplea_victory`). Everything else (political actions, game properties coded in
+Java, trigger options with no translation, ...) is listed in the `ImportReport` as untranslated,
+with its XML line. The XML is read by
 `safexml` (no entity declarations, no DTD fetching: D640, D641). Codes:
 
     D642 not a TripleA game file             D643 the XML contradicts itself
@@ -56,8 +58,11 @@ class _Importer(MapReader, RulesetWriter):
     def other_untranslated(self) -> None:
         """Report what neither the map nor the ruleset reads: other attachments, relationships, elements."""
         handled = {"UnitAttachment", "TerritoryAttachment", "CanalAttachment", "UnitSupportAttachment"}
+        translated = getattr(self, "translated_attachments", set())
         for attachment in self.section("attachmentList").all("attachment"):
             cls = attachment.attrs.get("javaClass", "").rsplit(".", 1)[-1]
+            if cls in ("TriggerAttachment", "RulesAttachment") and attachment.attrs.get("name") in translated:
+                continue
             if cls not in handled:
                 self.untranslated("attachment", cls, f"'{attachment.attrs.get('name')}' attached to "
                                   f"'{attachment.attrs.get('attachTo')}' is not translated", attachment)

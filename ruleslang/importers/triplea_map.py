@@ -154,17 +154,6 @@ class MapReader(GameReader):
             out.append(entry)
         return out
 
-    def turn_order(self, players: list[str]) -> list[str]:
-        """The players in the order their repeating steps come in the sequence."""
-        order: list[str] = []
-        # The repeating steps give the turn order; one-off bid steps may list players differently.
-        repeating = [s for s in self.steps() if s.attrs.get("maxRunCount") != "1"]
-        for step in repeating or self.steps():
-            player = step.attrs.get("player")
-            if player and player in players and player not in order:
-                order.append(player)
-        return order or players
-
     def canals(self, territories: dict[str, XmlElement], water: set[str],
                neighbours: dict[str, set[str]]) -> list[dict]:
         """The canals a ruleslang map can hold: passages between sea zones that the canal's land

@@ -82,6 +82,24 @@ class GameReader:
         """The `<player>` elements that have a name, in the file's order."""
         return [p for p in self.section("playerList").all("player") if p.attrs.get("name")]
 
+    def turn_order(self, players: list[str]) -> list[str]:
+        """The players in the order their repeating steps come in the sequence."""
+        order: list[str] = []
+        # The repeating steps give the turn order; one-off bid steps may list players differently.
+        repeating = [s for s in self.steps() if s.attrs.get("maxRunCount") != "1"]
+        for step in repeating or self.steps():
+            player = step.attrs.get("player")
+            if player and player in players and player not in order:
+                order.append(player)
+        return order or players
+
+    def first_alliances(self) -> dict[str, str]:
+        """Player -> its side: the first alliance the player list gives it (as the map's players)."""
+        out: dict[str, str] = {}
+        for element in self.section("playerList").all("alliance"):
+            out.setdefault(element.attrs.get("player", ""), element.attrs.get("alliance", ""))
+        return out
+
     def unit_name(self, name: str, element: XmlElement | None = None) -> str:
         """The ruleslang name of a TripleA unit type (renamed when it is not an identifier, or
         when the battle ruleset every import uses declares the name)."""

@@ -38,6 +38,7 @@ class ImportReport:
     players: int = 0
     unit_types: int = 0
     phases: int = 0
+    triggers: int = 0  # TripleA triggers written as hooks
     untranslated: list[ImportItem] = field(default_factory=list)
     renames: list[tuple[str, str]] = field(default_factory=list)
 

@@ -15,6 +15,8 @@ from ruleslang.importers.triplea_production import (FRONTIER_TABLE, IN_FRONTIER,
                                                       read_frontiers)
 from ruleslang.importers.triplea_reader import GameReader
 from ruleslang.importers.triplea_support import read_supports, support_lines
+from ruleslang.importers.triplea_triggers import TriggerWriter, step_anchors
+from ruleslang.importers.triplea_victory import is_victory_property, victory_lines
 from ruleslang.importers.triplea_start import RANDOM_PROPERTY, RANDOM_START_DELEGATE, pick_order, random_start_lines
 from ruleslang.importers.triplea_report import RULESET_VERSION
 
@@ -88,6 +90,13 @@ _UNIT_TAGS = {
     "canNotMoveDuringCombatMove": "no_combat_move",
     **BATTLE_TAGS,
 }
+
+
+def _phase_of(key: str) -> str:
+    """The phase a turn's step stands for: its delegate class's, or (`CLASS#delegate`, a turn with
+    several place delegates) its delegate's name."""
+    cls, _, delegate = key.partition("#")
+    return snake_case(delegate) if delegate else _TURN_PHASES[cls][0]
 
 
 def merged_order(turns: list[list[str]]) -> list[str]:
@@ -181,10 +190,10 @@ class RulesetWriter(GameReader):
             f"map {quote(map_name)}",
             f"uses {BATTLE_RULESET}",
             "",
-            "# Generated from the TripleA game file: unit types, production costs and the step",
-            f"# sequence; {BATTLE_RULESET} fights the battles with the unit values written here.",
-            "# Conditions, triggers and most game properties are not translated; the import report",
-            "# lists them.",
+            "# Generated from the TripleA game file: unit types, production costs, the step sequence,",
+            "# triggers and victory conditions; " + BATTLE_RULESET + " fights the battles with the unit",
+            "# values written here. What is not translated (most game properties, some trigger and",
+            "# condition options, ...) the import report lists.",
             "",
         ]
         if any(tag_names[t] != t for t in tags):
@@ -208,6 +217,7 @@ class RulesetWriter(GameReader):
         lines.extend(_INCOME_FORMULA)
         taken = unit_names | set(attr_names.values()) | set(tag_names.values()) | {"income"} | battle.names
         counter_lines, counters = self.resource_counters(taken)
+        all_counters = dict(counters)  # what triggers may change, charged by purchases or not
         lines.extend(counter_lines)
         # A rule that costs a resource left without a counter cannot be charged: not offered.
         kept = [o for o in offers if all(r in counters for r, _ in o.resources)]
@@ -231,6 +241,15 @@ class RulesetWriter(GameReader):
         settings = move_settings(attr_names, tag_names)
         lines.extend(line.replace(_MOVE_SETTINGS, settings).replace(_PURCHASE_SETTINGS, purchase)
                      for line in self.phase_lines(taken))
+        round_end = None
+        if getattr(self, "last_phase", None):
+            order = self.turn_order([p.attrs["name"] for p in self.player_elements()])
+            round_end = (self.last_phase, len(order))
+        triggers = TriggerWriter(self, self.money(), all_counters, taken)
+        lines.extend(triggers.lines(step_anchors(getattr(self, "step_sequence", [])),
+                                    getattr(self, "opening_phase", None), round_end))
+        self.translated_attachments = triggers.translated()
+        lines.extend(self.victory(round_end, taken))
         lines.extend(self.supports())
         lines.extend(self.property_table(taken))
         return "\n".join(lines).rstrip() + "\n"
@@ -246,7 +265,11 @@ class RulesetWriter(GameReader):
         delegates = {d.attrs.get("name"): d for d in self.section("gamePlay").all("delegate")}
         turns: dict[str, list[str]] = {}
         start_step = None  # TripleA's RandomStartDelegate step, translated as a hook (random_start)
+        # The sequence as (step, player, delegate key or None): where triggers name steps (step_anchors).
+        sequence: list[tuple[str, str | None, str | None]] = []
+        split = self.split_places(delegates)
         for step in self.steps():
+            sequence.append((step.attrs.get("name", ""), step.attrs.get("player"), None))
             delegate = delegates.get(step.attrs.get("delegate"))
             if delegate is None:
                 self.fail(f"the step '{step.attrs.get('name')}' uses the unknown delegate "
@@ -269,7 +292,11 @@ class RulesetWriter(GameReader):
                                   f"'{step.attrs.get('name')}' is not translated", prop)
             keys = turns.setdefault(player, [])
             phase = _TURN_PHASES[cls][0]
-            twin = next((k for k in keys if k != cls and _TURN_PHASES[k][0] == phase), None)
+            if (player, cls) in split:  # one phase for each place delegate of the turn
+                cls = f"{cls}#{step.attrs.get('delegate')}"
+                phase = snake_case(step.attrs.get("delegate", ""))
+            sequence[-1] = (sequence[-1][0], player, cls)
+            twin = next((k for k in keys if k != cls and _phase_of(k) == phase), None)
             if twin is not None:
                 # Two delegates of one runtime procedure (PurchaseDelegate and NoPUPurchaseDelegate):
                 # a ruleslang turn has each phase once, so the first step stands for both.
@@ -280,7 +307,15 @@ class RulesetWriter(GameReader):
                 keys.append(cls)
         if not turns:
             return []
-        phase_of = {key: _TURN_PHASES[key][0] for keys in turns.values() for key in keys}
+        for player, keys in turns.items():
+            if "combat move" in keys and "BattleDelegate" not in keys:
+                # Its moves into enemy land would start battles no step of its turn fights.
+                keys.remove("combat move")
+                where = next(s for s in self.steps() if s.attrs.get("player") == player)
+                self.untranslated("step", "combat move", f"{player}'s turn has a combat move and no battle step; "
+                                  "its combat move is skipped", where)
+                sequence = [(s, p, None if p == player and k == "combat move" else k) for s, p, k in sequence]
+        phase_of = {key: _phase_of(key) for keys in turns.values() for key in keys}
         classes: dict[str, str] = {}  # phase name -> the delegate class first seen for it
         for keys in turns.values():
             for key in keys:
@@ -294,7 +329,8 @@ class RulesetWriter(GameReader):
         lines = []
         names = {}
         for phase in order:
-            name, body = _TURN_PHASES[classes[phase]]
+            name, body = _TURN_PHASES[classes[phase].split("#")[0]]
+            name = _phase_of(classes[phase])
             if body is not None:  # else declared by the battle ruleset
                 while name in taken:
                     name += "_phase"
@@ -308,7 +344,26 @@ class RulesetWriter(GameReader):
         opening = next(p for p in order if p in {phase_of[k] for k in turns[first]})
         lines.extend(self.random_start(start_step, names[opening], taken))
         self.report.phases = len(order)
+        self.opening_phase = names[opening]
+        self.last_phase = names[order[-1]]
+        kept = {key for keys in turns.values() for key in keys}
+        self.step_sequence = [(s, p, names[phase_of[k]] if k in kept else None) for s, p, k in sequence]
         return lines
+
+    def split_places(self, delegates: dict) -> set[tuple[str, str]]:
+        """(player, delegate class) of the place delegates that a player's turn has more than one
+        of (Imperialism 1974: wealth, armies, structures): each becomes a phase of its own, named
+        after its delegate, so that the triggers TripleA fires at each step fire there."""
+        seen: dict[tuple[str, str], set[str]] = {}
+        for step in self.steps():
+            delegate = delegates.get(step.attrs.get("delegate"))
+            player = step.attrs.get("player")
+            if delegate is None or not player or step.attrs.get("maxRunCount") == "1":
+                continue
+            cls = delegate.attrs.get("javaClass", "").rsplit(".", 1)[-1]
+            if _TURN_PHASES.get(cls, ("",))[0] == "place":
+                seen.setdefault((player, cls), set()).add(step.attrs.get("delegate"))
+        return {key for key, names in seen.items() if len(names) > 1}
 
     @staticmethod
     def skip_hooks(order: list[str], names: dict[str, str], turns: dict[str, set[str]], taken: set[str]) -> list[str]:
@@ -338,6 +393,36 @@ class RulesetWriter(GameReader):
         found = read_supports(self.attachments("UnitSupportAttachment"), self.unit_name, units, players,
                               self.untranslated)
         return support_lines(found)
+
+    def victory(self, round_end: tuple[str, int] | None, taken: set[str]) -> list[str]:
+        """TripleA's victory conditions, judged at the end of each round (triplea_victory.py)."""
+        if round_end is None:
+            return []
+        properties = {p.attrs.get("name", ""): p.attrs.get("value", "")
+                      for p in self.section("propertyList").all("property")}
+        sides: dict[str, list[str]] = {}
+        for player, side in self.first_alliances().items():
+            if side and player in {p.attrs["name"] for p in self.player_elements()}:
+                sides.setdefault(side, []).append(player)
+        cities = sum(1 for a in self.attachments("TerritoryAttachment") for o, v, _ in self.options(a)
+                     if o == "victoryCity" and v not in ("0", "false", ""))
+        names: dict[str, str | None] = {}
+        for key, base in (("hook", "triplea_victory"), ("attribute", "victory_city")):
+            name = base
+            if key == "attribute" and name in taken:
+                names[key] = None  # a unit, tag or attribute of that name: the cities are not counted
+                continue
+            while name in taken:
+                name += "_"
+            names[key] = name
+        lines, missing = victory_lines(properties, sides, cities, round_end[0], round_end[1], names)
+        elements = {p.attrs.get("name", ""): p for p in self.section("propertyList").all("property")}
+        for switch, count, needed in missing:
+            self.untranslated("victory", count, f"'{switch}' is on and the file gives no '{count}': TripleA's "
+                              f"built-in number is not translated; the alliance needs all {needed} victory cities",
+                              elements.get(switch))
+        taken.update(n for n in names.values() if n and lines)
+        return lines
 
     def random_start(self, step, phase: str, taken: set[str]) -> list[str]:
         """TripleA's held units (`heldUnits`), dealt before the first turn when the game has a
@@ -433,7 +518,7 @@ class RulesetWriter(GameReader):
                 continue
             value = prop.attrs.get("value", "")
             values[name] = value  # a property given twice: TripleA keeps the last
-            if name not in BATTLE_PROPERTIES and name != RANDOM_PROPERTY:
+            if name not in BATTLE_PROPERTIES and name != RANDOM_PROPERTY and not is_victory_property(name):
                 self.untranslated("game property", name, f"'{name}' = {value!r} is built into TripleA; not "
                                   f"translated (kept in the table {PROPERTY_TABLE})", prop)
         if not values:
