@@ -100,7 +100,7 @@ def _segments(a: tuple[float, float], b: tuple[float, float], width: int | None)
     """The lines drawing a connection: one, or, on a picture drawn by positions where the two ends
     lie more than half the picture apart (a map wrapping around left to right, as TripleA's world
     maps do), two running off the nearer edges so that no line crosses the whole board."""
-    (x1, y1), (x2, y2) = a, b
+    (x1, _), (x2, _) = a, b
     if width is None or abs(x2 - x1) <= width / 2:
         return [(a, b)]
     (lx, ly), (rx, ry) = (a, b) if x1 < x2 else (b, a)
