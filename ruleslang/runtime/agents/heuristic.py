@@ -744,10 +744,11 @@ class HeuristicAgent(Agent):
         escort: `held`): each sea zone with enemy units, the dearest fleet first (the units'
         purchase costs), with the fewest of the units that fire there (strongest first; an air unit
         only if a territory is left for it to land in) that win with at least ATTACK_ODDS and are
-        expected to destroy more value than they lose. The quick simulation guesses the number; the exact chain of the rules' own battle steps
-        (`fleet_odds`) decides, since the quick simulation knows nothing of what may fire at
-        what (aircraft that cannot hit a submarine, say); a battle the chain does not answer
-        (over its budget, or one it cannot follow) is not fought."""
+        expected to destroy more value than they lose. The quick simulation guesses the number;
+        the exact chain of the rules' own battle steps (`fleet_odds`) decides, since the quick
+        simulation knows nothing of what may fire at what (units the rules let hit only some
+        others, say); a battle the chain does not answer (over its budget, or one it cannot
+        follow) is not fought."""
         board = game.board
         reach: dict[str, list[tuple[int, tuple]]] = {}
         for uid in engine.movable_units():
