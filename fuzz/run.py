@@ -486,6 +486,7 @@ def mutate(rng: random.Random, seed: bytes, corpus: list[bytes], target: str) ->
 def _child(target: Target, data: bytes, workdir: Path, conn) -> None:
     """Run one input under the memory limit; a dump of the stacks lands in `stack.txt` near the time limit."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the campaign (the parent), not one input
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the parent's `stop_on_sigterm` is not the child's
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
     dump = open(workdir / "stack.txt", "w")
     # at TIME_LIMIT seconds of CPU the kernel sends SIGXCPU: the stacks are dumped, and a second
@@ -789,12 +790,23 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+def stop_on_sigterm() -> None:
+    """Let `kill` (SIGTERM) end a campaign as Ctrl-C does, with its report: a campaign started in
+    the background by a shell that ignores Ctrl-C there can still be stopped and read."""
+    signal.signal(signal.SIGTERM, _interrupt)
+
+
 def main(argv: list[str] | None = None) -> int:
     """The command line: fuzz, print the figures, exit 1 when anything failed."""
     args = _arguments(argv)
     if args.show is not None:
         return show(args.show)
     # the mutants go through the parse cache too, but into a folder of this run, not the user's cache
+    stop_on_sigterm()
     cache = tempfile.mkdtemp(prefix="fuzz-cache-")
     os.environ.setdefault("RULESLANG_CACHE_DIR", cache)
     try:

@@ -94,6 +94,28 @@ def test_ctrl_c_ends_a_campaign_with_the_report_of_what_ran(harness, tmp_path, m
     assert any(p.name.startswith("boom-") for p in tmp_path.iterdir())  # the findings are written all the same
 
 
+def test_sigterm_ends_a_campaign_as_ctrl_c_does(harness, tmp_path, monkeypatch):
+    import os
+    import signal
+    ticks = []
+
+    def progress_then_term(report, *args):
+        ticks.append(1)
+        if len(ticks) == 2:
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    before = signal.getsignal(signal.SIGTERM)
+    try:
+        harness.stop_on_sigterm()
+        monkeypatch.setattr(harness, "_progress", progress_then_term)
+        targets = {"boom": harness.Target("boom", "txt", _raises, lambda: [b"seed\n"], "cat {path}", warm=False)}
+        out = io.StringIO()
+        report = harness.fuzz(float("inf"), seed=6, targets=targets, findings=tmp_path, out=out, progress=0.2)
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    assert report.interrupted and "(interrupted" in out.getvalue()
+
+
 @pytest.mark.parametrize("stderr, kind", [
     ("a.rules:2:3: error[P001]: expected an expression\n   2 | x error y\n", "ok"),
     ("ruleslang: error[U110]: a.rules has no formula named 'f'\n", "ok"),
