@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from ruleslang.runtime.agents.heuristic import _hits, _take
+from ruleslang.runtime.agents.quick_battle import hits as _hits, take as _take
 
 
 def _hits_by_randint(rng: random.Random, side: list[list]) -> int:

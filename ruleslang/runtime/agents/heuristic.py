@@ -52,6 +52,7 @@ from ruleslang.lang.check.advice import OPTIONS
 from ruleslang.runtime.decisions import DONE, Agent, Decision
 from ruleslang.runtime.agents.battle_odds import BattleOdds, most_numerous_owner
 from ruleslang.runtime.agents.lookahead import MARGIN, Lookahead, candidates, follow
+from ruleslang.runtime.agents.quick_battle import SIM_TRIALS, simulate
 from ruleslang.runtime.agents.shipping import Shipping
 from ruleslang.runtime.kit.casualties import casualty_order, cheapest_rank, enemy_casualty_order
 from ruleslang.runtime.kit.movement import Move
@@ -59,7 +60,6 @@ from ruleslang.runtime.kit.placement import pack
 
 ATTACK_ODDS = 0.75   # attack when the simulated chance of taking the space is at least this
 SCORE_ODDS = 0.55    # ... or this, for a space that raises the side's score
-SIM_TRIALS = 60      # the quick simulation's battles per estimate (the fallback of the exact odds)
 QUICK_MARGIN = 0.25  # the quick simulation misses by about this much (it ignores support fire and first strikes)
 EXTRA_UNITS = 2      # units added to the quick guess of an attack while the exact odds fall short
 FLEET_STATES = 600   # the exact chain's states for one combat move's attacks at sea (battle_odds.py)
@@ -476,11 +476,11 @@ class HeuristicAgent(Agent):
         a_vals = tuple(sorted(self._combatant(game, u, "attacker") for u in attack))
         d_vals = tuple(sorted(self._combatant(game, u, "defender") for u in defence))
         if self.sims is None:
-            return _simulate(a_vals, d_vals, self.rng)
+            return simulate(a_vals, d_vals, self.rng)
         key = (a_vals, d_vals)
         found = self.sims.get(key)
         if found is None:
-            found = self.sims[key] = _simulate(a_vals, d_vals, random.Random(f"quick:{self.seed}:{key}"))
+            found = self.sims[key] = simulate(a_vals, d_vals, random.Random(f"quick:{self.seed}:{key}"))
         return found
 
     # ------------------------------------------------------------------ moves
@@ -927,69 +927,3 @@ def _bid_unit(type_name: str, owner: str, space: str) -> _Sample:
     unit = _Sample(type_name, owner)
     unit.space = space
     return unit
-
-
-def _simulate(a_vals: tuple, d_vals: tuple, rng: random.Random) -> int:
-    """In how many of SIM_TRIALS battles of attackers `a_vals` against defenders `d_vals` (each a
-    (fire value, cost, hit points) of a unit) the attackers destroy the defenders, rolled by `rng`."""
-    getrandbits = rng.getrandbits
-    wins = 0
-    for _ in range(SIM_TRIALS):
-        a = [[v, c, h] for v, c, h in a_vals]
-        dd = [[v, c, h] for v, c, h in d_vals]
-        a_ordered = d_ordered = False  # whether a side is in casualty order (`_take`)
-        for _round in range(12):
-            a_hits = _hits(getrandbits, a)
-            d_hits = _hits(getrandbits, dd)
-            d_ordered = _take(dd, a_hits, d_ordered)
-            a_ordered = _take(a, d_hits, a_ordered)
-            if not a or not dd:
-                break
-        if not dd and a:
-            wins += 1
-    return wins
-
-
-def _hits(getrandbits, side: list[list]) -> int:
-    """How many units of a simulated side ([fire value, cost, hits left]) hit: a die for each, in
-    order. Each die is drawn as CPython's `Random.randint(1, 6)` draws it (three random bits, drawn
-    again while they make 6 or 7), so the numbers and the generator's state after are the same as
-    randint's (tests/agents/test_quick_simulation.py), at a third of the cost: the quick simulation
-    throws most of a heuristic game's dice."""
-    hits = 0
-    for unit in side:
-        r = getrandbits(3)
-        while r >= 6:
-            r = getrandbits(3)
-        if r + 1 <= unit[0]:
-            hits += 1
-    return hits
-
-
-def _casualty_key(unit: list):
-    return unit[2] <= 1, unit[1]
-
-
-def _take(side: list[list], hits: int, in_order: bool = False) -> bool:
-    """Remove casualties: units that can absorb a hit first, then the cheapest; whether the side
-    is left in that order. The side is sorted as before every hit (a stable sort) only when it may
-    be out of order: at first (unless `in_order`), and after a hit that changed the first unit's
-    place, a unit brought down to its last hit point; a removed one leaves the rest in order."""
-    if hits <= 0 or not side:
-        return in_order
-    if not in_order:
-        side.sort(key=_casualty_key)
-    while True:
-        first = side[0]
-        first[2] -= 1
-        hits -= 1
-        if first[2] <= 0:
-            side.pop(0)
-            if hits <= 0 or not side:
-                return True
-        elif first[2] == 1:
-            if hits <= 0:
-                return False
-            side.sort(key=_casualty_key)
-        elif hits <= 0:
-            return True
