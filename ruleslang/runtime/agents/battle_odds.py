@@ -60,15 +60,7 @@ class BattleOdds:
         the enemy units at `space` as the board stands (the battle's `fights` setting chooses who
         defends), or the units `defence` (a battle being fought: those that outlive its round),
         undamaged, as if all of them were the most numerous owner's."""
-        types = _types(attack)
-        defending = _types(defence) if defence is not None else None
-        key = (game.state.version, attacker, space, tuple(sorted(types.items())),
-               tuple(sorted(defending.items())) if defending is not None else None, amphibious_from)
-        if key in self._cache:
-            self.counts[CACHED] += 1
-            found = self._cache[key]
-        else:
-            found = self._cache[key] = self._run(game, attacker, attack, types, space, defence, amphibious_from)
+        found = self._answer(game, attacker, attack, space, defence, amphibious_from)
         if found is None:
             return None
         return found[1] if take else found[0]
@@ -77,14 +69,21 @@ class BattleOdds:
         """(the chance that `attack` destroys the defence of `space` with some of it left, the
         expected value its side loses, the expected value the defence loses; values by purchase
         cost), from the same cached chain as `chance`; None as there."""
+        found = self._answer(game, attacker, attack, space, None, None)
+        return None if found is None else (found[0], found[2], found[3])
+
+    def _answer(self, game, attacker: str, attack: list, space: str, defence: list | None,
+                amphibious_from: str | None) -> tuple[float, float, float, float] | None:
+        """`_run`'s answer for this battle on the board as it stands, cached (and counted) per battle."""
         types = _types(attack)
-        key = (game.state.version, attacker, space, tuple(sorted(types.items())), None, None)
+        defending = _types(defence) if defence is not None else None
+        key = (game.state.version, attacker, space, tuple(sorted(types.items())),
+               tuple(sorted(defending.items())) if defending is not None else None, amphibious_from)
         if key in self._cache:
             self.counts[CACHED] += 1
-            found = self._cache[key]
-        else:
-            found = self._cache[key] = self._run(game, attacker, attack, types, space, None, None)
-        return None if found is None else (found[0], found[2], found[3])
+            return self._cache[key]
+        found = self._cache[key] = self._run(game, attacker, attack, types, space, defence, amphibious_from)
+        return found
 
     def _run(self, game, attacker: str, attack: list, types: dict, space: str, defence: list | None,
              amphibious_from: str | None) -> tuple[float, float, float, float] | None:
