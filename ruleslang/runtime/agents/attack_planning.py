@@ -1,0 +1,268 @@
+"""The heuristic agent's combat move (the `AttackPlanning` part of HeuristicAgent).
+
+The most valuable reachable enemy spaces it takes with high odds, with the fewest units that keep
+the odds; amphibious assaults; enemy fleets it beats by the exact chain; raids on the richest enemy
+factory with escorts where enemy air units wait. An air unit goes only where it keeps a landing.
+The methods read the agent's unit facts and estimates (heuristic.py) through `self`.
+"""
+
+from __future__ import annotations
+
+from ruleslang.runtime.agents.quick_battle import SIM_TRIALS
+from ruleslang.runtime.agents.shipping import Shipping
+from ruleslang.runtime.kit.movement import Move
+
+ATTACK_ODDS = 0.75   # attack when the simulated chance of taking the space is at least this
+SCORE_ODDS = 0.55    # ... or this, for a space that raises the side's score
+QUICK_MARGIN = 0.25  # the quick simulation misses by about this much (it ignores support fire and first strikes)
+EXTRA_UNITS = 2      # units added to the quick guess of an attack while the exact odds fall short
+
+
+class AttackPlanning:
+    """The combat-move plan of the heuristic agent (a part of HeuristicAgent)."""
+
+    def _combat_plan(self, game, engine) -> list:
+        board = game.board
+        self._origins = {u.id: u.space for u in game.state.units
+                         if u.owner == self.player and self._domain(game, u) == "air"}
+        reach: dict[str, list[tuple[int, tuple]]] = {}
+        for uid in engine.movable_units():
+            unit = game.unit_or_none(uid)
+            if unit is None or self._domain(game, unit) == "sea":
+                continue
+            for target, path in engine.destinations(uid).items():
+                if self._target(game, target):
+                    reach.setdefault(target, []).append((uid, path))
+        can_raid = {uid for uid in engine.movable_units() if any(m.kind == "bomb" for m in engine.moves_of(uid))}
+        held = self._escort_reserve(game, engine, can_raid)
+        plan: list = []
+        used: set[int] = set()
+        reserved: dict[str, int] = {}  # sea zone -> carrier places promised to this plan's air units
+        targets = sorted(reach, key=lambda t: (-self._value(game, t), game.space_order(t)))
+        for target in targets:
+            defenders = [u for u in board.units(target) if not game.allied(u.owner, self.player)
+                         and self._fire(game, u, "defender") > 0]
+            candidates = [(uid, path) for uid, path in reach[target] if uid not in used and uid not in held]
+            # strongest attackers first, units that could raid a factory last; land units must be
+            # among them to take the space
+            candidates.sort(key=lambda up: (up[0] in can_raid, -self._fire(game, game.unit_or_none(up[0]), "attacker"),
+                                            up[0]))
+            if not any(self._domain(game, game.unit_or_none(uid)) == "land" for uid, _ in candidates):
+                continue
+            needed = SCORE_ODDS if self._score_delta(game, target) > 0 else ATTACK_ODDS
+            eligible: list[tuple[tuple[int, tuple], dict]] = []  # (candidate, carrier places promised with it)
+            promised = dict(reserved)
+            for item in candidates:
+                if self._keeps_landing(game, engine, item[0], item[1], promised):
+                    eligible.append((item, dict(promised)))
+                # else: an air unit that would have nowhere sure to land
+            count = self._fewest(game, target, [game.unit_or_none(uid) for (uid, _), _ in eligible], defenders, needed)
+            if count is None:
+                continue
+            reserved = eligible[count - 1][1]
+            for (uid, path), _ in eligible[:count]:
+                used.add(uid)
+                plan.append(Move((uid,), path))
+        plan += self._assaults(game, engine, used)
+        if not self.previous:
+            plan += self._fleet_attacks(game, engine, used, held)
+        return plan + self._raids(game, engine, used, reserved)
+
+    def _target(self, game, space: str) -> bool:
+        """Whether the combat plan considers taking `space` (one the engine lets a unit enter in
+        combat move): a territory an enemy holds, or one no player holds that the rules value
+        (`_value`: its territory value or what taking it adds to the side's score; TripleA's
+        neutral territories, which some games are about taking). A worthless unowned space is
+        left alone: taking it gives nothing for the units it costs."""
+        board = game.board
+        if not board.is_land(space):
+            return False
+        controller = board.controller(space)
+        if controller is None:
+            return self._value(game, space) > 0
+        return not game.allied(controller, self.player)
+
+    def _fewest(self, game, target: str, units: list, defenders: list, needed: float) -> int | None:
+        """How many of `units` (strongest first) attack `target`: the fewest, a land unit among
+        them, that take it with at least `needed` odds (`_takes`); None when all of them do not.
+        The quick simulation guesses the number; with exact odds the chain checks the guess,
+        adding up to EXTRA_UNITS units while it falls short (and checks all of them when the
+        quick simulation finds no number)."""
+        land = next((i + 1 for i, u in enumerate(units) if self._domain(game, u) == "land"), None)
+        if land is None:
+            return None
+        if self.battle_odds is None:
+            return self._fewest_quick(game, units, defenders, needed, land)
+        guess = next((n for n in range(land, len(units) + 1)
+                      if self._wins(game, units[:n], defenders) / SIM_TRIALS >= needed), None)
+        first = guess if guess is not None else len(units)
+        last = min(len(units), first + EXTRA_UNITS) if guess is not None else len(units)
+        return next((n for n in range(first, last + 1) if self._takes(game, target, units[:n], defenders, needed)),
+                    None)
+
+    def _fewest_quick(self, game, units: list, defenders: list, needed: float, land: int) -> int | None:
+        """`_fewest` by the quick simulation alone, as the previous agent searched (each number
+        from one, and the number found simulated again), so that odds="quick" plays its games."""
+        count = next((n for n in range(1, len(units) + 1)
+                      if self._wins(game, units[:n], defenders) / SIM_TRIALS >= needed and n >= land), len(units))
+        return count if self._wins(game, units[:count], defenders) / SIM_TRIALS >= needed else None
+
+    def _takes(self, game, target: str, units: list, defenders: list, needed: float, *,
+               amphibious_from: str | None = None) -> bool:
+        """Whether `units` take `target` with at least `needed` odds: the exact odds (`odds`),
+        unless the quick simulation gives them less than `needed` - QUICK_MARGIN (then the quick
+        answer, no: the chain is spent on attacks that might be made)."""
+        quick = self._wins(game, units, defenders) / SIM_TRIALS
+        if self.battle_odds is None or quick < needed - QUICK_MARGIN:
+            return quick >= needed
+        return self.odds(game, self.player, units, defenders, target, amphibious_from=amphibious_from,
+                         take=True) >= needed
+
+    def _keeps_landing(self, game, engine, uid: int, path: tuple, promised: dict[str, int]) -> bool:
+        """Whether a unit moving along `path` in combat move will have a landing whatever the
+        battles give (always, for a unit that is not an air unit): a space the engine says it
+        could land in as the board stands (`landings`: territories its side has held since the
+        turn started, carrier room now; none that a battle decides), the carrier it stands on, or
+        a carrier place not `promised` to another air unit of the plan (then promised to it)."""
+        unit = game.unit_or_none(uid)
+        if self._domain(game, unit) != "air":
+            return True
+        landings = engine.landings(uid, path)
+        if any(room is None for room in landings.values()) or unit.space in landings:
+            return True
+        for zone, room in landings.items():
+            if room > promised.get(zone, 0):
+                promised[zone] = promised.get(zone, 0) + 1
+                return True
+        return False
+
+    def _assaults(self, game, engine, used: set[int]) -> list:
+        """Amphibious assaults with what transports carry, where the simulated odds are good."""
+        board = game.board
+
+        def wins(units: list, territory: str, zone: str) -> bool:
+            defenders = [u for u in board.units(territory) if not game.allied(u.owner, self.player)
+                         and self._fire(game, u, "defender") > 0]
+            needed = SCORE_ODDS if self._score_delta(game, territory) > 0 else ATTACK_ODDS
+            return self._takes(game, territory, units, defenders, needed, amphibious_from=zone)
+        return Shipping(game, self.player, engine).assaults(used, wins, lambda u: self._supports_landing(game, u))
+
+    def _fleet_attacks(self, game, engine, used: set[int], held: set[int]) -> list:
+        """Attacks on enemy ships with the sea and air units no other attack needs (nor a raid as an
+        escort: `held`): each sea zone with enemy units, the dearest fleet first (the units'
+        purchase costs), with the fewest of the units that fire there (strongest first; an air unit
+        only if a territory is left for it to land in) that win with at least ATTACK_ODDS and are
+        expected to destroy more value than they lose. The quick simulation guesses the number;
+        the exact chain of the rules' own battle steps (`fleet_odds`) decides, since the quick
+        simulation knows nothing of what may fire at what (units the rules let hit only some
+        others, say); a battle the chain does not answer (over its budget, or one it cannot
+        follow) is not fought."""
+        board = game.board
+        reach: dict[str, list[tuple[int, tuple]]] = {}
+        for uid in engine.movable_units():
+            unit = game.unit_or_none(uid)
+            if uid in used or uid in held or unit is None or self._domain(game, unit) == "land" \
+                    or self._fire(game, unit, "attacker") <= 0:
+                continue
+            for target, path in engine.destinations(uid).items():
+                if not board.is_land(target) and any(not game.allied(u.owner, self.player) for u in board.units(target)):
+                    reach.setdefault(target, []).append((uid, path))
+        worth = {t: sum(game.unit_cost(u) for u in board.units(t) if not game.allied(u.owner, self.player))
+                 for t in reach}
+        plan: list = []
+        self.fleet_odds.new_decision()
+        for target in sorted(reach, key=lambda t: (-worth[t], game.space_order(t))):
+            candidates = [(uid, path) for uid, path in reach[target] if uid not in used]
+            candidates.sort(key=lambda up: (-self._fire(game, game.unit_or_none(up[0]), "attacker"), up[0]))
+            defenders = [u for u in board.units(target) if not game.allied(u.owner, self.player)]
+            # an air unit goes only where a territory is left to land in: a carrier place may sail
+            # away or sink before the non-combat move (a battle at sea is where carriers fight)
+            eligible = [(uid, path) for uid, path in candidates
+                        if self._domain(game, game.unit_or_none(uid)) != "air"
+                        or any(room is None for room in engine.landings(uid, path).values())]
+            units = [game.unit_or_none(uid) for uid, _ in eligible]
+            # the quick simulation guesses how many; the chain checks the guess and up to EXTRA_UNITS more
+            guess = next((n for n in range(1, len(units) + 1)
+                          if self._wins(game, units[:n], defenders) / SIM_TRIALS >= ATTACK_ODDS), None)
+            if guess is None:
+                continue
+            for n in range(guess, min(len(units), guess + EXTRA_UNITS) + 1):
+                found = self.fleet_odds.exchange(game, self.player, units[:n], target)
+                if found is None:
+                    break
+                win, lost, destroyed = found
+                if win >= ATTACK_ODDS and destroyed > lost:
+                    for uid, path in eligible[:n]:
+                        used.add(uid)
+                        plan.append(Move((uid,), path))
+                    break
+        return plan
+
+    def _supports_landing(self, game, unit) -> bool:
+        """Whether `unit` sails with the player's amphibious assaults to the zone they land from:
+        the ruleset's `advice landing_support`, else no unit does."""
+        advice = game.compiled.advice("landing_support")
+        return bool(advice.fn(game.ctx, game.ctx.unit_value(unit))) if advice is not None else False
+
+    def _raids(self, game, engine, used: set[int], reserved: dict[str, int]) -> list:
+        """Bombing raids by the units no attack needs, on the richest enemy factory each reaches
+        from which it keeps a landing (`_keeps_landing`); then escorts (`_escorts`)."""
+        raids = []
+        for uid in engine.movable_units():
+            if uid in used:
+                continue
+            bombs = [m for m in engine.moves_of(uid) if m.kind == "bomb"]
+            for move in sorted(bombs, key=lambda m: (-self._territory_value(game, m.path[-1]),
+                                                     game.space_order(m.path[-1]))):
+                if self._keeps_landing(game, engine, uid, move.path, reserved):
+                    raids.append(move)
+                    used.add(uid)
+                    break
+        return raids + self._escorts(game, engine, raids, used, reserved)
+
+    def _waiting(self, game, target: str) -> int:
+        """The enemy air units in `target`: the interceptors a raid there may meet."""
+        return sum(1 for u in game.board.units(target)
+                   if not game.allied(u.owner, self.player) and self._domain(game, u) == "air")
+
+    def _escort_reserve(self, game, engine, can_raid: set[int]) -> set[int]:
+        """The units kept out of the attacks to escort raids (`_escorts`): for each space a unit
+        that can raid would bomb (the richest it reaches), one escort that reaches it for each
+        enemy air unit waiting there."""
+        if not can_raid:
+            return set()
+        escorts = [uid for uid in engine.movable_units() if engine.escorts_raids(uid)]
+        targets = set()
+        for uid in sorted(can_raid):
+            bombs = [m.path[-1] for m in engine.moves_of(uid) if m.kind == "bomb"]
+            if bombs:
+                targets.add(min(bombs, key=lambda t: (-self._territory_value(game, t), game.space_order(t))))
+        held: set[int] = set()
+        for target in sorted(targets, key=game.space_order):
+            waiting = self._waiting(game, target)
+            for uid in escorts:
+                if waiting <= 0:
+                    break
+                if uid not in held and target in engine.destinations(uid):
+                    held.add(uid)
+                    waiting -= 1
+        return held
+
+    def _escorts(self, game, engine, raids: list, used: set[int], reserved: dict[str, int]) -> list:
+        """Escorts (units the rules let fly with the bombing units: `escorts`) that no attack needs, to each
+        raid where enemy air units wait to intercept: one for each of them, each keeping a landing.
+        They are planned after the raids, so the engine accepts them once the bombing units have flown."""
+        escorts = []
+        for target in sorted({m.path[-1] for m in raids}, key=game.space_order):
+            waiting = self._waiting(game, target)
+            for uid in engine.movable_units():
+                if waiting <= 0:
+                    break
+                if uid in used or not engine.escorts_raids(uid):
+                    continue
+                path = engine.destinations(uid).get(target)
+                if path is not None and self._keeps_landing(game, engine, uid, path, reserved):
+                    escorts.append(Move((uid,), path, "bomb"))
+                    used.add(uid)
+                    waiting -= 1
+        return escorts

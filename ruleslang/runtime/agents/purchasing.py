@@ -1,0 +1,257 @@
+"""The heuristic agent's purchases and placements (the `Purchasing` part of HeuristicAgent).
+
+A factory where the rules make one worth it, then the land units with the best value for money for
+attack and defence, an air unit when it can afford one, transports while units wait ashore; units
+placed at the factory nearest the front, and bid units where they add most (`_place_bid`). The
+methods read the agent's unit facts and estimates (heuristic.py) through `self`.
+"""
+
+from __future__ import annotations
+
+from ruleslang.runtime.decisions import Decision
+from ruleslang.runtime.agents.battle_odds import most_numerous_owner
+from ruleslang.runtime.agents.quick_battle import SIM_TRIALS
+from ruleslang.runtime.agents.shipping import Shipping
+from ruleslang.runtime.kit.placement import pack
+
+# A factory is bought where the rules let one be built and it pays: in a territory whose value
+# repays the factory's cost within FACTORY_PAYBACK turns, at least FACTORY_SPACING land steps from
+# its side's factories (or out of their land reach), FACTORY_GAIN land steps nearer the fighting
+# than the player's own (or where they cannot reach it by land), that the enemy next to it would
+# take with less than HOLD_ODDS; with at least the factory's cost left for units.
+FACTORY_PAYBACK = 5
+FACTORY_SPACING = 3
+FACTORY_GAIN = 2
+HOLD_ODDS = 0.25
+
+
+class Purchasing:
+    """Purchase, placement and bid decisions of the heuristic agent (a part of HeuristicAgent)."""
+
+    def _purchase(self, d: Decision, game):
+        money = d.context["money"]
+        costs = d.context["costs"]
+        build = [] if d.refusals else self._factory(d, game)
+        if build:
+            money -= d.context["factory_cost"](build[0])
+        money_at_start = money
+        land, air = [], []
+        facts = game.unit_rules()
+        for t, c in costs.items():
+            sample = Sample(t, self.player)
+            domain = facts.domain(sample)
+            if domain == "land" and (self._type_fire(game, t, "attacker") or self._type_fire(game, t, "defender")):
+                land.append(t)
+            elif domain == "air":
+                air.append(t)
+        if not land:
+            return {"units": {}, "build": build}
+        # a count bought is a number of lots (`lots`: the types sold several at a time) and a cost the
+        # price of a lot: a lot is worth what all its units give
+        lots = d.context.get("lots", {})
+
+        def fire(t: str, side: str) -> int:
+            return self._type_fire(game, t, side) * lots.get(t, 1)
+        defender = max(land, key=lambda t: (fire(t, "defender") / costs[t], -costs[t], t))
+        attacker = max(land, key=lambda t: (fire(t, "attacker") / costs[t], fire(t, "attacker"), t))
+        bought: dict[str, int] = {}
+        if air and money >= 30:
+            plane = max(air, key=lambda t: (fire(t, "defender") + fire(t, "attacker"), -costs[t], t))
+            bought[plane] = 1
+            money -= costs[plane]
+        order = [defender, defender, attacker]
+        i = 0
+        while money >= min(costs[defender], costs[attacker]):
+            t = order[i % 3]
+            if costs[t] > money:
+                t = defender if costs[defender] <= money else attacker
+            bought[t] = bought.get(t, 0) + 1
+            money -= costs[t]
+            i += 1
+        for t, n in self._transports_to_buy(game, costs, money_at_start, lots).items():
+            # ships for the units that cannot reach the fighting by land: bought first, then
+            # the land units above with what is left
+            bought = self._with_ships(bought, costs, t, n, money_at_start)
+        if d.refusals:
+            # the rules refused: halve the purchase until they accept
+            halved = {t: n // (2 ** len(d.refusals)) for t, n in bought.items()}
+            bought = {t: n for t, n in halved.items() if n}
+        return {"units": bought, "build": build}
+
+    def _factory(self, d: Decision, game) -> list[str]:
+        """Where to build a factory this turn ([] or [territory]): the most valuable site worth one
+        (see FACTORY_PAYBACK) that the rules accept (the decision's check: the budget and the
+        rules' `constraint on build`). Its cost is the purchase's `factory_cost` setting."""
+        factory_cost = d.context.get("factory_cost")
+        check = d.context.get("check")
+        if factory_cost is None or check is None:
+            return []
+        board = game.board
+        money = d.context["money"]
+        factories = [s for s, f in game.state.factories.items() if f.owner == self.player]
+        side_factories = [s for s, f in game.state.factories.items() if game.allied(f.owner, self.player)]
+        shipping = Shipping(game, self.player)
+        fronts = [shipping.front_distance(s) for s in factories]
+        nearest_front = min((f for f in fronts if f is not None), default=None)
+        sites = []
+        for site in board.spaces("land"):
+            if board.controller(site) != self.player or site in game.state.factories:
+                continue
+            front = shipping.front_distance(site)
+            if front is None or (nearest_front is not None and front > nearest_front - FACTORY_GAIN):
+                continue  # not enough nearer the fighting than the factories it has
+            cost = factory_cost(site)
+            worth = self._territory_value(game, site)
+            if worth * FACTORY_PAYBACK < cost or money - cost < cost:
+                continue
+            steps = [board.distance(site, f, by="land") for f in side_factories]
+            if any(n is not None and n < FACTORY_SPACING for n in steps):
+                continue
+            sites.append(site)
+        for site in sorted(sites, key=lambda t: (-self._territory_value(game, t), game.space_order(t))):
+            if self._holds(game, site) and not check({"units": {}, "build": [site]}):
+                return [site]
+        return []
+
+    def _holds(self, game, territory: str) -> bool:
+        """Whether the player can hold `territory`: the enemy units next to it would take it from
+        the units of its side there with less than HOLD_ODDS (a quick simulation)."""
+        board = game.board
+        attack = [u for n in board.neighbours(territory, "all") for u in board.units(n)
+                  if not game.allied(u.owner, self.player) and self._fire(game, u, "attacker") > 0]
+        if not attack:
+            return True
+        defence = [u for u in board.units(territory) if game.allied(u.owner, self.player)]
+        return self.odds(game, most_numerous_owner(attack), attack, defence, territory) < HOLD_ODDS
+
+    def _transports_to_buy(self, game, costs: dict, money: int, lots: dict[str, int]) -> dict[str, int]:
+        """Transports (lots of them, `lots` as in `_purchase`), when the player's units pile up
+        where no enemy can be reached by land."""
+        facts = game.unit_rules()
+        kinds = [t for t in costs if facts.domain(Sample(t, self.player)) == "sea"
+                 and facts.transport_capacity(Sample(t, self.player)) > 0]
+        factories = [s for s, f in game.state.factories.items() if f.owner == self.player]
+        if not kinds or not factories:
+            return {}
+        shipping = Shipping(game, self.player)
+        worth = {s: self._territory_value(game, s) for s in factories}
+        stranded_output = sum(worth[s] for s in factories if shipping.front_distance(s) is None)
+        share = stranded_output / max(1, sum(worth.values()))
+        kind = min(kinds, key=lambda t: (costs[t] / lots.get(t, 1), t))
+        room = facts.transport_capacity(Sample(kind, self.player)) * lots.get(kind, 1)
+        # what waits ashore, and about what this turn's purchase adds there (a land unit a 4 IPCs)
+        need = shipping.stranded_count() + share * money / 4 - shipping.room_at_sea()
+        count = 0
+        while need > 0 and (count + 1) * costs[kind] <= money / 2:
+            count += 1
+            need -= room
+        return {kind: count} if count else {}
+
+    def _with_ships(self, bought: dict, costs: dict, kind: str, count: int, money: int) -> dict:
+        """`count` ships of `kind`, and the land purchase trimmed (cheapest last bought first) to pay."""
+        out = dict(bought)
+        out[kind] = out.get(kind, 0) + count
+        while sum(costs[t] * n for t, n in out.items()) > money:
+            trim = max((t for t in out if t != kind and out[t] > 0), key=lambda t: (costs[t], t), default=None)
+            if trim is None:
+                break
+            out[trim] -= 1
+            if out[trim] == 0:
+                del out[trim]
+        return out
+
+    # ------------------------------------------------------------------ placement
+
+    def _place(self, d: Decision, game):
+        if not self.previous and game.bid_purse is not None:  # units bought with a bid (kit/bid.py)
+            return self._place_bid(d, game)
+        territories = sorted(d.context["candidates"], key=lambda t: (-self._danger(game, t), game.space_order(t)))
+        return pack(game.board, territories, sorted(d.context["units"]), d.context["allowed"], d.context["at_sea"])
+
+    def _danger(self, game, territory: str) -> int:
+        """Enemy attack strength next to a territory (a rough threat measure)."""
+        board = game.board
+        total = 0
+        for n in board.neighbours(territory, "all"):
+            for u in board.units(n):
+                if not game.allied(u.owner, self.player):
+                    total += self._fire(game, u, "attacker")
+        return total
+
+    def _place_bid(self, d: Decision, game):
+        """Units bought with a bid, the most costly first, each where it adds most (`_bid_gain`)
+        among the spaces the bid rule offers and still accepts with it; nowhere it adds anything,
+        the most threatened space (as other placements)."""
+        allowed, facts = d.context["allowed"], game.unit_rules()
+        spaces = sorted(d.context["candidates"], key=lambda t: (-self._danger(game, t), game.space_order(t)))
+        placed: dict[str, list[str]] = {}
+        memo: dict = {}
+        for t in sorted(d.context["units"], key=lambda t: (-facts.cost(t), t)):
+            best = None
+            for space in spaces:
+                if allowed(space, placed.get(space, []) + [t]):
+                    continue
+                gain = self._bid_gain(game, space, t, placed, memo)
+                if best is None or gain > best[0]:
+                    best = (gain, space)
+            if best is not None:
+                placed.setdefault(best[1], []).append(t)
+        return [(space, None, types) for space, types in placed.items()]
+
+    def _bid_gain(self, game, space: str, type_name: str, placed: dict, memo: dict) -> float:
+        """What a unit of `type_name` placed in `space` adds, with the bid units `placed` so far:
+        the more of holding `space` (its worth: its value and its side's units there, times the
+        fall in the quick simulation's chance that the enemy next to it takes it) and of taking
+        the best enemy-held space next to it (its worth: its value and the enemy units there,
+        times the rise in the chance that this player's units next to it take it)."""
+        board = game.board
+        facts = game.unit_rules()
+        unit = Sample(type_name, self.player)
+        unit.space = space
+        domain = facts.domain(unit)
+        extra = [bid_unit(t, self.player, s) for s, types in placed.items() for t in types]
+        own = [u for u in board.units(space) if game.allied(u.owner, self.player)] + \
+            [u for u in extra if u.space == space]
+        enemy = [u for n in board.neighbours(space, "all") for u in board.units(n)
+                 if not game.allied(u.owner, self.player) and self._fire(game, u, "attacker") > 0]
+        worth = self._territory_value(game, space) + sum(game.unit_cost(u) for u in own)
+
+        def chance(attack: list, defence: list) -> float:
+            key = (tuple(sorted((u.type, u.owner, u.space) for u in attack)),
+                   tuple(sorted((u.type, u.owner, u.space) for u in defence)))
+            if key not in memo:
+                memo[key] = self._wins(game, attack, defence) / SIM_TRIALS
+            return memo[key]
+        gain = 0.0
+        if enemy:
+            gain = worth * (chance(enemy, own) - chance(enemy, own + [unit]))
+        if self._fire(game, unit, "attacker") <= 0:
+            return gain
+        for target in board.neighbours(space, "all"):
+            owner = board.controller(target) if board.is_land(target) else None
+            defenders = [u for u in board.units(target) if not game.allied(u.owner, self.player)
+                         and self._fire(game, u, "defender") > 0]
+            hostile = owner is not None and not game.allied(owner, self.player)
+            if not (hostile or defenders) or (domain == "land") != board.is_land(target) and domain != "air":
+                continue
+            near = set(board.neighbours(target, "all"))
+            attackers = [u for n in sorted(near) for u in board.units(n) if u.owner == self.player
+                         and self._fire(game, u, "attacker") > 0] + [u for u in extra if u.space in near]
+            value = (self._territory_value(game, target) if hostile else 0) + sum(game.unit_cost(u) for u in defenders)
+            gain = max(gain, value * (chance(attackers + [unit], defenders) - chance(attackers, defenders)))
+        return gain
+
+
+
+class Sample:
+    """A stand-in unit of a type, for settings that read a unit."""
+
+    def __init__(self, type_name: str, owner: str):
+        self.id, self.type, self.owner, self.space, self.hits = 0, type_name, owner, None, 0
+
+
+def bid_unit(type_name: str, owner: str, space: str) -> Sample:
+    """A stand-in for a bid unit placed in `space`."""
+    unit = Sample(type_name, owner)
+    unit.space = space
+    return unit
