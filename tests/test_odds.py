@@ -347,8 +347,8 @@ def test_rolled_values_added_up_are_followed_by_their_sum(base_game):
     chain.battle.hit = lambda *args: (calls.append(args[1]), original(*args))
     chain._materialize(chain.initial, 1)
     outcomes = {}
-    chain.branching.run_procedure(chain.ctx, "attacker_fire", Fraction(1),
-                                  lambda p: outcomes.__setitem__(chain._key(), outcomes.get(chain._key(), 0) + p))
+    chain._in_world(chain.branching.run_procedure, chain.ctx, "attacker_fire", Fraction(1),
+                    lambda p: outcomes.__setitem__(chain._key(), outcomes.get(chain._key(), 0) + p))
     assert sum(outcomes.values()) == 1
     assert len(calls) <= 2 * 7  # two hit statements, at most 7 distinct counts (0..6 dice)
 

@@ -23,6 +23,7 @@ and what still fights after the last one is reported as such.
 from __future__ import annotations
 
 from fractions import Fraction
+from weakref import WeakKeyDictionary
 
 from ruleslang.base.errors import EvalError
 from ruleslang.lang.eval.branching import Branching
@@ -40,6 +41,30 @@ from ruleslang.runtime.odds.watch import StepWatch
 __all__ = ["ATTACKER_WINS", "BOTH_DESTROYED", "DEFENDER_HOLDS", "OUTCOMES", "RETREAT", "ROUND_LIMIT", "STALEMATE",
            "BattleSpec", "CasualtyPolicy", "Chain", "LateRound", "Result", "advised_answer", "asks_win_chance",
            "battle_odds", "choose_casualties"]
+
+
+def _fraction(w: int, t: int) -> Fraction:
+    return Fraction(w, t)
+
+
+def _ratio(w: int, t: int) -> float:
+    return w / t
+
+
+# compiled program -> {exact: its Branching}: the battle steps' executors are compiled once per
+# program and shared by its chains (an agent asks battle after battle), each chain the world of
+# its own runs (`BattleSteps._in_world`)
+_BRANCHINGS: WeakKeyDictionary = WeakKeyDictionary()
+
+
+def _branching(compiled, exact: bool) -> Branching:
+    kept = _BRANCHINGS.get(compiled)
+    if kept is None:
+        kept = _BRANCHINGS[compiled] = {}
+    found = kept.get(exact)
+    if found is None:
+        found = kept[exact] = Branching(compiled, None, _fraction if exact else _ratio)
+    return found
 
 
 class Chain(BattleStates, BattleDecisions, BattleSteps, BattleFactors):
@@ -69,9 +94,9 @@ class Chain(BattleStates, BattleDecisions, BattleSteps, BattleFactors):
         self.game = self.host
         self.ctx = self.host.ctx
         self.compiled = self.host.compiled
-        self.prob = (lambda w, t: Fraction(w, t)) if exact else (lambda w, t: w / t)
+        self.prob = _fraction if exact else _ratio
         self.one = Fraction(1) if exact else 1.0
-        self.branching = Branching(self.compiled, self, self.prob)
+        self.branching = _branching(self.compiled, exact)
         config = self.host.kit.battle_config()
         if config is None:
             raise EvalError("E546", "these rulesets have no 'runtime battle' phase, so there is no battle to compute")

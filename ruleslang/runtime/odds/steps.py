@@ -117,15 +117,25 @@ class BattleSteps:
         self._retreating = False
         config = self.rules.config
         if watch is None:
-            self.branching.run_procedure(self.ctx, name, self.one, finish)
+            self._in_world(self.branching.run_procedure, self.ctx, name, self.one, finish)
             return out
         # the battle's settings (retreat_to, ...) are evaluated through the watch too
         self._watch, saved, config.ctx = watch, config.ctx, watch
         try:
-            self.branching.run_procedure(watch, name, self.one, finish)
+            self._in_world(self.branching.run_procedure, watch, name, self.one, finish)
         finally:
             self._watch, config.ctx = None, saved
         return out
+
+    def _in_world(self, call, *args) -> None:
+        """`call(*args)` with this chain as the world of the shared `Branching` (chain.py,
+        `_branching`); the world before is put back after (a chain may run inside another's step:
+        the chance to win from a state, `_chance_now`)."""
+        before = self.branching.use(self)
+        try:
+            call(*args)
+        finally:
+            self.branching.use(before)
 
     def _step(self, name: str, key: tuple, round_class, reads: set | None = None) -> dict:
         """Step `name` from state `key` in round 1 (`round_class` 1), a later round or the start (0);
@@ -264,7 +274,7 @@ class BattleSteps:
         self._watch, saved, config.ctx = watch, config.ctx, watch
         self.deferring, self._deferred = True, []
         try:
-            self.branching.run_procedure(watch, name, self.one, finish)
+            self._in_world(self.branching.run_procedure, watch, name, self.one, finish)
         finally:
             self._watch, config.ctx = None, saved
             self.deferring, self._deferred, self._at = False, [], None
@@ -299,12 +309,14 @@ class BattleSteps:
         self._watch, saved, config.ctx = watch, config.ctx, watch
         self._applying = hits
         taken = 0
+        before = self.branching.use(self)
         try:
             for i, hit in enumerate(hits):
                 self._made = i
                 taken = sum(self.battle.hits_taken.values())
                 self.branching.apply_hit(watch, hit, self._force)
         finally:
+            self.branching.use(before)
             self._watch, config.ctx = None, saved
             self._applying, self._made = (), 0
         out = {self._key(): self.one}
