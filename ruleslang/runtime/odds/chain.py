@@ -116,6 +116,9 @@ class Chain(BattleStates, BattleDecisions, BattleSteps, BattleFactors):
         self._solving: set[tuple] = set()
         self._plans: dict[str, Kept] = {}      # step -> its deferred runs, kept as `_shared` are
         self._applied: dict[tuple, Kept] = {}  # deferred hits -> their changes, kept the same way
+        # (deferred hits, counters, side index, side number) -> what making them did to that side
+        self._made_on: dict[tuple, tuple] = {}
+        self._unmade: set = set()              # deferred hits whose making is not one side's alone
         self._saturated: dict[tuple, Kept] = {}  # a deferred hit but its count -> (its changes, the most it made)
         self._plain: set[str] = set()          # the steps whose effects cannot wait (NotDeferred)
         self.deferring = False                 # Branching's world: a run's hits are deferred now
