@@ -104,21 +104,29 @@ def coarse(aspect: tuple) -> tuple:
     return aspect
 
 
-def changed_by(hit) -> set:
+def changed_by(hit) -> frozenset:
     """The aspects a deferred `hit` may change (of either side: its units are not read yet)."""
-    kinds = ("full", "hits", "standing") + (("units",) if hit.now else ())
-    return {(kind, side) for kind in kinds for side in ("attacker", "defender")}
+    return _CHANGED_NOW if hit.now else _CHANGED
+
+
+_CHANGED = frozenset((kind, side) for kind in ("full", "hits", "standing") for side in ("attacker", "defender"))
+_CHANGED_NOW = _CHANGED | {("units", side) for side in ("attacker", "defender")}
 
 
 class StepWatch:
     """An `EvalContext` seen through a watch while one battle step runs: `reads` collects the
     aspects of the battle's state the step read (module docstring)."""
 
-    __slots__ = ("_ctx", "reads", "battle", "board", "host", "_battle", "_sides", "deferring")
+    __slots__ = ("_ctx", "reads", "battle", "board", "host", "_battle", "_sides", "deferring", "_units",
+                 "unit_has_any_tag")
 
     def __init__(self, ctx, battle, deferring: bool = False):
         object.__setattr__(self, "_ctx", ctx)
         object.__setattr__(self, "deferring", deferring)  # effects other than `hit` are NotDeferred
+        # the units as the rules saw them, by id: while effects are deferred no unit changes
+        object.__setattr__(self, "_units", {} if deferring else None)
+        # the same in every state (the program's tags of a unit type); asked often, so not looked up
+        object.__setattr__(self, "unit_has_any_tag", ctx.unit_has_any_tag)
         object.__setattr__(self, "reads", Reads())
         object.__setattr__(self, "_battle", battle)
         object.__setattr__(self, "_sides", None)
@@ -137,6 +145,11 @@ class StepWatch:
 
     def unit_value(self, unit) -> UnitValue:
         """A unit as the rules see it; a unit of the battle notes a read of its hits when they are read."""
+        kept = self._units
+        if kept is not None:
+            found = kept.get(unit.id)
+            if found is not None:
+                return found
         value = self._ctx.unit_value(unit)
         sides = self._sides
         if sides is None:
@@ -145,13 +158,11 @@ class StepWatch:
             sides.update((uid, "attacker") for uid in battle.attacking)
             object.__setattr__(self, "_sides", sides)
         side = sides.get(unit.id)
-        if side is None:
-            return value
-        return _WatchedUnit(value, ("hits", side), self.reads)
-
-    def unit_has_any_tag(self, type_name: str, tags: tuple) -> bool:
-        """The same in every state (the program's tags of a unit type); asked often, so not looked up."""
-        return self._ctx.unit_has_any_tag(type_name, tags)
+        if side is not None:
+            value = _WatchedUnit(value, ("hits", side), self.reads)
+        if kept is not None:
+            kept[unit.id] = value
+        return value
 
     def log(self, kind: str, **data) -> None:
         """A message: the chain's states do not keep the game's log."""
