@@ -51,19 +51,20 @@ def _ratio(w: int, t: int) -> float:
     return w / t
 
 
-# compiled program -> {exact: its Branching}: the battle steps' executors are compiled once per
-# program and shared by its chains (an agent asks battle after battle), each chain the world of
-# its own runs (`BattleSteps._in_world`)
+# game -> {exact: the Branching of its program}: the battle steps' executors are compiled once per
+# game and shared by its chains (an agent asks battle after battle), each chain the world of its
+# own runs (`BattleSteps._in_world`). Kept per game, not per program: a Branching holds its
+# program, which would then never leave a table keyed by it.
 _BRANCHINGS: WeakKeyDictionary = WeakKeyDictionary()
 
 
-def _branching(compiled, exact: bool) -> Branching:
-    kept = _BRANCHINGS.get(compiled)
+def _branching(game, exact: bool) -> Branching:
+    kept = _BRANCHINGS.get(game)
     if kept is None:
-        kept = _BRANCHINGS[compiled] = {}
+        kept = _BRANCHINGS[game] = {}
     found = kept.get(exact)
-    if found is None:
-        found = kept[exact] = Branching(compiled, None, _fraction if exact else _ratio)
+    if found is None or found.compiled is not game.compiled:
+        found = kept[exact] = Branching(game.compiled, None, _fraction if exact else _ratio)
     return found
 
 
@@ -96,7 +97,7 @@ class Chain(BattleStates, BattleDecisions, BattleSteps, BattleFactors):
         self.compiled = self.host.compiled
         self.prob = _fraction if exact else _ratio
         self.one = Fraction(1) if exact else 1.0
-        self.branching = _branching(self.compiled, exact)
+        self.branching = _branching(source_game, exact)
         config = self.host.kit.battle_config()
         if config is None:
             raise EvalError("E546", "these rulesets have no 'runtime battle' phase, so there is no battle to compute")
