@@ -279,10 +279,12 @@ class BattleSteps:
         counters = key[1]
         made_on = self._made_on
         changed = None
-        outcomes: list = []
+        # the side after (None: as it was) -> its probability, summed in the order `_deferred_step`
+        # sums the states it makes (so that floats come out the same)
+        outcomes: dict = {}
         for desc, hits, p in plan:
             if not hits:
-                outcomes.append((None, p))
+                outcomes[None] = outcomes.get(None, 0) + p
                 continue
             found = made_on.get((desc, counters, 0, x))
             if found is None:
@@ -303,11 +305,12 @@ class BattleSteps:
                     return None
                 changed = side
             reads.update(made_reads)
-            outcomes.extend((a, p * q) for a, q in after)
+            for a, q in after:
+                outcomes[a] = outcomes.get(a, 0) + p * q
         if changed is None:
             return None, ()
         own = x if changed == 0 else y
-        return ("attacker", "defender")[changed], [(own if a is None else a, p) for a, p in outcomes]
+        return ("attacker", "defender")[changed], [(own if a is None else a, p) for a, p in outcomes.items()]
 
     def _made_side(self, desc: tuple, hits: tuple, key: tuple, split: int, x: int, y: int, round_class,
                    rclass: int):
