@@ -150,7 +150,6 @@ class StepWatch:
             found = kept.get(unit.id)
             if found is not None:
                 return found
-        value = self._ctx.unit_value(unit)
         sides = self._sides
         if sides is None:
             battle = self._battle
@@ -158,8 +157,11 @@ class StepWatch:
             sides.update((uid, "attacker") for uid in battle.attacking)
             object.__setattr__(self, "_sides", sides)
         side = sides.get(unit.id)
-        if side is not None:
-            value = _WatchedUnit(value, ("hits", side), self.reads)
+        if side is None:
+            value = self._ctx.unit_value(unit)
+        else:
+            value = self._ctx.unit_value(unit, _WatchedUnit)
+            value._aspect, value._reads = _HITS[side], self.reads
         if kept is not None:
             kept[unit.id] = value
         return value
@@ -185,15 +187,10 @@ class StepWatch:
 
 
 class _WatchedUnit(UnitValue):
-    """A unit of the battle as a watched step sees it: reading its hits is a read of its side's hits."""
+    """A unit of the battle as a watched step sees it: reading its hits is a read of its side's hits
+    (`_aspect`, noted in `_reads`: both set once it is made, `StepWatch.unit_value`)."""
 
     __slots__ = ("_aspect", "_reads")
-
-    def __init__(self, value: UnitValue, aspect: tuple, reads: set):
-        UnitValue.__init__(self, value.id, value.type, value.owner, value.space, UnitValue.hits.__get__(value),
-                           value.moved, value.flags)
-        self._aspect = aspect
-        self._reads = reads
 
     def _hits(self) -> int:
         self._reads.add(self._aspect)
@@ -352,6 +349,7 @@ def _types_of(kind: str) -> frozenset:
 
 
 _side = itemgetter(0)  # a record's side
+_HITS = {side: ("hits", side) for side in ("attacker", "defender")}  # the aspect of a side's units' hits
 
 # a unit's status in a state's record (its sixth field)
 FIGHTING, PENDING, SUBMERGED = 0, 1, 2
