@@ -347,8 +347,8 @@ def test_rolled_values_added_up_are_followed_by_their_sum(base_game):
     chain.battle.hit = lambda *args: (calls.append(args[1]), original(*args))
     chain._materialize(chain.initial, 1)
     outcomes = {}
-    chain.branching.run_procedure(chain.ctx, "attacker_fire", Fraction(1),
-                                  lambda p: outcomes.__setitem__(chain._key(), outcomes.get(chain._key(), 0) + p))
+    chain._in_world(chain.branching.run_procedure, chain.ctx, "attacker_fire", Fraction(1),
+                    lambda p: outcomes.__setitem__(chain._key(), outcomes.get(chain._key(), 0) + p))
     assert sum(outcomes.values()) == 1
     assert len(calls) <= 2 * 7  # two hit statements, at most 7 distinct counts (0..6 dice)
 
@@ -428,6 +428,37 @@ def _defender_fire(tmp_path, body: str):
             BODY
     """.replace("BODY", body)})
     return _game(["house/fire@1"], [tmp_path])
+
+
+def test_the_hits_of_a_fire_step_are_looked_up_by_the_side_hit(base_game):
+    # a pair of sides takes a fire step's effect from the plan of the firing side and the hits
+    # made on the side hit, kept by that side's number (Chain._made_on): each is made once
+    spec = BattleSpec(LAND, "Germans", {"infantry": 3, "artillery": 1, "armour": 2}, {"infantry": 3, "armour": 2},
+                      "Russians")
+    shared, a, _alone, b = _both_ways(base_game, spec)
+    assert a.ends == b.ends and a.rounds == b.rounds
+    assert shared._made_on and not shared._unmade
+    sides = {(index, number) for (_desc, _counters, index, number) in shared._made_on}
+    assert {index for index, _ in sides} == {0, 1}  # both sides were hit, each looked up by its number
+    for (_desc, _counters, index, number), (side, reads, after, _changes) in shared._made_on.items():
+        assert side == index and {s for _kind, s in reads} == {("attacker", "defender")[index]}
+        assert all(n is None or n != number for n, _p in after)  # None: the hits left the side as it was
+
+
+def test_chains_of_one_game_share_their_compiled_steps(base_game):
+    # the steps' executors are compiled once per game; each chain is the world of its own runs,
+    # also when one chain runs inside another's step (the chance to win, for the retreat threshold)
+    spec = BattleSpec(LAND, "Germans", {"infantry": 2, "armour": 1}, {"infantry": 2}, "Russians", ["Eastern Europe"])
+    first = Chain(base_game, spec)
+    retreating = Chain(base_game, spec, retreat_below=Fraction(1, 2))
+    assert first.branching is retreating.branching and first.branching.world is None
+    with_threshold = retreating.solve()
+    assert retreating._fight_on is not None and retreating._fight_on.branching is first.branching
+    assert first.branching.world is None
+    plain = first.solve()
+    assert plain.ends == Chain(_game(), spec).solve().ends
+    assert with_threshold.ends == Chain(_game(), spec, retreat_below=Fraction(1, 2)).solve().ends
+    assert with_threshold.ends != plain.ends
 
 
 @pytest.mark.parametrize("fire", [

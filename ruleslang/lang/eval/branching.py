@@ -130,6 +130,15 @@ class Branching:
         self.one = prob(1, 1)
         self._remember = getattr(world, "remember", None)
 
+    def use(self, world: World) -> World:
+        """Make `world` the one the runs save, restore and defer to; gives the one it replaces. The
+        compiled executors do not depend on the world (but for whether it has `hold`: worlds of one
+        kind), so one Branching serves several worlds in turn, each for its own runs."""
+        before = self.world
+        self.world = world
+        self._remember = getattr(world, "remember", None)
+        return before
+
     def _deferring(self) -> bool:
         return getattr(self.world, "deferring", False)
 

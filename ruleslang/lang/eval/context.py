@@ -123,12 +123,14 @@ class EvalContext:
             self._space_sets_by_id[id(names)] = (names, found)
         return found
 
-    def unit_value(self, unit) -> UnitValue:
+    def unit_value(self, unit, kind: type = UnitValue) -> UnitValue:
+        """A board unit as the rules see it; `kind`: a UnitValue class made with the same fields (a
+        watch's, which notes reads)."""
         utype = self.unittype_values.get(unit.type)
         if utype is None:
             raise EvalError("E531", f"the board has a unit of type '{unit.type}' that no ruleset declares")
         space = self.space_values[unit.space] if unit.space is not None else None
-        return UnitValue(unit.id, utype, self.player_value(unit.owner), space, unit.hits, getattr(unit, "moved", 0))
+        return kind(unit.id, utype, self.player_value(unit.owner), space, unit.hits, getattr(unit, "moved", 0))
 
     # ---------------------------------------------------------------------- players, sides
 

@@ -82,6 +82,8 @@ def dice(count: int, sides: int, ctx, span) -> XDist:
 
 def lift(dists: list[XDist], f: Callable, ctx, span) -> XDist:
     """f applied to independent values: the product of the distributions, merged by result."""
+    if len(dists) == 2 and (len(dists[0].weights) == 1 or len(dists[1].weights) == 1):
+        return _lift_one(dists[0], dists[1], f, ctx, span)
     acc: dict = {(): 1}
     total = 1
     for d in dists:
@@ -100,6 +102,26 @@ def lift(dists: list[XDist], f: Callable, ctx, span) -> XDist:
         out[r] = out.get(r, 0) + w
     _guard(out, ctx, span)
     return XDist(out, total).reduced()
+
+
+def _lift_one(a: XDist, b: XDist, f: Callable, ctx, span) -> XDist:
+    """`lift` of two values, one of them (at least) sure: the same work charged, the same weights
+    in the same order, without the product's tuples (a die compared with a unit's value)."""
+    _charge(ctx, span, len(a.weights))
+    _charge(ctx, span, len(a.weights) * len(b.weights))
+    out: dict = {}
+    if len(a.weights) == 1:
+        ((x, wx),) = a.weights.items()
+        for y, wy in b.weights.items():
+            r = f(x, y)
+            out[r] = out.get(r, 0) + wx * wy
+    else:
+        ((y, wy),) = b.weights.items()
+        for x, wx in a.weights.items():
+            r = f(x, y)
+            out[r] = out.get(r, 0) + wx * wy
+    _guard(out, ctx, span)
+    return XDist(out, a.total * b.total).reduced()
 
 
 def mixture(parts: Iterable[tuple[int, int, XDist]], ctx, span) -> XDist:

@@ -23,6 +23,7 @@ and what still fights after the last one is reported as such.
 from __future__ import annotations
 
 from fractions import Fraction
+from weakref import WeakKeyDictionary
 
 from ruleslang.base.errors import EvalError
 from ruleslang.lang.eval.branching import Branching
@@ -40,6 +41,31 @@ from ruleslang.runtime.odds.watch import StepWatch
 __all__ = ["ATTACKER_WINS", "BOTH_DESTROYED", "DEFENDER_HOLDS", "OUTCOMES", "RETREAT", "ROUND_LIMIT", "STALEMATE",
            "BattleSpec", "CasualtyPolicy", "Chain", "LateRound", "Result", "advised_answer", "asks_win_chance",
            "battle_odds", "choose_casualties"]
+
+
+def _fraction(w: int, t: int) -> Fraction:
+    return Fraction(w, t)
+
+
+def _ratio(w: int, t: int) -> float:
+    return w / t
+
+
+# game -> {exact: the Branching of its program}: the battle steps' executors are compiled once per
+# game and shared by its chains (an agent asks battle after battle), each chain the world of its
+# own runs (`BattleSteps._in_world`). Kept per game, not per program: a Branching holds its
+# program, which would then never leave a table keyed by it.
+_BRANCHINGS: WeakKeyDictionary = WeakKeyDictionary()
+
+
+def _branching(game, exact: bool) -> Branching:
+    kept = _BRANCHINGS.get(game)
+    if kept is None:
+        kept = _BRANCHINGS[game] = {}
+    found = kept.get(exact)
+    if found is None or found.compiled is not game.compiled:
+        found = kept[exact] = Branching(game.compiled, None, _fraction if exact else _ratio)
+    return found
 
 
 class Chain(BattleStates, BattleDecisions, BattleSteps, BattleFactors):
@@ -69,9 +95,9 @@ class Chain(BattleStates, BattleDecisions, BattleSteps, BattleFactors):
         self.game = self.host
         self.ctx = self.host.ctx
         self.compiled = self.host.compiled
-        self.prob = (lambda w, t: Fraction(w, t)) if exact else (lambda w, t: w / t)
+        self.prob = _fraction if exact else _ratio
         self.one = Fraction(1) if exact else 1.0
-        self.branching = Branching(self.compiled, self, self.prob)
+        self.branching = _branching(source_game, exact)
         config = self.host.kit.battle_config()
         if config is None:
             raise EvalError("E546", "these rulesets have no 'runtime battle' phase, so there is no battle to compute")
@@ -91,6 +117,9 @@ class Chain(BattleStates, BattleDecisions, BattleSteps, BattleFactors):
         self._solving: set[tuple] = set()
         self._plans: dict[str, Kept] = {}      # step -> its deferred runs, kept as `_shared` are
         self._applied: dict[tuple, Kept] = {}  # deferred hits -> their changes, kept the same way
+        # (deferred hits, counters, side index, side number) -> what making them did to that side
+        self._made_on: dict[tuple, tuple] = {}
+        self._unmade: set = set()              # deferred hits whose making is not one side's alone
         self._saturated: dict[tuple, Kept] = {}  # a deferred hit but its count -> (its changes, the most it made)
         self._plain: set[str] = set()          # the steps whose effects cannot wait (NotDeferred)
         self.deferring = False                 # Branching's world: a run's hits are deferred now

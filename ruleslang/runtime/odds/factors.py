@@ -242,6 +242,14 @@ class BattleFactors:
         reads: set = set()
         key = (ra + rd, counters)
         self._projected = (key, x, y)
+        if self.share and name not in self._plain:
+            # a step whose hits wait: its effect by the numbers of the sides (steps.py)
+            effect = self._deferred_sides(name, key, x, y, round_class, reads)
+            if effect is not None:
+                reads.discard(ROUND)
+                reads = frozenset(reads)
+                return reads, (None if EVERYTHING in reads else effect)
+            reads = set()
         dist = self._step(name, key, round_class, reads)
         reads.discard(ROUND)  # the same for the whole round
         reads = frozenset(reads)

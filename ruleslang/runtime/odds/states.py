@@ -223,7 +223,10 @@ class BattleStates:
         self.ctx.host.reset_budget()
 
     def snapshot(self) -> Any:
-        """What a step's effects change: the board's units, their hits, the battle's lists."""
+        """What a step's effects change: the board's units, their hits, the battle's lists. While a
+        run's hits are deferred, only how many (its other effects are NotDeferred: watch.py)."""
+        if self.deferring:
+            return len(self._deferred)
         battle, state = self.battle, self.host.state
         return (state.units, [(u, u.hits, u.space) for u in state.units[len(self._base):]],
                 list(battle.pending), list(battle.submerged), battle.retreated_to,
@@ -231,11 +234,14 @@ class BattleStates:
 
     def restore(self, saved: Any) -> None:
         """Put back what `snapshot` saved."""
+        if type(saved) is int:  # deferring: the hits deferred since
+            del self._deferred[saved:]
+            if self._watch is not None:
+                self._watch.reads.dirty = set().union(*map(changed_by, self._deferred)) or None
+            return
         battle, state = self.battle, self.host.state
         units, hits, pending, submerged, retreated, counters, deferred = saved
         del self._deferred[deferred:]
-        if self._watch is not None and self.deferring:
-            self._watch.reads.dirty = set().union(*map(changed_by, self._deferred)) or None
         state.units = units
         state.counters = {name: dict(store) for name, store in counters.items()}
         for u, h, s in hits:

@@ -117,15 +117,25 @@ class BattleSteps:
         self._retreating = False
         config = self.rules.config
         if watch is None:
-            self.branching.run_procedure(self.ctx, name, self.one, finish)
+            self._in_world(self.branching.run_procedure, self.ctx, name, self.one, finish)
             return out
         # the battle's settings (retreat_to, ...) are evaluated through the watch too
         self._watch, saved, config.ctx = watch, config.ctx, watch
         try:
-            self.branching.run_procedure(watch, name, self.one, finish)
+            self._in_world(self.branching.run_procedure, watch, name, self.one, finish)
         finally:
             self._watch, config.ctx = None, saved
         return out
+
+    def _in_world(self, call, *args) -> None:
+        """`call(*args)` with this chain as the world of the shared `Branching` (chain.py,
+        `_branching`); the world before is put back after (a chain may run inside another's step:
+        the chance to win from a state, `_chance_now`)."""
+        before = self.branching.use(self)
+        try:
+            call(*args)
+        finally:
+            self.branching.use(before)
 
     def _step(self, name: str, key: tuple, round_class, reads: set | None = None) -> dict:
         """Step `name` from state `key` in round 1 (`round_class` 1), a later round or the start (0);
@@ -226,15 +236,7 @@ class BattleSteps:
         (the side hit, `_make`), so a side's casualties of n hits are worked out once and reused
         in every state with that side. NotDeferred when the step's effects cannot wait."""
         split = split_of(key[0])
-        kept = self._plans.get(name)
-        if kept is None:
-            kept = self._plans[name] = Kept(self._project)
-        found = kept.find(key, split, rclass)
-        if found is None:
-            watch = StepWatch(self.ctx, self.battle, deferring=True)
-            plan = self._plan(key, round_class, name, watch)
-            found = (frozenset(watch.reads), plan)
-            kept.keep(key, split, rclass, found[0], plan)
+        found = self._planned(name, key, split, round_class, rclass)
         if reads is not None:
             reads.update(found[0])
         out: dict = {}
@@ -245,6 +247,96 @@ class BattleSteps:
             for k2, q in self._make(desc, hits, key, split, round_class, rclass, reads).items():
                 out[k2] = out.get(k2, 0) + p * q
         return out
+
+    def _planned(self, name: str, key: tuple, split: int, round_class, rclass: int) -> tuple:
+        """(what it read, the plan) of step `name` from state `key`: kept for a state like it, or run."""
+        kept = self._plans.get(name)
+        if kept is None:
+            kept = self._plans[name] = Kept(self._project)
+        found = kept.find(key, split, rclass)
+        if found is None:
+            watch = StepWatch(self.ctx, self.battle, deferring=True)
+            plan = self._plan(key, round_class, name, watch)
+            found = (frozenset(watch.reads), plan)
+            kept.keep(key, split, rclass, found[0], plan)
+        return found
+
+    def _deferred_sides(self, name: str, key: tuple, x: int, y: int, round_class, reads: set):
+        """Step `name` from state `key` (the sides numbered `x` and `y`) as `_deferred_step` runs it,
+        given by its effect on one side, as numbers: (None, ()) when it changes nothing, else (the
+        side it changes, [(that side after, probability)]); what it read is added to `reads`. The
+        hits of the plan are looked up by the number of the one side their making read
+        (`_made_on`), without writing the states. None when the step's effects cannot wait, or
+        when making some hits read or changed more than one side or wrote a counter (the step is
+        then run state by state)."""
+        rclass = int(round_class) if round_class is not None else 0
+        split = len(self._side_rows[x])
+        try:
+            plan_reads, plan = self._planned(name, key, split, round_class, rclass)
+        except NotDeferred:
+            return None
+        reads.update(plan_reads)
+        counters = key[1]
+        made_on = self._made_on
+        changed = None
+        # the side after (None: as it was) -> its probability, summed in the order `_deferred_step`
+        # sums the states it makes (so that floats come out the same)
+        outcomes: dict = {}
+        for desc, hits, p in plan:
+            if not hits:
+                outcomes[None] = outcomes.get(None, 0) + p
+                continue
+            found = made_on.get((desc, counters, 0, x))
+            if found is None:
+                found = made_on.get((desc, counters, 1, y))
+                if found is None:
+                    if desc in self._unmade:
+                        return None
+                    try:
+                        found = self._made_side(desc, hits, key, split, x, y, round_class, rclass)
+                    except NotDeferred:  # `_step` runs it as it is
+                        return None
+                    if found is None:
+                        self._unmade.add(desc)
+                        return None
+            side, made_reads, after, changes = found
+            if changes:
+                if changed is not None and side != changed:
+                    return None
+                changed = side
+            reads.update(made_reads)
+            for a, q in after:
+                outcomes[a] = outcomes.get(a, 0) + p * q
+        if changed is None:
+            return None, ()
+        own = x if changed == 0 else y
+        return ("attacker", "defender")[changed], [(own if a is None else a, p) for a, p in outcomes.items()]
+
+    def _made_side(self, desc: tuple, hits: tuple, key: tuple, split: int, x: int, y: int, round_class,
+                   rclass: int):
+        """Make deferred `hits` in state `key` (`_make`) and keep the result by the number of the one
+        side the making read (`_made_on`): (that side's index, what it read, [(the side after, or
+        None when unchanged, probability)], whether any changed it). None when it read both sides,
+        the round or everything, changed the other side or wrote a counter."""
+        made_reads: set = set()
+        out = self._make(desc, hits, key, split, round_class, rclass, made_reads)
+        sides = {side for _kind, side in made_reads}
+        if len(sides) != 1 or EVERYTHING in made_reads or ROUND in made_reads:
+            return None
+        index = 0 if sides.pop() == "attacker" else 1
+        records, counters = key
+        before = records[:split] if index == 0 else records[split:]
+        other = records[split:] if index == 0 else records[:split]
+        after = []
+        for (records2, counters2), q in out.items():
+            s2 = split_of(records2)
+            mine, theirs = (records2[:s2], records2[s2:]) if index == 0 else (records2[s2:], records2[:s2])
+            if counters2 != counters or theirs != other:
+                return None
+            after.append((None if mine == before else self._side(mine), q))
+        found = self._made_on[(desc, counters, index, x if index == 0 else y)] = (
+            index, frozenset(made_reads), after, any(a is not None for a, _q in after))
+        return found
 
     def _plan(self, key: tuple, round_class, name: str, watch: StepWatch) -> list:
         """Run step `name` from state `key` deferring its hits: [(their key, the hits, probability)]."""
@@ -264,7 +356,7 @@ class BattleSteps:
         self._watch, saved, config.ctx = watch, config.ctx, watch
         self.deferring, self._deferred = True, []
         try:
-            self.branching.run_procedure(watch, name, self.one, finish)
+            self._in_world(self.branching.run_procedure, watch, name, self.one, finish)
         finally:
             self._watch, config.ctx = None, saved
             self.deferring, self._deferred, self._at = False, [], None
@@ -299,12 +391,14 @@ class BattleSteps:
         self._watch, saved, config.ctx = watch, config.ctx, watch
         self._applying = hits
         taken = 0
+        before = self.branching.use(self)
         try:
             for i, hit in enumerate(hits):
                 self._made = i
                 taken = sum(self.battle.hits_taken.values())
                 self.branching.apply_hit(watch, hit, self._force)
         finally:
+            self.branching.use(before)
             self._watch, config.ctx = None, saved
             self._applying, self._made = (), 0
         out = {self._key(): self.one}

@@ -104,21 +104,29 @@ def coarse(aspect: tuple) -> tuple:
     return aspect
 
 
-def changed_by(hit) -> set:
+def changed_by(hit) -> frozenset:
     """The aspects a deferred `hit` may change (of either side: its units are not read yet)."""
-    kinds = ("full", "hits", "standing") + (("units",) if hit.now else ())
-    return {(kind, side) for kind in kinds for side in ("attacker", "defender")}
+    return _CHANGED_NOW if hit.now else _CHANGED
+
+
+_CHANGED = frozenset((kind, side) for kind in ("full", "hits", "standing") for side in ("attacker", "defender"))
+_CHANGED_NOW = _CHANGED | {("units", side) for side in ("attacker", "defender")}
 
 
 class StepWatch:
     """An `EvalContext` seen through a watch while one battle step runs: `reads` collects the
     aspects of the battle's state the step read (module docstring)."""
 
-    __slots__ = ("_ctx", "reads", "battle", "board", "host", "_battle", "_sides", "deferring")
+    __slots__ = ("_ctx", "reads", "battle", "board", "host", "_battle", "_sides", "deferring", "_units",
+                 "unit_has_any_tag")
 
     def __init__(self, ctx, battle, deferring: bool = False):
         object.__setattr__(self, "_ctx", ctx)
         object.__setattr__(self, "deferring", deferring)  # effects other than `hit` are NotDeferred
+        # the units as the rules saw them, by id: while effects are deferred no unit changes
+        object.__setattr__(self, "_units", {} if deferring else None)
+        # the same in every state (the program's tags of a unit type); asked often, so not looked up
+        object.__setattr__(self, "unit_has_any_tag", ctx.unit_has_any_tag)
         object.__setattr__(self, "reads", Reads())
         object.__setattr__(self, "_battle", battle)
         object.__setattr__(self, "_sides", None)
@@ -137,7 +145,11 @@ class StepWatch:
 
     def unit_value(self, unit) -> UnitValue:
         """A unit as the rules see it; a unit of the battle notes a read of its hits when they are read."""
-        value = self._ctx.unit_value(unit)
+        kept = self._units
+        if kept is not None:
+            found = kept.get(unit.id)
+            if found is not None:
+                return found
         sides = self._sides
         if sides is None:
             battle = self._battle
@@ -146,12 +158,13 @@ class StepWatch:
             object.__setattr__(self, "_sides", sides)
         side = sides.get(unit.id)
         if side is None:
-            return value
-        return _WatchedUnit(value, ("hits", side), self.reads)
-
-    def unit_has_any_tag(self, type_name: str, tags: tuple) -> bool:
-        """The same in every state (the program's tags of a unit type); asked often, so not looked up."""
-        return self._ctx.unit_has_any_tag(type_name, tags)
+            value = self._ctx.unit_value(unit)
+        else:
+            value = self._ctx.unit_value(unit, _WatchedUnit)
+            value._aspect, value._reads = _HITS[side], self.reads
+        if kept is not None:
+            kept[unit.id] = value
+        return value
 
     def log(self, kind: str, **data) -> None:
         """A message: the chain's states do not keep the game's log."""
@@ -174,15 +187,10 @@ class StepWatch:
 
 
 class _WatchedUnit(UnitValue):
-    """A unit of the battle as a watched step sees it: reading its hits is a read of its side's hits."""
+    """A unit of the battle as a watched step sees it: reading its hits is a read of its side's hits
+    (`_aspect`, noted in `_reads`: both set once it is made, `StepWatch.unit_value`)."""
 
     __slots__ = ("_aspect", "_reads")
-
-    def __init__(self, value: UnitValue, aspect: tuple, reads: set):
-        UnitValue.__init__(self, value.id, value.type, value.owner, value.space, UnitValue.hits.__get__(value),
-                           value.moved, value.flags)
-        self._aspect = aspect
-        self._reads = reads
 
     def _hits(self) -> int:
         self._reads.add(self._aspect)
@@ -341,6 +349,7 @@ def _types_of(kind: str) -> frozenset:
 
 
 _side = itemgetter(0)  # a record's side
+_HITS = {side: ("hits", side) for side in ("attacker", "defender")}  # the aspect of a side's units' hits
 
 # a unit's status in a state's record (its sixth field)
 FIGHTING, PENDING, SUBMERGED = 0, 1, 2
