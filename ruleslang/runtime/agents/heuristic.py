@@ -107,6 +107,7 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         self._score_now: tuple | None = None  # (state, its version, side, score): `_what_if_taken`'s "before"
         self._combatants: dict[tuple, tuple] = {}  # (unit id, type, owner, side) -> _combatant, this decision
         self._worth: dict[str, int] = {}  # space -> _territory_value, this decision
+        self._threats: dict[str, int] = {}  # space -> the enemy attack strength there (`_threat`), this decision
         self._origins: dict[int, str] = {}  # air unit id -> where it stood when this turn's combat move was planned
         self._fronts: list[str] = []  # the territories the non-combat plan moves toward
         self._grounded: set[int] = set()  # air units with no landing offered, this phase
@@ -118,6 +119,7 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
     def decide(self, decision: Decision, game):
         self._combatants = {}
         self._worth = {}
+        self._threats = {}
         if self.battle_odds is not None:
             self.battle_odds.new_decision()
         return getattr(self, "_" + decision.kind)(decision, game)

@@ -170,13 +170,20 @@ class Purchasing:
 
     def _danger(self, game, territory: str) -> int:
         """Enemy attack strength next to a territory (a rough threat measure)."""
-        board = game.board
-        total = 0
-        for n in board.neighbours(territory, "all"):
-            for u in board.units(n):
+        return sum(self._threat(game, n) for n in game.board.neighbours(territory, "all"))
+
+    def _threat(self, game, space: str) -> int:
+        """The enemy attack strength in `space`, worked out once per decision (a decision's
+        territories share most of their neighbours). Fire values are whole numbers or fractions,
+        so the sum is the same whatever the grouping."""
+        found = self._threats.get(space)
+        if found is None:
+            found = 0
+            for u in game.board.units(space):
                 if not game.allied(u.owner, self.player):
-                    total += self._fire(game, u, "attacker")
-        return total
+                    found += self._fire(game, u, "attacker")
+            self._threats[space] = found
+        return found
 
     def _place_bid(self, d: Decision, game):
         """Units bought with a bid, the most costly first, each where it adds most (`_bid_gain`)
