@@ -176,13 +176,20 @@ class Purchasing:
         """The enemy attack strength in `space`, worked out once per decision (a decision's
         territories share most of their neighbours). Fire values are whole numbers or fractions,
         so the sum is the same whatever the grouping."""
-        found = self._threats.get(space)
-        if found is None:
-            found = 0
-            for u in game.board.units(space):
-                if not game.allied(u.owner, self.player):
-                    found += self._fire(game, u, "attacker")
-            self._threats[space] = found
+        threats = self._threats
+        if threats is None:
+            # the enemy units by space, in one pass over the board (a board query per space cost more)
+            threats = self._threats = {}
+            allied: dict[str, bool] = {}
+            for u in game.state.units:
+                friend = allied.get(u.owner)
+                if friend is None:
+                    friend = allied[u.owner] = game.allied(u.owner, self.player)
+                if not friend:
+                    threats.setdefault(u.space, []).append(u)
+        found = threats.get(space, 0)
+        if type(found) is list:
+            found = threats[space] = sum(self._fire(game, u, "attacker") for u in found)
         return found
 
     def _place_bid(self, d: Decision, game):
