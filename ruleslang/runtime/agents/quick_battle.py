@@ -5,7 +5,7 @@ that can absorb a hit first. It knows nothing of a battle's other steps; the exa
 game's.
 
 Speed (issue 15): most of its battles are small (about six units), so what costs is the work
-around each die, not the die. A die is three random bits drawn in line (`hits`), and a battle
+around each die, not the die. A die is three random bits (as `hits` draws it), and a battle
 whose units all take one hit (`_one_hit_trials`: most of them) is followed as two fixed orders
 of each side's fire values and a count of its fallen, instead of lists copied in every trial
 and sorted on the first hit. tests/runtime/test_quick_simulation.py checks every answer and the
@@ -52,21 +52,8 @@ def _one_hit_trials(a_vals: tuple, d_vals: tuple, getrandbits) -> int:
         a_lost = d_lost = 0
         a_side, d_side = a_first, d_first
         for _round in range(ROUNDS):
-            # the dice of `hits`, written in line: a call per side and round costs about as much
-            a_hits = 0
-            for t in a_side:
-                r = getrandbits(3)
-                while r >= 6:
-                    r = getrandbits(3)
-                if r < t:
-                    a_hits += 1
-            d_hits = 0
-            for t in d_side:
-                r = getrandbits(3)
-                while r >= 6:
-                    r = getrandbits(3)
-                if r < t:
-                    d_hits += 1
+            a_hits = _threshold_hits(getrandbits, a_side)
+            d_hits = _threshold_hits(getrandbits, d_side)
             if a_hits:
                 d_lost = min(nd, d_lost + a_hits)
                 d_side = d_order[d_lost:]
@@ -78,6 +65,18 @@ def _one_hit_trials(a_vals: tuple, d_vals: tuple, getrandbits) -> int:
         if d_lost == nd and a_lost < na:
             wins += 1
     return wins
+
+
+def _threshold_hits(getrandbits, thresholds: tuple) -> int:
+    """How many of a side's units (their `_thresholds`, in order) hit, a die each as `hits` draws it."""
+    hits = 0
+    for t in thresholds:
+        r = getrandbits(3)
+        while r >= 6:
+            r = getrandbits(3)
+        if r < t:
+            hits += 1
+    return hits
 
 
 def _trials(a_vals: tuple, d_vals: tuple, getrandbits) -> int:
