@@ -24,6 +24,7 @@ side, then the exact one on each side in turn).
 
     python benchmarks/play.py [--games N] [--matches N] [--duels N] [--rounds N] [--ruleset REF ...]
                               [--bid SIDE=IPCS] [--check-advice] [--exact-duels N] [--agents-only] [--timing-only]
+                              [--timed REF ...] [--agent random|heuristic]
     python benchmarks/play.py --paired N [--first-seed S] [--rounds N] [--ruleset REF ...]
     python benchmarks/play.py --backends N [--games N]   # codegen against closures, in turns (issue 15)
     python benchmarks/play.py --rollout-cost [--games N] [--rounds N] [--ruleset REF ...]   # moving rollouts' cost
@@ -157,9 +158,13 @@ def report_rollout_cost(ws, refs, args) -> None:
 
 def report_timing(ws, args, unit: float) -> None:
     """CPU time per game, play alone, for each agent kind under each timed composition; then the
-    whole process (loading and play) and a cold `ruleslang call`."""
-    for refs in TIMED_REFS:
-        for agent in ("random", "heuristic"):
+    whole process (loading and play) and a cold `ruleslang call`. With `--timed REF...`, only the
+    games of that composition (say a Global 1940 one: `--timed g40/house-rules@1 --rounds 4`), and
+    with `--agent KIND` only that agent kind's."""
+    compositions = [args.timed] if args.timed else TIMED_REFS
+    agents = [args.agent] if args.agent else ["random", "heuristic"]
+    for refs in compositions:
+        for agent in agents:
             times, events = [], []
             tally = Tally()
             for seed in range(1, args.games + 1):
@@ -178,7 +183,9 @@ def report_timing(ws, args, unit: float) -> None:
                 print(f"{'':>9}         share of time in rule evaluation: {share:.0%}")
                 for line in tally.lines(f"{agent:>9} games"):
                     print(line)
-    for agent in ("random", "heuristic"):
+    if args.timed:
+        return
+    for agent in agents:
         runs = [process_cpu(["play", "--seed", str(seed), "--rounds", str(args.rounds), "--agent", agent,
                              "--quiet"]) for seed in range(1, args.games + 1)]
         cpu = statistics.mean(c for c, _ in runs)
@@ -477,6 +484,9 @@ def main(argv=None) -> int:
                         help="only the cost of rollouts that move units against still ones, in turns, over --games "
                              "seeds under the --ruleset compositions (default aar/house-rules@1)")
     parser.add_argument("--progress", action="store_true", help="print each duel game's result as it is played")
+    parser.add_argument("--timed", action="append", default=[], metavar="REF",
+                        help="time only the games of this composition (repeat for several rulesets)")
+    parser.add_argument("--agent", choices=("random", "heuristic"), help="time only this agent kind's games")
     parser.add_argument("--timing-only", action="store_true",
                         help="only the CPU times (no profiled share, no tallies, no matches)")
     args = parser.parse_args(argv)

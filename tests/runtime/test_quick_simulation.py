@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from ruleslang.runtime.agents.quick_battle import hits as _hits, take as _take
+from ruleslang.runtime.agents.quick_battle import SIM_TRIALS, simulate, hits as _hits, take as _take
 
 
 def _hits_by_randint(rng: random.Random, side: list[list]) -> int:
@@ -55,3 +55,39 @@ def test_take_removes_the_same_units_in_the_same_order():
             assert mine == theirs  # the order too: the next round's dice are thrown in it
             if in_order:
                 assert mine == sorted(mine, key=lambda u: (u[2] <= 1, u[1]))
+
+
+def _simulate_plainly(a_vals: tuple, d_vals: tuple, rng: random.Random) -> int:
+    """The quick simulation as it was written before its dice were drawn in bulk: randint for
+    every die, the sides copied in every trial and sorted before every hit."""
+    wins = 0
+    for _ in range(SIM_TRIALS):
+        a, d = [list(u) for u in a_vals], [list(u) for u in d_vals]
+        for _round in range(12):
+            a_hits, d_hits = _hits_by_randint(rng, a), _hits_by_randint(rng, d)
+            _take_sorting_every_hit(d, a_hits)
+            _take_sorting_every_hit(a, d_hits)
+            if not a or not d:
+                break
+        if not d and a:
+            wins += 1
+    return wins
+
+
+def _battle(pick: random.Random, multi_hit: bool) -> tuple[tuple, tuple]:
+    def side():
+        return tuple(sorted((pick.choice([0, 1, 1, 2, 3, 4, 2.5, 7]), pick.choice([3, 5, 6, 8, 12, 16]),
+                             pick.choice([1, 1, 2, 3]) if multi_hit else 1) for _ in range(pick.randint(0, 9))))
+    return side(), side()
+
+
+def test_simulate_throws_the_dice_the_plain_form_throws():
+    """Every answer and the generator's state after (the agent's own generator goes on to its next
+    estimate): sides of one-hit units (followed as fixed orders) and of units that absorb hits."""
+    pick = random.Random(3)
+    for seed in range(60):
+        a_vals, d_vals = _battle(pick, multi_hit=seed % 3 == 0)
+        mine, theirs = random.Random(seed), random.Random(seed)
+        for _ in range(3):  # the generator carried from one estimate to the next
+            assert simulate(a_vals, d_vals, mine) == _simulate_plainly(a_vals, d_vals, theirs)
+        assert mine.getstate() == theirs.getstate()

@@ -107,6 +107,7 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         self._score_now: tuple | None = None  # (state, its version, side, score): `_what_if_taken`'s "before"
         self._combatants: dict[tuple, tuple] = {}  # (unit id, type, owner, side) -> _combatant, this decision
         self._worth: dict[str, int] = {}  # space -> _territory_value, this decision
+        self._threats: dict | None = None  # space -> the enemy attack strength there (`_threat`), this decision
         self._origins: dict[int, str] = {}  # air unit id -> where it stood when this turn's combat move was planned
         self._fronts: list[str] = []  # the territories the non-combat plan moves toward
         self._grounded: set[int] = set()  # air units with no landing offered, this phase
@@ -118,6 +119,7 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
     def decide(self, decision: Decision, game):
         self._combatants = {}
         self._worth = {}
+        self._threats = None
         if self.battle_odds is not None:
             self.battle_odds.new_decision()
         return getattr(self, "_" + decision.kind)(decision, game)
@@ -365,8 +367,10 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         side = game.ctx.side_of(self.player)
         if side is None:
             return 0.0
-        fn = game.compiled.callable("score")
         state = game.state
+        if state.control.get(space) == self.player and not game.compiled.is_random("score"):
+            return 0.0  # taking a space it holds changes nothing the score can read: the same score
+        fn = game.compiled.callable("score")
         kept = self._score_now
         if kept is not None and kept[0] is state and kept[1] == state.version and kept[2] is side:
             before = kept[3]  # the board as it was for the last space tried: the same score

@@ -38,6 +38,7 @@ seed and decision give the same answer whatever the machine or PYTHONHASHSEED.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import pickle
 import random
 import time
@@ -75,6 +76,7 @@ class PhaseStart:
         units = state.units
         self.unit_class = type(units[0]) if units else None
         self.unit_fields = tuple(vars(units[0])) if units else ()
+        self.by_init = _init_takes(self.unit_class, self.unit_fields)
         skip = ("map", "events", "_unit_index", "_indexed", "units")
         # data only: a method put on the instance (a test's observer) stays with the game's board
         data = {k: v for k, v in vars(state).items() if k not in skip and not callable(v)}
@@ -93,6 +95,16 @@ class PhaseStart:
         """Whether the game is still in the phase this was kept at."""
         state = game.state
         return (state.phase, state.round, state.current_player) == (self.phase, self.round, self.player)
+
+
+def _init_takes(cls, names: tuple) -> bool:
+    """Whether `cls(*values)` makes an object whose attributes are `names` (in that order) set to
+    `values` and nothing else: a dataclass whose fields are just these, each set by __init__,
+    with nothing done after."""
+    if cls is None or not dataclasses.is_dataclass(cls) or hasattr(cls, "__post_init__"):
+        return False
+    fields = dataclasses.fields(cls)
+    return all(f.init for f in fields) and tuple(f.name for f in fields) == names
 
 
 class PhaseStarts:
@@ -122,9 +134,12 @@ def fork(game, start: PhaseStart, agents: dict):
     vars(state).update(pickle.loads(start.board))
     names, cls = start.unit_fields, start.unit_class
     units = state.units
-    for i, values in enumerate(units):
-        unit = units[i] = cls.__new__(cls)
-        vars(unit).update(zip(names, values))
+    if start.by_init:  # the class's own __init__ sets just these fields, in this order: about twice as fast
+        units[:] = [cls(*values) for values in units]
+    else:
+        for i, values in enumerate(units):
+            unit = units[i] = cls.__new__(cls)
+            vars(unit).update(zip(names, values))
     state.events, state._unit_index, state._indexed = [], None, None
     clone.state, clone.board = state, BoardQueries(state)
     clone.host = Host(game.seed, budget=game.host.budget)

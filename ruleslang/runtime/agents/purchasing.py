@@ -170,13 +170,27 @@ class Purchasing:
 
     def _danger(self, game, territory: str) -> int:
         """Enemy attack strength next to a territory (a rough threat measure)."""
-        board = game.board
-        total = 0
-        for n in board.neighbours(territory, "all"):
-            for u in board.units(n):
-                if not game.allied(u.owner, self.player):
-                    total += self._fire(game, u, "attacker")
-        return total
+        return sum(self._threat(game, n) for n in game.board.neighbours(territory, "all"))
+
+    def _threat(self, game, space: str) -> int:
+        """The enemy attack strength in `space`, worked out once per decision (a decision's
+        territories share most of their neighbours). Fire values are whole numbers or fractions,
+        so the sum is the same whatever the grouping."""
+        threats = self._threats
+        if threats is None:
+            # the enemy units by space, in one pass over the board (a board query per space cost more)
+            threats = self._threats = {}
+            allied: dict[str, bool] = {}
+            for u in game.state.units:
+                friend = allied.get(u.owner)
+                if friend is None:
+                    friend = allied[u.owner] = game.allied(u.owner, self.player)
+                if not friend:
+                    threats.setdefault(u.space, []).append(u)
+        found = threats.get(space, 0)
+        if type(found) is list:
+            found = threats[space] = sum(self._fire(game, u, "attacker") for u in found)
+        return found
 
     def _place_bid(self, d: Decision, game):
         """Units bought with a bid, the most costly first, each where it adds most (`_bid_gain`)
