@@ -23,6 +23,7 @@ _UNSET = object()  # a counter entry the state does not hold
 class ProcedureConfig:
     def __init__(self, ctx, proc: ast.RuntimeProcedure):
         self.ctx = ctx
+        self.proc = proc
         self.size = ctx.compiled.info.frames.get(id(proc), 1)
         self.fields: dict[str, Any] = {}
         if proc.config is not None:
@@ -52,16 +53,29 @@ class ProcedureConfig:
         return name in self.fields
 
     def _fn(self, name: str):
+        """The compiled setting `name`: `fn(env)` for a plain setting; for a condition `x => ...`,
+        `fn(env, value)` with the value in the parameter's slot. Generated Python under the code
+        generator (`Procedures.expression`: an error is placed at the rule, as in a hook's
+        condition), else closures."""
         fn = self._compiled.get(name)
         if fn is None:
             node = self.fields[name]
-            ec = self.ctx.compiled.expr_compiler
-            fn = ec.condition(node) if isinstance(node, ast.Lambda) else ec.expr(node)
+            procs = self.ctx.procedures
+            label = f"runtime {self.proc.name.text} {name}"
+            if isinstance(node, ast.Lambda):
+                body = procs.expression(node.body, label, self.proc)
+                slot = self.ctx.compiled.info.slots[id(node.param)]
+
+                def fn(env, value):
+                    env[slot] = value
+                    return body(env)
+            else:
+                fn = procs.expression(node, label, self.proc)
             self._compiled[name] = fn
         return fn
 
     def _env(self) -> list:
-        return [self.ctx] + [None] * self.size
+        return [self.ctx] + [None] * (self.size - 1)
 
     def new_phase(self) -> None:
         """Forget cached answers: conditions may read the game (technologies, counters). Lasting
@@ -124,7 +138,7 @@ class ProcedureConfig:
 
     def unit_answer(self, name: str, unit, ctx) -> Any:
         """The `u => ...` setting `name` of a board unit, evaluated now with `ctx` (no cache)."""
-        return self._fn(name)([ctx] + [None] * self.size)(ctx.unit_value(unit))
+        return self._fn(name)([ctx] + [None] * (self.size - 1), ctx.unit_value(unit))
 
     def value(self, name: str, default: Any = None) -> Any:
         """A plain setting (text, number, true/false), evaluated now."""
@@ -146,7 +160,7 @@ class ProcedureConfig:
         def of_unit(unit):
             key = (name, unit.type, unit.owner)
             if key not in cache:
-                cache[key] = make(self._env())(ctx.unit_value(unit))
+                cache[key] = make(self._env(), ctx.unit_value(unit))
             return cache[key]
         return of_unit
 
@@ -161,7 +175,7 @@ class ProcedureConfig:
         def of_type(type_name: str):
             key = (name, type_name)
             if key not in cache:
-                cache[key] = make(self._env())(ctx.unittype_values[type_name])
+                cache[key] = make(self._env(), ctx.unittype_values[type_name])
             return cache[key]
         return of_type
 
@@ -171,14 +185,14 @@ class ProcedureConfig:
             return None if default is None else (lambda space: default)
         make = self._fn(name)
         ctx = self.ctx
-        return lambda space: make(self._env())(ctx.space_values[space])
+        return lambda space: make(self._env(), ctx.space_values[space])
 
     def value_fn(self, name: str) -> Callable | None:
         """A `x => ...` setting as a Python function of a language value (not cached)."""
         if name not in self.fields:
             return None
         make = self._fn(name)
-        return lambda value: make(self._env())(value)
+        return lambda value: make(self._env(), value)
 
     def predicate(self, name: str):
         fn = self.unit_fn(name)
