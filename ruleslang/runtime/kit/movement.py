@@ -226,6 +226,7 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         self._dirty: set[int] = set()                      # ids whose list must be remade
         self._transfers: tuple[list[Move], list[Move]] | None = None   # (loads, unloads)
         self._movable: list[int] | None = None             # `movable_units`, until a move or a change
+        self._can_move: dict[int, bool] = {}               # unit id -> has a "move"/"bomb" move (`movable_units`)
         self._boardable: list[Unit] | None = None          # `_loadable_transports`
         self._reset_air()
         self._version = state.version
@@ -410,11 +411,19 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
             if self._lists is not None:
                 ids = {uid for uid, unit_moves in self._move_lists().items() if unit_moves}
             else:
+                # each unit's answer is kept until a move touches it (the units `apply` marks dirty
+                # for the move lists: their reach may have changed; no other unit's has)
+                known = self._can_move
+                ur = self._ur
                 ids = set()
                 for unit in self._mine:
-                    rules = self._ur[unit.id]
-                    if self._blocked(unit, rules) is None and self._can_reach(unit, rules):
-                        ids.add(unit.id)
+                    uid = unit.id
+                    can = known.get(uid)
+                    if can is None:
+                        rules = ur[uid]
+                        can = known[uid] = self._blocked(unit, rules) is None and self._can_reach(unit, rules)
+                    if can:
+                        ids.add(uid)
             if self._transfers is not None:
                 loads, unloads = self._transfers
                 ids.update(m.units[0] for m in loads)
@@ -573,6 +582,9 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
             dirty.update(self._my_air)
         elif move.kind == "bomb":  # a new raid: the escorts may now fly to it
             dirty.update(uid for uid in self._my_air if self._ur[uid].can_escort)
+        can_move = self._can_move
+        for uid in dirty:
+            can_move.pop(uid, None)
 
     def _stop_among_blockers(self, units: list[Unit], end: str) -> None:
         """Units that ended a non-combat move among enemy units that stop them (`ends_among_enemies`
