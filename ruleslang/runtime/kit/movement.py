@@ -184,34 +184,44 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         lookup = self.rules.unit_rules
         kinds: dict[tuple[str, str], UnitRules] = {}  # a few kinds for many units: asked once each here
         ur = self._ur = {}
+        player, ally, foe = self.player, self._ally, self._foe
+        mine = []
+        foes = []
+        # one pass over the board (it runs once per move phase and after captures): each unit's
+        # rules, the player's own units (`_own`), the enemy units
         for u in state.units:
-            kind = (u.type, u.owner)
+            owner = u.owner
+            kind = (u.type, owner)
             found = kinds.get(kind)
             if found is None:
-                found = kinds[kind] = lookup(u.type, u.owner)
+                found = kinds[kind] = lookup(u.type, owner)
             ur[u.id] = found
-        self._mine = sorted((u for u in state.units if self._own(u)), key=lambda u: u.id)
-        self._my_air = [u.id for u in self._mine if self._ur[u.id].domain == "air"]
+            if owner == player or (found.commanded and ally.get(owner, False)):
+                mine.append(u)
+            if foe.get(owner, True):
+                foes.append(u)
+        mine.sort(key=lambda u: u.id)
+        self._mine = mine
+        self._my_air = [u.id for u in mine if ur[u.id].domain == "air"]
         enemy: set[str] = set()
         blocking: set[str] = set()
         stopping: set[str] = set()
         no_unload: set[str] = set()
         passing: set[str] = set()
         no_end: set[str] = set()
-        for unit in state.units:
-            if self._foe.get(unit.owner, True):
-                enemy.add(unit.space)
-                rules = self._ur[unit.id]
-                if rules.blocks_ending:
-                    no_end.add(unit.space)
-                if rules.blocks:
-                    blocking.add(unit.space)
-                if rules.stops_movement:
-                    stopping.add(unit.space)
-                if rules.blocks_unload:
-                    no_unload.add(unit.space)
-                if rules.blocks_passing:
-                    passing.add(unit.space)
+        for unit in foes:
+            enemy.add(unit.space)
+            rules = ur[unit.id]
+            if rules.blocks_ending:
+                no_end.add(unit.space)
+            if rules.blocks:
+                blocking.add(unit.space)
+            if rules.stops_movement:
+                stopping.add(unit.space)
+            if rules.blocks_unload:
+                no_unload.add(unit.space)
+            if rules.blocks_passing:
+                passing.add(unit.space)
         self._enemy = enemy
         self._blocking = blocking
         self._stops_passers = passing  # sea zones that stop even units passing blockers
