@@ -173,6 +173,7 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         # players whose units are the mover's enemies (not at peace with it: `MovementRules.enemies`)
         self._foe = {p: rules.enemies(player, p) for p in state.map.player_names()}
         self._version: int | None = None
+        self._last_check: tuple | None = None  # (move, state version, problems): `check`
 
     def _sync(self) -> None:
         if self._version != self.state.version:
@@ -447,6 +448,16 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
     def check(self, move: Move) -> list[str]:
         """Why `move` is illegal, one message per problem; [] when it is legal."""
         self._sync()
+        # a move is checked by the agent, by the decision and by `apply` in turn, on the same board:
+        # the last answer is kept while the state is unchanged
+        last = self._last_check
+        if last is not None and last[0] is move and last[1] == self.state.version:
+            return list(last[2])
+        problems = self._check(move)
+        self._last_check = (move, self.state.version, problems)
+        return list(problems)
+
+    def _check(self, move: Move) -> list[str]:
         if move.kind not in KINDS:
             return [f"unknown move kind '{move.kind}' (one of {', '.join(KINDS)})"]
         if not move.units:

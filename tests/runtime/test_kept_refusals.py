@@ -1,5 +1,5 @@
-"""Placement keeps the refusals of constraints that only read (`Procedures.repeatable`) while the
-board is unchanged: the same games, fewer evaluations; constraints that roll dice or log (the
+"""Placement and the move phases keep the refusals of constraints that only read
+(`Procedures.repeatable`) while the board is unchanged: the same games, fewer evaluations; constraints that roll dice or log (the
 checker refuses effects and decisions in a constraint) are asked every time."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 from game_fixtures import make_game
 from ruleslang.base.paths import packaged_root
 from ruleslang.lang.eval import statements
-from ruleslang.runtime.kit import placement
+from ruleslang.runtime.kit import moves, placement
 from ruleslang.workspace.compositions import Workspace
 
 HOUSE = ["aar/house-rules@1"]
@@ -23,20 +23,24 @@ def _played(monkeypatch, repeatable: bool):
         calls.append(action)
         return real(ctx, action, args)
     monkeypatch.setattr(placement, "check_action", counted)
+    monkeypatch.setattr(moves, "check_action", counted)
     if not repeatable:
         monkeypatch.setattr(statements.Procedures, "repeatable", lambda self, action: False)
     game = make_game(HOUSE, seed=3, rounds=3, default_agent="random")
     game.run(3)
     monkeypatch.undo()
-    return [e for e in game.state.events], calls.count("place")
+    return [e for e in game.state.events], calls.count("place"), calls.count("move")
 
 
 def test_kept_refusals_play_the_same_game_with_fewer_evaluations(monkeypatch):
-    kept_events, kept_calls = _played(monkeypatch, True)
-    asked_events, asked_calls = _played(monkeypatch, False)
+    kept_events, kept_places, kept_moves = _played(monkeypatch, True)
+    asked_events, asked_places, asked_moves = _played(monkeypatch, False)
     assert kept_events == asked_events
     assert any(e["kind"] == "place" for e in kept_events)
-    assert kept_calls < asked_calls, (kept_calls, asked_calls)
+    assert any(e["kind"] == "move_units" for e in kept_events)
+    assert kept_places < asked_places, (kept_places, asked_places)
+    # the agent's check and the decision's check of the same move: the constraints run once
+    assert kept_moves < asked_moves * 0.7, (kept_moves, asked_moves)
 
 
 def test_the_shipped_placement_constraints_only_read():
