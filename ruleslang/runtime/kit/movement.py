@@ -326,6 +326,8 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         """Whether `_reach_of` is not empty; for an air unit whose reach is not known yet, found
         without working out every path (`_air_walk` stopped at the first space it would keep)."""
         if rules.domain != "air":
+            if rules.movement - unit.moved >= 1 and self._first_step(unit.space, rules):
+                return True
             return bool(self._reach_of(unit, rules))
         left = rules.movement - unit.moved
         key = (rules.carrier_cost, unit.space, left)
@@ -336,6 +338,31 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         if known is None:
             known = self._air_any[key] = self._air_walk(unit, rules, left, first_only=True) != {}
         return known
+
+    def _first_step(self, start: str, rules: UnitRules) -> bool:
+        """Whether a land or sea unit in `start` can end a move one step away, as `_land_walk` and
+        `_sea_walk` find the first layer of their search (True: its reach is not empty; False:
+        a sea unit may still end further away)."""
+        if rules.domain == "land":
+            if self.combat:
+                return bool(self.board.land[start])
+            enemy, friendly = self._enemy, self._friendly
+            return any(not (there in enemy or not friendly(there)) or self._taken_over(there)
+                       for there in self.board.land[start])
+        blocking = self._blocking if not rules.passes_blockers else self._stops_passers
+        canal_steps = self.board.canal_steps
+        for there in self.board.sea[start]:
+            if there == start:
+                continue
+            if not self.combat and there in blocking:
+                if rules.ends_among_enemies:
+                    return True
+                continue
+            if (start, there) in canal_steps and self._closed_by(start, there) is not None:
+                continue
+            if self.combat or self._may_end(there, rules):
+                return True
+        return False
 
     def destinations(self, unit_id: int) -> dict[str, tuple[str, ...]]:
         """Every space the unit can end a "move" in this phase -> one shortest legal path (start
