@@ -34,6 +34,7 @@ class ProcedureConfig:
         # key -> (answer, {(counter, entry key): the entry when read}); only answers that read
         # nothing but counters are kept (see `lasting`)
         self._lasting: dict[tuple, tuple[Any, dict[tuple, Any]]] = {}
+        self._checked: tuple | None = None  # what `_forget_stale` last looked at (the counters, their writes)
 
     def for_context(self, ctx) -> "ProcedureConfig":
         """The same settings for another game's context (a look-ahead's copy of the game): the
@@ -42,7 +43,7 @@ class ProcedureConfig:
         state at a phase start: the unit settings of most copies are those of the game)."""
         clone = copy.copy(self)
         clone.ctx = ctx
-        clone._cache, clone._lasting = {}, dict(self._lasting)
+        clone._cache, clone._lasting, clone._checked = {}, dict(self._lasting), None
         if ctx.state is None:
             clone._lasting = {}
         else:
@@ -87,6 +88,17 @@ class ProcedureConfig:
         """Drop the lasting answers that read a counter entry the state no longer holds as read."""
         if not self._lasting:
             return
+        # nothing to look at when no counter the answers read was written since the last look
+        # (`GameState.counter_writes`) and the state's counters are the same dicts
+        state = self.ctx.state
+        names = {name for _, read in self._lasting.values() for name, _ in read}
+        mark = (state.counters, tuple((name, state.counters.get(name), state.counter_writes.get(name, 0))
+                                      for name in sorted(names)))
+        seen = self._checked
+        if seen is not None and seen[0] is mark[0] and len(seen[1]) == len(mark[1]) and all(
+                a[0] == b[0] and a[1] is b[1] and a[2] == b[2] for a, b in zip(seen[1], mark[1])):
+            return
+        self._checked = mark
         # each counter's entries by key, made once for this check (`_counter_entry` walks them all
         # for every entry read, and every kept answer is checked)
         counters = self.ctx.state.counters
