@@ -16,6 +16,8 @@ from ruleslang.lang.values import EnumValue, LSet, UnitValue, to_json
 
 def counter_key(value) -> str:
     """One part of a counter's key as text: a name, a number, true/false, or a unit's id."""
+    if type(value) is EnumValue:  # most keys are players and spaces: tested first
+        return value.name
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (EnumValue,)):
