@@ -40,6 +40,7 @@ def name_key(text: str) -> str:
     return "".join(ch for ch in text.casefold() if ch.isalnum())
 
 
+@functools.lru_cache(maxsize=8192)  # the same few hundred names are sorted again and again in a game
 def natural_key(name: str) -> tuple:
     """Sort key putting `Zone 2` before `Zone 10` (digits compared as numbers)."""
     parts = re.split(r"(\d+)", name.casefold())

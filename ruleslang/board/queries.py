@@ -31,6 +31,8 @@ class MapGraph:
         self.map = game_map
         self._distances: dict[tuple[str, str], dict[str, int]] = {}
         self.spaces_by_kind: dict[str | None, tuple[str, ...]] = {}
+        # each space's kind by name: `is_sea` and `is_land` are asked for every unit in many loops
+        self.kind_of: dict[str, str] = {s.name: s.kind for s in game_map.spaces}
 
     def distances(self, start: str, by: str) -> dict[str, int]:
         """Steps from `start` to every space reachable moving `by` land, sea or all."""
@@ -154,11 +156,17 @@ class BoardQueries:
 
     def is_land(self, space: str) -> bool:
         """True for a land territory."""
-        return self.map.space(self._space(space)).kind == "land"
+        kind = self.graph.kind_of.get(space)
+        if kind is None:
+            return self.map.space(self._space(space)).kind == "land"
+        return kind == "land"
 
     def is_sea(self, space: str) -> bool:
         """True for a sea zone."""
-        return self.map.space(self._space(space)).kind == "sea"
+        kind = self.graph.kind_of.get(space)
+        if kind is None:
+            return self.map.space(self._space(space)).kind == "sea"
+        return kind == "sea"
 
     def attribute(self, space: str, name: str, default: object = None) -> object:
         """A space attribute of the map (whatever attributes the map gives), or `default`."""

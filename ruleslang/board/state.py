@@ -104,6 +104,9 @@ class GameState:
         self.income_override: dict[str, int | None] = {p.name: None for p in game_map.players}
         self.income_override_by_economy: dict[str, dict[str, int]] = {p.name: {} for p in game_map.players}
         self.counters: dict[str, dict[tuple, object]] = {}
+        # writes through `set_counter`, per counter: readers keep a counter's entries until it is
+        # written (or `counters` or its entry is replaced by another dict)
+        self.counter_writes: dict[str, int] = {}
         self.facts: dict[str, object] = {}
         self.options: dict[str, object] = {}
         self.events: list[dict] = []
@@ -386,6 +389,7 @@ class GameState:
         key = tuple(key)
         before = self.counters.get(name, {}).get(key)
         self.counters.setdefault(name, {})[key] = value
+        self.counter_writes[name] = self.counter_writes.get(name, 0) + 1
         self._record("counter", name=name, key=list(key), before=before, after=value)
 
     def log(self, message: str, **data) -> None:

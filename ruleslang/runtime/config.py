@@ -23,6 +23,7 @@ _UNSET = object()  # a counter entry the state does not hold
 class ProcedureConfig:
     def __init__(self, ctx, proc: ast.RuntimeProcedure):
         self.ctx = ctx
+        self.proc = proc
         self.size = ctx.compiled.info.frames.get(id(proc), 1)
         self.fields: dict[str, Any] = {}
         if proc.config is not None:
@@ -33,6 +34,7 @@ class ProcedureConfig:
         # key -> (answer, {(counter, entry key): the entry when read}); only answers that read
         # nothing but counters are kept (see `lasting`)
         self._lasting: dict[tuple, tuple[Any, dict[tuple, Any]]] = {}
+        self._checked: tuple | None = None  # what `_forget_stale` last looked at (the counters, their writes)
 
     def for_context(self, ctx) -> "ProcedureConfig":
         """The same settings for another game's context (a look-ahead's copy of the game): the
@@ -41,7 +43,7 @@ class ProcedureConfig:
         state at a phase start: the unit settings of most copies are those of the game)."""
         clone = copy.copy(self)
         clone.ctx = ctx
-        clone._cache, clone._lasting = {}, dict(self._lasting)
+        clone._cache, clone._lasting, clone._checked = {}, dict(self._lasting), None
         if ctx.state is None:
             clone._lasting = {}
         else:
@@ -52,16 +54,29 @@ class ProcedureConfig:
         return name in self.fields
 
     def _fn(self, name: str):
+        """The compiled setting `name`: `fn(env)` for a plain setting; for a condition `x => ...`,
+        `fn(env, value)` with the value in the parameter's slot. Generated Python under the code
+        generator (`Procedures.expression`: an error is placed at the rule, as in a hook's
+        condition), else closures."""
         fn = self._compiled.get(name)
         if fn is None:
             node = self.fields[name]
-            ec = self.ctx.compiled.expr_compiler
-            fn = ec.condition(node) if isinstance(node, ast.Lambda) else ec.expr(node)
+            procs = self.ctx.procedures
+            label = f"runtime {self.proc.name.text} {name}"
+            if isinstance(node, ast.Lambda):
+                body = procs.expression(node.body, label, self.proc)
+                slot = self.ctx.compiled.info.slots[id(node.param)]
+
+                def fn(env, value):
+                    env[slot] = value
+                    return body(env)
+            else:
+                fn = procs.expression(node, label, self.proc)
             self._compiled[name] = fn
         return fn
 
     def _env(self) -> list:
-        return [self.ctx] + [None] * self.size
+        return [self.ctx] + [None] * (self.size - 1)
 
     def new_phase(self) -> None:
         """Forget cached answers: conditions may read the game (technologies, counters). Lasting
@@ -73,6 +88,17 @@ class ProcedureConfig:
         """Drop the lasting answers that read a counter entry the state no longer holds as read."""
         if not self._lasting:
             return
+        # nothing to look at when no counter the answers read was written since the last look
+        # (`GameState.counter_writes`) and the state's counters are the same dicts
+        state = self.ctx.state
+        names = {name for _, read in self._lasting.values() for name, _ in read}
+        mark = (state.counters, tuple((name, state.counters.get(name), state.counter_writes.get(name, 0))
+                                      for name in sorted(names)))
+        seen = self._checked
+        if seen is not None and seen[0] is mark[0] and len(seen[1]) == len(mark[1]) and all(
+                a[0] == b[0] and a[1] is b[1] and a[2] == b[2] for a, b in zip(seen[1], mark[1])):
+            return
+        self._checked = mark
         # each counter's entries by key, made once for this check (`_counter_entry` walks them all
         # for every entry read, and every kept answer is checked)
         counters = self.ctx.state.counters
@@ -124,7 +150,7 @@ class ProcedureConfig:
 
     def unit_answer(self, name: str, unit, ctx) -> Any:
         """The `u => ...` setting `name` of a board unit, evaluated now with `ctx` (no cache)."""
-        return self._fn(name)([ctx] + [None] * self.size)(ctx.unit_value(unit))
+        return self._fn(name)([ctx] + [None] * (self.size - 1), ctx.unit_value(unit))
 
     def value(self, name: str, default: Any = None) -> Any:
         """A plain setting (text, number, true/false), evaluated now."""
@@ -146,7 +172,7 @@ class ProcedureConfig:
         def of_unit(unit):
             key = (name, unit.type, unit.owner)
             if key not in cache:
-                cache[key] = make(self._env())(ctx.unit_value(unit))
+                cache[key] = make(self._env(), ctx.unit_value(unit))
             return cache[key]
         return of_unit
 
@@ -161,7 +187,7 @@ class ProcedureConfig:
         def of_type(type_name: str):
             key = (name, type_name)
             if key not in cache:
-                cache[key] = make(self._env())(ctx.unittype_values[type_name])
+                cache[key] = make(self._env(), ctx.unittype_values[type_name])
             return cache[key]
         return of_type
 
@@ -171,14 +197,14 @@ class ProcedureConfig:
             return None if default is None else (lambda space: default)
         make = self._fn(name)
         ctx = self.ctx
-        return lambda space: make(self._env())(ctx.space_values[space])
+        return lambda space: make(self._env(), ctx.space_values[space])
 
     def value_fn(self, name: str) -> Callable | None:
         """A `x => ...` setting as a Python function of a language value (not cached)."""
         if name not in self.fields:
             return None
         make = self._fn(name)
-        return lambda value: make(self._env())(value)
+        return lambda value: make(self._env(), value)
 
     def predicate(self, name: str):
         fn = self.unit_fn(name)

@@ -44,7 +44,7 @@ from ruleslang.base.limits import MAX_INT_BITS
 from ruleslang.board.queries import BoardQueries
 from ruleslang.lang import types as T
 from ruleslang.lang.builtins.registry import REGISTRY as BUILTINS
-from ruleslang.lang.eval.codegen_runtime import HELPERS, ConstantTable, SpaceAttribute, Unsupported, assemble
+from ruleslang.lang.eval.codegen_runtime import HELPERS, ConstantTable, RowIndex, SpaceAttribute, Unsupported, assemble
 from ruleslang.lang.eval.compile import (ACCEPTS_NONE, ARITHMETIC, COMPARISONS, NO_VALUE, fast_aggregate, joined,
                                          lambda_free_slots, ordered_args)
 from ruleslang.lang.syntax import ast
@@ -607,6 +607,9 @@ class Generator:
         element before it starts; with more than one `for`, the values are counted as they come
         and refused past the collection limit (E510 at the comprehension, as the closures do,
         though before the value past the limit is worked out rather than after)."""
+        indexed = self._rows_where(node, budget_span)
+        if indexed is not None:
+            return indexed
         parts = []
         span = self.const(budget_span)
         for clause in node.clauses:
@@ -619,6 +622,34 @@ class Generator:
             parts.insert(0, "for made in (_Made(),)")
             parts.append(f"if made.one_more({self.const(node.span)})")
         return f"[{element} {' '.join(parts)}]"
+
+    def _rows_where(self, node: ast.Comprehension, budget_span) -> str | None:
+        """`[r for r in rows(t) where r.column == x]` (or `x == r.column`), x a local other than r:
+        the rows found through an index of the column (`RowIndex`), the budget spent per row as
+        the loop spends it; None for any other shape. (x is a local: reading it once instead of
+        once per row reads the same value, with nothing rolled or refused.)"""
+        if len(node.clauses) != 1 or self.in_iterable:
+            return None
+        clause = node.clauses[0]
+        cond = clause.condition
+        slot = self.info.slots[id(clause.var)]
+        if self.local_slot(node.element) != slot or not (isinstance(cond, ast.Compare) and cond.op == "=="):
+            return None
+        call = clause.iterable
+        info = self.info.calls.get(id(call)) if isinstance(call, ast.Call) else None
+        if info is None or info.kind != "builtin" or info.name != "rows":
+            return None
+        for field, other in ((cond.left, cond.right), (cond.right, cond.left)):
+            if not isinstance(field, ast.Field) or self.local_slot(field.obj) != slot:
+                continue
+            fi = self.info.fields.get(id(field))
+            value = self.local_slot(other)
+            if fi is None or fi.kind != "record" or value is None or value == slot:
+                continue
+            rows = self.iterable(call)
+            return (f"{self.const(RowIndex(fi.name))}.find({rows}, s{value}, host, "
+                    f"{self.const(budget_span)})")
+        return None
 
     def _sum_controlled(self, comp: ast.Comprehension, span) -> str | None:
         """`sum(E for x in S where controller(x) == p)` (or `owner`), p a local that may be none:

@@ -170,6 +170,42 @@ class ConstantTable(dict):
         return row if self.column is None else row.get(self.column)
 
 
+class RowIndex:
+    """`[r for r in rows(t) where r.column == x]` at one call site: the rows grouped by the column,
+    made once per tuple of rows (a table of constant rows hands out the same tuple each time), so
+    the rows are found by a look-up instead of a comparison per row. The budget is spent per row,
+    as the loop does; a column value that cannot be hashed compares row by row."""
+
+    __slots__ = ("column", "records", "index")
+
+    def __init__(self, column: str):
+        self.column = column
+        self.records: tuple | None = None
+        self.index: dict | bool | None = None  # None: not made yet; False: a column value cannot be hashed
+
+    def find(self, rows, value, host, span) -> list:
+        items = _budgeted(rows, host, span)
+        column = self.column
+        if items is not self.records:
+            # rows seen for the first time (a table whose cells read the state hands out new ones
+            # on every read): compared row by row; indexed when the same rows come again
+            self.records, self.index = items, None
+        elif self.index is None:
+            index: dict | bool = {}
+            try:
+                for row in items:
+                    index.setdefault(row.get(column), []).append(row)
+            except TypeError:
+                index = False
+            self.index = index
+        if self.index:
+            try:
+                return list(self.index.get(value, ()))
+            except TypeError:
+                pass
+        return [row for row in items if row.get(column) == value]
+
+
 class SpaceAttribute(dict):
     """The values of one space attribute at one call site, by space name, filled as they are read."""
 

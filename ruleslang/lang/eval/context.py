@@ -16,6 +16,8 @@ from ruleslang.lang.values import EnumValue, LSet, UnitValue, to_json
 
 def counter_key(value) -> str:
     """One part of a counter's key as text: a name, a number, true/false, or a unit's id."""
+    if type(value) is EnumValue:  # most keys are players and spaces: tested first
+        return value.name
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (EnumValue,)):
@@ -82,7 +84,7 @@ class EvalContext:
         self.contested_spaces: list[str] = []
         self.runtime_procedures: dict[str, Callable] = {}
         self.collector = None
-        self._counter_cache: dict[str, tuple[int, dict]] = {}
+        self._counter_cache: dict[str, tuple] = {}  # name -> (counters, its entries, writes, entries by text key)
         self.running: list[str] = []
         self.winner: tuple[EnumValue, str] | None = None
 
@@ -193,11 +195,18 @@ class EvalContext:
         return self.unit_value(unit) if unit is not None else None
 
     def _counter_store(self, name: str) -> dict:
+        # kept until the counter is written (`GameState.counter_writes`) or the state's counters or
+        # this counter's entries are replaced by other dicts (what-ifs, the exact odds' states),
+        # not until any event: the hooks that read counters in loops write the board in between
+        state = self.state
+        counters = state.counters
+        raw_store = counters.get(name)
+        writes = state.counter_writes.get(name, 0)
         cached = self._counter_cache.get(name)
-        if cached is not None and cached[0] == self.state.version:
-            return cached[1]
-        store = {tuple(counter_key(k) for k in raw): v for raw, v in self.state.counters.get(name, {}).items()}
-        self._counter_cache[name] = (self.state.version, store)
+        if cached is not None and cached[0] is counters and cached[1] is raw_store and cached[2] == writes:
+            return cached[3]
+        store = {tuple(counter_key(k) for k in raw): v for raw, v in (raw_store or {}).items()}
+        self._counter_cache[name] = (counters, raw_store, writes, store)
         return store
 
     def set_counter(self, name: str, key: tuple, value) -> None:

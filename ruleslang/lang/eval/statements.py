@@ -402,6 +402,11 @@ def _validate_answer(decision_id, answer, options, mode, n, span):
     return LSet(chosen)
 
 
+# What a constraint whose refusals may be kept on the same board does not hold (`Procedures.repeatable`).
+_NOT_REPEATABLE = (ast.Choose, ast.ChangeEffect, ast.SetEffect, ast.AddEffect, ast.RemoveEffect, ast.MoveEffect,
+                   ast.LogEffect, ast.WinEffect, ast.RunEffect, ast.HitEffect, ast.SubmergeEffect, ast.RetreatEffect)
+
+
 class Procedures:
     """The compiled phases, steps, hooks, constraints and checks of a program."""
 
@@ -418,6 +423,7 @@ class Procedures:
         self._hook_runs: dict[int, tuple] = {}
         self._checks: dict[int, Callable] = {}
         self._constraints_on: dict[str, list[str]] = {}
+        self._repeatable: dict[str, bool] = {}
 
     def frame_size(self, decl) -> int:
         return self.compiled.info.frames.get(id(decl), 1)
@@ -471,6 +477,20 @@ class Procedures:
                 if isinstance(sym.decl, ast.ConstraintDecl) and sym.decl.action.text == action
                 and not is_hidden_name(name)]
         return names
+
+    def repeatable(self, action: str) -> bool:
+        """Whether the constraints on `action` only read: no dice, no decision, no effect, no log,
+        no `run` (statements: `let`, `require`, `if`, `for`). Their refusals for the same arguments
+        are then the same until the game state changes, so a caller asking again on the same board
+        may keep them (the runtime's placement tries the same units at the same place many times)."""
+        found = self._repeatable.get(action)
+        if found is None:
+            info = self.compiled.info
+            found = self._repeatable[action] = not any(
+                isinstance(node, _NOT_REPEATABLE) or info.is_random(node)
+                for name in self.constraints_on(action)
+                for node in ast.walk(self.compiled.symbols[name].decl.body))
+        return found
 
     def expression(self, node, owner: str, decl) -> Callable:
         """`fn(env)`, an expression of `owner`'s frame (declared by `decl`), generated or a closure

@@ -173,6 +173,7 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         # players whose units are the mover's enemies (not at peace with it: `MovementRules.enemies`)
         self._foe = {p: rules.enemies(player, p) for p in state.map.player_names()}
         self._version: int | None = None
+        self._last_check: tuple | None = None  # (move, state version, problems): `check`
 
     def _sync(self) -> None:
         if self._version != self.state.version:
@@ -184,34 +185,44 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         lookup = self.rules.unit_rules
         kinds: dict[tuple[str, str], UnitRules] = {}  # a few kinds for many units: asked once each here
         ur = self._ur = {}
+        player, ally, foe = self.player, self._ally, self._foe
+        mine = []
+        foes = []
+        # one pass over the board (it runs once per move phase and after captures): each unit's
+        # rules, the player's own units (`_own`), the enemy units
         for u in state.units:
-            kind = (u.type, u.owner)
+            owner = u.owner
+            kind = (u.type, owner)
             found = kinds.get(kind)
             if found is None:
-                found = kinds[kind] = lookup(u.type, u.owner)
+                found = kinds[kind] = lookup(u.type, owner)
             ur[u.id] = found
-        self._mine = sorted((u for u in state.units if self._own(u)), key=lambda u: u.id)
-        self._my_air = [u.id for u in self._mine if self._ur[u.id].domain == "air"]
+            if owner == player or (found.commanded and ally.get(owner, False)):
+                mine.append(u)
+            if foe.get(owner, True):
+                foes.append(u)
+        mine.sort(key=lambda u: u.id)
+        self._mine = mine
+        self._my_air = [u.id for u in mine if ur[u.id].domain == "air"]
         enemy: set[str] = set()
         blocking: set[str] = set()
         stopping: set[str] = set()
         no_unload: set[str] = set()
         passing: set[str] = set()
         no_end: set[str] = set()
-        for unit in state.units:
-            if self._foe.get(unit.owner, True):
-                enemy.add(unit.space)
-                rules = self._ur[unit.id]
-                if rules.blocks_ending:
-                    no_end.add(unit.space)
-                if rules.blocks:
-                    blocking.add(unit.space)
-                if rules.stops_movement:
-                    stopping.add(unit.space)
-                if rules.blocks_unload:
-                    no_unload.add(unit.space)
-                if rules.blocks_passing:
-                    passing.add(unit.space)
+        for unit in foes:
+            enemy.add(unit.space)
+            rules = ur[unit.id]
+            if rules.blocks_ending:
+                no_end.add(unit.space)
+            if rules.blocks:
+                blocking.add(unit.space)
+            if rules.stops_movement:
+                stopping.add(unit.space)
+            if rules.blocks_unload:
+                no_unload.add(unit.space)
+            if rules.blocks_passing:
+                passing.add(unit.space)
         self._enemy = enemy
         self._blocking = blocking
         self._stops_passers = passing  # sea zones that stop even units passing blockers
@@ -226,6 +237,7 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         self._dirty: set[int] = set()                      # ids whose list must be remade
         self._transfers: tuple[list[Move], list[Move]] | None = None   # (loads, unloads)
         self._movable: list[int] | None = None             # `movable_units`, until a move or a change
+        self._can_move: dict[int, bool] = {}               # unit id -> has a "move"/"bomb" move (`movable_units`)
         self._boardable: list[Unit] | None = None          # `_loadable_transports`
         self._reset_air()
         self._version = state.version
@@ -314,6 +326,8 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         """Whether `_reach_of` is not empty; for an air unit whose reach is not known yet, found
         without working out every path (`_air_walk` stopped at the first space it would keep)."""
         if rules.domain != "air":
+            if rules.movement - unit.moved >= 1 and self._first_step(unit.space, rules):
+                return True
             return bool(self._reach_of(unit, rules))
         left = rules.movement - unit.moved
         key = (rules.carrier_cost, unit.space, left)
@@ -324,6 +338,31 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         if known is None:
             known = self._air_any[key] = self._air_walk(unit, rules, left, first_only=True) != {}
         return known
+
+    def _first_step(self, start: str, rules: UnitRules) -> bool:
+        """Whether a land or sea unit in `start` can end a move one step away, as `_land_walk` and
+        `_sea_walk` find the first layer of their search (True: its reach is not empty; False:
+        a sea unit may still end further away)."""
+        if rules.domain == "land":
+            if self.combat:
+                return bool(self.board.land[start])
+            enemy, friendly = self._enemy, self._friendly
+            return any(not (there in enemy or not friendly(there)) or self._taken_over(there)
+                       for there in self.board.land[start])
+        blocking = self._blocking if not rules.passes_blockers else self._stops_passers
+        canal_steps = self.board.canal_steps
+        for there in self.board.sea[start]:
+            if there == start:
+                continue
+            if not self.combat and there in blocking:
+                if rules.ends_among_enemies:
+                    return True
+                continue
+            if (start, there) in canal_steps and self._closed_by(start, there) is not None:
+                continue
+            if self.combat or self._may_end(there, rules):
+                return True
+        return False
 
     def destinations(self, unit_id: int) -> dict[str, tuple[str, ...]]:
         """Every space the unit can end a "move" in this phase -> one shortest legal path (start
@@ -410,11 +449,19 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
             if self._lists is not None:
                 ids = {uid for uid, unit_moves in self._move_lists().items() if unit_moves}
             else:
+                # each unit's answer is kept until a move touches it (the units `apply` marks dirty
+                # for the move lists: their reach may have changed; no other unit's has)
+                known = self._can_move
+                ur = self._ur
                 ids = set()
                 for unit in self._mine:
-                    rules = self._ur[unit.id]
-                    if self._blocked(unit, rules) is None and self._can_reach(unit, rules):
-                        ids.add(unit.id)
+                    uid = unit.id
+                    can = known.get(uid)
+                    if can is None:
+                        rules = ur[uid]
+                        can = known[uid] = self._blocked(unit, rules) is None and self._can_reach(unit, rules)
+                    if can:
+                        ids.add(uid)
             if self._transfers is not None:
                 loads, unloads = self._transfers
                 ids.update(m.units[0] for m in loads)
@@ -428,6 +475,16 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
     def check(self, move: Move) -> list[str]:
         """Why `move` is illegal, one message per problem; [] when it is legal."""
         self._sync()
+        # a move is checked by the agent, by the decision and by `apply` in turn, on the same board:
+        # the last answer is kept while the state is unchanged
+        last = self._last_check
+        if last is not None and last[0] is move and last[1] == self.state.version:
+            return list(last[2])
+        problems = self._check(move)
+        self._last_check = (move, self.state.version, problems)
+        return list(problems)
+
+    def _check(self, move: Move) -> list[str]:
         if move.kind not in KINDS:
             return [f"unknown move kind '{move.kind}' (one of {', '.join(KINDS)})"]
         if not move.units:
@@ -573,6 +630,9 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
             dirty.update(self._my_air)
         elif move.kind == "bomb":  # a new raid: the escorts may now fly to it
             dirty.update(uid for uid in self._my_air if self._ur[uid].can_escort)
+        can_move = self._can_move
+        for uid in dirty:
+            can_move.pop(uid, None)
 
     def _stop_among_blockers(self, units: list[Unit], end: str) -> None:
         """Units that ended a non-combat move among enemy units that stop them (`ends_among_enemies`

@@ -47,9 +47,26 @@ def run(ctx, proc) -> None:
     if not pending:
         return
 
+    # agents try the same units at the same place many times (`pack`: each unit of a kind again
+    # while the others placed there are the same); constraints that only read give the same
+    # refusals on the same board, so those are kept until the state changes
+    kept: dict[tuple, list[str]] | None = {} if ctx.procedures.repeatable("place") else None
+    kept_at = [state.version]
+
     def allowed(territory: str, types: list[str]) -> list[str]:
+        key = (territory, *types)
+        if kept is not None:
+            if kept_at[0] != state.version:
+                kept.clear()
+                kept_at[0] = state.version
+            found = kept.get(key)
+            if found is not None:
+                return list(found)
         listed = tuple(ctx.unittype_values[t] for t in types)
-        return [r.message for r in check_action(ctx, "place", [player_value, ctx.space_values[territory], listed])]
+        refusals = [r.message for r in check_action(ctx, "place", [player_value, ctx.space_values[territory], listed])]
+        if kept is not None:
+            kept[key] = refusals
+        return list(refusals)
 
     candidates = [t for t in game.board.spaces("land") if state.control.get(t) == player]
     decision = Decision("place", player, f"{player} places {len(pending)} unit(s)",
