@@ -117,6 +117,20 @@ class BattleRules:
             found = self._war_cache[key] = self._at_war(self.game.ctx.player_values[owner]) is True
         return found
 
+    def enemies_at(self, space: str, attacker: str, units=None) -> list:
+        """The units at `space` (or of `units`) that are `attacker`'s enemies in a battle there
+        (`enemy`, with `attacker` as the current player while the `at_war` setting is asked, as
+        in its own battle): the defence the exact odds and the agents' estimates count, so that
+        units of a power at peace sharing the space are left out as the battle leaves them out."""
+        state = self.game.state
+        current = state.current_player
+        state.current_player = attacker
+        try:
+            pool = self.game.board.units(space) if units is None else units
+            return [u for u in pool if self.enemy(u.owner, attacker)]
+        finally:
+            state.current_player = current
+
     def stays(self, unit) -> bool:
         """True when `unit` fights on while the other attackers retreat (the `stays` setting,
         asked now of this unit: it may read how the unit came, e.g. `carried_by(u)`)."""

@@ -204,8 +204,11 @@ def run(ctx, proc) -> None:
             reasons = engine.check(answer)
         except (TypeError, ValueError, AttributeError, KeyError):
             return ["a move is a Move(units, path, kind, transport)"]
-        if reasons:
-            return reasons
+        return reasons or constraints(answer)
+
+    def constraints(answer) -> list[str]:
+        """The rules' constraints' refusals of a move the engine would accept (the engine is not
+        asked: a planned move may need others made first, e.g. a load before its unload)."""
         units = tuple(ctx.unit_value(game.unit_or_none(uid)) for uid in answer.units)
         path = tuple(ctx.space_values[s] for s in answer.path)
         refusals = check_action(ctx, "move", [player_value, units, path])
@@ -216,6 +219,7 @@ def run(ctx, proc) -> None:
     # agents try their candidate moves against the engine and the rules' constraints before
     # answering, so a constrained move is skipped rather than refused
     decision.context["check"] = check
+    decision.context["constraints"] = constraints
 
     for _ in range(MAX_MOVES):
         decision.refusals = []
