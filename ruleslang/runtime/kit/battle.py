@@ -118,15 +118,20 @@ class BattleRules:
         return found
 
     def enemies_at(self, space: str, attacker: str, units=None) -> list:
-        """The units at `space` (or of `units`) that are `attacker`'s enemies in a battle there
-        (`enemy`, with `attacker` as the current player while the `at_war` setting is asked, as
-        in its own battle): the defence the exact odds and the agents' estimates count, so that
-        units of a power at peace sharing the space are left out as the battle leaves them out."""
+        """The units at `space` (or of `units`) that would defend it against `attacker`: the
+        defence the exact odds and the agents' estimates count before the attack is made. At sea,
+        its enemies (`enemy`, with `attacker` as the current player while the `at_war` setting is
+        asked, as in its own battle): a power at peace sharing the zone is left out, as the battle
+        leaves it out, since sailing in makes no war. On land, every unit not on its side: taking
+        a territory from its holder is what the rules make war of (or refuse), so the war the
+        board shows before the move does not say who will fight."""
+        pool = self.game.board.units(space) if units is None else units
+        if self.game.board.is_land(space):
+            return [u for u in pool if not self.game.allied(u.owner, attacker)]
         state = self.game.state
         current = state.current_player
         state.current_player = attacker
         try:
-            pool = self.game.board.units(space) if units is None else units
             return [u for u in pool if self.enemy(u.owner, attacker)]
         finally:
             state.current_player = current
