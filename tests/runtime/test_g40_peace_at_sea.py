@@ -53,3 +53,26 @@ def test_a_power_at_war_with_one_of_two_fleets_at_peace_fights_only_that_one():
     assert [(e["defender"], e["defending"]) for e in fought] == [("Americans", 1)]
     assert count(game, ZONE, "Americans") == 0
     assert ids(game, ZONE, "Japanese") == japanese
+
+
+def test_the_odds_and_the_heuristic_count_only_the_enemies_at_war_as_the_defence():
+    """The exact odds (runtime/odds through the agent's battle_odds.py) and the heuristic's
+    estimates pick the defence as the battle does: a power at peace sharing the zone is left out."""
+    from ruleslang.runtime.agents.battle_odds import BattleOdds
+    from ruleslang.runtime.agents.heuristic import HeuristicAgent
+    game = _game({FROM: {"Germans": {"cruiser": 1}}, ZONE: {"British": {"destroyer": 1}, "Americans": {"destroyer": 3}}},
+                 {}, wars={"Germans": {"British": True}})
+    cruiser = [u for u in game.state.units if u.space == FROM]
+    british = [u for u in game.state.units if u.owner == "British"]
+    for asking in ("Germans", "Americans"):  # asked in the attacker's turn or another's
+        game.state.current_player = asking
+        board_defence = BattleOdds().chance(game, "Germans", cruiser, ZONE)
+        alone = BattleOdds().chance(game, "Germans", cruiser, ZONE, defence=british)
+        assert board_defence == alone and 0 < alone < 1
+        assert HeuristicAgent(1, "Germans")._enemies(game, ZONE) == british
+        assert game.state.current_player == asking
+    # once the United States is at war too, its destroyers defend
+    game = _game({FROM: {"Germans": {"cruiser": 1}}, ZONE: {"British": {"destroyer": 1}, "Americans": {"destroyer": 3}}},
+                 {}, wars={"Germans": {"British": True, "Americans": True}})
+    cruiser = [u for u in game.state.units if u.space == FROM]
+    assert BattleOdds().chance(game, "Germans", cruiser, ZONE) < alone

@@ -155,3 +155,19 @@ def test_aa50_an_infantry_is_lost_with_the_bomber_aa_fire_destroys():
     assert loaded.left == 0
     assert "the paratroopers bomber carried into Karelia S.S.R. are lost with it" in logs(game)
     assert ids(game, "Karelia S.S.R.", "Germans") == []
+
+
+def test_movable_units_lists_a_unit_whose_one_move_is_a_flight():
+    # Gibraltar's one land neighbour is a neutral no unit enters: the infantry has no move of its
+    # own, only the bomber's lift (aa50/base@1 with paratroopers)
+    units = {"Gibraltar": {"British": {"infantry": 1, "bomber": 1}}, "Morocco Algeria": {"Germans": {"infantry": 1}}}
+    game = make_game(AA50, scenario={"setup": "empty", "units": units, "turn": {"player": "British"},
+                                     "counters": {"has_tech": {"British": {"paratroopers": True}}}}, orders={})
+    engine = _combat_engine(game, "British")
+    infantry = ids(game, "Gibraltar", "British", "infantry")[0]
+    assert engine.destinations(infantry) == {} and engine.airborne_moves(infantry)
+    assert infantry in engine.movable_units()
+    # without the technology it has no move at all
+    game = make_game(AA50, scenario={"setup": "empty", "units": units, "turn": {"player": "British"}}, orders={})
+    engine = _combat_engine(game, "British")
+    assert ids(game, "Gibraltar", "British", "infantry")[0] not in engine.movable_units()

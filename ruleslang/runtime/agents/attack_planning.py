@@ -22,26 +22,26 @@ class AttackPlanning:
     """The combat-move plan of the heuristic agent (a part of HeuristicAgent)."""
 
     def _combat_plan(self, game, engine) -> list:
-        board = game.board
+        movers = self._movers(game, engine)
         self._origins = {u.id: u.space for u in game.state.units
-                         if u.owner == self.player and self._domain(game, u) == "air"}
+                         if u.id in movers and self._domain(game, u) == "air"}
         reach: dict[str, list[tuple[int, tuple]]] = {}
         for uid in engine.movable_units():
             unit = game.unit_or_none(uid)
             if unit is None or self._domain(game, unit) == "sea":
                 continue
             for target, path in engine.destinations(uid).items():
-                if self._target(game, target):
+                if self._target(game, target) and self._may(Move((uid,), path)):
                     reach.setdefault(target, []).append((uid, path))
-        can_raid = {uid for uid in engine.movable_units() if any(m.kind == "bomb" for m in engine.moves_of(uid))}
+        can_raid = {uid for uid in engine.movable_units()
+                    if any(m.kind == "bomb" and self._may(m) for m in engine.moves_of(uid))}
         held = self._escort_reserve(game, engine, can_raid)
         plan: list = []
         used: set[int] = set()
         reserved: dict[str, int] = {}  # sea zone -> carrier places promised to this plan's air units
         targets = sorted(reach, key=lambda t: (-self._value(game, t), game.space_order(t)))
         for target in targets:
-            defenders = [u for u in board.units(target) if not game.allied(u.owner, self.player)
-                         and self._fire(game, u, "defender") > 0]
+            defenders = [u for u in self._enemies(game, target) if self._fire(game, u, "defender") > 0]
             candidates = [(uid, path) for uid, path in reach[target] if uid not in used and uid not in held]
             # strongest attackers first, units that could raid a factory last; land units must be
             # among them to take the space
@@ -138,14 +138,12 @@ class AttackPlanning:
 
     def _assaults(self, game, engine, used: set[int]) -> list:
         """Amphibious assaults with what transports carry, where the simulated odds are good."""
-        board = game.board
-
         def wins(units: list, territory: str, zone: str) -> bool:
-            defenders = [u for u in board.units(territory) if not game.allied(u.owner, self.player)
-                         and self._fire(game, u, "defender") > 0]
+            defenders = [u for u in self._enemies(game, territory) if self._fire(game, u, "defender") > 0]
             needed = SCORE_ODDS if self._score_delta(game, territory) > 0 else ATTACK_ODDS
             return self._takes(game, territory, units, defenders, needed, amphibious_from=zone)
-        return Shipping(game, self.player, engine).assaults(used, wins, lambda u: self._supports_landing(game, u))
+        return Shipping(game, self.player, engine, self._may).assaults(used, wins,
+                                                                       lambda u: self._supports_landing(game, u))
 
     def _fleet_attacks(self, game, engine, used: set[int], held: set[int]) -> list:
         """Attacks on enemy ships with the sea and air units no other attack needs (nor a raid as an
@@ -165,16 +163,15 @@ class AttackPlanning:
                     or self._fire(game, unit, "attacker") <= 0:
                 continue
             for target, path in engine.destinations(uid).items():
-                if not board.is_land(target) and any(not game.allied(u.owner, self.player) for u in board.units(target)):
+                if not board.is_land(target) and self._enemies(game, target) and self._may(Move((uid,), path)):
                     reach.setdefault(target, []).append((uid, path))
-        worth = {t: sum(game.unit_cost(u) for u in board.units(t) if not game.allied(u.owner, self.player))
-                 for t in reach}
+        worth = {t: sum(game.unit_cost(u) for u in self._enemies(game, t)) for t in reach}
         plan: list = []
         self.fleet_odds.new_decision()
         for target in sorted(reach, key=lambda t: (-worth[t], game.space_order(t))):
             candidates = [(uid, path) for uid, path in reach[target] if uid not in used]
             candidates.sort(key=lambda up: (-self._fire(game, game.unit_or_none(up[0]), "attacker"), up[0]))
-            defenders = [u for u in board.units(target) if not game.allied(u.owner, self.player)]
+            defenders = self._enemies(game, target)
             # an air unit goes only where a territory is left to land in: a carrier place may sail
             # away or sink before the non-combat move (a battle at sea is where carriers fight)
             eligible = [(uid, path) for uid, path in candidates
@@ -211,7 +208,7 @@ class AttackPlanning:
         for uid in engine.movable_units():
             if uid in used:
                 continue
-            bombs = [m for m in engine.moves_of(uid) if m.kind == "bomb"]
+            bombs = [m for m in engine.moves_of(uid) if m.kind == "bomb" and self._may(m)]
             for move in sorted(bombs, key=lambda m: (-self._territory_value(game, m.path[-1]),
                                                      game.space_order(m.path[-1]))):
                 if self._keeps_landing(game, engine, uid, move.path, reserved):
@@ -261,7 +258,8 @@ class AttackPlanning:
                 if uid in used or not engine.escorts_raids(uid):
                     continue
                 path = engine.destinations(uid).get(target)
-                if path is not None and self._keeps_landing(game, engine, uid, path, reserved):
+                if path is not None and self._may(Move((uid,), path, "bomb")) \
+                        and self._keeps_landing(game, engine, uid, path, reserved):
                     escorts.append(Move((uid,), path, "bomb"))
                     used.add(uid)
                     waiting -= 1

@@ -26,6 +26,7 @@ battle once.
 from __future__ import annotations
 
 from ruleslang.base.errors import EvalError
+from ruleslang.runtime.kit.battle import BattleRules
 from ruleslang.runtime.odds.chain import ATTACKER_WINS, BattleSpec, Chain
 
 QUERY_STATES = 36        # the largest battle (estimated states) a query runs in the chain: 5 v 5 single hits
@@ -46,6 +47,7 @@ class BattleOdds:
         self._cache: dict[tuple, float | None] = {}
         self._spent = 0
         self._refused: set[tuple] = set()  # the unit types of battles the chain cannot follow (E546/E547)
+        self.belligerents = Belligerents()
 
     def new_decision(self) -> None:
         """Start a decision's budget afresh; the answers of boards that have passed are dropped."""
@@ -91,7 +93,7 @@ class BattleOdds:
         each side loses: attacker, defender) from the chain."""
         spec = BattleSpec(space, attacker, types, amphibious_from=amphibious_from)
         if defence is None:
-            defence = [u for u in game.board.units(space) if not game.allied(u.owner, attacker)]
+            defence = self.belligerents.enemies_at(game, space, attacker)  # as the chain picks them
         elif defence:
             spec.defending, spec.defender = _types(defence), most_numerous_owner(defence)
         else:
@@ -118,6 +120,24 @@ class BattleOdds:
     def _skip(self, reason: str) -> None:
         self.counts[reason] += 1
         return None
+
+
+class Belligerents:
+    """Who fights whom in the game's battles, for agents: its battle rules (`BattleRules.enemies_at`),
+    made again for another game or phase (what `at_war` answers is kept for a phase, as a battle
+    phase keeps it)."""
+
+    def __init__(self):
+        self._kept: tuple | None = None  # (game, (round, player, phase), rules)
+
+    def enemies_at(self, game, space: str, attacker: str) -> list:
+        """The units at `space` that fight `attacker` there: those its battle counts as the defence."""
+        state = game.state
+        key = (state.round, state.current_player, state.phase)
+        kept = self._kept
+        if kept is None or kept[0] is not game or kept[1] != key:
+            kept = self._kept = (game, key, BattleRules(game, game.kit.battle_config()))
+        return kept[2].enemies_at(space, attacker)
 
 
 def _types(units: list) -> dict[str, int]:

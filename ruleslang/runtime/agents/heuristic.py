@@ -55,7 +55,7 @@ from fractions import Fraction
 from ruleslang.lang.check.advice import OPTIONS
 from ruleslang.runtime.decisions import DONE, Agent, Decision
 from ruleslang.runtime.agents.attack_planning import AttackPlanning
-from ruleslang.runtime.agents.battle_odds import BattleOdds
+from ruleslang.runtime.agents.battle_odds import BattleOdds, Belligerents
 from ruleslang.runtime.agents.lookahead import MARGIN, Lookahead, candidates, follow
 from ruleslang.runtime.agents.purchasing import Purchasing, Sample
 from ruleslang.runtime.agents.quick_battle import SIM_TRIALS, simulate
@@ -111,6 +111,9 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         self._origins: dict[int, str] = {}  # air unit id -> where it stood when this turn's combat move was planned
         self._fronts: list[str] = []  # the territories the non-combat plan moves toward
         self._grounded: set[int] = set()  # air units with no landing offered, this phase
+        self._belligerents = Belligerents()  # who fights whom in a battle (`_enemies`)
+        self._commanded: frozenset[int] = frozenset()  # the allies' units the player commands, this phase
+        self._constraints = None  # the rules' constraints on a move, this phase (`_may`)
 
     def joined(self, game) -> None:
         if self.lookahead is not None:
@@ -272,6 +275,8 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
             self._plan_key = key
             self._deltas = {}
             self._grounded = set()
+            self._commanded = frozenset(engine.commanded_units())
+            self._constraints = d.context.get("constraints")
             if kind == "combat":
                 self._plan = self._combat_plan(game, engine)
             else:  # a rollout's non-combat move: only the landings (see __init__)
@@ -297,14 +302,34 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         (a hostile territory where the player's units already stand; it never attacks alone),
         flown without an aircraft where it can be."""
         board = game.board
-        for unit in sorted((u for u in game.state.units if u.owner == self.player), key=lambda u: u.id):
+        mine = self._movers(game, engine)
+        for unit in sorted((u for u in game.state.units if u.id in mine), key=lambda u: u.id):
             moves = [m for m in engine.airborne_moves(unit.id)
-                     if any(u.owner == self.player and u.id not in m.units for u in board.units(m.path[-1]))]
+                     if any(u.id in mine and u.id not in m.units for u in board.units(m.path[-1]))]
             moves.sort(key=lambda m: (-self._value(game, m.path[-1]), len(m.units), game.space_order(m.path[-1])))
             for move in moves:
                 if not check(move):
                     return move
         return None
+
+    def _enemies(self, game, space: str) -> list:
+        """The units at `space` that would fight the player's attack there (its battle's rule:
+        not on its side and at war with it; a power at peace sharing the space does not fight)."""
+        return self._belligerents.enemies_at(game, space, self.player)
+
+    def _may(self, move: Move) -> bool:
+        """Whether a plan may make `move`: any move the engine offers for the player's own units;
+        one moving an ally's unit the player commands, only if the rules' constraints accept it
+        too (asked as the plan is made: the rules that let a player command another's units
+        limit what it may do with them, and a unit planned into a refused move is lost to the plan)."""
+        if self._constraints is None or not self._commanded.intersection(move.units):
+            return True
+        return not self._constraints(move)
+
+    def _movers(self, game, engine) -> set[int]:
+        """Ids of the units the player moves this phase: its own, and the allies' units the
+        engine lets it command (the move setting `commands`)."""
+        return {u.id for u in game.state.units if u.owner == self.player} | set(engine.commanded_units())
 
     def _landing_move(self, game, engine, check) -> Move | None:
         """A landing for one of the player's air units that has none where it stands (the
@@ -406,6 +431,8 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
             if unit is None or uid in landing:
                 continue
             destinations = engine.destinations(uid)
+            if uid in self._commanded:
+                destinations = {s: path for s, path in destinations.items() if self._may(Move((uid,), path))}
             if not destinations or unit.space in fronts:
                 continue
             best = None
@@ -422,7 +449,7 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
             if best is not None:
                 plan.append(Move((uid,), destinations[best]))
         used = {uid for move in plan for uid in move.units}
-        return plan + Shipping(game, self.player, engine).ferry(used)
+        return plan + Shipping(game, self.player, engine, self._may).ferry(used)
 
     def _distance(self, game, space: str, fronts: list[str]) -> int:
         best = 99

@@ -17,13 +17,18 @@ from ruleslang.runtime.kit.movement import Move
 
 class Shipping:
     """The shipping of one player for one phase (`engine`: the phase's movement engine; None
-    for the questions a purchase asks)."""
+    for the questions a purchase asks; `may(move)`: whether a plan may make a move the engine
+    offers, e.g. by the rules' constraints; default: every one)."""
 
-    def __init__(self, game, player: str, engine=None):
+    def __init__(self, game, player: str, engine=None, may=None):
         self.game, self.engine, self.player = game, engine, player
+        self.may = may if may is not None else (lambda move: True)
         self.board = game.board
         self.facts = game.unit_rules()
         self._front = self._front_distances()
+        # the allies' units the engine lets the player move as its own this phase (the move
+        # setting `commands`): they are shipped, and ship others, as the player's own
+        self._commanded = frozenset(engine.commanded_units()) if engine is not None else frozenset()
 
     # ---------------------------------------------------------------- facts
 
@@ -32,6 +37,10 @@ class Shipping:
 
     def cargo_cost(self, unit) -> int:
         return self.facts.transport_cost(unit)
+
+    def mine(self, unit) -> bool:
+        """Whether the player moves `unit` this phase: its own, or an ally's it commands."""
+        return unit.owner == self.player or unit.id in self._commanded
 
     def _enemy(self, owner: str | None) -> bool:
         return owner is not None and not self.game.allied(owner, self.player)
@@ -54,21 +63,21 @@ class Shipping:
         return self._front.get(territory)
 
     def transports(self) -> list:
-        return [u for u in self.game.state.units if u.owner == self.player and self.capacity(u) > 0]
+        return [u for u in self.game.state.units if self.mine(u) and self.capacity(u) > 0]
 
     def stranded(self, used: set[int]) -> dict[str, list[int]]:
         """Territory -> the player's land units there that no enemy can be reached from by land
         (whether one may board now, the engine says when the load is tried)."""
         out: dict[str, list[int]] = {}
         for u in self.game.state.units:
-            if (u.owner == self.player and u.id not in used and self.board.is_land(u.space)
+            if (self.mine(u) and u.id not in used and self.board.is_land(u.space)
                     and self.cargo_cost(u) > 0 and self.front_distance(u.space) is None):
                 out.setdefault(u.space, []).append(u.id)
         return out
 
     def stranded_count(self) -> int:
         """The player's land units (that a transport can carry) standing where no enemy can be reached by land."""
-        return sum(1 for u in self.game.state.units if u.owner == self.player and self.board.is_land(u.space)
+        return sum(1 for u in self.game.state.units if self.mine(u) and self.board.is_land(u.space)
                    and self.cargo_cost(u) > 0 and self.front_distance(u.space) is None)
 
     def room_at_sea(self) -> int:
@@ -83,7 +92,8 @@ class Shipping:
         """The sea zones the transport can end in this phase (where it is, too), with their paths."""
         out = {transport.space: (transport.space,)}
         if transport.id in self.engine.movable_units():
-            out.update(self.engine.destinations(transport.id))
+            out.update((zone, path) for zone, path in self.engine.destinations(transport.id).items()
+                       if self.may(Move((transport.id,), path)))
         return out
 
     def _loads(self, transport, stranded: dict[str, list[int]]) -> list[Move]:
@@ -94,7 +104,7 @@ class Shipping:
                 unit = self.game.unit_or_none(uid)
                 cost = self.cargo_cost(unit)
                 move = Move((uid,), (territory, zone), "load", transport.id)
-                if cost <= room and not self.engine.check(move):
+                if cost <= room and not self.engine.check(move) and self.may(move):
                     loads.append(move)
                     room -= cost
                     stranded[territory].remove(uid)
@@ -209,7 +219,9 @@ class Shipping:
                 if not self._enemy_free(zone):
                     continue
                 for territory in self.board.neighbours(zone, "land"):
-                    if self._enemy(self.board.controller(territory)) and wins(units, territory, zone):
+                    if self._enemy(self.board.controller(territory)) \
+                            and all(self.may(Move((uid,), (zone, territory), "unload", transport.id)) for uid in cargo) \
+                            and wins(units, territory, zone):
                         target = (zone, territory)
                         break
                 if target is not None:
@@ -233,7 +245,7 @@ class Shipping:
         names into `zone` (those already there count, and stay), nearest first; each is then used."""
         moves: list[Move] = []
         found = 0
-        ships = [u for u in self.game.state.units if u.owner == self.player and u.id not in used
+        ships = [u for u in self.game.state.units if self.mine(u) and u.id not in used
                  and self.game.domain(u) == "sea" and self.capacity(u) == 0 and supports(u)]
         movable = set(self.engine.movable_units())
         reach = {}
@@ -242,7 +254,7 @@ class Shipping:
                 reach[u.id] = ()
             elif u.id in movable:
                 path = self.engine.destinations(u.id).get(zone)
-                if path is not None:
+                if path is not None and self.may(Move((u.id,), path)):
                     reach[u.id] = path
         for uid in sorted(reach, key=lambda i: (len(reach[i]), i)):
             if found >= most:

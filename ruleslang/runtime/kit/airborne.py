@@ -19,8 +19,7 @@ The land units spend no movement of their own beyond the move's steps, end their
 (`in_battle`) and carry the flags `airborne_from` (the territory they took off from) and, when
 lifted, `airborne_lift` (the air unit that carried them), which the rules read through the
 built-ins `flown_from(u)` and `lifted_by(u)`. `airborne_moves(unit)` offers them (also through
-`moves_of` and `legal_moves`); `movable_units` lists the units with other moves only, so a unit
-whose one move is a flight is found by asking `airborne_moves`.
+`moves_of` and `legal_moves`), and `movable_units` lists a unit whose one move is a flight.
 """
 
 from __future__ import annotations

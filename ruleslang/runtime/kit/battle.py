@@ -117,6 +117,25 @@ class BattleRules:
             found = self._war_cache[key] = self._at_war(self.game.ctx.player_values[owner]) is True
         return found
 
+    def enemies_at(self, space: str, attacker: str, units=None) -> list:
+        """The units at `space` (or of `units`) that would defend it against `attacker`: the
+        defence the exact odds and the agents' estimates count before the attack is made. At sea,
+        its enemies (`enemy`, with `attacker` as the current player while the `at_war` setting is
+        asked, as in its own battle): a power at peace sharing the zone is left out, as the battle
+        leaves it out, since sailing in makes no war. On land, every unit not on its side: taking
+        a territory from its holder is what the rules make war of (or refuse), so the war the
+        board shows before the move does not say who will fight."""
+        pool = self.game.board.units(space) if units is None else units
+        if self.game.board.is_land(space):
+            return [u for u in pool if not self.game.allied(u.owner, attacker)]
+        state = self.game.state
+        current = state.current_player
+        state.current_player = attacker
+        try:
+            return [u for u in pool if self.enemy(u.owner, attacker)]
+        finally:
+            state.current_player = current
+
     def stays(self, unit) -> bool:
         """True when `unit` fights on while the other attackers retreat (the `stays` setting,
         asked now of this unit: it may read how the unit came, e.g. `carried_by(u)`)."""

@@ -440,8 +440,9 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         return moves if limit is None else moves[:limit]
 
     def movable_units(self) -> list[int]:
-        """Ids of the player's units that have a legal move this phase (a move, a raid, a load or
-        an unload), by id."""
+        """Ids of the player's units that have a legal move this phase (a move, a raid, a load,
+        an unload or, in combat move, an airborne move: every unit `moves_of` or `legal_moves`
+        offers a move), by id."""
         self._sync()
         # agents ask this many times between two moves: kept until the next move or change
         found = self._movable
@@ -469,6 +470,9 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
                 self._loads(ids)
                 unloads = self._unloads()
             ids.update(m.units[0] for m in unloads)
+            if self.combat:  # a land unit whose one move is a flight (`airborne_moves`)
+                ids.update(u.id for u in self._mine if u.id not in ids and self._ur[u.id].airborne
+                           and self.airborne_moves(u.id))
             found = self._movable = sorted(ids)
         return list(found)
 

@@ -212,18 +212,24 @@ def run(ctx, proc) -> None:
         except (TypeError, ValueError, AttributeError, KeyError):
             return ["a move is a Move(units, path, kind, transport)"]
         if not reasons:
-            units = tuple(ctx.unit_value(game.unit_or_none(uid)) for uid in answer.units)
-            path = tuple(ctx.space_values[s] for s in answer.path)
-            refusals = check_action(ctx, "move", [player_value, units, path])
-            if answer.kind == "bomb":  # a raid is a move, and a bombing raid besides
-                refusals += check_action(ctx, "bomb", [player_value, units, path])
-            reasons = [r.message for r in refusals]
+            reasons = constraints(answer)
         last[:] = [answer, state.version, reasons]
         return list(reasons)
+
+    def constraints(answer) -> list[str]:
+        """The rules' constraints' refusals of a move the engine would accept (the engine is not
+        asked: a planned move may need others made first, e.g. a load before its unload)."""
+        units = tuple(ctx.unit_value(game.unit_or_none(uid)) for uid in answer.units)
+        path = tuple(ctx.space_values[s] for s in answer.path)
+        refusals = check_action(ctx, "move", [player_value, units, path])
+        if answer.kind == "bomb":  # a raid is a move, and a bombing raid besides
+            refusals += check_action(ctx, "bomb", [player_value, units, path])
+        return [r.message for r in refusals]
 
     # agents try their candidate moves against the engine and the rules' constraints before
     # answering, so a constrained move is skipped rather than refused
     decision.context["check"] = check
+    decision.context["constraints"] = constraints
 
     for _ in range(MAX_MOVES):
         decision.refusals = []

@@ -91,16 +91,20 @@ class BattleStates:
         space = spec.space
         sea_support = spec.amphibious_from
         state.units = [u for u in state.units if not (u.space == space and u.owner == spec.attacker)]
+        # the defence: the units the spec names (they fight, and no one else there does), else the
+        # attacker's enemies there as its battle picks them (not on its side, and at war with it by
+        # the battle's `at_war` setting): a power at peace sharing the space stays out
+        named: list = []
         if spec.defending is not None:
             state.units = [u for u in state.units if not (u.space == space and not host.allied(u.owner, spec.attacker))]
             for utype, n in spec.defending.items():
-                state.add_units(space, utype, spec.defender, n)
+                named += state.add_units(space, utype, spec.defender, n)
         for utype, n in spec.attacking.items():
             made = state.add_units(space, utype, spec.attacker, n)
             if sea_support is not None and host.domain(made[0]) == "sea":
                 state.move_units([u.id for u in made], sea_support)
         state.version += 1
-        enemies = [u for u in state.units if u.space == space and not host.allied(u.owner, spec.attacker)]
+        enemies = named or self.rules.enemies_at(space, spec.attacker, [u for u in state.units if u.space == space])
         fights = self.rules.fights
         attacking = [u.id for u in state.units if u.space == space and u.owner == spec.attacker]
         origins = spec.came_from or []
