@@ -43,7 +43,7 @@ def test_a_real_target_is_tried_and_a_planted_crash_is_an_internal_error(harness
         "hang": harness.Target("hang", "txt", _hangs, lambda: [b"x"], "cat {path}", warm=False),
     }
     out, progress = io.StringIO(), io.StringIO()
-    report = harness.fuzz(3.0, seed=3, targets=targets, findings=tmp_path, out=out, progress=1.0,
+    report = harness.fuzz(6.0, seed=3, targets=targets, findings=tmp_path, out=out, progress=1.0,
                           progress_out=progress)
     # a real target is tried and found clean (how many times depends on the machine's load)
     assert report.tried["triplea"] >= 1 and report.classes["triplea"] == {harness.OK: report.tried["triplea"]}
@@ -138,6 +138,7 @@ def test_an_input_that_burns_cpu_stops_at_the_cpu_limit(harness, monkeypatch):
     outcome, elapsed = harness.run_one(spin, b"x")
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    # the soft limit (1 s of CPU) dumps the stack, the hard limit a second later ends the child
-    assert outcome.kind == harness.TIMEOUT, outcome
-    assert 1.0 <= cpu < 3.0 and elapsed < harness.TIME_LIMIT * harness.WALL_FACTOR, (cpu, elapsed)
+    # the worker's profiling timer (1 s of CPU) dumps the stack and ends the input: the worker spent
+    # about that (the kernel's accounting of a reaped child is coarser than the timer's), no more
+    assert outcome.kind == harness.TIMEOUT and "_spins" in outcome.signature, outcome
+    assert 0.9 <= cpu < 2.0 and 0.9 <= elapsed < 2.0, (cpu, elapsed)
