@@ -10,7 +10,7 @@ limits stay per input:
   An input stuck inside one C call (a regular expression, big-number arithmetic) does not see the
   signal: the parent reads the worker's CPU time from /proc and, past the limit and a grace second,
   asks faulthandler for the stack (SIGUSR1, answered even inside C code) and kills the worker. A worker
-  that uses no CPU is stopped at `wall_limit` seconds of wall clock.
+  that uses (almost) no CPU is stopped at `wall_limit` seconds of wall clock, any at six times that.
 - memory: the worker's address space may grow by `memory_limit` bytes during the input (RLIMIT_AS set
   to its size at the input's start plus the limit), so what is measured is the input's own growth, not
   the memory the parent handed down at the fork.
@@ -34,6 +34,10 @@ from pathlib import Path
 from typing import Callable
 
 GRACE = 1.0  # CPU seconds past the limit before the parent kills a worker stuck in C code
+WAITING = 0.02  # a worker using less of a core than this past the wall limit waits (on a read, a lock)
+STARVED = 6  # times the wall limit after which an input is stopped whatever CPU it had (a machine
+# loaded ten times over its cores gives a process a tenth of a core: CPU time, not the wall clock, is
+# the measure, and the wall limit alone would make false timeouts)
 TIMEOUT, MEMORY = "timeout", "memory"
 _TICK = os.sysconf("SC_CLK_TCK")
 _PAGE = os.sysconf("SC_PAGE_SIZE")
@@ -158,7 +162,8 @@ class Worker:
                 return TIMEOUT, *self._stack(), cpu, wall
             return kind, signature, reason, cpu, wall
         cpu = cpu_seconds(self.process.pid) - cpu_start
-        if cpu > self.time_limit + GRACE or wall > self.wall_limit:
+        waiting = wall > self.wall_limit and cpu < wall * WAITING  # blocked, not starved by the machine's load
+        if cpu > self.time_limit + GRACE or waiting or wall > self.wall_limit * STARVED:
             self.job = None
             self._look_and_kill()
             return TIMEOUT, *self._stack(), cpu, wall
