@@ -4,7 +4,7 @@
     python fuzz/run.py --cases 100000 --seed N   # a campaign of a fixed size, however long it takes
     python fuzz/run.py --show fuzz/findings/rules-0123abcd.rules    # run one input again, with the traceback
 
-Each input runs in a forked child process under a CPU-time limit (with a wall-clock backstop) and an
+Inputs run in persistent worker processes (fuzz_worker.py), each input under a CPU-time limit (with a wall-clock backstop) and a
 address-space limit, so a hang or a blow-up is recorded, not fatal, and a busy machine does not make
 false timeouts. See fuzz/README.md for the targets and the classes.
 """
@@ -12,12 +12,10 @@ false timeouts. See fuzz/README.md for the targets and the classes.
 from __future__ import annotations
 
 import argparse
-import faulthandler
 import hashlib
 import io
 import json
 import math
-import multiprocessing
 import os
 import random
 import re
@@ -46,10 +44,14 @@ from ruleslang.cli.app import main as cli_main  # noqa: E402
 from ruleslang.runtime.saves import read_record, read_save  # noqa: E402
 from ruleslang.workspace.compositions import Workspace  # noqa: E402
 
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
+from fuzz_worker import OverTime, Worker  # noqa: E402
+
 TIME_LIMIT = 5.0  # seconds of CPU time per input: what the input costs, whatever else the machine runs
 WALL_FACTOR = 6  # a child that has not answered after this many times the limit in wall-clock time is
 # stopped too (blocked, or starved by a loaded machine) and classed by the CPU time it had used
-MEMORY_LIMIT = 500 * 1024 * 1024  # bytes of address space per input
+MEMORY_LIMIT = 500 * 1024 * 1024  # bytes the address space may grow by during one input
 FINDINGS = HERE / "findings"
 SHIPPED = REPO / "rulesets"
 FIXTURES = REPO / "tests" / "board" / "fixtures"
@@ -480,109 +482,47 @@ def mutate(rng: random.Random, seed: bytes, corpus: list[bytes], target: str) ->
     return data[:3_000_000]
 
 
-# ---------------------------------------------------------------- running one input in a child
+# ---------------------------------------------------------------- running inputs in workers
 
 
-def _child(target: Target, data: bytes, workdir: Path, conn) -> None:
-    """Run one input under the memory limit; a dump of the stacks lands in `stack.txt` near the time limit."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the campaign (the parent), not one input
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the parent's `stop_on_sigterm` is not the child's
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
-    dump = open(workdir / "stack.txt", "w")
-    # at TIME_LIMIT seconds of CPU the kernel sends SIGXCPU: the stacks are dumped, and a second
-    # later the hard limit ends the child
-    cpu = math.ceil(TIME_LIMIT)
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-    faulthandler.register(signal.SIGXCPU, file=dump, all_threads=False)
-    faulthandler.dump_traceback_later(TIME_LIMIT * WALL_FACTOR - 0.5, file=dump)
-    os.chdir(workdir)
-    path = workdir / f"input.{target.ext}"
-    path.write_bytes(data)
-    try:
-        outcome = target.run(path, workdir)
-    except MemoryError as exc:
-        outcome = _exception_outcome(exc)
-    except BaseException as exc:  # noqa: BLE001 - the harness reports it, whatever it is
-        outcome = _exception_outcome(exc)
-    faulthandler.cancel_dump_traceback_later()
-    try:
-        conn.send((outcome.kind, outcome.signature, outcome.reason))
-    except MemoryError:
-        conn.send((MEMORY, "MemoryError on reply", "ran out of memory"))
-    conn.close()
+RECYCLE = 500  # inputs a worker runs before it is replaced (caches and heap do not grow without end)
 
 
-def _stack_signature(workdir: Path) -> str:
-    """The innermost ruleslang frame of the stack dumped before the time limit."""
-    try:
-        text = (workdir / "stack.txt").read_text(errors="replace")
-    except OSError:
-        return "?"
-    frames = re.findall(r'File "([^"]+)", line \d+ in (\S+)', text)
-    for filename, function in frames:  # faulthandler lists the innermost frame first
-        if f"{os.sep}ruleslang{os.sep}" in filename:
-            return f"{filename.split(os.sep + 'ruleslang' + os.sep)[-1]}:{function}"
-    # faulthandler shows the innermost 100 frames only: a deep recursion may show none of ruleslang's
-    return f"{Path(frames[0][0]).name}:{frames[0][1]}" if frames else "?"
+def _runner(targets: dict[str, Target]) -> Callable[[str, bytes, Path], tuple[str, str, str]]:
+    """What a worker does with one input: write it into the input's folder and run its target."""
+
+    def run(name: str, data: bytes, workdir: Path) -> tuple[str, str, str]:
+        LAST_TRACE.clear()  # a worker lives for many inputs: keep no traceback but the last
+        target = targets[name]
+        path = workdir / f"input.{target.ext}"
+        path.write_bytes(data)
+        try:
+            outcome = target.run(path, workdir)
+        except OverTime:
+            raise
+        except BaseException as exc:  # noqa: BLE001 - the harness reports it, whatever it is
+            outcome = _exception_outcome(exc)
+        return outcome.kind, outcome.signature, outcome.reason
+
+    return run
 
 
-@dataclass
-class _Running:
-    """A child at work on one input."""
-
-    target: Target
-    data: bytes
-    child: multiprocessing.Process
-    receive: object
-    workdir: Path
-    started: float
-
-
-def _start(target: Target, data: bytes) -> _Running:
-    context = multiprocessing.get_context("fork")
-    workdir = Path(tempfile.mkdtemp(prefix=f"fuzz-{target.name}-"))
-    receive, send = context.Pipe(duplex=False)
-    child = context.Process(target=_child, args=(target, data, workdir, send))
-    started = time.monotonic()
-    child.start()
-    send.close()
-    return _Running(target, data, child, receive, workdir, started)
-
-
-def _finish(run: _Running) -> tuple[Outcome, float]:
-    """Collect a child's answer, or record its timeout or death; clean up after it."""
-    try:
-        if run.receive.poll(0):
-            try:
-                kind, signature, reason = run.receive.recv()
-                outcome = Outcome(kind, signature, reason)
-            except EOFError:
-                run.child.join(1)
-                code = run.child.exitcode
-                if (run.workdir / "stack.txt").stat().st_size:  # died while dumping its stack at the time limit
-                    where = _stack_signature(run.workdir)
-                    outcome = Outcome(TIMEOUT, f"timeout at {where}", f"over {TIME_LIMIT:g} s, last in {where}")
-                else:
-                    outcome = Outcome(MEMORY if code in (-9, -6) else INTERNAL, f"child died ({code})",
-                                      f"the child process died with {code}")
-        else:
-            where = _stack_signature(run.workdir)
-            outcome = Outcome(TIMEOUT, f"timeout at {where}", f"over {TIME_LIMIT:g} s, last in {where}")
-        elapsed = time.monotonic() - run.started
-    finally:
-        if run.child.is_alive():
-            run.child.kill()
-        run.child.join()
-        run.receive.close()
-        shutil.rmtree(run.workdir, ignore_errors=True)
-    return outcome, elapsed
+def _worker(targets: dict[str, Target]) -> Worker:
+    return Worker(_runner(targets), time_limit=TIME_LIMIT, memory_limit=MEMORY_LIMIT,
+                  wall_limit=TIME_LIMIT * WALL_FACTOR)
 
 
 def run_one(target: Target, data: bytes) -> tuple[Outcome, float]:
-    """Run one input in a forked child with the time and memory limits; returns its Outcome and seconds."""
-    run = _start(target, data)
-    run.receive.poll(TIME_LIMIT * WALL_FACTOR)
-    return _finish(run)
+    """Run one input alone in a fresh worker with the time and memory limits; its Outcome and CPU seconds."""
+    worker = _worker({target.name: target})
+    try:
+        worker.give(target.name, data)
+        while (answer := worker.check(time.monotonic())) is None:
+            wait([worker.conn], timeout=0.05)
+    finally:
+        worker.stop()
+    kind, signature, reason, cpu, _wall = answer
+    return Outcome(kind, signature, reason), cpu
 
 
 # ---------------------------------------------------------------- the campaign
@@ -600,13 +540,24 @@ class Report:
     suspects: list[tuple[str, Outcome, bytes]] = field(default_factory=list)  # timeouts and deaths to confirm
     unconfirmed: list[str] = field(default_factory=list)  # failures under load that passed alone
     interrupted: bool = False  # stopped by Ctrl-C before its budget or its number of cases
+    seconds: float = 0.0  # wall clock of the campaign (from the first input; not the warming or the confirming)
+    cpu: float = 0.0  # CPU seconds of the harness and its workers over the same time
+    cpu_harness: float = 0.0  # of which the harness's own (making the inputs, watching the workers)
+    cpu_by_target: dict[str, float] = field(default_factory=dict)  # CPU seconds of each target's inputs
 
     def count(self, kind: str) -> int:
         return sum(c.get(kind, 0) for c in self.classes.values())
 
 
+def _cpu_now() -> tuple[float, float]:
+    """CPU seconds of this process and of its children that have ended (the workers, once stopped)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
+
+
 def _record(report: Report, target: Target, data: bytes, outcome: Outcome, elapsed: float) -> None:
     report.tried[target.name] += 1
+    report.cpu_by_target[target.name] = report.cpu_by_target.get(target.name, 0.0) + elapsed
     report.classes[target.name][outcome.kind] = report.classes[target.name].get(outcome.kind, 0) + 1
     if elapsed > report.slowest[0]:
         report.slowest = (elapsed, target.name, data)
@@ -644,49 +595,65 @@ def fuzz(budget: float, seed: int = 0, names: list[str] | None = None, targets: 
     report = Report(tried={t.name: 0 for t in chosen}, classes={t.name: {} for t in chosen})
     spent = {t.name: 0.0 for t in chosen}
     started = time.monotonic()
+    cpu_started = _cpu_now()
     deadline = started + budget
     next_progress = started + progress
-    running: list[_Running] = []
+    workers: list[Worker] = []
+    busy: dict[Worker, tuple[Target, bytes]] = {}
     started_inputs = 0
 
     def more() -> bool:
         return time.monotonic() < deadline and (cases is None or started_inputs < cases)
 
     try:
-        while running or more():
+        while busy or more():
             if progress > 0 and time.monotonic() >= next_progress:
                 _progress(report, started, deadline, progress_out, cases)
                 next_progress += progress
-            while len(running) < jobs and more():
+            for worker in [w for w in workers if not w.alive or (w.job is None and w.done >= RECYCLE)]:
+                workers.remove(worker)
+                worker.stop()
+            while len(workers) < jobs:
+                workers.append(_worker(targets))
+            for worker in [w for w in workers if w.job is None]:
+                if not more():
+                    break
                 now = time.monotonic()
-                # an equal share of time each, counting the time of inputs still running (a hanging
-                # input's target is not picked again while it hangs)
-                target = min(chosen, key=lambda t: (spent[t.name] + sum(now - r.started for r in running
-                                                                         if r.target is t), t.name))
+                # an equal share of CPU time each, counting the inputs still running (a hanging input's
+                # target is not picked again while it hangs)
+                target = min(chosen, key=lambda t: (spent[t.name] + sum(now - w.job[2] for w in busy
+                                                                         if busy[w][0] is t), t.name))
                 corpus, rng = corpora[target.name], rngs[target.name]
                 start = rng.choice(corpus)
-                first = report.tried[target.name] == 0 and not any(r.target is target for r in running)
+                first = report.tried[target.name] == 0 and not any(t is target for t, _ in busy.values())
                 data = start if first else mutate(rng, start, corpus, target.name)
-                running.append(_start(target, data))
+                worker.give(target.name, data)
+                busy[worker] = (target, data)
                 started_inputs += 1
-                spent[target.name] += 0.05  # until its real time is known
-            ready = set(wait([r.receive for r in running], timeout=0.05))
+                spent[target.name] += 0.01  # until its real time is known
+            wait([w.conn for w in busy], timeout=0.05)
             now = time.monotonic()
-            for run in [r for r in running if r.receive in ready or now - r.started > TIME_LIMIT * WALL_FACTOR]:
-                running.remove(run)
-                outcome, elapsed = _finish(run)
+            for worker in list(busy):
+                answer = worker.check(now)
+                if answer is None:
+                    continue
+                target, data = busy.pop(worker)
+                kind, signature, reason, cpu, wall = answer
                 known = set(report.failures)
-                _record(report, run.target, run.data, outcome, elapsed)
+                _record(report, target, data, Outcome(kind, signature, reason), cpu)
                 for name, kind, signature in set(report.failures) - known if progress > 0 else ():
                     # said at once: a campaign of hours need not end before a bug can be looked at
                     print(f"fuzz: new failure [{name}] {kind}: {report.failures[name, kind, signature][0]}",
                           file=progress_out, flush=True)
-                spent[run.target.name] += elapsed
+                spent[target.name] += cpu
     except KeyboardInterrupt:  # Ctrl-C: what ran so far is reported; the inputs in flight are not counted
-        for run in running:
-            run.child.kill()
-            _finish(run)
         report.interrupted = True
+    finally:
+        for worker in workers:
+            worker.stop()
+    (own, children), (own_before, children_before) = _cpu_now(), cpu_started
+    report.seconds, report.cpu_harness = time.monotonic() - started, own - own_before
+    report.cpu = report.cpu_harness + children - children_before
     _confirm_alone(report, targets)
     if findings is not None:
         _write_findings(report, targets, findings)
@@ -711,6 +678,17 @@ def _confirm_alone(report: Report, targets: dict[str, Target]) -> None:
             report.unconfirmed.append(f"{name} {outcome.kind} ({outcome.signature}): passed alone in {elapsed:.2f} s")
         else:
             _add_failure(report, name, outcome, data)
+    # A worker runs many inputs: a failure that does not happen alone depends on the inputs before it
+    # (state one left behind, itself a bug), and its written input alone would not show it: say so.
+    for index, key in enumerate(sorted(report.failures)):
+        name, kind, _signature = key
+        reason, data = report.failures[key]
+        if kind in (TIMEOUT, MEMORY) or index >= 30:
+            continue
+        alone, _ = run_one(targets[name], data)
+        if alone.kind == OK:
+            report.failures[key] = (f"{reason} (passed alone: it depends on the inputs run before it in its "
+                                    "worker)", data)
 
 
 def _warm(chosen: list[Target], corpora: dict[str, list[bytes]]) -> None:
@@ -739,10 +717,15 @@ def _print(report: Report, targets: dict[str, Target], out) -> None:
                                      else ""), file=out)
     for name, tried in report.tried.items():
         classes = ", ".join(f"{k} {v}" for k, v in sorted(report.classes[name].items()))
-        print(f"  {name:9} {tried:7}   {classes}", file=out)
+        cpu = f"{report.cpu_by_target.get(name, 0.0) / tried * 1000:5.0f} ms/input" if tried else " " * 13
+        print(f"  {name:9} {tried:7}  {cpu}   {classes}", file=out)
     print("totals: " + ", ".join(f"{k} {report.count(k)}" for k in CLASSES), file=out)
+    if total and report.seconds:
+        print(f"rate: {total / report.seconds * 60:.0f} inputs per minute ({report.seconds:.0f} s of wall clock; "
+              f"{report.cpu / total * 1000:.0f} ms of CPU per input: {report.cpu_harness / total * 1000:.0f} "
+              f"in the harness, the rest in the workers)", file=out)
     seconds, name, data = report.slowest
-    print(f"slowest input: {seconds:.2f} s ({name}, {len(data)} bytes: {data[:80]!r})", file=out)
+    print(f"slowest input: {seconds:.2f} s of CPU ({name}, {len(data)} bytes: {data[:80]!r})", file=out)
     for line in report.unconfirmed:
         print(f"not confirmed alone (counted ok): {line}", file=out)
     print(f"distinct failures: {len(report.failures)}", file=out)

@@ -62,6 +62,56 @@ def test_a_long_chain_of_or_keeps_left_to_right_evaluation(tmp_path):
     assert (code, output.strip()) == (0, "true")
 
 
+def test_a_file_past_the_token_limit_is_refused_at_the_token_that_crossed_it(tmp_path, monkeypatch):
+    from ruleslang.lang.syntax import lalr
+    monkeypatch.setattr(lalr, "MAX_TOKENS", 500)  # the shape of the fuzzing finding, small
+    path = _rules(tmp_path, "ruleset a/b@1\nformula f() -> list of int = [" + "ab," * 400 + "]\n")
+    code, output = run_cli(["check", path])
+    # 13 tokens up to '[' (3 on the first line), then `ab` `,` pairs: the 501st token is the 244th ','
+    column = len("formula f() -> list of int = [") + 244 * 3
+    assert code == 1 and f"a.rules:2:{column}: error[P011]" in output, output
+    assert "more than 500 tokens" in output
+
+
+def test_the_limit_of_tokens_is_far_above_the_largest_shipped_ruleset():
+    from ruleslang.base.limits import MAX_TOKENS
+    from ruleslang.lang.syntax import lalr
+    largest = max((p for p in (Path(__file__).resolve().parent.parent / "rulesets").glob("**/*.rules")),
+                  key=lambda p: p.stat().st_size)
+    text = largest.read_text(encoding="utf-8") + "\n"
+    tokens = sum(1 for _ in lalr.get_parser().parse_interactive(text, start="start").iter_parse())
+    assert 10_000 < tokens and 5 * tokens < MAX_TOKENS, (largest, tokens)
+
+
+# A probe run alone, so its peak memory is its own: the parser built, then the texts parsed.
+_PARSE_PEAK = """
+import json, resource, sys
+from ruleslang.base.diagnostics import DiagnosticError
+from ruleslang.base.source import Source
+from ruleslang.lang.syntax import lalr
+lalr.get_parser()
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+for text in json.load(sys.stdin):
+    try:
+        lalr.parse_module(Source("a.rules", text))
+    except DiagnosticError:
+        pass
+print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) // 1024)
+"""
+
+
+def test_one_long_line_costs_the_lexer_little_memory():
+    # A text literal left open before 900 KB of words (the fuzzing finding: a MemoryError under 500 MB),
+    # 900,000 blank lines, a ruleset reference of 450,000 parts: Python's regex engine once kept a
+    # record per character for each, hundreds of MB.
+    texts = ['ruleset a/b@1\nformula f() -> text = "abc ' + "ab " * 300_000 + "\n",
+             "ruleset a/b@1\nformula f() -> int = 1" + "\n" * 900_000,
+             "ruleset a/b@1\nuses a" + "/b" * 450_000 + "\n"]
+    done = subprocess.run([sys.executable, "-c", _PARSE_PEAK], input=json.dumps(texts), capture_output=True,
+                          text=True, check=True)
+    assert int(done.stdout) < 60, f"the lexer grew by {done.stdout.strip()} MB"
+
+
 # ---------------------------------------------------------------- numbers
 
 

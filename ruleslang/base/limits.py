@@ -1,6 +1,7 @@
 """Safety limits: what a ruleset from a stranger may cost (see docs/safety.md)."""
 
 MAX_SOURCE_CHARS = 1_000_000      # one ruleset file
+MAX_TOKENS = 150_000              # tokens of one ruleset file or expression (the parser's memory)
 MAX_NESTING = 100                 # brackets and expression depth
 MAX_CALL_DEPTH = 64               # definitions calling each other in one chain
 MAX_RULESETS = 200                # rulesets loaded for one composition

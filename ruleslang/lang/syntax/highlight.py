@@ -27,7 +27,7 @@ _CONSTANTS = ("true", "false", "none")
 
 def _versioned(ref_pattern: str) -> str:
     """The grammar's REF pattern with its `@N` required."""
-    return ref_pattern.replace("(@[0-9]+)?", "@[0-9]+")
+    return ref_pattern.replace("(?:@[0-9]+)?", "@[0-9]+")
 
 
 def _tokens() -> dict:

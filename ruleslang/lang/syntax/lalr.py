@@ -28,12 +28,12 @@ from ruleslang.lang.syntax import ast
 from ruleslang.lang.syntax.grammar import grammar_text
 from ruleslang.base.cache import read_cached, write_cached
 from ruleslang.base.diagnostics import DiagnosticError, error
-from ruleslang.base.limits import MAX_NESTING, MAX_SOURCE_CHARS
+from ruleslang.base.limits import MAX_NESTING, MAX_SOURCE_CHARS, MAX_TOKENS
 from ruleslang.base.source import Source, Span
 from ruleslang.lang.syntax.transform import to_expr, to_module
 
 class _IndentError(Exception):
-    """A layout problem found by the post-lexer, at [start, end) of the parsed text."""
+    """A problem found by the post-lexer (layout, nesting, size), at [start, end) of the parsed text."""
 
     def __init__(self, code: str, message: str, token: Token):
         super().__init__(message)
@@ -89,7 +89,12 @@ class _Indenter(Indenter):
 
     def _process(self, stream):
         token = None
-        for token in stream:
+        # The parser keeps every token and tree node of a text until the text ends: bounding the
+        # tokens bounds its memory (and the work of every stage after it) whatever the text is.
+        for count, token in enumerate(stream, 1):
+            if count > MAX_TOKENS:
+                raise _IndentError("P011", f"more than {MAX_TOKENS} tokens (words, numbers and symbols) in one "
+                                   "text; split it into smaller rulesets", token)
             if token.type == self.NL_type:
                 yield from self.handle_NL(token)
                 continue
