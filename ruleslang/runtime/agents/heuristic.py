@@ -26,7 +26,8 @@ values). It then plays:
   transports carry the units that cannot reach the fighting by land to the friendly coast
   nearest it (shipping.py), and land them on an enemy coast in combat move when the odds are good,
   with the ships the ruleset's `advice landing_support` names that reach the zone they land from;
-  the purchase adds transports while such units wait ashore; then every air unit with no landing
+  the purchase adds transports while such units wait ashore, and buys no more than the rules let it
+  place (the purchase's `place_refusals`); then every air unit with no landing
   where it stands lands where the engine offers (its own carrier first);
 - placement: at the factory nearest the front; casualties: cheapest first, multi-hit units absorb
   first;

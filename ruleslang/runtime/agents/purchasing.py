@@ -72,11 +72,33 @@ class Purchasing:
             # ships for the units that cannot reach the fighting by land: bought first, then
             # the land units above with what is left
             bought = self._with_ships(bought, costs, t, n, money_at_start)
+        bought = self._placeable(d, game, bought, costs, lots)
         if d.refusals:
             # the rules refused: halve the purchase until they accept
             halved = {t: n // (2 ** len(d.refusals)) for t, n in bought.items()}
             bought = {t: n for t, n in halved.items() if n}
         return {"units": bought, "build": build}
+
+    def _placeable(self, d: Decision, game, bought: dict[str, int], costs: dict, lots: dict) -> dict[str, int]:
+        """`bought` cut to what the rules would let the player place on the board as it stands (the
+        purchase's `place_refusals`: the rules' `constraint on place`, a production limit for one),
+        the dearest units first: a unit that cannot be placed is lost, so its money is kept."""
+        refusals = d.context.get("place_refusals")
+        if refusals is None or not bought:
+            return bought
+        board = game.board
+        facts = game.unit_rules()
+        candidates = [t for t in board.spaces("land") if board.controller(t) == self.player]
+        units = sorted((t for t, n in bought.items() for _ in range(n * lots.get(t, 1))),
+                       key=lambda t: (-costs[t] / lots.get(t, 1), t))
+        plan = pack(board, candidates, units, refusals,
+                    lambda t: facts.domain(Sample(t, self.player)) == "sea")
+        placed: dict[str, int] = {}
+        for _, _, types in plan:
+            for t in types:
+                placed[t] = placed.get(t, 0) + 1
+        kept = {t: min(n, placed.get(t, 0) // lots.get(t, 1)) for t, n in bought.items()}
+        return {t: n for t, n in kept.items() if n}
 
     def _factory(self, d: Decision, game) -> list[str]:
         """Where to build a factory this turn ([] or [territory]): the most valuable site worth one

@@ -150,7 +150,17 @@ def ask_purchase(ctx, player: str, money: int, costs: dict[str, int], *, factory
             refusals += [r.message for r in check_action(ctx, "build", [player_value, ctx.space_values[b]])]
         return refusals
 
+    def place_refusals(territory: str, types: list[str]) -> list[str]:
+        """The rules' refusals of placing `types` at `territory` on the board as it stands (the
+        placement comes after the moves, so this is a forecast), for an agent that buys no more
+        than it can place."""
+        listed = tuple(ctx.unittype_values[t] for t in types)
+        return [r.message for r in check_action(ctx, "place", [ctx.player_values[player],
+                                                                ctx.space_values[territory], listed])]
+
     # agents may try a purchase (its factories too) against the budget and the rules before answering
     decision.context["check"] = check
+    if constrained:
+        decision.context["place_refusals"] = place_refusals
     answer = game.ask(decision, check, fallback=lambda: {"units": {}, "build": []})
     return answer, total(answer)
