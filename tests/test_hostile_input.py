@@ -535,3 +535,23 @@ def test_a_recorded_answer_holding_lists_where_names_go_is_a_divergence_not_a_cr
     log.write_text("\n".join(lines) + "\n", encoding="utf-8")
     code, output = run_cli(["replay", str(log)])
     assert code == 1 and "diverged" in output and "internal error" not in output, output
+
+
+# the fuzzer's campaign of seed 70: a map path holding a NUL character was a ValueError
+@pytest.mark.parametrize("line, col, what", [('map "maps/x\0.yaml"', 5, "a map name or path"),
+                                             ('uses "./x\0.rules"', 6, "a ruleset path"),
+                                             ('revises "./x\0.rules"', 9, "a ruleset path")])
+def test_a_nul_character_in_a_path_a_ruleset_names_is_d613_where_it_is_written(tmp_path, line, col, what):
+    path = _rules(tmp_path, f"ruleset a/b@1\n{line}\n", "b@1.rules")
+    code, output = run_cli(["check", path])
+    assert code == 1 and f"b@1.rules:2:{col}: error[D613]: {what} cannot hold a NUL character" in output
+    assert "internal error" not in output
+
+
+@pytest.mark.parametrize("text, said", [('map: "maps/x\\0.yaml"\n', "s.yaml:1:6: error[D613]: a map name or path"),
+                                        ('rulesets: ["./x\\0.rules"]\n', "error[D613]: a ruleset file name")])
+def test_a_nul_character_in_a_path_a_scenario_names_is_d613(tmp_path, text, said):
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(text, encoding="utf-8")
+    code, output = run_cli(["play", "--scenario", str(scenario), "--rounds", "1"])
+    assert code == 1 and said in output and "internal error" not in output

@@ -106,6 +106,15 @@ def warning(code: str, message: str, span: Span | None = None, *, hint: str | No
     return Diagnostic(code, message, span, Severity.WARNING, tuple(related), hint, file)
 
 
+def refuse_nul(name: str, what: str, span: Span | None = None, *, file: str | None = None) -> None:
+    """Raise D613 when a file name or path a user wrote (`what`: "a map name or path", ...) holds a
+    NUL character: no system looks such a name up (Python raises ValueError), so it is refused where
+    it was written, before any path operation."""
+    if "\0" in name:
+        raise DiagnosticError(error("D613", f"{what} cannot hold a NUL character: {name!r}", span,
+                                    file=None if span else (file or "<command line>")))
+
+
 def has_errors(diagnostics: Iterable[Diagnostic]) -> bool:
     return any(d.is_error for d in diagnostics)
 

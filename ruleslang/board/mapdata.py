@@ -24,7 +24,7 @@ from typing import Iterable, Mapping, Sequence
 
 from ruleslang.base import reads
 from ruleslang.base.fileio import is_file, is_folder
-from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, Related, error
+from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, Related, error, refuse_nul
 from ruleslang.base.limits import MAX_UNITS
 from ruleslang.base.source import Span
 from ruleslang.base.suggest import did_you_mean
@@ -362,6 +362,7 @@ def load_map(ref: str, roots: Sequence[Path], *, span: Span | None = None,
     before the file is opened, so nothing outside them is read or shown; a path the user typed
     on the command line is read where it points (`allowed` None).
     """
+    refuse_nul(ref, "a map name or path", span)
     if allowed is not None and is_path_ref(ref):
         resolved = Path(ref).resolve()
         if not any(resolved == Path(r).resolve() or Path(r).resolve() in resolved.parents for r in allowed):

@@ -16,7 +16,7 @@ from typing import Sequence
 from ruleslang.lang.syntax import ast
 from ruleslang.base import reads
 from ruleslang.base.fileio import is_file, is_folder
-from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, error
+from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, error, refuse_nul
 from ruleslang.base.limits import MAX_SOURCE_CHARS
 from ruleslang.lang.syntax.parser import parse_module
 from ruleslang.base.source import Source, Span
@@ -96,6 +96,7 @@ class Loader:
 
     def load_user_file(self, text: str) -> RulesetFile:
         """Load a ruleset file the user named on the command line."""
+        refuse_nul(text, "a ruleset file name", file=text.replace("\0", "\\x00"))
         path = Path(text).resolve()
         if not is_file(path):
             raise DiagnosticError(error("S001", f"no such ruleset file '{text}'", file=text))
@@ -180,6 +181,7 @@ class Loader:
                                     ref.span, hint=f"versions available: {have}"))
 
     def _locate_path(self, text: str, relative_to: Path | None, span: Span | None) -> Path:
+        refuse_nul(text, "a ruleset path", span)
         base = relative_to if relative_to is not None else Path.cwd()
         path = (base / text).resolve()
         if not any(path == r or r in path.parents for r in self.allowed):
