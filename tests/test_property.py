@@ -5,7 +5,6 @@ replaced) and pushed through the whole pipeline, then their tests are run.
 """
 
 import re
-from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 

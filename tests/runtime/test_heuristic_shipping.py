@@ -4,7 +4,7 @@ transports while such units wait ashore."""
 
 from __future__ import annotations
 
-from game_fixtures import BASE, count, events, ids, make_game, run_phases
+from game_fixtures import BASE, events, ids, make_game, run_phases
 
 SZ60, SZ61 = "60 Sea Zone", "61 Sea Zone"
 
