@@ -35,7 +35,7 @@ from ruleslang.base.errors import EvalError
 from ruleslang.base.source import Source, Span
 from ruleslang.base.suggest import did_you_mean
 from ruleslang.lang.eval import exact as exact_values
-from ruleslang.lang.eval.compile import NO_VALUE
+from ruleslang.lang.eval.operations import NO_VALUE
 from ruleslang.lang.syntax import ast
 from ruleslang.lang.compose.loader import parse_ref
 from ruleslang.lang.syntax.unparse import unparse_type

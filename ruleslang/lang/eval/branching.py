@@ -34,7 +34,7 @@ from __future__ import annotations
 from typing import Any, Callable, Protocol
 
 from ruleslang.base.errors import EvalError
-from ruleslang.lang.eval.compile import items_of
+from ruleslang.lang.eval.operations import items_of
 from ruleslang.lang.syntax import ast
 from ruleslang.lang.values import UnitValue
 

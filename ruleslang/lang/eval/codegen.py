@@ -45,8 +45,8 @@ from ruleslang.board.queries import BoardQueries
 from ruleslang.lang import types as T
 from ruleslang.lang.builtins.registry import REGISTRY as BUILTINS
 from ruleslang.lang.eval.codegen_runtime import HELPERS, ConstantTable, RowIndex, SpaceAttribute, Unsupported, assemble
-from ruleslang.lang.eval.compile import (ACCEPTS_NONE, ARITHMETIC, COMPARISONS, NO_VALUE, fast_aggregate, joined,
-                                         lambda_free_slots, ordered_args)
+from ruleslang.lang.eval.compile_calls import ACCEPTS_NONE, fast_aggregate, lambda_free_slots, ordered_args
+from ruleslang.lang.eval.operations import ARITHMETIC, COMPARISONS, NO_VALUE, joined
 from ruleslang.lang.syntax import ast
 from ruleslang.lang.values import LSet, normalize_number
 

@@ -30,7 +30,7 @@ from ruleslang.lang.builtins.board import SETTABLE_PROPERTIES
 from ruleslang.lang.eval import statements as S
 from ruleslang.lang.eval.codegen import Generator, Unsupported
 from ruleslang.lang.eval.codegen_runtime import assemble
-from ruleslang.lang.eval.compile import located
+from ruleslang.lang.eval.operations import located
 from ruleslang.lang.syntax import ast
 
 # The kind in the file name of generated statements' code: `<ruleslang statements:NAME>`.

@@ -15,7 +15,7 @@ from ruleslang.lang.syntax import ast
 from ruleslang.lang import types as T
 from ruleslang.lang.eval import exact as X
 from ruleslang.lang.builtins.registry import REGISTRY as BUILTINS
-from ruleslang.lang.eval.compile import ARITHMETIC, COMPARISONS, check_size, items_of
+from ruleslang.lang.eval.operations import ARITHMETIC, COMPARISONS, check_size, items_of
 from ruleslang.base.errors import EvalError
 from ruleslang.lang.check.typecheck import CheckInfo
 from ruleslang.lang.values import LSet, Record, UnitValue, display_text, sort_key

@@ -17,7 +17,8 @@ from ruleslang.lang import types as T
 from ruleslang.lang.check.checker import Program
 from ruleslang.lang.compose.composition import advice_key
 from ruleslang.lang.eval import codegen, codegen_blocks
-from ruleslang.lang.eval.compile import NO_VALUE, ExprCompiler
+from ruleslang.lang.eval.compile import ExprCompiler
+from ruleslang.lang.eval.operations import NO_VALUE
 from ruleslang.lang.eval.compile_exact import ExactCompiler, bind_lets, exact_body
 from ruleslang.lang.eval.coverage import Coverage
 from ruleslang.lang.eval.explain import Explanation, Term, formula_explainer

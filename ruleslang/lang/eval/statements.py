@@ -15,7 +15,7 @@ from ruleslang.lang.syntax import ast
 from ruleslang.lang.compose.previous import is_hidden_name
 from ruleslang.board.state import BoardError
 from ruleslang.lang.builtins.board import SETTABLE_PROPERTIES
-from ruleslang.lang.eval.compile import items_of, located
+from ruleslang.lang.eval.operations import items_of, located
 from ruleslang.base.errors import EvalError
 from ruleslang.lang.values import EnumValue, LSet, UnitValue, bounded_number, display_text, format_value, to_json
 
