@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from ruleslang.lang.syntax import ast
+from ruleslang.lang.syntax.declarations import CheckDecl, Decl, Module, RefLit, TestDecl
 from ruleslang.base import reads
 from ruleslang.base.fileio import is_file, is_folder
 from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, error, refuse_nul
@@ -32,7 +32,7 @@ class RulesetFile:
 
     path: Path
     source: Source
-    module: ast.Module
+    module: Module
 
     @property
     def ref(self) -> str:
@@ -136,7 +136,7 @@ class Loader:
                 except DiagnosticError:
                     continue
                 for item in module.items:
-                    if isinstance(item, ast.Decl) and not isinstance(item, (ast.TestDecl, ast.CheckDecl)):
+                    if isinstance(item, Decl) and not isinstance(item, (TestDecl, CheckDecl)):
                         self._definers.setdefault(item.name.text, []).append(ref)
         return list(self._definers.get(name, ()))
 
@@ -155,7 +155,7 @@ class Loader:
     def known_refs(self) -> list[str]:
         return [ref for ref, _ in self.all_rulesets()]
 
-    def locate(self, ref: ast.RefLit, relative_to: Path | None) -> Path:
+    def locate(self, ref: RefLit, relative_to: Path | None) -> Path:
         """The file a reference names; raises DiagnosticError (S001-S003) when there is none."""
         if ref.is_path:
             return self._locate_path(ref.text, relative_to, ref.span)

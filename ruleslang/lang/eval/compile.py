@@ -21,7 +21,8 @@ from ruleslang.lang.check.typecheck import CheckInfo
 from ruleslang.lang.eval.compile_calls import CallCompiler
 from ruleslang.lang.eval.operations import (ARITHMETIC, COMPARISONS, NO_VALUE, budgeted_items, check_size, items_of,
                                             joined)
-from ruleslang.lang.syntax import ast
+from ruleslang.lang.syntax.expressions import (BestOf, Binary, BoolOp, Compare, Comprehension, Explain, Field, If, In,
+                                               Index, Name, Not, Range, Unary)
 from ruleslang.lang.values import LSet, Record, UnitValue, display_text, normalize_number, sort_key
 
 Fn = Callable[[list], Any]
@@ -68,7 +69,7 @@ class ExprCompiler(CallCompiler):
     def local_slot(self, node, may_be_none: bool = False) -> int | None:
         """The slot of a local variable (that is never none, unless `may_be_none`), for closures
         that read it directly."""
-        if isinstance(node, ast.Name) and (may_be_none or not isinstance(self.info.types.get(id(node)), T.OptionalType)):
+        if isinstance(node, Name) and (may_be_none or not isinstance(self.info.types.get(id(node)), T.OptionalType)):
             res = self.info.names.get(id(node))
             if res is not None and res.kind == "local":
                 return res.slot
@@ -171,7 +172,7 @@ class ExprCompiler(CallCompiler):
         raise AssertionError(f"unexpected name kind {kind}")
 
 
-    def generate(self, node: ast.Comprehension) -> Fn:
+    def generate(self, node: Comprehension) -> Fn:
         """A comprehension's values, in order, as a list (the shared loop of lists, sets, aggregates)."""
         clauses = [(self.expr(c.iterable), self.info.slots[id(c.var)],
                     self.expr(c.condition) if c.condition is not None else None) for c in node.clauses]
@@ -213,15 +214,15 @@ class ExprCompiler(CallCompiler):
             return out
         return gen
 
-    def _Comprehension(self, node: ast.Comprehension):
+    def _Comprehension(self, node: Comprehension):
         gen = self.generate(node)
         if node.kind == "set":
             return (lambda env: LSet(gen(env))), NO_VALUE
         return (lambda env: tuple(gen(env))), NO_VALUE
 
-    def _BestOf(self, node: ast.BestOf):
+    def _BestOf(self, node: BestOf):
         count = self.expr(node.count)
-        if isinstance(node.collection, ast.Comprehension):
+        if isinstance(node.collection, Comprehension):
             coll = self.generate(node.collection)
         else:
             c = self.expr(node.collection)
@@ -239,7 +240,7 @@ class ExprCompiler(CallCompiler):
 
     # -------------------------------------------------------------------- fields, index
 
-    def _Field(self, node: ast.Field):
+    def _Field(self, node: Field):
         fi = self.info.fields[id(node)]
         if fi.kind == "member":
             return self._const(fi.value)
@@ -315,7 +316,7 @@ class ExprCompiler(CallCompiler):
                 return lookup(env[0], space)
         return space_attr
 
-    def _Index(self, node: ast.Index):
+    def _Index(self, node: Index):
         obj = self.need(node.obj, self.expr(node.obj))
         index = self.expr(node.index)
         span = node.span
@@ -330,7 +331,7 @@ class ExprCompiler(CallCompiler):
 
     # ----------------------------------------------------------------------- operators
 
-    def _Unary(self, node: ast.Unary):
+    def _Unary(self, node: Unary):
         f, c = self._c(node.operand)
         if node.op == "+":
             return f, c
@@ -339,7 +340,7 @@ class ExprCompiler(CallCompiler):
         f = self.need(node.operand, f)
         return (lambda env: -f(env)), NO_VALUE
 
-    def _Binary(self, node: ast.Binary):
+    def _Binary(self, node: Binary):
         lf, lc = self._c(node.left)
         rf, rc = self._c(node.right)
         op = node.op
@@ -384,7 +385,7 @@ class ExprCompiler(CallCompiler):
             return mul, NO_VALUE
         return (lambda env: fn(lf(env), rf(env), span)), NO_VALUE
 
-    def _Compare(self, node: ast.Compare):
+    def _Compare(self, node: Compare):
         lf, lc = self._c(node.left)
         rf, rc = self._c(node.right)
         op = node.op
@@ -411,7 +412,7 @@ class ExprCompiler(CallCompiler):
             return (lambda env: lf(env) == rf(env)), NO_VALUE
         return (lambda env: cmp(lf(env), rf(env))), NO_VALUE
 
-    def _In(self, node: ast.In):
+    def _In(self, node: In):
         ef = self.expr(node.element)
         cf = self.need(node.collection, self.expr(node.collection))
         negated = node.negated
@@ -419,19 +420,19 @@ class ExprCompiler(CallCompiler):
             return (lambda env: ef(env) not in cf(env)), NO_VALUE
         return (lambda env: ef(env) in cf(env)), NO_VALUE
 
-    def _BoolOp(self, node: ast.BoolOp):
+    def _BoolOp(self, node: BoolOp):
         lf, rf = self.expr(node.left), self.expr(node.right)
         if node.op == "and":
             return (lambda env: lf(env) and rf(env)), NO_VALUE
         return (lambda env: lf(env) or rf(env)), NO_VALUE
 
-    def _Not(self, node: ast.Not):
+    def _Not(self, node: Not):
         f, c = self._c(node.operand)
         if c is not NO_VALUE:
             return self._const(not c)
         return (lambda env: not f(env)), NO_VALUE
 
-    def _Range(self, node: ast.Range):
+    def _Range(self, node: Range):
         lo, hi = self.expr(node.lo), self.expr(node.hi)
         span = node.span
 
@@ -441,7 +442,7 @@ class ExprCompiler(CallCompiler):
             return tuple(range(a, b + 1))
         return rng, NO_VALUE
 
-    def _If(self, node: ast.If):
+    def _If(self, node: If):
         cf, cc = self._c(node.cond)
         tf, ef = self.expr(node.then), self.expr(node.else_)
         if cc is not NO_VALUE:
@@ -475,7 +476,7 @@ class ExprCompiler(CallCompiler):
         pairs = [(n, fields[n]) for n in names if n in fields]
         return (lambda env: Record((n, f(env)) for n, f in pairs)), NO_VALUE
 
-    def _Explain(self, node: ast.Explain):
+    def _Explain(self, node: Explain):
         call = node.expr
         info = self.info.calls[id(call)]
         args = self.ordered_args(call, info.symbol.decl)

@@ -18,6 +18,8 @@ from ruleslang.lang.builtins.registry import REGISTRY as BUILTINS
 from ruleslang.lang.check.typecheck import CheckInfo
 from ruleslang.lang.eval.operations import NO_VALUE, budgeted_items, located
 from ruleslang.lang.syntax import ast
+from ruleslang.lang.syntax.expressions import Binary, Call, Compare, Comprehension, Lambda, Name
+from ruleslang.lang.syntax.declarations import OptionalType
 from ruleslang.lang.values import bounded_number, bounded_sum
 
 Fn = Callable[[list], Any]
@@ -39,7 +41,7 @@ ACCEPTS_NONE = {"allied", "text"}
 class CallCompiler:
     """The call sites of the closure compiler (mixed into `compile.ExprCompiler`)."""
 
-    def _Call(self, node: ast.Call):
+    def _Call(self, node: Call):
         info = self.info.calls[id(node)]
         if info.kind == "builtin":
             return self._builtin(node, info.name)
@@ -65,17 +67,17 @@ class CallCompiler:
             return (lambda env: fn(env[0], a0(env), a1(env))), NO_VALUE
         return (lambda env: fn(env[0], *[a(env) for a in args])), NO_VALUE
 
-    def ordered_args(self, node: ast.Call, decl) -> list[Fn]:
+    def ordered_args(self, node: Call, decl) -> list[Fn]:
         """The closures of a call's arguments to a definition, in the definition's parameter order."""
         return ordered_args(node, decl, self._need_arg)
 
     def _need_arg(self, node, param) -> Fn:
         fn = self.expr(node)
-        if param is not None and not isinstance(param.type, ast.OptionalType):
+        if param is not None and not isinstance(param.type, OptionalType):
             return self.need(node, fn)
         return fn
 
-    def _builtin(self, node: ast.Call, name: str):
+    def _builtin(self, node: Call, name: str):
         bi = BUILTINS[name]
         span = node.span
         fast = self._fast_builtin(node, name)
@@ -91,7 +93,7 @@ class CallCompiler:
                 except EvalError as e:
                     raise e.at(span)
             return exact, NO_VALUE
-        if len(node.args) == 1 and isinstance(node.args[0], ast.Comprehension) and node.args[0].kind == "gen":
+        if len(node.args) == 1 and isinstance(node.args[0], Comprehension) and node.args[0].kind == "gen":
             gen = self.generate(node.args[0])
             impl = bi.impl
 
@@ -104,12 +106,12 @@ class CallCompiler:
         guard = name not in ACCEPTS_NONE
         args = []
         for a in node.args:
-            if isinstance(a, ast.Lambda):
+            if isinstance(a, Lambda):
                 args.append(self.condition(a))
             else:
                 f = self.expr(a)
                 args.append(self.need(a, f) if guard else f)
-        kwargs = [(k.name.text, self.condition(k.value) if isinstance(k.value, ast.Lambda)
+        kwargs = [(k.name.text, self.condition(k.value) if isinstance(k.value, Lambda)
                    else self.need(k.value, self.expr(k.value)) if guard else self.expr(k.value))
                   for k in node.kwargs]
         impl = bi.impl
@@ -154,14 +156,14 @@ class CallCompiler:
                 raise located(e, span)
         return call, NO_VALUE
 
-    def _fast_builtin(self, node: ast.Call, name: str):
+    def _fast_builtin(self, node: Call, name: str):
         """Closures for the commonest built-in shapes, without the general call machinery."""
         types = self.info.types
         args = node.args
         if node.kwargs:
             return None
         span = node.span
-        if name == "connected" and len(args) == 2 and isinstance(args[1], ast.Lambda):
+        if name == "connected" and len(args) == 2 and isinstance(args[1], Lambda):
             # the board keeps each answer per condition until the state changes: look it up by the
             # condition's key first, and build the condition only when the board must work it out
             space_fn = self.need(args[0], self.expr(args[0]))
@@ -239,7 +241,7 @@ class CallCompiler:
             if cb is not NO_VALUE:
                 return lambda env: pick(a(env), cb)
             return lambda env: pick(a(env), b(env))
-        if name in ("floor", "ceil") and len(args) == 1 and isinstance(args[0], ast.Binary) \
+        if name in ("floor", "ceil") and len(args) == 1 and isinstance(args[0], Binary) \
                 and args[0].op == "/" and types.get(id(args[0].left)) == T.INT \
                 and types.get(id(args[0].right)) == T.INT:
             # whole numbers divided and rounded: integer arithmetic, no fraction built
@@ -314,7 +316,7 @@ class CallCompiler:
             return extreme
         return None
 
-    def condition(self, node: ast.Lambda) -> Fn:
+    def condition(self, node: Lambda) -> Fn:
         """A condition for a built-in: a Python function of one value, run in the caller's frame.
 
         It carries a `cache_key` (this condition, and the values of the outer locals it reads) so a
@@ -333,13 +335,13 @@ class CallCompiler:
             return fn
         return make
 
-    def _lambda_free_slots(self, node: ast.Lambda) -> list[int]:
+    def _lambda_free_slots(self, node: Lambda) -> list[int]:
         return lambda_free_slots(self.info, node)
 
     # ---------------------------------------------------------------------- iteration
     def query_equals_local(self, node, rslot: int, span):
         """`controller(x) == p` with x and p locals: the board's answer compared by name, in one closure."""
-        if not (isinstance(node, ast.Call) and not node.kwargs and len(node.args) == 1):
+        if not (isinstance(node, Call) and not node.kwargs and len(node.args) == 1):
             return None
         info = self.info.calls.get(id(node))
         if info is None or info.kind != "builtin" or info.name not in _DIRECT_QUERIES:
@@ -371,7 +373,7 @@ class CallCompiler:
     def _controlled_by_local(self, cond, var_slot: int) -> int | None:
         """For a condition `controller(x) == p` (or `owner`) on the loop variable x and a local p
         (which may be none): the slot of p; None for any other condition."""
-        if not (isinstance(cond, ast.Compare) and cond.op == "==" and isinstance(cond.left, ast.Call)):
+        if not (isinstance(cond, Compare) and cond.op == "==" and isinstance(cond.left, Call)):
             return None
         call = cond.left
         info = self.info.calls.get(id(call))
@@ -384,7 +386,7 @@ class CallCompiler:
 def fast_aggregate(args, name: str, types: dict):
     """(the comprehension, its element's type) for `sum`, `count`, `any`, `all`, `max` or `min` of
     a generator that the compilers loop over themselves (sum, max and min of numbers only); else None."""
-    if not (len(args) == 1 and isinstance(args[0], ast.Comprehension) and args[0].kind == "gen"
+    if not (len(args) == 1 and isinstance(args[0], Comprehension) and args[0].kind == "gen"
             and name in ("sum", "count", "any", "all", "max", "min")):
         return None
     elem = types.get(id(args[0].element))
@@ -393,7 +395,7 @@ def fast_aggregate(args, name: str, types: dict):
     return args[0], elem
 
 
-def ordered_args(node: ast.Call, decl, compile_arg: Callable) -> list:
+def ordered_args(node: Call, decl, compile_arg: Callable) -> list:
     """`compile_arg(argument node, its parameter or None)` of each argument of a call to a
     definition, in the definition's parameter order (the order they are evaluated in)."""
     params = getattr(decl, "params", None) or ()
@@ -407,10 +409,10 @@ def ordered_args(node: ast.Call, decl, compile_arg: Callable) -> list:
     return [s for s in slots if s is not None]
 
 
-def lambda_free_slots(info: CheckInfo, node: ast.Lambda) -> list[int]:
+def lambda_free_slots(info: CheckInfo, node: Lambda) -> list[int]:
     """The slots of the outer locals a condition reads (part of its cache key)."""
     slot = info.slots[id(node.param)]
-    return sorted({res.slot for n in ast.walk(node.body) if isinstance(n, ast.Name)
+    return sorted({res.slot for n in ast.walk(node.body) if isinstance(n, Name)
                    for res in [info.names.get(id(n))]
                    if res is not None and res.kind == "local" and res.slot != slot})
 
