@@ -13,6 +13,7 @@ from typing import Any
 
 from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, Related, error
 from ruleslang.base.errors import EvalError
+from ruleslang.base.paths import inside
 from ruleslang.base.yamlio import Positions
 from ruleslang.binding.bind import bind_scenario, load_scenario_for_map
 from ruleslang.binding.scenario_check import scenario_problems
@@ -201,7 +202,7 @@ class TestRunner:
             if ref.is_path:
                 path = (base_dir / ref.text).resolve()
                 allowed = self.workspace.loader.allowed
-                if not any(path == r or r in path.parents for r in allowed):
+                if not inside(path, allowed):
                     raise DiagnosticError(error("S005", f"scenario '{ref.text}' lies outside the ruleset roots",
                                                 ref.span))
                 scenario = load_scenario(str(path), roots, default_map=default_map, span=ref.span)

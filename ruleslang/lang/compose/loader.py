@@ -18,6 +18,7 @@ from ruleslang.base import reads
 from ruleslang.base.fileio import is_file, is_folder
 from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, error, refuse_nul
 from ruleslang.base.limits import MAX_SOURCE_CHARS
+from ruleslang.base.paths import confined
 from ruleslang.lang.syntax.parser import parse_module
 from ruleslang.base.source import Source, Span
 from ruleslang.base.suggest import did_you_mean
@@ -181,10 +182,8 @@ class Loader:
                                     ref.span, hint=f"versions available: {have}"))
 
     def _locate_path(self, text: str, relative_to: Path | None, span: Span | None) -> Path:
-        refuse_nul(text, "a ruleset path", span)
-        base = relative_to if relative_to is not None else Path.cwd()
-        path = (base / text).resolve()
-        if not any(path == r or r in path.parents for r in self.allowed):
+        path = confined(text, self.allowed, "a ruleset path", span, relative_to=relative_to)
+        if path is None:
             raise DiagnosticError(error(
                 "S005", f"'{text}' lies outside the ruleset roots", span,
                 hint="a ruleset may only use files inside the ruleset folders: " +
