@@ -338,7 +338,8 @@ class CallCompiler:
     def _lambda_free_slots(self, node: Lambda) -> list[int]:
         return lambda_free_slots(self.info, node)
 
-    # ---------------------------------------------------------------------- iteration
+    # ------------------------------------------------------------ board queries fused
+
     def query_equals_local(self, node, rslot: int, span):
         """`controller(x) == p` with x and p locals: the board's answer compared by name, in one closure."""
         if not (isinstance(node, Call) and not node.kwargs and len(node.args) == 1):
