@@ -113,6 +113,11 @@ class PhaseStarts:
 
     def __init__(self):
         self.start: PhaseStart | None = None
+        # procedure id -> the settings (runtime/config.py) a copy built for a runtime procedure the
+        # game had not run yet (a look-ahead early in a turn plays phases the game has not reached):
+        # given to the next copies as the game's own are (`fork`), so that each copy does not
+        # compile the settings again and work out their lasting answers anew
+        self.configs: dict = {}
 
     def __call__(self, game, phase: str) -> None:
         self.start = PhaseStart(game, phase)
@@ -125,8 +130,10 @@ def follow(game) -> bool:
     return isinstance(game.on_phase, PhaseStarts)
 
 
-def fork(game, start: PhaseStart, agents: dict):
-    """A copy of `game` as it was at `start`, played by `agents`, logging into its own event list."""
+def fork(game, start: PhaseStart, agents: dict, configs: dict | None = None):
+    """A copy of `game` as it was at `start`, played by `agents`, logging into its own event list;
+    `configs`: settings of procedures the game has not built (`PhaseStarts.configs`), given to the
+    copy as the game's are."""
     clone = copy.copy(game)
     cls = type(game.state)
     state = cls.__new__(cls)  # the board's data only (see PhaseStart), the map shared
@@ -154,6 +161,9 @@ def fork(game, start: PhaseStart, agents: dict):
     clone.decisions, clone.answers, clone.summaries, clone.battle_results = [], [], [], []
     clone.recorder = clone.on_turn = clone.on_phase = None
     clone.configs = {key: config.for_context(ctx) for key, config in game.configs.items()}
+    for key, config in (configs or {}).items():
+        if key not in clone.configs:
+            clone.configs[key] = config.for_context(ctx)
     kit = clone.kit = copy.copy(game.kit)
     for name in vars(kit):
         if name.startswith("_"):
@@ -263,7 +273,8 @@ class Lookahead:
             self.seconds += time.process_time() - began
 
     def _rollout(self, game, start: PhaseStart, agent: _Rollout) -> float:
-        copy_ = fork(game, start, {p: agent for p in game.agents})
+        kept = game.on_phase.configs
+        copy_ = fork(game, start, {p: agent for p in game.agents}, kept)
         sequence = game.turn_sequence
         # the phase, then the turn's later phases (none after the bid phase, which is outside turns)
         later = sequence[sequence.index(start.phase) + 1:] if start.phase in sequence else []
@@ -279,6 +290,10 @@ class Lookahead:
                 run_procedure(copy_.ctx, phase)
         except _Stop:
             pass
+        finally:
+            for key, config in copy_.configs.items():
+                if key not in game.configs and key not in kept:
+                    kept[key] = config
         if agent.count <= len(agent.replay):
             raise _Diverged()  # the phase ended before the decision came
         return valuation(copy_, self.player)
