@@ -349,12 +349,7 @@ def valuation(game, player: str) -> float:
     def sign(owner: str | None) -> int:
         side = side_of.get(owner) if owner is not None else None
         return 0 if side is None else (1 if side == mine else -1)
-    total = 0.0
-    for unit in game.state.units:
-        s = sign(unit.owner)
-        if s:
-            points = max(1, game.hit_points(unit))
-            total += s * game.unit_cost(unit) * max(0, points - unit.hits) / points
+    total = units_worth(game, sign)
     for owner, economies in game.state.treasury.items():
         total += sign(owner) * sum(economies.values())
     for owner, bought in getattr(game.kit, "purchased", {}).items():
@@ -372,4 +367,24 @@ def valuation(game, player: str) -> float:
         total += SCORE_WEIGHT * (scores[mine] - sum(others) / len(others))
     if game.ctx.winner is not None:
         total += WIN_VALUE if game.ctx.winner[0].name == mine else -WIN_VALUE
+    return total
+
+
+def units_worth(game, sign: Callable[[str | None], int]) -> float:
+    """The board's units as `valuation` counts them: each unit's cost times the share of its hit
+    points left, signed by `sign(owner)` (1, -1 or 0: not counted)."""
+    total = 0.0
+    # (type, owner) -> (sign, cost, hit points): the settings give a unit's hit points and cost by
+    # its type and owner (cached so for the phase: `ProcedureConfig.unit_fn`), so they are asked
+    # once per kind; the sum is still made unit by unit, in the board's order (the same float)
+    kinds: dict[tuple[str, str], tuple] = {}
+    for unit in game.state.units:
+        kind = (unit.type, unit.owner)
+        found = kinds.get(kind)
+        if found is None:
+            s = sign(unit.owner)
+            found = kinds[kind] = (s, game.unit_cost(unit), max(1, game.hit_points(unit))) if s else (0, 0, 1)
+        s, cost, points = found
+        if s:
+            total += s * cost * max(0, points - unit.hits) / points
     return total
