@@ -6,7 +6,9 @@ generator's state, the kit's state between phases, the option values and how man
 game had been given. To value the answers of a decision asked in that phase:
 
 - a copy of the game is made from what was kept (`fork`: its own board, host, context, kit and
-  settings' caches; the compiled rules and the map shared), and the phase is run again in it with
+  settings' caches; the compiled rules and the map shared, and the settings' compiled code: the
+  game's, and those a copy built for a phase the game has not reached, `PhaseStarts.configs`),
+  and the phase is run again in it with
   the answers the game was given since the phase started: the same generator state and the same
   answers bring it to the same decision in the same state (checked: a decision of another kind,
   player or id ends the look-ahead, and the agent answers as it would without it);
