@@ -46,3 +46,28 @@ def test_it_buys_only_what_the_rules_let_it_place(tmp_path):
     [place] = events(game, "place", player="Japanese")
     placed = sorted(t for _, _, types in place["placed"] for t in types)
     assert placed == sorted(t for t, n in purchase["units"].items() for _ in range(n))
+
+
+def test_the_forecast_asks_each_territory_and_list_once_and_buys_the_same(tmp_path, monkeypatch):
+    from ruleslang.runtime.agents import purchasing
+    from ruleslang.runtime.kit import purchase as purchase_kit
+
+    folder = tmp_path / "agents"
+    folder.mkdir()
+    (folder / "three@1.rules").write_text(THREE_A_TURN)
+    asked: list[tuple] = []
+    check_action = purchase_kit.check_action
+
+    def counted(ctx, action, args):
+        if action == "place":
+            asked.append((args[1], tuple(args[2])))
+        return check_action(ctx, action, args)
+    monkeypatch.setattr(purchase_kit, "check_action", counted)
+    workspace = Workspace([tmp_path, packaged_root()])
+    _, _, once = japanese_turn(["agents/three@1"], workspace)
+    forecast_once = list(asked)
+    asked.clear()
+    monkeypatch.setattr(purchasing, "_asked_once", lambda refusals: refusals)  # every try asked
+    _, _, every = japanese_turn(["agents/three@1"], workspace)
+    assert once == every
+    assert len(set(forecast_once)) == len(forecast_once) < len(asked)

@@ -150,3 +150,40 @@ def test_a_resumed_game_looks_ahead_with_moving_rollouts_as_the_unbroken_one_did
     resumed.run(1)
     assert answers(resumed, "reinforce.s") == ["Manchuria"]
     assert resumed.decisions == whole.decisions and resumed.state.events == whole.state.events
+
+
+class _Forgetful(dict):
+    """A `PhaseStarts.configs` that keeps nothing: every copy builds its settings anew."""
+
+    def __setitem__(self, key, value) -> None:
+        pass
+
+
+def test_settings_a_copy_built_go_to_the_next_copies_with_the_same_answers(tmp_path, monkeypatch):
+    from ruleslang.lang.eval.statements import Procedures
+    from ruleslang.runtime.agents import lookahead
+
+    compiled: list[str] = []
+    expression = Procedures.expression
+
+    def counted(self, node, owner, decl):
+        compiled.append(owner)
+        return expression(self, node, owner, decl)
+    monkeypatch.setattr(Procedures, "expression", counted)
+    game = gift_game(tmp_path)
+    game.run(1)
+    kept, with_kept = game.on_phase.configs, len(compiled)
+    # the look-ahead after the first battles plays phases the game had not reached (the non-combat move)
+    assert kept
+    compiled.clear()
+    init = lookahead.PhaseStarts.__init__
+
+    def forgetful(self):
+        init(self)
+        self.configs = _Forgetful()
+    monkeypatch.setattr(lookahead.PhaseStarts, "__init__", forgetful)
+    plain = gift_game(tmp_path)
+    plain.run(1)
+    assert not plain.on_phase.configs
+    assert with_kept < len(compiled)  # each copy compiled those settings again
+    assert plain.decisions == game.decisions and plain.state.events == game.state.events

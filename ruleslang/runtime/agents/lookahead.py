@@ -6,7 +6,9 @@ generator's state, the kit's state between phases, the option values and how man
 game had been given. To value the answers of a decision asked in that phase:
 
 - a copy of the game is made from what was kept (`fork`: its own board, host, context, kit and
-  settings' caches; the compiled rules and the map shared), and the phase is run again in it with
+  settings' caches; the compiled rules and the map shared, and the settings' compiled code: the
+  game's, and those a copy built for a phase the game has not reached, `PhaseStarts.configs`),
+  and the phase is run again in it with
   the answers the game was given since the phase started: the same generator state and the same
   answers bring it to the same decision in the same state (checked: a decision of another kind,
   player or id ends the look-ahead, and the agent answers as it would without it);
@@ -113,6 +115,11 @@ class PhaseStarts:
 
     def __init__(self):
         self.start: PhaseStart | None = None
+        # procedure id -> the settings (runtime/config.py) a copy built for a runtime procedure the
+        # game had not run yet (a look-ahead early in a turn plays phases the game has not reached):
+        # given to the next copies as the game's own are (`fork`), so that each copy does not
+        # compile the settings again and work out their lasting answers anew
+        self.configs: dict = {}
 
     def __call__(self, game, phase: str) -> None:
         self.start = PhaseStart(game, phase)
@@ -125,8 +132,10 @@ def follow(game) -> bool:
     return isinstance(game.on_phase, PhaseStarts)
 
 
-def fork(game, start: PhaseStart, agents: dict):
-    """A copy of `game` as it was at `start`, played by `agents`, logging into its own event list."""
+def fork(game, start: PhaseStart, agents: dict, configs: dict | None = None):
+    """A copy of `game` as it was at `start`, played by `agents`, logging into its own event list;
+    `configs`: settings of procedures the game has not built (`PhaseStarts.configs`), given to the
+    copy as the game's are."""
     clone = copy.copy(game)
     cls = type(game.state)
     state = cls.__new__(cls)  # the board's data only (see PhaseStart), the map shared
@@ -154,6 +163,9 @@ def fork(game, start: PhaseStart, agents: dict):
     clone.decisions, clone.answers, clone.summaries, clone.battle_results = [], [], [], []
     clone.recorder = clone.on_turn = clone.on_phase = None
     clone.configs = {key: config.for_context(ctx) for key, config in game.configs.items()}
+    for key, config in (configs or {}).items():
+        if key not in clone.configs:
+            clone.configs[key] = config.for_context(ctx)
     kit = clone.kit = copy.copy(game.kit)
     for name in vars(kit):
         if name.startswith("_"):
@@ -263,7 +275,8 @@ class Lookahead:
             self.seconds += time.process_time() - began
 
     def _rollout(self, game, start: PhaseStart, agent: _Rollout) -> float:
-        copy_ = fork(game, start, {p: agent for p in game.agents})
+        kept = game.on_phase.configs
+        copy_ = fork(game, start, {p: agent for p in game.agents}, kept)
         sequence = game.turn_sequence
         # the phase, then the turn's later phases (none after the bid phase, which is outside turns)
         later = sequence[sequence.index(start.phase) + 1:] if start.phase in sequence else []
@@ -279,6 +292,10 @@ class Lookahead:
                 run_procedure(copy_.ctx, phase)
         except _Stop:
             pass
+        finally:
+            for key, config in copy_.configs.items():
+                if key not in game.configs and key not in kept:
+                    kept[key] = config
         if agent.count <= len(agent.replay):
             raise _Diverged()  # the phase ended before the decision came
         return valuation(copy_, self.player)
@@ -334,12 +351,7 @@ def valuation(game, player: str) -> float:
     def sign(owner: str | None) -> int:
         side = side_of.get(owner) if owner is not None else None
         return 0 if side is None else (1 if side == mine else -1)
-    total = 0.0
-    for unit in game.state.units:
-        s = sign(unit.owner)
-        if s:
-            points = max(1, game.hit_points(unit))
-            total += s * game.unit_cost(unit) * max(0, points - unit.hits) / points
+    total = units_worth(game, sign)
     for owner, economies in game.state.treasury.items():
         total += sign(owner) * sum(economies.values())
     for owner, bought in getattr(game.kit, "purchased", {}).items():
@@ -357,4 +369,24 @@ def valuation(game, player: str) -> float:
         total += SCORE_WEIGHT * (scores[mine] - sum(others) / len(others))
     if game.ctx.winner is not None:
         total += WIN_VALUE if game.ctx.winner[0].name == mine else -WIN_VALUE
+    return total
+
+
+def units_worth(game, sign: Callable[[str | None], int]) -> float:
+    """The board's units as `valuation` counts them: each unit's cost times the share of its hit
+    points left, signed by `sign(owner)` (1, -1 or 0: not counted)."""
+    total = 0.0
+    # (type, owner) -> (sign, cost, hit points): the settings give a unit's hit points and cost by
+    # its type and owner (cached so for the phase: `ProcedureConfig.unit_fn`), so they are asked
+    # once per kind; the sum is still made unit by unit, in the board's order (the same float)
+    kinds: dict[tuple[str, str], tuple] = {}
+    for unit in game.state.units:
+        kind = (unit.type, unit.owner)
+        found = kinds.get(kind)
+        if found is None:
+            s = sign(unit.owner)
+            found = kinds[kind] = (s, game.unit_cost(unit), max(1, game.hit_points(unit))) if s else (0, 0, 1)
+        s, cost, points = found
+        if s:
+            total += s * cost * max(0, points - unit.hits) / points
     return total

@@ -50,7 +50,9 @@ class BattleHost(GameServices):
                                options=dict(source_game.ctx.options), facts=dict(source_game.ctx.facts),
                                decide=chain.decide)
         self.ctx.game = self
-        self.configs: dict = {}
+        # the game's procedure settings for this context: their compiled code shared (a chain is made
+        # for every battle an agent asks about), nothing cached for the battle's own board
+        self.configs: dict = {key: config.for_context(self.ctx) for key, config in source_game.configs.items()}
         self.kit = KitState(self)
         self._init_services()
         self._indexed_units, self._index_length = None, -1
