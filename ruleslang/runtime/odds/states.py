@@ -149,7 +149,10 @@ class BattleStates:
     def _key(self) -> tuple:
         """The battle's current state, canonical: (its units sorted, without ids, each with the
         counter entries keyed by it; the other counters the battle wrote, sorted)."""
-        battle, unit = self.battle, self.host.unit_or_none
+        battle = self.battle
+        # the units looked up as `BattleHost.unit_or_none` does, without a call per unit
+        base_index = self.base_index
+        index = {u.id: u for u in self.host.state.units[len(base_index):]}
         pending, submerged = set(battle.pending), set(battle.submerged)
         retreated = battle.retreated_to is not None
         written, marks = self._counters_written()
@@ -157,7 +160,9 @@ class BattleStates:
         space, order, came_from = battle.space, self._type_order, battle.came_from
         for side, ids in (("attacker", battle.attacking), ("defender", battle.defending)):
             for uid in ids:
-                u = unit(uid)
+                u = index.get(uid)
+                if u is None:
+                    u = base_index.get(uid)
                 if u is None or (u.space != space and not (retreated and side == "attacker")):
                     continue
                 status = SUBMERGED if uid in submerged else PENDING if uid in pending else FIGHTING
