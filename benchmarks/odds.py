@@ -3,7 +3,8 @@
     python benchmarks/odds.py [--quick] [--trials N] [--skip-agreement] [--skip-speed] [--only MATCHUP] [--seed N]
                               [--repeat N]
 
-1. Speed: a 10 v 10 mixed land battle (and 30 v 30 unless --quick) in float mode through the chain
+1. Speed: a 10 v 10 mixed land battle (again with somewhere to retreat to, which asks the retreat
+   question; and 30 v 30 unless --quick) in float mode through the chain
    (`ruleslang odds --float`), against a hand-written Python calculator of the same battle under
    aar/base@1's dice rule, measured in the same run, in CPU time (`time.process_time`: other work
    on a shared machine does not count; the least of --repeat runs), the chain cold (the first
@@ -98,18 +99,22 @@ def speed(quick: bool, repeat: int = 3) -> None:
     computed on a new game (what `ruleslang odds` does: the expressions of the battle's steps are
     compiled then); warm: another chain on the same game (what an agent asking many battles
     does), the least of `repeat` runs, as the hand-written calculator's figure is."""
-    cases = [("10 v 10", {"infantry": 4, "artillery": 3, "armour": 3}, {"infantry": 6, "artillery": 2, "armour": 2})]
+    ten = ({"infantry": 4, "artillery": 3, "armour": 3}, {"infantry": 6, "artillery": 2, "armour": 2})
+    # (name, attack, defence, where the attackers came from): with somewhere to retreat to, the
+    # retreat question is asked (as in the agents' battles; the bots fight on, so the odds are the same)
+    cases = [("10 v 10 mixed land", *ten, []),
+             ("10 v 10 mixed land with somewhere to retreat to", *ten, ["Eastern Europe"])]
     if not quick:
-        cases.append(("30 v 30", {"infantry": 12, "artillery": 9, "armour": 9},
-                      {"infantry": 18, "artillery": 6, "armour": 6}))
-    for name, attack, defence in cases:
+        cases.append(("30 v 30 mixed land", {"infantry": 12, "artillery": 9, "armour": 9},
+                      {"infantry": 18, "artillery": 6, "armour": 6}, []))
+    for name, attack, defence, came_from in cases:
         hand_time = None
         for _ in range(repeat):
             start = time.process_time()
             hand = hand_written(attack, defence)
             took = time.process_time() - start
             hand_time = took if hand_time is None else min(hand_time, took)
-        spec = BattleSpec("Karelia S.S.R.", "Germans", attack, defence, "Russians")
+        spec = BattleSpec("Karelia S.S.R.", "Germans", attack, defence, "Russians", came_from)
         game = _game(["aar/base@1"])
         times = []
         for _ in range(repeat + 1):
@@ -118,7 +123,7 @@ def speed(quick: bool, repeat: int = 3) -> None:
             times.append(time.process_time() - start)
         cold, warm = times[0], min(times[1:])
         won = result.outcome(ATTACKER_WINS)
-        print(f"{name} mixed land, float: chain cold {cold * 1000:.0f} ms CPU, warm {warm * 1000:.0f} ms CPU "
+        print(f"{name}, float: chain cold {cold * 1000:.0f} ms CPU, warm {warm * 1000:.0f} ms CPU "
               f"({result.states} states), hand-written {hand_time * 1000:.1f} ms CPU, ratio cold "
               f"{cold / hand_time:.1f}x, warm {warm / hand_time:.1f}x; attacker wins {won:.6f} vs {hand:.6f} "
               f"(difference {abs(won - hand):.1e})")

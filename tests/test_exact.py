@@ -34,6 +34,7 @@ RULES = {
         formula capped(n: int, cap: int) -> int = min(cap, sum(d6 for i in 1..n))
         formula both(v: int) -> bool = d6 <= v and d6 <= v
         formula avg() -> number = expected(2d6)
+        formula mixed_hits(vs: list of int) -> int = count(v for v in vs for i in 1..2 where v > 1 and d6 <= v)
     """,
 }
 
@@ -160,3 +161,47 @@ def test_every_sampled_roll_is_recorded(compiled):
     compiled.callable("zone")(ctx, 2, 4, 1)
     assert len(host.rolls) == 2 + 3
     assert all(r.sides == 6 and 1 <= r.value <= 6 and r.where.endswith(":3:13") for r in host.rolls)
+
+
+@given(vs=st.lists(st.integers(0, 6), max_size=3))
+@settings(max_examples=20, deadline=None)
+def test_counted_dice_of_several_values_are_a_sum_of_bernoulli_trials(compiled, vs):
+    # each value with a die of its own (two dice each), and values of 1 or less left out before any die
+    rolled = [v for v in vs for _ in range(2) if v > 1]
+    want = brute(len(rolled), 6, lambda rs: sum(r <= v for r, v in zip(rs, rolled))) if rolled else {0: Fraction(1)}
+    assert exact(compiled, "mixed_hits", tuple(vs)) == want
+
+
+class _Spent:
+    """A context whose host notes the budget charged."""
+
+    def __init__(self):
+        self.host = self
+        self.charged: list = []
+
+    def spend(self, span, work=1):
+        self.charged.append(work)
+
+
+@given(trials=st.lists(st.tuples(st.integers(1, 6), st.integers(0, 6)), max_size=8))
+@settings(max_examples=40, deadline=None)
+def test_counting_gives_the_folds_distribution_and_charges(trials):
+    # X.Counting against a fold step and a mixture per element (what a count folded element by
+    # element does): the same weights in the same order, the same total, the same charges
+    from ruleslang.lang.eval import exact as X
+
+    folded_ctx, counted_ctx = _Spent(), _Spent()
+    fold = X.Fold(0, lambda s, v: s + 1)
+    acc = X.point(0)
+    counting = X.Counting()
+    for total, w_true in trials:
+        w_true = min(w_true, total)
+        if not w_true:
+            continue
+        taken = X.fold_step(acc, X.point("unit"), fold, folded_ctx, None)
+        acc = X.mixture([(total - w_true, total, acc), (w_true, total, taken)], folded_ctx, None)
+        counting.trial(w_true, total, counted_ctx, None)
+    counted = counting.result()
+    assert list(counted.weights.items()) == list(acc.weights.items())
+    assert counted.total == acc.total
+    assert counted_ctx.charged == folded_ctx.charged

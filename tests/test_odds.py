@@ -661,3 +661,16 @@ def test_a_battle_state_that_comes_back_is_refused(tmp_path):
     with pytest.raises(EvalError) as caught:
         Chain(game, spec).solve()
     assert caught.value.code == "E547"
+
+
+def test_the_retreat_question_is_asked_once_per_standing_attackers(base_game):
+    # aar/base@1's retreat step reads where the attackers may go (`retreat_options()`: the sides'
+    # standing units, the attackers' origins), not the defenders' units besides: with somewhere to
+    # retreat to it runs about once per attacking side and whether the defence stands, not once
+    # per pair of sides
+    spec = BattleSpec(LAND, "Germans", {"infantry": 3, "artillery": 1, "armour": 2}, {"infantry": 4, "armour": 2},
+                      "Russians", ["Eastern Europe"])
+    chain = Chain(base_game, spec, exact=False)
+    chain.solve()
+    assert chain.runs["attacker_retreat"] <= 2 * (chain.runs["attacker_fire"] + 1)
+    assert chain.runs["attacker_retreat"] < chain.runs["attacker_fire"] * chain.runs["defender_fire"]

@@ -27,11 +27,15 @@ _EMPTY = ("<empty>",)  # the state of min/max before any value
 _LIST_FOLDS = ("sum", "count", "any", "all", "max", "min")  # aggregates whose value on a list is the fold
 
 
+def _count_step(s, v):
+    return s + 1
+
+
 def _aggregate_fold(name: str, span) -> X.Fold:
     if name == "sum":
         return X.Fold(0, lambda s, v: s + v)
     if name == "count":
-        return X.Fold(0, lambda s, v: s + 1)
+        return X.Fold(0, _count_step)
     if name == "any":
         return X.Fold(False, lambda s, v: s or v is True)
     if name == "all":
@@ -219,6 +223,9 @@ class ExactCompiler:
             clauses.append((it_random, it, self.info.slots[id(c.var)], cond_random, cond))
         elt_random = id(comp.element) in self.info.random
         elt = self.expr(comp.element) if elt_random else self.concrete.expr(comp.element)
+        if (fold.step is _count_step and not elt_random and not any(c[0] for c in clauses)
+                and not any(c[3] for c in clauses[:-1])):
+            return _counting(clauses, elt, span)
 
         def run(env):
             ctx = env[0]
@@ -375,6 +382,17 @@ class ExactCompiler:
         left = self.expr(node.left)
         right = self.expr(node.right)
         is_and = node.op == "and"
+        if id(node.left) not in self.info.random:
+            # a sure left side (`has_tag(u, air) and d6 <= ...`): the mixture below of its one
+            # outcome is the right side's distribution (reduced) or the deciding value
+            sure_left = self.concrete.expr(node.left)
+            decided = X.point(not is_and)
+
+            def run_sure(env):
+                if sure_left(env) == is_and:
+                    return right(env).reduced()
+                return decided
+            return run_sure
 
         def run(env):
             ctx = env[0]
@@ -420,6 +438,47 @@ class ExactCompiler:
     def _RecordLit(self, node):
         names = [ident.text for ident, _ in node.fields]
         return self._lift([v for _, v in node.fields], lambda *vs: Record(zip(names, vs)), node.span)
+
+
+def _counting(clauses: list, elt, span) -> XFn:
+    """`count` over a generator whose only rolled part is the last clause's condition (the dice of
+    each element: `count(u for u in shooters where d6 <= attack_value(u))`), as `_fold` runs it,
+    element by element in the same order with the same charges, each element a Bernoulli trial
+    of `exact.Counting` instead of a fold step and a mixture of distributions."""
+    last = len(clauses) - 1
+
+    def run(env):
+        ctx = env[0]
+        spend = ctx.host.spend
+        counting = X.Counting()
+
+        def level(i: int) -> None:
+            _it_random, it, slot, cond_random, cond = clauses[i]
+            for v in items_of(it(env)):
+                spend(span)
+                env[slot] = v
+                if cond is None:
+                    pass
+                elif not cond_random:
+                    if not cond(env):
+                        continue
+                else:  # the last clause's: the element is counted with its chance
+                    cd = cond(env)
+                    w_true = cd.weights.get(True, 0)
+                    if not w_true:
+                        continue
+                    elt(env)
+                    counting.trial(w_true, cd.total, ctx, span)
+                    continue
+                if i == last:
+                    elt(env)
+                    counting.sure(ctx, span)
+                else:
+                    level(i + 1)
+
+        level(0)
+        return counting.result()
+    return run
 
 
 def bind_lets(steps, env: list, ctx, final) -> X.XDist:

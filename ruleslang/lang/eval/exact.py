@@ -166,6 +166,52 @@ class Fold:
 SKIP = object()  # an element the `where` condition left out
 
 
+class Counting:
+    """The state of a `count` over independent elements, each counted with a probability (a sum
+    of Bernoulli trials: "the dice of these units under their values"), kept as one list of
+    weights (`weights[i]`: the weight of the count `low + i`, over `total`) rather than a
+    distribution folded and mixed per element. It charges the budget, checks the size and ends
+    with the distribution that folding each element in (`fold_step`) and mixing the branches of
+    its condition (`mixture`) gives: the same weights over the same total, in the same order."""
+
+    __slots__ = ("weights", "total", "low")
+
+    def __init__(self):
+        self.weights = [1]
+        self.total = 1
+        self.low = 0
+
+    def sure(self, ctx, span) -> None:
+        """An element counted for sure (folded in as `fold_step` does)."""
+        _charge(ctx, span, len(self.weights))
+        self.low += 1
+
+    def trial(self, w_true: int, total: int, ctx, span) -> None:
+        """An element counted with probability `w_true / total` (0 < w_true <= total): the fold of
+        the counted branch, then its mixture with the other (none when it is counted for sure)."""
+        weights = self.weights
+        n = len(weights)
+        _charge(ctx, span, n)
+        if w_true == total:
+            self.low += 1
+            return
+        _charge(ctx, span, 2 * n)
+        w_false = total - w_true
+        out = [w * w_false for w in weights]
+        out.append(0)
+        for i, w in enumerate(weights, 1):
+            out[i] += w * w_true
+        if len(out) > MAX_DIST_SUPPORT:
+            _guard(out, ctx, span)
+        self.weights = out
+        self.total *= total
+
+    def result(self) -> XDist:
+        """The distribution of the count (reduced, as a fold's is)."""
+        low = self.low
+        return XDist({low + i: w for i, w in enumerate(self.weights)}, self.total).reduced()
+
+
 def fold_step(acc: XDist, element: XDist, fold: Fold, ctx, span) -> XDist:
     """Merge one independent element (possibly SKIP) into the accumulated states."""
     _charge(ctx, span, len(acc.weights) * len(element.weights))

@@ -314,11 +314,11 @@ class Battle:
 
     def hit(self, ctx, count: int, unit_ids: list[int], chooser: str, now: bool) -> None:
         """`hit N of UNITS by PLAYER`: PLAYER assigns N hits among those units still fighting."""
-        state = self.game.state
-        fighting = {u.id for u in self.units("attacker")} | {u.id for u in self.units("defender")}
-        dead = set(self.pending)
-        candidates = [self.game.unit_or_none(uid) for uid in unit_ids if uid in fighting and uid not in dead]
-        room = {u.id: self.game.hit_points(u) - u.hits for u in candidates}
+        game = self.game
+        state = game.state
+        candidates = self._hittable(unit_ids)
+        hit_points = game.hit_points
+        room = {u.id: hit_points(u) - u.hits for u in candidates}
         count = min(count, sum(max(0, r) for r in room.values()))
         if count <= 0:
             return
@@ -330,16 +330,34 @@ class Battle:
         chosen = self.game.ask(decision, lambda answer: _check_casualties(answer, room, count),
                                fallback=lambda: _cheapest_casualties(self.game, candidates, room, count))
         chosen = self._own_casualties(list(chosen), candidates, room, chooser)
+        unit_or_none = game.unit_or_none
         for uid in chosen:
-            unit = self.game.unit_or_none(uid)
+            unit = unit_or_none(uid)
             state.update_units([uid], hits=unit.hits + 1)
-            if unit.hits >= self.game.hit_points(unit):
+            if unit.hits >= hit_points(unit):
                 if now:
                     self.game.remove_units(with_cargo(self.game, [uid]), f"casualty in {self.space}")
                 elif uid not in self.pending:
                     self.pending.append(uid)
         ctx.log("hits", space=self.space, side=side, count=count, chosen=list(chosen), by=chooser,
                 now=now, round=self.round)
+
+    def _hittable(self, unit_ids: list[int]) -> list:
+        """The units of `unit_ids` (in their order) still fighting on either side (`units`) and
+        not this round's casualties: each id is looked up once, not both sides' units."""
+        attacking = set() if self.retreated_to is not None else set(self.attacking).difference(self.withdrawn)
+        defending = set(self.defending)
+        gone = set(self.submerged)
+        gone.update(self.pending)
+        unit_or_none, space = self.game.unit_or_none, self.space
+        out = []
+        for uid in unit_ids:
+            if uid in gone or (uid not in attacking and uid not in defending):
+                continue
+            unit = unit_or_none(uid)
+            if unit is not None and unit.space == space:
+                out.append(unit)
+        return out
 
     def _own_casualties(self, chosen: list[int], candidates: list, room: dict[int, int], chooser: str) -> list[int]:
         """With the `casualties_by` setting: `chosen` (the step's chooser's answer) says how many

@@ -163,9 +163,13 @@ class Chain(BattleStates, BattleDecisions, BattleSteps, BattleFactors):
         taken = 0 * self.one
         rounds = 0 * self.one
 
+        left_of: dict = {}  # a state's name -> its survivors (a state ends in several ways' sums)
+
         def absorb(sid, kind, p, is_taken):
             nonlocal taken
-            left = survivors(self.key_of(sid))
+            left = left_of.get(sid)
+            if left is None:
+                left = left_of[sid] = survivors(self.key_of(sid))
             ends[(kind, left)] = ends.get((kind, left), 0) + p
             if is_taken:
                 taken += p
@@ -229,6 +233,7 @@ class Chain(BattleStates, BattleDecisions, BattleSteps, BattleFactors):
         reach = dict(live)
         rounds = 0 * self.one
         late = LateRound()
+        ended = self._end_cache
         for sid in self._order(live):
             p = reach.pop(sid)
             trans = self._round(sid, late)
@@ -241,7 +246,9 @@ class Chain(BattleStates, BattleDecisions, BattleSteps, BattleFactors):
             for k2, q in trans.items():
                 if k2 == sid:
                     continue
-                end = self._end(k2)
+                end = ended.get(k2)  # `_end`, looked up without a call (asked of every successor)
+                if end is None:
+                    end = self._end(k2)
                 if end:
                     absorb(k2, end[0], visits * q, end[1])
                 else:
@@ -253,6 +260,7 @@ class Chain(BattleStates, BattleDecisions, BattleSteps, BattleFactors):
         leads to it (a depth-first search's finishing order, reversed); E547 when a state comes
         back after changing."""
         late = LateRound()
+        ended = self._end_cache
         done: set = set()
         on_path: set = set()
         finished: list = []
@@ -264,7 +272,12 @@ class Chain(BattleStates, BattleDecisions, BattleSteps, BattleFactors):
             while stack:
                 sid, successors = stack[-1]
                 for k2 in successors:
-                    if k2 == sid or k2 in done or self._end(k2):
+                    if k2 == sid or k2 in done:
+                        continue
+                    end = ended.get(k2)  # `_end`, looked up without a call
+                    if end is None:
+                        end = self._end(k2)
+                    if end:
                         continue
                     if k2 in on_path:
                         raise EvalError("E547", "the exact battle chain found a battle state that comes back after it "

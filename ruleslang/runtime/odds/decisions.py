@@ -11,6 +11,9 @@ from ruleslang.runtime.odds.results import ATTACKER_WINS, CasualtyPolicy
 from ruleslang.runtime.odds.watch import EVERYTHING, PENDING
 
 
+_IN_ORDER = ("in order",)  # a memo key's order of ids when they are offered in order
+
+
 class BattleDecisions:
     """The decisions part of `Chain`: casualties (kept per what the casualty order looks at) and
     advised choices, asked by the chain's host and `Branching`'s runs."""
@@ -21,10 +24,13 @@ class BattleDecisions:
         places among the options, and reused in every state that offers the same."""
         ids = decision.options
         room = decision.context["room"]
-        units = [self.host.unit_or_none(uid) for uid in ids]
+        unit = self.host.unit_or_none
+        units = [unit(uid) for uid in ids]
+        # the places of the ids in their order: most often as offered (nothing to sort)
+        order = _IN_ORDER if all(a < b for a, b in zip(ids, ids[1:])) else tuple(
+            sorted(range(len(ids)), key=ids.__getitem__))
         memo_key = (decision.count, self.battle.side_of_unit(ids[0]) if ids else None,
-                    tuple((u.type, u.owner, u.hits, room.get(u.id)) for u in units),
-                    tuple(sorted(range(len(ids)), key=ids.__getitem__)))
+                    tuple([(u.type, u.owner, u.hits, room.get(u.id)) for u in units]), order)
         places = self._casualty_memo.get(memo_key)
         if places is None:
             chosen = choose_casualties(self.host, self.battle, self.policies, decision)

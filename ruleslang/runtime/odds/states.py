@@ -142,6 +142,7 @@ class BattleStates:
         state.units = self._base + [u for u in state.units if u.id not in self.base_index]
         state.version += 1
         self._base_counters = {name: dict(store) for name, store in state.counters.items()}
+        self._pool: dict[int, Unit] = {}  # the battle's units by id, set anew for each state (`_materialize`)
         self.initial = self._key()
         self._id_block = len(self.initial[0])  # no side ever has more units than the battle began with
         self.costs = {t: host.unit_rules().cost(t) for t in order}
@@ -151,7 +152,10 @@ class BattleStates:
     def _key(self) -> tuple:
         """The battle's current state, canonical: (its units sorted, without ids, each with the
         counter entries keyed by it; the other counters the battle wrote, sorted)."""
-        battle, unit = self.battle, self.host.unit_or_none
+        battle = self.battle
+        # the units looked up as `BattleHost.unit_or_none` does, without a call per unit
+        base_index = self.base_index
+        index = {u.id: u for u in self.host.state.units[len(base_index):]}
         pending, submerged = set(battle.pending), set(battle.submerged)
         retreated = battle.retreated_to is not None
         written, marks = self._counters_written()
@@ -159,7 +163,9 @@ class BattleStates:
         space, order, came_from = battle.space, self._type_order, battle.came_from
         for side, ids in (("attacker", battle.attacking), ("defender", battle.defending)):
             for uid in ids:
-                u = unit(uid)
+                u = index.get(uid)
+                if u is None:
+                    u = base_index.get(uid)
                 if u is None or (u.space != space and not (retreated and side == "attacker")):
                     continue
                 status = SUBMERGED if uid in submerged else PENDING if uid in pending else FIGHTING
@@ -207,9 +213,22 @@ class BattleStates:
         split = split_of(records)
         # fresh ids, the defenders' from a second block: a side's ids do not depend on how many
         # units the other side has (the distributions of its dice are kept under them: `remember`)
+        # the units of the state before are made again (each id's, `_pool`): their fields are set
+        # anew rather than new units made, since nothing holds a battle unit from one state to the
+        # next (the rules see copies, `unit_value`); a unit's flags and cargo are new ones
+        pool, space = self._pool, battle.space
         for i, (side, _order, utype, owner, hits, status, origin, marks) in enumerate(records):
             uid = self._next_id + i if side == "attacker" else self._next_id + self._id_block + i - split
-            units.append(Unit(uid, utype, owner, battle.space, hits))
+            unit = pool.get(uid)
+            if unit is None:
+                unit = pool[uid] = Unit(uid, utype, owner, space, hits)
+            else:
+                unit.type, unit.owner, unit.space, unit.hits, unit.moved = utype, owner, space, hits, 0
+                if unit.flags:
+                    unit.flags = {}
+                if unit.cargo:
+                    unit.cargo = []
+            units.append(unit)
             (attacking if side == "attacker" else defending).append(uid)
             if origin:
                 came_from[uid] = origin
