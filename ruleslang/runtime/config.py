@@ -60,18 +60,23 @@ class ProcedureConfig:
         condition), else closures."""
         fn = self._compiled.get(name)
         if fn is None:
-            node = self.fields[name]
+            # generated once per program: the games of a process that share it share its settings
             procs = self.ctx.procedures
-            label = f"runtime {self.proc.name.text} {name}"
-            if isinstance(node, ast.Lambda):
-                body = procs.expression(node.body, label, self.proc)
-                slot = self.ctx.compiled.info.slots[id(node.param)]
+            key = (id(self.proc), name)
+            fn = procs.settings.get(key)
+            if fn is None:
+                node = self.fields[name]
+                label = f"runtime {self.proc.name.text} {name}"
+                if isinstance(node, ast.Lambda):
+                    body = procs.expression(node.body, label, self.proc)
+                    slot = self.ctx.compiled.info.slots[id(node.param)]
 
-                def fn(env, value):
-                    env[slot] = value
-                    return body(env)
-            else:
-                fn = procs.expression(node, label, self.proc)
+                    def fn(env, value):
+                        env[slot] = value
+                        return body(env)
+                else:
+                    fn = procs.expression(node, label, self.proc)
+                procs.settings[key] = fn
             self._compiled[name] = fn
         return fn
 
