@@ -219,13 +219,21 @@ class GameState:
         self._unit_index, self._indexed = index, units
         self.version += 1
 
-    def _units_by_id(self, ids: Iterable[int]) -> list[Unit]:
-        wanted = list(dict.fromkeys(ids))
+    def _index(self) -> dict[int, Unit]:
         by_id = self._unit_index
         if by_id is None or self._indexed is not self.units or len(by_id) != len(self.units):
-            # rebuilt when units come or go (or the list is replaced): effects keep it short-lived
+            # rebuilt when units come or go (or the list is replaced): moves change units in place
             by_id = self._unit_index = {u.id: u for u in self.units}
             self._indexed = self.units
+        return by_id
+
+    def unit_or_none(self, unit_id: int) -> Unit | None:
+        """The unit with this id, or None when none is on the board."""
+        return self._index().get(unit_id)
+
+    def _units_by_id(self, ids: Iterable[int]) -> list[Unit]:
+        wanted = list(dict.fromkeys(ids))
+        by_id = self._index()
         missing = [i for i in wanted if i not in by_id]
         if missing:
             raise BoardError(f"no unit with id {missing[0]} is on the board")

@@ -35,6 +35,8 @@ class ProcedureConfig:
         # nothing but counters are kept (see `lasting`)
         self._lasting: dict[tuple, tuple[Any, dict[tuple, Any]]] = {}
         self._checked: tuple | None = None  # what `_forget_stale` last looked at (the counters, their writes)
+        # tables a caller derives from lasting answers alone (`kept`): emptied when one is dropped
+        self._kept: dict[str, dict] = {}
 
     def for_context(self, ctx) -> "ProcedureConfig":
         """The same settings for another game's context (a look-ahead's copy of the game): the
@@ -43,7 +45,7 @@ class ProcedureConfig:
         state at a phase start: the unit settings of most copies are those of the game)."""
         clone = copy.copy(self)
         clone.ctx = ctx
-        clone._cache, clone._lasting, clone._checked = {}, dict(self._lasting), None
+        clone._cache, clone._lasting, clone._checked, clone._kept = {}, dict(self._lasting), None, {}
         if ctx.state is None:
             clone._lasting = {}
         else:
@@ -120,6 +122,21 @@ class ProcedureConfig:
                  if any(entry(name, k) != value for (name, k), value in read.items())]
         for key in stale:
             del self._lasting[key]
+        if stale:
+            for table in self._kept.values():
+                table.clear()
+
+    def kept(self, name: str) -> dict:
+        """A table the caller fills with what it derives from lasting answers only (`is_lasting`):
+        kept across phases, emptied whenever a lasting answer is dropped (a counter it read changed)."""
+        table = self._kept.get(name)
+        if table is None:
+            table = self._kept[name] = {}
+        return table
+
+    def is_lasting(self, key: tuple) -> bool:
+        """Whether `lasting(key, ...)`'s answer is kept across phases (it read nothing but counters)."""
+        return key in self._lasting
 
     def lasting(self, key: tuple, compute: Callable[[Any], Any]) -> Any:
         """`compute(ctx)`, kept across phases under `key` while what it read is unchanged.

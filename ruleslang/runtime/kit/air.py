@@ -8,8 +8,6 @@ the board changes (`_reset_air`).
 
 from __future__ import annotations
 
-from collections import deque
-
 from ruleslang.board.state import Unit
 from ruleslang.runtime.kit.movement_rules import UnitRules, unit_name
 
@@ -174,18 +172,7 @@ class AirPart:
                       if room >= cost and (self.combat or z not in self._enemy)]
             spots += [z for z, capacity in self._later_zones().items() if capacity >= cost and z not in spots]
             spots.sort(key=self.board.order.__getitem__)
-        found = {s: (0, s) for s in spots}
-        queue = deque(spots)
-        air = self.board.air
-        while queue:
-            here = queue.popleft()
-            d, source = found[here]
-            d += 1
-            for there in air[here]:
-                if there not in found:
-                    found[there] = (d, source)
-                    queue.append(there)
-        self._landing_cache[cost] = found
+        found = self._landing_cache[cost] = self.board.nearest(tuple(spots))
         return found
 
     def _own_place(self, unit: Unit, rules: UnitRules) -> dict[str, int] | None:
