@@ -73,13 +73,22 @@ class BoardQueries:
         self.map = state.map
         self.graph = map_graph(state.map)
         self._version = -1
+        self._quiet = -1
+        self._units_seen: list[Unit] | None = None
         self._refresh()
 
     def _refresh(self) -> None:
-        if self._version == self.state.version:
+        state = self.state
+        if self._version == state.version:
             return
-        self._version = self.state.version
-        self._units_by_space: dict[str, list[Unit]] | None = None
+        # the units' index and answers stay when every change since was an event that changes no
+        # unit (counters, treasury, income, the log: `GameState.quiet_changes`) on the same list
+        units_stay = (state.quiet_changes - self._quiet == state.version - self._version
+                      and self._units_seen is state.units)
+        self._version, self._quiet, self._units_seen = state.version, state.quiet_changes, state.units
+        if not units_stay:
+            self._units_by_space: dict[str, list[Unit]] | None = None
+            self._unit_answers: dict[Hashable, object] = {}
         self._components: dict[Hashable, dict[str, tuple[str, ...]]] = {}
         self._verdicts: dict[Hashable, dict[str, bool]] = {}
         self._answers: dict[Hashable, object] = {}
@@ -89,6 +98,13 @@ class BoardQueries:
         emptied when the state next changes."""
         self._refresh()
         return self._answers
+
+    def unit_answers(self) -> dict[Hashable, object]:
+        """A memo for answers worked out from the board's units alone (their spaces, owners, types,
+        hits, moves, flags), emptied when they may have changed: kept across changes of counters,
+        treasuries, income and the log, which rules make between two questions on the units."""
+        self._refresh()
+        return self._unit_answers
 
     # ---------------------------------------------------------------- names
 

@@ -32,6 +32,11 @@ TURN_FLAGS = ("combat_moved", "in_battle", "bombing", "loaded_this_turn", "unloa
               "airborne_from", "airborne_lift")
 
 
+# Events that change no unit: queries of the units keep their answers across them
+# (`GameState.quiet_changes`, board/queries.py).
+UNITS_UNCHANGED = frozenset({"counter", "log", "treasury", "income"})
+
+
 class BoardError(Exception):
     """An effect asked for something the board cannot do (unknown space, unit or player)."""
 
@@ -111,6 +116,10 @@ class GameState:
         self.options: dict[str, object] = {}
         self.events: list[dict] = []
         self.version = 0
+        # how many of the version's steps were events in UNITS_UNCHANGED: when it rose by as much as
+        # the version did, every change since was one of those (a change made otherwise steps the
+        # version alone)
+        self.quiet_changes = 0
         self.next_unit_id = 1
         self._unit_index: dict[int, Unit] | None = None   # id -> unit, for the list `_indexed`
         self._indexed: list[Unit] | None = None
@@ -243,6 +252,8 @@ class GameState:
         event = {"kind": event_kind, **data}
         self.events.append(event)
         self.version += 1
+        if event_kind in UNITS_UNCHANGED:
+            self.quiet_changes += 1
         return event
 
     def unit(self, unit_id: int) -> Unit:

@@ -37,6 +37,7 @@ class ProcedureConfig:
         self._checked: tuple | None = None  # what `_forget_stale` last looked at (the counters, their writes)
         # tables a caller derives from lasting answers alone (`kept`): emptied when one is dropped
         self._kept: dict[str, dict] = {}
+        self._options: Any = _UNSET  # the game's options as a key (`_shared_key`), found on first use
 
     def for_context(self, ctx) -> "ProcedureConfig":
         """The same settings for another game's context (a look-ahead's copy of the game): the
@@ -151,14 +152,37 @@ class ProcedureConfig:
         found = self._cache.get(("lasting",) + key)
         if found is not None:
             return found
+        shared = self._shared_key(key)
+        if shared is not None:
+            found = self.ctx.procedures.constant_answers.get(shared)
+            if found is not None:
+                self._lasting[key] = (found, {})
+                return found
         watch = WatchedContext(self.ctx)
         answer = compute(watch)
         if watch.other or self.ctx.state is None:  # without a game state, counters live in the context
             self._cache[("lasting",) + key] = answer
         else:
-            self._lasting[key] = (answer, {read: self._counter_entry(*read, kept=True)
-                                           for read in sorted(watch.counters_read)})
+            read = {entry: self._counter_entry(*entry, kept=True) for entry in sorted(watch.counters_read)}
+            self._lasting[key] = (answer, read)
+            if not read and shared is not None:
+                self.ctx.procedures.constant_answers[shared] = answer
         return answer
+
+    def _shared_key(self, key: tuple) -> tuple | None:
+        """The key of a lasting answer that read nothing a game changes, for every game of the
+        program played with the same options (the one thing such an answer may read that another
+        game holds otherwise; `Procedures.constant_answers`); None when the options are not
+        plain enough to be a key."""
+        options = self._options
+        if options is _UNSET:
+            try:
+                options = tuple(sorted(self.ctx.options.items(), key=lambda item: item[0]))
+                hash(options)
+            except TypeError:
+                options = None
+            self._options = options
+        return None if options is None else (id(self.proc), key, options)
 
     def _counter_entry(self, name: str, key: tuple, kept: bool = False) -> Any:
         """A counter's entry as the game state holds it, found as `EvalContext.counter` finds it
