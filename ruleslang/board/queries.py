@@ -14,7 +14,8 @@ these counts (a ruleset that needs canal rules asks `canals()` and controller).
 from __future__ import annotations
 
 import functools
-from collections import deque
+from collections import defaultdict, deque
+from operator import attrgetter
 from typing import Callable, Hashable
 
 from ruleslang.board.mapdata import Canal, GameMap, natural_sorted
@@ -22,6 +23,7 @@ from ruleslang.board.state import BoardError, Factory, GameState, Unit
 
 MOVES = ("land", "sea", "all")
 NEIGHBOUR_KINDS = ("all", "land", "sea")
+_id_of = attrgetter("id")
 
 
 class MapGraph:
@@ -292,11 +294,11 @@ class BoardQueries:
         """Units filtered by space, owner, type and a test on the unit type (its tags), by id."""
         self._refresh()
         if self._units_by_space is None:
-            index: dict[str, list[Unit]] = {}
+            index: dict[str, list[Unit]] = defaultdict(list)  # read with .get only: no key is added by a read
             # every unit by id, kept with the index: rules ask for the whole board's units often
-            self._units_by_id = sorted(self.state.units, key=lambda u: u.id)
+            self._units_by_id = sorted(self.state.units, key=_id_of)
             for unit in self._units_by_id:
-                index.setdefault(unit.space, []).append(unit)
+                index[unit.space].append(unit)
             self._units_by_space = index
         if space is not None:
             pool = self._units_by_space.get(self._space(space), [])

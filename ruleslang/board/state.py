@@ -309,7 +309,7 @@ class GameState:
         gone = {u.id for u in self._units_by_id(ids)}
         self.units = [u for u in self.units if u.id not in gone]
         for unit in self.units:
-            if any(i in gone for i in unit.cargo):
+            if unit.cargo and not gone.isdisjoint(unit.cargo):
                 unit.cargo = [i for i in unit.cargo if i not in gone]
         self._record("remove_units", ids=sorted(gone))
 

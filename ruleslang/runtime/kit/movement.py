@@ -139,18 +139,14 @@ Every output is deterministic: units by id, spaces in the map's natural order.
 
 from __future__ import annotations
 
-from operator import attrgetter
-
 from ruleslang.board.state import GameState, Unit
 from ruleslang.runtime.kit.air import AirPart
 from ruleslang.runtime.kit.airborne import AIRBORNE, AirbornePart
 from ruleslang.runtime.kit.movement_rules import (COMBAT, DOMAINS, KINDS, NONCOMBAT, PHASES, Move, MovePolicy,
-                                                  MovementRules, UnitRules, move_board, unit_name)
+                                                  MovementRules, UnitRules, move_board, id_of, unit_name)
 from ruleslang.runtime.kit.paths import PathsPart
 from ruleslang.runtime.kit.takeover import TakeoverPart
 from ruleslang.runtime.kit.transport import TransportPart
-
-_unit_id = attrgetter("id")
 
 __all__ = ["COMBAT", "DOMAINS", "KINDS", "NONCOMBAT", "PHASES", "Move", "MovePolicy", "MovementEngine",
            "MovementRules", "UnitRules"]
@@ -190,11 +186,12 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         lookup = self.rules.unit_rules
         # a few kinds for many units: each kind's rules, whether the player moves its units and
         # whether they are enemies, found once here
-        kinds: dict[tuple[str, str], tuple[UnitRules, bool, bool]] = {}
+        kinds: dict[tuple[str, str], tuple[UnitRules, bool, bool, bool]] = {}
         foe_spaces: dict[tuple[str, str], set[str]] = {}  # enemy kind -> the spaces its units stand in
         ur = self._ur = {}
         player, ally, foe = self.player, self._ally, self._foe
         mine = []
+        allied = self._allied_units = []  # the units of the player's side, in the board's order
         # one pass over the board (it runs once per move phase and after captures): each unit's
         # rules, the player's own units (`_own`), where the enemy units stand
         for u in units:
@@ -204,7 +201,7 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
                 owner = u.owner
                 rules = lookup(u.type, owner)
                 found = kinds[kind] = (rules, owner == player or (rules.commanded and ally.get(owner, False)),
-                                       foe.get(owner, True))
+                                       foe.get(owner, True), ally.get(owner, False))
                 if found[2]:
                     foe_spaces[kind] = set()
             ur[u.id] = found[0]
@@ -212,7 +209,9 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
                 mine.append(u)
             if found[2]:
                 foe_spaces[kind].add(u.space)
-        mine.sort(key=_unit_id)
+            if found[3]:
+                allied.append(u)
+        mine.sort(key=id_of)
         self._mine = mine
         self._my_air = [u.id for u in mine if ur[u.id].domain == "air"]
         enemy: set[str] = set()

@@ -5,6 +5,7 @@ kind of move (computed once per map). The engine (`movement.py`) and its parts (
 from __future__ import annotations
 
 import functools
+from operator import attrgetter
 from collections import deque
 from dataclasses import dataclass
 from typing import Callable
@@ -51,6 +52,7 @@ class UnitRules:
 
 
 CANALS = ("move", "turn")
+id_of = attrgetter("id")  # the sort key of units by id
 NEAREST_KEPT = 256  # landing searches kept per map (`MoveBoard.nearest`): a few kilobytes each
 
 
