@@ -38,6 +38,7 @@ class ProcedureConfig:
         # tables a caller derives from lasting answers alone (`kept`): emptied when one is dropped
         self._kept: dict[str, dict] = {}
         self._options: Any = _UNSET  # the game's options as a key (`_shared_key`), found on first use
+        self._read_names: tuple[str, ...] | None = None  # the counters the lasting answers read, sorted
 
     def for_context(self, ctx) -> "ProcedureConfig":
         """The same settings for another game's context (a look-ahead's copy of the game): the
@@ -48,7 +49,7 @@ class ProcedureConfig:
         clone.ctx = ctx
         clone._cache, clone._lasting, clone._checked, clone._kept = {}, dict(self._lasting), None, {}
         if ctx.state is None:
-            clone._lasting = {}
+            clone._lasting, clone._read_names = {}, None
         else:
             clone._forget_stale()
         return clone
@@ -99,9 +100,11 @@ class ProcedureConfig:
         # nothing to look at when no counter the answers read was written since the last look
         # (`GameState.counter_writes`) and the state's counters are the same dicts
         state = self.ctx.state
-        names = {name for _, read in self._lasting.values() for name, _ in read}
+        names = self._read_names
+        if names is None:  # worked out again only when lasting answers came or went
+            names = self._read_names = tuple(sorted({name for _, read in self._lasting.values() for name, _ in read}))
         mark = (state.counters, tuple((name, state.counters.get(name), state.counter_writes.get(name, 0))
-                                      for name in sorted(names)))
+                                      for name in names))
         seen = self._checked
         if seen is not None and seen[0] is mark[0] and len(seen[1]) == len(mark[1]) and all(
                 a[0] == b[0] and a[1] is b[1] and a[2] == b[2] for a, b in zip(seen[1], mark[1])):
@@ -124,6 +127,7 @@ class ProcedureConfig:
         for key in stale:
             del self._lasting[key]
         if stale:
+            self._read_names = None
             for table in self._kept.values():
                 table.clear()
 
@@ -165,6 +169,8 @@ class ProcedureConfig:
         else:
             read = {entry: self._counter_entry(*entry, kept=True) for entry in sorted(watch.counters_read)}
             self._lasting[key] = (answer, read)
+            if read:
+                self._read_names = None
             if not read and shared is not None:
                 self.ctx.procedures.constant_answers[shared] = answer
         return answer
