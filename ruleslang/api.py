@@ -35,8 +35,10 @@ from ruleslang.base.errors import EvalError
 from ruleslang.base.source import Source, Span
 from ruleslang.base.suggest import did_you_mean
 from ruleslang.lang.eval import exact as exact_values
-from ruleslang.lang.eval.compile import NO_VALUE
+from ruleslang.lang.eval.operations import NO_VALUE
 from ruleslang.lang.syntax import ast
+from ruleslang.lang.syntax.expressions import Call
+from ruleslang.lang.syntax.declarations import NamedType, Param
 from ruleslang.lang.compose.loader import parse_ref
 from ruleslang.lang.syntax.unparse import unparse_type
 from ruleslang.lang.values import to_json
@@ -511,7 +513,7 @@ class Rules:
         in the runtime's values."""
         node, size = compile_expression(self._loaded, expression)
         compiled = self._loaded.compiled
-        info = compiled.info.calls.get(id(node)) if isinstance(node, ast.Call) else None
+        info = compiled.info.calls.get(id(node)) if isinstance(node, Call) else None
         if info is None or info.kind not in ("modifiers", "formula"):
             src = Source("<expression>", expression)
             raise RulesError(error("U105", "explain takes a call of a modifier list or formula, "
@@ -546,7 +548,7 @@ class Rules:
         if sym.kind in ("table", "die table"):
             if sym.kind == "die table":
                 at = decl.name.span
-                params = [ast.Param(ast.Ident("roll", span=at), ast.NamedType("int", span=at), span=at)]
+                params = [Param(ast.Ident("roll", span=at), NamedType("int", span=at), span=at)]
             return params, list(sym.params_types)
         if sym.kind in ("option", "fact"):
             return params, []

@@ -43,3 +43,16 @@ def test_every_package_of_the_source_ships_in_the_wheel():
     listed = set(tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"])
     found = {".".join(p.parent.relative_to(REPO).parts) for p in (REPO / "ruleslang").rglob("__init__.py")}
     assert found <= listed, f"not shipped: {sorted(found - listed)}"
+
+
+def test_every_ruleset_folder_is_listed_so_the_install_is_quiet():
+    """setuptools warns ("Package would be ignored", a screenful each) about every folder of
+    package data that `packages` does not list: a new ruleset family or scenarios folder must be
+    listed, or a newcomer's `pip install .` prints pages of warnings."""
+    import tomllib
+
+    listed = set(tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"])
+    folders = {".".join(("ruleslang", "rulesets", *d.relative_to(REPO / "rulesets").parts))
+               for d in (REPO / "rulesets").rglob("*") if d.is_dir() and d.name != "__pycache__"}
+    assert folders, "no ruleset folder found"
+    assert folders <= listed, f"not listed in pyproject's packages: {sorted(folders - listed)}"

@@ -297,6 +297,18 @@ def test_the_command_prints_the_odds(capsys):
     assert "attacker wins" in out and "25.00%" in out and "expected rounds: 2.25" in out
 
 
+def test_the_distribution_table_keeps_its_columns_under_long_sides(capsys):
+    assert main(["odds", "--ruleset", "aar/base@1", "--at", LAND, "--attacker", "Germans",
+                 "6 infantry, 2 armour, 2 fighter, 1 artillery", "--defender-units", "1 infantry, 1 fighter"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    table = lines[lines.index("what is left:") + 1:]
+    column, end = table[0].index("defender left"), table[0].index("end")
+    assert len(table) > 3
+    # every row's end and defender entry start under their headings (after a gap)
+    assert all(row[end - 2:end] == row[column - 2:column] == "  " and " " != row[end] and " " != row[column]
+               for row in table[1:]), table[:4]
+
+
 def test_the_command_gives_json_with_fractions(capsys):
     assert main(["odds", "--ruleset", "aar/base@1", "--at", LAND, "--attacker", "Germans", "1 infantry",
                  "--defender-units", "1 infantry", "--format", "json"]) == 0

@@ -18,7 +18,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from ruleslang.lang.eval.program import CompiledProgram  # noqa: E402
-from ruleslang.lang.syntax import ast  # noqa: E402
+from ruleslang.lang.syntax.declarations import (ConstraintDecl, HookDecl, PhaseDecl, RuntimeProcedure, StepDecl)  # noqa: E402
 from ruleslang.workspace.compositions import Workspace  # noqa: E402
 
 
@@ -26,13 +26,13 @@ def generated(compiled: CompiledProgram, name: str):
     """The generated function of `name`, or None when it runs on the closures."""
     decl = compiled.symbols[name].decl
     procs = compiled.procedures
-    if isinstance(decl, (ast.PhaseDecl, ast.StepDecl)):
-        if isinstance(decl.procedure, ast.RuntimeProcedure):
+    if isinstance(decl, (PhaseDecl, StepDecl)):
+        if isinstance(decl.procedure, RuntimeProcedure):
             return None
         return procs.executor(decl.procedure.body, name, decl)
-    if isinstance(decl, ast.HookDecl):
+    if isinstance(decl, HookDecl):
         return procs.hook_parts(decl)[2]
-    if isinstance(decl, ast.ConstraintDecl):
+    if isinstance(decl, ConstraintDecl):
         return procs.executor(decl.body, name, decl)
     return compiled.callable(name)
 

@@ -17,6 +17,9 @@ import importlib.util
 from pathlib import Path
 from typing import Iterable
 
+from ruleslang.base.diagnostics import refuse_nul
+from ruleslang.base.source import Span
+
 
 def package_folder(package: str) -> Path | None:
     """The folder of the installed package `package` (data shipped as package data), or None.
@@ -48,3 +51,22 @@ def default_roots(extra: Iterable[str | Path] = ()) -> list[Path]:
             roots.append(path)
     return roots
 
+
+def inside(path: Path, folders: Iterable[str | Path]) -> bool:
+    """Whether `path` (resolved) is one of `folders` or lies below one of them."""
+    for folder in folders:
+        folder = Path(folder).resolve()
+        if path == folder or folder in path.parents:
+            return True
+    return False
+
+
+def confined(text: str, folders: Iterable[str | Path], what: str, span: Span | None = None, *,
+             relative_to: Path | None = None) -> Path | None:
+    """The path a user wrote in a file (`text`, relative to the folder `relative_to`, else to the
+    working directory), resolved, when it lies inside `folders`; None when it lies outside (the
+    caller says so, S005). A NUL character in it is D613 at `span` (`what` names what was written:
+    "a ruleset path", ...), refused before any path operation."""
+    refuse_nul(text, what, span)
+    path = ((relative_to if relative_to is not None else Path.cwd()) / text).resolve()
+    return path if inside(path, folders) else None

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ruleslang.lang.syntax import ast
+from ruleslang.lang.syntax.declarations import RefLit
 from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, Related, error
 from ruleslang.base.errors import EvalError
 from ruleslang.lang.compose.loader import Loader, parse_ref, without_mark
@@ -72,7 +72,7 @@ def _ruleset_problems(scenario, loader: Loader) -> list[Diagnostic]:
         span = scenario.name_spans.get(("rulesets", i))
         try:
             ref = without_mark(text)
-            loader.locate(ast.RefLit(ref, parse_ref(ref) is None, span=span), folder)
+            loader.locate(RefLit(ref, parse_ref(ref) is None, span=span), folder)
         except DiagnosticError as exc:
             found = exc.diagnostics[0]
             # a missing version is best answered by the versions there are

@@ -26,6 +26,7 @@ from ruleslang.base import reads
 from ruleslang.base.fileio import is_file, is_folder
 from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, Related, error, refuse_nul
 from ruleslang.base.limits import MAX_UNITS
+from ruleslang.base.paths import confined
 from ruleslang.base.source import Span
 from ruleslang.base.suggest import did_you_mean
 from ruleslang.base.yamlio import (Positions, Problems, keep_data, kept_data, load_schema, load_yaml, not_a_file, read_source,
@@ -362,14 +363,14 @@ def load_map(ref: str, roots: Sequence[Path], *, span: Span | None = None,
     before the file is opened, so nothing outside them is read or shown; a path the user typed
     on the command line is read where it points (`allowed` None).
     """
-    refuse_nul(ref, "a map name or path", span)
     if allowed is not None and is_path_ref(ref):
-        resolved = Path(ref).resolve()
-        if not any(resolved == Path(r).resolve() or Path(r).resolve() in resolved.parents for r in allowed):
+        if confined(ref, allowed, "a map name or path", span) is None:
             raise DiagnosticError(error(
                 "S005", f"map '{ref}' lies outside the ruleset roots", span,
                 hint="a map file must be inside the ruleset folders or beside the file that names it: "
                      + ", ".join(str(r) for r in allowed), file=None if span else ref))
+    else:
+        refuse_nul(ref, "a map name or path", span)
     found = find_map(ref, roots)
     if found is None and is_path_ref(ref):
         raise DiagnosticError(not_a_file(ref, span))  # a path: say what is wrong with it, not "unknown map"

@@ -293,10 +293,14 @@ def print_text(result, out) -> None:
         print(f"  {side} survivors (expected): {text or '-'}; IPCs lost: {float(result.expected_loss(side)):.2f}",
               file=out)
     print("what is left:", file=out)
-    print(f"  {'chance':>8}  {'end':<16}  {'attacker left':<32}  defender left", file=out)
-    for (kind, survivors), p in sorted(result.ends.items(), key=lambda kv: -float(kv[1])):
-        print(f"  {_pct(p)}  {kind:<16}  {_units_text(_left(survivors, 'attacker', result.attacker)):<32}  "
-              f"{_units_text(_left(survivors, 'defender', result.defender))}", file=out)
+    rows = [(p, kind, _units_text(_left(survivors, "attacker", result.attacker)),
+             _units_text(_left(survivors, "defender", result.defender)))
+            for (kind, survivors), p in sorted(result.ends.items(), key=lambda kv: -float(kv[1]))]
+    # the attacker's column as wide as its longest entry, so the defender's stays one column
+    width = max([len("attacker left"), *(len(row[2]) for row in rows)])
+    print(f"  {'chance':>8}  {'end':<16}  {'attacker left':<{width}}  defender left", file=out)
+    for p, kind, attacker_left, defender_left in rows:
+        print(f"  {_pct(p):>8}  {kind:<16}  {attacker_left:<{width}}  {defender_left}", file=out)
 
 
 def _number(p) -> dict:

@@ -18,6 +18,8 @@ from ruleslang.base.diagnostics import DiagnosticError
 from ruleslang.base.errors import EvalError
 from ruleslang.lang.compose.composition import composition_rulesets_of
 from ruleslang.lang.syntax import ast
+from ruleslang.lang.syntax.expressions import (BoolLit, Call, DecimalLit, IntLit, ListLit, Name, NoneLit, RecordLit,
+                                               SetLit, StringLit, Unary)
 from ruleslang.lang.syntax.unparse import unparse
 from ruleslang.lang.values import to_json
 from ruleslang.workspace.session import compile_expression, make_context
@@ -25,14 +27,14 @@ from ruleslang.workspace.session import compile_expression, make_context
 # At most this many argument lists per formula: the report draws one panel per call.
 MAX_CALLS_PER_FORMULA = 4
 CHANGES = ("changed", "added", "affected")
-PLAIN = (ast.IntLit, ast.DecimalLit, ast.BoolLit, ast.NoneLit, ast.ListLit, ast.SetLit, ast.RecordLit,
-         ast.Ident, ast.Unary)
+PLAIN = (IntLit, DecimalLit, BoolLit, NoneLit, ListLit, SetLit, RecordLit,
+         ast.Ident, Unary)
 
 
 def _is_plain(node) -> bool:
     """A value written out: literals, lists, sets and records of them, a sign; no name, call or die."""
     for n in ast.walk(node):
-        if isinstance(n, ast.StringLit):
+        if isinstance(n, StringLit):
             if not n.is_plain:
                 return False
         elif not isinstance(n, PLAIN):
@@ -47,7 +49,7 @@ def arguments_in_tests(loaded, name: str) -> list[tuple[str, ...]]:
     for ruleset in composition_rulesets_of(loaded.ruleset):
         for test in ruleset.tests:
             for node in ast.walk(test):
-                if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name
+                if (isinstance(node, Call) and isinstance(node.func, Name) and node.func.id == name
                         and not node.kwargs and all(_is_plain(a) for a in node.args)):
                     args = tuple(unparse(a) for a in node.args)
                     if args not in found:

@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from ruleslang.base.paths import packaged_root
 from ruleslang.base.source import Source
-from ruleslang.lang.syntax import ast
+from ruleslang.lang.syntax.declarations import AdviceDecl, AttributeDecl, CheckDecl, Decl, TagDecl, TestDecl
 from ruleslang.lang.syntax.parser import parse_module
 
 BATTLE_FAMILY, BATTLE_NAME, BATTLE_VERSION = "triplea", "battle", 1
@@ -93,8 +93,8 @@ def battle_names() -> BattleNames:
     them again (a unit type or phase of the game file so named is renamed)."""
     path = packaged_root() / BATTLE_FAMILY / f"{BATTLE_NAME}@{BATTLE_VERSION}.rules"
     module = parse_module(Source(str(path), path.read_text(encoding="utf-8")))
-    decls = [d for d in module.items if isinstance(d, ast.Decl)
-             and not isinstance(d, (ast.TestDecl, ast.AdviceDecl, ast.CheckDecl))]
-    return BattleNames(frozenset(d.name.text for d in decls if not isinstance(d, (ast.TagDecl, ast.AttributeDecl))),
-                       frozenset(d.name.text for d in decls if isinstance(d, ast.TagDecl)),
-                       frozenset(d.name.text for d in decls if isinstance(d, ast.AttributeDecl)))
+    decls = [d for d in module.items if isinstance(d, Decl)
+             and not isinstance(d, (TestDecl, AdviceDecl, CheckDecl))]
+    return BattleNames(frozenset(d.name.text for d in decls if not isinstance(d, (TagDecl, AttributeDecl))),
+                       frozenset(d.name.text for d in decls if isinstance(d, TagDecl)),
+                       frozenset(d.name.text for d in decls if isinstance(d, AttributeDecl)))

@@ -15,6 +15,10 @@ import textwrap
 from dataclasses import dataclass, field, fields, replace
 
 from ruleslang.lang.syntax import ast
+from ruleslang.lang.syntax.expressions import Binary, BoolLit, DecimalLit, If, IntLit, Name, NoneLit, StringLit
+from ruleslang.lang.syntax.declarations import (AttributeDecl, ConstantDecl, CounterDecl, DieTableDecl, EnumDecl,
+                                                FormulaDecl, ModTerm, ModifiersDecl, OptionDecl, SequenceDecl,
+                                                SideDecl, TableDecl, TableRow, TagDecl, UnitDecl)
 from ruleslang.lang.compose.composition import Ruleset
 from ruleslang.lang.compose.previous import extended, is_hidden_name
 from ruleslang.lang.syntax.unparse import signature, unparse, unparse_type
@@ -156,23 +160,23 @@ def _still_used_through_previous(changes: list[Change], live: dict, extends: dic
 
 
 def _describe(decl) -> str | None:
-    if isinstance(decl, (ast.ModifiersDecl, ast.TableDecl, ast.UnitDecl, ast.DieTableDecl)) or _is_block(decl):
+    if isinstance(decl, (ModifiersDecl, TableDecl, UnitDecl, DieTableDecl)) or _is_block(decl):
         return "\n".join(_text_lines(decl))
-    if isinstance(decl, ast.AttributeDecl):
+    if isinstance(decl, AttributeDecl):
         default = f" = {unparse(decl.default)}" if decl.default is not None else ""
         return f"{'space ' if decl.on_spaces else ''}attribute {decl.name.text}: {unparse_type(decl.type)}{default}"
-    if isinstance(decl, ast.CounterDecl):
+    if isinstance(decl, CounterDecl):
         return "\n".join(_text_lines(decl))
-    if isinstance(decl, ast.TagDecl):
+    if isinstance(decl, TagDecl):
         return None  # the name is all a tag has
-    if isinstance(decl, (ast.FormulaDecl, ast.ModifiersDecl, ast.TableDecl, ast.CounterDecl)):
+    if isinstance(decl, (FormulaDecl, ModifiersDecl, TableDecl, CounterDecl)):
         text = signature(decl)
-        if isinstance(decl, ast.FormulaDecl):
+        if isinstance(decl, FormulaDecl):
             text += " = " + unparse(decl.body)
         return text
-    if isinstance(decl, ast.ConstantDecl):
+    if isinstance(decl, ConstantDecl):
         return f"{decl.name.text} = {unparse(decl.value)}"
-    if isinstance(decl, ast.OptionDecl):
+    if isinstance(decl, OptionDecl):
         return f"{decl.name.text}: {unparse_type(decl.type)} = {unparse(decl.default)}"
     return decl.name.text
 
@@ -184,7 +188,7 @@ def _whole(decl) -> list[str]:
 
 
 def _short_change(a, b) -> str:
-    if isinstance(a, ast.ConstantDecl) and isinstance(b, ast.ConstantDecl):
+    if isinstance(a, ConstantDecl) and isinstance(b, ConstantDecl):
         return f"{unparse(a.value)} -> {unparse(b.value)}"
     return "changed"
 
@@ -196,28 +200,28 @@ def _decl_details(a, b) -> list[str]:
     if type(a) is not type(b):
         return [f"was a {a.kind}, now a {b.kind}", f"was: {_describe(a)}", f"now: {_describe(b)}"]
     out: list[str] = []
-    if isinstance(a, (ast.FormulaDecl, ast.ModifiersDecl, ast.TableDecl, ast.CounterDecl)):
+    if isinstance(a, (FormulaDecl, ModifiersDecl, TableDecl, CounterDecl)):
         sa, sb = signature(a), signature(b)
         if sa != sb:
             out.append(f"signature: {sa} -> {sb}")
-    if isinstance(a, ast.ConstantDecl):
+    if isinstance(a, ConstantDecl):
         out.append(f"{unparse(a.value)} -> {unparse(b.value)}")
-    elif isinstance(a, ast.OptionDecl):
+    elif isinstance(a, OptionDecl):
         if a.default != b.default:
             out.append(f"default: {unparse(a.default)} -> {unparse(b.default)}")
         if a.type != b.type:
             out.append(f"type: {unparse_type(a.type)} -> {unparse_type(b.type)}")
-    elif isinstance(a, ast.FormulaDecl):
+    elif isinstance(a, FormulaDecl):
         out.extend(_formula_details(a, b))
-    elif isinstance(a, ast.ModifiersDecl):
+    elif isinstance(a, ModifiersDecl):
         out.extend(_modifier_details(a, b))
-    elif isinstance(a, (ast.TableDecl, ast.DieTableDecl)):
+    elif isinstance(a, (TableDecl, DieTableDecl)):
         out.extend(_table_details(a, b))
-    elif isinstance(a, ast.UnitDecl):
+    elif isinstance(a, UnitDecl):
         out.extend(_unit_details(a, b))
-    elif isinstance(a, ast.SequenceDecl):
+    elif isinstance(a, SequenceDecl):
         out.append(f"{', '.join(i.text for i in a.items)} -> {', '.join(i.text for i in b.items)}")
-    elif isinstance(a, (ast.EnumDecl, ast.SideDecl)):
+    elif isinstance(a, (EnumDecl, SideDecl)):
         ma, mb = [m.text for m in a.members], [m.text for m in b.members]
         out.append(f"{', '.join(ma)} -> {', '.join(mb)}")
     elif _is_block(a):
@@ -229,9 +233,9 @@ def _decl_details(a, b) -> list[str]:
 
 def _is_block(decl) -> bool:
     """A definition written as a block of statements (a phase, step, hook, constraint, advice ...)."""
-    return not isinstance(decl, (ast.FormulaDecl, ast.ModifiersDecl, ast.TableDecl, ast.DieTableDecl, ast.UnitDecl,
-                                 ast.ConstantDecl, ast.OptionDecl, ast.CounterDecl, ast.SequenceDecl, ast.EnumDecl,
-                                 ast.SideDecl)) and decl.span is not None and "\n" in _text(decl)
+    return not isinstance(decl, (FormulaDecl, ModifiersDecl, TableDecl, DieTableDecl, UnitDecl,
+                                 ConstantDecl, OptionDecl, CounterDecl, SequenceDecl, EnumDecl,
+                                 SideDecl)) and decl.span is not None and "\n" in _text(decl)
 
 
 def _text(decl) -> str:
@@ -254,7 +258,7 @@ def _block_details(a, b) -> list[str]:
     return lines or ["its text is the same; what changed is where it sits or a comment"]
 
 
-def _formula_details(a: ast.FormulaDecl, b: ast.FormulaDecl) -> list[str]:
+def _formula_details(a: FormulaDecl, b: FormulaDecl) -> list[str]:
     out = []
     la = {l.name.text: l for l in a.lets}
     lb = {l.name.text: l for l in b.lets}
@@ -273,10 +277,10 @@ def _formula_details(a: ast.FormulaDecl, b: ast.FormulaDecl) -> list[str]:
     return out
 
 
-def _modifier_details(a: ast.ModifiersDecl, b: ast.ModifiersDecl) -> list[str]:
+def _modifier_details(a: ModifiersDecl, b: ModifiersDecl) -> list[str]:
     out = []
-    ta = {t.reason.plain if t.reason.is_plain else unparse(t.reason): t for t in a.items if isinstance(t, ast.ModTerm)}
-    tb = {t.reason.plain if t.reason.is_plain else unparse(t.reason): t for t in b.items if isinstance(t, ast.ModTerm)}
+    ta = {t.reason.plain if t.reason.is_plain else unparse(t.reason): t for t in a.items if isinstance(t, ModTerm)}
+    tb = {t.reason.plain if t.reason.is_plain else unparse(t.reason): t for t in b.items if isinstance(t, ModTerm)}
     for reason, t in ta.items():
         if reason not in tb:
             out.append(f"term removed: {_term(t)}")
@@ -288,20 +292,20 @@ def _modifier_details(a: ast.ModifiersDecl, b: ast.ModifiersDecl) -> list[str]:
     return out
 
 
-def _term(t: ast.ModTerm) -> str:
+def _term(t: ModTerm) -> str:
     text = f"{t.sign}{unparse(t.value)}"
     if t.condition is not None:
         text += f" when {unparse(t.condition)}"
     return f"{text} \"{t.reason.plain if t.reason.is_plain else unparse(t.reason)}\""
 
 
-def _row_key(row: ast.TableRow) -> str:
+def _row_key(row: TableRow) -> str:
     return ", ".join(unparse(k) for k in row.keys)
 
 
 def _table_details(a, b) -> list[str]:
     out = []
-    if isinstance(a, ast.TableDecl) and a.columns != b.columns:
+    if isinstance(a, TableDecl) and a.columns != b.columns:
         ca = [c.name.text for c in a.columns or ()]
         cb = [c.name.text for c in b.columns or ()]
         removed = [c for c in ca if c not in cb]
@@ -330,7 +334,7 @@ def _table_details(a, b) -> list[str]:
     return out
 
 
-def _unit_details(a: ast.UnitDecl, b: ast.UnitDecl) -> list[str]:
+def _unit_details(a: UnitDecl, b: UnitDecl) -> list[str]:
     out = []
     if a.title != b.title:
         out.append(f"title: {a.title or '(none)'} -> {b.title or '(none)'}")
@@ -401,7 +405,7 @@ def _same_shape(a, b) -> bool:
 def _branches(node) -> list[tuple]:
     """An if / else if chain as [(condition, value), ..., (None, final else)]."""
     out = []
-    while isinstance(node, ast.If):
+    while isinstance(node, If):
         out.append((node.cond, node.then))
         node = node.else_
     out.append((None, node))
@@ -438,16 +442,16 @@ def _diff_branches(a, b) -> list[str]:
 
 def _substantial(node) -> bool:
     """Big enough that "the rest was dropped around it" says something (not a lone number or name)."""
-    return not isinstance(node, (ast.IntLit, ast.DecimalLit, ast.BoolLit, ast.NoneLit, ast.StringLit, ast.Name))
+    return not isinstance(node, (IntLit, DecimalLit, BoolLit, NoneLit, StringLit, Name))
 
 
 def diff_expr(a, b) -> list[str]:
     """What changed between two expressions, as readable lines."""
     if a == b:
         return []
-    if isinstance(a, ast.If) and isinstance(b, ast.If):
+    if isinstance(a, If) and isinstance(b, If):
         return _diff_branches(a, b)
-    hole = ast.Name("_", span=a.span)
+    hole = Name("_", span=a.span)
     inner = next((n for n in _subtrees(a) if n is not a and n == b), None) if _substantial(b) else None
     if inner is not None:
         return [f"dropped: {_replace(a, inner, hole)} (kept {unparse(b)})"]
@@ -472,7 +476,7 @@ def diff_expr(a, b) -> list[str]:
                                 out.extend(diff_expr(p, q))
         if out:
             return out
-    if isinstance(a, ast.Binary) and isinstance(b, ast.Binary) and a.op != b.op:
+    if isinstance(a, Binary) and isinstance(b, Binary) and a.op != b.op:
         return [f"operator {a.op} -> {b.op} in {unparse(b)}"]
     return [f"changed: {unparse(a)} -> {unparse(b)}"]
 
@@ -481,7 +485,7 @@ def diff_expr(a, b) -> list[str]:
 
 
 def _uses(decl) -> set[str]:
-    return {n.id for n in ast.walk(decl) if isinstance(n, ast.Name)}
+    return {n.id for n in ast.walk(decl) if isinstance(n, Name)}
 
 
 def _add_dependency_notes(changes: list[Change], a: dict, b: dict, changed: dict[str, str]) -> None:
@@ -489,7 +493,7 @@ def _add_dependency_notes(changes: list[Change], a: dict, b: dict, changed: dict
     by_name = {c.name: c for c in changes}
     for name, d in b.items():
         decl = d.decl
-        if not isinstance(decl, (ast.FormulaDecl, ast.ModifiersDecl, ast.ConstantDecl, ast.TableDecl)):
+        if not isinstance(decl, (FormulaDecl, ModifiersDecl, ConstantDecl, TableDecl)):
             continue
         old = a.get(name)
         direct_new = {n for n in _uses(decl) if n in b}

@@ -12,7 +12,7 @@ import functools
 from dataclasses import dataclass, field
 from typing import Any
 
-from ruleslang.lang.syntax import ast
+from ruleslang.lang.syntax.declarations import Decl
 from ruleslang.lang import types as T
 from ruleslang.lang.values import EnumValue
 
@@ -23,7 +23,7 @@ class Symbol:
 
     name: str
     kind: str
-    decl: ast.Decl | None
+    decl: Decl | None
     origin: str | None = None
     type: T.Type = T.ANY
     value: EnumValue | None = None  # for players, sides, unit types, tags, enum members
@@ -56,7 +56,7 @@ class Enumeration:
     members: list[EnumValue] = field(default_factory=list)
     by_name: dict[str, EnumValue] = field(default_factory=dict)
     aliases: dict[str, str] = field(default_factory=dict)  # lower-cased alias -> canonical name
-    decl: ast.Decl | None = None
+    decl: Decl | None = None
 
     def add(self, name: str) -> EnumValue:
         if name in self.by_name:

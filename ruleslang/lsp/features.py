@@ -13,6 +13,10 @@ from typing import Iterator
 from ruleslang.base.source import Span
 from ruleslang.lang.compose.composition import Definition
 from ruleslang.lang.syntax import ast
+from ruleslang.lang.syntax.expressions import Call, ForClause, Name, StringLit
+from ruleslang.lang.syntax.statements import Let
+from ruleslang.lang.syntax.declarations import (AdviceDecl, CheckDecl, ConstantDecl, Decl, DieTableDecl, Module,
+                                                NamedType, Param, RefLit, TableDecl, TestDecl)
 from ruleslang.lsp.analysis import Analysis
 
 # A declaration's slot when it is not filed under its bare name (composition.definition_key).
@@ -32,7 +36,7 @@ class Target:
 
     @property
     def is_text(self) -> bool:
-        return isinstance(self.node, ast.StringLit)
+        return isinstance(self.node, StringLit)
 
 
 def target_at(analysis: Analysis, offset: int) -> Target | None:
@@ -54,7 +58,7 @@ def definition_of(analysis: Analysis, target: Target) -> list[Span]:
     """Where the thing under the cursor is defined: the version in force of a name, the file a
     reference names, a parameter or `let` of the enclosing definition; on the name of an override,
     the definition it replaces."""
-    if isinstance(target.node, ast.RefLit):
+    if isinstance(target.node, RefLit):
         return _reference_target(analysis, target.node)
     local = _local_definition(target)
     if local is not None:
@@ -71,7 +75,7 @@ def definition_of(analysis: Analysis, target: Target) -> list[Span]:
 def references_to(analysis: Analysis, target: Target) -> list[Span]:
     """Every place in the composition's files (and this file) where the name under the cursor is
     written: its definitions, overrides and uses, file by file in source order."""
-    if target.is_text or isinstance(target.node, ast.RefLit):
+    if target.is_text or isinstance(target.node, RefLit):
         return []
     if _local_definition(target) is not None:
         top = target.parents[0] if target.parents else None
@@ -99,7 +103,7 @@ def lookup(analysis: Analysis, name: str) -> Definition | None:
 def hover_text(analysis: Analysis, target: Target, constant_value=None) -> str | None:
     """Markdown for the thing under the cursor: a definition's kind, origin, doc comment and text (a
     constant's value from `constant_value(name)`), a table row picked by a quoted key, a space."""
-    if isinstance(target.node, ast.RefLit):
+    if isinstance(target.node, RefLit):
         spans = _reference_target(analysis, target.node)
         return f"ruleset `{target.text}`: {spans[0].source.display_name}" if spans else None
     if target.is_text:
@@ -116,7 +120,7 @@ def hover_text(analysis: Analysis, target: Target, constant_value=None) -> str |
     doc = doc_comment(decl)
     if doc:
         lines += ["", doc]
-    if isinstance(decl, ast.ConstantDecl) and constant_value is not None:
+    if isinstance(decl, ConstantDecl) and constant_value is not None:
         value = constant_value(target.text)
         if value is not None:
             lines += ["", f"value: `{value}`"]
@@ -124,7 +128,7 @@ def hover_text(analysis: Analysis, target: Target, constant_value=None) -> str |
     return "\n".join(lines)
 
 
-def doc_comment(decl: ast.Decl) -> str:
+def doc_comment(decl: Decl) -> str:
     """The comment lines written right above a definition (`# ...`), without the marks."""
     source = decl.span.source
     line = decl.span.line - 1
@@ -160,10 +164,10 @@ def completions(analysis: Analysis, in_text: bool) -> list[Completion]:
             for player in gm.players:
                 out.setdefault(player.name, Completion(player.name, "player", "player"))
         for name, decl in _live(ruleset):
-            if isinstance(decl, (ast.TableDecl, ast.DieTableDecl)):
+            if isinstance(decl, (TableDecl, DieTableDecl)):
                 for row in decl.rows:
                     for key in row.keys:
-                        if isinstance(key, ast.StringLit) and key.is_plain:
+                        if isinstance(key, StringLit) and key.is_plain:
                             out.setdefault(key.plain, Completion(key.plain, "table key", f"a key of {name}"))
         return list(out.values())
     for name, decl in _live(ruleset):
@@ -171,11 +175,11 @@ def completions(analysis: Analysis, in_text: bool) -> list[Completion]:
     return list(out.values())
 
 
-def tests_of(analysis: Analysis) -> list[ast.TestDecl]:
+def tests_of(analysis: Analysis) -> list[TestDecl]:
     """The rule tests written in the file, in order."""
     if analysis.file is None:
         return []
-    return [item for item in analysis.file.module.items if isinstance(item, ast.TestDecl)]
+    return [item for item in analysis.file.module.items if isinstance(item, TestDecl)]
 
 
 # ------------------------------------------------------------------------------------ internals
@@ -183,7 +187,7 @@ def tests_of(analysis: Analysis) -> list[ast.TestDecl]:
 
 def _walk_with_parents(node: ast.Node, parents: tuple) -> Iterator[tuple[ast.Node, tuple]]:
     yield node, parents
-    inner = parents + (node,) if not isinstance(node, ast.Module) else parents
+    inner = parents + (node,) if not isinstance(node, Module) else parents
     for child in ast.children(node):
         yield from _walk_with_parents(child, inner)
 
@@ -191,25 +195,25 @@ def _walk_with_parents(node: ast.Node, parents: tuple) -> Iterator[tuple[ast.Nod
 def _text_of(node: ast.Node) -> str | None:
     if isinstance(node, ast.Ident):
         return node.text
-    if isinstance(node, ast.Name):
+    if isinstance(node, Name):
         return node.id
-    if isinstance(node, ast.NamedType):
+    if isinstance(node, NamedType):
         return node.name
-    if isinstance(node, ast.StringLit) and node.is_plain:
+    if isinstance(node, StringLit) and node.is_plain:
         return node.plain
-    if isinstance(node, ast.RefLit):
+    if isinstance(node, RefLit):
         return node.text
     return None
 
 
-def _live(ruleset) -> list[tuple[str, ast.Decl]]:
+def _live(ruleset) -> list[tuple[str, Decl]]:
     if ruleset is None:
         return []
     return [(d.name, d.decl) for d in ruleset.live().values()
-            if not isinstance(d.decl, (ast.TestDecl, ast.CheckDecl, ast.AdviceDecl))]
+            if not isinstance(d.decl, (TestDecl, CheckDecl, AdviceDecl))]
 
 
-def _reference_target(analysis: Analysis, ref: ast.RefLit) -> list[Span]:
+def _reference_target(analysis: Analysis, ref: RefLit) -> list[Span]:
     """The header of the file a `uses`/`revises` reference names (the version it resolves to)."""
     try:
         path = analysis.workspace.loader.locate(ref, analysis.path.parent)
@@ -221,13 +225,13 @@ def _reference_target(analysis: Analysis, ref: ast.RefLit) -> list[Span]:
 
 def _local_definition(target: Target) -> Span | None:
     """The parameter, `let` or loop variable of the enclosing definition a name stands for."""
-    if not isinstance(target.node, (ast.Name, ast.Ident)) or not target.parents:
+    if not isinstance(target.node, (Name, ast.Ident)) or not target.parents:
         return None
     for node, _ in _walk_with_parents(target.parents[0], ()):
         ident = None
-        if isinstance(node, (ast.Param, ast.Let)):
+        if isinstance(node, (Param, Let)):
             ident = node.name
-        elif isinstance(node, ast.ForClause):
+        elif isinstance(node, ForClause):
             ident = node.var
         if ident is not None and ident.text == target.text:
             return ident.span
@@ -236,7 +240,7 @@ def _local_definition(target: Target) -> Span | None:
 
 def _is_declared_here(target: Target) -> bool:
     """True when the cursor is on the name of a declaration (or of an override's declaration)."""
-    return bool(target.parents) and isinstance(target.parents[-1], ast.Decl) and \
+    return bool(target.parents) and isinstance(target.parents[-1], Decl) and \
         target.parents[-1].name.span == target.span
 
 
@@ -254,31 +258,31 @@ def _previous_of(analysis: Analysis, target: Target) -> Definition | None:
 def _name_spans(node: ast.Node, name: str) -> list[Span]:
     out = []
     for n in ast.walk(node):
-        if isinstance(n, (ast.Ident, ast.Name, ast.NamedType)) and _text_of(n) == name:
+        if isinstance(n, (ast.Ident, Name, NamedType)) and _text_of(n) == name:
             out.append(n.span)
     return sorted(out, key=lambda s: s.start)
 
 
-def _decl_text(decl: ast.Decl) -> str:
+def _decl_text(decl: Decl) -> str:
     lines = decl.span.source.text[decl.span.start:decl.span.end].rstrip().splitlines()
     if len(lines) > _HOVER_LINES:
         lines = lines[:_HOVER_LINES] + [f"# ... {len(lines) - _HOVER_LINES} more lines"]
     return "\n".join(lines)
 
 
-def _first_line(decl: ast.Decl) -> str:
+def _first_line(decl: Decl) -> str:
     return decl.span.source.line_text(decl.span.line).strip()
 
 
 def _text_hover(analysis: Analysis, target: Target) -> str | None:
     """A quoted key of a table call (the row it picks) or a space or player of the map."""
     for parent in reversed(target.parents):
-        if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name):
+        if isinstance(parent, Call) and isinstance(parent.func, Name):
             found = lookup(analysis, parent.func.id)
             decl = found.decl if found is not None else None
-            if isinstance(decl, ast.TableDecl):
+            if isinstance(decl, TableDecl):
                 for row in decl.rows:
-                    if any(isinstance(k, ast.StringLit) and k.plain == target.text for k in row.keys):
+                    if any(isinstance(k, StringLit) and k.plain == target.text for k in row.keys):
                         text = row.span.source.text[row.span.start:row.span.end].strip()
                         return f"row of table `{decl.name.text}` ({found.origin}):\n\n```ruleslang\n{text}\n```"
             break

@@ -15,6 +15,8 @@ from ruleslang.lang.compose.previous import is_hidden_name
 from ruleslang.lang.eval.coverage import Coverage
 from ruleslang.lang.eval.program import CompiledProgram
 from ruleslang.lang.syntax import ast
+from ruleslang.lang.syntax.declarations import (CustomProcedure, DieTableDecl, FormulaDecl, HookDecl, ModifiersDecl,
+                                                PhaseDecl, StepDecl, TableDecl)
 from ruleslang.lang.syntax.unparse import unparse
 
 # What is counted, by the word the report uses for it.
@@ -50,13 +52,13 @@ def _items_of(name: str, decl, origin: str) -> list[Item]:
     span = decl.name.span
     where = (span.source.display_name, span.line)
     name = _real_name(name)
-    if isinstance(decl, (ast.FormulaDecl, ast.ModifiersDecl)):
+    if isinstance(decl, (FormulaDecl, ModifiersDecl)):
         return [Item("formula", origin, name, None, *where, f"{decl.kind} {name}")]
-    if isinstance(decl, ast.HookDecl):
+    if isinstance(decl, HookDecl):
         return [Item("hook", origin, name, None, *where, f"hook {name}")]
-    if isinstance(decl, (ast.PhaseDecl, ast.StepDecl)) and isinstance(decl.procedure, ast.CustomProcedure):
+    if isinstance(decl, (PhaseDecl, StepDecl)) and isinstance(decl.procedure, CustomProcedure):
         return [Item("procedure", origin, name, None, *where, f"{decl.kind} {name}")]
-    if isinstance(decl, (ast.TableDecl, ast.DieTableDecl)):
+    if isinstance(decl, (TableDecl, DieTableDecl)):
         return [Item("table row", origin, name, i, row.span.source.display_name, row.span.line,
                      f"{name}: " + ", ".join(_key_text(k) for k in row.keys) + " -> "
                      + ", ".join(unparse(v) for v in row.values))

@@ -25,7 +25,7 @@ asked as well, with the move as written (the runner does that).
 from __future__ import annotations
 
 from ruleslang.base.errors import EvalError
-from ruleslang.lang.syntax import ast
+from ruleslang.lang.syntax.declarations import RuntimeProcedure
 from ruleslang.runtime.config import ProcedureConfig, runtime_procedures
 from ruleslang.runtime.kit.movement import Move, MovementEngine
 from ruleslang.runtime.kit.movement_rules import move_board
@@ -49,7 +49,7 @@ def do_action(ctx, action: str, args: list, span) -> None:
         raise EvalError("E538", "the movement engine refuses the move: " + "; ".join(problems), span)
 
 
-def _move_phase(ctx, span) -> tuple[ast.RuntimeProcedure, str]:
+def _move_phase(ctx, span) -> tuple[RuntimeProcedure, str]:
     """The `runtime move` procedure the test's moves are played under, and its kind."""
     found = []
     for sym, proc in runtime_procedures(ctx.compiled, "move"):

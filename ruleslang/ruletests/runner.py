@@ -13,6 +13,7 @@ from typing import Any
 
 from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, Related, error
 from ruleslang.base.errors import EvalError
+from ruleslang.base.paths import inside
 from ruleslang.base.yamlio import Positions
 from ruleslang.binding.bind import bind_scenario, load_scenario_for_map
 from ruleslang.binding.scenario_check import scenario_problems
@@ -22,7 +23,12 @@ from ruleslang.board.state import GameState
 from ruleslang.lang.eval.context import EvalContext
 from ruleslang.lang.eval.host import Host
 from ruleslang.lang.eval.statements import check_action, run_procedure
-from ruleslang.lang.syntax import ast
+from ruleslang.lang.syntax.expressions import (BoolLit, Compare, DecimalLit, IntLit, ListLit, Name, NoneLit,
+                                               RecordLit, SetLit, StringLit, Unary)
+from ruleslang.lang.syntax.statements import Let
+from ruleslang.lang.syntax.declarations import (Expect, ExpectAction, ExpectError, TestAnswer, TestBattle,
+                                                TestConstraintsOnly, TestDecl, TestFact, TestNextRound, TestOption,
+                                                TestRun, TestScenario, TestSeed)
 from ruleslang.ruletests.moves import do_action, move_refusals
 from ruleslang.lang.syntax.unparse import unparse
 from ruleslang.lang.values import format_value
@@ -66,25 +72,25 @@ class _Failed(Exception):
 
 def literal_data(node) -> Any:
     """A record literal written in a test (`with {control: {...}}`) as plain data for the scenario."""
-    if isinstance(node, ast.RecordLit):
+    if isinstance(node, RecordLit):
         return {ident.text: literal_data(v) for ident, v in node.fields}
-    if isinstance(node, ast.SetLit) and not node.items:
+    if isinstance(node, SetLit) and not node.items:
         return {}  # in data, `{}` is an empty mapping (as in YAML)
-    if isinstance(node, (ast.ListLit, ast.SetLit)):
+    if isinstance(node, (ListLit, SetLit)):
         return [literal_data(i) for i in node.items]
-    if isinstance(node, ast.StringLit) and node.is_plain:
+    if isinstance(node, StringLit) and node.is_plain:
         return node.plain
-    if isinstance(node, ast.Name):
+    if isinstance(node, Name):
         return node.id
-    if isinstance(node, ast.IntLit):
+    if isinstance(node, IntLit):
         return node.value
-    if isinstance(node, ast.Unary) and isinstance(node.operand, ast.IntLit):
+    if isinstance(node, Unary) and isinstance(node.operand, IntLit):
         return -node.operand.value if node.op == "-" else node.operand.value
-    if isinstance(node, ast.BoolLit):
+    if isinstance(node, BoolLit):
         return node.value
-    if isinstance(node, ast.NoneLit):
+    if isinstance(node, NoneLit):
         return None
-    if isinstance(node, ast.DecimalLit):
+    if isinstance(node, DecimalLit):
         return float(node.value)
     raise DiagnosticError(error("D630", "scenario changes are data: numbers, texts, names, true/false, lists "
                                         "and {records}", node.span))
@@ -96,10 +102,10 @@ def _positions_for(node):
 
     def walk(n, path, key_span=None):
         positions.add(path, n.span, key_span)
-        if isinstance(n, ast.RecordLit):
+        if isinstance(n, RecordLit):
             for ident, v in n.fields:
                 walk(v, path + (ident.text,), ident.span)
-        elif isinstance(n, (ast.ListLit, ast.SetLit)):
+        elif isinstance(n, (ListLit, SetLit)):
             for i, item in enumerate(n.items):
                 walk(item, path + (i,))
     walk(node, ())
@@ -120,10 +126,10 @@ class TestRunner:
         return [self.run_one(loaded, test) for test in loaded.ruleset.tests
                 if wanted is None or wanted in test.title.casefold()]
 
-    def run_one(self, loaded, test: ast.TestDecl) -> TestResult:
+    def run_one(self, loaded, test: TestDecl) -> TestResult:
         ref = loaded.ruleset.ref
         # moves are asked of the movement engine too, unless the test says `constraints only`
-        self.engine_moves = not any(isinstance(x, ast.TestConstraintsOnly) for x in test.lines)
+        self.engine_moves = not any(isinstance(x, TestConstraintsOnly) for x in test.lines)
         ctx = None
         try:
             ctx, env = self._setup(loaded, test)
@@ -146,15 +152,15 @@ class TestRunner:
 
     # ------------------------------------------------------------------------- setup
 
-    def _setup(self, loaded, test: ast.TestDecl):
+    def _setup(self, loaded, test: TestDecl):
         compiled = loaded.compiled
         seed = 0
         scenario_line = None
         answers: dict[str, list] = {}
         for line in test.lines:
-            if isinstance(line, ast.TestSeed):
+            if isinstance(line, TestSeed):
                 seed = line.seed
-            elif isinstance(line, ast.TestScenario):
+            elif isinstance(line, TestScenario):
                 if scenario_line is not None:
                     raise DiagnosticError(error("D631", "a test names one scenario", line.span))
                 scenario_line = line
@@ -173,11 +179,11 @@ class TestRunner:
         holder["env"] = env
         ec = compiled.expr_compiler
         for line in test.lines:
-            if isinstance(line, ast.TestOption):
+            if isinstance(line, TestOption):
                 ctx.options[line.name.text] = ec.expr(line.value)(env)
-            elif isinstance(line, ast.TestFact):
+            elif isinstance(line, TestFact):
                 ctx.facts[line.name.text] = ec.expr(line.value)(env)
-            elif isinstance(line, ast.TestAnswer):
+            elif isinstance(line, TestAnswer):
                 # evaluated when the decision is asked, so an answer may use the test's lets
                 answers.setdefault(line.target.text, []).append((line, ec.expr(line.value)))
         return ctx, env
@@ -196,7 +202,7 @@ class TestRunner:
             if ref.is_path:
                 path = (base_dir / ref.text).resolve()
                 allowed = self.workspace.loader.allowed
-                if not any(path == r or r in path.parents for r in allowed):
+                if not inside(path, allowed):
                     raise DiagnosticError(error("S005", f"scenario '{ref.text}' lies outside the ruleset roots",
                                                 ref.span))
                 scenario = load_scenario(str(path), roots, default_map=default_map, span=ref.span)
@@ -228,20 +234,20 @@ class TestRunner:
 
     def _line(self, ctx, env, line) -> None:
         ec = ctx.compiled.expr_compiler
-        if isinstance(line, ast.TestBattle):
+        if isinstance(line, TestBattle):
             if ctx.state is None:
                 raise EvalError("E530", "a battle needs a board: give a scenario", line.span)
             zone = ec.expr(line.sea_zone)(env).name if line.sea_zone is not None else None
             start_battle(ctx, ec.expr(line.space)(env).name, ec.expr(line.attacker)(env).name, zone, line.span)
             ctx.state.current_player = ctx.battle.attacker
-        elif isinstance(line, ast.TestNextRound):
+        elif isinstance(line, TestNextRound):
             if ctx.battle is None:
                 raise EvalError("E535", "'next round' needs a battle: write 'battle at SPACE by PLAYER' first", line.span)
             ctx.battle.end_round()
             ctx.battle.round += 1
-        elif isinstance(line, ast.Let):
+        elif isinstance(line, Let):
             env[ctx.compiled.info.slots[id(line.name)]] = ec.expr(line.value)(env)
-        elif isinstance(line, ast.TestRun):
+        elif isinstance(line, TestRun):
             if line.player is not None:
                 player = ec.expr(line.player)(env)
                 if ctx.state is None:
@@ -252,12 +258,12 @@ class TestRunner:
                 run_battle_step(ctx, line.phase.text, span=line.span)
             else:
                 run_procedure(ctx, line.phase.text, span=line.span)
-        elif isinstance(line, ast.Expect):
+        elif isinstance(line, Expect):
             self._expect(ctx, env, line)
-        elif isinstance(line, ast.ExpectError):
+        elif isinstance(line, ExpectError):
             ctx.host.reset_budget()
             try:
-                if isinstance(line.expr, ast.TestRun):
+                if isinstance(line.expr, TestRun):
                     self._line(ctx, env, line.expr)
                     value = "a phase that ran to its end"
                 else:
@@ -267,10 +273,10 @@ class TestRunner:
                     return
                 raise _Failed(line.span, f"expected an error matching '{line.pattern}'",
                               line.pattern, f"error {e.code}: {e.message}")
-            shown = value if isinstance(value, str) and isinstance(line.expr, ast.TestRun) else \
+            shown = value if isinstance(value, str) and isinstance(line.expr, TestRun) else \
                 f"the value {format_value(value)}"
             raise _Failed(line.span, f"expected an error matching '{line.pattern}'", line.pattern, shown)
-        elif isinstance(line, ast.ExpectAction):
+        elif isinstance(line, ExpectAction):
             args = [ec.expr(a)(env) for a in line.args]
             refusals = [r.message for r in check_action(ctx, line.action.text, args)]
             if line.action.text == "bomb":  # a raid is a move too: both actions' constraints apply
@@ -290,11 +296,11 @@ class TestRunner:
                     raise _Failed(line.span, f"expected a refusal mentioning '{line.pattern}'", line.pattern,
                                   "; ".join(refusals))
 
-    def _expect(self, ctx, env, line: ast.Expect) -> None:
+    def _expect(self, ctx, env, line: Expect) -> None:
         ec = ctx.compiled.expr_compiler
         expr = line.expr
         ctx.host.reset_budget()
-        if isinstance(expr, ast.Compare) and expr.op == "==":
+        if isinstance(expr, Compare) and expr.op == "==":
             actual = ec.expr(expr.left)(env)
             expected = ec.expr(expr.right)(env)
             if actual != expected:
@@ -304,7 +310,7 @@ class TestRunner:
         value = ec.expr(expr)(env)
         if value is not True:
             detail = None
-            if isinstance(expr, ast.Compare):
+            if isinstance(expr, Compare):
                 detail = (f"{unparse(expr.left)} = {format_value(ec.expr(expr.left)(env))}, "
                           f"{unparse(expr.right)} = {format_value(ec.expr(expr.right)(env))}")
             raise _Failed(line.span, f"expected {unparse(expr)}", "true", detail or format_value(value))
@@ -319,7 +325,7 @@ def check_test_scenarios(loaded, workspace) -> list[Diagnostic]:
     runner = TestRunner(workspace)
     out: list[Diagnostic] = []
     for test in loaded.ruleset.tests:
-        line = next((x for x in test.lines if isinstance(x, ast.TestScenario)), None)
+        line = next((x for x in test.lines if isinstance(x, TestScenario)), None)
         if line is None:
             continue
         try:

@@ -14,14 +14,15 @@ import copy
 from typing import Any, Callable
 
 from ruleslang.lang.eval.context import WatchedContext, counter_key
-from ruleslang.lang.syntax import ast
+from ruleslang.lang.syntax.expressions import Lambda
+from ruleslang.lang.syntax.declarations import RuntimeProcedure
 
 
 _UNSET = object()  # a counter entry the state does not hold
 
 
 class ProcedureConfig:
-    def __init__(self, ctx, proc: ast.RuntimeProcedure):
+    def __init__(self, ctx, proc: RuntimeProcedure):
         self.ctx = ctx
         self.proc = proc
         self.size = ctx.compiled.info.frames.get(id(proc), 1)
@@ -71,7 +72,7 @@ class ProcedureConfig:
             if fn is None:
                 node = self.fields[name]
                 label = f"runtime {self.proc.name.text} {name}"
-                if isinstance(node, ast.Lambda):
+                if isinstance(node, Lambda):
                     body = procs.expression(node.body, label, self.proc)
                     slot = self.ctx.compiled.info.slots[id(node.param)]
 
@@ -265,18 +266,18 @@ class ProcedureConfig:
         return lambda unit: fn(unit) is True
 
 
-def runtime_procedures(compiled, name: str) -> list[tuple[Any, ast.RuntimeProcedure]]:
+def runtime_procedures(compiled, name: str) -> list[tuple[Any, RuntimeProcedure]]:
     """Every (symbol, procedure) of the composition whose phase or step is `runtime NAME with ...`,
     in declaration order."""
     found = []
     for sym in compiled.symbols.values():
         proc = getattr(sym.decl, "procedure", None)  # phases and steps have one; other symbols do not
-        if isinstance(proc, ast.RuntimeProcedure) and proc.name.text == name:
+        if isinstance(proc, RuntimeProcedure) and proc.name.text == name:
             found.append((sym, proc))
     return found
 
 
-def procedure_config(ctx, proc: ast.RuntimeProcedure) -> ProcedureConfig:
+def procedure_config(ctx, proc: RuntimeProcedure) -> ProcedureConfig:
     """The settings of `proc` for this game (built once per game and procedure)."""
     game = ctx.game
     found = game.configs.get(id(proc))

@@ -27,6 +27,7 @@ from typing import Any, Callable
 from ruleslang.base.version import VERSION
 from ruleslang.base.diagnostics import DiagnosticError, error
 from ruleslang.base.fileio import write_atomic
+from ruleslang.base.paths import inside
 from ruleslang.base.source import Source, Span, span_at
 from ruleslang.base.suggest import did_you_mean
 from ruleslang.base.yamlio import Positions, load_schema, load_yaml, read_source, validate
@@ -394,7 +395,7 @@ def confine_record(workspace, setup: GameSetup, path: str) -> None:
         named.append(setup.scenario)
     for text in named:
         where = Path(text).resolve()
-        if not any(where == folder or folder in where.parents for folder in allowed):
+        if not inside(where, allowed):
             raise DiagnosticError(error(
                 "S005", f"the record names '{text}', which lies outside the ruleset roots", None, file=path,
                 hint="resume or replay it with the folder that holds it among the roots: --rulesets DIR"))

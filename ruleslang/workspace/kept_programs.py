@@ -34,7 +34,8 @@ from ruleslang.lang.check.typecheck import CheckInfo
 from ruleslang.lang.compose.composition import Ruleset
 from ruleslang.lang.syntax import ast
 
-FORMAT = 1
+# 2: the AST's node classes moved from lang/syntax/ast.py to expressions, statements and declarations
+FORMAT = 2
 _PROTOCOL = 5
 # CheckInfo's tables keyed by node id (`random` is a set of them)
 _BY_NODE = ("types", "names", "slots", "frames", "coerce", "calls", "fields")

@@ -14,7 +14,7 @@ from ruleslang.binding import bind
 from ruleslang.lang import types as T
 from ruleslang.lang.check.typecheck import Frame, TypeChecker
 from ruleslang.lang.eval.context import EvalContext
-from ruleslang.lang.syntax import ast
+from ruleslang.lang.syntax.declarations import Param
 from ruleslang.lang.syntax.parser import parse_expression
 
 
@@ -41,7 +41,7 @@ def compile_expression(loaded, text: str):
     return node, frame.size
 
 
-def convert_argument(compiled, text: str, index: int, param: ast.Param, ptype: T.Type):
+def convert_argument(compiled, text: str, index: int, param: Param, ptype: T.Type):
     """A `call` argument (JSON or a name) as a value of the parameter's type."""
     source = Source(f"<argument {index}>", text)
     span = Span(source, 0, len(text))

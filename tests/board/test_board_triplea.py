@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from ruleslang.lang.syntax import ast
+from ruleslang.lang.syntax.declarations import CustomProcedure, PhaseDecl, SequenceDecl, UnitDecl
 from ruleslang.board.mapdata import GameMap, load_map, map_from_data
 from ruleslang.importers.triplea import format_report, import_triplea, run_import, translate_game
 from ruleslang.importers.triplea_names import identifier, map_name_for, snake_case
@@ -86,7 +86,7 @@ def test_imported_ruleset_declares_units_and_phases(tiny_import):
     _, report = tiny_import
     module = parse_module(Source(str(report.ruleset_path), report.ruleset_path.read_text()))
     assert module.header.ref.text == "tiny-game/base@1" and module.header.map.plain == "tiny-game"
-    units = {item.name.text: item for item in module.items if isinstance(item, ast.UnitDecl)}
+    units = {item.name.text: item for item in module.items if isinstance(item, UnitDecl)}
     assert list(units) == ["foot", "heavy_tank", "ship", "factory"]
     tank = units["heavy_tank"]
     assert tank.title == "heavy tank"
@@ -99,12 +99,12 @@ def test_imported_ruleset_declares_units_and_phases(tiny_import):
     # A tag may not share a unit type's name: TripleA's isFactory becomes `is_factory` here.
     assert [t.text for t in units["factory"].tags] == ["land", "is_factory"]
     sequences = {item.name.text: [i.text for i in item.items] for item in module.items
-                 if isinstance(item, ast.SequenceDecl)}
+                 if isinstance(item, SequenceDecl)}
     # TripleA's battle step is the battle phase of triplea/battle@1, which the ruleset uses
     assert sequences == {"turn": ["purchase", "combat_move", "battle", "noncombat_move", "collect_income"]}
-    phases = {item.name.text: item.procedure for item in module.items if isinstance(item, ast.PhaseDecl)}
+    phases = {item.name.text: item.procedure for item in module.items if isinstance(item, PhaseDecl)}
     assert phases["purchase"].name.text == "purchase" and phases["combat_move"].name.text == "move"
-    assert isinstance(phases["collect_income"], ast.CustomProcedure)
+    assert isinstance(phases["collect_income"], CustomProcedure)
 
 
 def test_imported_ruleset_checks_clean(tiny_import):
@@ -237,7 +237,7 @@ def test_every_reference_file_imports(reference_imports, name, spaces, connectio
         (spaces, connections, players, units)
     assert report.phases > 0 and report.untranslated
     module = parse_module(Source(name, translation.ruleset_text))
-    assert len([i for i in module.items if isinstance(i, ast.UnitDecl)]) == units
+    assert len([i for i in module.items if isinstance(i, UnitDecl)]) == units
     assert len(parsed_map(translation.map_text).spaces) == spaces
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from ruleslang.lang.syntax import ast
+from ruleslang.lang.syntax.expressions import Call, Comprehension, Name
 from ruleslang.lang import types as T
 from ruleslang.base.errors import EvalError
 from ruleslang.base.suggest import did_you_mean
@@ -26,7 +26,7 @@ BUILTINS: dict[str, Builtin] = {}
 builtin = registrar(BUILTINS)
 
 
-def _numeric_or_collection(tc, call: ast.Call, what: str) -> T.Type:
+def _numeric_or_collection(tc, call: Call, what: str) -> T.Type:
     """min/max: several numbers, one collection, or a generator."""
     no_kwargs(tc, call)
     if len(call.args) == 0:
@@ -100,7 +100,7 @@ def _check_count(tc, call):
         return T.INT
     elem = tc.check_collection(call.args[0])
     arg = call.args[0]
-    if elem == T.BOOL and isinstance(arg, ast.Comprehension) and arg.kind == "gen":
+    if elem == T.BOOL and isinstance(arg, Comprehension) and arg.kind == "gen":
         tc.warn("T330", "count counts every value, true or false; to count where a condition holds, "
                         "put the condition after 'where'", arg.element.span,
                 hint="for example: count(i for i in 1..n where d6 <= 2)")
@@ -362,7 +362,7 @@ builtin("chance", "chance(dist, v): the probability of outcome v in a distributi
 def _check_values(tc, call):
     no_kwargs(tc, call)
     arg = call.args[0] if len(call.args) == 1 else None
-    sym = tc.scope.symbols.get(arg.id) if isinstance(arg, ast.Name) else None
+    sym = tc.scope.symbols.get(arg.id) if isinstance(arg, Name) else None
     if sym is None or sym.kind != "enum":
         tc.error("T301", "values(...) takes the name of an enumeration", call.span)
         return T.ListType(T.ANY)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from ruleslang.lang.syntax import ast
+from ruleslang.lang.syntax.expressions import Call
 from ruleslang.lang import types as T
 from ruleslang.base.errors import EvalError
 from ruleslang.lang.values import LSet
@@ -54,7 +54,7 @@ def signature(params, result, *, kw: dict | None = None, min_args: int | None = 
     kw = kw or {}
     required = len(params) if min_args is None else min_args
 
-    def check(tc, call: ast.Call) -> T.Type:
+    def check(tc, call: Call) -> T.Type:
         args = call.args
         if not (required <= len(args) <= len(params)):
             want = f"{required}" if required == len(params) else f"{required} to {len(params)}"
@@ -76,7 +76,7 @@ def signature(params, result, *, kw: dict | None = None, min_args: int | None = 
     return check
 
 
-def no_kwargs(tc, call: ast.Call) -> None:
+def no_kwargs(tc, call: Call) -> None:
     """Report (T303) each named argument of a call to a built-in that takes none."""
     for k in call.kwargs:
         tc.error("T303", f"{tc.callee_name(call)} takes no named arguments", k.name.span)

@@ -25,7 +25,8 @@ from ruleslang.base.suggest import did_you_mean
 from ruleslang.lang import types as T
 from ruleslang.lang.check.state import CheckState
 from ruleslang.lang.check.typecheck import Frame
-from ruleslang.lang.syntax import ast
+from ruleslang.lang.syntax.statements import Choose
+from ruleslang.lang.syntax.declarations import AdviceDecl
 
 # The estimates a bot supplies to advice, by parameter name: (type, what it is).
 ESTIMATES: dict[str, tuple[T.Type, str]] = {
@@ -53,11 +54,11 @@ INPUTS: dict[str, tuple[tuple[T.Type, ...], T.Type, str]] = {
 def check_advice(checker: CheckState) -> None:
     """Check every live `advice` declaration of the checker's ruleset (diagnostics into the checker)."""
     for d in checker.defs.values():
-        if isinstance(d.decl, ast.AdviceDecl):
+        if isinstance(d.decl, AdviceDecl):
             _check_one(checker, d.decl)
 
 
-def _check_one(checker, decl: ast.AdviceDecl) -> None:
+def _check_one(checker, decl: AdviceDecl) -> None:
     tc, info = checker.tc, checker.info
     frame = Frame(id(decl), info)
     info.frames[id(decl)] = frame.size
@@ -81,7 +82,7 @@ def _check_one(checker, decl: ast.AdviceDecl) -> None:
                       hint="advice is read by bots and must leave the game's dice alone")
 
 
-def _input_params(checker, decl: ast.AdviceDecl, frame: Frame) -> T.Type | None:
+def _input_params(checker, decl: AdviceDecl, frame: Frame) -> T.Type | None:
     """Declare an input's parameters (checked against the input's); its result type, or None."""
     known = INPUTS.get(decl.name.text)
     params = decl.params or ()
@@ -100,7 +101,7 @@ def _input_params(checker, decl: ast.AdviceDecl, frame: Frame) -> T.Type | None:
     return known[1] if known is not None else None
 
 
-def _estimate_params(checker, decl: ast.AdviceDecl, frame: Frame, stmt: ast.Choose | None) -> None:
+def _estimate_params(checker, decl: AdviceDecl, frame: Frame, stmt: Choose | None) -> None:
     """Declare a decision advice's parameters, each an estimate bots supply or the options."""
     for p in decl.params or ():
         declared = checker.resolve_type(p.type)
@@ -121,7 +122,7 @@ def _estimate_params(checker, decl: ast.AdviceDecl, frame: Frame, stmt: ast.Choo
         frame.declare(p.name, declared, checker.tc)
 
 
-def _decision(checker, decl: ast.AdviceDecl) -> ast.Choose | None:
+def _decision(checker, decl: AdviceDecl) -> Choose | None:
     """The `choose` the advice is on; None (after a warning) when no ruleset asks it."""
     key = decl.name.text
     stmt = checker.decision_ids.get(key)
@@ -133,13 +134,13 @@ def _decision(checker, decl: ast.AdviceDecl) -> ast.Choose | None:
     return stmt
 
 
-def _option_type(checker, stmt: ast.Choose | None) -> T.Type | None:
+def _option_type(checker, stmt: Choose | None) -> T.Type | None:
     """The type of one option of the decision (None when unknown)."""
     want = checker.info.types.get(id(stmt.options)) if stmt is not None else None
     return T.element_type(T.strip_optional(want)) if want is not None else None
 
 
-def _answer_type(checker, stmt: ast.Choose | None) -> T.Type | None:
+def _answer_type(checker, stmt: Choose | None) -> T.Type | None:
     """The type of the decision's answer (None when no ruleset asks it)."""
     if stmt is None:
         return None

@@ -18,7 +18,7 @@ from ruleslang.lang.check.state import CheckState, TableInfo
 from ruleslang.lang.check.typecheck import CheckInfo
 from ruleslang.lang.compose.composition import Ruleset
 from ruleslang.lang.scope import GlobalScope
-from ruleslang.lang.syntax import ast
+from ruleslang.lang.syntax.statements import Choose
 
 
 class Stage(NamedTuple):
@@ -58,7 +58,7 @@ class Program:
     formula_types: dict[str, tuple]
     order: list[str]
     tables: dict[str, TableInfo]
-    decision_ids: dict[str, ast.Choose]
+    decision_ids: dict[str, Choose]
     capabilities: Capabilities
     diagnostics: list[Diagnostic] = field(default_factory=list)
 

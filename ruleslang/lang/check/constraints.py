@@ -8,13 +8,16 @@ from ruleslang.lang.check.state import CheckState
 from ruleslang.lang.check.statements import owner_body
 from ruleslang.lang.compose.previous import is_hidden_name
 from ruleslang.lang.syntax import ast
+from ruleslang.lang.syntax.statements import (AddEffect, ChangeEffect, Choose, HitEffect, MoveEffect, RemoveEffect,
+                                              RetreatEffect, RunEffect, SetEffect, SubmergeEffect, WinEffect)
+from ruleslang.lang.syntax.declarations import ConstraintDecl
 
 # statements that change the game or ask players: a constraint may use none of them
-_EFFECTS = (ast.ChangeEffect, ast.SetEffect, ast.AddEffect, ast.RemoveEffect, ast.MoveEffect, ast.WinEffect,
-            ast.RunEffect, ast.Choose, ast.HitEffect, ast.SubmergeEffect, ast.RetreatEffect)
+_EFFECTS = (ChangeEffect, SetEffect, AddEffect, RemoveEffect, MoveEffect, WinEffect,
+            RunEffect, Choose, HitEffect, SubmergeEffect, RetreatEffect)
 
 
-def constraint(state: CheckState, name: str, decl: ast.ConstraintDecl) -> None:
+def constraint(state: CheckState, name: str, decl: ConstraintDecl) -> None:
     """A constraint: it guards an action the host provides, names the action's values, and changes nothing."""
     actions = state.capabilities.actions
     action = actions.get(decl.action.text)
@@ -34,18 +37,18 @@ def constraint(state: CheckState, name: str, decl: ast.ConstraintDecl) -> None:
         params = [(p, t) for p, (_, t) in zip(decl.params, action)]
     owner_body(state, name, decl, decl.body, params)
     for stmt in ast.walk(decl.body):
-        if isinstance(stmt, ast.RunEffect) and is_hidden_name(stmt.name.text):
+        if isinstance(stmt, RunEffect) and is_hidden_name(stmt.name.text):
             _replaced_constraint(state, decl, stmt)  # `run previous`: checks, changes nothing
         elif isinstance(stmt, _EFFECTS):
             state.error("T323", "a constraint only checks; it cannot change the game or ask players",
                         stmt.span)
 
 
-def _replaced_constraint(state: CheckState, decl: ast.ConstraintDecl, stmt: ast.RunEffect) -> None:
+def _replaced_constraint(state: CheckState, decl: ConstraintDecl, stmt: RunEffect) -> None:
     """`run previous` in a constraint override: the replaced constraint is given this one's values of
     the action, so it must guard the same action (R255 otherwise)."""
     target = state.scope.symbols.get(stmt.name.text)
-    if target is None or not isinstance(target.decl, ast.ConstraintDecl):
+    if target is None or not isinstance(target.decl, ConstraintDecl):
         return  # not a constraint: the statement checker said so
     if target.decl.action.text != decl.action.text:
         state.error("R255", f"'run previous' runs the replaced constraint on {target.decl.action.text} with the "

@@ -10,6 +10,10 @@ from ruleslang.lang.check.state import CheckState
 from ruleslang.lang.compose.composition import Ruleset
 from ruleslang.lang.scope import Symbol
 from ruleslang.lang.syntax import ast
+from ruleslang.lang.syntax.expressions import Call, Name
+from ruleslang.lang.syntax.declarations import (AdviceDecl, AttributeDecl, CounterDecl, EnumDecl, FactDecl, NamedType,
+                                                OptionDecl, OptionalType, PlayerDecl, SideDecl, TagDecl, TypeDecl,
+                                                UnitDecl)
 
 
 def enumerations(state: CheckState) -> None:
@@ -38,15 +42,15 @@ def enumerations(state: CheckState) -> None:
                 spaces.add_alias(alias, s.name)
     for d in state.defs.values():
         decl, name = d.decl, d.name
-        if isinstance(decl, ast.PlayerDecl):
+        if isinstance(decl, PlayerDecl):
             scope.enums["player"].add(name)
-        elif isinstance(decl, ast.SideDecl):
+        elif isinstance(decl, SideDecl):
             scope.enums["side"].add(name)
-        elif isinstance(decl, ast.UnitDecl):
+        elif isinstance(decl, UnitDecl):
             scope.enums["unittype"].add(name)
-        elif isinstance(decl, ast.TagDecl):
+        elif isinstance(decl, TagDecl):
             scope.enums["tag"].add(name)
-        elif isinstance(decl, ast.EnumDecl):
+        elif isinstance(decl, EnumDecl):
             if name in scope.enums or name in T.BUILTIN_TYPE_NAMES:
                 state.error("R202", f"'{name}' is already the name of a type", decl.name.span)
                 continue
@@ -65,10 +69,10 @@ def enumerations(state: CheckState) -> None:
 def _sides_against_map(state: CheckState, gm) -> None:
     for d in state.defs.values():
         decl, name = d.decl, d.name
-        if isinstance(decl, ast.PlayerDecl) and name not in [p.name for p in gm.players]:
+        if isinstance(decl, PlayerDecl) and name not in [p.name for p in gm.players]:
             state.error("R230", f"player '{name}' is not a player of map '{gm.name}'", decl.name.span,
                         hint="the map's players: " + ", ".join(p.name for p in gm.players))
-        if isinstance(decl, ast.SideDecl) and name in gm.sides:
+        if isinstance(decl, SideDecl) and name in gm.sides:
             want = list(gm.sides[name])
             got = [m.text for m in decl.members]
             if sorted(want) != sorted(got):
@@ -85,13 +89,13 @@ def symbols(state: CheckState) -> None:
     for d in state.defs.values():
         decl, name = d.decl, d.name
         kind = decl.kind
-        if isinstance(decl, ast.TagDecl):
+        if isinstance(decl, TagDecl):
             # tags are read where a tag is expected: a namespace of their own, like enum members
             scope.members.setdefault(name, []).append(scope.enums["tag"].by_name[name])
             continue
-        if isinstance(decl, ast.AdviceDecl):
+        if isinstance(decl, AdviceDecl):
             continue  # read by bots through its target, never by name in the rules (check/advice.py)
-        if isinstance(decl, ast.AttributeDecl):
+        if isinstance(decl, AttributeDecl):
             # Attributes are read as fields (u.attack, s.capital): a namespace of their own.
             sym = Symbol(name, "attribute", decl, d.origin)
             (scope.space_attributes if decl.on_spaces else scope.unit_attributes)[name] = sym
@@ -108,16 +112,16 @@ def symbols(state: CheckState) -> None:
         if name in BUILTINS:
             _shadowed_in_used(state, name, decl, d.origin)
         sym = Symbol(name, kind, decl, d.origin)
-        if isinstance(decl, ast.PlayerDecl):
+        if isinstance(decl, PlayerDecl):
             sym.value, sym.type = scope.enums["player"].by_name[name], T.PLAYER
-        elif isinstance(decl, ast.SideDecl):
+        elif isinstance(decl, SideDecl):
             sym.value, sym.type = scope.enums["side"].by_name[name], T.SIDE
-        elif isinstance(decl, ast.UnitDecl):
+        elif isinstance(decl, UnitDecl):
             sym.value, sym.type = scope.enums["unittype"].by_name[name], T.UNITTYPE
         scope.symbols[name] = sym
     for d in state.defs.values():
         name = d.name
-        if isinstance(d.decl, ast.SideDecl):
+        if isinstance(d.decl, SideDecl):
             for member in d.decl.members:
                 if member.text not in scope.enums["player"].by_name:
                     suggestion = did_you_mean(member.text, list(scope.enums["player"].by_name), n=2)
@@ -135,7 +139,7 @@ def _shadowed_in_used(state: CheckState, name: str, decl, origin: str) -> None:
         if other.origin not in used or other.decl is None:
             continue
         call = next((n for n in ast.walk(other.decl)
-                     if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == name), None)
+                     if isinstance(n, Call) and isinstance(n.func, Name) and n.func.id == name), None)
         if call is not None:
             state.error("R218", f"'{name}' is a built-in function that {other.origin} calls; this definition "
                                 f"would replace it there too", decl.name.span,
@@ -167,18 +171,18 @@ def _used_refs(root: Ruleset, origin: str) -> set[str]:
 def declared_types(state: CheckState) -> None:
     """Every `type` declaration resolved; types defined through each other are R220."""
     for name, d in state.defs.items():
-        if isinstance(d.decl, ast.TypeDecl):
+        if isinstance(d.decl, TypeDecl):
             _type_cycle(state, name, d.decl)
             state.named_type(name, d.decl.name.span)
 
 
-def _type_cycle(state: CheckState, name: str, decl: ast.TypeDecl) -> None:
+def _type_cycle(state: CheckState, name: str, decl: TypeDecl) -> None:
     seen = [name]
     reported = state.type_cycles
 
     def visit(texpr):
         for node in ast.walk(texpr):
-            if isinstance(node, (ast.NamedType, ast.OptionalType)):
+            if isinstance(node, (NamedType, OptionalType)):
                 sym = state.scope.symbols.get(node.name)
                 if sym is not None and sym.kind == "type":
                     if node.name in seen:
@@ -212,7 +216,7 @@ def units(state: CheckState) -> None:
     attrs = state.scope.unit_attributes
     for name, sym in state.scope.symbols.items():
         decl = sym.decl
-        if not isinstance(decl, ast.UnitDecl):
+        if not isinstance(decl, UnitDecl):
             continue
         given = set()
         for ident, value in decl.attributes:
@@ -241,14 +245,14 @@ def options_facts_counters(state: CheckState) -> None:
     """Options, facts and counters: their types and defaults (a counter's start may not roll dice)."""
     for name, sym in state.scope.symbols.items():
         decl = sym.decl
-        if isinstance(decl, ast.OptionDecl):
+        if isinstance(decl, OptionDecl):
             sym.type = state.resolve_type(decl.type)
             state.constant_expr(decl.default, sym.type)
-        elif isinstance(decl, ast.FactDecl):
+        elif isinstance(decl, FactDecl):
             sym.type = state.resolve_type(decl.type)
             if decl.default is not None:
                 state.constant_expr(decl.default, sym.type)
-        elif isinstance(decl, ast.CounterDecl):
+        elif isinstance(decl, CounterDecl):
             if decl.default is not None:
                 frame = state.params_frame(decl, decl.params)
                 state.tc.frame = frame

@@ -6,7 +6,8 @@ from ruleslang.base.diagnostics import Related
 from ruleslang.lang import types as T
 from ruleslang.lang.check.state import CheckState
 from ruleslang.lang.check.typecheck import CheckInfo, Frame, TypeChecker
-from ruleslang.lang.syntax import ast
+from ruleslang.lang.syntax.declarations import (ConstantDecl, CounterDecl, DieTableDecl, FormulaDecl, ModifiersDecl,
+                                                TableDecl)
 
 
 def check(state: CheckState) -> None:
@@ -39,7 +40,7 @@ def check(state: CheckState) -> None:
 
 def _result_type(state: CheckState, name: str, decl) -> T.Type | None:
     """The type of the value a live value definition gives (declared or inferred)."""
-    if isinstance(decl, (ast.TableDecl, ast.DieTableDecl)):
+    if isinstance(decl, (TableDecl, DieTableDecl)):
         return getattr(state.scope.symbols.get(name), "rows_type", None)
     entry = state.formula_types.get(name)
     return entry[1] if entry is not None else None
@@ -52,18 +53,18 @@ def _old_result_type(state: CheckState, decl) -> T.Type | None:
     """
     mark = len(state.diags)
     try:
-        if isinstance(decl, ast.ModifiersDecl):
+        if isinstance(decl, ModifiersDecl):
             return state.resolve_type(decl.result) if decl.result is not None else T.INT
-        if isinstance(decl, (ast.FormulaDecl, ast.DieTableDecl)):
+        if isinstance(decl, (FormulaDecl, DieTableDecl)):
             return state.resolve_type(decl.result) if decl.result is not None else None
-        if isinstance(decl, ast.ConstantDecl) and decl.type is None:
+        if isinstance(decl, ConstantDecl) and decl.type is None:
             # a constant's type is its value's: check that value on a scratch checker
             scratch = TypeChecker(state.scope, CheckInfo(), [], state.formula_types)
             scratch.frame = Frame(id(decl), scratch.info)
             return scratch.check(decl.value)
-        if isinstance(decl, (ast.CounterDecl, ast.ConstantDecl)):
+        if isinstance(decl, (CounterDecl, ConstantDecl)):
             return state.resolve_type(decl.type)
-        if isinstance(decl, ast.TableDecl):
+        if isinstance(decl, TableDecl):
             if decl.columns is None:
                 return state.resolve_type(decl.result)
             return T.RecordType(tuple((c.name.text, state.resolve_type(c.type)) for c in decl.columns))
@@ -73,13 +74,13 @@ def _old_result_type(state: CheckState, decl) -> T.Type | None:
 
 
 def _param_types(state: CheckState, decl) -> tuple | None:
-    if isinstance(decl, (ast.FormulaDecl, ast.ModifiersDecl)):
+    if isinstance(decl, (FormulaDecl, ModifiersDecl)):
         return tuple(state.resolve_type(p.type) for p in decl.params or ())
-    if isinstance(decl, (ast.TableDecl, ast.CounterDecl)):
+    if isinstance(decl, (TableDecl, CounterDecl)):
         return tuple(state.resolve_type(p.type) for p in decl.params)
-    if isinstance(decl, ast.DieTableDecl):
+    if isinstance(decl, DieTableDecl):
         return (T.INT,)
-    if isinstance(decl, ast.ConstantDecl):
+    if isinstance(decl, ConstantDecl):
         return ()
     return None
 

@@ -14,6 +14,10 @@ from ruleslang.lang.check.state import RUNNABLE_KINDS, CheckState
 from ruleslang.lang.check.statements import block_in, owner_body
 from ruleslang.lang.check.typecheck import Frame
 from ruleslang.lang.syntax import ast
+from ruleslang.lang.syntax.expressions import Lambda
+from ruleslang.lang.syntax.statements import RunEffect
+from ruleslang.lang.syntax.declarations import (ConstraintDecl, CustomProcedure, HookDecl, PhaseDecl,
+                                                RuntimeProcedure, SequenceDecl, StepDecl)
 
 
 def check(state: CheckState) -> None:
@@ -21,9 +25,9 @@ def check(state: CheckState) -> None:
     symbols = state.scope.symbols
     for name, sym in symbols.items():
         decl = sym.decl
-        if isinstance(decl, (ast.PhaseDecl, ast.StepDecl)):
+        if isinstance(decl, (PhaseDecl, StepDecl)):
             _phase_or_step(state, name, decl)
-        elif isinstance(decl, ast.SequenceDecl):
+        elif isinstance(decl, SequenceDecl):
             for item in decl.items:
                 target = symbols.get(item.text)
                 if target is None or target.kind not in RUNNABLE_KINDS:
@@ -31,21 +35,21 @@ def check(state: CheckState) -> None:
                                                           if s.kind in RUNNABLE_KINDS], n=3)
                     state.error("R201", f"sequence {name}: '{item.text}' is not a phase or step", item.span,
                                 hint=suggestion)
-        elif isinstance(decl, ast.HookDecl):
+        elif isinstance(decl, HookDecl):
             _hook(state, name, decl)
-        elif isinstance(decl, ast.ConstraintDecl):
+        elif isinstance(decl, ConstraintDecl):
             constraints.constraint(state, name, decl)
 
 
 def _phase_or_step(state: CheckState, name: str, decl) -> None:
     proc = decl.procedure
-    if isinstance(proc, ast.RuntimeProcedure):
+    if isinstance(proc, RuntimeProcedure):
         _runtime_settings(state, decl, proc)
         return
     owner_body(state, name, decl, proc.body, [])
 
 
-def _runtime_settings(state: CheckState, decl, proc: ast.RuntimeProcedure) -> None:
+def _runtime_settings(state: CheckState, decl, proc: RuntimeProcedure) -> None:
     """A `runtime NAME with {...}` phase or step: NAME is a procedure of the host, given the settings it needs."""
     caps = state.capabilities
     if not caps.hosted:
@@ -72,7 +76,7 @@ def _runtime_settings(state: CheckState, decl, proc: ast.RuntimeProcedure) -> No
             if want is None:
                 state.error("T303", f"runtime procedure {proc.name.text} has no setting '{ident.text}'",
                             ident.span, hint="settings: " + (", ".join(settings) or "none"))
-                if not isinstance(value, ast.Lambda):
+                if not isinstance(value, Lambda):
                     state.tc.check(value)
             elif isinstance(want, T.FnType):
                 state.tc.check_function_arg(value, want.params, want.result)
@@ -81,7 +85,7 @@ def _runtime_settings(state: CheckState, decl, proc: ast.RuntimeProcedure) -> No
         state.tc.frame = None
 
 
-def _hook(state: CheckState, name: str, decl: ast.HookDecl) -> None:
+def _hook(state: CheckState, name: str, decl: HookDecl) -> None:
     target = state.scope.symbols.get(decl.target.phase.text)
     if target is None or target.kind not in RUNNABLE_KINDS:
         suggestion = did_you_mean(decl.target.phase.text, [n for n, s in state.scope.symbols.items()
@@ -115,14 +119,14 @@ def run_cycles(state: CheckState) -> None:
     for name, sym in symbols.items():
         decl = sym.decl
         body = None
-        if isinstance(decl, (ast.PhaseDecl, ast.StepDecl)) and isinstance(decl.procedure, ast.CustomProcedure):
+        if isinstance(decl, (PhaseDecl, StepDecl)) and isinstance(decl.procedure, CustomProcedure):
             body = decl.procedure.body
-        elif isinstance(decl, ast.HookDecl):
+        elif isinstance(decl, HookDecl):
             body = decl.body
             graph.setdefault(decl.target.phase.text, []).append((name, decl.name))
         if body is not None:
             for node in ast.walk(body):
-                if isinstance(node, ast.RunEffect):
+                if isinstance(node, RunEffect):
                     graph.setdefault(name, []).append((node.name.text, node))
     visiting: dict[str, int] = {}
 

@@ -6,7 +6,9 @@ from ruleslang.base.suggest import did_you_mean
 from ruleslang.lang import types as T
 from ruleslang.lang.check.state import RUNNABLE_KINDS, CheckState
 from ruleslang.lang.check.typecheck import Frame
-from ruleslang.lang.syntax import ast
+from ruleslang.lang.syntax.statements import Let
+from ruleslang.lang.syntax.declarations import (Expect, ExpectAction, ExpectError, TestAnswer, TestBattle, TestFact,
+                                                TestOption, TestRun, TestScenario)
 
 
 def check(state: CheckState) -> None:
@@ -34,13 +36,13 @@ def _symbol_of_kind(state: CheckState, ident, kinds, what: str, hint: str | None
 
 def _test_line(state: CheckState, line, frame: Frame) -> None:
     tc = state.tc
-    if isinstance(line, ast.TestOption):
+    if isinstance(line, TestOption):
         sym = _symbol_of_kind(state, line.name, ("option",), "an option")
         if sym is None:
             tc.check(line.value)
         else:
             tc.expect(line.value, sym.type)
-    elif isinstance(line, ast.TestAnswer):
+    elif isinstance(line, TestAnswer):
         key = line.target.text
         stmt = state.decision_ids.get(key)
         if stmt is None:
@@ -54,38 +56,38 @@ def _test_line(state: CheckState, line, frame: Frame) -> None:
             elem = T.element_type(T.strip_optional(want)) if want is not None else None
             expected = elem if stmt.mode == "one" else T.SetType(elem or T.ANY)
             tc.expect(line.value, expected or T.ANY)
-    elif isinstance(line, ast.Let):
+    elif isinstance(line, Let):
         t = tc.check(line.value)
         state.declare_local(frame, line.name, t)
-    elif isinstance(line, ast.TestRun):
+    elif isinstance(line, TestRun):
         _symbol_of_kind(state, line.phase, RUNNABLE_KINDS, "a phase or step")
         if line.player is not None:
             tc.expect(line.player, T.PLAYER)
-    elif isinstance(line, ast.TestFact):
+    elif isinstance(line, TestFact):
         sym = _symbol_of_kind(state, line.name, ("fact",), "a fact", "declare it: fact NAME: TYPE")
         if sym is None:
             tc.check(line.value)
         else:
             tc.expect(line.value, sym.type)
-    elif isinstance(line, ast.TestBattle):
+    elif isinstance(line, TestBattle):
         tc.expect(line.space, T.SPACE)
         tc.expect(line.attacker, T.PLAYER)
         if line.sea_zone is not None:
             tc.expect(line.sea_zone, T.SPACE)
-    elif isinstance(line, ast.Expect):
+    elif isinstance(line, Expect):
         tc.expect(line.expr, T.BOOL)
-    elif isinstance(line, ast.ExpectError):
-        if isinstance(line.expr, ast.TestRun):
+    elif isinstance(line, ExpectError):
+        if isinstance(line.expr, TestRun):
             _test_line(state, line.expr, frame)
         else:
             tc.check(line.expr)
-    elif isinstance(line, ast.ExpectAction):
+    elif isinstance(line, ExpectAction):
         _expect_action(state, line)
-    elif isinstance(line, ast.TestScenario) and line.changes is not None:
+    elif isinstance(line, TestScenario) and line.changes is not None:
         pass  # scenario changes are data, validated against the scenario schema when the test runs
 
 
-def _expect_action(state: CheckState, line: ast.ExpectAction) -> None:
+def _expect_action(state: CheckState, line: ExpectAction) -> None:
     """`expect allowed/refused ACTION(...)`: an action of the host, given its values."""
     tc = state.tc
     actions = state.capabilities.actions

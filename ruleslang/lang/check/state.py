@@ -16,6 +16,9 @@ from ruleslang.lang.check.typecheck import CheckInfo, Frame, TypeChecker
 from ruleslang.lang.compose.composition import Ruleset
 from ruleslang.lang.scope import GlobalScope
 from ruleslang.lang.syntax import ast
+from ruleslang.lang.syntax.statements import Choose
+from ruleslang.lang.syntax.declarations import (DieTableDecl, ListType, NamedType, OptionalType, RecordType, SetType,
+                                                TableDecl)
 
 # what `run NAME`, a sequence, a hook or a rule test's `run` can name
 RUNNABLE_KINDS = ("phase", "step")
@@ -25,7 +28,7 @@ RUNNABLE_KINDS = ("phase", "step")
 class TableInfo:
     """A checked table: key types, row type, and keys known at check time."""
 
-    decl: ast.TableDecl | ast.DieTableDecl
+    decl: TableDecl | DieTableDecl
     key_types: tuple[T.Type, ...]
     row_type: T.Type
     keys: list[tuple]  # per row: tuple of key specs: ("value", v) or ("range", lo, hi)
@@ -50,7 +53,7 @@ class CheckState:
         self.type_cycles: set[frozenset] = set()
         self.order: list[str] = []
         self.tables: dict[str, TableInfo] = {}
-        self.decision_ids: dict[str, ast.Choose] = {}
+        self.decision_ids: dict[str, Choose] = {}
         # the phase, step, hook or check whose body is being checked: its decisions are named after it
         self.current_owner: str | None = None
 
@@ -60,14 +63,14 @@ class CheckState:
 
     def resolve_type(self, texpr) -> T.Type:
         """The type a written type expression stands for (ANY, reported, when it names no type)."""
-        if isinstance(texpr, ast.NamedType) or isinstance(texpr, ast.OptionalType):
+        if isinstance(texpr, NamedType) or isinstance(texpr, OptionalType):
             base = self.named_type(texpr.name, texpr.span)
-            return T.OptionalType(base) if isinstance(texpr, ast.OptionalType) else base
-        if isinstance(texpr, ast.SetType):
+            return T.OptionalType(base) if isinstance(texpr, OptionalType) else base
+        if isinstance(texpr, SetType):
             return T.SetType(self.resolve_type(texpr.element))
-        if isinstance(texpr, ast.ListType):
+        if isinstance(texpr, ListType):
             return T.ListType(self.resolve_type(texpr.element))
-        if isinstance(texpr, ast.RecordType):
+        if isinstance(texpr, RecordType):
             return T.RecordType(tuple((ident.text, self.resolve_type(t)) for ident, t in texpr.fields))
         return T.ANY
 

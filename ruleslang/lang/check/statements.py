@@ -10,10 +10,13 @@ from ruleslang.lang.builtins.board import SETTABLE_PROPERTIES
 from ruleslang.lang.compose.previous import is_hidden_name
 from ruleslang.lang.check.state import RUNNABLE_KINDS, CheckState
 from ruleslang.lang.check.typecheck import Frame
-from ruleslang.lang.syntax import ast
+from ruleslang.lang.syntax.expressions import Call, Name
+from ruleslang.lang.syntax.statements import (AddEffect, Block, ChangeEffect, Choose, ForStmt, HitEffect, IfStmt, Let,
+                                              LogEffect, MoveEffect, RemoveEffect, Require, RetreatEffect, RunEffect,
+                                              SetEffect, SubmergeEffect, WinEffect)
 
 
-def owner_body(state: CheckState, name: str, owner, block: ast.Block, params) -> None:
+def owner_body(state: CheckState, name: str, owner, block: Block, params) -> None:
     """Check the body `block` of `owner` (named `name`) in a new frame holding `params` (ident, type)."""
     frame = Frame(id(owner), state.info)
     state.info.frames[id(owner)] = frame.size
@@ -26,7 +29,7 @@ def owner_body(state: CheckState, name: str, owner, block: ast.Block, params) ->
     state.tc.frame = None
 
 
-def block_in(state: CheckState, block: ast.Block, frame: Frame) -> None:
+def block_in(state: CheckState, block: Block, frame: Frame) -> None:
     """Check `block` in a nested scope of `frame`."""
     frame.push()
     for stmt in block.stmts:
@@ -36,22 +39,22 @@ def block_in(state: CheckState, block: ast.Block, frame: Frame) -> None:
 
 def _stmt(state: CheckState, stmt, frame: Frame) -> None:
     tc = state.tc
-    if isinstance(stmt, ast.Let):
+    if isinstance(stmt, Let):
         t = tc.check(stmt.value)
         state.declare_local(frame, stmt.name, t)
-    elif isinstance(stmt, ast.Choose):
+    elif isinstance(stmt, Choose):
         _choose(state, stmt, frame)
-    elif isinstance(stmt, ast.Require):
+    elif isinstance(stmt, Require):
         tc.expect(stmt.cond, T.BOOL)
         if stmt.message is not None:
             tc.expect(stmt.message, T.TEXT)
-    elif isinstance(stmt, ast.IfStmt):
+    elif isinstance(stmt, IfStmt):
         for cond, block in stmt.branches:
             tc.expect(cond, T.BOOL)
             block_in(state, block, frame)
         if stmt.else_block is not None:
             block_in(state, stmt.else_block, frame)
-    elif isinstance(stmt, ast.ForStmt):
+    elif isinstance(stmt, ForStmt):
         it = T.strip_optional(tc.check(stmt.iterable))
         elem = T.element_type(it)
         if elem is None:
@@ -63,7 +66,7 @@ def _stmt(state: CheckState, stmt, frame: Frame) -> None:
             tc.expect(stmt.condition, T.BOOL)
         block_in(state, stmt.body, frame)
         frame.pop()
-    elif isinstance(stmt, ast.ChangeEffect):
+    elif isinstance(stmt, ChangeEffect):
         t = _settable(state, stmt.target, "change")
         amount = tc.check(stmt.amount)
         if t is not None and not T.is_numeric(T.strip_optional(t)):
@@ -71,40 +74,40 @@ def _stmt(state: CheckState, stmt, frame: Frame) -> None:
                         stmt.target.span, hint="use 'set ... to' instead")
         elif not T.is_numeric(T.strip_optional(amount)):
             state.error("T301", f"expected a number to change by, found {amount}", stmt.amount.span)
-    elif isinstance(stmt, ast.SetEffect):
+    elif isinstance(stmt, SetEffect):
         t = _settable(state, stmt.target, "set")
         if t is not None:
             tc.expect(stmt.value, t)
         else:
             tc.check(stmt.value)
-    elif isinstance(stmt, ast.AddEffect):
+    elif isinstance(stmt, AddEffect):
         tc.expect(stmt.count, T.INT)
         tc.expect(stmt.unit_type, T.UNITTYPE)
         tc.expect(stmt.space, T.SPACE)
         if stmt.owner is not None:
             tc.expect(stmt.owner, T.PLAYER)
-    elif isinstance(stmt, ast.RemoveEffect):
+    elif isinstance(stmt, RemoveEffect):
         _units_arg(state, stmt.units, "remove")
-    elif isinstance(stmt, ast.MoveEffect):
+    elif isinstance(stmt, MoveEffect):
         _units_arg(state, stmt.units, "move")
         tc.expect(stmt.to, T.SPACE)
-    elif isinstance(stmt, ast.LogEffect):
+    elif isinstance(stmt, LogEffect):
         tc.expect(stmt.message, T.TEXT)
-    elif isinstance(stmt, ast.WinEffect):
+    elif isinstance(stmt, WinEffect):
         t = tc.check(stmt.winner, T.SIDE)
         if not (T.assignable(t, T.SIDE) or T.assignable(t, T.PLAYER)):
             state.error("T301", f"'win' names a side or a player, found {t}", stmt.winner.span)
         if stmt.reason is not None:
             tc.check(stmt.reason)
-    elif isinstance(stmt, ast.HitEffect):
+    elif isinstance(stmt, HitEffect):
         tc.expect(stmt.count, T.INT)
         _units_arg(state, stmt.units, "hit")
         tc.expect(stmt.chooser, T.PLAYER)
-    elif isinstance(stmt, ast.SubmergeEffect):
+    elif isinstance(stmt, SubmergeEffect):
         _units_arg(state, stmt.units, "submerge")
-    elif isinstance(stmt, ast.RetreatEffect):
+    elif isinstance(stmt, RetreatEffect):
         tc.expect(stmt.to, T.SPACE)
-    elif isinstance(stmt, ast.RunEffect):
+    elif isinstance(stmt, RunEffect):
         target = state.scope.symbols.get(stmt.name.text)
         # a hook or constraint an override replaced and runs (`run previous`: lang/compose/previous.py)
         replaced = (target is not None and target.kind in ("hook", "constraint")
@@ -122,11 +125,11 @@ def _units_arg(state: CheckState, node, verb: str) -> None:
 def _settable(state: CheckState, target, verb: str) -> T.Type | None:
     """The type held by a `change`/`set` target: a counter, treasury(p) or controller(s)."""
     tc = state.tc
-    if isinstance(target, ast.Name):
+    if isinstance(target, Name):
         sym = state.scope.symbols.get(target.id)
         if sym is not None and sym.kind == "counter" and not sym.decl.params:
             return tc.check(target)
-    if isinstance(target, ast.Call) and isinstance(target.func, ast.Name):
+    if isinstance(target, Call) and isinstance(target.func, Name):
         name = target.func.id
         sym = state.scope.symbols.get(name)
         if sym is not None and sym.kind == "counter":
@@ -141,7 +144,7 @@ def _settable(state: CheckState, target, verb: str) -> T.Type | None:
     return None
 
 
-def _choose(state: CheckState, stmt: ast.Choose, frame: Frame) -> None:
+def _choose(state: CheckState, stmt: Choose, frame: Frame) -> None:
     tc = state.tc
     opts = T.strip_optional(tc.check(stmt.options))
     elem = T.element_type(opts)

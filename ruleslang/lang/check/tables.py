@@ -7,7 +7,8 @@ from ruleslang.lang import types as T
 from ruleslang.lang.check.state import CheckState, TableInfo
 from ruleslang.lang.check.typecheck import Frame
 from ruleslang.lang.scope import Symbol
-from ruleslang.lang.syntax import ast
+from ruleslang.lang.syntax.expressions import BoolLit, Field, IntLit, Name, Range, StringLit, Unary
+from ruleslang.lang.syntax.declarations import DieTableDecl, TableDecl, TableRow
 from ruleslang.lang.values import format_value
 
 
@@ -18,7 +19,7 @@ class _NotConst:
 _NOT_CONST = _NotConst()
 
 
-def table_signature(state: CheckState, sym: Symbol, decl: ast.TableDecl) -> None:
+def table_signature(state: CheckState, sym: Symbol, decl: TableDecl) -> None:
     """A table's key types and row type; a column named like a key is R202."""
     key_types = tuple(state.resolve_type(p.type) for p in decl.params)
     names = [p.name.text for p in decl.params]
@@ -43,7 +44,7 @@ def table_signature(state: CheckState, sym: Symbol, decl: ast.TableDecl) -> None
     sym.rows_type = row
 
 
-def die_table_signature(state: CheckState, sym: Symbol, decl: ast.DieTableDecl) -> None:
+def die_table_signature(state: CheckState, sym: Symbol, decl: DieTableDecl) -> None:
     """A die table's row type; its key is the roll."""
     row = state.resolve_type(decl.result)
     full = T.RecordType((("roll", T.INT), ("value", row)), f"row of {sym.name}")
@@ -52,7 +53,7 @@ def die_table_signature(state: CheckState, sym: Symbol, decl: ast.DieTableDecl) 
     sym.rows_type = row
 
 
-def table(state: CheckState, sym: Symbol, decl: ast.TableDecl) -> None:
+def table(state: CheckState, sym: Symbol, decl: TableDecl) -> None:
     """A table's rows, recorded in `state.tables`."""
     key_types = sym.params_types
     if decl.columns is not None:
@@ -67,11 +68,11 @@ def table(state: CheckState, sym: Symbol, decl: ast.TableDecl) -> None:
     state.tables[sym.name] = TableInfo(decl, key_types, sym.rows_type, keys, columns)
 
 
-def die_table(state: CheckState, sym: Symbol, decl: ast.DieTableDecl) -> None:
+def die_table(state: CheckState, sym: Symbol, decl: DieTableDecl) -> None:
     """A die table's rows: each roll of its dice has exactly one (T321 otherwise); recorded in `state.tables`."""
     count, sides = decl.dice.count, decl.dice.sides
     keys = _rows(state, sym, decl, (T.INT,), (sym.rows_type,))
-    covered: dict[int, ast.TableRow] = {}
+    covered: dict[int, TableRow] = {}
     lo_roll, hi_roll = count, count * sides
     for specs, row in zip(keys, decl.rows):
         if not specs or specs[0] is None:
@@ -94,7 +95,7 @@ def die_table(state: CheckState, sym: Symbol, decl: ast.DieTableDecl) -> None:
 
 def _key_spec(state: CheckState, expr, key_type: T.Type):
     """A key cell's value, known at check time: ("value", v) or ("range", lo, hi)."""
-    if isinstance(expr, ast.Range):
+    if isinstance(expr, Range):
         if T.strip_optional(key_type) != T.INT:
             state.error("T317", f"a range key needs an int key, not {key_type}", expr.span)
             return None
@@ -130,19 +131,19 @@ def _const_int(state: CheckState, expr):
 
 
 def _const_value(state: CheckState, expr):
-    if isinstance(expr, ast.IntLit):
+    if isinstance(expr, IntLit):
         return expr.value
-    if isinstance(expr, ast.Unary) and isinstance(expr.operand, ast.IntLit):
+    if isinstance(expr, Unary) and isinstance(expr.operand, IntLit):
         return -expr.operand.value if expr.op == "-" else expr.operand.value
-    if isinstance(expr, ast.BoolLit):
+    if isinstance(expr, BoolLit):
         return expr.value
-    if isinstance(expr, ast.StringLit) and expr.is_plain:
+    if isinstance(expr, StringLit) and expr.is_plain:
         return state.info.coerce.get(id(expr), expr.plain)
-    if isinstance(expr, ast.Name):
+    if isinstance(expr, Name):
         res = state.info.names.get(id(expr))
         if res is not None and res.kind == "const":
             return res.value
-    if isinstance(expr, ast.Field):
+    if isinstance(expr, Field):
         fi = state.info.fields.get(id(expr))
         if fi is not None and fi.kind == "member":
             return fi.value
@@ -151,8 +152,8 @@ def _const_value(state: CheckState, expr):
 
 def _rows(state: CheckState, sym: Symbol, decl, key_types, value_types) -> list[tuple]:
     keys: list[tuple] = []
-    seen: dict[tuple, ast.TableRow] = {}
-    ranges: list[tuple[int, int | None, ast.TableRow]] = []
+    seen: dict[tuple, TableRow] = {}
+    ranges: list[tuple[int, int | None, TableRow]] = []
     for row in decl.rows:
         if len(row.keys) != len(key_types):
             state.error("T319", f"table {sym.name} has {len(key_types)} key(s); this row has {len(row.keys)}",

@@ -13,6 +13,9 @@ from typing import Any, Callable
 
 from ruleslang.lang.compose.previous import PREVIOUS, is_hidden_name
 from ruleslang.lang.syntax import ast
+from ruleslang.lang.syntax.expressions import (BestOf, Binary, BoolOp, Call, Compare, Comprehension, Explain, Field,
+                                               If, In, Index, KeywordArg, Lambda, ListLit, Name, Not, Range,
+                                               RecordLit, SetLit, StringLit, Unary)
 from ruleslang.lang import types as T
 from ruleslang.lang.builtins.registry import REGISTRY as BUILTINS
 from ruleslang.base.diagnostics import Diagnostic, Related, error, warning
@@ -144,8 +147,8 @@ class TypeChecker:
     def warn(self, code, message, span, *, hint=None):
         self.diags.append(warning(code, message, span, hint=hint))
 
-    def callee_name(self, call: ast.Call) -> str:
-        return call.func.id if isinstance(call.func, ast.Name) else "this function"
+    def callee_name(self, call: Call) -> str:
+        return call.func.id if isinstance(call.func, Name) else "this function"
 
     def mark_random(self, node) -> None:
         self.info.random.add(id(node))
@@ -162,11 +165,11 @@ class TypeChecker:
         method = getattr(self, "_" + type(node).__name__)
         typ = method(node, expected)
         self.info.types[id(node)] = typ
-        if id(node) not in self.info.random and not isinstance(node, (ast.Lambda,)):
-            if isinstance(node, ast.Call) and self.callee_name(node) in EXACT_BUILTINS:
+        if id(node) not in self.info.random and not isinstance(node, (Lambda,)):
+            if isinstance(node, Call) and self.callee_name(node) in EXACT_BUILTINS:
                 return typ
             for child in ast.children(node):
-                if isinstance(child, ast.KeywordArg):
+                if isinstance(child, KeywordArg):
                     child = child.value
                 if id(child) in self.info.random and not isinstance(child, ast.Ident):
                     self.info.random.add(id(node))
@@ -175,7 +178,7 @@ class TypeChecker:
 
     def check_collection(self, node) -> T.Type | None:
         """The element type of an aggregate's argument: a generator or a set/list value."""
-        if isinstance(node, ast.Comprehension) and node.kind == "gen":
+        if isinstance(node, Comprehension) and node.kind == "gen":
             elem = self._comprehension_element(node)
             self.info.types[id(node)] = T.ListType(elem)
             return elem
@@ -187,7 +190,7 @@ class TypeChecker:
 
     def check_function_arg(self, node, params: tuple[T.Type, ...], result: T.Type) -> None:
         """An `x => ...` argument of a built-in, its parameter typed by the built-in."""
-        if not isinstance(node, ast.Lambda):
+        if not isinstance(node, Lambda):
             t = self.check(node)
             self.error("T301", f"expected a condition written as x => ..., found {_a(t)}", node.span,
                        hint="for example: x => allied(controller(x), p)")
@@ -355,9 +358,9 @@ class TypeChecker:
 
     # ------------------------------------------------------------------------------ calls
 
-    def _Call(self, node: ast.Call, expected):
+    def _Call(self, node: Call, expected):
         func = node.func
-        if not isinstance(func, ast.Name):
+        if not isinstance(func, Name):
             self.check(func)
             self.error("T309", "only named formulas, tables and built-ins can be called", func.span)
             self._check_args_loosely(node)
@@ -378,7 +381,7 @@ class TypeChecker:
             if name in AGGREGATES:
                 return bi.check(self, node)
             for arg in node.args:
-                if isinstance(arg, ast.Comprehension) and arg.kind == "gen":
+                if isinstance(arg, Comprehension) and arg.kind == "gen":
                     self.error("T311", f"{name} does not take a generator", arg.span,
                                hint="generators (e for x in s) go to sum, count, any, all, min and max")
             return bi.check(self, node)
@@ -391,16 +394,16 @@ class TypeChecker:
         self._check_args_loosely(node)
         return T.ANY
 
-    def _check_args_loosely(self, node: ast.Call) -> None:
+    def _check_args_loosely(self, node: Call) -> None:
         for a in node.args:
-            if isinstance(a, ast.Comprehension) and a.kind == "gen":
+            if isinstance(a, Comprehension) and a.kind == "gen":
                 self.check_collection(a)
-            elif not isinstance(a, ast.Lambda):
+            elif not isinstance(a, Lambda):
                 self.check(a)
         for k in node.kwargs:
             self.check(k.value)
 
-    def _call_definition(self, node: ast.Call, symbol: Symbol) -> T.Type:
+    def _call_definition(self, node: Call, symbol: Symbol) -> T.Type:
         ft = self.formula_types.get(symbol.name)
         params, result, random = ft if ft else (None, T.ANY, False)
         decl = symbol.decl
@@ -438,7 +441,7 @@ class TypeChecker:
             self.mark_random(node)
         return result
 
-    def _call_table(self, node: ast.Call, symbol: Symbol) -> T.Type:
+    def _call_table(self, node: Call, symbol: Symbol) -> T.Type:
         tref = symbol.type
         assert isinstance(tref, T.TableRefType)
         key_types = symbol.params_types
@@ -454,10 +457,10 @@ class TypeChecker:
 
     # ---------------------------------------------------------------------- field, index
 
-    def _Field(self, node: ast.Field, expected):
+    def _Field(self, node: Field, expected):
         fname = node.name.text
         obj = node.obj
-        if isinstance(obj, ast.Name) and (self.frame is None or self.frame.lookup(obj.id) is None):
+        if isinstance(obj, Name) and (self.frame is None or self.frame.lookup(obj.id) is None):
             symbol = self.scope.symbols.get(obj.id)
             if symbol is not None and symbol.kind == "enum":
                 enum = self.scope.enums.get(obj.id)
@@ -526,7 +529,7 @@ class TypeChecker:
         self.error("T312", f"{_a(t)} has no field '{fname}'", node.name.span)
         return T.ANY
 
-    def _Index(self, node: ast.Index, expected):
+    def _Index(self, node: Index, expected):
         t = T.strip_optional(self.check(node.obj))
         self.expect(node.index, T.INT)
         if isinstance(t, T.ListType):
@@ -538,14 +541,14 @@ class TypeChecker:
 
     # ------------------------------------------------------------------------ operators
 
-    def _Unary(self, node: ast.Unary, expected):
+    def _Unary(self, node: Unary, expected):
         t = T.strip_optional(self.check(node.operand))
         if not T.is_numeric(t):
             self.error("T301", f"'{node.op}' needs a number, found {_a(t)}", node.operand.span)
             return T.INT
         return t
 
-    def _Binary(self, node: ast.Binary, expected):
+    def _Binary(self, node: Binary, expected):
         lt = T.strip_optional(self.check(node.left))
         rt = T.strip_optional(self.check(node.right))
         if node.op == "+" and lt == T.TEXT and rt == T.TEXT:
@@ -567,7 +570,7 @@ class TypeChecker:
             return T.NUMBER
         return T.INT if (lt == T.INT and rt == T.INT) else (T.NUMBER if T.ANY not in (lt, rt) else T.ANY)
 
-    def _Compare(self, node: ast.Compare, expected):
+    def _Compare(self, node: Compare, expected):
         lt, rt = self._check_pair(node.left, node.right)
         if node.op in ("==", "!="):
             if T.join(lt, rt) is None:
@@ -591,11 +594,11 @@ class TypeChecker:
         rt = self.check(right, lt if _names_enum(lt) else None)
         return lt, rt
 
-    def _In(self, node: ast.In, expected):
+    def _In(self, node: In, expected):
         if _literal_like(node.collection) and not _literal_like(node.element):
             # `tier in {major, moderate}`: the element's type says which `major` is meant
             et = self.check(node.element)
-            want = T.SetType(et) if isinstance(node.collection, ast.SetLit) else T.ListType(et)
+            want = T.SetType(et) if isinstance(node.collection, SetLit) else T.ListType(et)
             ct = T.strip_optional(self.check(node.collection, want if _names_enum(et) else None))
             elem = T.element_type(ct)
             if elem is None:
@@ -618,16 +621,16 @@ class TypeChecker:
             self.error("T301", f"{_a(et)} can never be in {_a(ct)}", node.span)
         return T.BOOL
 
-    def _BoolOp(self, node: ast.BoolOp, expected):
+    def _BoolOp(self, node: BoolOp, expected):
         self.expect(node.left, T.BOOL)
         self.expect(node.right, T.BOOL)
         return T.BOOL
 
-    def _Not(self, node: ast.Not, expected):
+    def _Not(self, node: Not, expected):
         self.expect(node.operand, T.BOOL)
         return T.BOOL
 
-    def _Range(self, node: ast.Range, expected):
+    def _Range(self, node: Range, expected):
         self.expect(node.lo, T.INT)
         if node.hi is None:
             if not self.allow_open_range:
@@ -636,7 +639,7 @@ class TypeChecker:
         self.expect(node.hi, T.INT)
         return T.ListType(T.INT)
 
-    def _If(self, node: ast.If, expected):
+    def _If(self, node: If, expected):
         self.expect(node.cond, T.BOOL)
         a = self.check(node.then, expected)
         b = self.check(node.else_, expected)
@@ -646,7 +649,7 @@ class TypeChecker:
             return T.ANY
         return joined
 
-    def _Lambda(self, node: ast.Lambda, expected):
+    def _Lambda(self, node: Lambda, expected):
         self.error("T314", "a condition written x => ... is only allowed as an argument of a built-in "
                            "such as connected", node.span)
         return T.ANY
@@ -675,7 +678,7 @@ class TypeChecker:
         want = T.element_type(expected) if isinstance(expected, T.SetType) else None
         return T.SetType(self._items(node.items, want))
 
-    def _RecordLit(self, node: ast.RecordLit, expected):
+    def _RecordLit(self, node: RecordLit, expected):
         target = T.strip_optional(expected) if expected is not None else None
         if isinstance(target, T.RecordType):
             names = {n for n, _ in target.fields}
@@ -696,7 +699,7 @@ class TypeChecker:
         fields = tuple((ident.text, self.check(value)) for ident, value in node.fields)
         return T.RecordType(fields)
 
-    def _comprehension_element(self, node: ast.Comprehension) -> T.Type:
+    def _comprehension_element(self, node: Comprehension) -> T.Type:
         assert self.frame is not None, "comprehensions are checked inside a frame"
         self.frame.push()
         for clause in node.clauses:
@@ -715,7 +718,7 @@ class TypeChecker:
             self.mark_random(node)
         return elem_t
 
-    def _Comprehension(self, node: ast.Comprehension, expected):
+    def _Comprehension(self, node: Comprehension, expected):
         if node.kind == "gen":
             self.error("T311", "a generator (e for x in s) must be the only argument of sum, count, any, "
                                "all, min or max", node.span, hint="write a list [e for x in s] instead")
@@ -724,10 +727,10 @@ class TypeChecker:
         elem = self._comprehension_element(node)
         return T.ListType(elem) if node.kind == "list" else T.SetType(elem)
 
-    def _BestOf(self, node: ast.BestOf, expected):
+    def _BestOf(self, node: BestOf, expected):
         self.expect(node.count, T.INT)
         coll = node.collection
-        if isinstance(coll, ast.Comprehension):
+        if isinstance(coll, Comprehension):
             elem = self._comprehension_element(coll)
             self.info.types[id(coll)] = T.ListType(elem)
         else:
@@ -740,9 +743,9 @@ class TypeChecker:
             self.error("T301", f"{node.kind} ... of compares numbers, found {_a(elem)}", coll.span)
         return T.ListType(elem)
 
-    def _Explain(self, node: ast.Explain, expected):
+    def _Explain(self, node: Explain, expected):
         inner = node.expr
-        if not isinstance(inner, ast.Call) or not isinstance(inner.func, ast.Name) or \
+        if not isinstance(inner, Call) or not isinstance(inner.func, Name) or \
                 self.scope.symbols.get(inner.func.id) is None or \
                 self.scope.symbols[inner.func.id].kind not in ("modifiers", "formula"):
             self.check(inner)
@@ -753,7 +756,7 @@ class TypeChecker:
 
 
 def _literal_like(node) -> bool:
-    return isinstance(node, (ast.StringLit, ast.SetLit, ast.ListLit))
+    return isinstance(node, (StringLit, SetLit, ListLit))
 
 
 def _names_enum(t: T.Type) -> bool:

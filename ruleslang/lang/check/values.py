@@ -14,6 +14,10 @@ from ruleslang.lang.check.state import CheckState
 from ruleslang.lang.check.typecheck import Frame
 from ruleslang.lang.scope import Symbol
 from ruleslang.lang.syntax import ast
+from ruleslang.lang.syntax.expressions import Call, ForClause, Lambda, Name
+from ruleslang.lang.syntax.statements import Choose, ForStmt, Let
+from ruleslang.lang.syntax.declarations import (ConstantDecl, CounterDecl, DieTableDecl, FormulaDecl, ModifiersDecl,
+                                                Param, TableDecl)
 
 VALUE_KINDS = ("formula", "modifiers", "constant", "table", "die table")
 
@@ -28,15 +32,15 @@ def _references(state: CheckState, decl) -> list[tuple[str, Any]]:
     skip: set[int] = set()
     nodes = list(ast.walk(decl))  # walked twice: the names bound, then the names used
     for node in nodes:
-        if isinstance(node, ast.Param):
+        if isinstance(node, Param):
             local.add(node.name.text)
-        elif isinstance(node, (ast.Let, ast.Choose)):
+        elif isinstance(node, (Let, Choose)):
             local.add(node.name.text)
-        elif isinstance(node, (ast.ForClause, ast.ForStmt)):
+        elif isinstance(node, (ForClause, ForStmt)):
             local.add(node.var.text)
-        elif isinstance(node, ast.Lambda):
+        elif isinstance(node, Lambda):
             local.add(node.param.text)
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        elif isinstance(node, Call) and isinstance(node.func, Name):
             if node.func.id == "has_tag" and len(node.args) == 2:
                 skip.add(id(node.args[1]))
             for k in node.kwargs:
@@ -44,7 +48,7 @@ def _references(state: CheckState, decl) -> list[tuple[str, Any]]:
                     skip.add(id(k.value))
     out = []
     for node in nodes:
-        if isinstance(node, ast.Name) and node.id not in local and id(node) not in skip:
+        if isinstance(node, Name) and node.id not in local and id(node) not in skip:
             sym = state.scope.symbols.get(node.id)
             if sym is not None and sym.kind in VALUE_KINDS:
                 out.append((node.id, node))
@@ -116,22 +120,22 @@ def signatures(state: CheckState) -> None:
     """Parameter and declared result types of formulas, modifier lists, constants, counters and tables."""
     for name, sym in state.scope.symbols.items():
         decl = sym.decl
-        if isinstance(decl, (ast.FormulaDecl, ast.ModifiersDecl)):
+        if isinstance(decl, (FormulaDecl, ModifiersDecl)):
             params = tuple(state.resolve_type(p.type) for p in decl.params) if decl.params is not None else None
             result = state.resolve_type(decl.result) if decl.result is not None else None
-            if isinstance(decl, ast.ModifiersDecl) and result is None:
+            if isinstance(decl, ModifiersDecl) and result is None:
                 result = T.INT
             state.formula_types[name] = (params, result, False)
-        elif isinstance(decl, ast.ConstantDecl):
+        elif isinstance(decl, ConstantDecl):
             result = state.resolve_type(decl.type) if decl.type is not None else None
             state.formula_types[name] = (None, result, False)
-        elif isinstance(decl, ast.CounterDecl):
+        elif isinstance(decl, CounterDecl):
             params = tuple(state.resolve_type(p.type) for p in decl.params)
             sym.type = state.resolve_type(decl.type)
             state.formula_types[name] = (params, sym.type, False)
-        elif isinstance(decl, ast.TableDecl):
+        elif isinstance(decl, TableDecl):
             tables.table_signature(state, sym, decl)
-        elif isinstance(decl, ast.DieTableDecl):
+        elif isinstance(decl, DieTableDecl):
             tables.die_table_signature(state, sym, decl)
 
 
@@ -140,19 +144,19 @@ def bodies(state: CheckState) -> None:
     for name in state.order:
         sym = state.scope.symbols[name]
         decl = sym.decl
-        if isinstance(decl, ast.FormulaDecl):
+        if isinstance(decl, FormulaDecl):
             _formula(state, sym, decl)
-        elif isinstance(decl, ast.ModifiersDecl):
+        elif isinstance(decl, ModifiersDecl):
             _modifiers(state, sym, decl)
-        elif isinstance(decl, ast.ConstantDecl):
+        elif isinstance(decl, ConstantDecl):
             _constant(state, name, decl)
-        elif isinstance(decl, ast.TableDecl):
+        elif isinstance(decl, TableDecl):
             tables.table(state, sym, decl)
-        elif isinstance(decl, ast.DieTableDecl):
+        elif isinstance(decl, DieTableDecl):
             tables.die_table(state, sym, decl)
 
 
-def _constant(state: CheckState, name: str, decl: ast.ConstantDecl) -> None:
+def _constant(state: CheckState, name: str, decl: ConstantDecl) -> None:
     _, declared, _ = state.formula_types[name]
     frame = Frame(id(decl), state.info)
     state.info.frames[id(decl)] = frame.size
@@ -162,7 +166,7 @@ def _constant(state: CheckState, name: str, decl: ast.ConstantDecl) -> None:
     state.formula_types[name] = (None, declared or got, state.info.is_random(decl.value))
 
 
-def _formula(state: CheckState, sym: Symbol, decl: ast.FormulaDecl) -> None:
+def _formula(state: CheckState, sym: Symbol, decl: FormulaDecl) -> None:
     params, declared, _ = state.formula_types[sym.name]
     frame = state.params_frame(decl, decl.params)
     state.tc.frame = frame
@@ -173,7 +177,7 @@ def _formula(state: CheckState, sym: Symbol, decl: ast.FormulaDecl) -> None:
     state.formula_types[sym.name] = (params, declared or got, random)
 
 
-def _modifiers(state: CheckState, sym: Symbol, decl: ast.ModifiersDecl) -> None:
+def _modifiers(state: CheckState, sym: Symbol, decl: ModifiersDecl) -> None:
     params, result, _ = state.formula_types[sym.name]
     if not T.is_numeric(result):
         state.error("T301", f"a modifier list adds numbers; its type cannot be {result}", decl.result.span)
@@ -181,7 +185,7 @@ def _modifiers(state: CheckState, sym: Symbol, decl: ast.ModifiersDecl) -> None:
     state.tc.frame = frame
     random = False
     for item in decl.items:
-        if isinstance(item, ast.Let):
+        if isinstance(item, Let):
             state.lets(frame, [item])
             random = random or state.info.is_random(item.value)
             continue

@@ -14,6 +14,9 @@ from typing import Sequence
 
 from ruleslang.base import reads
 from ruleslang.lang.syntax import ast
+from ruleslang.lang.syntax.expressions import Name
+from ruleslang.lang.syntax.declarations import (AdviceDecl, AttributeDecl, CheckDecl, ConstraintDecl, Decl, Header,
+                                                Override, RefLit, Remove, TagDecl, TestDecl, UnitDecl)
 from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, Related, error
 from ruleslang.base.limits import MAX_RULESETS
 from ruleslang.lang.compose.loader import PREFER_MARK, Loader, RulesetFile, parse_ref, without_mark
@@ -26,17 +29,17 @@ from ruleslang.base.suggest import did_you_mean
 _VALUE_KINDS = {"formula", "table", "die table", "modifiers", "constant"}
 
 
-def definition_key(decl: ast.Decl) -> str:
+def definition_key(decl: Decl) -> str:
     """The key a declaration is filed under. Tags and attributes are read in their own places
     (a tag argument, a field), so they have namespaces of their own: a unit `diver` and a tag
     `diver` can coexist, as can an attribute `cost` and a formula `cost`. Advice is filed under
     its target (`advice proc.var`, `advice NAME`), apart from every name."""
     name = decl.name.text
-    if isinstance(decl, ast.TagDecl):
+    if isinstance(decl, TagDecl):
         return f"tag {name}"
-    if isinstance(decl, ast.AttributeDecl):
+    if isinstance(decl, AttributeDecl):
         return f"space attribute {name}" if decl.on_spaces else f"attribute {name}"
-    if isinstance(decl, ast.AdviceDecl):
+    if isinstance(decl, AdviceDecl):
         return advice_key(name)
     return name
 
@@ -52,7 +55,7 @@ class Definition:
     """A name's meaning in a ruleset; `decl` is None when a revision removed it."""
 
     name: str
-    decl: ast.Decl | None
+    decl: Decl | None
     origin: str
     replaces: frozenset = frozenset()
     previous: "Definition | None" = None  # the definition this one overrode or removed
@@ -74,7 +77,7 @@ class CheckDef:
     """A `check` declaration and the ruleset it comes from."""
 
     origin: str
-    decl: ast.CheckDecl
+    decl: CheckDecl
 
     @property
     def key(self) -> tuple[str, str]:
@@ -89,7 +92,7 @@ class Ruleset:
     file: RulesetFile | None
     definitions: dict[str, Definition]
     checks: dict[tuple[str, str], CheckDef]
-    tests: tuple[ast.TestDecl, ...]
+    tests: tuple[TestDecl, ...]
     map: tuple[str, Span] | None
     uses: tuple["Ruleset", ...] = ()
     revises: "Ruleset | None" = None
@@ -111,7 +114,7 @@ class Ruleset:
         """The definitions in force (removed names left out), in a stable order."""
         return {n: d for n, d in self.definitions.items() if d.decl is not None}
 
-    def decl(self, name: str) -> ast.Decl | None:
+    def decl(self, name: str) -> Decl | None:
         d = self.definitions.get(name)
         return d.decl if d is not None else None
 
@@ -138,7 +141,7 @@ class Composer:
             return self._resolve_file(file, None)
         if span is None:
             span = Span(Source(source_name, text), 0, len(text))
-        ref = ast.RefLit(text, False, span=span)
+        ref = RefLit(text, False, span=span)
         path = self.loader.locate(ref, None)
         return self._resolve_path(path, ref.span)
 
@@ -242,26 +245,26 @@ class Composer:
             checks.update(u.checks)
 
         own: dict[str, ast.Node] = {}
-        tests: list[ast.TestDecl] = []
-        test_titles: dict[str, ast.TestDecl] = {}
+        tests: list[TestDecl] = []
+        test_titles: dict[str, TestDecl] = {}
         for item in file.module.items:
-            if isinstance(item, ast.TestDecl):
+            if isinstance(item, TestDecl):
                 if item.title in test_titles:
                     diags.append(_duplicate(item.name, test_titles[item.title].name, "test"))
                 else:
                     test_titles[item.title] = item
                     tests.append(item)
-            elif isinstance(item, ast.CheckDecl):
+            elif isinstance(item, CheckDecl):
                 key = (me, item.title)
                 if key in checks:
                     diags.append(_duplicate(item.name, checks[key].decl.name, "check"))
                 else:
                     checks[key] = CheckDef(me, item)
-            elif isinstance(item, ast.Decl):
+            elif isinstance(item, Decl):
                 self._define(me, item, env, own, diags)
-            elif isinstance(item, ast.Override):
+            elif isinstance(item, Override):
                 self._override(me, item, env, own, diags)
-            elif isinstance(item, ast.Remove):
+            elif isinstance(item, Remove):
                 self._remove(me, item, env, own, diags)
 
         own_map = (header.map.plain, header.map.span) if header.map is not None else None
@@ -272,13 +275,13 @@ class Composer:
         members = _members([*used, *( [revised] if revised else [])]) + (me,)
         return Ruleset(me, file, env, checks, tuple(tests), map_, tuple(used), revised, members)
 
-    def _preferred(self, ref: ast.RefLit) -> ast.RefLit:
+    def _preferred(self, ref: RefLit) -> RefLit:
         """The reference a `uses` resolves to: the version the user preferred, where there is one."""
         parts = None if ref.is_path else parse_ref(ref.text)
         wanted = self.prefer.get(parts[:2]) if parts else None
         return replace(ref, text=wanted) if wanted else ref
 
-    def _define(self, me, decl: ast.Decl, env, own, diags) -> None:
+    def _define(self, me, decl: Decl, env, own, diags) -> None:
         name = definition_key(decl)
         if name in own:
             diags.append(_duplicate(decl.name, _name_of(own[name]), "definition"))
@@ -295,10 +298,10 @@ class Composer:
         replaces = current.replaces | {current.key} if current is not None else frozenset()
         env[name] = Definition(decl.name.text, decl, me, replaces, current)
 
-    def _override(self, me, item: ast.Override, env, own, diags) -> None:
+    def _override(self, me, item: Override, env, own, diags) -> None:
         decl = item.decl
         name = definition_key(decl)
-        if isinstance(decl, (ast.TestDecl, ast.CheckDecl)):
+        if isinstance(decl, (TestDecl, CheckDecl)):
             diags.append(error("R206", f"a {decl.kind} cannot be overridden", item.span))
             return
         if name in own:
@@ -317,19 +320,19 @@ class Composer:
                 "R206", f"'{name}' is a {old.kind}; it cannot be overridden by a {decl.kind}",
                 decl.name.span, related=[Related(old.name.span, f"the {old.kind} is defined here")]))
             return
-        if isinstance(old, ast.UnitDecl) and isinstance(decl, ast.UnitDecl):
+        if isinstance(old, UnitDecl) and isinstance(decl, UnitDecl):
             decl = _merge_unit(old, decl)
         if previous_uses(decl) and PREVIOUS not in env:
             decl = self._keep_previous(decl, current, env, diags)
         own[name] = decl
         env[name] = Definition(decl.name.text, decl, me, current.replaces | {current.key}, current)
 
-    def _keep_previous(self, decl: ast.Decl, current: Definition, env, diags) -> ast.Decl:
+    def _keep_previous(self, decl: Decl, current: Definition, env, diags) -> Decl:
         """An override naming `previous`: the replaced definition filed under a hidden name, which
         the override's `previous` now names (R250 where the kind has nothing to call or run)."""
         if not may_name_previous(decl):
-            where = next(n for n in previous_uses(decl) if not isinstance(decl, ast.ConstraintDecl)
-                         or isinstance(n, ast.Name))  # a constraint's `run previous` is fine: its read is not
+            where = next(n for n in previous_uses(decl) if not isinstance(decl, ConstraintDecl)
+                         or isinstance(n, Name))  # a constraint's `run previous` is fine: its read is not
             diags.append(error(
                 "R250", f"'previous' names the definition an override replaces; an override of a "
                         f"{decl.kind} cannot call or run the {current.decl.kind} it replaces", where.span,
@@ -340,7 +343,7 @@ class Composer:
         env[hidden] = Definition(hidden, renamed(current.decl, hidden), current.origin)
         return with_previous(decl, hidden)
 
-    def _remove(self, me, item: ast.Remove, env, own, diags) -> None:
+    def _remove(self, me, item: Remove, env, own, diags) -> None:
         name = item.name.text
         keys = [k for k, d in env.items() if d.name == name and d.decl is not None]
         if len(keys) > 1:
@@ -362,7 +365,7 @@ class Composer:
 
 
 def _name_of(node) -> ast.Ident:
-    return node.name if isinstance(node, (ast.Decl, ast.Remove)) else node.decl.name
+    return node.name if isinstance(node, (Decl, Remove)) else node.decl.name
 
 
 def _duplicate(ident: ast.Ident, first: ast.Ident, what: str) -> Diagnostic:
@@ -381,7 +384,7 @@ def _kinds_compatible(old: str, new: str) -> bool:
     return old == new or (old in _VALUE_KINDS and new in _VALUE_KINDS)
 
 
-def _merge_unit(old: ast.UnitDecl, new: ast.UnitDecl) -> ast.UnitDecl:
+def _merge_unit(old: UnitDecl, new: UnitDecl) -> UnitDecl:
     """`override unit x:` states only the attributes that change."""
     attrs = {ident.text: (ident, value) for ident, value in old.attributes}
     for ident, value in new.attributes:
@@ -424,7 +427,7 @@ def _merge_maps(maps, diags: list[Diagnostic]) -> tuple[str, Span] | None:
     return chosen
 
 
-def _check_revision(me: str, header: ast.Header, revised: Ruleset, diags: list[Diagnostic]) -> None:
+def _check_revision(me: str, header: Header, revised: Ruleset, diags: list[Diagnostic]) -> None:
     mine, theirs = parse_ref(me), parse_ref(revised.ref)
     if mine is None or theirs is None:
         return

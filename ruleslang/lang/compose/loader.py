@@ -13,11 +13,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from ruleslang.lang.syntax import ast
+from ruleslang.lang.syntax.declarations import CheckDecl, Decl, Module, RefLit, TestDecl
 from ruleslang.base import reads
 from ruleslang.base.fileio import is_file, is_folder
 from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, error, refuse_nul
 from ruleslang.base.limits import MAX_SOURCE_CHARS
+from ruleslang.base.paths import confined
 from ruleslang.lang.syntax.parser import parse_module
 from ruleslang.base.source import Source, Span
 from ruleslang.base.suggest import did_you_mean
@@ -32,7 +33,7 @@ class RulesetFile:
 
     path: Path
     source: Source
-    module: ast.Module
+    module: Module
 
     @property
     def ref(self) -> str:
@@ -136,7 +137,7 @@ class Loader:
                 except DiagnosticError:
                     continue
                 for item in module.items:
-                    if isinstance(item, ast.Decl) and not isinstance(item, (ast.TestDecl, ast.CheckDecl)):
+                    if isinstance(item, Decl) and not isinstance(item, (TestDecl, CheckDecl)):
                         self._definers.setdefault(item.name.text, []).append(ref)
         return list(self._definers.get(name, ()))
 
@@ -155,7 +156,7 @@ class Loader:
     def known_refs(self) -> list[str]:
         return [ref for ref, _ in self.all_rulesets()]
 
-    def locate(self, ref: ast.RefLit, relative_to: Path | None) -> Path:
+    def locate(self, ref: RefLit, relative_to: Path | None) -> Path:
         """The file a reference names; raises DiagnosticError (S001-S003) when there is none."""
         if ref.is_path:
             return self._locate_path(ref.text, relative_to, ref.span)
@@ -181,10 +182,8 @@ class Loader:
                                     ref.span, hint=f"versions available: {have}"))
 
     def _locate_path(self, text: str, relative_to: Path | None, span: Span | None) -> Path:
-        refuse_nul(text, "a ruleset path", span)
-        base = relative_to if relative_to is not None else Path.cwd()
-        path = (base / text).resolve()
-        if not any(path == r or r in path.parents for r in self.allowed):
+        path = confined(text, self.allowed, "a ruleset path", span, relative_to=relative_to)
+        if path is None:
             raise DiagnosticError(error(
                 "S005", f"'{text}' lies outside the ruleset roots", span,
                 hint="a ruleset may only use files inside the ruleset folders: " +

@@ -16,31 +16,35 @@ from __future__ import annotations
 from dataclasses import fields, replace
 
 from ruleslang.lang.syntax import ast
+from ruleslang.lang.syntax.expressions import Name
+from ruleslang.lang.syntax.statements import RunEffect
+from ruleslang.lang.syntax.declarations import (ConstantDecl, ConstraintDecl, Decl, DieTableDecl, FormulaDecl,
+                                                HookDecl, ModifiersDecl, PhaseDecl, StepDecl, TableDecl)
 
 PREVIOUS = "previous"
 
 # The kinds whose override may name what it replaces: value definitions (called, or read as a
 # name) and phases, steps, hooks and constraints (run).
-_VALUE_KINDS = (ast.FormulaDecl, ast.ModifiersDecl, ast.TableDecl, ast.DieTableDecl, ast.ConstantDecl)
-_RUN_KINDS = (ast.PhaseDecl, ast.StepDecl, ast.HookDecl, ast.ConstraintDecl)
+_VALUE_KINDS = (FormulaDecl, ModifiersDecl, TableDecl, DieTableDecl, ConstantDecl)
+_RUN_KINDS = (PhaseDecl, StepDecl, HookDecl, ConstraintDecl)
 
 
-def previous_uses(decl: ast.Decl) -> list[ast.Node]:
+def previous_uses(decl: Decl) -> list[ast.Node]:
     """The places where `decl` names `previous` (a name, or the target of a `run`)."""
     found = []
     for node in ast.walk(decl):
-        if isinstance(node, ast.Name) and node.id == PREVIOUS:
+        if isinstance(node, Name) and node.id == PREVIOUS:
             found.append(node)
-        elif isinstance(node, ast.RunEffect) and node.name.text == PREVIOUS:
+        elif isinstance(node, RunEffect) and node.name.text == PREVIOUS:
             found.append(node.name)
     return found
 
 
-def may_name_previous(decl: ast.Decl) -> bool:
+def may_name_previous(decl: Decl) -> bool:
     """Whether an override of this kind may name `previous` as it does (a constraint only runs it:
     it has no value to read)."""
-    if isinstance(decl, ast.ConstraintDecl):
-        return not any(isinstance(node, ast.Name) and node.id == PREVIOUS for node in ast.walk(decl))
+    if isinstance(decl, ConstraintDecl):
+        return not any(isinstance(node, Name) and node.id == PREVIOUS for node in ast.walk(decl))
     return isinstance(decl, _VALUE_KINDS + _RUN_KINDS)
 
 
@@ -54,21 +58,21 @@ def is_hidden_name(name: str) -> bool:
     return "@" in name
 
 
-def renamed(decl: ast.Decl, name: str) -> ast.Decl:
+def renamed(decl: Decl, name: str) -> Decl:
     """`decl` under another name (its spans kept: problems in it point at its own file)."""
     return replace(decl, name=replace(decl.name, text=name))
 
 
-def with_previous(decl: ast.Decl, target: str) -> ast.Decl:
+def with_previous(decl: Decl, target: str) -> Decl:
     """`decl` with every `previous` (a name, a `run` target) renamed to `target`."""
     return _rewrite(decl, PREVIOUS, target)
 
 
-def extended(decl: ast.Decl, names) -> tuple[ast.Decl, str | None]:
+def extended(decl: Decl, names) -> tuple[Decl, str | None]:
     """`decl` as its author wrote it (a hidden name it uses written `previous` again), and the
     hidden name it extends (None when it names no `previous`)."""
     for node in ast.walk(decl):
-        name = node.id if isinstance(node, ast.Name) else node.name.text if isinstance(node, ast.RunEffect) else None
+        name = node.id if isinstance(node, Name) else node.name.text if isinstance(node, RunEffect) else None
         if name is not None and is_hidden_name(name) and name in names:
             return _rewrite(decl, name, PREVIOUS), name
     return decl, None
@@ -80,9 +84,9 @@ def _rewrite(node, old: str, new: str):
         return items if any(a is not b for a, b in zip(items, node)) else node
     if not isinstance(node, ast.Node):
         return node
-    if isinstance(node, ast.Name) and node.id == old:
+    if isinstance(node, Name) and node.id == old:
         return replace(node, id=new)
-    if isinstance(node, ast.RunEffect) and node.name.text == old:
+    if isinstance(node, RunEffect) and node.name.text == old:
         return replace(node, name=replace(node.name, text=new))
     changes = {}
     for f in fields(node):

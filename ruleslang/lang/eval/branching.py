@@ -34,8 +34,13 @@ from __future__ import annotations
 from typing import Any, Callable, Protocol
 
 from ruleslang.base.errors import EvalError
-from ruleslang.lang.eval.compile import items_of
+from ruleslang.lang.eval.operations import items_of
 from ruleslang.lang.syntax import ast
+from ruleslang.lang.syntax.expressions import Call, Name
+from ruleslang.lang.syntax.statements import (AddEffect, Block, ChangeEffect, Choose, ForStmt, HitEffect, IfStmt, Let,
+                                              LogEffect, MoveEffect, RemoveEffect, Require, RetreatEffect, RunEffect,
+                                              SetEffect, SubmergeEffect, WinEffect)
+from ruleslang.lang.syntax.declarations import HookDecl, RuntimeProcedure
 from ruleslang.lang.values import UnitValue
 
 Cont = Callable[[Any], None]
@@ -43,8 +48,8 @@ BExec = Callable[[list, Any, Cont], None]
 
 # Effects whose change the world of a branching run does not hold (E546 where reached); `set` and
 # `change` of a counter it holds (the world saves the counters), of a board property not.
-_OUTSIDE = (ast.AddEffect, ast.RemoveEffect, ast.MoveEffect, ast.ChangeEffect, ast.SetEffect, ast.WinEffect)
-_STORES = (ast.ChangeEffect, ast.SetEffect)
+_OUTSIDE = (AddEffect, RemoveEffect, MoveEffect, ChangeEffect, SetEffect, WinEffect)
+_STORES = (ChangeEffect, SetEffect)
 MAX_DEPTH = 50  # procedures run inside each other, as run_procedure allows
 
 
@@ -217,7 +222,7 @@ class Branching:
         found = self._bodies.get(key)
         if found is None:
             proc = self._decl(name).procedure
-            if isinstance(proc, ast.RuntimeProcedure):
+            if isinstance(proc, RuntimeProcedure):
                 def refuse(env, p, k, proc=proc):
                     raise EvalError("E546", f"the exact battle chain cannot run the runtime procedure "
                                             f"'{proc.name.text}' inside a battle step", proc.span)
@@ -227,7 +232,7 @@ class Branching:
             self._bodies[key] = found
         return found
 
-    def _hook(self, hook: ast.HookDecl) -> BExec:
+    def _hook(self, hook: HookDecl) -> BExec:
         found = self._hooks.get(id(hook))
         if found is None:
             found = self._hooks[id(hook)] = self._block(hook.body, hook.name.text, 0)
@@ -235,7 +240,7 @@ class Branching:
 
     # ------------------------------------------------------------------ statements
 
-    def _block(self, block: ast.Block, owner: str, depth: int, later: frozenset = frozenset()) -> BExec:
+    def _block(self, block: Block, owner: str, depth: int, later: frozenset = frozenset()) -> BExec:
         """The statements of `block` in turn; `later`: the local slots read after the block."""
         after: list[frozenset] = []
         acc = set(later)
@@ -258,7 +263,7 @@ class Branching:
             return self._unit_change(stmt, target, owner)
         if self._outside(stmt):
             return self._refuse(stmt, "it changes the game outside the battle's units and counters")
-        if isinstance(stmt, _STORES) and id(stmt.amount if isinstance(stmt, ast.ChangeEffect) else stmt.value) \
+        if isinstance(stmt, _STORES) and id(stmt.amount if isinstance(stmt, ChangeEffect) else stmt.value) \
                 in self.info.random:
             return self._refuse(stmt, "the value it writes is rolled")
         if not self._branches(stmt) and not isinstance(stmt, _LOOKS_LATER):
@@ -283,9 +288,9 @@ class Branching:
         (None for any other statement, or when the world cannot say whether it holds the units)."""
         if not hasattr(self.world, "hold"):
             return None
-        if isinstance(stmt, ast.RemoveEffect):
+        if isinstance(stmt, RemoveEffect):
             return stmt.units
-        if isinstance(stmt, _STORES) and isinstance(stmt.target, ast.Call) and stmt.target.func.id == "hits" \
+        if isinstance(stmt, _STORES) and isinstance(stmt.target, Call) and stmt.target.func.id == "hits" \
                 and self._outside(stmt) and len(stmt.target.args) == 1:
             return stmt.target.args[0]
         return None
@@ -293,7 +298,7 @@ class Branching:
     def _unit_change(self, stmt, target, owner: str) -> BExec:
         """A change of units the world may hold (`World.hold`, asked with their ids before it is
         made): the statement runs as in a game once its rolled values are followed."""
-        written = stmt.amount if isinstance(stmt, ast.ChangeEffect) else getattr(stmt, "value", None)
+        written = stmt.amount if isinstance(stmt, ChangeEffect) else getattr(stmt, "value", None)
         if written is not None and id(written) in self.info.random:
             return self._refuse(stmt, "the value it writes is rolled")
         if id(target) in self.info.random:
@@ -319,7 +324,7 @@ class Branching:
         """True for an effect the world does not hold: a change of the board outside the battle."""
         if isinstance(stmt, _STORES):
             target = stmt.target
-            name = target.id if isinstance(target, ast.Name) else target.func.id
+            name = target.id if isinstance(target, Name) else target.func.id
             sym = self.compiled.symbols.get(name)
             return sym is None or sym.kind != "counter"
         return isinstance(stmt, _OUTSIDE)
@@ -444,7 +449,7 @@ class Branching:
             return xf(env)
         return remember(key, lambda: xf(env))
 
-    def _Let(self, stmt: ast.Let, owner, depth, later):
+    def _Let(self, stmt: Let, owner, depth, later):
         outcomes = self._outcomes(stmt.value, later)
         slot = self.info.slots[id(stmt.name)]
         f = self.ec.expr(stmt.value)
@@ -481,10 +486,10 @@ class Branching:
             outcomes(env, p, lambda found, q: keep(env, found, q, k))
         return let
 
-    def _Require(self, stmt: ast.Require, owner, depth, later):
+    def _Require(self, stmt: Require, owner, depth, later):
         return self._refuse(stmt, "its condition rolls dice")
 
-    def _IfStmt(self, stmt: ast.IfStmt, owner, depth, later):
+    def _IfStmt(self, stmt: IfStmt, owner, depth, later):
         # a condition's rolled values may be read again by the bodies and the other conditions
         rest = later | _union(self._reads(b) for _, b in stmt.branches) | (
             self._reads(stmt.else_block) if stmt.else_block is not None else frozenset())
@@ -509,7 +514,7 @@ class Branching:
             cond(env, p, go)
         return lambda env, p, k: run_if(env, p, k)
 
-    def _ForStmt(self, stmt: ast.ForStmt, owner, depth, later):
+    def _ForStmt(self, stmt: ForStmt, owner, depth, later):
         again = later | self._reads(stmt)  # the next turns of the loop read what the loop reads
         iterable = self._value(stmt.iterable, again)
         slot = self.info.slots[id(stmt.var)]
@@ -539,10 +544,10 @@ class Branching:
             iterable(env, p, lambda coll, q: over(tuple(items_of(coll)), q))
         return run_for
 
-    def _Choose(self, stmt: ast.Choose, owner, depth, later):
+    def _Choose(self, stmt: Choose, owner, depth, later):
         return self._refuse(stmt, "its options or its chooser are rolled")
 
-    def _HitEffect(self, stmt: ast.HitEffect, owner, depth, later):
+    def _HitEffect(self, stmt: HitEffect, owner, depth, later):
         count = self._value(stmt.count, later | self._reads(stmt.units) | self._reads(stmt.chooser))
         if id(stmt.units) in self.info.random or id(stmt.chooser) in self.info.random:
             return self._refuse(stmt, "the units it hits or who chooses them are rolled")
@@ -589,10 +594,10 @@ class Branching:
             k(p)
         return skip
 
-    def _RunEffect(self, stmt: ast.RunEffect, owner, depth, later):
+    def _RunEffect(self, stmt: RunEffect, owner, depth, later):
         name = stmt.name.text
         span = stmt.span
-        if isinstance(self._decl(name), ast.HookDecl):
+        if isinstance(self._decl(name), HookDecl):
             return self._refuse(stmt, "it runs the hook an override replaced (run previous in a hook)")
 
         def run(env, p, k):
@@ -603,9 +608,9 @@ class Branching:
 def _walk(node, random: set, outside: Callable) -> bool:
     """True when statement `node` (or one inside it) has an expression that rolls dice, runs a
     procedure, or is an effect a branching run refuses (`outside(stmt)`)."""
-    if isinstance(node, ast.RunEffect) or (isinstance(node, _OUTSIDE) and outside(node)):
+    if isinstance(node, RunEffect) or (isinstance(node, _OUTSIDE) and outside(node)):
         return True
-    if isinstance(node, ast.Block):
+    if isinstance(node, Block):
         return any(_walk(s, random, outside) for s in node.stmts)
     if isinstance(node, tuple):
         return any(_walk(x, random, outside) for x in node)
@@ -619,10 +624,10 @@ def _walk(node, random: set, outside: Callable) -> bool:
 
 # Statements that look at a rolled value only through what they compute from it (run here even
 # when they roll nothing themselves, so that their rolled values are merged by that).
-_LOOKS_LATER = (ast.Let, ast.IfStmt, ast.ForStmt, ast.HitEffect)
+_LOOKS_LATER = (Let, IfStmt, ForStmt, HitEffect)
 
-_STATEMENTS = (ast.Let, ast.Choose, ast.Require, ast.IfStmt, ast.ForStmt, ast.LogEffect, ast.HitEffect,
-               ast.SubmergeEffect, ast.RetreatEffect, ast.ChangeEffect, ast.SetEffect)
+_STATEMENTS = (Let, Choose, Require, IfStmt, ForStmt, LogEffect, HitEffect,
+               SubmergeEffect, RetreatEffect, ChangeEffect, SetEffect)
 
 
 _READ_SETS: dict[int, tuple] = {}  # id of a program's check info -> (it, node id -> the slots it reads)
@@ -637,7 +642,7 @@ def _slots_read(node, names: dict) -> set:
         if isinstance(n, tuple):
             stack.extend(n)
         elif isinstance(n, ast.Node):
-            if isinstance(n, ast.Name):
+            if isinstance(n, Name):
                 res = names.get(id(n))
                 if res is not None and res.kind == "local":
                     found.add(res.slot)

@@ -45,9 +45,11 @@ from ruleslang.board.queries import BoardQueries
 from ruleslang.lang import types as T
 from ruleslang.lang.builtins.registry import REGISTRY as BUILTINS
 from ruleslang.lang.eval.codegen_runtime import HELPERS, ConstantTable, RowIndex, SpaceAttribute, Unsupported, assemble
-from ruleslang.lang.eval.compile import (ACCEPTS_NONE, ARITHMETIC, COMPARISONS, NO_VALUE, fast_aggregate, joined,
-                                         lambda_free_slots, ordered_args)
-from ruleslang.lang.syntax import ast
+from ruleslang.lang.eval.compile_calls import ACCEPTS_NONE, fast_aggregate, lambda_free_slots, ordered_args
+from ruleslang.lang.eval.operations import ARITHMETIC, COMPARISONS, NO_VALUE, joined
+from ruleslang.lang.syntax.expressions import Binary, Call, Compare, Comprehension, Field, Lambda, Name
+from ruleslang.lang.syntax.statements import Let
+from ruleslang.lang.syntax.declarations import AdviceDecl, FormulaDecl, ModifiersDecl, OptionalType
 from ruleslang.lang.values import LSet, normalize_number
 
 # The back end that runs definitions: "codegen" (the default) or "closures" (RULESLANG_EVAL=closures).
@@ -150,7 +152,7 @@ class Generator:
         return isinstance(self.type_of(node), T.OptionalType)
 
     def local_slot(self, node) -> int | None:
-        if isinstance(node, ast.Name):
+        if isinstance(node, Name):
             res = self.info.names.get(id(node))
             if res is not None and res.kind == "local":
                 return res.slot
@@ -164,7 +166,7 @@ class Generator:
 
     # ---------------------------------------------------------------------- definitions
 
-    def formula(self, decl: ast.FormulaDecl, name: str) -> Callable:
+    def formula(self, decl: FormulaDecl, name: str) -> Callable:
         params = [f"s{i + 1}" for i in range(len(decl.params or ()))]
         body = ["host = ctx.host", "host.steps -= 1", "if host.steps < 0:",
                 f"    host.out_of_budget({self.const(decl.name.span)})"]
@@ -190,7 +192,7 @@ class Generator:
         S's elements before the loop starts and the total held to the number limit at the end,
         at the call's span, as the comprehension form does; None for any other shape (the fused
         `where controller(x) == p` form included)."""
-        if self.in_iterable or not isinstance(node, ast.Call) or node.kwargs:
+        if self.in_iterable or not isinstance(node, Call) or node.kwargs:
             return None
         info = self.info.calls.get(id(node))
         if info is None or info.kind != "builtin" or info.name != "sum":
@@ -213,14 +215,14 @@ class Generator:
         lines.append(f"    _too_big({span})")
         return lines
 
-    def modifiers(self, decl: ast.ModifiersDecl, name: str) -> Callable:
+    def modifiers(self, decl: ModifiersDecl, name: str) -> Callable:
         params = [f"s{i + 1}" for i in range(len(decl.params or ()))]
         body = ["host = ctx.host", "host.steps -= 1", "if host.steps < 0:",
                 f"    host.out_of_budget({self.const(decl.name.span)})"]
         inner = ["total = 0"]
         whole = True
         for item in decl.items:
-            if isinstance(item, ast.Let):
+            if isinstance(item, Let):
                 inner.append(f"s{self.info.slots[id(item.name)]} = {self.expr(item.value).src}")
                 continue
             whole = whole and self.type_of(item.value) == T.INT
@@ -417,7 +419,7 @@ class Generator:
         fi = self.info.fields[id(node)]
         if fi.kind == "member":
             return _Code("", fi.value)
-        if fi.kind == "record" and isinstance(node.obj, ast.Call):
+        if fi.kind == "record" and isinstance(node.obj, Call):
             fused = self._table_column(node.obj, fi.name)
             if fused is not None:
                 return fused
@@ -450,7 +452,7 @@ class Generator:
             return _Code(f"_LSet(ctx.side_members({obj}.name))")
         raise Unsupported(f"field of kind {fi.kind}")
 
-    def _table_column(self, call: ast.Call, column: str):
+    def _table_column(self, call: Call, column: str):
         """`t(k).column` of a table of constant rows, as one dictionary look-up; None otherwise."""
         info = self.info.calls.get(id(call))
         if info is None or info.kind not in ("table", "die table") or self.optional(call):
@@ -485,11 +487,11 @@ class Generator:
 
     def _arg(self, node, param) -> str:
         code = self.expr(node)
-        if param is not None and not isinstance(param.type, ast.OptionalType):
+        if param is not None and not isinstance(param.type, OptionalType):
             return self.need(node, code)
         return code.src
 
-    def lambda_parts(self, node: ast.Lambda) -> tuple[str, str]:
+    def lambda_parts(self, node: Lambda) -> tuple[str, str]:
         """A condition as a Python lambda's source, and the source of its cache key (this
         condition and the values of the outer locals it reads, as the closures key it)."""
         slot = self.info.slots[id(node.param)]
@@ -499,7 +501,7 @@ class Generator:
         # same rules (compiled code is kept by source: codegen_runtime.assemble)
         return f"lambda s{slot}: {body}", f"({self.named(id(node))}, ({''.join(f's{s}, ' for s in free)}))"
 
-    def condition(self, node: ast.Lambda) -> str:
+    def condition(self, node: Lambda) -> str:
         fn, key = self.lambda_parts(node)
         return f"_condition({fn}, {key})"
 
@@ -512,12 +514,12 @@ class Generator:
         if fast is not None:
             return fast
         impl = self.const(bi.impl)
-        if len(node.args) == 1 and isinstance(node.args[0], ast.Comprehension) and node.args[0].kind == "gen":
+        if len(node.args) == 1 and isinstance(node.args[0], Comprehension) and node.args[0].kind == "gen":
             return _Code(self.marked(f"{impl}(ctx, {self.generate(node.args[0], node.args[0].span)})", span))
         guard = name not in ACCEPTS_NONE
 
         def argument(a) -> str:
-            if isinstance(a, ast.Lambda):
+            if isinstance(a, Lambda):
                 return self.condition(a)
             return self.need(a, self.expr(a)) if guard else self.expr(a).src
         args = [argument(a) for a in node.args]
@@ -530,7 +532,7 @@ class Generator:
             return None
         span = node.span
         types = self.info.types
-        if name == "connected" and len(args) == 2 and isinstance(args[1], ast.Lambda):
+        if name == "connected" and len(args) == 2 and isinstance(args[1], Lambda):
             space = self.need(args[0], self.expr(args[0]))
             fn, key = self.lambda_parts(args[1])
             impl = self.const(BUILTINS[name].impl)
@@ -551,7 +553,7 @@ class Generator:
             if gives_player:
                 return _Code(self.marked(f"ctx.player_values.get({call}(ctx.board, {arg}.name))", span))
             return _Code(self.marked(f"{call}(ctx.board, {arg}.name)", span))
-        if name in ("floor", "ceil") and len(args) == 1 and isinstance(args[0], ast.Binary) \
+        if name in ("floor", "ceil") and len(args) == 1 and isinstance(args[0], Binary) \
                 and args[0].op == "/" and types.get(id(args[0].left)) == T.INT \
                 and types.get(id(args[0].right)) == T.INT:
             num, den = self.expr(args[0].left), self.expr(args[0].right)
@@ -602,7 +604,7 @@ class Generator:
 
     # ---------------------------------------------------------------------- comprehensions
 
-    def generate(self, node: ast.Comprehension, budget_span) -> str:
+    def generate(self, node: Comprehension, budget_span) -> str:
         """A comprehension's values as a Python list comprehension. Every loop spends a step per
         element before it starts; with more than one `for`, the values are counted as they come
         and refused past the collection limit (E510 at the comprehension, as the closures do,
@@ -623,7 +625,7 @@ class Generator:
             parts.append(f"if made.one_more({self.const(node.span)})")
         return f"[{element} {' '.join(parts)}]"
 
-    def _rows_where(self, node: ast.Comprehension, budget_span) -> str | None:
+    def _rows_where(self, node: Comprehension, budget_span) -> str | None:
         """`[r for r in rows(t) where r.column == x]` (or `x == r.column`), x a local other than r:
         the rows found through an index of the column (`RowIndex`), the budget spent per row as
         the loop spends it; None for any other shape. (x is a local: reading it once instead of
@@ -633,14 +635,14 @@ class Generator:
         clause = node.clauses[0]
         cond = clause.condition
         slot = self.info.slots[id(clause.var)]
-        if self.local_slot(node.element) != slot or not (isinstance(cond, ast.Compare) and cond.op == "=="):
+        if self.local_slot(node.element) != slot or not (isinstance(cond, Compare) and cond.op == "=="):
             return None
         call = clause.iterable
-        info = self.info.calls.get(id(call)) if isinstance(call, ast.Call) else None
+        info = self.info.calls.get(id(call)) if isinstance(call, Call) else None
         if info is None or info.kind != "builtin" or info.name != "rows":
             return None
         for field, other in ((cond.left, cond.right), (cond.right, cond.left)):
-            if not isinstance(field, ast.Field) or self.local_slot(field.obj) != slot:
+            if not isinstance(field, Field) or self.local_slot(field.obj) != slot:
                 continue
             fi = self.info.fields.get(id(field))
             value = self.local_slot(other)
@@ -651,7 +653,7 @@ class Generator:
                     f"{self.const(budget_span)})")
         return None
 
-    def _sum_controlled(self, comp: ast.Comprehension, span) -> str | None:
+    def _sum_controlled(self, comp: Comprehension, span) -> str | None:
         """`sum(E for x in S where controller(x) == p)` (or `owner`), p a local that may be none:
         the state's control table and p's name read once, after the budget is spent (as the
         closures' fused sum does); None for any other shape."""
@@ -681,7 +683,7 @@ class Generator:
         """Whether a loop's condition is `controller(x) == p` (or `owner`) on its variable x and a
         local p: the fused form `_sum_controlled` writes."""
         cond = clause.condition
-        if not (isinstance(cond, ast.Compare) and cond.op == "==" and isinstance(cond.left, ast.Call)):
+        if not (isinstance(cond, Compare) and cond.op == "==" and isinstance(cond.left, Call)):
             return False
         call = cond.left
         info = self.info.calls.get(id(call))
@@ -694,7 +696,7 @@ class Generator:
     def _BestOf(self, node):
         # the count is checked before the collection is worked out, as the closures do
         count = f"_best_count({self.expr(node.count).src}, {self.const(node.kind)}, {self.const(node.span)})"
-        if isinstance(node.collection, ast.Comprehension):
+        if isinstance(node.collection, Comprehension):
             values = self.generate(node.collection, node.collection.span)
         else:
             values = f"_items_of({self.expr(node.collection).src})"
@@ -711,9 +713,9 @@ def generate(compiled, decl, name: str) -> Callable:
     """The generated function of a formula, modifier list or advice (`decl`, called `name`),
     `fn(ctx, *args)`; raises `Unsupported` for a shape the generator does not write yet."""
     gen = Generator(compiled)
-    if isinstance(decl, (ast.FormulaDecl, ast.AdviceDecl)):
+    if isinstance(decl, (FormulaDecl, AdviceDecl)):
         fn = gen.formula(decl, name)
-    elif isinstance(decl, ast.ModifiersDecl):
+    elif isinstance(decl, ModifiersDecl):
         fn = gen.modifiers(decl, name)
     else:
         raise Unsupported(type(decl).__name__)

@@ -30,14 +30,18 @@ from ruleslang.lang.builtins.board import SETTABLE_PROPERTIES
 from ruleslang.lang.eval import statements as S
 from ruleslang.lang.eval.codegen import Generator, Unsupported
 from ruleslang.lang.eval.codegen_runtime import assemble
-from ruleslang.lang.eval.compile import located
-from ruleslang.lang.syntax import ast
+from ruleslang.lang.eval.operations import located
+from ruleslang.lang.syntax.expressions import Name
+from ruleslang.lang.syntax.statements import (AddEffect, Block, ChangeEffect, Choose, ForStmt, HitEffect, IfStmt, Let,
+                                              LogEffect, MoveEffect, RemoveEffect, Require, RetreatEffect, RunEffect,
+                                              SetEffect, SubmergeEffect, WinEffect)
+from ruleslang.lang.syntax.declarations import ConstraintDecl, HookDecl
 
 # The kind in the file name of generated statements' code: `<ruleslang statements:NAME>`.
 STATEMENTS = "statements"
 # Effects the closures wrap so a board's refusal is located at the statement (statements.py).
-_EFFECTS = (ast.AddEffect, ast.RemoveEffect, ast.MoveEffect, ast.ChangeEffect, ast.SetEffect, ast.HitEffect,
-            ast.SubmergeEffect, ast.RetreatEffect)
+_EFFECTS = (AddEffect, RemoveEffect, MoveEffect, ChangeEffect, SetEffect, HitEffect,
+            SubmergeEffect, RetreatEffect)
 
 # What generated statements call, by the names the source uses.
 _STATEMENT_HELPERS = {
@@ -64,7 +68,7 @@ class BlockGenerator(Generator):
         self.fell_back: list[tuple[str, str]] = []  # (statement kind, why)
         self.written = 0  # statements written as Python
 
-    def function(self, block: ast.Block, label: str) -> Callable:
+    def function(self, block: Block, label: str) -> Callable:
         """The executor of `block`: `f(env)`."""
         return assemble(label, ["env"], self.prologue(), self.block(block), self.ns, self.spans, STATEMENTS)
 
@@ -82,7 +86,7 @@ class BlockGenerator(Generator):
 
     # ---------------------------------------------------------------------- blocks
 
-    def block(self, block: ast.Block) -> list[str]:
+    def block(self, block: Block) -> list[str]:
         lines: list[str] = []
         for stmt in block.stmts:
             lines += self.stmt(stmt)
@@ -123,10 +127,10 @@ class BlockGenerator(Generator):
 
     # ---------------------------------------------------------------------- control flow
 
-    def _s_Let(self, stmt: ast.Let) -> list[str]:
+    def _s_Let(self, stmt: Let) -> list[str]:
         return self.assign(f"s{self.info.slots[id(stmt.name)]}", stmt.value)
 
-    def _s_Require(self, stmt: ast.Require) -> list[str]:
+    def _s_Require(self, stmt: Require) -> list[str]:
         cond = self.expr(stmt.cond).src
         if stmt.message is not None:
             text = self.expr(stmt.message).src
@@ -134,7 +138,7 @@ class BlockGenerator(Generator):
             text = self.const(f"requirement not met: {stmt.cond.span.text}")
         return [f"if ({cond}) is not True:", f"    _refuse(ctx, {self.const(stmt.span)}, {text})"]
 
-    def _s_IfStmt(self, stmt: ast.IfStmt) -> list[str]:
+    def _s_IfStmt(self, stmt: IfStmt) -> list[str]:
         lines: list[str] = []
         for i, (cond, body) in enumerate(stmt.branches):
             lines.append(f"{'if' if i == 0 else 'elif'} {self.expr(cond).src}:")
@@ -144,7 +148,7 @@ class BlockGenerator(Generator):
             lines += _indent(self.block(stmt.else_block))
         return lines
 
-    def _s_ForStmt(self, stmt: ast.ForStmt) -> list[str]:
+    def _s_ForStmt(self, stmt: ForStmt) -> list[str]:
         items = self.expr(stmt.iterable).src
         slot = self.info.slots[id(stmt.var)]
         body = ["host.steps -= 1", "if host.steps < 0:", f"    host.out_of_budget({self.const(stmt.span)})"]
@@ -156,7 +160,7 @@ class BlockGenerator(Generator):
         # the collection is copied before the loop, as the closures copy it (the body may change it)
         return [f"for s{slot} in _tuple(_items_of({items})):", *_indent(body)]
 
-    def _s_Choose(self, stmt: ast.Choose) -> list[str]:
+    def _s_Choose(self, stmt: Choose) -> list[str]:
         decision_id = f"{self.owner}.{stmt.name.text}"
         opts, n, who, text = self.temp(), self.temp(), self.temp(), self.temp()
         lines = [f"{opts} = [*_items_of({self.expr(stmt.options).src})]",
@@ -170,17 +174,17 @@ class BlockGenerator(Generator):
 
     # ---------------------------------------------------------------------- effects
 
-    def _s_ChangeEffect(self, stmt: ast.ChangeEffect) -> list[str]:
+    def _s_ChangeEffect(self, stmt: ChangeEffect) -> list[str]:
         span = self.const(stmt.span)
         return self._store(stmt.target, lambda old: f"_plus({old}, {self.expr(stmt.amount).src}, {span})", stmt.span)
 
-    def _s_SetEffect(self, stmt: ast.SetEffect) -> list[str]:
+    def _s_SetEffect(self, stmt: SetEffect) -> list[str]:
         return self._store(stmt.target, lambda old: self.expr(stmt.value).src, stmt.span)
 
     def _store(self, target, new_value: Callable[[str], str], span) -> list[str]:
         """A `set` or `change` of a counter or a settable board property; `new_value(old)` the
         source of the value written, given the source of the value before."""
-        if isinstance(target, ast.Name):  # a counter without keys
+        if isinstance(target, Name):  # a counter without keys
             name, args = target.id, ()
         else:
             name, args = target.func.id, target.args
@@ -200,7 +204,7 @@ class BlockGenerator(Generator):
                 f"{key} = {keys[0]}",
                 f"{write}(ctx, {state}, {key}, {changed}, {self.const(span)}, **{{{named}}})"]
 
-    def _s_AddEffect(self, stmt: ast.AddEffect) -> list[str]:
+    def _s_AddEffect(self, stmt: AddEffect) -> list[str]:
         span = self.const(stmt.span)
         state, n, player = self.temp(), self.temp(), self.temp()
         who = self.expr(stmt.owner).src if stmt.owner is not None else "_current_player(ctx)"
@@ -210,44 +214,44 @@ class BlockGenerator(Generator):
                 f"{state}.add_units({self.expr(stmt.space).src}.name, {self.expr(stmt.unit_type).src}.name, "
                 f"{player}.name, {n})"]
 
-    def _s_RemoveEffect(self, stmt: ast.RemoveEffect) -> list[str]:
+    def _s_RemoveEffect(self, stmt: RemoveEffect) -> list[str]:
         return [f"_state(ctx, {self.const(stmt.span)}).remove_units(_unit_ids({self.expr(stmt.units).src}))"]
 
-    def _s_MoveEffect(self, stmt: ast.MoveEffect) -> list[str]:
+    def _s_MoveEffect(self, stmt: MoveEffect) -> list[str]:
         return [f"_state(ctx, {self.const(stmt.span)}).move_units(_unit_ids({self.expr(stmt.units).src}), "
                 f"{self.expr(stmt.to).src}.name)"]
 
-    def _s_LogEffect(self, stmt: ast.LogEffect) -> list[str]:
+    def _s_LogEffect(self, stmt: LogEffect) -> list[str]:
         return [f"ctx.log('log', message={self.expr(stmt.message).src}, by={self.const(self.owner)})"]
 
-    def _s_WinEffect(self, stmt: ast.WinEffect) -> list[str]:
+    def _s_WinEffect(self, stmt: WinEffect) -> list[str]:
         side = self.temp()
         reason = self.expr(stmt.reason).src if stmt.reason is not None else "''"
         return [f"{side} = _winning_side(ctx, {self.expr(stmt.winner).src}, {self.const(stmt.span)})",
                 f"_declare_winner(ctx, {side}, {reason})"]
 
-    def _s_HitEffect(self, stmt: ast.HitEffect) -> list[str]:
+    def _s_HitEffect(self, stmt: HitEffect) -> list[str]:
         span = self.const(stmt.span)
         n = self.temp()
         hit = (f"_battle(ctx, {span}).hit(ctx, {n}, _unit_ids({self.expr(stmt.units).src}), "
                f"{self.expr(stmt.chooser).src}.name, {stmt.now!r})")
         return [f"{n} = _hits_to_score({self.expr(stmt.count).src}, {span})", *self.located_at([hit], stmt.span)]
 
-    def _s_SubmergeEffect(self, stmt: ast.SubmergeEffect) -> list[str]:
+    def _s_SubmergeEffect(self, stmt: SubmergeEffect) -> list[str]:
         return [f"_battle(ctx, {self.const(stmt.span)}).submerge(ctx, _unit_ids({self.expr(stmt.units).src}))"]
 
-    def _s_RetreatEffect(self, stmt: ast.RetreatEffect) -> list[str]:
+    def _s_RetreatEffect(self, stmt: RetreatEffect) -> list[str]:
         retreat = f"_battle(ctx, {self.const(stmt.span)}).retreat(ctx, {self.expr(stmt.to).src}.name)"
         return self.located_at([retreat], stmt.span)
 
-    def _s_RunEffect(self, stmt: ast.RunEffect) -> list[str]:
+    def _s_RunEffect(self, stmt: RunEffect) -> list[str]:
         name = stmt.name.text
         span = self.const(stmt.span)
         decl = self.compiled.symbols[name].decl
         spend = ["host.steps -= 1", "if host.steps < 0:", f"    host.out_of_budget({span})"]
-        if isinstance(decl, ast.HookDecl):  # `run previous` in a hook override
+        if isinstance(decl, HookDecl):  # `run previous` in a hook override
             return [*spend, f"_run_previous_hook(ctx, {self.const(name)})", "host = ctx.host"]
-        if isinstance(decl, ast.ConstraintDecl):  # `run previous` in a constraint: its requires, the same collector
+        if isinstance(decl, ConstraintDecl):  # `run previous` in a constraint: its requires, the same collector
             values = len(self.compiled.symbols[self.owner].decl.params)
             args = "".join(f"{v}, " for v in self.locals[:values])
             return [*spend, f"ctx.procedures.constraint({self.const(name)})(ctx, ({args}))", "host = ctx.host"]
@@ -258,7 +262,7 @@ def _indent(lines: list[str]) -> list[str]:
     return ["    " + line for line in lines]
 
 
-def generate_block(compiled, closures: S.StatementCompiler, block: ast.Block, owner: str, size: int,
+def generate_block(compiled, closures: S.StatementCompiler, block: Block, owner: str, size: int,
                    label: str) -> tuple[Callable, BlockGenerator]:
     """The generated executor `f(env)` of a block of `owner` (a frame of `size` slots), and the
     generator that wrote it (what fell back to the closures, `fell_back`)."""

@@ -22,7 +22,7 @@ from typing import Any, Callable
 from ruleslang.base.errors import EvalError
 from ruleslang.base.limits import MAX_COLLECTION, MAX_INT_BITS, MAX_TEXT
 from ruleslang.board.state import BoardError
-from ruleslang.lang.eval.compile import NO_VALUE, check_size, items_of, joined, located
+from ruleslang.lang.eval.operations import NO_VALUE, check_size, items_of, joined, located
 from ruleslang.lang.values import (LSet, Record, UnitValue, bounded_number, bounded_sum, display_text, normalize_number,
                                    sort_key)
 

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ruleslang.lang.syntax import ast
+from ruleslang.lang.syntax.expressions import (BestOf, Binary, BoolOp, Call, Compare, Comprehension, Field, If, In,
+                                               Index, Lambda, Not, Range, Unary)
 from ruleslang.lang import types as T
 from ruleslang.lang.eval import exact as X
 from ruleslang.lang.builtins.registry import REGISTRY as BUILTINS
-from ruleslang.lang.eval.compile import ARITHMETIC, COMPARISONS, check_size, items_of
+from ruleslang.lang.eval.operations import ARITHMETIC, COMPARISONS, check_size, items_of
 from ruleslang.base.errors import EvalError
 from ruleslang.lang.check.typecheck import CheckInfo
 from ruleslang.lang.values import LSet, Record, UnitValue, display_text, sort_key
@@ -103,7 +104,7 @@ class ExactCompiler:
 
     # --------------------------------------------------------------------------- calls
 
-    def _Call(self, node: ast.Call):
+    def _Call(self, node: Call):
         info = self.info.calls[id(node)]
         span = node.span
         if info.kind == "builtin":
@@ -163,10 +164,10 @@ class ExactCompiler:
             return go(0)
         return call_random
 
-    def _builtin(self, node: ast.Call, name: str):
+    def _builtin(self, node: Call, name: str):
         span = node.span
         bi = BUILTINS[name]
-        if len(node.args) == 1 and isinstance(node.args[0], ast.Comprehension) and (
+        if len(node.args) == 1 and isinstance(node.args[0], Comprehension) and (
                 node.args[0].kind == "gen" or (node.args[0].kind == "list" and name in _LIST_FOLDS)):
             # an aggregate of a list comprehension reads each element once, in order, as of a
             # generator: folded the same way rather than enumerating every list the dice can make
@@ -183,7 +184,7 @@ class ExactCompiler:
                     out[v] = out.get(v, 0) + w
                 return X.XDist(out, faces.total)
             return roll
-        if any(isinstance(a, ast.Lambda) for a in [*node.args, *(k.value for k in node.kwargs)]):
+        if any(isinstance(a, Lambda) for a in [*node.args, *(k.value for k in node.kwargs)]):
             raise EvalError("E512", f"{name} with a condition cannot take rolled values", span)
         holder: dict = {}
         impl = bi.impl
@@ -204,7 +205,7 @@ class ExactCompiler:
 
     # ---------------------------------------------------------------------------- folds
 
-    def _fold(self, comp: ast.Comprehension, fold: X.Fold, span) -> XFn:
+    def _fold(self, comp: Comprehension, fold: X.Fold, span) -> XFn:
         """Run a generator's elements into a fold, one independent element at a time."""
         clauses = []
         for c in comp.clauses:
@@ -260,7 +261,7 @@ class ExactCompiler:
             return X.fold_finish(level(0, start), fold, ctx, span)
         return run
 
-    def _Comprehension(self, node: ast.Comprehension):
+    def _Comprehension(self, node: Comprehension):
         span = node.span
         if node.kind == "set":
             fold = X.Fold((), lambda s, v: s + (v,), lambda s: LSet(s))
@@ -268,14 +269,14 @@ class ExactCompiler:
             fold = X.Fold((), lambda s, v: s + (v,))
         return self._fold(node, fold, span)
 
-    def _BestOf(self, node: ast.BestOf):
+    def _BestOf(self, node: BestOf):
         span = node.span
         largest = node.kind == "best"
         count = self.concrete.expr(node.count)
         if id(node.count) in self.info.random:
             raise EvalError("E512", f"the count of {node.kind} ... of cannot be rolled", node.count.span)
         coll = node.collection
-        if isinstance(coll, ast.Comprehension):
+        if isinstance(coll, Comprehension):
             def run(env):
                 k = count(env)
                 fold = X.Fold((), X.top_k_step(k, largest))
@@ -305,7 +306,7 @@ class ExactCompiler:
 
     # -------------------------------------------------------------------- other nodes
 
-    def _Field(self, node: ast.Field):
+    def _Field(self, node: Field):
         concrete = self.concrete
         fi = self.info.fields[id(node)]
         name = fi.name
@@ -334,7 +335,7 @@ class ExactCompiler:
             return X.lift([obj(env)], lambda v: get(v, ctx), ctx, span)
         return run
 
-    def _Index(self, node: ast.Index):
+    def _Index(self, node: Index):
         span = node.span
 
         def index(seq, i):
@@ -343,12 +344,12 @@ class ExactCompiler:
             return seq[i]
         return self._lift([node.obj, node.index], index, span)
 
-    def _Unary(self, node: ast.Unary):
+    def _Unary(self, node: Unary):
         if node.op == "+":
             return self.expr(node.operand)
         return self._lift([node.operand], lambda v: -v, node.span)
 
-    def _Binary(self, node: ast.Binary):
+    def _Binary(self, node: Binary):
         span = node.span
         op = ARITHMETIC[node.op]
         if node.op == "+" and not isinstance(self.info.types.get(id(node.left)), type(None)):
@@ -357,19 +358,19 @@ class ExactCompiler:
                 return self._lift([node.left, node.right], lambda a, b: a + b, span)
         return self._lift([node.left, node.right], lambda a, b: op(a, b, span), span)
 
-    def _Compare(self, node: ast.Compare):
+    def _Compare(self, node: Compare):
         cmp = COMPARISONS[node.op]
         return self._lift([node.left, node.right], cmp, node.span)
 
-    def _In(self, node: ast.In):
+    def _In(self, node: In):
         if node.negated:
             return self._lift([node.element, node.collection], lambda e, c: e not in c, node.span)
         return self._lift([node.element, node.collection], lambda e, c: e in c, node.span)
 
-    def _Not(self, node: ast.Not):
+    def _Not(self, node: Not):
         return self._lift([node.operand], lambda v: not v, node.span)
 
-    def _BoolOp(self, node: ast.BoolOp):
+    def _BoolOp(self, node: BoolOp):
         span = node.span
         left = self.expr(node.left)
         right = self.expr(node.right)
@@ -387,7 +388,7 @@ class ExactCompiler:
             return X.mixture(parts, ctx, span)
         return run
 
-    def _If(self, node: ast.If):
+    def _If(self, node: If):
         span = node.span
         cond, then, else_ = self.expr(node.cond), self.expr(node.then), self.expr(node.else_)
 
@@ -402,7 +403,7 @@ class ExactCompiler:
             return X.mixture(parts, env[0], span)
         return run
 
-    def _Range(self, node: ast.Range):
+    def _Range(self, node: Range):
         span = node.span
 
         def rng(a, b):

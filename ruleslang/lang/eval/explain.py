@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ruleslang.lang.syntax import ast
+from ruleslang.lang.syntax.expressions import Call, Comprehension, Lambda, Name
+from ruleslang.lang.syntax.declarations import FormulaDecl
 from ruleslang.lang.syntax.unparse import unparse
 from ruleslang.lang.values import format_value
 
@@ -61,16 +63,16 @@ def _parts_in(node, info) -> list:
     Calls inside `x => ...` conditions and comprehensions are left out: they depend on the
     variable being bound, which has no single value to show.
     """
-    if isinstance(node, (ast.Lambda, ast.Comprehension)):
+    if isinstance(node, (Lambda, Comprehension)):
         return []  # a body that is itself a comprehension: every call in it reads its variable
     found, seen = [], set()
     stack = list(c for c in ast.children(node) if not isinstance(c, ast.Ident))
     while stack and len(found) < MAX_PARTS:
         current = stack.pop(0)
-        if isinstance(current, (ast.Lambda, ast.Comprehension)):
+        if isinstance(current, (Lambda, Comprehension)):
             continue
-        shown = isinstance(current, ast.Call) or (
-            isinstance(current, ast.Name) and getattr(info.names.get(id(current)), "kind", None) == "global")
+        shown = isinstance(current, Call) or (
+            isinstance(current, Name) and getattr(info.names.get(id(current)), "kind", None) == "global")
         if shown and id(current) not in info.random:
             text = unparse(current)
             if text not in seen:
@@ -80,7 +82,7 @@ def _parts_in(node, info) -> list:
     return found
 
 
-def formula_explainer(compiled, decl: ast.FormulaDecl):
+def formula_explainer(compiled, decl: FormulaDecl):
     """`fn(ctx, *args) -> Explanation` showing a formula's lets and sub-calls."""
     info = compiled.info
     ec = compiled.expr_compiler

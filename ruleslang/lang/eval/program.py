@@ -11,13 +11,16 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable
 
-from ruleslang.lang.syntax import ast
+from ruleslang.lang.syntax.statements import Block, Let
+from ruleslang.lang.syntax.declarations import (ConstantDecl, CounterDecl, FormulaDecl, ModTerm, ModifiersDecl,
+                                                SideDecl, TableDecl, UnitDecl)
 from ruleslang.lang.eval import exact as X
 from ruleslang.lang import types as T
 from ruleslang.lang.check.checker import Program
 from ruleslang.lang.compose.composition import advice_key
 from ruleslang.lang.eval import codegen, codegen_blocks
-from ruleslang.lang.eval.compile import NO_VALUE, ExprCompiler
+from ruleslang.lang.eval.compile import ExprCompiler
+from ruleslang.lang.eval.operations import NO_VALUE
 from ruleslang.lang.eval.compile_exact import ExactCompiler, bind_lets, exact_body
 from ruleslang.lang.eval.coverage import Coverage
 from ruleslang.lang.eval.explain import Explanation, Term, formula_explainer
@@ -37,7 +40,7 @@ class TableRuntime:
         self.info = info
         self.columns = info.columns
         decl = info.decl
-        self.key_names = [p.name.text for p in decl.params] if isinstance(decl, ast.TableDecl) else ["roll"]
+        self.key_names = [p.name.text for p in decl.params] if isinstance(decl, TableDecl) else ["roll"]
         self.exact: dict[tuple, int] = {}
         self.ranges: list[tuple[int, int | None, int]] = []
         self.rows: list[list[Callable]] = []
@@ -208,7 +211,7 @@ class CompiledProgram:
                 for p in members:
                     self.side_of_player[p] = side
         for name, sym in self.symbols.items():
-            if sym.kind == "side" and isinstance(sym.decl, ast.SideDecl):
+            if sym.kind == "side" and isinstance(sym.decl, SideDecl):
                 members = tuple(m.text for m in sym.decl.members)
                 self.side_members[name] = members
                 for p in members:
@@ -216,7 +219,7 @@ class CompiledProgram:
 
     def _build_units(self) -> None:
         for name, sym in self.symbols.items():
-            if isinstance(sym.decl, ast.UnitDecl):
+            if isinstance(sym.decl, UnitDecl):
                 self.unit_tags[name] = tuple(t.text for t in sym.decl.tags or ())
 
     @property
@@ -258,22 +261,22 @@ class CompiledProgram:
     def _make_callable(self, name: str) -> Callable:
         sym = self.symbols[name]
         decl = sym.decl
-        if self.backend == "codegen" and isinstance(decl, (ast.FormulaDecl, ast.ModifiersDecl)):
+        if self.backend == "codegen" and isinstance(decl, (FormulaDecl, ModifiersDecl)):
             fn = self._generated(decl, name)
             if fn is not None:
                 return fn
-        if isinstance(decl, ast.FormulaDecl):
+        if isinstance(decl, FormulaDecl):
             return self._formula(decl)
-        if isinstance(decl, ast.ModifiersDecl):
+        if isinstance(decl, ModifiersDecl):
             runtime = self._modifiers(decl)
             return lambda ctx, *args: runtime(ctx, args, False)
-        if isinstance(decl, ast.ConstantDecl):
+        if isinstance(decl, ConstantDecl):
             value = self.constant_value(name)
             if value is not NO_VALUE:
                 return lambda ctx: value
             f = self.expr_compiler.expr(decl.value)
             return lambda ctx: f([ctx])
-        if isinstance(decl, ast.CounterDecl):
+        if isinstance(decl, CounterDecl):
             key_count = len(decl.params)
             if key_count == 0:
                 return lambda ctx: ctx.counter(name, ())
@@ -292,7 +295,7 @@ class CompiledProgram:
             self.not_generated[name] = f"{e.code} while folding"
         return None
 
-    def block_executor(self, closures, block: ast.Block, owner: str, size: int) -> Callable:
+    def block_executor(self, closures, block: Block, owner: str, size: int) -> Callable:
         """The executor `fn(env)` of a block of statements of `owner` in a frame of `size` slots:
         generated Python under the code generator (a statement it cannot write yet runs as its
         closure: `not_generated` lists them under "owner: statement kind"), else `closures`' (a
@@ -322,7 +325,7 @@ class CompiledProgram:
                 self.not_generated[f"{owner}: expression"] = f"{e.code} while folding"
         return closures.ec.expr(node)
 
-    def _formula(self, decl: ast.FormulaDecl) -> Callable:
+    def _formula(self, decl: FormulaDecl) -> Callable:
         ec = self.expr_compiler
         size = self.info.frames.get(id(decl), 1)
         nparams = len(decl.params or ())
@@ -375,13 +378,13 @@ class CompiledProgram:
                 tuple(p.name.text for p in decl.params or ()), fn or self._formula(decl))
         return self._advice[key]
 
-    def _modifiers(self, decl: ast.ModifiersDecl) -> Callable:
+    def _modifiers(self, decl: ModifiersDecl) -> Callable:
         ec = self.expr_compiler
         size = self.info.frames.get(id(decl), 1)
         nparams = len(decl.params or ())
         items = []
         for item in decl.items:
-            if isinstance(item, ast.Let):
+            if isinstance(item, Let):
                 items.append(("let", ec.expr(item.value), self.info.slots[id(item.name)]))
             else:
                 cond = ec.expr(item.condition) if item.condition is not None else None
@@ -426,7 +429,7 @@ class CompiledProgram:
         if name in self._explainers:
             return self._explainers[name]
         decl = self.symbols[name].decl
-        if isinstance(decl, ast.ModifiersDecl):
+        if isinstance(decl, ModifiersDecl):
             if name not in self._explainers:
                 self._modifiers(decl)  # a generated modifier list explains itself through the closures
             return self._explainers[name]
@@ -450,24 +453,24 @@ class CompiledProgram:
         if not self.is_random(name):
             concrete = self.callable(name)
             return lambda ctx, *args: X.point(concrete(ctx, *args))
-        if isinstance(decl, ast.FormulaDecl):
+        if isinstance(decl, FormulaDecl):
             size = self.info.frames.get(id(decl), 1)
             return exact_body(self, self.info, self.exact_compiler, decl.lets, decl.body, size,
                               len(decl.params or ()))
-        if isinstance(decl, ast.ConstantDecl):
+        if isinstance(decl, ConstantDecl):
             f = self.exact_compiler.expr(decl.value)
             return lambda ctx: f([ctx])
-        if isinstance(decl, ast.ModifiersDecl):
+        if isinstance(decl, ModifiersDecl):
             return self._exact_modifiers(decl)
         raise AssertionError(name)
 
-    def _exact_modifiers(self, decl: ast.ModifiersDecl) -> Callable:
+    def _exact_modifiers(self, decl: ModifiersDecl) -> Callable:
         """A rolled modifier list: its lets branch; each term is a mixture of applying or not."""
         xc = self.exact_compiler
         size = self.info.frames.get(id(decl), 1)
         nparams = len(decl.params or ())
-        lets = [i for i in decl.items if isinstance(i, ast.Let)]
-        terms = [i for i in decl.items if isinstance(i, ast.ModTerm)]
+        lets = [i for i in decl.items if isinstance(i, Let)]
+        terms = [i for i in decl.items if isinstance(i, ModTerm)]
         compiled_terms = [(t.sign, xc.expr(t.value), xc.expr(t.condition) if t.condition is not None else None,
                            t.span) for t in terms]
         lets_steps = [(id(l.value) in self.info.random,

@@ -12,10 +12,15 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ruleslang.lang.syntax import ast
+from ruleslang.lang.syntax.expressions import Name
+from ruleslang.lang.syntax.statements import (AddEffect, Block, ChangeEffect, Choose, ForStmt, HitEffect, IfStmt, Let,
+                                              LogEffect, MoveEffect, RemoveEffect, Require, RetreatEffect, RunEffect,
+                                              SetEffect, SubmergeEffect, WinEffect)
+from ruleslang.lang.syntax.declarations import CheckDecl, ConstraintDecl, HookDecl, RuntimeProcedure
 from ruleslang.lang.compose.previous import is_hidden_name
 from ruleslang.board.state import BoardError
 from ruleslang.lang.builtins.board import SETTABLE_PROPERTIES
-from ruleslang.lang.eval.compile import items_of, located
+from ruleslang.lang.eval.operations import items_of, located
 from ruleslang.base.errors import EvalError
 from ruleslang.lang.values import EnumValue, LSet, UnitValue, bounded_number, display_text, format_value, to_json
 
@@ -41,7 +46,7 @@ class StatementCompiler:
         self.info = compiled.info
         self.ec = compiled.expr_compiler
 
-    def block(self, block: ast.Block, owner: str) -> Exec:
+    def block(self, block: Block, owner: str) -> Exec:
         stmts = [self.stmt(s, owner) for s in block.stmts]
 
         def run(env):
@@ -51,8 +56,8 @@ class StatementCompiler:
 
     def stmt(self, stmt, owner: str) -> Exec:
         run = getattr(self, "_" + type(stmt).__name__)(stmt, owner)
-        if not isinstance(stmt, (ast.AddEffect, ast.RemoveEffect, ast.MoveEffect, ast.ChangeEffect,
-                                 ast.SetEffect, ast.HitEffect, ast.SubmergeEffect, ast.RetreatEffect)):
+        if not isinstance(stmt, (AddEffect, RemoveEffect, MoveEffect, ChangeEffect,
+                                 SetEffect, HitEffect, SubmergeEffect, RetreatEffect)):
             return run
         span = stmt.span
 
@@ -66,7 +71,7 @@ class StatementCompiler:
 
     # ------------------------------------------------------------------ control flow
 
-    def _Let(self, stmt: ast.Let, owner):
+    def _Let(self, stmt: Let, owner):
         f = self.ec.expr(stmt.value)
         slot = self.info.slots[id(stmt.name)]
 
@@ -74,7 +79,7 @@ class StatementCompiler:
             env[slot] = f(env)
         return let
 
-    def _Require(self, stmt: ast.Require, owner):
+    def _Require(self, stmt: Require, owner):
         cond = self.ec.expr(stmt.cond)
         message = self.ec.expr(stmt.message) if stmt.message is not None else None
         span = stmt.span
@@ -86,7 +91,7 @@ class StatementCompiler:
             refuse(env[0], span, message(env) if message is not None else default)
         return require
 
-    def _IfStmt(self, stmt: ast.IfStmt, owner):
+    def _IfStmt(self, stmt: IfStmt, owner):
         branches = [(self.ec.expr(c), self.block(b, owner)) for c, b in stmt.branches]
         otherwise = self.block(stmt.else_block, owner) if stmt.else_block is not None else None
 
@@ -99,7 +104,7 @@ class StatementCompiler:
                 otherwise(env)
         return run_if
 
-    def _ForStmt(self, stmt: ast.ForStmt, owner):
+    def _ForStmt(self, stmt: ForStmt, owner):
         it = self.ec.expr(stmt.iterable)
         slot = self.info.slots[id(stmt.var)]
         cond = self.ec.expr(stmt.condition) if stmt.condition is not None else None
@@ -115,7 +120,7 @@ class StatementCompiler:
                     body(env)
         return run_for
 
-    def _Choose(self, stmt: ast.Choose, owner):
+    def _Choose(self, stmt: Choose, owner):
         options = self.ec.expr(stmt.options)
         player = self.ec.expr(stmt.player)
         count = self.ec.expr(stmt.count) if stmt.count is not None else None
@@ -137,17 +142,17 @@ class StatementCompiler:
 
     # ----------------------------------------------------------------------- effects
 
-    def _ChangeEffect(self, stmt: ast.ChangeEffect, owner):
+    def _ChangeEffect(self, stmt: ChangeEffect, owner):
         amount = self.ec.expr(stmt.amount)
         return self._store(stmt.target, lambda old, env: plus(old, amount(env), stmt.span), stmt.span)
 
-    def _SetEffect(self, stmt: ast.SetEffect, owner):
+    def _SetEffect(self, stmt: SetEffect, owner):
         value = self.ec.expr(stmt.value)
         return self._store(stmt.target, lambda old, env: value(env), stmt.span)
 
     def _store(self, target, new_value, span):
         """A `set` or `change`: `new_value(old, env)` written into a counter or a settable board property."""
-        if isinstance(target, ast.Name):  # a counter without keys
+        if isinstance(target, Name):  # a counter without keys
             name, args = target.id, ()
         else:
             name, args = target.func.id, target.args
@@ -172,7 +177,7 @@ class StatementCompiler:
             write(ctx, state, x, lambda old: new_value(old, env), span, **{k: f(env) for k, f in named})
         return board_property
 
-    def _AddEffect(self, stmt: ast.AddEffect, owner):
+    def _AddEffect(self, stmt: AddEffect, owner):
         count = self.ec.expr(stmt.count)
         unit_type = self.ec.expr(stmt.unit_type)
         space = self.ec.expr(stmt.space)
@@ -187,7 +192,7 @@ class StatementCompiler:
             state.add_units(space(env).name, unit_type(env).name, player.name, n)
         return add
 
-    def _RemoveEffect(self, stmt: ast.RemoveEffect, owner):
+    def _RemoveEffect(self, stmt: RemoveEffect, owner):
         units = self.ec.expr(stmt.units)
         span = stmt.span
 
@@ -195,7 +200,7 @@ class StatementCompiler:
             game_state(env[0], span).remove_units(unit_ids(units(env)))
         return remove
 
-    def _MoveEffect(self, stmt: ast.MoveEffect, owner):
+    def _MoveEffect(self, stmt: MoveEffect, owner):
         units = self.ec.expr(stmt.units)
         to = self.ec.expr(stmt.to)
         span = stmt.span
@@ -204,14 +209,14 @@ class StatementCompiler:
             game_state(env[0], span).move_units(unit_ids(units(env)), to(env).name)
         return move
 
-    def _LogEffect(self, stmt: ast.LogEffect, owner):
+    def _LogEffect(self, stmt: LogEffect, owner):
         message = self.ec.expr(stmt.message)
 
         def log(env):
             env[0].log("log", message=message(env), by=owner)
         return log
 
-    def _WinEffect(self, stmt: ast.WinEffect, owner):
+    def _WinEffect(self, stmt: WinEffect, owner):
         winner = self.ec.expr(stmt.winner)
         reason = self.ec.expr(stmt.reason) if stmt.reason is not None else None
         span = stmt.span
@@ -222,7 +227,7 @@ class StatementCompiler:
             declare_winner(ctx, side, reason(env) if reason is not None else "")
         return win
 
-    def _HitEffect(self, stmt: ast.HitEffect, owner):
+    def _HitEffect(self, stmt: HitEffect, owner):
         count = self.ec.expr(stmt.count)
         units = self.ec.expr(stmt.units)
         chooser = self.ec.expr(stmt.chooser)
@@ -238,7 +243,7 @@ class StatementCompiler:
                 raise e.at(span)
         return hit
 
-    def _SubmergeEffect(self, stmt: ast.SubmergeEffect, owner):
+    def _SubmergeEffect(self, stmt: SubmergeEffect, owner):
         units = self.ec.expr(stmt.units)
         span = stmt.span
 
@@ -246,7 +251,7 @@ class StatementCompiler:
             battle_of(env[0], span).submerge(env[0], unit_ids(units(env)))
         return submerge
 
-    def _RetreatEffect(self, stmt: ast.RetreatEffect, owner):
+    def _RetreatEffect(self, stmt: RetreatEffect, owner):
         to = self.ec.expr(stmt.to)
         span = stmt.span
 
@@ -258,16 +263,16 @@ class StatementCompiler:
                 raise e.at(span)
         return retreat
 
-    def _RunEffect(self, stmt: ast.RunEffect, owner):
+    def _RunEffect(self, stmt: RunEffect, owner):
         name = stmt.name.text
         span = stmt.span
-        if isinstance(self.compiled.symbols[name].decl, ast.HookDecl):  # `run previous` in a hook override
+        if isinstance(self.compiled.symbols[name].decl, HookDecl):  # `run previous` in a hook override
             def run_hook(env):
                 ctx = env[0]
                 ctx.host.spend(span)
                 run_previous_hook(ctx, name)
             return run_hook
-        if isinstance(self.compiled.symbols[name].decl, ast.ConstraintDecl):  # `run previous` in a constraint
+        if isinstance(self.compiled.symbols[name].decl, ConstraintDecl):  # `run previous` in a constraint
             values = len(self.compiled.symbols[owner].decl.params)
 
             def run_constraint(env):
@@ -403,8 +408,8 @@ def _validate_answer(decision_id, answer, options, mode, n, span):
 
 
 # What a constraint whose refusals may be kept on the same board does not hold (`Procedures.repeatable`).
-_NOT_REPEATABLE = (ast.Choose, ast.ChangeEffect, ast.SetEffect, ast.AddEffect, ast.RemoveEffect, ast.MoveEffect,
-                   ast.LogEffect, ast.WinEffect, ast.RunEffect, ast.HitEffect, ast.SubmergeEffect, ast.RetreatEffect)
+_NOT_REPEATABLE = (Choose, ChangeEffect, SetEffect, AddEffect, RemoveEffect, MoveEffect,
+                   LogEffect, WinEffect, RunEffect, HitEffect, SubmergeEffect, RetreatEffect)
 
 
 class Procedures:
@@ -414,10 +419,10 @@ class Procedures:
         self.compiled = compiled
         self.pc = StatementCompiler(compiled)
         self._bodies: dict[str, Callable] = {}
-        self.hooks: dict[str, list[ast.HookDecl]] = {}
+        self.hooks: dict[str, list[HookDecl]] = {}
         for name, sym in compiled.symbols.items():
             # a hook an override replaced fires no more: it runs where the override says `run previous`
-            if isinstance(sym.decl, ast.HookDecl) and not is_hidden_name(name):
+            if isinstance(sym.decl, HookDecl) and not is_hidden_name(name):
                 self.hooks.setdefault(sym.decl.target.phase.text if sym.decl.target.step is None
                                       else sym.decl.target.step.text, []).append(sym.decl)
         self._hook_runs: dict[int, tuple] = {}
@@ -434,7 +439,7 @@ class Procedures:
     def frame_size(self, decl) -> int:
         return self.compiled.info.frames.get(id(decl), 1)
 
-    def executor(self, block: ast.Block, owner: str, decl) -> Exec:
+    def executor(self, block: Block, owner: str, decl) -> Exec:
         """The executor `fn(env)` of a block of `owner` (declared by `decl`): generated Python
         under the code generator (CompiledProgram.block_executor), else closures."""
         return self.compiled.block_executor(self.pc, block, owner, self.frame_size(decl))
@@ -444,7 +449,7 @@ class Procedures:
         if name not in self._bodies:
             decl = self.compiled.symbols[name].decl
             proc = decl.procedure
-            if isinstance(proc, ast.RuntimeProcedure):
+            if isinstance(proc, RuntimeProcedure):
                 self._bodies[name] = _runtime_procedure(name, proc)
             else:
                 block = self.executor(proc.body, name, decl)
@@ -480,7 +485,7 @@ class Procedures:
             # a constraint an override replaced guards only where the override runs it
             names = self._constraints_on[action] = [
                 name for name, sym in self.compiled.symbols.items()
-                if isinstance(sym.decl, ast.ConstraintDecl) and sym.decl.action.text == action
+                if isinstance(sym.decl, ConstraintDecl) and sym.decl.action.text == action
                 and not is_hidden_name(name)]
         return names
 
@@ -503,7 +508,7 @@ class Procedures:
         (CompiledProgram.frame_expression)."""
         return self.compiled.frame_expression(self.pc, node, owner, self.frame_size(decl))
 
-    def check_block(self, decl: ast.CheckDecl) -> Callable:
+    def check_block(self, decl: CheckDecl) -> Callable:
         """A `check` declaration, built once: the executor of its block of require lines, or the
         value of its condition, `fn(env)`."""
         run = self._checks.get(id(decl))
@@ -514,7 +519,7 @@ class Procedures:
             self._checks[id(decl)] = run
         return run
 
-    def hook_parts(self, hook: ast.HookDecl):
+    def hook_parts(self, hook: HookDecl):
         parts = self._hook_runs.get(id(hook))
         if parts is None:
             name = hook.name.text
@@ -548,7 +553,7 @@ class Procedures:
         when it would have run now (its players, its condition), else None."""
         return self._applicable(ctx, self.compiled.symbols[name].decl)
 
-    def _applicable(self, ctx, hook: ast.HookDecl) -> tuple | None:
+    def _applicable(self, ctx, hook: HookDecl) -> tuple | None:
         """(hook, block, env) when `hook` applies now: the current player is one of its players and
         its condition holds."""
         players, cond, block, size = self.hook_parts(hook)
@@ -566,7 +571,7 @@ class Procedures:
         return hook, block, env
 
 
-def _runtime_procedure(name: str, proc: ast.RuntimeProcedure) -> Callable:
+def _runtime_procedure(name: str, proc: RuntimeProcedure) -> Callable:
     procedure = proc.name.text
     span = proc.span
 

@@ -6,8 +6,8 @@ JSON (a node as its class's number, its span's offsets and its fields in order; 
 fraction tagged) and `decode` builds the same AST again, its spans in the source it is handed.
 
 Safe by construction: JSON cannot carry code, and `decode` instantiates only the AST's own node
-classes, named in the payload and checked against `ast` (their field names too), so a payload
-from an older layout or from somewhere else is refused (None), never trusted. The cache file
+classes, named in the payload and checked against `ast.NODE_CLASSES` (their field names too), so
+a payload from an older layout or from somewhere else is refused (None), never trusted. The cache file
 around it is checked whole before it is read (base/cache.py).
 """
 
@@ -18,12 +18,13 @@ from fractions import Fraction
 
 from ruleslang.base.source import Source, Span
 from ruleslang.lang.syntax import ast
+from ruleslang.lang.syntax.declarations import Module
 
 FORMAT = 1
 _TUPLE, _FRACTION = -1, -2
 
 
-def encode(module: ast.Module) -> bytes | None:
+def encode(module: Module) -> bytes | None:
     """The module as JSON bytes, or None when it holds something the format does not carry
     (a span in another source)."""
     classes: dict[type, int] = {}
@@ -57,7 +58,7 @@ def encode(module: ast.Module) -> bytes | None:
     return json.dumps({"format": FORMAT, "classes": table, "tree": tree}, separators=(",", ":")).encode("utf-8")
 
 
-def decode(payload: bytes, source: Source) -> ast.Module | None:
+def decode(payload: bytes, source: Source) -> Module | None:
     """The module `encode` wrote, its spans in `source`; None when the payload is not one this
     version of the AST can read."""
     try:
@@ -66,7 +67,7 @@ def decode(payload: bytes, source: Source) -> ast.Module | None:
             return None
         classes = []
         for name, names in doc["classes"]:
-            cls = getattr(ast, name, None)
+            cls = ast.NODE_CLASSES.get(name)
             if not (isinstance(cls, type) and issubclass(cls, ast.Node)) or tuple(names) != ast.field_names(cls):
                 return None
             classes.append((cls, tuple(names)))
@@ -96,4 +97,4 @@ def decode(payload: bytes, source: Source) -> ast.Module | None:
         module = dec(doc["tree"])
     except (ValueError, KeyError, IndexError, TypeError, RecursionError):
         return None
-    return module if isinstance(module, ast.Module) else None
+    return module if isinstance(module, Module) else None

@@ -24,7 +24,8 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import Indenter
 
-from ruleslang.lang.syntax import ast
+from ruleslang.lang.syntax.expressions import Expr
+from ruleslang.lang.syntax.declarations import Module
 from ruleslang.lang.syntax.grammar import grammar_text
 from ruleslang.base.cache import read_cached, write_cached
 from ruleslang.base.diagnostics import DiagnosticError, error
@@ -403,14 +404,14 @@ def _parse_fragment(text: str, source: Source, base: int) -> Tree:
     return parse_tree(text, source, start="expr", base=base)
 
 
-def parse_module(source: Source) -> ast.Module:
+def parse_module(source: Source) -> Module:
     """Parse a whole ruleset file into its AST (always parsed: `parser.parse_module` is the cached way)."""
     # A final newline lets the last line end its statement and close its blocks.
     tree = parse_tree(source.text + "\n", source)
     return to_module(tree, source, _parse_fragment)
 
 
-def parse_expression(source: Source) -> ast.Expr:
+def parse_expression(source: Source) -> Expr:
     """Parse a lone expression (from the command line or an interpolation)."""
     tree = parse_tree(source.text, source, start="expr")
     return to_expr(tree, source, _parse_fragment)

@@ -23,7 +23,9 @@ from pathlib import Path
 
 from ruleslang.base.cache import read_cached, touch, write_cached
 from ruleslang.base.source import Source
-from ruleslang.lang.syntax import ast, astcodec
+from ruleslang.lang.syntax import astcodec
+from ruleslang.lang.syntax.expressions import Expr
+from ruleslang.lang.syntax.declarations import Module
 from ruleslang.lang.syntax.grammar import grammar_text
 
 # Texts shorter than this are parsed, not looked up: their parse is quicker than a cache read.
@@ -31,7 +33,8 @@ MIN_CACHED_CHARS = 4000
 # At most this many parsed texts are kept (the ones used last).
 MAX_CACHED_MODULES = 256
 # The modules whose code decides what AST a text parses to (read as files: importing them would load lark).
-_PARSING_MODULES = ("lalr.py", "transform.py", "ast.py", "astcodec.py")
+_PARSING_MODULES = ("lalr.py", "transform.py", "ast.py", "expressions.py", "statements.py", "declarations.py",
+                    "astcodec.py")
 
 
 @functools.lru_cache(maxsize=1)
@@ -56,7 +59,7 @@ def module_cache_name(text: str) -> str:
     return f"ast-{key.hexdigest()[:40]}.json"
 
 
-def parse_module(source: Source) -> ast.Module:
+def parse_module(source: Source) -> Module:
     """Parse a whole ruleset file into its AST (read from the parse cache when this text was parsed before)."""
     name = module_cache_name(source.text) if len(source.text) >= MIN_CACHED_CHARS else None
     if name is not None:
@@ -76,7 +79,7 @@ def parse_module(source: Source) -> ast.Module:
     return module
 
 
-def parse_expression(source: Source) -> ast.Expr:
+def parse_expression(source: Source) -> Expr:
     """Parse a lone expression (from the command line or an interpolation)."""
     # start-up time: lark loads only when a text is parsed
     from ruleslang.lang.syntax import lalr

@@ -16,6 +16,22 @@ from lark import Token, Transformer, Tree, v_args
 from lark.exceptions import VisitError
 
 from ruleslang.lang.syntax import ast
+from ruleslang.lang.syntax.expressions import (BestOf, Binary, BoolLit, BoolOp, Call, Compare, Comprehension,
+                                               DecimalLit, DiceLit, Explain, Expr, Field, ForClause, If, In, Index,
+                                               IntLit, KeywordArg, Lambda, ListLit, Name, NoneLit, Not, Range,
+                                               RecordLit, SetLit, StringLit, Unary)
+from ruleslang.lang.syntax.statements import (AddEffect, Block, ChangeEffect, Choose, ForStmt, HitEffect, IfStmt, Let,
+                                              LogEffect, MoveEffect, RemoveEffect, Require, RetreatEffect, RunEffect,
+                                              SetEffect, SubmergeEffect, WinEffect)
+from ruleslang.lang.syntax.declarations import (AdviceDecl, AttributeDecl, CheckDecl, ConstantDecl, ConstraintDecl,
+                                                CounterDecl, CustomProcedure, DieTableDecl, EnumDecl, Expect,
+                                                ExpectAction, ExpectError, FactDecl, FormulaDecl, Header, HookDecl,
+                                                HookTarget, ListType, ModTerm, ModifiersDecl, Module, NamedType,
+                                                OptionDecl, OptionalType, Override, Param, PhaseDecl, PlayerDecl,
+                                                RecordType, RefLit, Remove, RuntimeProcedure, SequenceDecl, SetType,
+                                                SideDecl, StepDecl, TableDecl, TableRow, TagDecl, TestAnswer,
+                                                TestBattle, TestConstraintsOnly, TestDecl, TestFact, TestNextRound,
+                                                TestOption, TestRun, TestScenario, TestSeed, TypeDecl, UnitDecl)
 from ruleslang.base.diagnostics import DiagnosticError, error
 from ruleslang.base.limits import MAX_DICE, MAX_DIE_SIDES, MAX_INT_BITS, MAX_NUMBER_DIGITS, MAX_TEXT
 from ruleslang.base.source import Source, Span
@@ -58,7 +74,7 @@ class _ToAst(Transformer):
     def _ident(self, tok: Token) -> ast.Ident:
         return ast.Ident(str(tok), span=self._tok_span(tok))
 
-    def _string(self, tok: Token) -> ast.StringLit:
+    def _string(self, tok: Token) -> StringLit:
         """Unescape a STRING token and split out `{expr}` interpolations."""
         raw = str(tok)[1:-1]
         start = self.base + tok.start_pos + 1
@@ -119,7 +135,7 @@ class _ToAst(Transformer):
                 i += 1
         if buf or not parts:
             parts.append("".join(buf))
-        return ast.StringLit(tuple(parts), span=self._tok_span(tok))
+        return StringLit(tuple(parts), span=self._tok_span(tok))
 
     def _plain(self, tok: Token) -> str:
         lit = self._string(tok)
@@ -132,13 +148,13 @@ class _ToAst(Transformer):
 
     def start(self, meta, children):
         header, *items = children
-        return ast.Module(header, tuple(items), span=self._span(meta))
+        return Module(header, tuple(items), span=self._span(meta))
 
     def header(self, meta, children):
         ref, *items = children
         seen: dict[str, Span] = {}
         values: dict = {"title": None, "source_note": None, "change_note": None, "revises": None, "map": None}
-        uses: list[ast.RefLit] = []
+        uses: list[RefLit] = []
         for kind, value, span in items:
             if kind == "uses":
                 uses.extend(value)
@@ -148,14 +164,14 @@ class _ToAst(Transformer):
                 raise DiagnosticError(error("P007", f"'{word}' is given twice in the ruleset header", span))
             seen[kind] = span
             values[kind] = value
-        return ast.Header(ref, values["title"], values["source_note"], values["change_note"],
+        return Header(ref, values["title"], values["source_note"], values["change_note"],
                           values["revises"], tuple(uses), values["map"], span=self._span(meta))
 
     def ref(self, meta, children):
         (tok,) = children
         if tok.type == "STRING":
-            return ast.RefLit(self._plain(tok), True, span=self._tok_span(tok))
-        return ast.RefLit(str(tok), False, span=self._tok_span(tok))
+            return RefLit(self._plain(tok), True, span=self._tok_span(tok))
+        return RefLit(str(tok), False, span=self._tok_span(tok))
 
     def title(self, meta, children):
         return ("title", self._plain(children[0]), self._span(meta))
@@ -180,11 +196,11 @@ class _ToAst(Transformer):
     def override_decl(self, meta, children):
         decl = children[0]
         if isinstance(decl, _Many):
-            return _Many([ast.Override(d, span=d.span) for d in decl])
-        return ast.Override(decl, span=self._span(meta))
+            return _Many([Override(d, span=d.span) for d in decl])
+        return Override(decl, span=self._span(meta))
 
     def remove_decl(self, meta, children):
-        return ast.Remove(self._ident(children[0]), span=self._span(meta))
+        return Remove(self._ident(children[0]), span=self._span(meta))
 
     def name_list(self, meta, children):
         return [self._ident(t) for t in children]
@@ -192,34 +208,34 @@ class _ToAst(Transformer):
     def player_decl(self, meta, children):
         names = children[0]
         if len(names) == 1:
-            return ast.PlayerDecl(names[0], span=self._span(meta))
-        return _Many([ast.PlayerDecl(n, span=n.span) for n in names])
+            return PlayerDecl(names[0], span=self._span(meta))
+        return _Many([PlayerDecl(n, span=n.span) for n in names])
 
     def tag_decl(self, meta, children):
         names = children[0]
         if len(names) == 1:
-            return ast.TagDecl(names[0], span=self._span(meta))
-        return _Many([ast.TagDecl(n, span=n.span) for n in names])
+            return TagDecl(names[0], span=self._span(meta))
+        return _Many([TagDecl(n, span=n.span) for n in names])
 
     def side_decl(self, meta, children):
         name, members = children
-        return ast.SideDecl(self._ident(name), tuple(members), span=self._span(meta))
+        return SideDecl(self._ident(name), tuple(members), span=self._span(meta))
 
     def enum_decl(self, meta, children):
         name, members = children
-        return ast.EnumDecl(self._ident(name), tuple(members), span=self._span(meta))
+        return EnumDecl(self._ident(name), tuple(members), span=self._span(meta))
 
     def type_decl(self, meta, children):
         name, typ = children
-        return ast.TypeDecl(self._ident(name), typ, span=self._span(meta))
+        return TypeDecl(self._ident(name), typ, span=self._span(meta))
 
     def attribute_decl(self, meta, children):
         name, typ, default = children
-        return ast.AttributeDecl(self._ident(name), typ, default, False, span=self._span(meta))
+        return AttributeDecl(self._ident(name), typ, default, False, span=self._span(meta))
 
     def space_attribute_decl(self, meta, children):
         name, typ, default = children
-        return ast.AttributeDecl(self._ident(name), typ, default, True, span=self._span(meta))
+        return AttributeDecl(self._ident(name), typ, default, True, span=self._span(meta))
 
     def unit_decl(self, meta, children):
         name, title, *items = children
@@ -237,7 +253,7 @@ class _ToAst(Transformer):
                 tags = tuple(item[1])
             else:
                 attrs.append((key, item[1]))
-        return ast.UnitDecl(self._ident(name), self._plain(title) if title is not None else None,
+        return UnitDecl(self._ident(name), self._plain(title) if title is not None else None,
                             tuple(attrs), tags, span=self._span(meta))
 
     def unit_attr(self, meta, children):
@@ -249,27 +265,27 @@ class _ToAst(Transformer):
 
     def option_decl(self, meta, children):
         name, typ, default, desc = children
-        return ast.OptionDecl(self._ident(name), typ, default,
+        return OptionDecl(self._ident(name), typ, default,
                               self._plain(desc) if desc is not None else None, span=self._span(meta))
 
     def constant_decl(self, meta, children):
         name, typ, value = children
-        return ast.ConstantDecl(self._ident(name), typ, value, span=self._span(meta))
+        return ConstantDecl(self._ident(name), typ, value, span=self._span(meta))
 
     def fact_decl(self, meta, children):
         name, typ, default = children
-        return ast.FactDecl(self._ident(name), typ, default, span=self._span(meta))
+        return FactDecl(self._ident(name), typ, default, span=self._span(meta))
 
     def counter_decl(self, meta, children):
         name, params, typ, default = children
-        return ast.CounterDecl(self._ident(name), tuple(params or ()), typ, default, span=self._span(meta))
+        return CounterDecl(self._ident(name), tuple(params or ()), typ, default, span=self._span(meta))
 
     def params(self, meta, children):
         return tuple(c for c in children if c is not None)
 
     def param(self, meta, children):
         name, typ = children
-        return ast.Param(self._ident(name), typ, span=self._span(meta))
+        return Param(self._ident(name), typ, span=self._span(meta))
 
     def columns(self, meta, children):
         return ("columns", children[0])
@@ -280,73 +296,73 @@ class _ToAst(Transformer):
             columns, result_type = tuple(result[1]), None
         else:
             columns, result_type = None, result
-        return ast.TableDecl(self._ident(name), tuple(params), columns, result_type, tuple(rows),
+        return TableDecl(self._ident(name), tuple(params), columns, result_type, tuple(rows),
                              span=self._span(meta))
 
     def die_table_decl(self, meta, children):
         name, dice_tok, result, *rows = children
         dice = self._dice(dice_tok)
-        return ast.DieTableDecl(self._ident(name), dice, result, tuple(rows), span=self._span(meta))
+        return DieTableDecl(self._ident(name), dice, result, tuple(rows), span=self._span(meta))
 
     def table_row(self, meta, children):
         keys, *values = children
-        return ast.TableRow(tuple(keys), tuple(values), span=self._span(meta))
+        return TableRow(tuple(keys), tuple(values), span=self._span(meta))
 
     def key_cells(self, meta, children):
         return list(children)
 
     def open_range(self, meta, children):
-        return ast.Range(children[0], None, span=self._span(meta))
+        return Range(children[0], None, span=self._span(meta))
 
     def formula_decl(self, meta, children):
         name, params, result, *body = children
         *lets, expr = body
-        return ast.FormulaDecl(self._ident(name), tuple(params) if params is not None else None,
+        return FormulaDecl(self._ident(name), tuple(params) if params is not None else None,
                                result, tuple(lets), expr, span=self._span(meta))
 
     def modifiers_decl(self, meta, children):
         name, params, result, *items = children
-        return ast.ModifiersDecl(self._ident(name), tuple(params) if params is not None else None,
+        return ModifiersDecl(self._ident(name), tuple(params) if params is not None else None,
                                  result, tuple(items), span=self._span(meta))
 
     def mod_term(self, meta, children):
         sign, value, cond, reason = children
-        return ast.ModTerm(str(sign), value, cond, self._string(reason), span=self._span(meta))
+        return ModTerm(str(sign), value, cond, self._string(reason), span=self._span(meta))
 
     def runtime_procedure(self, meta, children):
         name, config = children
-        return ast.RuntimeProcedure(self._ident(name), config, span=self._span(meta))
+        return RuntimeProcedure(self._ident(name), config, span=self._span(meta))
 
     def custom_procedure(self, meta, children):
-        return ast.CustomProcedure(children[0], span=self._span(meta))
+        return CustomProcedure(children[0], span=self._span(meta))
 
     def phase_decl(self, meta, children):
         name, proc = children
-        return ast.PhaseDecl(self._ident(name), proc, span=self._span(meta))
+        return PhaseDecl(self._ident(name), proc, span=self._span(meta))
 
     def step_decl(self, meta, children):
         name, proc = children
-        return ast.StepDecl(self._ident(name), proc, span=self._span(meta))
+        return StepDecl(self._ident(name), proc, span=self._span(meta))
 
     def sequence_decl(self, meta, children):
         name, items = children
-        return ast.SequenceDecl(self._ident(name), tuple(items), span=self._span(meta))
+        return SequenceDecl(self._ident(name), tuple(items), span=self._span(meta))
 
     def hook_when(self, meta, children):
         return " ".join(str(t) for t in children)
 
     def target(self, meta, children):
         phase, step = (children + [None])[:2]
-        return ast.HookTarget(self._ident(phase), self._ident(step) if step is not None else None,
+        return HookTarget(self._ident(phase), self._ident(step) if step is not None else None,
                               span=self._span(meta))
 
     def hook_decl(self, meta, children):
         name, when, target, players, cond, body = children
-        return ast.HookDecl(self._ident(name), when, target, players, cond, body, span=self._span(meta))
+        return HookDecl(self._ident(name), when, target, players, cond, body, span=self._span(meta))
 
     def constraint_decl(self, meta, children):
         name, action, params, body = children
-        return ast.ConstraintDecl(self._ident(name), self._ident(action), tuple(params or ()), body,
+        return ConstraintDecl(self._ident(name), self._ident(action), tuple(params or ()), body,
                                   span=self._span(meta))
 
     def check_severity(self, meta, children):
@@ -356,100 +372,100 @@ class _ToAst(Transformer):
         severity, title_tok, body = children
         title = self._plain(title_tok)
         ident = ast.Ident(title, span=self._tok_span(title_tok))
-        if isinstance(body, ast.Block):
-            return ast.CheckDecl(ident, severity or "error", title, None, body, span=self._span(meta))
-        return ast.CheckDecl(ident, severity or "error", title, body, None, span=self._span(meta))
+        if isinstance(body, Block):
+            return CheckDecl(ident, severity or "error", title, None, body, span=self._span(meta))
+        return CheckDecl(ident, severity or "error", title, body, None, span=self._span(meta))
 
     def advice_decl(self, meta, children):
         target, params, *body = children
         *lets, expr = body
         ident = ast.Ident(target.text, span=target.span)
-        return ast.AdviceDecl(ident, target, tuple(params) if params is not None else None, tuple(lets), expr,
+        return AdviceDecl(ident, target, tuple(params) if params is not None else None, tuple(lets), expr,
                               span=self._span(meta))
 
     def test_decl(self, meta, children):
         title_tok, *lines = children
         title = self._plain(title_tok)
-        return ast.TestDecl(ast.Ident(title, span=self._tok_span(title_tok)), title, tuple(lines),
+        return TestDecl(ast.Ident(title, span=self._tok_span(title_tok)), title, tuple(lines),
                             span=self._span(meta))
 
     def test_scenario(self, meta, children):
         ref, changes = children
-        return ast.TestScenario(ref, changes, span=self._span(meta))
+        return TestScenario(ref, changes, span=self._span(meta))
 
     def test_option(self, meta, children):
         name, value = children
-        return ast.TestOption(self._ident(name), value, span=self._span(meta))
+        return TestOption(self._ident(name), value, span=self._span(meta))
 
     def test_answer(self, meta, children):
         target, value = children
-        return ast.TestAnswer(target, value, span=self._span(meta))
+        return TestAnswer(target, value, span=self._span(meta))
 
     def test_seed(self, meta, children):
-        return ast.TestSeed(int(children[0]), span=self._span(meta))
+        return TestSeed(int(children[0]), span=self._span(meta))
 
     def test_fact(self, meta, children):
         name, value = children
-        return ast.TestFact(self._ident(name), value, span=self._span(meta))
+        return TestFact(self._ident(name), value, span=self._span(meta))
 
     def test_battle(self, meta, children):
         space, attacker, sea_zone = children
-        return ast.TestBattle(space, attacker, sea_zone, span=self._span(meta))
+        return TestBattle(space, attacker, sea_zone, span=self._span(meta))
 
     def test_next_round(self, meta, children):
-        return ast.TestNextRound(span=self._span(meta))
+        return TestNextRound(span=self._span(meta))
 
     def test_run(self, meta, children):
         name, player = children
-        return ast.TestRun(self._ident(name), player, span=self._span(meta))
+        return TestRun(self._ident(name), player, span=self._span(meta))
 
     def test_expect(self, meta, children):
-        return ast.Expect(children[0], span=self._span(meta))
+        return Expect(children[0], span=self._span(meta))
 
     def test_expect_error(self, meta, children):
         pattern, expr = children
-        return ast.ExpectError(self._plain(pattern), expr, span=self._span(meta))
+        return ExpectError(self._plain(pattern), expr, span=self._span(meta))
 
     def test_expect_run_error(self, meta, children):
         pattern, name, player = children
-        run = ast.TestRun(self._ident(name), player, span=self._span(meta))
-        return ast.ExpectError(self._plain(pattern), run, span=self._span(meta))
+        run = TestRun(self._ident(name), player, span=self._span(meta))
+        return ExpectError(self._plain(pattern), run, span=self._span(meta))
 
     def test_expect_allowed(self, meta, children):
         name, args = children
-        return ast.ExpectAction(self._ident(name), tuple(self._plain_args(args)), True, None, span=self._span(meta))
+        return ExpectAction(self._ident(name), tuple(self._plain_args(args)), True, None, span=self._span(meta))
 
     def test_expect_refused(self, meta, children):
         name, args, pattern = children
-        return ast.ExpectAction(self._ident(name), tuple(self._plain_args(args)), False,
+        return ExpectAction(self._ident(name), tuple(self._plain_args(args)), False,
                                 self._plain(pattern) if pattern is not None else None, span=self._span(meta))
 
     def test_do(self, meta, children):
         name, args = children
-        return ast.ExpectAction(self._ident(name), tuple(self._plain_args(args)), True, None, apply=True,
+        return ExpectAction(self._ident(name), tuple(self._plain_args(args)), True, None, apply=True,
                                 span=self._span(meta))
 
     def test_constraints_only(self, meta, children):
-        return ast.TestConstraintsOnly(span=self._span(meta))
+        return TestConstraintsOnly(span=self._span(meta))
 
     def _plain_args(self, args):
         if args is None:
             return []
-        if isinstance(args, ast.Comprehension):
+        if isinstance(args, Comprehension):
             raise DiagnosticError(error("P008", "an action takes plain arguments", args.span))
         for a in args:
-            if isinstance(a, ast.KeywordArg):
+            if isinstance(a, KeywordArg):
                 raise DiagnosticError(error("P008", "an action takes its arguments by position", a.span))
         return args
 
     # ------------------------------------------------------------------------- statements
 
     def block(self, meta, children):
-        return ast.Block(tuple(children), span=self._span(meta))
+        return Block(tuple(children), span=self._span(meta))
 
     def let_line(self, meta, children):
         name, value = children
-        return ast.Let(self._ident(name), value, span=self._span(meta))
+        return Let(self._ident(name), value, span=self._span(meta))
 
     def choose_count(self, meta, children):
         words = [c for c in children if isinstance(c, Token) and c.type != "NAME"]
@@ -462,12 +478,12 @@ class _ToAst(Transformer):
 
     def choose_stmt(self, meta, children):
         name, (mode, count), options, player, prompt = children
-        return ast.Choose(self._ident(name), mode, count, options, player,
+        return Choose(self._ident(name), mode, count, options, player,
                           self._string(prompt) if prompt is not None else None, span=self._span(meta))
 
     def require_stmt(self, meta, children):
         cond, message = (children + [None])[:2]
-        return ast.Require(cond, message, span=self._span(meta))
+        return Require(cond, message, span=self._span(meta))
 
     def if_stmt(self, meta, children):
         cond, block, *rest = children
@@ -480,7 +496,7 @@ class _ToAst(Transformer):
                 branches.append((item[1], item[2]))
             else:
                 else_block = item[1]
-        return ast.IfStmt(tuple(branches), else_block, span=self._span(meta))
+        return IfStmt(tuple(branches), else_block, span=self._span(meta))
 
     def elif_clause(self, meta, children):
         return ("elif", children[0], children[1])
@@ -490,58 +506,58 @@ class _ToAst(Transformer):
 
     def for_stmt(self, meta, children):
         var, iterable, cond, body = children
-        return ast.ForStmt(self._ident(var), iterable, cond, body, span=self._span(meta))
+        return ForStmt(self._ident(var), iterable, cond, body, span=self._span(meta))
 
     def change_effect(self, meta, children):
-        return ast.ChangeEffect(children[0], children[1], span=self._span(meta))
+        return ChangeEffect(children[0], children[1], span=self._span(meta))
 
     def set_effect(self, meta, children):
-        return ast.SetEffect(children[0], children[1], span=self._span(meta))
+        return SetEffect(children[0], children[1], span=self._span(meta))
 
     def add_effect(self, meta, children):
         count, type_tok, space, owner = children
-        name = ast.Name(str(type_tok), span=self._tok_span(type_tok))
-        return ast.AddEffect(count, name, space, owner, span=self._span(meta))
+        name = Name(str(type_tok), span=self._tok_span(type_tok))
+        return AddEffect(count, name, space, owner, span=self._span(meta))
 
     def remove_effect(self, meta, children):
-        return ast.RemoveEffect(children[0], span=self._span(meta))
+        return RemoveEffect(children[0], span=self._span(meta))
 
     def move_effect(self, meta, children):
-        return ast.MoveEffect(children[0], children[1], span=self._span(meta))
+        return MoveEffect(children[0], children[1], span=self._span(meta))
 
     def log_effect(self, meta, children):
-        return ast.LogEffect(children[0], span=self._span(meta))
+        return LogEffect(children[0], span=self._span(meta))
 
     def win_effect(self, meta, children):
         winner, reason = children
-        return ast.WinEffect(winner, self._string(reason) if reason is not None else None, span=self._span(meta))
+        return WinEffect(winner, self._string(reason) if reason is not None else None, span=self._span(meta))
 
     def hit_effect(self, meta, children):
         count, units, chooser, now = children
-        return ast.HitEffect(count, units, chooser, now is not None, span=self._span(meta))
+        return HitEffect(count, units, chooser, now is not None, span=self._span(meta))
 
     def submerge_effect(self, meta, children):
-        return ast.SubmergeEffect(children[0], span=self._span(meta))
+        return SubmergeEffect(children[0], span=self._span(meta))
 
     def retreat_effect(self, meta, children):
-        return ast.RetreatEffect(children[0], span=self._span(meta))
+        return RetreatEffect(children[0], span=self._span(meta))
 
     def run_effect(self, meta, children):
-        return ast.RunEffect(self._ident(children[0]), span=self._span(meta))
+        return RunEffect(self._ident(children[0]), span=self._span(meta))
 
     # ------------------------------------------------------------------------------ types
 
     def named_type(self, meta, children):
-        return ast.NamedType(str(children[0]), span=self._span(meta))
+        return NamedType(str(children[0]), span=self._span(meta))
 
     def optional_type(self, meta, children):
-        return ast.OptionalType(str(children[0]), span=self._span(meta))
+        return OptionalType(str(children[0]), span=self._span(meta))
 
     def set_type(self, meta, children):
-        return ast.SetType(children[0], span=self._span(meta))
+        return SetType(children[0], span=self._span(meta))
 
     def list_type(self, meta, children):
-        return ast.ListType(children[0], span=self._span(meta))
+        return ListType(children[0], span=self._span(meta))
 
     def record_type(self, meta, children):
         fields = tuple(c for c in children if c is not None)
@@ -550,7 +566,7 @@ class _ToAst(Transformer):
             if name.text in seen:
                 raise DiagnosticError(error("P007", f"field '{name.text}' is given twice", name.span))
             seen.add(name.text)
-        return ast.RecordType(fields, span=self._span(meta))
+        return RecordType(fields, span=self._span(meta))
 
     def type_field(self, meta, children):
         return (self._ident(children[0]), children[1])
@@ -558,58 +574,58 @@ class _ToAst(Transformer):
     # ------------------------------------------------------------------------ expressions
 
     def if_expr(self, meta, children):
-        return ast.If(*children, span=self._span(meta))
+        return If(*children, span=self._span(meta))
 
     def lambda_expr(self, meta, children):
-        return ast.Lambda(self._ident(children[0]), children[1], span=self._span(meta))
+        return Lambda(self._ident(children[0]), children[1], span=self._span(meta))
 
     def or_op(self, meta, children):
-        return ast.BoolOp("or", children[0], children[1], span=self._span(meta))
+        return BoolOp("or", children[0], children[1], span=self._span(meta))
 
     def and_op(self, meta, children):
-        return ast.BoolOp("and", children[0], children[1], span=self._span(meta))
+        return BoolOp("and", children[0], children[1], span=self._span(meta))
 
     def not_op(self, meta, children):
-        return ast.Not(children[0], span=self._span(meta))
+        return Not(children[0], span=self._span(meta))
 
     def compare(self, meta, children):
         left, op, right = children
-        return ast.Compare(str(op), left, right, span=self._span(meta))
+        return Compare(str(op), left, right, span=self._span(meta))
 
     def in_op(self, meta, children):
-        return ast.In(children[0], children[1], False, span=self._span(meta))
+        return In(children[0], children[1], False, span=self._span(meta))
 
     def not_in_op(self, meta, children):
-        return ast.In(children[0], children[1], True, span=self._span(meta))
+        return In(children[0], children[1], True, span=self._span(meta))
 
     def range_op(self, meta, children):
-        return ast.Range(children[0], children[1], span=self._span(meta))
+        return Range(children[0], children[1], span=self._span(meta))
 
     def arith(self, meta, children):
         left, op, right = children
-        return ast.Binary(str(op), left, right, span=self._span(meta))
+        return Binary(str(op), left, right, span=self._span(meta))
 
     def unary_op(self, meta, children):
         op, operand = children
-        return ast.Unary(str(op), operand, span=self._span(meta))
+        return Unary(str(op), operand, span=self._span(meta))
 
     def best_kind(self, meta, children):
         return str(children[0])
 
     def best_of(self, meta, children):
         kind, count, coll = children
-        return ast.BestOf(kind, count, coll, span=self._span(meta))
+        return BestOf(kind, count, coll, span=self._span(meta))
 
     def call(self, meta, children):
         func, args = children
         span = self._span(meta)
         if args is None:
-            return ast.Call(func, (), (), span=span)
-        if isinstance(args, ast.Comprehension):
-            return ast.Call(func, (args,), (), span=span)
+            return Call(func, (), (), span=span)
+        if isinstance(args, Comprehension):
+            return Call(func, (args,), (), span=span)
         positional, keywords = [], []
         for arg in args:
-            if isinstance(arg, ast.KeywordArg):
+            if isinstance(arg, KeywordArg):
                 if any(k.name.text == arg.name.text for k in keywords):
                     raise DiagnosticError(error("P007", f"argument '{arg.name.text}' is given twice", arg.span))
                 keywords.append(arg)
@@ -618,27 +634,27 @@ class _ToAst(Transformer):
                     raise DiagnosticError(error(
                         "P008", "a positional argument cannot follow a named one", arg.span))
                 positional.append(arg)
-        return ast.Call(func, tuple(positional), tuple(keywords), span=span)
+        return Call(func, tuple(positional), tuple(keywords), span=span)
 
     def args(self, meta, children):
         return [c for c in children if c is not None]
 
     def generator_args(self, meta, children):
         elt, *clauses = children
-        return ast.Comprehension("gen", elt, tuple(clauses), span=self._span(meta))
+        return Comprehension("gen", elt, tuple(clauses), span=self._span(meta))
 
     def keyword_arg(self, meta, children):
-        return ast.KeywordArg(self._ident(children[0]), children[1], span=self._span(meta))
+        return KeywordArg(self._ident(children[0]), children[1], span=self._span(meta))
 
     def comp_for(self, meta, children):
         var, iterable, cond = children
-        return ast.ForClause(self._ident(var), iterable, cond, span=self._span(meta))
+        return ForClause(self._ident(var), iterable, cond, span=self._span(meta))
 
     def field(self, meta, children):
-        return ast.Field(children[0], self._ident(children[1]), span=self._span(meta))
+        return Field(children[0], self._ident(children[1]), span=self._span(meta))
 
     def index(self, meta, children):
-        return ast.Index(children[0], children[1], span=self._span(meta))
+        return Index(children[0], children[1], span=self._span(meta))
 
     def int_lit(self, meta, children):
         self._check_digits(children[0])
@@ -646,7 +662,7 @@ class _ToAst(Transformer):
         if _too_big(value):
             raise DiagnosticError(error("E509", f"number has more than {MAX_INT_BITS} bits",
                                         self._tok_span(children[0])))
-        return ast.IntLit(value, span=self._span(meta))
+        return IntLit(value, span=self._span(meta))
 
     def decimal_lit(self, meta, children):
         self._check_digits(children[0])
@@ -654,7 +670,7 @@ class _ToAst(Transformer):
         if _too_big(value.numerator) or _too_big(value.denominator):
             raise DiagnosticError(error("E509", f"number has more than {MAX_INT_BITS} bits",
                                         self._tok_span(children[0])))
-        return ast.DecimalLit(value, span=self._span(meta))
+        return DecimalLit(value, span=self._span(meta))
 
     def _check_digits(self, token) -> None:
         """E509 for a number written with more digits than any number the language keeps."""
@@ -668,15 +684,15 @@ class _ToAst(Transformer):
         return self._string(children[0])
 
     def true_lit(self, meta, children):
-        return ast.BoolLit(True, span=self._span(meta))
+        return BoolLit(True, span=self._span(meta))
 
     def false_lit(self, meta, children):
-        return ast.BoolLit(False, span=self._span(meta))
+        return BoolLit(False, span=self._span(meta))
 
     def none_lit(self, meta, children):
-        return ast.NoneLit(span=self._span(meta))
+        return NoneLit(span=self._span(meta))
 
-    def _dice(self, tok: Token) -> ast.DiceLit:
+    def _dice(self, tok: Token) -> DiceLit:
         self._check_digits(tok)  # thousands of dice digits are past what Python turns into an int
         count_text, sides_text = str(tok).split("d")
         count = int(count_text) if count_text else 1
@@ -686,27 +702,27 @@ class _ToAst(Transformer):
             raise DiagnosticError(error("P009", f"a dice literal rolls 1 to {MAX_DICE} dice, not {count}", span))
         if sides < 2 or sides > MAX_DIE_SIDES:
             raise DiagnosticError(error("P009", f"a die has 2 to {MAX_DIE_SIDES} sides, not {sides}", span))
-        return ast.DiceLit(count, sides, span=span)
+        return DiceLit(count, sides, span=span)
 
     def dice_lit(self, meta, children):
         return self._dice(children[0])
 
     def name(self, meta, children):
-        return ast.Name(str(children[0]), span=self._span(meta))
+        return Name(str(children[0]), span=self._span(meta))
 
     def list_lit(self, meta, children):
-        return ast.ListLit(tuple(c for c in children if c is not None), span=self._span(meta))
+        return ListLit(tuple(c for c in children if c is not None), span=self._span(meta))
 
     def set_lit(self, meta, children):
-        return ast.SetLit(tuple(c for c in children if c is not None), span=self._span(meta))
+        return SetLit(tuple(c for c in children if c is not None), span=self._span(meta))
 
     def list_comp(self, meta, children):
         elt, *clauses = children
-        return ast.Comprehension("list", elt, tuple(clauses), span=self._span(meta))
+        return Comprehension("list", elt, tuple(clauses), span=self._span(meta))
 
     def set_comp(self, meta, children):
         elt, *clauses = children
-        return ast.Comprehension("set", elt, tuple(clauses), span=self._span(meta))
+        return Comprehension("set", elt, tuple(clauses), span=self._span(meta))
 
     def record(self, meta, children):
         fields = tuple(c for c in children if c is not None)
@@ -715,7 +731,7 @@ class _ToAst(Transformer):
             if name.text in seen:
                 raise DiagnosticError(error("P007", f"field '{name.text}' is given twice", name.span))
             seen.add(name.text)
-        return ast.RecordLit(fields, span=self._span(meta))
+        return RecordLit(fields, span=self._span(meta))
 
     def record_field(self, meta, children):
         key, value = children
@@ -726,7 +742,7 @@ class _ToAst(Transformer):
         return (ident, value)
 
     def explain_expr(self, meta, children):
-        return ast.Explain(children[0], span=self._span(meta))
+        return Explain(children[0], span=self._span(meta))
 
 
 def _trim_end(text: str, start: int, end: int) -> int:
@@ -782,12 +798,12 @@ def _transform(transformer: _ToAst, tree: Tree):
         raise
 
 
-def to_module(tree: Tree, source: Source, parse_fragment: ParseFragment) -> ast.Module:
+def to_module(tree: Tree, source: Source, parse_fragment: ParseFragment) -> Module:
     """Transform a parsed file into a Module; `parse_fragment` parses its text interpolations."""
     module = _transform(_ToAst(source, parse_fragment), tree)
-    return ast.Module(module.header, _flatten(module.items), span=module.span)
+    return Module(module.header, _flatten(module.items), span=module.span)
 
 
-def to_expr(tree: Tree, source: Source, parse_fragment: ParseFragment, base: int = 0) -> ast.Expr:
+def to_expr(tree: Tree, source: Source, parse_fragment: ParseFragment, base: int = 0) -> Expr:
     """Transform a parsed lone expression; `parse_fragment` parses its text interpolations."""
     return _transform(_ToAst(source, parse_fragment, base), tree)
