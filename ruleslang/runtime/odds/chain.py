@@ -164,8 +164,10 @@ class Chain(BattleStates, BattleDecisions, BattleSteps, BattleFactors):
         The cyclic garbage collector is paused while the chain is solved: a chain makes tens of
         thousands of small tuples (its states, keys and transitions), nearly all of them kept to
         the end, and their young collections, each also promoting them to be scanned again by the
-        older ones, took about a tenth of a warm chain's time. Nothing of a solve is left in
-        cycles but a few frames, collected once it is back on."""
+        older ones, took about a tenth of a warm chain's time. A chain is in no cycle (its host
+        holds it weakly, its kept results are handed its projection, the branching runs' loops
+        and hooks are not closures calling themselves): dropped, it is freed at once with all it
+        kept, not left for a collection that scans it (tests/test_odds.py)."""
         collecting = gc.isenabled()
         gc.disable()
         try:
