@@ -56,7 +56,7 @@ import time
 from pathlib import Path
 
 from ruleslang.lang.eval.codegen import BACKENDS
-from ruleslang.workspace.compositions import Workspace
+from ruleslang.compare.runner import LoadedOnce
 from ruleslang.runtime.agents.battle_odds import REASONS
 from ruleslang.runtime.agents.heuristic import HeuristicAgent
 from ruleslang.runtime.agents.lookahead import CHANGED
@@ -111,8 +111,8 @@ def process_cpu(args: list[str]) -> tuple[float, float]:
 def report_backends(ws, args) -> None:
     """The two back ends of evaluation (lang/eval/codegen.py) in turns, in this process: each
     agent kind's house-rules games under codegen, then the same seeds under closures, `--backends`
-    times; the median CPU time per game (generating the definitions a game uses included: a game
-    compiles its rules anew) and the ratio of the medians."""
+    times; the median CPU time per game (each back end's program is made once, by the first game
+    played under it: `LoadedOnce` keys programs by back end) and the ratio of the medians."""
     for agent in ("random", "heuristic"):
         times: dict[str, list[float]] = {b: [] for b in BACKENDS}
         for _ in range(args.backends):
@@ -492,7 +492,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     refs = args.refs or ["aar/base@1"]
     bids = {name: int(amount) for name, amount in (b.split("=", 1) for b in args.bid)}
-    ws = Workspace()
+    ws = LoadedOnce([])  # one compiled program per composition, shared by its games (as the compare workers do)
     if args.paired:
         game0 = build_game(ws, GameSetup(refs=refs, seed=0, rounds=1, default_agent="random"))
         sides = {}

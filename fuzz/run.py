@@ -64,6 +64,7 @@ CLASSES = (OK, INTERNAL, UNCODED, NO_LOCATION, TIMEOUT, MEMORY)
 # `error[CODE]: ...`; the snippet lines under it start with blanks and are not heads.
 _HEAD = re.compile(r"^(?:(?P<where>\S.*?): )?(?P<severity>error|warning)(?:\[(?P<code>[A-Z]+\d+)\])?: ")
 _LOCATED = re.compile(r":\d+:\d+$")
+_EXCERPT = re.compile(r"^\s*\d+ \| ")  # a source line quoted under a diagnostic (from line 1000 on, unindented)
 
 
 # ---------------------------------------------------------------- outcomes
@@ -146,6 +147,8 @@ def judge_output(stderr: str, *, need_line: bool) -> Outcome:
     for line in stderr.splitlines():
         head = _HEAD.match(line)
         if head is None:
+            if _EXCERPT.match(line):  # the rules' own text, which may say "error"
+                continue
             if re.search(r"\berror\b", line, re.I) and not line[:1].isspace() and "Traceback" not in line:
                 return Outcome(UNCODED, f"uncoded: {_shape(line)}", f"an error line without a code: {line[:200]}")
             continue

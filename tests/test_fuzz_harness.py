@@ -119,6 +119,9 @@ def test_sigterm_ends_a_campaign_as_ctrl_c_does(harness, tmp_path, monkeypatch):
 @pytest.mark.parametrize("stderr, kind", [
     ("a.rules:2:3: error[P001]: expected an expression\n   2 | x error y\n", "ok"),
     ("ruleslang: error[U110]: a.rules has no formula named 'f'\n", "ok"),
+    # a quoted source line from line 1000 on has no indent, and the rules' text may say "error"
+    ('a.rules:1197:5: error[E542]: the test failed\n1197 |     expect error "E542" from run f\n     |     ^~~\n', "ok"),
+    ("a.rules:1197:5: error[E542]: the test failed\n1197 |     x\nerror: and then this\n", "uncoded error"),
     ("error: something broke\n", "uncoded error"),
     ("a.rules: error: no code here\n", "uncoded error"),
     ("error[E513]: evaluation nested too deeply\n", "no location"),

@@ -14,7 +14,8 @@ these counts (a ruleset that needs canal rules asks `canals()` and controller).
 from __future__ import annotations
 
 import functools
-from collections import deque
+from collections import defaultdict, deque
+from operator import attrgetter
 from typing import Callable, Hashable
 
 from ruleslang.board.mapdata import Canal, GameMap, natural_sorted
@@ -22,6 +23,7 @@ from ruleslang.board.state import BoardError, Factory, GameState, Unit
 
 MOVES = ("land", "sea", "all")
 NEIGHBOUR_KINDS = ("all", "land", "sea")
+_id_of = attrgetter("id")
 
 
 class MapGraph:
@@ -73,13 +75,22 @@ class BoardQueries:
         self.map = state.map
         self.graph = map_graph(state.map)
         self._version = -1
+        self._quiet = -1
+        self._units_seen: list[Unit] | None = None
         self._refresh()
 
     def _refresh(self) -> None:
-        if self._version == self.state.version:
+        state = self.state
+        if self._version == state.version:
             return
-        self._version = self.state.version
-        self._units_by_space: dict[str, list[Unit]] | None = None
+        # the units' index and answers stay when every change since was an event that changes no
+        # unit (counters, treasury, income, the log: `GameState.quiet_changes`) on the same list
+        units_stay = (state.quiet_changes - self._quiet == state.version - self._version
+                      and self._units_seen is state.units)
+        self._version, self._quiet, self._units_seen = state.version, state.quiet_changes, state.units
+        if not units_stay:
+            self._units_by_space: dict[str, list[Unit]] | None = None
+            self._unit_answers: dict[Hashable, object] = {}
         self._components: dict[Hashable, dict[str, tuple[str, ...]]] = {}
         self._verdicts: dict[Hashable, dict[str, bool]] = {}
         self._answers: dict[Hashable, object] = {}
@@ -89,6 +100,13 @@ class BoardQueries:
         emptied when the state next changes."""
         self._refresh()
         return self._answers
+
+    def unit_answers(self) -> dict[Hashable, object]:
+        """A memo for answers worked out from the board's units alone (their spaces, owners, types,
+        hits, moves, flags), emptied when they may have changed: kept across changes of counters,
+        treasuries, income and the log, which rules make between two questions on the units."""
+        self._refresh()
+        return self._unit_answers
 
     # ---------------------------------------------------------------- names
 
@@ -276,11 +294,11 @@ class BoardQueries:
         """Units filtered by space, owner, type and a test on the unit type (its tags), by id."""
         self._refresh()
         if self._units_by_space is None:
-            index: dict[str, list[Unit]] = {}
+            index: dict[str, list[Unit]] = defaultdict(list)  # read with .get only: no key is added by a read
             # every unit by id, kept with the index: rules ask for the whole board's units often
-            self._units_by_id = sorted(self.state.units, key=lambda u: u.id)
+            self._units_by_id = sorted(self.state.units, key=_id_of)
             for unit in self._units_by_id:
-                index.setdefault(unit.space, []).append(unit)
+                index[unit.space].append(unit)
             self._units_by_space = index
         if space is not None:
             pool = self._units_by_space.get(self._space(space), [])

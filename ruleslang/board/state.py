@@ -32,6 +32,11 @@ TURN_FLAGS = ("combat_moved", "in_battle", "bombing", "loaded_this_turn", "unloa
               "airborne_from", "airborne_lift")
 
 
+# Events that change no unit: queries of the units keep their answers across them
+# (`GameState.quiet_changes`, board/queries.py).
+UNITS_UNCHANGED = frozenset({"counter", "log", "treasury", "income"})
+
+
 class BoardError(Exception):
     """An effect asked for something the board cannot do (unknown space, unit or player)."""
 
@@ -111,6 +116,10 @@ class GameState:
         self.options: dict[str, object] = {}
         self.events: list[dict] = []
         self.version = 0
+        # how many of the version's steps were events in UNITS_UNCHANGED: when it rose by as much as
+        # the version did, every change since was one of those (a change made otherwise steps the
+        # version alone)
+        self.quiet_changes = 0
         self.next_unit_id = 1
         self._unit_index: dict[int, Unit] | None = None   # id -> unit, for the list `_indexed`
         self._indexed: list[Unit] | None = None
@@ -219,13 +228,21 @@ class GameState:
         self._unit_index, self._indexed = index, units
         self.version += 1
 
-    def _units_by_id(self, ids: Iterable[int]) -> list[Unit]:
-        wanted = list(dict.fromkeys(ids))
+    def _index(self) -> dict[int, Unit]:
         by_id = self._unit_index
         if by_id is None or self._indexed is not self.units or len(by_id) != len(self.units):
-            # rebuilt when units come or go (or the list is replaced): effects keep it short-lived
+            # rebuilt when units come or go (or the list is replaced): moves change units in place
             by_id = self._unit_index = {u.id: u for u in self.units}
             self._indexed = self.units
+        return by_id
+
+    def unit_or_none(self, unit_id: int) -> Unit | None:
+        """The unit with this id, or None when none is on the board."""
+        return self._index().get(unit_id)
+
+    def _units_by_id(self, ids: Iterable[int]) -> list[Unit]:
+        wanted = list(dict.fromkeys(ids))
+        by_id = self._index()
         missing = [i for i in wanted if i not in by_id]
         if missing:
             raise BoardError(f"no unit with id {missing[0]} is on the board")
@@ -235,6 +252,8 @@ class GameState:
         event = {"kind": event_kind, **data}
         self.events.append(event)
         self.version += 1
+        if event_kind in UNITS_UNCHANGED:
+            self.quiet_changes += 1
         return event
 
     def unit(self, unit_id: int) -> Unit:
@@ -290,7 +309,7 @@ class GameState:
         gone = {u.id for u in self._units_by_id(ids)}
         self.units = [u for u in self.units if u.id not in gone]
         for unit in self.units:
-            if any(i in gone for i in unit.cargo):
+            if unit.cargo and not gone.isdisjoint(unit.cargo):
                 unit.cargo = [i for i in unit.cargo if i not in gone]
         self._record("remove_units", ids=sorted(gone))
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
 from ruleslang.compare.accounting import game_accounting
+from ruleslang.lang.eval.codegen import default_backend
 from ruleslang.runtime.saves import GameSetup, build_game
 from ruleslang.workspace.compositions import Loaded, Workspace
 
@@ -62,7 +63,8 @@ class LoadedOnce(Workspace):
         self._loaded: dict[tuple[str, ...], Loaded] = {}
 
     def load(self, refs: Sequence[str], *, kept: bool = False) -> Loaded:
-        key = tuple(refs)
+        # a program runs under the back end of evaluation it was made with (RULESLANG_EVAL)
+        key = (default_backend(), *refs)
         if key not in self._loaded:
             self._loaded[key] = super().load(refs, kept=kept)
         return self._loaded[key]

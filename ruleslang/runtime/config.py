@@ -36,6 +36,10 @@ class ProcedureConfig:
         # nothing but counters are kept (see `lasting`)
         self._lasting: dict[tuple, tuple[Any, dict[tuple, Any]]] = {}
         self._checked: tuple | None = None  # what `_forget_stale` last looked at (the counters, their writes)
+        # tables a caller derives from lasting answers alone (`kept`): emptied when one is dropped
+        self._kept: dict[str, dict] = {}
+        self._options: Any = _UNSET  # the game's options as a key (`_shared_key`), found on first use
+        self._read_names: tuple[str, ...] | None = None  # the counters the lasting answers read, sorted
 
     def for_context(self, ctx) -> "ProcedureConfig":
         """The same settings for another game's context (a look-ahead's copy of the game): the
@@ -44,9 +48,9 @@ class ProcedureConfig:
         state at a phase start: the unit settings of most copies are those of the game)."""
         clone = copy.copy(self)
         clone.ctx = ctx
-        clone._cache, clone._lasting, clone._checked = {}, dict(self._lasting), None
+        clone._cache, clone._lasting, clone._checked, clone._kept = {}, dict(self._lasting), None, {}
         if ctx.state is None:
-            clone._lasting = {}
+            clone._lasting, clone._read_names = {}, None
         else:
             clone._forget_stale()
         return clone
@@ -61,18 +65,23 @@ class ProcedureConfig:
         condition), else closures."""
         fn = self._compiled.get(name)
         if fn is None:
-            node = self.fields[name]
+            # generated once per program: the games of a process that share it share its settings
             procs = self.ctx.procedures
-            label = f"runtime {self.proc.name.text} {name}"
-            if isinstance(node, Lambda):
-                body = procs.expression(node.body, label, self.proc)
-                slot = self.ctx.compiled.info.slots[id(node.param)]
+            key = (id(self.proc), name)
+            fn = procs.settings.get(key)
+            if fn is None:
+                node = self.fields[name]
+                label = f"runtime {self.proc.name.text} {name}"
+                if isinstance(node, Lambda):
+                    body = procs.expression(node.body, label, self.proc)
+                    slot = self.ctx.compiled.info.slots[id(node.param)]
 
-                def fn(env, value):
-                    env[slot] = value
-                    return body(env)
-            else:
-                fn = procs.expression(node, label, self.proc)
+                    def fn(env, value):
+                        env[slot] = value
+                        return body(env)
+                else:
+                    fn = procs.expression(node, label, self.proc)
+                procs.settings[key] = fn
             self._compiled[name] = fn
         return fn
 
@@ -92,9 +101,11 @@ class ProcedureConfig:
         # nothing to look at when no counter the answers read was written since the last look
         # (`GameState.counter_writes`) and the state's counters are the same dicts
         state = self.ctx.state
-        names = {name for _, read in self._lasting.values() for name, _ in read}
+        names = self._read_names
+        if names is None:  # worked out again only when lasting answers came or went
+            names = self._read_names = tuple(sorted({name for _, read in self._lasting.values() for name, _ in read}))
         mark = (state.counters, tuple((name, state.counters.get(name), state.counter_writes.get(name, 0))
-                                      for name in sorted(names)))
+                                      for name in names))
         seen = self._checked
         if seen is not None and seen[0] is mark[0] and len(seen[1]) == len(mark[1]) and all(
                 a[0] == b[0] and a[1] is b[1] and a[2] == b[2] for a, b in zip(seen[1], mark[1])):
@@ -116,6 +127,22 @@ class ProcedureConfig:
                  if any(entry(name, k) != value for (name, k), value in read.items())]
         for key in stale:
             del self._lasting[key]
+        if stale:
+            self._read_names = None
+            for table in self._kept.values():
+                table.clear()
+
+    def kept(self, name: str) -> dict:
+        """A table the caller fills with what it derives from lasting answers only (`is_lasting`):
+        kept across phases, emptied whenever a lasting answer is dropped (a counter it read changed)."""
+        table = self._kept.get(name)
+        if table is None:
+            table = self._kept[name] = {}
+        return table
+
+    def is_lasting(self, key: tuple) -> bool:
+        """Whether `lasting(key, ...)`'s answer is kept across phases (it read nothing but counters)."""
+        return key in self._lasting
 
     def lasting(self, key: tuple, compute: Callable[[Any], Any]) -> Any:
         """`compute(ctx)`, kept across phases under `key` while what it read is unchanged.
@@ -130,14 +157,39 @@ class ProcedureConfig:
         found = self._cache.get(("lasting",) + key)
         if found is not None:
             return found
+        shared = self._shared_key(key)
+        if shared is not None:
+            found = self.ctx.procedures.constant_answers.get(shared)
+            if found is not None:
+                self._lasting[key] = (found, {})
+                return found
         watch = WatchedContext(self.ctx)
         answer = compute(watch)
         if watch.other or self.ctx.state is None:  # without a game state, counters live in the context
             self._cache[("lasting",) + key] = answer
         else:
-            self._lasting[key] = (answer, {read: self._counter_entry(*read, kept=True)
-                                           for read in sorted(watch.counters_read)})
+            read = {entry: self._counter_entry(*entry, kept=True) for entry in sorted(watch.counters_read)}
+            self._lasting[key] = (answer, read)
+            if read:
+                self._read_names = None
+            if not read and shared is not None:
+                self.ctx.procedures.constant_answers[shared] = answer
         return answer
+
+    def _shared_key(self, key: tuple) -> tuple | None:
+        """The key of a lasting answer that read nothing a game changes, for every game of the
+        program played with the same options (the one thing such an answer may read that another
+        game holds otherwise; `Procedures.constant_answers`); None when the options are not
+        plain enough to be a key."""
+        options = self._options
+        if options is _UNSET:
+            try:
+                options = tuple(sorted(self.ctx.options.items(), key=lambda item: item[0]))
+                hash(options)
+            except TypeError:
+                options = None
+            self._options = options
+        return None if options is None else (id(self.proc), key, options)
 
     def _counter_entry(self, name: str, key: tuple, kept: bool = False) -> Any:
         """A counter's entry as the game state holds it, found as `EvalContext.counter` finds it

@@ -86,7 +86,6 @@ class GameServices:
         self._space_index = {s.name: i for i, s in enumerate(self.state.map.spaces)}
         self._turn = list(self.state.map.turn_order)
         self._units_by_id: dict[int, Any] = {}
-        self._index_version = -1
 
     def sequence(self, name: str) -> list[str]:
         sym = self.compiled.symbols.get(name)
@@ -112,11 +111,8 @@ class GameServices:
         return self._turn.index(player) if player in self._turn else len(self._turn)
 
     def unit_or_none(self, uid: int):
-        """The unit with this id, or None once it is gone (indexed per state version)."""
-        if self._index_version != self.state.version:
-            self._units_by_id = {u.id: u for u in self.state.units}
-            self._index_version = self.state.version
-        return self._units_by_id.get(uid)
+        """The unit with this id, or None once it is gone (the state's index of its units)."""
+        return self.state.unit_or_none(uid)
 
     def remove_units(self, ids: list[int], why: str) -> None:
         self.state.remove_units(ids)

@@ -166,3 +166,26 @@ def test_two_economies(tiny):
         q.stated_income("Nobody")
     with pytest.raises(BoardError):
         q.treasury("Blues", "north")
+
+
+def test_unit_answers_kept_across_changes_that_move_no_unit(aar_state, aar_queries):
+    """`unit_answers` and the units' index stay across counter, treasury, income and log events
+    (`GameState.quiet_changes`), and go with any other change: an effect on units or control, or
+    a change made outside the effects (the version stepped alone, or the list of units replaced)."""
+    memo = aar_queries.unit_answers()
+    memo["mine"] = 1
+    before = aar_queries.units("United Kingdom")
+    aar_state.set_counter("seen", ("x",), 1)
+    aar_state.change_treasury("British", 5)
+    aar_state.log("a note")
+    assert aar_queries.unit_answers() is memo and aar_queries.units("United Kingdom") == before
+    assert aar_queries.answers() == {}  # the general memo still goes with every change
+    uid = before[0].id
+    aar_state.move_units([uid], "Eastern Canada", 0)
+    assert aar_queries.unit_answers() == {}
+    assert uid not in [u.id for u in aar_queries.units("United Kingdom")]
+    for change in (lambda: setattr(aar_state, "version", aar_state.version + 1),
+                   lambda: (setattr(aar_state, "units", list(aar_state.units)), aar_state.log("x"))):
+        aar_queries.unit_answers()["mine"] = 1
+        change()
+        assert aar_queries.unit_answers() == {}

@@ -155,9 +155,9 @@ def _units_impl(ctx, space=None, owner=None, type=None, tag=None):
     owners, types_, tags = _as_names(owner), _as_names(type), _as_names(tag)
     where = space.name if space is not None else None
     # rules ask the same question many times between two changes of the board (a formula per
-    # territory reading every unit of a player): the answer is kept until the state changes, for
+    # territory reading every unit of a player): the answer is kept until the units change, for
     # the context that made its values (a watch's own values note what is read of them)
-    memo = board.answers()
+    memo = board.unit_answers()
     make = ctx.unit_value
     key = ("units", getattr(make, "__self__", make), where, owners, types_, tags)
     found = memo.get(key)

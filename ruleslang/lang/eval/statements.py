@@ -429,6 +429,12 @@ class Procedures:
         self._checks: dict[int, Callable] = {}
         self._constraints_on: dict[str, list[str]] = {}
         self._repeatable: dict[str, bool] = {}
+        # the compiled settings of runtime procedures (runtime/config.py), by (procedure, setting):
+        # they hold no game, so every game of this program shares them
+        self.settings: dict[tuple[int, str], Callable] = {}
+        # answers of those settings that read nothing a game changes, by procedure, key and the
+        # game's options (`ProcedureConfig.lasting`): every game of the program with those options shares them
+        self.constant_answers: dict[tuple, Any] = {}
 
     def frame_size(self, decl) -> int:
         return self.compiled.info.frames.get(id(decl), 1)

@@ -8,10 +8,8 @@ the board changes (`_reset_air`).
 
 from __future__ import annotations
 
-from collections import deque
-
 from ruleslang.board.state import Unit
-from ruleslang.runtime.kit.movement_rules import UnitRules, unit_name
+from ruleslang.runtime.kit.movement_rules import UnitRules, id_of, unit_name
 
 
 class AirPart:
@@ -31,8 +29,8 @@ class AirPart:
             closed: dict[str, int] = {}
             used: dict[str, int] = {}
             is_sea = self.board.is_sea
-            for unit in self.state.units:
-                if not is_sea.get(unit.space) or not self._ally.get(unit.owner, False):
+            for unit in self._allied_units:  # the board's units of the player's side (`_rebuild`)
+                if not is_sea.get(unit.space):
                     continue
                 rules = self._rules(unit)
                 if rules.carrier_capacity:
@@ -174,18 +172,7 @@ class AirPart:
                       if room >= cost and (self.combat or z not in self._enemy)]
             spots += [z for z, capacity in self._later_zones().items() if capacity >= cost and z not in spots]
             spots.sort(key=self.board.order.__getitem__)
-        found = {s: (0, s) for s in spots}
-        queue = deque(spots)
-        air = self.board.air
-        while queue:
-            here = queue.popleft()
-            d, source = found[here]
-            d += 1
-            for there in air[here]:
-                if there not in found:
-                    found[there] = (d, source)
-                    queue.append(there)
-        self._landing_cache[cost] = found
+        found = self._landing_cache[cost] = self.board.nearest(tuple(spots))
         return found
 
     def _own_place(self, unit: Unit, rules: UnitRules) -> dict[str, int] | None:
@@ -361,14 +348,14 @@ class AirPart:
         self._sync()
         stranded = []
         at_sea: dict[str, list[Unit]] = {}
-        for unit in sorted(self.state.units, key=lambda u: u.id):
+        for unit in sorted(self._allied_units, key=id_of):  # the side's units (`_rebuild`)
             if not self.board.is_sea[unit.space] or not self._ally.get(unit.owner, False):
                 continue
             if self._rules(unit).domain == "air":
                 at_sea.setdefault(unit.space, []).append(unit)
         capacity: dict[str, int] = {}
-        for unit in self.state.units:
-            if self.board.is_sea[unit.space] and self._ally.get(unit.owner, False):
+        for unit in self._allied_units:
+            if self.board.is_sea[unit.space]:
                 rules = self._rules(unit)
                 if rules.carrier_capacity:
                     capacity[unit.space] = capacity.get(unit.space, 0) + rules.carrier_capacity

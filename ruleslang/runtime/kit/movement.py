@@ -143,7 +143,7 @@ from ruleslang.board.state import GameState, Unit
 from ruleslang.runtime.kit.air import AirPart
 from ruleslang.runtime.kit.airborne import AIRBORNE, AirbornePart
 from ruleslang.runtime.kit.movement_rules import (COMBAT, DOMAINS, KINDS, NONCOMBAT, PHASES, Move, MovePolicy,
-                                                  MovementRules, UnitRules, move_board, unit_name)
+                                                  MovementRules, UnitRules, move_board, id_of, unit_name)
 from ruleslang.runtime.kit.paths import PathsPart
 from ruleslang.runtime.kit.takeover import TakeoverPart
 from ruleslang.runtime.kit.transport import TransportPart
@@ -181,27 +181,37 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
 
     def _rebuild(self) -> None:
         state = self.state
-        self._by_id = {u.id: u for u in state.units}
+        units = state.units
+        self._by_id = {u.id: u for u in units}
         lookup = self.rules.unit_rules
-        kinds: dict[tuple[str, str], UnitRules] = {}  # a few kinds for many units: asked once each here
+        # a few kinds for many units: each kind's rules, whether the player moves its units and
+        # whether they are enemies, found once here
+        kinds: dict[tuple[str, str], tuple[UnitRules, bool, bool, bool]] = {}
+        foe_spaces: dict[tuple[str, str], set[str]] = {}  # enemy kind -> the spaces its units stand in
         ur = self._ur = {}
         player, ally, foe = self.player, self._ally, self._foe
         mine = []
-        foes = []
+        allied = self._allied_units = []  # the units of the player's side, in the board's order
         # one pass over the board (it runs once per move phase and after captures): each unit's
-        # rules, the player's own units (`_own`), the enemy units
-        for u in state.units:
-            owner = u.owner
-            kind = (u.type, owner)
+        # rules, the player's own units (`_own`), where the enemy units stand
+        for u in units:
+            kind = (u.type, u.owner)
             found = kinds.get(kind)
             if found is None:
-                found = kinds[kind] = lookup(u.type, owner)
-            ur[u.id] = found
-            if owner == player or (found.commanded and ally.get(owner, False)):
+                owner = u.owner
+                rules = lookup(u.type, owner)
+                found = kinds[kind] = (rules, owner == player or (rules.commanded and ally.get(owner, False)),
+                                       foe.get(owner, True), ally.get(owner, False))
+                if found[2]:
+                    foe_spaces[kind] = set()
+            ur[u.id] = found[0]
+            if found[1]:
                 mine.append(u)
-            if foe.get(owner, True):
-                foes.append(u)
-        mine.sort(key=lambda u: u.id)
+            if found[2]:
+                foe_spaces[kind].add(u.space)
+            if found[3]:
+                allied.append(u)
+        mine.sort(key=id_of)
         self._mine = mine
         self._my_air = [u.id for u in mine if ur[u.id].domain == "air"]
         enemy: set[str] = set()
@@ -210,19 +220,19 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         no_unload: set[str] = set()
         passing: set[str] = set()
         no_end: set[str] = set()
-        for unit in foes:
-            enemy.add(unit.space)
-            rules = ur[unit.id]
+        for kind, spaces in foe_spaces.items():
+            rules = kinds[kind][0]
+            enemy |= spaces
             if rules.blocks_ending:
-                no_end.add(unit.space)
+                no_end |= spaces
             if rules.blocks:
-                blocking.add(unit.space)
+                blocking |= spaces
             if rules.stops_movement:
-                stopping.add(unit.space)
+                stopping |= spaces
             if rules.blocks_unload:
-                no_unload.add(unit.space)
+                no_unload |= spaces
             if rules.blocks_passing:
-                passing.add(unit.space)
+                passing |= spaces
         self._enemy = enemy
         self._blocking = blocking
         self._stops_passers = passing  # sea zones that stop even units passing blockers

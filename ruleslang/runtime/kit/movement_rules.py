@@ -5,6 +5,8 @@ kind of move (computed once per map). The engine (`movement.py`) and its parts (
 from __future__ import annotations
 
 import functools
+from operator import attrgetter
+from collections import deque
 from dataclasses import dataclass
 from typing import Callable
 
@@ -50,6 +52,8 @@ class UnitRules:
 
 
 CANALS = ("move", "turn")
+id_of = attrgetter("id")  # the sort key of units by id
+NEAREST_KEPT = 256  # landing searches kept per map (`MoveBoard.nearest`): a few kilobytes each
 
 
 @dataclass(frozen=True)
@@ -228,6 +232,31 @@ class MoveBoard:
         self.graph = map_graph(game_map)
         self._air: dict[tuple[str, int], tuple[tuple[str, int], ...]] = {}
         self._air_paths: dict[str, dict[str, tuple[str, ...]]] = {}
+        self._nearest: dict[tuple[str, ...], dict[str, tuple[int, str]]] = {}
+
+    def nearest(self, sources: tuple[str, ...]) -> dict[str, tuple[int, str]]:
+        """For every space reached by air from `sources`: (air distance, the nearest source), ties
+        to the source first in `sources` (a breadth-first search from all of them at once). The
+        answer is shared: do not change it. The same landing spaces come back phase after phase
+        (a player's own territories), so the last NEAREST_KEPT answers are kept."""
+        found = self._nearest.get(sources)
+        if found is not None:
+            return found
+        found = {s: (0, s) for s in sources}
+        queue = deque(sources)
+        air = self.air
+        while queue:
+            here = queue.popleft()
+            d, source = found[here]
+            d += 1
+            for there in air[here]:
+                if there not in found:
+                    found[there] = (d, source)
+                    queue.append(there)
+        if len(self._nearest) >= NEAREST_KEPT:
+            del self._nearest[next(iter(self._nearest))]  # the oldest
+        self._nearest[sources] = found
+        return found
 
     def air_reach(self, start: str, left: int) -> tuple[tuple[str, int], ...]:
         """(space, air distance) for every space 1 to `left` steps from `start` by air, natural order."""

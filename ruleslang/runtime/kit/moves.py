@@ -35,7 +35,8 @@ def unit_rules_of(ctx, config):
     move phases while what the settings read is unchanged (`ProcedureConfig.lasting`: they read
     technologies and other counters, which change mid-game)."""
     present = [name for name in _UNIT_SETTINGS if config.has(name)]
-    cache: dict[tuple[str, str], UnitRules] = {}
+    cache: dict[tuple[str, str], UnitRules] = {}  # this phase's
+    kept = config.kept("unit_rules")  # across phases: answers that read only counters, while those are unchanged
 
     def answers(type_name: str, owner: str):
         def compute(reader) -> UnitRules:
@@ -63,9 +64,15 @@ def unit_rules_of(ctx, config):
 
     def rules(type_name: str, owner: str) -> UnitRules:
         key = (type_name, owner)
-        found = cache.get(key)
+        found = kept.get(key)
         if found is None:
-            found = cache[key] = answers(type_name, owner)
+            found = cache.get(key)
+            if found is None:
+                found = answers(type_name, owner)
+                if config.is_lasting(("unit_rules", type_name, owner)):
+                    kept[key] = found
+                else:
+                    cache[key] = found
         return found
     return rules
 

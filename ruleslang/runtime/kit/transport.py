@@ -15,8 +15,10 @@ battle when the attacker wins, or cancels it); in non-combat move it is refused.
 
 from __future__ import annotations
 
+from collections import defaultdict
+
 from ruleslang.board.state import Unit
-from ruleslang.runtime.kit.movement_rules import Move, UnitRules, unit_name
+from ruleslang.runtime.kit.movement_rules import Move, UnitRules, id_of, unit_name
 
 
 class TransportPart:
@@ -28,9 +30,9 @@ class TransportPart:
         return self._transfers
 
     def _mine_by_space(self) -> dict[str, list[Unit]]:
-        index: dict[str, list[Unit]] = {}
+        index: dict[str, list[Unit]] = defaultdict(list)  # read with .get only
         for unit in self._mine:
-            index.setdefault(unit.space, []).append(unit)
+            index[unit.space].append(unit)
         return index
 
     def _cargo_room(self, transport: Unit, rules: UnitRules) -> int:
@@ -111,7 +113,7 @@ class TransportPart:
         aboard with `loads_allied`."""
         index: dict[str, list[Unit]] = {}
         is_sea = self.board.is_sea
-        for unit in sorted(self.state.units, key=lambda u: u.id):
+        for unit in sorted(self.state.units, key=id_of):
             if (not self._own(unit) and self._ally.get(unit.owner, False) and not is_sea[unit.space]
                     and self._rules(unit).domain == "land"):
                 index.setdefault(unit.space, []).append(unit)
@@ -120,11 +122,10 @@ class TransportPart:
     def _loadable_transports(self) -> list[Unit]:
         """The transports the player's land units may board: its own, and with `loads_onto_allied`
         its allies' (by id)."""
-        if not self.policy.loads_onto_allied:
-            return self._mine
         if self._boardable is None:  # the same units until some are added or removed (a rebuild)
-            self._boardable = sorted((u for u in self.state.units if self._ally.get(u.owner, False)
-                                      and self._rules(u).transport_capacity > 0), key=lambda u: u.id)
+            ur = self._ur
+            units = self._mine if not self.policy.loads_onto_allied else sorted(self._allied_units, key=id_of)
+            self._boardable = [u for u in units if ur[u.id].transport_capacity > 0]
         return self._boardable
 
     def _loads(self, ids: set[int] | None = None) -> list[Move]:
@@ -176,9 +177,8 @@ class TransportPart:
 
     def _unloads(self) -> list[Move]:
         moves = []
-        for transport in self.state.units:
-            if (not transport.cargo or not self.board.is_sea[transport.space]
-                    or not self._ally.get(transport.owner, False)):
+        for transport in self._allied_units:  # the board's units of the player's side (`_rebuild`)
+            if not transport.cargo or not self.board.is_sea[transport.space]:
                 continue
             own = self._own(transport)
             cargo = []
