@@ -160,22 +160,26 @@ class _Forgetful(dict):
 
 
 def test_settings_a_copy_built_go_to_the_next_copies_with_the_same_answers(tmp_path, monkeypatch):
-    from ruleslang.lang.eval.statements import Procedures
+    # the settings' code is generated once per program (`Procedures.settings`); what a copy's
+    # settings keep for the next copies is their lasting answers (each unit kind's movement
+    # rules ...): count the answers worked out, each through a watched context
+    from ruleslang.runtime import config
     from ruleslang.runtime.agents import lookahead
 
-    compiled: list[str] = []
-    expression = Procedures.expression
+    worked_out: list[int] = []
+    watched = config.WatchedContext
 
-    def counted(self, node, owner, decl):
-        compiled.append(owner)
-        return expression(self, node, owner, decl)
-    monkeypatch.setattr(Procedures, "expression", counted)
+    class Counted(watched):
+        def __init__(self, *args, **kwargs):
+            worked_out.append(1)
+            super().__init__(*args, **kwargs)
+    monkeypatch.setattr(config, "WatchedContext", Counted)
     game = gift_game(tmp_path)
     game.run(1)
-    kept, with_kept = game.on_phase.configs, len(compiled)
+    kept, with_kept = game.on_phase.configs, len(worked_out)
     # the look-ahead after the first battles plays phases the game had not reached (the non-combat move)
     assert kept
-    compiled.clear()
+    worked_out.clear()
     init = lookahead.PhaseStarts.__init__
 
     def forgetful(self):
@@ -185,5 +189,5 @@ def test_settings_a_copy_built_go_to_the_next_copies_with_the_same_answers(tmp_p
     plain = gift_game(tmp_path)
     plain.run(1)
     assert not plain.on_phase.configs
-    assert with_kept < len(compiled)  # each copy compiled those settings again
+    assert with_kept < len(worked_out)  # each copy worked out those answers again
     assert plain.decisions == game.decisions and plain.state.events == game.state.events
