@@ -7,7 +7,8 @@
    question; and 30 v 30 unless --quick) in float mode through the chain
    (`ruleslang odds --float`), against a hand-written Python calculator of the same battle under
    aar/base@1's dice rule, measured in the same run, in CPU time (`time.process_time`: other work
-   on a shared machine does not count; the least of --repeat runs), the chain cold (the first
+   on a shared machine does not count; the least of --repeat runs, and for the warm chain their
+   mean, garbage collections and all), the chain cold (the first
    battle on a new game) and warm (targets, issue 10: within 3x of it, under 50 ms; 30 v 30
    under 2 s).
 2. Agreement: the chain's chance of an attacker's win against sampling the real battle through
@@ -122,11 +123,14 @@ def speed(quick: bool, repeat: int = 3) -> None:
             result = Chain(game, spec, exact=False).solve()
             times.append(time.process_time() - start)
         cold, warm = times[0], min(times[1:])
+        # the mean of the warm runs too: what an agent asking battle after battle spends, with the
+        # garbage collections that fall in its runs (a run's least leaves them out)
+        mean = sum(times[1:]) / max(len(times) - 1, 1)
         won = result.outcome(ATTACKER_WINS)
         print(f"{name}, float: chain cold {cold * 1000:.0f} ms CPU, warm {warm * 1000:.0f} ms CPU "
               f"({result.states} states), hand-written {hand_time * 1000:.1f} ms CPU, ratio cold "
               f"{cold / hand_time:.1f}x, warm {warm / hand_time:.1f}x; attacker wins {won:.6f} vs {hand:.6f} "
-              f"(difference {abs(won - hand):.1e})")
+              f"(difference {abs(won - hand):.1e}); warm mean {mean * 1000:.1f} ms CPU")
 
 
 # (name, rulesets, space, attacker, attacking, defender, defending, amphibious_from)

@@ -194,13 +194,9 @@ class Branching:
             self.compiled.coverage.reached.add(name)
         before = procs.applicable_hooks(ctx, name, "before")
 
-        def run_hooks(hooks: list, i: int, p, after: Cont) -> None:
-            if i == len(hooks):
-                after(p)
-                return
-            hook, _block, env = hooks[i]
-            self._hook(hook)(env, p, lambda q: run_hooks(hooks, i + 1, q, after))
-
+        # no local function here refers to itself: a run's continuations are then freed with it,
+        # not left in cycles for the garbage collector (with the world they reach: the exact
+        # battle chain and all it kept)
         def body(p) -> None:
             instead = procs.replacing_hook(ctx, name, span)
             if instead is not None:
@@ -210,9 +206,17 @@ class Branching:
                 self._body(name, depth)([ctx] + [None] * (procs.frame_size(self._decl(name)) - 1), p, then_after)
 
         def then_after(p) -> None:
-            run_hooks(procs.applicable_hooks(ctx, name, "after"), 0, p, k)
+            self._run_hooks(procs.applicable_hooks(ctx, name, "after"), 0, p, k)
 
-        run_hooks(before, 0, p, body)
+        self._run_hooks(before, 0, p, body)
+
+    def _run_hooks(self, hooks: list, i: int, p, after: Cont) -> None:
+        """Hooks `hooks` from the `i`th on, then `after`."""
+        if i == len(hooks):
+            after(p)
+            return
+        hook, _block, env = hooks[i]
+        self._hook(hook)(env, p, lambda q: self._run_hooks(hooks, i + 1, q, after))
 
     def _decl(self, name: str):
         return self.compiled.symbols[name].decl
@@ -522,27 +526,31 @@ class Branching:
         body = self._block(stmt.body, owner, depth, again)
         span = stmt.span
 
-        def run_for(env, p, k):
-            def over(items, p):
-                def step(i, p):
-                    if i == len(items):
-                        k(p)
-                        return
-                    env[0].host.spend(span)
-                    env[slot] = items[i]
-                    if cond is None:
-                        body(env, p, lambda q: step(i + 1, q))
-                        return
+        loop = (slot, cond, body, span)
 
-                    def go(v, q):
-                        if v:
-                            body(env, q, lambda r: step(i + 1, r))
-                        else:
-                            step(i + 1, q)
-                    cond(env, p, go)
-                step(0, p)
-            iterable(env, p, lambda coll, q: over(tuple(items_of(coll)), q))
+        def run_for(env, p, k):
+            iterable(env, p, lambda coll, q: self._for_step(loop, env, tuple(items_of(coll)), 0, q, k))
         return run_for
+
+    def _for_step(self, loop: tuple, env, items: tuple, i: int, p, k) -> None:
+        """A `for` loop's turns from the `i`th on (a method, not a local function calling itself:
+        see `run_procedure`)."""
+        if i == len(items):
+            k(p)
+            return
+        slot, cond, body, span = loop
+        env[0].host.spend(span)
+        env[slot] = items[i]
+        if cond is None:
+            body(env, p, lambda q: self._for_step(loop, env, items, i + 1, q, k))
+            return
+
+        def go(v, q):
+            if v:
+                body(env, q, lambda r: self._for_step(loop, env, items, i + 1, r, k))
+            else:
+                self._for_step(loop, env, items, i + 1, q, k)
+        cond(env, p, go)
 
     def _Choose(self, stmt: Choose, owner, depth, later):
         return self._refuse(stmt, "its options or its chooser are rolled")

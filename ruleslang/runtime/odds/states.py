@@ -12,6 +12,7 @@ sorted), so the result never depends on hashing.
 from __future__ import annotations
 
 import json
+import weakref
 from typing import Any
 
 from ruleslang.base.errors import EvalError
@@ -40,7 +41,10 @@ class BattleHost(GameServices):
     player's choice, the advice of the rules (or the retreat policy) as their decisions."""
 
     def __init__(self, chain: "Chain", source_game):
-        self.chain = chain
+        # the chain, held weakly (as its decisions are): the host is in cycles of its own (its
+        # context, kit and battle), and a chain in one with them would be freed by the garbage
+        # collector only, with all it kept (`Chain.solve`), where dropping it frees it at once
+        self.chain = weakref.proxy(chain)
         self.compiled = source_game.compiled
         self.state = source_game.state.copy(events=False)  # the battle does not read the game's past
         self.board = BoardQueries(self.state)
@@ -48,7 +52,7 @@ class BattleHost(GameServices):
         host.rng = _NoDice()
         self.ctx = EvalContext(self.compiled, host, state=self.state, board=self.board,
                                options=dict(source_game.ctx.options), facts=dict(source_game.ctx.facts),
-                               decide=chain.decide)
+                               decide=self._decide)
         self.ctx.game = self
         # the game's procedure settings for this context: their compiled code shared (a chain is made
         # for every battle an agent asks about), nothing cached for the battle's own board
@@ -56,6 +60,10 @@ class BattleHost(GameServices):
         self.kit = KitState(self)
         self._init_services()
         self._indexed_units, self._index_length = None, -1
+
+    def _decide(self, *args, **kwargs):
+        """A `choose`: the chain's (`BattleDecisions.decide`)."""
+        return self.chain.decide(*args, **kwargs)
 
     def unit_or_none(self, uid: int):
         """The unit with this id: the board's others are indexed once, the battle's per list of the

@@ -23,38 +23,39 @@ _PLAIN = frozenset({int, bool, float, str, type(None), Fraction})  # values that
 class Kept:
     """Results kept under what computing them read: an aspect set of the state (watch.py) and the
     state's projection on it (with the round class when the round was read). Looked up in the
-    order the aspect sets were first seen."""
+    order the aspect sets were first seen. `project(state, aspects, split)`, what of the state the
+    aspects name, is the chain's, handed in with each call: held here, it would make every chain
+    a cycle that only the garbage collector frees (`Chain.solve`)."""
 
-    __slots__ = ("seen", "known", "project")
+    __slots__ = ("seen", "known")
 
-    def __init__(self, project):
+    def __init__(self):
         self.seen: list[frozenset] = []
         self.known: dict[tuple, object] = {}
-        self.project = project  # (state, aspects, split) -> what of the state the aspects name
 
-    def find(self, key: tuple, split: int, rclass: int):
+    def find(self, project, key: tuple, split: int, rclass: int):
         """(what it read, what was kept) for a state that agrees with `key` on what it read, or None."""
-        known, project = self.known, self.project
+        known = self.known
         for aspects in self.seen:
             found = known.get((aspects, project(key, aspects, split), rclass if ROUND in aspects else None))
             if found is not None:
                 return aspects, found
         return None
 
-    def keep(self, key: tuple, split: int, rclass: int, aspects: frozenset, value) -> None:
+    def keep(self, project, key: tuple, split: int, rclass: int, aspects: frozenset, value) -> None:
         """Keep `value`, computed from state `key`, which read `aspects`."""
         if aspects not in self.seen:
             self.seen.append(aspects)
-        self.known[(aspects, self.project(key, aspects, split), rclass if ROUND in aspects else None)] = value
+        self.known[(aspects, project(key, aspects, split), rclass if ROUND in aspects else None)] = value
 
-    def keep_changes(self, key: tuple, split: int, rclass: int, out: dict, aspects: frozenset) -> None:
+    def keep_changes(self, project, key: tuple, split: int, rclass: int, out: dict, aspects: frozenset) -> None:
         """Keep transition `out` from `key` as changes (`changes`); kept for this state alone when a
         side changed that the computation did not read whole. Gives the aspects it is kept under."""
         changes = _changes(key, split, out, aspects)
         if changes is None:
             aspects = frozenset((EVERYTHING, ROUND))
             changes = _changes(key, split, out, aspects)
-        self.keep(key, split, rclass, aspects, changes)
+        self.keep(project, key, split, rclass, aspects, changes)
         return aspects
 
 
@@ -80,7 +81,7 @@ class BattleSteps:
         at = self._at if self.deferring else None
         kept = self._rolled_kept.get(key) if at is not None else None
         if kept is not None:
-            found = kept.find(*at)
+            found = kept.find(self._project, *at)
             if found is not None:
                 watch.reads.update(found[0])
                 return found[1]
@@ -97,8 +98,8 @@ class BattleSteps:
             self._rolled[key] = (dist, frozenset(noted))
         elif at is not None and EVERYTHING not in noted and all(type(v) in _PLAIN for v, _w in dist.items()):
             if kept is None:
-                kept = self._rolled_kept[key] = Kept(self._project)
-            kept.keep(*at, frozenset(noted), dist)
+                kept = self._rolled_kept[key] = Kept()
+            kept.keep(self._project, *at, frozenset(noted), dist)
         return dist
 
     # ------------------------------------------------------------------ transitions
@@ -160,16 +161,16 @@ class BattleSteps:
             return found
         kept = self._shared.get(name)
         if kept is None:
-            kept = self._shared[name] = Kept(self._project)
+            kept = self._shared[name] = Kept()
         split = split_of(key[0])
-        found = kept.find(key, split, rclass)
+        found = kept.find(self._project, key, split, rclass)
         if found is not None:
             if reads is not None:
                 reads.update(found[0])
             return _apply(key, split, found[1])
         watch = StepWatch(self.ctx, self.battle)
         out = self._run(key, round_class, name, watch)
-        aspects = kept.keep_changes(key, split, rclass, out, frozenset(watch.reads))
+        aspects = kept.keep_changes(self._project, key, split, rclass, out, frozenset(watch.reads))
         if reads is not None:
             reads.update(aspects)
         return out
@@ -252,13 +253,13 @@ class BattleSteps:
         """(what it read, the plan) of step `name` from state `key`: kept for a state like it, or run."""
         kept = self._plans.get(name)
         if kept is None:
-            kept = self._plans[name] = Kept(self._project)
-        found = kept.find(key, split, rclass)
+            kept = self._plans[name] = Kept()
+        found = kept.find(self._project, key, split, rclass)
         if found is None:
             watch = StepWatch(self.ctx, self.battle, deferring=True)
             plan = self._plan(key, round_class, name, watch)
             found = (frozenset(watch.reads), plan)
-            kept.keep(key, split, rclass, found[0], plan)
+            kept.keep(self._project, key, split, rclass, found[0], plan)
         return found
 
     def _deferred_sides(self, name: str, key: tuple, x: int, y: int, round_class, reads: set):
@@ -370,13 +371,13 @@ class BattleSteps:
         can take make (`Battle.hit`): that is kept too, for any larger count (`_saturated`)."""
         kept = self._applied.get(desc)
         if kept is None:
-            kept = self._applied[desc] = Kept(self._project)
-        found = kept.find(key, split, rclass)
+            kept = self._applied[desc] = Kept()
+        found = kept.find(self._project, key, split, rclass)
         last = desc[-1] if type(desc[-1][1]) is int else None
         full_key = desc[:-1] + ((last[0],) + last[2:],) if last is not None else None
         if found is None and last is not None:
             full = self._saturated.get(full_key)
-            found = full.find(key, split, rclass) if full is not None else None
+            found = full.find(self._project, key, split, rclass) if full is not None else None
             if found is not None and last[1] < found[1][1]:
                 found = None
             elif found is not None:
@@ -402,13 +403,14 @@ class BattleSteps:
             self._watch, config.ctx = None, saved
             self._applying, self._made = (), 0
         out = {self._key(): self.one}
-        aspects = kept.keep_changes(key, split, rclass, out, frozenset(watch.reads))
+        aspects = kept.keep_changes(self._project, key, split, rclass, out, frozenset(watch.reads))
         made = sum(self.battle.hits_taken.values()) - taken
         if last is not None and made < last[1]:  # the units took all they could of the last hit
             full = self._saturated.get(full_key)
             if full is None:
-                full = self._saturated[full_key] = Kept(self._project)
-            full.keep(key, split, rclass, aspects, (kept.find(key, split, rclass)[1], made))
+                full = self._saturated[full_key] = Kept()
+            made_changes = kept.find(self._project, key, split, rclass)[1]
+            full.keep(self._project, key, split, rclass, aspects, (made_changes, made))
         if reads is not None:
             reads.update(aspects)
         return out
