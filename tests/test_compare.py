@@ -120,21 +120,34 @@ def test_a_ruleset_named_by_path_cannot_travel(tmp_path):
     assert caught.value.diagnostics[0].code == "U125"
 
 
+# Games long enough that a test polling the store sees the third stored well before the twelfth
+# (a random game of one round ends in a few hundredths of a second).
+LONGER = ["--rounds", "6"]
+
+
+@pytest.fixture(scope="module")
+def longer_baseline(tmp_path_factory):
+    """The games of `test_interrupted_run...` played unbroken in one process: the document."""
+    store = tmp_path_factory.mktemp("longer") / "store"
+    code, out = compare(store, *LONGER, "--jobs", "1", "--format", "json")
+    assert code == 0, out
+    return document(out)
+
+
 @pytest.mark.parametrize("how, jobs", [(signal.SIGKILL, "1"), (signal.SIGINT, "2")])
-def test_interrupted_run_resumed_gives_the_figures_of_an_unbroken_one(baseline, tmp_path, how, jobs):
+def test_interrupted_run_resumed_gives_the_figures_of_an_unbroken_one(longer_baseline, tmp_path, how, jobs):
     """A kill loses only the games in flight; so does Ctrl-C, which also says how to go on."""
-    _, doc = baseline
     folder = tmp_path / "s"
     argv = [sys.executable, "-m", "ruleslang", "compare", *VARIANTS, "--games", "6", "--store", str(folder),
-            "--jobs", jobs, *QUICK]
-    # the run at a lower priority than this test, so that on a loaded machine the test still sees
-    # the third game stored before the quick games are all played (it read 12 of 12 under load)
+            "--jobs", jobs, *QUICK, *LONGER]
+    # Ctrl-C as a terminal gives it: a shell that starts a job in the background (CI in `cmd &`)
+    # leaves SIGINT ignored in every child, and a Python started so keeps ignoring it
     child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                             preexec_fn=lambda: os.nice(10))
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     stored = 0
     deadline = time.monotonic() + 120
     while stored < 3 and child.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.05)
+        time.sleep(0.02)
         try:
             stored = sqlite3.connect(folder / FILE_NAME).execute("SELECT COUNT(*) FROM games").fetchone()[0]
         except sqlite3.Error:
@@ -145,9 +158,9 @@ def test_interrupted_run_resumed_gives_the_figures_of_an_unbroken_one(baseline, 
     assert 3 <= kept < 12, "the interruption came after the run had ended: nothing was resumed"
     if how == signal.SIGINT:
         assert child.returncode == 130 and "--resume goes on" in err and "Traceback" not in err, err
-    code, out = compare(folder, "--jobs", "1", "--resume", "--format", "json")
+    code, out = compare(folder, *LONGER, "--jobs", "1", "--resume", "--format", "json")
     assert code == 0, out
-    assert figures(document(out)) == figures(doc)
+    assert figures(document(out)) == figures(longer_baseline)
 
 
 def test_a_store_with_games_needs_resume(baseline):
