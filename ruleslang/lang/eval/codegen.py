@@ -45,7 +45,7 @@ from ruleslang.board.queries import BoardQueries
 from ruleslang.lang import types as T
 from ruleslang.lang.builtins.registry import REGISTRY as BUILTINS
 from ruleslang.lang.eval.codegen_runtime import HELPERS, ConstantTable, RowIndex, SpaceAttribute, Unsupported, assemble
-from ruleslang.lang.eval.compile_calls import ACCEPTS_NONE, fast_aggregate, lambda_free_slots, ordered_args
+from ruleslang.lang.eval.compile_calls import ACCEPTS_NONE, DIRECT_QUERIES, fast_aggregate, lambda_free_slots, ordered_args
 from ruleslang.lang.eval.operations import ARITHMETIC, COMPARISONS, NO_VALUE, joined
 from ruleslang.lang.syntax.expressions import Binary, Call, Compare, Comprehension, Field, Lambda, Name
 from ruleslang.lang.syntax.statements import Let
@@ -55,13 +55,6 @@ from ruleslang.lang.values import LSet, normalize_number
 # The back end that runs definitions: "codegen" (the default) or "closures" (RULESLANG_EVAL=closures).
 BACKENDS = ("codegen", "closures")
 _LIMIT = 1 << MAX_INT_BITS
-# Board queries called as the board's own methods (as the closure compiler does).
-_QUERIES = {
-    "controller": ("known_controller", True), "owner": ("known_controller", True),
-    "controller_at_start": ("known_controller_at_turn_start", True),
-    "original_owner": ("known_original_owner", True),
-    "is_land": ("known_is_land", False), "is_sea": ("known_is_sea", False),
-}
 
 
 def default_backend() -> str:
@@ -543,8 +536,8 @@ class Generator:
             if self.in_iterable:
                 return _Code(f"_{name}({a.src}, {b.src})")
             return self._pick(name, a, b)
-        if name in _QUERIES and len(args) == 1:
-            method, gives_player = _QUERIES[name]
+        if name in DIRECT_QUERIES and len(args) == 1:
+            method, gives_player = DIRECT_QUERIES[name]
             arg = self.need(args[0], self.expr(args[0]))
             if method == "known_controller" and self.local_slot(args[0]) is not None and not self.optional(args[0]):
                 # the commonest read of rules, straight from the state (the closures do so too)

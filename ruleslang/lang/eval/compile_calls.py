@@ -23,16 +23,16 @@ from ruleslang.lang.syntax.declarations import OptionalType
 from ruleslang.lang.values import bounded_number, bounded_sum
 
 Fn = Callable[[list], Any]
-# Board queries the compiler calls directly:
+# Board queries both back ends call directly (the closures here, generated code in codegen.py):
 # built-in -> (the board's method for names known to be spaces, whether it gives a player)
-_DIRECT_QUERIES = {
+DIRECT_QUERIES = {
     "controller": ("known_controller", True), "owner": ("known_controller", True),
     "controller_at_start": ("known_controller_at_turn_start", True),
     "original_owner": ("known_original_owner", True),
     "is_land": ("known_is_land", False), "is_sea": ("known_is_sea", False),
 }
 # Unbound methods of the board class: one C-level call, no attribute lookup by name per call.
-_BOARD_METHODS = {method: getattr(BoardQueries, method) for method, _ in _DIRECT_QUERIES.values()}
+_BOARD_METHODS = {method: getattr(BoardQueries, method) for method, _ in DIRECT_QUERIES.values()}
 # Built-ins that accept none as an argument; every other built-in argument that may be none is
 # checked at the call site, so the built-in itself never sees none.
 ACCEPTS_NONE = {"allied", "text"}
@@ -187,9 +187,9 @@ class CallCompiler:
             a0, a1 = self.expr(args[0]), self.expr(args[1])
             pick = min if name == "min" else max
             return lambda env: pick(a0(env), a1(env))
-        if name in _DIRECT_QUERIES and len(args) == 1:
+        if name in DIRECT_QUERIES and len(args) == 1:
             # the board method called straight from the call site (no built-in layer between)
-            method, gives_player = _DIRECT_QUERIES[name]
+            method, gives_player = DIRECT_QUERIES[name]
             arg = self.need(args[0], self.expr(args[0]))
             call = _BOARD_METHODS[method]
             slot = self.local_slot(args[0])
@@ -345,9 +345,9 @@ class CallCompiler:
         if not (isinstance(node, Call) and not node.kwargs and len(node.args) == 1):
             return None
         info = self.info.calls.get(id(node))
-        if info is None or info.kind != "builtin" or info.name not in _DIRECT_QUERIES:
+        if info is None or info.kind != "builtin" or info.name not in DIRECT_QUERIES:
             return None
-        method, gives_player = _DIRECT_QUERIES[info.name]
+        method, gives_player = DIRECT_QUERIES[info.name]
         aslot = self.local_slot(node.args[0])
         if not gives_player or aslot is None:
             return None
