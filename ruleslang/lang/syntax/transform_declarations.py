@@ -22,7 +22,7 @@ from ruleslang.lang.syntax.declarations import (AdviceDecl, AttributeDecl, Check
                                                 UnitDecl)
 from ruleslang.lang.syntax.expressions import Range
 from ruleslang.lang.syntax.statements import Block
-from ruleslang.lang.syntax.transform_tokens import TokenTransform
+from ruleslang.lang.syntax.transform_tokens import TokenTransform, unique_fields
 
 
 @v_args(meta=True)
@@ -232,13 +232,7 @@ class DeclarationTransform(TokenTransform):
         return ListType(children[0], span=self._span(meta))
 
     def record_type(self, meta, children):
-        fields = tuple(c for c in children if c is not None)
-        seen: set[str] = set()
-        for name, _ in fields:
-            if name.text in seen:
-                raise DiagnosticError(error("P007", f"field '{name.text}' is given twice", name.span))
-            seen.add(name.text)
-        return RecordType(fields, span=self._span(meta))
+        return RecordType(unique_fields(children), span=self._span(meta))
 
     def type_field(self, meta, children):
         return (self._ident(children[0]), children[1])

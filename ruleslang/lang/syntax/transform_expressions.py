@@ -19,7 +19,7 @@ from ruleslang.lang.syntax.expressions import (BestOf, Binary, BoolLit, BoolOp, 
                                                DecimalLit, Explain, Field, ForClause, If, In, Index, IntLit,
                                                KeywordArg, Lambda, ListLit, Name, NoneLit, Not, Range, RecordLit,
                                                SetLit, Unary)
-from ruleslang.lang.syntax.transform_tokens import TokenTransform
+from ruleslang.lang.syntax.transform_tokens import TokenTransform, unique_fields
 
 
 @v_args(meta=True)
@@ -158,13 +158,7 @@ class ExpressionTransform(TokenTransform):
         return Comprehension("set", elt, tuple(clauses), span=self._span(meta))
 
     def record(self, meta, children):
-        fields = tuple(c for c in children if c is not None)
-        seen: set[str] = set()
-        for name, _ in fields:
-            if name.text in seen:
-                raise DiagnosticError(error("P007", f"field '{name.text}' is given twice", name.span))
-            seen.add(name.text)
-        return RecordLit(fields, span=self._span(meta))
+        return RecordLit(unique_fields(children), span=self._span(meta))
 
     def record_field(self, meta, children):
         key, value = children

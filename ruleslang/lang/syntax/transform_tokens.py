@@ -147,6 +147,18 @@ class TokenTransform(Transformer):
         return DiceLit(count, sides, span=span)
 
 
+def unique_fields(children: list) -> tuple:
+    """The `(name, value)` fields of a record or a record type, in order; a name given twice is P007
+    at its second."""
+    fields = tuple(c for c in children if c is not None)
+    seen: set[str] = set()
+    for name, _ in fields:
+        if name.text in seen:
+            raise DiagnosticError(error("P007", f"field '{name.text}' is given twice", name.span))
+        seen.add(name.text)
+    return fields
+
+
 def transform_tree(transformer: Transformer, tree: Tree):
     """Run a transform over a tree, a diagnostic raised by a callback raised as itself."""
     try:
