@@ -42,16 +42,16 @@ class DeclarationTransform(TokenTransform):
         return [self._ident(t) for t in children]
 
     def player_decl(self, meta, children):
-        names = children[0]
-        if len(names) == 1:
-            return PlayerDecl(names[0], span=self._span(meta))
-        return Many([PlayerDecl(n, span=n.span) for n in names])
+        return self._each_name(PlayerDecl, children[0], meta)
 
     def tag_decl(self, meta, children):
-        names = children[0]
+        return self._each_name(TagDecl, children[0], meta)
+
+    def _each_name(self, decl: type, names: list, meta):
+        """A declaration for each name of a line (`player A, B`): the line's span for a lone one."""
         if len(names) == 1:
-            return TagDecl(names[0], span=self._span(meta))
-        return Many([TagDecl(n, span=n.span) for n in names])
+            return decl(names[0], span=self._span(meta))
+        return Many([decl(n, span=n.span) for n in names])
 
     def side_decl(self, meta, children):
         name, members = children
