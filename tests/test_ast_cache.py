@@ -5,6 +5,7 @@ parsed again; small texts are not kept, and the number kept is bounded."""
 
 from __future__ import annotations
 
+import ast as pyast
 import json
 from pathlib import Path
 
@@ -107,3 +108,28 @@ def test_small_texts_are_not_kept_and_the_number_kept_is_bounded(cache, monkeypa
         text = f"ruleset x/big@{i + 1}\n" + "".join(f"constant c{k} = {k + i}\n" for k in range(400))
         P.parse_module(Source("big.rules", text))
     assert len(list(cache.glob("ast-*"))) == 3
+
+
+def _syntax_modules_reached_from(start: str) -> set[str]:
+    """The files of lang/syntax a module imports, directly or through each other (read, not imported)."""
+    folder = Path(P.__file__).parent
+    reached, todo = set(), [start]
+    while todo:
+        name = todo.pop()
+        if name in reached:
+            continue
+        reached.add(name)
+        for node in pyast.walk(pyast.parse((folder / name).read_text(encoding="utf-8"))):
+            if isinstance(node, pyast.ImportFrom) and (node.module or "").startswith("ruleslang.lang.syntax"):
+                if node.module == "ruleslang.lang.syntax":         # from ruleslang.lang.syntax import ast
+                    todo.extend(f"{alias.name}.py" for alias in node.names)
+                else:
+                    todo.append(node.module.rsplit(".", 1)[1] + ".py")
+    return reached
+
+
+def test_the_cache_key_covers_every_module_that_builds_the_ast():
+    reached = _syntax_modules_reached_from("lalr.py")
+    assert {"transform.py", "transform_expressions.py", "expressions.py"} <= reached   # the walk follows imports
+    # grammar.py only finds the grammar, whose text the key holds itself
+    assert sorted(reached - set(P._PARSING_MODULES) - {"grammar.py"}) == []

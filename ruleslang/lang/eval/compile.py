@@ -455,18 +455,19 @@ class ExprCompiler(CallCompiler):
     # ----------------------------------------------------------------------- literals
 
     def _ListLit(self, node):
-        items = [self._c(i) for i in node.items]
-        if all(c is not NO_VALUE for _, c in items):
-            return self._const(tuple(c for _, c in items))
-        fns = [f for f, _ in items]
-        return (lambda env: tuple(f(env) for f in fns)), NO_VALUE
+        return self._collection(node, tuple)
 
     def _SetLit(self, node):
+        return self._collection(node, LSet)
+
+    def _collection(self, node, make: Callable) -> tuple[Fn, Any]:
+        """A list or set literal (`make` builds it from its items): its value when every item is
+        constant, else a closure building it."""
         items = [self._c(i) for i in node.items]
         if all(c is not NO_VALUE for _, c in items):
-            return self._const(LSet(c for _, c in items))
+            return self._const(make(c for _, c in items))
         fns = [f for f, _ in items]
-        return (lambda env: LSet(f(env) for f in fns)), NO_VALUE
+        return (lambda env: make(f(env) for f in fns)), NO_VALUE
 
     def _RecordLit(self, node):
         target = T.strip_optional(self.info.types.get(id(node)))

@@ -250,12 +250,18 @@ class CompiledProgram:
         return self._constants[name]
 
     def callable(self, name: str) -> Callable:
-        fn = self._callables.get(name)
+        """`fn(ctx, *args)`: a definition's value, compiled the first time it is asked for."""
+        return self._made_once(self._callables, name, self._make_callable)
+
+    def _made_once(self, made: dict, name: str, make: Callable[[str], Callable]) -> Callable:
+        """`made`'s function for `name`, made by `make` the first time (wrapped to note coverage
+        when it is noted)."""
+        fn = made.get(name)
         if fn is None:
-            fn = self._make_callable(name)
+            fn = make(name)
             if self.coverage is not None:
                 fn = self.coverage.wrap(name, fn)
-            self._callables[name] = fn
+            made[name] = fn
         return fn
 
     def _make_callable(self, name: str) -> Callable:
@@ -440,13 +446,7 @@ class CompiledProgram:
 
     def exact_callable(self, name: str) -> Callable:
         """`fn(ctx, *args) -> XDist`: the exact distribution of a definition's value."""
-        fn = self._exact.get(name)
-        if fn is None:
-            fn = self._make_exact(name)
-            if self.coverage is not None:
-                fn = self.coverage.wrap(name, fn)
-            self._exact[name] = fn
-        return fn
+        return self._made_once(self._exact, name, self._make_exact)
 
     def _make_exact(self, name: str) -> Callable:
         decl = self.symbols[name].decl

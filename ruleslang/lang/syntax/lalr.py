@@ -1,9 +1,9 @@
 """The lark LALR parser, built once per process from the grammar shipped in the package.
 
 `parse_module` turns source text into an AST `Module` or raises `DiagnosticError` with located
-parse diagnostics (codes P001-P009). Only this module and `transform` import lark, and only when
-a text is parsed: `parser` (the front everything else calls) reads a parsed module from the
-parse cache without loading lark at all.
+parse diagnostics (codes P001-P009). Only this module and the transform (`transform*`) import
+lark, and only when a text is parsed: `parser` (the front everything else calls) reads a parsed
+module from the parse cache without loading lark at all.
 
 Building the parser's tables takes about half a second; the built parser is kept in the user's
 cache directory (`base/cache.py`: checked before it is read, written atomically), under a name

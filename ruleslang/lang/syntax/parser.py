@@ -33,8 +33,10 @@ MIN_CACHED_CHARS = 4000
 # At most this many parsed texts are kept (the ones used last).
 MAX_CACHED_MODULES = 256
 # The modules whose code decides what AST a text parses to (read as files: importing them would load lark).
-_PARSING_MODULES = ("lalr.py", "transform.py", "ast.py", "expressions.py", "statements.py", "declarations.py",
-                    "astcodec.py")
+# tests/test_ast_cache.py checks every module lalr.py imports from here is listed.
+_PARSING_MODULES = ("lalr.py", "transform.py", "transform_tokens.py", "transform_declarations.py",
+                    "transform_rule_tests.py", "transform_statements.py", "transform_expressions.py",
+                    "ast.py", "expressions.py", "statements.py", "declarations.py", "astcodec.py")
 
 
 @functools.lru_cache(maxsize=1)

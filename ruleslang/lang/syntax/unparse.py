@@ -14,7 +14,7 @@ _PREC = {"or": 1, "and": 2, "not": 3, "cmp": 4, "range": 5, "+": 6, "-": 6, "*":
 
 
 def _prec(node) -> int:
-    if isinstance(node, BoolOp):
+    if isinstance(node, (BoolOp, Binary)):
         return _PREC[node.op]
     if isinstance(node, Not):
         return _PREC["not"]
@@ -22,8 +22,6 @@ def _prec(node) -> int:
         return _PREC["cmp"]
     if isinstance(node, Range):
         return _PREC["range"]
-    if isinstance(node, Binary):
-        return _PREC[node.op]
     if isinstance(node, Unary):
         return _PREC["unary"]
     if isinstance(node, BestOf):
@@ -89,16 +87,13 @@ def unparse(node) -> str:
         return f"{_wrap(node.obj, 9)}[{unparse(node.index)}]"
     if isinstance(node, Unary):
         return f"{node.op}{_wrap(node.operand, 8)}"
-    if isinstance(node, Binary):
+    if isinstance(node, (Binary, BoolOp)):
         p = _PREC[node.op]
         return f"{_wrap(node.left, p)} {node.op} {_wrap(node.right, p + 1)}"
     if isinstance(node, Compare):
         return f"{_wrap(node.left, 5)} {node.op} {_wrap(node.right, 5)}"
     if isinstance(node, In):
         return f"{_wrap(node.element, 5)} {'not in' if node.negated else 'in'} {_wrap(node.collection, 5)}"
-    if isinstance(node, BoolOp):
-        p = _PREC[node.op]
-        return f"{_wrap(node.left, p)} {node.op} {_wrap(node.right, p + 1)}"
     if isinstance(node, Not):
         return f"not {_wrap(node.operand, 3)}"
     if isinstance(node, Range):
