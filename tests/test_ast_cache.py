@@ -110,8 +110,9 @@ def test_small_texts_are_not_kept_and_the_number_kept_is_bounded(cache, monkeypa
     assert len(list(cache.glob("ast-*"))) == 3
 
 
-def _syntax_modules_reached_from(start: str) -> set[str]:
-    """The files of lang/syntax a module imports, directly or through each other (read, not imported)."""
+def _syntax_modules_reached_from(start: str, base: set[str] | None = None) -> set[str]:
+    """The files of lang/syntax a module imports, directly or through each other (read, not imported);
+    the files of ruleslang.base they import are added to `base`."""
     folder = Path(P.__file__).parent
     reached, todo = set(), [start]
     while todo:
@@ -120,6 +121,8 @@ def _syntax_modules_reached_from(start: str) -> set[str]:
             continue
         reached.add(name)
         for node in pyast.walk(pyast.parse((folder / name).read_text(encoding="utf-8"))):
+            if base is not None and isinstance(node, pyast.ImportFrom) and (node.module or "").startswith("ruleslang.base."):
+                base.add(node.module.rsplit(".", 1)[1] + ".py")
             if isinstance(node, pyast.ImportFrom) and (node.module or "").startswith("ruleslang.lang.syntax"):
                 if node.module == "ruleslang.lang.syntax":         # from ruleslang.lang.syntax import ast
                     todo.extend(f"{alias.name}.py" for alias in node.names)
@@ -133,3 +136,12 @@ def test_the_cache_key_covers_every_module_that_builds_the_ast():
     assert {"transform.py", "transform_expressions.py", "expressions.py"} <= reached   # the walk follows imports
     # grammar.py only finds the grammar, whose text the key holds itself
     assert sorted(reached - set(P._PARSING_MODULES) - {"grammar.py"}) == []
+
+
+def test_the_cache_key_covers_the_limits_the_parse_reads():
+    base: set[str] = set()
+    _syntax_modules_reached_from("lalr.py", base)
+    assert "limits.py" in base      # the walk sees the transform's imports of ruleslang.base
+    # every module of ruleslang.base the AST's builders read is in the key, but the ones that do
+    # not decide what tree a text makes: diagnostics, the cache's files, the grammar's folder
+    assert sorted(base - set(P._PARSING_BASE_MODULES) - {"diagnostics.py", "cache.py", "paths.py"}) == []

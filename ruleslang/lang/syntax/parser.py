@@ -37,6 +37,10 @@ MAX_CACHED_MODULES = 256
 _PARSING_MODULES = ("lalr.py", "transform.py", "transform_tokens.py", "transform_declarations.py",
                     "transform_rule_tests.py", "transform_statements.py", "transform_expressions.py",
                     "ast.py", "expressions.py", "statements.py", "declarations.py", "astcodec.py")
+# the modules of ruleslang.base they read that decide the tree: the limits a text is held to (a
+# lowered limit must refuse again what a tree cached under the old one was allowed) and the
+# spans' lines and columns
+_PARSING_BASE_MODULES = ("limits.py", "source.py")
 
 
 @functools.lru_cache(maxsize=1)
@@ -46,6 +50,8 @@ def _module_cache_key() -> bytes:
     here = Path(__file__).resolve().parent
     for name in _PARSING_MODULES:
         key.update(hashlib.sha256((here / name).read_bytes()).digest())
+    for name in _PARSING_BASE_MODULES:
+        key.update(hashlib.sha256((here.parent.parent / "base" / name).read_bytes()).digest())
     # lark's version, from its package file without importing it
     spec = importlib.util.find_spec("lark")
     if spec is not None and spec.origin:
