@@ -57,6 +57,7 @@ from pathlib import Path
 
 from ruleslang.lang.eval.codegen import BACKENDS
 from ruleslang.compare.runner import LoadedOnce
+from ruleslang.compare.stats import paired_difference
 from ruleslang.runtime.agents.battle_odds import REASONS
 from ruleslang.runtime.agents.heuristic import HeuristicAgent
 from ruleslang.runtime.agents.lookahead import CHANGED
@@ -413,21 +414,30 @@ def paired_duel(ws, refs, sides: dict[str, list[str]], seeds: range, rounds: int
     with the shipped heuristic everywhere (the baseline), and the game with the exact agent on each
     side in turn (the other side shipped). Per side: the baseline's and the exact agent's win-or-lead
     rates (Wilson intervals), the seeds where the exact agent turned the side's result better or
-    worse than the baseline's, and CPU time per game. `progress(line)`: each seed's games as played."""
-    def leader(exact_members: list[str], seed: int):
+    worse than the baseline's, the side's mean change of its share of the final score (a paired
+    difference with its 95% interval and p-value: a finer measure than who leads, which a side that
+    leads in nearly every game cannot improve), and CPU time per game. `progress(line)`: each
+    seed's games as played."""
+    shares: dict = {}   # (exact side or None, seed) -> side -> share of the final score
+
+    def leader(exact_members: list[str], seed: int, label=None):
         game = build_game(ws, GameSetup(refs=refs, seed=seed, rounds=rounds, default_agent="heuristic",
                                         players={p: "heuristic" for p in order}))
         heuristic_on(game, exact_members, seed, EXACT, odds="exact")
         start = time.process_time()
         result = game.run(rounds)
-        return result.get("winner") or result.get("ahead"), time.process_time() - start
+        seconds = time.process_time() - start
+        scores = {side: score or 0 for side, score in result.get("scores", {}).items()}
+        total = sum(scores.values())
+        shares[label, seed] = {side: score / total if total else 0.5 for side, score in scores.items()}
+        return result.get("winner") or result.get("ahead"), seconds
 
     base: dict = {}
     won: dict = {side: {} for side in sides}
     for seed in seeds:
         base[seed] = leader([], seed)
         for side, members in sides.items():
-            won[side][seed] = leader(members, seed)
+            won[side][seed] = leader(members, seed, side)
         if progress is not None:
             progress(f"seed {seed}: shipped everywhere: {base[seed][0]} ({base[seed][1]:.1f} s); " + "; ".join(
                 f"exact {side}: {won[side][seed][0]} ({won[side][seed][1]:.1f} s)" for side in sides))
@@ -438,8 +448,12 @@ def paired_duel(ws, refs, sides: dict[str, list[str]], seeds: range, rounds: int
         after = sum(mine[s][0] == side for s in seeds)
         better = sum(mine[s][0] == side and base[s][0] != side for s in seeds)
         worse = sum(mine[s][0] != side and base[s][0] == side for s in seeds)
+        share = paired_difference([shares[None, s].get(side, 0.0) for s in seeds],
+                                  [shares[side, s].get(side, 0.0) for s in seeds], binary=False)
         out.append(f"{side}: shipped wins or leads in {rate_text(before, len(seeds))}; {EXACT} in "
                    f"{rate_text(after, len(seeds))}; better on {better} seeds, worse on {worse}; "
+                   f"its share of the final score {share['diff']:+.3f} (95% interval {share['low']:+.3f} to "
+                   f"{share['high']:+.3f}, p = {share['p_value']:.2f}); "
                    f"{statistics.mean(t for _, t in mine.values()):.2f} s CPU per game")
     return out
 
