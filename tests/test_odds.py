@@ -11,6 +11,7 @@ from functools import lru_cache
 from math import comb
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from conftest import write_rulesets
 from ruleslang.base.errors import EvalError
@@ -482,6 +483,67 @@ def test_the_hits_of_a_fire_step_are_looked_up_by_the_side_hit(base_game):
     for (_desc, _counters, index, number), (side, reads, after, _changes) in shared._made_on.items():
         assert side == index and {s for _kind, s in reads} == {("attacker", "defender")[index]}
         assert all(n is None or n != number for n, _p in after)  # None: the hits left the side as it was
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 12), st.integers(1, 3)), min_size=1, max_size=8), st.integers(0, 30),
+       st.sampled_from(["cheapest", "listed", "keep"]))
+def test_the_casualties_of_fewer_hits_are_the_first_of_those_of_more(rows, most, kind):
+    # the chain makes a hit once for every count (Chain._every_count) on this: the casualties of
+    # n hits are the first n of those of more hits, whatever the order's rank
+    units = [_U(i, "t%d" % (cost % 3), cost) for i, (cost, _room) in enumerate(rows)]
+    room = {u.id: r for u, (_cost, r) in zip(units, rows)}
+    cost = lambda u: u.cost  # noqa: E731
+    rank = {"cheapest": cheapest_rank(cost), "listed": listed_rank(["t2", "t0"], cost),
+            "keep": keep_rank(lambda u: u.type != "t1", units, cost)}[kind]
+    every = casualty_order(units, room, most, rank=rank)
+    assert len(every) == min(most, sum(room.values()))
+    for n in range(most + 1):
+        assert casualty_order(units, room, n, rank=rank) == every[:n]
+
+
+def _mixed_owners():
+    # two defending powers share the zone: each chooses its own casualties (`casualties_by`)
+    game = _game()
+    game.state.add_units("12 Sea Zone", "battleship", "Americans", 1)
+    game.state.add_units("12 Sea Zone", "destroyer", "British", 2)
+    return game, BattleSpec("12 Sea Zone", "Germans", {"battleship": 1, "destroyer": 2, "submarine": 1})
+
+
+@pytest.mark.parametrize("setup, options", [
+    # two-hit battleships; submarines against no destroyer take their hits off at once (`now`)
+    (lambda: (_game(), BattleSpec("12 Sea Zone", "Germans", {"battleship": 1, "submarine": 2},
+                                  {"battleship": 1, "transport": 2}, "Americans")), {}),
+    (_mixed_owners, {}),
+    (lambda: (_game(), BattleSpec(LAND, "Germans", {"infantry": 2, "armour": 1, "fighter": 1}, {"infantry": 3},
+                                  "Russians")), {"policies": {"attacker": CasualtyPolicy("keep-attackers")}}),
+    (lambda: (_game(), BattleSpec(LAND, "Germans", {"infantry": 2, "armour": 2}, {"infantry": 2, "armour": 1},
+                                  "Russians")), {"policies": {"attacker": CasualtyPolicy("list", ("armour",))}}),
+])
+def test_a_hit_is_made_once_for_every_count_on_a_side(setup, options):
+    # the casualties of n hits on a side are the state after the first n casualties of a hit made
+    # with as many hits as the side can take (Chain._families): the same fractions as each
+    # state's own steps, with fewer hits made than counts looked up
+    game, spec = setup()
+    shared = Chain(game, spec, **options)
+    made, asked = [], set()
+    every_made, counted, make_counted = shared._every_made, shared._counted, shared._make_counted
+
+    def count_made(hit, key, round_class):
+        made.append((hit.stmt, key))
+        return every_made(hit, key, round_class)
+
+    def count_counted(desc, hits, key, *rest):
+        asked.add((desc, key))
+        return counted(desc, hits, key, *rest)
+
+    def count_make_counted(desc, hit, key, *rest):
+        asked.add((desc, key))
+        return make_counted(desc, hit, key, *rest)
+    shared._every_made, shared._counted, shared._make_counted = count_made, count_counted, count_make_counted
+    a, b = shared.solve(), Chain(game, spec, share=False, **options).solve()
+    assert a.ends == b.ends and a.taken == b.taken and a.rounds == b.rounds
+    assert made and 2 * len(made) < len(asked)
 
 
 def test_chains_of_one_game_share_their_compiled_steps(base_game):

@@ -312,8 +312,10 @@ class Battle:
 
     # ------------------------------------------------------------------ effects
 
-    def hit(self, ctx, count: int, unit_ids: list[int], chooser: str, now: bool) -> None:
-        """`hit N of UNITS by PLAYER`: PLAYER assigns N hits among those units still fighting."""
+    def hit(self, ctx, count: int, unit_ids: list[int], chooser: str, now: bool, each=None) -> None:
+        """`hit N of UNITS by PLAYER`: PLAYER assigns N hits among those units still fighting.
+        `each(n)`, when given, is called once the first n casualties chosen have taken their hit
+        (the exact chain's makes of one hit for every count: runtime/odds/steps.py)."""
         game = self.game
         state = game.state
         candidates = self._hittable(unit_ids)
@@ -331,7 +333,7 @@ class Battle:
                                fallback=lambda: _cheapest_casualties(self.game, candidates, room, count))
         chosen = self._own_casualties(list(chosen), candidates, room, chooser)
         unit_or_none = game.unit_or_none
-        for uid in chosen:
+        for taken, uid in enumerate(chosen, 1):
             unit = unit_or_none(uid)
             state.update_units([uid], hits=unit.hits + 1)
             if unit.hits >= hit_points(unit):
@@ -339,6 +341,8 @@ class Battle:
                     self.game.remove_units(with_cargo(self.game, [uid]), f"casualty in {self.space}")
                 elif uid not in self.pending:
                     self.pending.append(uid)
+            if each is not None:
+                each(taken)
         ctx.log("hits", space=self.space, side=side, count=count, chosen=list(chosen), by=chooser,
                 now=now, round=self.round)
 
