@@ -23,6 +23,7 @@ from ruleslang.runtime.kit.casualties import casualty_order, cheapest_rank, keep
 from ruleslang.runtime.odds.chain import (ATTACKER_WINS, BOTH_DESTROYED, DEFENDER_HOLDS, STALEMATE, BattleSpec,
                                           CasualtyPolicy, Chain, LateRound)
 from ruleslang.runtime.odds.sample import sample_battle
+from ruleslang.runtime.odds.watch import StepWatch
 from ruleslang.workspace.compositions import Workspace
 
 LAND = "Karelia S.S.R."
@@ -645,6 +646,26 @@ def test_a_step_whose_hits_cannot_wait_gives_the_same_fractions(tmp_path, fire):
     _shared, a, _alone, b = _both_ways(game, spec)
     assert a.ends == b.ends and a.rounds == b.rounds
     assert a.ends != Chain(_game(), spec).solve().ends
+
+
+def test_a_let_read_by_several_others_is_evaluated_once_in_a_run(tmp_path):
+    # in a run whose hits wait nothing changes while its statements run: a `let` left for later
+    # (`shooters`) is evaluated once, not again for each `let` that reads it (Branching._forced)
+    game = _defender_fire(tmp_path, """let shooters = battle_units("defender")
+            let many = count(shooters)
+            let first = [u for u in shooters where u.defense > 0]
+            let hits = count(u for u in first where d6 <= u.defense)
+            hit min(hits, many) of battle_units("attacker") by attacker()""")
+    spec = BattleSpec(LAND, "Germans", {"infantry": 2, "armour": 1}, {"infantry": 2, "armour": 1}, "Russians")
+    chain = Chain(game, spec)
+    asked = []
+    units = chain.battle.units
+    chain.battle.units = lambda side: asked.append(side) or units(side)
+    plan = chain._plan(chain.initial, 1, "defender_fire", StepWatch(chain.ctx, chain.battle, deferring=True))
+    assert asked.count("defender") == 1 and len(plan) == 4  # 0 to 3 hits
+    chain.battle.units = units
+    _shared, a, _alone, b = _both_ways(game, spec)
+    assert a.ends == b.ends and a.rounds == b.rounds
 
 
 # ---------------------------------------------------------------------- G40 kamikaze
