@@ -547,6 +547,17 @@ def test_a_hit_is_made_once_for_every_count_on_a_side(setup, options):
     assert made and 2 * len(made) < len(asked)
 
 
+def test_a_hit_on_both_sides_at_once_is_made_for_each_count(tmp_path):
+    # a hit whose casualties may fall on either side is not made once for every count (the
+    # states after its casualties are written one side at a time): it is made for each count
+    game = _defender_fire(tmp_path, """let hits = count(u for u in battle_units("defender") where d6 <= 2)
+            hit hits of battle_units("attacker") + battle_units("defender") by attacker()""")
+    spec = BattleSpec("12 Sea Zone", "Germans", {"destroyer": 2}, {"destroyer": 1, "battleship": 1}, "Americans")
+    shared, a, _alone, b = _both_ways(game, spec)
+    assert a.ends == b.ends and a.rounds == b.rounds
+    assert shared._count_by_count and shared._uncounted
+
+
 def test_chains_of_one_game_share_their_compiled_steps(base_game):
     # the steps' executors are compiled once per game; each chain is the world of its own runs,
     # also when one chain runs inside another's step (the chance to win, for the retreat threshold)

@@ -314,8 +314,8 @@ class Battle:
 
     def hit(self, ctx, count: int, unit_ids: list[int], chooser: str, now: bool, each=None) -> None:
         """`hit N of UNITS by PLAYER`: PLAYER assigns N hits among those units still fighting.
-        `each(n)`, when given, is called once the first n casualties chosen have taken their hit
-        (the exact chain's makes of one hit for every count: runtime/odds/steps.py)."""
+        `each(uid)`, when given, is called with each casualty chosen, in turn, once it has taken
+        its hit (the exact chain's makes of one hit for every count: runtime/odds/steps.py)."""
         game = self.game
         state = game.state
         candidates = self._hittable(unit_ids)
@@ -333,7 +333,7 @@ class Battle:
                                fallback=lambda: _cheapest_casualties(self.game, candidates, room, count))
         chosen = self._own_casualties(list(chosen), candidates, room, chooser)
         unit_or_none = game.unit_or_none
-        for taken, uid in enumerate(chosen, 1):
+        for uid in chosen:
             unit = unit_or_none(uid)
             state.update_units([uid], hits=unit.hits + 1)
             if unit.hits >= hit_points(unit):
@@ -342,7 +342,7 @@ class Battle:
                 elif uid not in self.pending:
                     self.pending.append(uid)
             if each is not None:
-                each(taken)
+                each(uid)
         ctx.log("hits", space=self.space, side=side, count=count, chosen=list(chosen), by=chooser,
                 now=now, round=self.round)
 

@@ -348,7 +348,10 @@ class BattleSteps:
         number of the one side the making read (`_families`): (that side's index, what it read,
         per number of casualties n the result `_made_side` gives for n hits). None as `_counted`
         says."""
-        written, made_reads = self._every_made(hit, key, round_class)
+        every = self._every_made(hit, key, round_class)
+        if every is None:
+            return None
+        written, made_reads = every
         found = self._one_side(key, split, made_reads, written)
         if found is None:
             return None
@@ -357,16 +360,33 @@ class BattleSteps:
         found = self._families[(family, key[1], index, x if index == 0 else y)] = (index, made_reads, made)
         return found
 
-    def _every_made(self, hit, key: tuple, round_class) -> tuple:
+    def _every_made(self, hit, key: tuple, round_class) -> tuple | None:
         """Deferred `hit` made in state `key` with as many hits as its units can take: (the state
-        written after each casualty has taken its hit (`Battle.hit`'s `each`), what the making
-        read). The state after n of them is what the hit of n hits makes: the casualties of n
-        hits are the first n of those of more (the casualty order, runtime/kit/casualties.py,
-        answers every casualty decision of the chain), and each casualty takes its hit in turn;
-        a hit of more than all of them makes what all of them make."""
+        after each casualty has taken its hit (`Battle.hit`'s `each`), what the making read). The
+        state after n of them is what the hit of n hits makes: the casualties of n hits are the
+        first n of those of more (the casualty order, runtime/kit/casualties.py, answers every
+        casualty decision of the chain), and each casualty takes its hit in turn; a hit of more
+        than all of them makes what all of them make. After each casualty only its record is
+        written again (the rest of its side, the other side and the counters are as they were:
+        checked once, on the state after the last). None when the casualties are of both sides
+        or the check fails (the hit is then made for each count: `_make`)."""
         self._materialize(key, round_class)
-        written: list = []
-        watch = StepWatch(self.ctx, self.battle, each=lambda _n: written.append(self._key()))
+        battle = self.battle
+        written: list = []  # (the side of a casualty, that side's records after it)
+        rows: dict = {}     # the records of the side of the first casualty, by unit id
+        marks = self._counters_written()[1]  # a hit writes no counter (checked on the last state)
+        host = self.host
+
+        def each(uid) -> None:
+            side = battle.side_of_unit(uid)
+            if not rows:
+                rows.update(self.side_rows(side, battle.attacking if side == "attacker" else battle.defending,
+                                           marks, self._battle_index()))
+            else:  # only this casualty's record changed
+                rows.pop(uid, None)
+                rows.update(self.side_rows(side, (uid,), marks, {uid: host.unit_or_none(uid)}))
+            written.append((side, tuple(sorted(rows.values()))))
+        watch = StepWatch(self.ctx, battle, each=each)
         every = DeferredHit(hit.stmt, _EVERY, hit.now, hit.env, hit.units, hit.chooser, hit.reads, hit.epoch)
         config = self.rules.config
         self._watch, saved, config.ctx = watch, config.ctx, watch
@@ -378,19 +398,32 @@ class BattleSteps:
             self.branching.use(before)
             self._watch, config.ctx = None, saved
             self._applying = ()
-        return written, frozenset(watch.reads)
+        records, counters = key
+        split = split_of(records)
+        attackers, defenders = records[:split], records[split:]
+        made = [((rows + defenders) if side == "attacker" else (attackers + rows), counters) for side, rows in written]
+        if written and (len({side for side, _rows in written}) > 1 or made[-1] != self._key()):
+            return None
+        return made, frozenset(watch.reads)
 
     def _make_counted(self, desc: tuple, hit, key: tuple, split: int, round_class, rclass: int,
                       reads: set | None) -> dict:
         """`_make` of one deferred hit of a number of hits: the hit made once for every count
-        (`_every_made`), kept under the hit but its count and what making it read."""
+        (`_every_made`), kept under the hit but its count and what making it read. None when it
+        cannot be made so (`_make` makes it for this count)."""
         family = (desc[0][0],) + desc[0][2:]
+        if family in self._count_by_count:
+            return None
         kept = self._every_applied.get(family)
         if kept is None:
             kept = self._every_applied[family] = Kept()
         found = kept.find(self._project, key, split, rclass)
         if found is None:
-            written, aspects = self._every_made(hit, key, round_class)
+            every = self._every_made(hit, key, round_class)
+            if every is None:
+                self._count_by_count.add(family)
+                return None
+            written, aspects = every
             made = [_changes(key, split, {k: self.one}, aspects) for k in written]
             if None in made:  # a side it did not read whole changed: kept for this state alone
                 aspects = frozenset((EVERYTHING, ROUND))
@@ -472,7 +505,9 @@ class BattleSteps:
         `reads` when given). A last hit of more than its units can take makes what as many as they
         can take make (`Battle.hit`): that is kept too, for any larger count (`_saturated`)."""
         if len(hits) == 1 and type(desc[0][1]) is int:
-            return self._make_counted(desc, hits[0], key, split, round_class, rclass, reads)
+            out = self._make_counted(desc, hits[0], key, split, round_class, rclass, reads)
+            if out is not None:
+                return out
         kept = self._applied.get(desc)
         if kept is None:
             kept = self._applied[desc] = Kept()
