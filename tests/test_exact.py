@@ -35,6 +35,8 @@ RULES = {
         formula both(v: int) -> bool = d6 <= v and d6 <= v
         formula avg() -> number = expected(2d6)
         formula mixed_hits(vs: list of int) -> int = count(v for v in vs for i in 1..2 where v > 1 and d6 <= v)
+        formula kept_hits(n: int, v: int) -> int = count(i for i in 1..n where d6 <= v)
+        formula kept_left(v: int) -> int = if 7 - v >= d6 then 1 else 0
     """,
 }
 
@@ -205,3 +207,20 @@ def test_counting_gives_the_folds_distribution_and_charges(trials):
     assert list(counted.weights.items()) == list(acc.weights.items())
     assert counted.total == acc.total
     assert counted_ctx.charged == folded_ctx.charged
+
+
+def test_a_die_compared_with_a_value_is_worked_out_once_per_value(compiled):
+    # `d6 <= v` keeps its distribution per value v (ExactCompiler._die_against): evaluated again,
+    # the same distribution, and the same work charged to the budget as the first time (the die's
+    # own distribution is worked out at its first evaluation, as before: made here first)
+    compiled.exact_callable("kept_hits")(EvalContext(compiled, Host(0)), 1, 100)
+    for v in range(-1, 8):
+        runs = []
+        for _ in range(2):
+            host = Host(0)
+            host.reset_budget()
+            found = compiled.exact_callable("kept_hits")(EvalContext(compiled, host), 3, v)
+            runs.append((dict(found.to_dist().outcomes), host.budget - host.steps))
+        assert runs[0] == runs[1]
+        assert runs[0][0] == brute(3, 6, lambda rs: sum(r <= v for r in rs))
+    assert exact(compiled, "kept_left", 2) == {1: Fraction(5, 6), 0: Fraction(1, 6)}  # the die on the right

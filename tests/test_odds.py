@@ -11,6 +11,7 @@ from functools import lru_cache
 from math import comb
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from conftest import write_rulesets
 from ruleslang.base.errors import EvalError
@@ -22,6 +23,7 @@ from ruleslang.runtime.kit.casualties import casualty_order, cheapest_rank, keep
 from ruleslang.runtime.odds.chain import (ATTACKER_WINS, BOTH_DESTROYED, DEFENDER_HOLDS, STALEMATE, BattleSpec,
                                           CasualtyPolicy, Chain, LateRound)
 from ruleslang.runtime.odds.sample import sample_battle
+from ruleslang.runtime.odds.watch import StepWatch
 from ruleslang.workspace.compositions import Workspace
 
 LAND = "Karelia S.S.R."
@@ -484,6 +486,78 @@ def test_the_hits_of_a_fire_step_are_looked_up_by_the_side_hit(base_game):
         assert all(n is None or n != number for n, _p in after)  # None: the hits left the side as it was
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 12), st.integers(1, 3)), min_size=1, max_size=8), st.integers(0, 30),
+       st.sampled_from(["cheapest", "listed", "keep"]))
+def test_the_casualties_of_fewer_hits_are_the_first_of_those_of_more(rows, most, kind):
+    # the chain makes a hit once for every count (Chain._every_count) on this: the casualties of
+    # n hits are the first n of those of more hits, whatever the order's rank
+    units = [_U(i, "t%d" % (cost % 3), cost) for i, (cost, _room) in enumerate(rows)]
+    room = {u.id: r for u, (_cost, r) in zip(units, rows)}
+    cost = lambda u: u.cost  # noqa: E731
+    rank = {"cheapest": cheapest_rank(cost), "listed": listed_rank(["t2", "t0"], cost),
+            "keep": keep_rank(lambda u: u.type != "t1", units, cost)}[kind]
+    every = casualty_order(units, room, most, rank=rank)
+    assert len(every) == min(most, sum(room.values()))
+    for n in range(most + 1):
+        assert casualty_order(units, room, n, rank=rank) == every[:n]
+
+
+def _mixed_owners():
+    # two defending powers share the zone: each chooses its own casualties (`casualties_by`)
+    game = _game()
+    game.state.add_units("12 Sea Zone", "battleship", "Americans", 1)
+    game.state.add_units("12 Sea Zone", "destroyer", "British", 2)
+    return game, BattleSpec("12 Sea Zone", "Germans", {"battleship": 1, "destroyer": 2, "submarine": 1})
+
+
+@pytest.mark.parametrize("setup, options", [
+    # two-hit battleships; submarines against no destroyer take their hits off at once (`now`)
+    (lambda: (_game(), BattleSpec("12 Sea Zone", "Germans", {"battleship": 1, "submarine": 2},
+                                  {"battleship": 1, "transport": 2}, "Americans")), {}),
+    (_mixed_owners, {}),
+    (lambda: (_game(), BattleSpec(LAND, "Germans", {"infantry": 2, "armour": 1, "fighter": 1}, {"infantry": 3},
+                                  "Russians")), {"policies": {"attacker": CasualtyPolicy("keep-attackers")}}),
+    (lambda: (_game(), BattleSpec(LAND, "Germans", {"infantry": 2, "armour": 2}, {"infantry": 2, "armour": 1},
+                                  "Russians")), {"policies": {"attacker": CasualtyPolicy("list", ("armour",))}}),
+])
+def test_a_hit_is_made_once_for_every_count_on_a_side(setup, options):
+    # the casualties of n hits on a side are the state after the first n casualties of a hit made
+    # with as many hits as the side can take (Chain._families): the same fractions as each
+    # state's own steps, with fewer hits made than counts looked up
+    game, spec = setup()
+    shared = Chain(game, spec, **options)
+    made, asked = [], set()
+    every_made, counted, make_counted = shared._every_made, shared._counted, shared._make_counted
+
+    def count_made(hit, key, round_class):
+        made.append((hit.stmt, key))
+        return every_made(hit, key, round_class)
+
+    def count_counted(desc, hits, key, *rest):
+        asked.add((desc, key))
+        return counted(desc, hits, key, *rest)
+
+    def count_make_counted(desc, hit, key, *rest):
+        asked.add((desc, key))
+        return make_counted(desc, hit, key, *rest)
+    shared._every_made, shared._counted, shared._make_counted = count_made, count_counted, count_make_counted
+    a, b = shared.solve(), Chain(game, spec, share=False, **options).solve()
+    assert a.ends == b.ends and a.taken == b.taken and a.rounds == b.rounds
+    assert made and 2 * len(made) < len(asked)
+
+
+def test_a_hit_on_both_sides_at_once_is_made_for_each_count(tmp_path):
+    # a hit whose casualties may fall on either side is not made once for every count (the
+    # states after its casualties are written one side at a time): it is made for each count
+    game = _defender_fire(tmp_path, """let hits = count(u for u in battle_units("defender") where d6 <= 2)
+            hit hits of battle_units("attacker") + battle_units("defender") by attacker()""")
+    spec = BattleSpec("12 Sea Zone", "Germans", {"destroyer": 2}, {"destroyer": 1, "battleship": 1}, "Americans")
+    shared, a, _alone, b = _both_ways(game, spec)
+    assert a.ends == b.ends and a.rounds == b.rounds
+    assert shared._count_by_count and shared._uncounted
+
+
 def test_chains_of_one_game_share_their_compiled_steps(base_game):
     # the steps' executors are compiled once per game; each chain is the world of its own runs,
     # also when one chain runs inside another's step (the chance to win, for the retreat threshold)
@@ -583,6 +657,26 @@ def test_a_step_whose_hits_cannot_wait_gives_the_same_fractions(tmp_path, fire):
     _shared, a, _alone, b = _both_ways(game, spec)
     assert a.ends == b.ends and a.rounds == b.rounds
     assert a.ends != Chain(_game(), spec).solve().ends
+
+
+def test_a_let_read_by_several_others_is_evaluated_once_in_a_run(tmp_path):
+    # in a run whose hits wait nothing changes while its statements run: a `let` left for later
+    # (`shooters`) is evaluated once, not again for each `let` that reads it (Branching._forced)
+    game = _defender_fire(tmp_path, """let shooters = battle_units("defender")
+            let many = count(shooters)
+            let first = [u for u in shooters where u.defense > 0]
+            let hits = count(u for u in first where d6 <= u.defense)
+            hit min(hits, many) of battle_units("attacker") by attacker()""")
+    spec = BattleSpec(LAND, "Germans", {"infantry": 2, "armour": 1}, {"infantry": 2, "armour": 1}, "Russians")
+    chain = Chain(game, spec)
+    asked = []
+    units = chain.battle.units
+    chain.battle.units = lambda side: asked.append(side) or units(side)
+    plan = chain._plan(chain.initial, 1, "defender_fire", StepWatch(chain.ctx, chain.battle, deferring=True))
+    assert asked.count("defender") == 1 and len(plan) == 4  # 0 to 3 hits
+    chain.battle.units = units
+    _shared, a, _alone, b = _both_ways(game, spec)
+    assert a.ends == b.ends and a.rounds == b.rounds
 
 
 # ---------------------------------------------------------------------- G40 kamikaze

@@ -134,6 +134,7 @@ class Branching:
         self._read_sets: dict[int, frozenset] = _READ_SETS.setdefault(id(self.info), (self.info, {}))[1]
         self.one = prob(1, 1)
         self._remember = getattr(world, "remember", None)
+        self._run_values: dict[int, tuple] = {}  # id of a `Lazy` of the run under way -> (it, its value)
 
     def use(self, world: World) -> World:
         """Make `world` the one the runs save, restore and defer to; gives the one it replaces. The
@@ -153,7 +154,20 @@ class Branching:
         """Evaluate the `Lazy` values among `slots` (in the run's own context)."""
         for s in slots:
             if type(env[s]) is Lazy:
-                env[s] = self.force(env[s], env[0], self.force)
+                env[s] = self._forced(env[s], env[0], None)
+
+    def _forced(self, lazy: Lazy, ctx, _force) -> Any:
+        """`force` of a `Lazy` of the run under way (and of those it reads), each evaluated once in
+        the run: a run whose world defers its effects changes nothing while its statements run,
+        so a `let` has one value in all of it (a `let` read by several others, `foot` and
+        `boosted` both of `shooters`, is not evaluated again for each). The hits deferred are
+        made later in other states: their `Lazy` values are evaluated again there (`apply_hit`)."""
+        found = self._run_values.get(id(lazy))
+        if found is not None and found[0] is lazy:
+            return found[1]
+        value = self.force(lazy, ctx, self._forced)
+        self._run_values[id(lazy)] = (lazy, value)
+        return value
 
     def force(self, lazy: Lazy, ctx, force: Callable) -> Any:
         """The value of `lazy` in context `ctx` (as it is now); the `Lazy` values it reads are
@@ -188,6 +202,17 @@ class Branching:
         """Phase or step `name` with its hooks (as `statements.run_procedure`), over its outcomes."""
         if depth > MAX_DEPTH:
             raise EvalError("E521", f"phases run inside each other more than {MAX_DEPTH} deep at {name}", span)
+        if depth == 0:  # a run of its own (also one inside another's step): its `Lazy` values its own
+            saved, self._run_values = self._run_values, {}
+            try:
+                self._run_procedure(ctx, name, p, k, depth, span)
+            finally:
+                self._run_values = saved
+            return
+        self._run_procedure(ctx, name, p, k, depth, span)
+
+    def _run_procedure(self, ctx, name: str, p, k: Cont, depth: int, span) -> None:
+        """`run_procedure`, the run's values of `Lazy` set up."""
         ctx.host.spend(span)
         procs = self.procs
         if self.compiled.coverage is not None:

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ruleslang.lang.syntax.expressions import (BestOf, Binary, BoolOp, Call, Compare, Comprehension, Field, If, In,
-                                               Index, Lambda, Not, Range, Unary)
+from ruleslang.lang.syntax.expressions import (BestOf, Binary, BoolOp, Call, Compare, Comprehension, DiceLit, Field,
+                                               If, In, Index, Lambda, Not, Range, Unary)
 from ruleslang.lang import types as T
 from ruleslang.lang.eval import exact as X
 from ruleslang.lang.builtins.registry import REGISTRY as BUILTINS
@@ -47,6 +47,9 @@ def _aggregate_fold(name: str, span) -> X.Fold:
         return s
     pick = max if name == "max" else min
     return X.Fold(_EMPTY, lambda s, v: v if s is _EMPTY else pick(s, v), finish)
+
+
+_KEPT_VALUES = 64  # the values a die compared with a sure value keeps its distributions for (`_die_against`)
 
 
 class ExactCompiler:
@@ -367,7 +370,36 @@ class ExactCompiler:
 
     def _Compare(self, node: Compare):
         cmp = COMPARISONS[node.op]
+        random = self.info.random
+        if isinstance(node.left, DiceLit) and id(node.right) not in random:
+            return self._die_against(node.left, node.right, cmp, node.span)
         return self._lift([node.left, node.right], cmp, node.span)
+
+    def _die_against(self, die: DiceLit, other, cmp: Callable, span) -> XFn:
+        """A die literal compared with a sure value (`d6 <= attack_value(u)`), as `_lift` gives it,
+        the distribution kept per value: a fire step compares the die with a few values over and
+        over. The die's distribution is worked out once (`_DiceLit`); the work is charged each
+        time as `_lift` charges it."""
+        roll, value = self.expr(die), self.concrete.expr(other)
+        kept: dict = {}
+
+        def run(env):
+            ctx = env[0]
+            d, v = roll(env), value(env)
+            try:
+                found = kept.get(v)
+            except TypeError:  # a value that cannot be a key
+                return X.lift([d, X.point(v)], cmp, ctx, span)
+            if found is not None and found[0] is d and type(found[1]) is type(v):
+                X.charge_lift(d, found[2], ctx, span)
+                return found[3]
+            sure = X.point(v)
+            out = X.lift([d, sure], cmp, ctx, span)
+            if len(kept) >= _KEPT_VALUES:
+                kept.clear()
+            kept[v] = (d, v, sure, out)
+            return out
+        return run
 
     def _In(self, node: In):
         if node.negated:

@@ -107,8 +107,7 @@ def lift(dists: list[XDist], f: Callable, ctx, span) -> XDist:
 def _lift_one(a: XDist, b: XDist, f: Callable, ctx, span) -> XDist:
     """`lift` of two values, one of them (at least) sure: the same work charged, the same weights
     in the same order, without the product's tuples (a die compared with a unit's value)."""
-    _charge(ctx, span, len(a.weights))
-    _charge(ctx, span, len(a.weights) * len(b.weights))
+    charge_lift(a, b, ctx, span)
     out: dict = {}
     if len(a.weights) == 1:
         ((x, wx),) = a.weights.items()
@@ -122,6 +121,12 @@ def _lift_one(a: XDist, b: XDist, f: Callable, ctx, span) -> XDist:
             out[r] = out.get(r, 0) + wx * wy
     _guard(out, ctx, span)
     return XDist(out, a.total * b.total).reduced()
+
+
+def charge_lift(a: XDist, b: XDist, ctx, span) -> None:
+    """The work `lift` of two values, one of them sure, charges (also when its result is kept)."""
+    _charge(ctx, span, len(a.weights))
+    _charge(ctx, span, len(a.weights) * len(b.weights))
 
 
 def mixture(parts: Iterable[tuple[int, int, XDist]], ctx, span) -> XDist:

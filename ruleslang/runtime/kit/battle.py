@@ -312,8 +312,10 @@ class Battle:
 
     # ------------------------------------------------------------------ effects
 
-    def hit(self, ctx, count: int, unit_ids: list[int], chooser: str, now: bool) -> None:
-        """`hit N of UNITS by PLAYER`: PLAYER assigns N hits among those units still fighting."""
+    def hit(self, ctx, count: int, unit_ids: list[int], chooser: str, now: bool, each=None) -> None:
+        """`hit N of UNITS by PLAYER`: PLAYER assigns N hits among those units still fighting.
+        `each(uid)`, when given, is called with each casualty chosen, in turn, once it has taken
+        its hit (the exact chain's makes of one hit for every count: runtime/odds/steps.py)."""
         game = self.game
         state = game.state
         candidates = self._hittable(unit_ids)
@@ -339,6 +341,8 @@ class Battle:
                     self.game.remove_units(with_cargo(self.game, [uid]), f"casualty in {self.space}")
                 elif uid not in self.pending:
                     self.pending.append(uid)
+            if each is not None:
+                each(uid)
         ctx.log("hits", space=self.space, side=side, count=count, chosen=list(chosen), by=chooser,
                 now=now, round=self.round)
 

@@ -5,7 +5,9 @@ A hit first goes to a unit that survives it (a unit with more than one hit point
 hits down to its last one); only then are units destroyed, in the order of a rank (by default
 the cheapest first, by the `cost` setting of `runtime purchase`, then the lowest id). So whether
 a unit with two hit points survives does not depend on whether its side's hits came in one
-`hit` or in two.
+`hit` or in two. The casualties of n hits are the first n of those of more hits (the rank does
+not depend on the count): the exact chain makes a hit once for every count on this
+(runtime/odds/steps.py, `_every_made`).
 """
 
 from __future__ import annotations

@@ -121,6 +121,11 @@ class Chain(BattleStates, BattleDecisions, BattleSteps, BattleFactors):
         # (deferred hits, counters, side index, side number) -> what making them did to that side
         self._made_on: dict[tuple, tuple] = {}
         self._unmade: set = set()              # deferred hits whose making is not one side's alone
+        # (a deferred hit but its count, counters, side index, side number) -> its making for every count
+        self._families: dict[tuple, tuple] = {}
+        self._uncounted: set = set()           # hits but their counts that `_every_count` cannot make
+        self._every_applied: dict[tuple, Kept] = {}  # a deferred hit but its count -> its makings, kept as `_applied`
+        self._count_by_count: set = set()      # hits but their counts that `_every_made` cannot make
         self._saturated: dict[tuple, Kept] = {}  # a deferred hit but its count -> (its changes, the most it made)
         self._plain: set[str] = set()          # the steps whose effects cannot wait (NotDeferred)
         self.deferring = False                 # Branching's world: a run's hits are deferred now

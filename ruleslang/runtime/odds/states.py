@@ -160,28 +160,39 @@ class BattleStates:
     def _key(self) -> tuple:
         """The battle's current state, canonical: (its units sorted, without ids, each with the
         counter entries keyed by it; the other counters the battle wrote, sorted)."""
-        battle = self.battle
-        # the units looked up as `BattleHost.unit_or_none` does, without a call per unit
-        base_index = self.base_index
-        index = {u.id: u for u in self.host.state.units[len(base_index):]}
-        pending, submerged = set(battle.pending), set(battle.submerged)
-        retreated = battle.retreated_to is not None
         written, marks = self._counters_written()
-        out = []
+        index = self._battle_index()
+        battle = self.battle
+        records = (tuple(sorted(self.side_rows("attacker", battle.attacking, marks, index).values()))
+                   + tuple(sorted(self.side_rows("defender", battle.defending, marks, index).values())))
+        return records, ((RETREATED,) + written if battle.retreated_to is not None else written)
+
+    def _battle_index(self) -> dict:
+        """The board's units after those outside the battle, by id (`BattleHost.unit_or_none`
+        without a call per unit)."""
+        return {u.id: u for u in self.host.state.units[len(self.base_index):]}
+
+    def side_rows(self, side: str, uids, marks: dict, index: dict) -> dict:
+        """The records of units `uids` of one side that are in the battle now, by id (a state's
+        records are its attacker's, then its defender's, each sorted); `marks`: the counter
+        entries keyed by units (`_counters_written`); `index`: the units by id (`_battle_index`)."""
+        battle = self.battle
+        base_index = self.base_index
+        pending, submerged = set(battle.pending), set(battle.submerged)
+        away = battle.retreated_to is not None and side == "attacker"  # retreated attackers are still its
+        out = {}
         space, order, came_from = battle.space, self._type_order, battle.came_from
-        for side, ids in (("attacker", battle.attacking), ("defender", battle.defending)):
-            for uid in ids:
-                u = index.get(uid)
-                if u is None:
-                    u = base_index.get(uid)
-                if u is None or (u.space != space and not (retreated and side == "attacker")):
-                    continue
-                status = SUBMERGED if uid in submerged else PENDING if uid in pending else FIGHTING
-                # where it came from: "" for none (a record is all of one kind of value per field: they sort)
-                out.append((side, order[u.type], u.type, u.owner, u.hits, status, came_from.get(uid) or "",
-                            marks.get(str(uid), ()) if marks else ()))
-        out.sort()
-        return tuple(out), ((RETREATED,) + written if retreated else written)
+        for uid in uids:
+            u = index.get(uid)
+            if u is None:
+                u = base_index.get(uid)
+            if u is None or (u.space != space and not away):
+                continue
+            status = SUBMERGED if uid in submerged else PENDING if uid in pending else FIGHTING
+            # where it came from: "" for none (a record is all of one kind of value per field: they sort)
+            out[uid] = (side, order[u.type], u.type, u.owner, u.hits, status, came_from.get(uid) or "",
+                        marks.get(str(uid), ()) if marks else ())
+        return out
 
     def _counters_written(self) -> tuple:
         """The counter entries that differ from the board's before the battle: (those keyed by no

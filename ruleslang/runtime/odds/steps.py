@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ruleslang.lang.eval.branching import cannot_follow, content
+from ruleslang.lang.eval.branching import DeferredHit, cannot_follow, content
 from ruleslang.runtime.odds.watch import EVERYTHING, ROUND, NotDeferred, StepWatch, changed_by, split_of
 
 WHOLE = "whole state"  # in a transition's changes: the successor's records are given whole
+_EVERY = 1 << 62  # a count of hits above what any battle's units can take (`_every_count`)
 _PLAIN = frozenset({int, bool, float, str, type(None), Fraction})  # values that hold no unit of the battle
 
 
@@ -294,7 +295,10 @@ class BattleSteps:
                     if desc in self._unmade:
                         return None
                     try:
-                        found = self._made_side(desc, hits, key, split, x, y, round_class, rclass)
+                        found = self._counted(desc, hits, key, split, x, y, round_class) \
+                            if len(hits) == 1 and type(desc[0][1]) is int else None
+                        if found is None:
+                            found = self._made_side(desc, hits, key, split, x, y, round_class, rclass)
                     except NotDeferred:  # `_step` runs it as it is
                         return None
                     if found is None:
@@ -313,6 +317,125 @@ class BattleSteps:
         own = x if changed == 0 else y
         return ("attacker", "defender")[changed], [(own if a is None else a, p) for a, p in outcomes.items()]
 
+    def _counted(self, desc: tuple, hits: tuple, key: tuple, split: int, x: int, y: int, round_class):
+        """One deferred hit of a number of hits (`hits`, `desc` its key) on state `key` as
+        `_made_side` gives it, from the hit made once for every number of hits on that side
+        (`_every_count`): kept in `_made_on` as `_made_side` keeps it. None when the hit cannot
+        be made so (its making read both sides, the round or everything, changed the other side
+        or wrote a counter), to be made as it is."""
+        hit = desc[0]
+        family = (hit[0],) + hit[2:]  # the hit but its count
+        counters = key[1]
+        families = self._families
+        found = families.get((family, counters, 0, x))
+        if found is None:
+            found = families.get((family, counters, 1, y))
+            if found is None:
+                if family in self._uncounted:
+                    return None
+                found = self._every_count(family, hits[0], key, split, x, y, round_class)
+                if found is None:
+                    self._uncounted.add(family)
+                    return None
+        index, made_reads, made = found
+        n = min(hit[1], len(made))
+        result = made[n - 1] if n else (index, made_reads, [(None, self.one)], False)
+        self._made_on[(desc, counters, index, x if index == 0 else y)] = result
+        return result
+
+    def _every_count(self, family: tuple, hit, key: tuple, split: int, x: int, y: int, round_class):
+        """Deferred `hit` made in state `key` for every count at once (`_every_made`), kept by the
+        number of the one side the making read (`_families`): (that side's index, what it read,
+        per number of casualties n the result `_made_side` gives for n hits). None as `_counted`
+        says."""
+        every = self._every_made(hit, key, round_class)
+        if every is None:
+            return None
+        written, made_reads = every
+        found = self._one_side(key, split, made_reads, written)
+        if found is None:
+            return None
+        index, sides = found
+        made = [(index, made_reads, [(after, self.one)], after is not None) for after in sides]
+        found = self._families[(family, key[1], index, x if index == 0 else y)] = (index, made_reads, made)
+        return found
+
+    def _every_made(self, hit, key: tuple, round_class) -> tuple | None:
+        """Deferred `hit` made in state `key` with as many hits as its units can take: (the state
+        after each casualty has taken its hit (`Battle.hit`'s `each`), what the making read). The
+        state after n of them is what the hit of n hits makes: the casualties of n hits are the
+        first n of those of more (the casualty order, runtime/kit/casualties.py, answers every
+        casualty decision of the chain), and each casualty takes its hit in turn; a hit of more
+        than all of them makes what all of them make. After each casualty only its record is
+        written again (the rest of its side, the other side and the counters are as they were:
+        checked once, on the state after the last). None when the casualties are of both sides
+        or the check fails (the hit is then made for each count: `_make`)."""
+        self._materialize(key, round_class)
+        battle = self.battle
+        written: list = []  # (the side of a casualty, that side's records after it)
+        rows: dict = {}     # the records of the side of the first casualty, by unit id
+        marks = self._counters_written()[1]  # a hit writes no counter (checked on the last state)
+        host = self.host
+
+        def each(uid) -> None:
+            side = battle.side_of_unit(uid)
+            if not rows:
+                rows.update(self.side_rows(side, battle.attacking if side == "attacker" else battle.defending,
+                                           marks, self._battle_index()))
+            else:  # only this casualty's record changed
+                rows.pop(uid, None)
+                rows.update(self.side_rows(side, (uid,), marks, {uid: host.unit_or_none(uid)}))
+            written.append((side, tuple(sorted(rows.values()))))
+        watch = StepWatch(self.ctx, battle, each=each)
+        every = DeferredHit(hit.stmt, _EVERY, hit.now, hit.env, hit.units, hit.chooser, hit.reads, hit.epoch)
+        config = self.rules.config
+        self._watch, saved, config.ctx = watch, config.ctx, watch
+        self._applying, self._made = (every,), 0
+        before = self.branching.use(self)
+        try:
+            self.branching.apply_hit(watch, every, self._force)
+        finally:
+            self.branching.use(before)
+            self._watch, config.ctx = None, saved
+            self._applying = ()
+        records, counters = key
+        split = split_of(records)
+        attackers, defenders = records[:split], records[split:]
+        made = [((rows + defenders) if side == "attacker" else (attackers + rows), counters) for side, rows in written]
+        if written and (len({side for side, _rows in written}) > 1 or made[-1] != self._key()):
+            return None
+        return made, frozenset(watch.reads)
+
+    def _make_counted(self, desc: tuple, hit, key: tuple, split: int, round_class, rclass: int,
+                      reads: set | None) -> dict:
+        """`_make` of one deferred hit of a number of hits: the hit made once for every count
+        (`_every_made`), kept under the hit but its count and what making it read. None when it
+        cannot be made so (`_make` makes it for this count)."""
+        family = (desc[0][0],) + desc[0][2:]
+        if family in self._count_by_count:
+            return None
+        kept = self._every_applied.get(family)
+        if kept is None:
+            kept = self._every_applied[family] = Kept()
+        found = kept.find(self._project, key, split, rclass)
+        if found is None:
+            every = self._every_made(hit, key, round_class)
+            if every is None:
+                self._count_by_count.add(family)
+                return None
+            written, aspects = every
+            made = [_changes(key, split, {k: self.one}, aspects) for k in written]
+            if None in made:  # a side it did not read whole changed: kept for this state alone
+                aspects = frozenset((EVERYTHING, ROUND))
+                made = [_changes(key, split, {k: self.one}, aspects) for k in written]
+            kept.keep(self._project, key, split, rclass, aspects, made)
+            found = (aspects, made)
+        aspects, made = found
+        if reads is not None:
+            reads.update(aspects)
+        n = min(desc[0][1], len(made))
+        return _apply(key, split, made[n - 1]) if n else {key: self.one}
+
     def _made_side(self, desc: tuple, hits: tuple, key: tuple, split: int, x: int, y: int, round_class,
                    rclass: int):
         """Make deferred `hits` in state `key` (`_make`) and keep the result by the number of the one
@@ -321,23 +444,35 @@ class BattleSteps:
         the round or everything, changed the other side or wrote a counter."""
         made_reads: set = set()
         out = self._make(desc, hits, key, split, round_class, rclass, made_reads)
+        found = self._one_side(key, split, made_reads, out)
+        if found is None:
+            return None
+        index, sides = found
+        found = self._made_on[(desc, key[1], index, x if index == 0 else y)] = (
+            index, frozenset(made_reads), list(zip(sides, out.values())), any(a is not None for a in sides))
+        return found
+
+    def _one_side(self, key: tuple, split: int, made_reads, made) -> tuple | None:
+        """(the index of the one side that making hits in state `key` read, per state of `made` that
+        the hits made that side after it: None when unchanged, else its number). None when the
+        making read both sides, the round or everything, changed the other side or wrote a
+        counter."""
+        if EVERYTHING in made_reads or ROUND in made_reads:
+            return None
         sides = {side for _kind, side in made_reads}
-        if len(sides) != 1 or EVERYTHING in made_reads or ROUND in made_reads:
+        if len(sides) != 1:
             return None
         index = 0 if sides.pop() == "attacker" else 1
         records, counters = key
-        before = records[:split] if index == 0 else records[split:]
-        other = records[split:] if index == 0 else records[:split]
+        before, other = (records[:split], records[split:]) if index == 0 else (records[split:], records[:split])
         after = []
-        for (records2, counters2), q in out.items():
+        for records2, counters2 in made:
             s2 = split_of(records2)
             mine, theirs = (records2[:s2], records2[s2:]) if index == 0 else (records2[s2:], records2[:s2])
             if counters2 != counters or theirs != other:
                 return None
-            after.append((None if mine == before else self._side(mine), q))
-        found = self._made_on[(desc, counters, index, x if index == 0 else y)] = (
-            index, frozenset(made_reads), after, any(a is not None for a, _q in after))
-        return found
+            after.append(None if mine == before else self._side(mine))
+        return index, after
 
     def _plan(self, key: tuple, round_class, name: str, watch: StepWatch) -> list:
         """Run step `name` from state `key` deferring its hits: [(their key, the hits, probability)]."""
@@ -369,6 +504,10 @@ class BattleSteps:
         hits and what making them read (the units hit, with their hits and casualties; added to
         `reads` when given). A last hit of more than its units can take makes what as many as they
         can take make (`Battle.hit`): that is kept too, for any larger count (`_saturated`)."""
+        if len(hits) == 1 and type(desc[0][1]) is int:
+            out = self._make_counted(desc, hits[0], key, split, round_class, rclass, reads)
+            if out is not None:
+                return out
         kept = self._applied.get(desc)
         if kept is None:
             kept = self._applied[desc] = Kept()

@@ -120,7 +120,7 @@ class StepWatch:
     __slots__ = ("_ctx", "reads", "battle", "board", "host", "_battle", "_sides", "deferring", "_units",
                  "unit_has_any_tag")
 
-    def __init__(self, ctx, battle, deferring: bool = False):
+    def __init__(self, ctx, battle, deferring: bool = False, each=None):
         object.__setattr__(self, "_ctx", ctx)
         object.__setattr__(self, "deferring", deferring)  # effects other than `hit` are NotDeferred
         # the units as the rules saw them, by id: while effects are deferred no unit changes
@@ -130,7 +130,7 @@ class StepWatch:
         object.__setattr__(self, "reads", Reads())
         object.__setattr__(self, "_battle", battle)
         object.__setattr__(self, "_sides", None)
-        object.__setattr__(self, "battle", BattleView(battle, self.reads, deferring))
+        object.__setattr__(self, "battle", BattleView(battle, self.reads, deferring, each))
         object.__setattr__(self, "board", _BoardView(ctx.board, self.reads))
         object.__setattr__(self, "host", _HostView(ctx.host, self.reads))
 
@@ -220,14 +220,16 @@ class _View:
 
 class BattleView(_View):
     """The battle as a watched step sees it: which sides' units it read, and how. Deferring
-    effects, a `submerge` or `retreat` is `NotDeferred`."""
+    effects, a `submerge` or `retreat` is `NotDeferred`. `each`: handed to every `hit` it makes
+    (`Battle.hit`: told as each casualty has taken its hit)."""
 
-    __slots__ = ("_deferring",)
+    __slots__ = ("_deferring", "_each")
     _same = _BATTLE_SAME
 
-    def __init__(self, inner, reads: set, deferring: bool = False):
+    def __init__(self, inner, reads: set, deferring: bool = False, each=None):
         super().__init__(inner, reads)
         object.__setattr__(self, "_deferring", deferring)
+        object.__setattr__(self, "_each", each)
 
     @property
     def round(self):
@@ -261,7 +263,7 @@ class BattleView(_View):
         if self._deferring:
             raise NotDeferred("hit")
         self._full(unit_ids)
-        self._inner.hit(ctx, count, unit_ids, chooser, now)
+        self._inner.hit(ctx, count, unit_ids, chooser, now, self._each)
 
     def submerge(self, ctx, unit_ids: list[int]) -> None:
         if self._deferring:
