@@ -152,17 +152,24 @@ class PhaseStarts:
         # given to the next copies as the game's own are (`fork`), so that each copy does not
         # compile the settings again and work out their lasting answers anew
         self.configs: dict = {}
+        # what keeping them cost (benchmarks/play.py): CPU time at phase starts, boards kept there,
+        # starts only marked, starts made by replay (their time is the look-ahead's, `Lookahead.seconds`)
+        self.seconds, self.boards, self.marked, self.replayed = 0.0, 0, 0, 0
 
     def __call__(self, game, phase: str) -> None:
+        began = time.process_time()
         mark = PhaseMark(game, phase)
         anchor = self.anchor
         if anchor is None or (anchor.round, anchor.player) != (mark.round, mark.player) \
                 or mark.events - anchor.events > ANCHOR_EVENTS:
             self.start = self.anchor = PhaseStart(game, phase)
             self.marks = []
+            self.boards += 1
         else:
             self.start = mark
             self.marks.append(mark)
+            self.marked += 1
+        self.seconds += time.process_time() - began
 
     def start_of(self, game) -> PhaseStart | None:
         """The start of the phase `game` is in, with its board (made now if only marked), or None
@@ -174,6 +181,7 @@ class PhaseStarts:
         if not isinstance(start, PhaseStart):
             start = self.start = self.anchor = self._replayed(game, start)
             self.marks = []
+            self.replayed += 1
         return start
 
     def _replayed(self, game, mark: PhaseMark) -> PhaseStart:
