@@ -240,3 +240,39 @@ def test_keeping_the_board_at_every_phase_start_decides_the_same(tmp_path, monke
     every.run(1)
     assert not every.on_phase.marks
     assert every.decisions == game.decisions and every.state.events == game.state.events
+
+
+def test_each_copy_is_freed_when_its_rollout_ends(tmp_path, monkeypatch):
+    # a copy is in reference cycles: the look-ahead collects the young objects after each rollout
+    # (the collector paused meanwhile), so no copy waits for the collector's own collections
+    import gc
+    import weakref
+    from ruleslang.runtime.agents import lookahead
+
+    copies: list = []
+    alive: list[int] = []
+    fork, values = lookahead.fork, lookahead.Lookahead.values
+
+    def watched(*args, **kwargs):
+        clone = fork(*args, **kwargs)
+        copies.append(weakref.ref(clone))
+        return clone
+
+    def counted(self, *args):
+        out = values(self, *args)
+        alive.append(sum(1 for ref in copies if ref() is not None))
+        assert gc.isenabled()  # given back
+        return out
+    monkeypatch.setattr(lookahead, "fork", watched)
+    monkeypatch.setattr(lookahead.Lookahead, "values", counted)
+    threshold = gc.get_threshold()
+    gc.set_threshold(10 ** 8)  # no collection but the look-ahead's own
+    try:
+        game = gift_game(tmp_path)
+        game.run(1)
+    finally:
+        gc.set_threshold(*threshold)
+    assert len(alive) == 5 and len(copies) > 5 * 3
+    # none but those whose settings are kept for the next copies (`PhaseStarts.configs`: a
+    # setting holds its copy's context)
+    assert max(alive) <= len(game.on_phase.configs) < 5

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import gc
 import pickle
 import random
 import time
@@ -335,6 +336,14 @@ class Lookahead:
             self._count(NO_START)
             return None
         began = time.process_time()
+        # the cyclic collector is paused while looking ahead, and the young objects collected after
+        # each rollout: a copy of the game is in reference cycles (its context, kit and settings
+        # point back at it), so it is freed by a collection only; collected as the rollout made
+        # it, the copy's objects were promoted while it played (it is alive till the rollout ends)
+        # and, dead, left to the full collections their numbers then set off (a tenth of a Global
+        # 1940 game). A collection of the young objects after each rollout frees the copy at once.
+        collecting = gc.isenabled()
+        gc.disable()
         try:
             start = hook.start_of(game)
             replay = game.answers[start.answered:]
@@ -345,9 +354,11 @@ class Lookahead:
             for answer in answers:
                 total = 0.0
                 for r in range(self.rollouts):
-                    agent = _Rollout(replay, asked, d, answer, f"look-ahead:{game.seed}:{number}:{r}", self.policy,
-                                     sims, self.moves)
-                    total += self._rollout(game, start, agent)
+                    total += self._rollout(game, start, _Rollout(replay, asked, d, answer,
+                                                                 f"look-ahead:{game.seed}:{number}:{r}",
+                                                                 self.policy, sims, self.moves))
+                    if collecting:
+                        gc.collect(0)  # the copy and its players (nothing here holds them now)
                 out.append(total / self.rollouts)
             self._count(LOOKED)
             return out
@@ -358,6 +369,8 @@ class Lookahead:
             self._count(FAILED)
             return None
         finally:
+            if collecting:
+                gc.enable()
             self.seconds += time.process_time() - began
 
     def _rollout(self, game, start: PhaseStart, agent: _Rollout) -> float:
