@@ -60,7 +60,7 @@ from ruleslang.compare.runner import LoadedOnce
 from ruleslang.compare.stats import paired_difference
 from ruleslang.runtime.agents.battle_odds import REASONS
 from ruleslang.runtime.agents.heuristic import HeuristicAgent
-from ruleslang.runtime.agents.lookahead import CHANGED
+from ruleslang.runtime.agents.lookahead import CHANGED, LOOKED, PhaseStarts
 from ruleslang.runtime.saves import GameSetup, build_game
 
 LANDING_LOSS = "no place to land"  # the reason the move procedure gives when it removes stranded air units
@@ -168,17 +168,21 @@ def report_timing(ws, args, unit: float) -> None:
         for agent in agents:
             times, events = [], []
             tally = Tally()
+            parts = AgentParts()
             for seed in range(1, args.games + 1):
                 game, result, seconds = play(ws, refs, seed, args.rounds, agent)
                 times.append(seconds)
                 events.append(len(game.state.events))
                 tally.add(game.state.events, kinds_of(game))
+                parts.add(game)
             mean = statistics.mean(times)
             target = f"; target < {TARGETS[agent]} s" if refs == TIMED_REFS[0] else ""
             print(f"{', '.join(refs)}: {agent:>9} agents: {mean:.3f} s CPU per game, play alone (min "
                   f"{min(times):.3f}, max {max(times):.3f}{target}) = {mean / unit:.1f} calibrations; "
                   f"{statistics.mean(events):.0f} events per game, {sum(events) / sum(times):,.0f} events per "
                   f"second")
+            if parts.games:
+                print(parts.line(len(times)))
             if not args.timing_only:
                 share = rule_share(ws, refs, args.rounds, agent)
                 print(f"{'':>9}         share of time in rule evaluation: {share:.0%}")
@@ -196,6 +200,47 @@ def report_timing(ws, args, unit: float) -> None:
     cpu, wall = min(c for c, _ in runs), min(w for _, w in runs)
     print(f"cold `ruleslang {' '.join(CALL[:3])} \"{CALL[3]}\"`: {cpu:.3f} s CPU, {wall:.3f} s wall "
           f"(best of 3; target < 0.2 s wall)")
+
+
+class AgentParts:
+    """The heuristic agent's own parts of its games' CPU time, as the agents count them: the exact
+    chain's queries (`BattleOdds.seconds`: the attacks at sea, and every battle with odds="exact"),
+    the look-ahead (`Lookahead.seconds`, with the phase starts it had made by replay) and the
+    boards kept at phase starts for it (`PhaseStarts.seconds`). The parts are disjoint but for
+    the chain's queries made by the quick policies of rollouts (none: they are the agent as
+    shipped before attacks at sea)."""
+
+    def __init__(self):
+        self.games = 0
+        self.chain, self.queries, self.looked, self.decisions, self.starts = 0.0, 0, 0.0, 0, 0.0
+        self.boards, self.marks, self.replayed = 0, 0, 0
+
+    def add(self, game) -> None:
+        agents = [a for a in {id(a): a for a in game.agents.values()}.values() if isinstance(a, HeuristicAgent)]
+        if not agents:
+            return
+        self.games += 1
+        for agent in agents:
+            for odds in (agent.fleet_odds, agent.battle_odds):
+                if odds is not None:
+                    self.chain += odds.seconds
+                    self.queries += odds.counts[REASONS[0]]
+            if agent.lookahead is not None:
+                self.looked += agent.lookahead.seconds
+                self.decisions += agent.lookahead.counts.get(LOOKED, 0)
+        hook = game.on_phase
+        if isinstance(hook, PhaseStarts):
+            self.starts += hook.seconds
+            self.boards += hook.boards
+            self.replayed += hook.replayed
+            self.marks += hook.boards + hook.marked
+
+    def line(self, games: int) -> str:
+        n = self.games
+        return (f"{'':>9}         of which the agent's own (per game): the exact chain {self.chain / n:.3f} s "
+                f"({self.queries / n:.1f} queries), the look-ahead {self.looked / n:.3f} s ({self.decisions / n:.1f} "
+                f"decisions looked ahead), phase starts {self.starts / n:.3f} s ({self.marks / n:.0f} starts, "
+                f"{self.boards / n:.0f} boards kept, {self.replayed / n:.1f} made by replay)")
 
 
 class Tally:

@@ -76,8 +76,52 @@ def _copy_units(units: list[Unit]) -> list[Unit]:
             return _copy.deepcopy(units)
         seen.update((id(u), id(u.flags), id(u.cargo)))
         out.append(Unit(u.id, u.type, u.owner, u.space, u.hits, u.moved,
-                        _copy.deepcopy(u.flags) if u.flags else {}, list(u.cargo)))
+                        _copy_data(u.flags) if u.flags else {}, list(u.cargo)))
     return out
+
+
+_ATOMS = frozenset({str, int, float, bool, type(None)})
+
+
+class _NotPlain(Exception):
+    """A value `_plain_copy` does not copy itself: `copy.deepcopy` copies it."""
+
+
+def _copy_data(value):
+    """`copy.deepcopy(value)`, made by hand when the value is plain data (dicts, lists and tuples
+    of strings, numbers, booleans and None, and factories), without deepcopy's generic walk and
+    memo: a board is copied for every battle an agent asks the exact chain about, and deepcopy
+    was half of it. Anything else, or a dict or list found twice in the value (deepcopy keeps
+    such sharing), is left to deepcopy."""
+    try:
+        return _plain_copy(value, set())
+    except _NotPlain:
+        return _copy.deepcopy(value)
+
+
+def _plain_copy(value, seen: set[int]):
+    t = type(value)
+    if t in _ATOMS:
+        return value
+    if t is dict or t is list:
+        if id(value) in seen:
+            raise _NotPlain()
+        seen.add(id(value))
+        if t is list:
+            return [v if type(v) in _ATOMS else _plain_copy(v, seen) for v in value]
+        out = {}
+        for k, v in value.items():
+            if type(k) not in _ATOMS and _plain_copy(k, seen) is not k:
+                raise _NotPlain()
+            out[k] = v if type(v) in _ATOMS else _plain_copy(v, seen)
+        return out
+    if t is tuple:
+        items = [_plain_copy(v, seen) for v in value]
+        # deepcopy gives the tuple itself back when every item's copy is the item
+        return value if all(a is b for a, b in zip(items, value)) else tuple(items)
+    if t is Factory and tuple(value.__dict__) == _FACTORY_FIELDS:
+        return Factory(value.space, value.owner, value.kind, value.damage, _plain_copy(value.flags, seen))
+    raise _NotPlain()
 
 
 @dataclass
@@ -89,6 +133,9 @@ class Factory:
     kind: str | None = None
     damage: int = 0
     flags: dict = field(default_factory=dict)
+
+
+_FACTORY_FIELDS = ("space", "owner", "kind", "damage", "flags")
 
 
 class GameState:
@@ -189,7 +236,7 @@ class GameState:
             if name == "units":
                 clone.units = _copy_units(value)
             elif name not in ("map", "_unit_index", "_indexed") and (events or name != "events"):
-                setattr(clone, name, _copy.deepcopy(value))
+                setattr(clone, name, _copy_data(value))
         if not events:
             clone.events = []
         clone._unit_index = clone._indexed = None

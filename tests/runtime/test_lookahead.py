@@ -191,3 +191,88 @@ def test_settings_a_copy_built_go_to_the_next_copies_with_the_same_answers(tmp_p
     assert not plain.on_phase.configs
     assert with_kept < len(worked_out)  # each copy worked out those answers again
     assert plain.decisions == game.decisions and plain.state.events == game.state.events
+
+
+def _same_start(made, kept) -> None:
+    """Two `PhaseStart`s hold the same game: board and kit data (their repr: values and the
+    order of every dict), dice, answers, version and options."""
+    import pickle
+    assert repr(pickle.loads(made.board)) == repr(pickle.loads(kept.board))
+    assert repr(pickle.loads(made.kit)) == repr(pickle.loads(kept.kit))
+    for name in ("rng", "phase", "round", "player", "answered", "version", "quiet_changes", "options", "contested",
+                 "bid_purse", "unit_class", "unit_fields", "by_init"):
+        assert getattr(made, name) == getattr(kept, name), name
+
+
+def test_a_phase_start_made_by_replaying_the_turn_is_the_one_the_game_had(tmp_path, monkeypatch):
+    # the board is kept at a turn's first phase only; the look-ahead in a later phase has its
+    # start made by replaying the phases before it: compare it with the board kept there
+    from ruleslang.runtime.agents import lookahead
+
+    kept: dict = {}
+    call, replayed = lookahead.PhaseStarts.__call__, lookahead.PhaseStarts._replayed
+    made: list = []
+
+    def keep_all(self, game, phase):
+        kept[id(self)] = lookahead.PhaseStart(game, phase)
+        call(self, game, phase)
+
+    def compared(self, game, mark):
+        start = replayed(self, game, mark)
+        _same_start(start, kept[id(self)])
+        made.append(mark.phase)
+        return start
+    monkeypatch.setattr(lookahead.PhaseStarts, "__call__", keep_all)
+    monkeypatch.setattr(lookahead.PhaseStarts, "_replayed", compared)
+    game = gift_game(tmp_path)
+    game.run(1)
+    assert len(made) == 5 and game.turn_sequence[0] not in made  # each power's look-ahead, after replayed phases
+    assert answers(game, "gift.n") == [2] * 5
+
+
+def test_keeping_the_board_at_every_phase_start_decides_the_same(tmp_path, monkeypatch):
+    from ruleslang.runtime.agents import lookahead
+
+    game = gift_game(tmp_path, seed=5)
+    game.run(1)
+    monkeypatch.setattr(lookahead, "ANCHOR_EVENTS", -1)  # every phase start keeps the board
+    every = gift_game(tmp_path, seed=5)
+    every.run(1)
+    assert not every.on_phase.marks
+    assert every.decisions == game.decisions and every.state.events == game.state.events
+
+
+def test_each_copy_is_freed_when_its_rollout_ends(tmp_path, monkeypatch):
+    # a copy is in reference cycles: the look-ahead collects the young objects after each rollout
+    # (the collector paused meanwhile), so no copy waits for the collector's own collections
+    import gc
+    import weakref
+    from ruleslang.runtime.agents import lookahead
+
+    copies: list = []
+    alive: list[int] = []
+    fork, values = lookahead.fork, lookahead.Lookahead.values
+
+    def watched(*args, **kwargs):
+        clone = fork(*args, **kwargs)
+        copies.append(weakref.ref(clone))
+        return clone
+
+    def counted(self, *args):
+        out = values(self, *args)
+        alive.append(sum(1 for ref in copies if ref() is not None))
+        assert gc.isenabled()  # given back
+        return out
+    monkeypatch.setattr(lookahead, "fork", watched)
+    monkeypatch.setattr(lookahead.Lookahead, "values", counted)
+    threshold = gc.get_threshold()
+    gc.set_threshold(10 ** 8)  # no collection but the look-ahead's own
+    try:
+        game = gift_game(tmp_path)
+        game.run(1)
+    finally:
+        gc.set_threshold(*threshold)
+    assert len(alive) == 5 and len(copies) > 5 * 3
+    # none but those whose settings are kept for the next copies (`PhaseStarts.configs`: a
+    # setting holds its copy's context)
+    assert max(alive) <= len(game.on_phase.configs) < 5

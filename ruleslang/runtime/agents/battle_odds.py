@@ -25,6 +25,8 @@ battle once.
 
 from __future__ import annotations
 
+import time
+
 from ruleslang.base.errors import EvalError
 from ruleslang.runtime.kit.battle import BattleRules
 from ruleslang.runtime.odds.chain import ATTACKER_WINS, BattleSpec, Chain
@@ -44,6 +46,7 @@ class BattleOdds:
         self.query_states = query_states
         self.decision_states = decision_states
         self.counts = dict.fromkeys(REASONS, 0)
+        self.seconds = 0.0  # CPU time in the chain's queries (benchmarks/play.py)
         self._cache: dict[tuple, float | None] = {}
         self._spent = 0
         self._refused: set[tuple] = set()  # the unit types of battles the chain cannot follow (E546/E547)
@@ -106,12 +109,15 @@ class BattleOdds:
             return self._skip(OVER_BUDGET)
         if self._spent + estimate > self.decision_states:
             return self._skip(DECISION_BUDGET)
+        began = time.process_time()
         try:
             chain = Chain(game, spec, exact=False)
             result = chain.solve()
         except EvalError:
             self._refused.add(kinds)
             return self._skip(NOT_FOLLOWED)
+        finally:
+            self.seconds += time.process_time() - began
         self._spent += max(result.states, 1)
         self.counts[CHAIN] += 1
         return (float(result.outcome(ATTACKER_WINS)), float(result.taken), float(result.expected_loss("attacker")),

@@ -3,7 +3,9 @@
 The game tells the look-ahead when each phase starts (`Game.on_phase`, hooked in by the agent's
 `joined`), and it keeps the game there (`PhaseStart`): the board without its event log, the dice
 generator's state, the kit's state between phases, the option values and how many answers the
-game had been given. To value the answers of a decision asked in that phase:
+game had been given. The board is kept at a turn's first phase (and after many events); a later
+phase's start is made only when a look-ahead asks for it, by replaying the phases between with
+the game's answers and dice (`PhaseStarts`). To value the answers of a decision asked in that phase:
 
 - a copy of the game is made from what was kept (`fork`: its own board, host, context, kit and
   settings' caches; the compiled rules and the map shared, and the settings' compiled code: the
@@ -41,6 +43,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import gc
 import pickle
 import random
 import time
@@ -60,34 +63,26 @@ INCOME_TURNS = 2      # turns of income a state's income counts for
 SCORE_WEIGHT = 10     # IPCs a point of the composition's score(side) is worth
 WIN_VALUE = 1000      # what a won game is worth
 MARGIN = 0.5          # what another answer must beat the agent's own answer by (IPCs)
+ANCHOR_EVENTS = 400   # events after which a phase start keeps the board again (`PhaseStarts`)
 
 # why a decision was not looked ahead (counted in `Lookahead.counts`)
 LOOKED, CHANGED, NO_START, ONE_ANSWER, DIVERGED, FAILED = (
     "looked ahead", "answer changed", "no phase start", "one answer", "diverged", "rules stopped")
 
 
-class PhaseStart:
-    """The game as a phase starts: what a look-ahead's copy of the game is made from."""
+class PhaseMark:
+    """The game as a phase starts, without its board: where the phase is, how many answers the
+    game had been given, the board's version and the option values. Cheap: it is taken at most
+    phase starts (`PhaseStarts`), and a `PhaseStart` is made from it only when a look-ahead asks."""
 
     def __init__(self, game, phase: str):
         state = game.state
         self.phase = phase
         self.round, self.player = state.round, state.current_player
-        # the units (most of the board) pickled as tuples of their fields: several times faster
-        # than pickling the unit objects, and this is done at every phase of a game
-        units = state.units
-        self.unit_class = type(units[0]) if units else None
-        self.unit_fields = tuple(vars(units[0])) if units else ()
-        self.by_init = _init_takes(self.unit_class, self.unit_fields)
-        skip = ("map", "events", "_unit_index", "_indexed", "units")
-        # data only: a method put on the instance (a test's observer) stays with the game's board
-        data = {k: v for k, v in vars(state).items() if k not in skip and not callable(v)}
-        data["units"] = [tuple(vars(u).values()) for u in units]
-        self.board = pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
-        # the kit's state between phases; its caches (private names) are made again by the copy
-        self.kit = pickle.dumps({k: v for k, v in vars(game.kit).items() if k != "game" and not k.startswith("_")},
-                                protocol=pickle.HIGHEST_PROTOCOL)
-        self.rng = game.host.rng.getstate()
+        # the board's version as the game had it (what-ifs step it too): a board made again by
+        # replaying the phases is given the game's (caches compare versions)
+        self.version, self.quiet_changes = state.version, state.quiet_changes
+        self.events = len(state.events)
         self.options = dict(game.ctx.options)
         self.contested = list(game.ctx.contested_spaces)
         self.bid_purse = game.bid_purse
@@ -97,6 +92,35 @@ class PhaseStart:
         """Whether the game is still in the phase this was kept at."""
         state = game.state
         return (state.phase, state.round, state.current_player) == (self.phase, self.round, self.player)
+
+
+class PhaseStart(PhaseMark):
+    """The game as a phase starts: what a look-ahead's copy of the game is made from. `mark`: the
+    game's own mark of this phase start, when `game` is a copy brought there by replaying the
+    phases before it (`PhaseStarts.start_of`): the copy's board and dice, the game's answers count,
+    version and options."""
+
+    def __init__(self, game, phase: str, mark: PhaseMark | None = None):
+        super().__init__(game, phase)
+        if mark is not None:
+            vars(self).update(vars(mark))
+        state = game.state
+        # the units (most of the board) pickled as tuples of their fields: several times faster
+        # than pickling the unit objects
+        units = state.units
+        self.unit_class = type(units[0]) if units else None
+        self.unit_fields = tuple(vars(units[0])) if units else ()
+        self.by_init = _init_takes(self.unit_class, self.unit_fields)
+        skip = ("map", "events", "_unit_index", "_indexed", "units")
+        # data only: a method put on the instance (a test's observer) stays with the game's board
+        data = {k: v for k, v in vars(state).items() if k not in skip and not callable(v)}
+        data["units"] = [tuple(vars(u).values()) for u in units]
+        data["version"], data["quiet_changes"] = self.version, self.quiet_changes
+        self.board = pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
+        # the kit's state between phases; its caches (private names) are made again by the copy
+        self.kit = pickle.dumps({k: v for k, v in vars(game.kit).items() if k != "game" and not k.startswith("_")},
+                                protocol=pickle.HIGHEST_PROTOCOL)
+        self.rng = game.host.rng.getstate()
 
 
 def _init_takes(cls, names: tuple) -> bool:
@@ -111,18 +135,79 @@ def _init_takes(cls, names: tuple) -> bool:
 
 class PhaseStarts:
     """`Game.on_phase` for the look-ahead: keeps the latest phase start (one for all the agents
-    of a game)."""
+    of a game).
+
+    The board is kept (`PhaseStart`: pickled) at the first phase of each turn, and again once
+    ANCHOR_EVENTS events have passed since the last board kept; at the other phase starts only
+    a `PhaseMark`. A look-ahead in such a phase has its start made then (`start_of`): a copy of
+    the game from the last board kept replays the phases between with the game's answers and
+    dice (what a rollout does within the phase), and is kept there. A game keeps its board at
+    about 350 phase starts and asks 3-5 look-aheads."""
 
     def __init__(self):
-        self.start: PhaseStart | None = None
+        self.start: PhaseMark | None = None
+        self.anchor: PhaseStart | None = None  # the last phase start whose board was kept
+        self.marks: list[PhaseMark] = []       # the phase starts since it, in order
         # procedure id -> the settings (runtime/config.py) a copy built for a runtime procedure the
         # game had not run yet (a look-ahead early in a turn plays phases the game has not reached):
         # given to the next copies as the game's own are (`fork`), so that each copy does not
         # compile the settings again and work out their lasting answers anew
         self.configs: dict = {}
+        # what keeping them cost (benchmarks/play.py): CPU time at phase starts, boards kept there,
+        # starts only marked, starts made by replay (their time is the look-ahead's, `Lookahead.seconds`)
+        self.seconds, self.boards, self.marked, self.replayed = 0.0, 0, 0, 0
 
     def __call__(self, game, phase: str) -> None:
-        self.start = PhaseStart(game, phase)
+        began = time.process_time()
+        mark = PhaseMark(game, phase)
+        anchor = self.anchor
+        if anchor is None or (anchor.round, anchor.player) != (mark.round, mark.player) \
+                or mark.events - anchor.events > ANCHOR_EVENTS:
+            self.start = self.anchor = PhaseStart(game, phase)
+            self.marks = []
+            self.boards += 1
+        else:
+            self.start = mark
+            self.marks.append(mark)
+            self.marked += 1
+        self.seconds += time.process_time() - began
+
+    def start_of(self, game) -> PhaseStart | None:
+        """The start of the phase `game` is in, with its board (made now if only marked), or None
+        when it was not kept. Raises _Diverged (or the rules' EvalError) when the phases before
+        it, replayed, do not come to it as the game did."""
+        start = self.start
+        if start is None or not start.current(game):
+            return None
+        if not isinstance(start, PhaseStart):
+            start = self.start = self.anchor = self._replayed(game, start)
+            self.marks = []
+            self.replayed += 1
+        return start
+
+    def _replayed(self, game, mark: PhaseMark) -> PhaseStart:
+        """`mark`'s start, made by a copy of the game from the last board kept, the phases since
+        played again with the game's answers (its dice: the copy goes on from the generator's
+        state kept there)."""
+        anchor = self.anchor
+        replay = game.answers[anchor.answered:mark.answered]
+        asked = [(e["kind"], e["player"]) for e in game.decisions[anchor.answered:mark.answered]]
+        agent = _Rollout(replay, asked, None, None, "", None, {})
+        copy_ = fork(game, anchor, {p: agent for p in game.agents}, self.configs)
+        phases = [anchor.phase] + [m.phase for m in self.marks[:self.marks.index(mark)]]
+        for i, phase in enumerate(phases):
+            if i:
+                copy_.state.set_phase(phase)
+            copy_.host.reset_budget()
+            copy_.ctx.running = []
+            run_procedure(copy_.ctx, phase)
+            if copy_.ctx.winner is not None:
+                raise _Diverged()
+        copy_.state.set_phase(mark.phase)
+        _keep_configs(game, copy_, self.configs)
+        if agent.count != len(replay):
+            raise _Diverged()
+        return PhaseStart(copy_, mark.phase, mark)
 
 
 def follow(game) -> bool:
@@ -153,11 +238,11 @@ def fork(game, start: PhaseStart, agents: dict, configs: dict | None = None):
     clone.state, clone.board = state, BoardQueries(state)
     clone.host = Host(game.seed, budget=game.host.budget)
     clone.host.rng.setstate(start.rng)
+    # the options as the phase started (given: the options' defaults are not worked out again)
     ctx = clone.ctx = EvalContext(game.compiled, clone.host, state=state, board=clone.board,
-                                  decide=clone._decide_choose)
+                                  options=start.options, decide=clone._decide_choose)
     ctx.game = clone
     ctx.runtime_procedures = game.ctx.runtime_procedures
-    ctx.options = dict(start.options)
     ctx.contested_spaces = list(start.contested)
     clone.agents = agents
     clone.decisions, clone.answers, clone.summaries, clone.battle_results = [], [], [], []
@@ -208,6 +293,8 @@ class _Rollout(Agent):
             if d.refusals or (d.kind, d.player) != self.asked[i]:
                 raise _Diverged()
             return self.replay[i]
+        if self.target is None:
+            raise _Diverged()  # a replay of the phases before a look-ahead's: no answer past the game's
         if i == n:
             t = self.target
             if (d.kind, d.player, d.id, d.mode, d.count) != (t.kind, t.player, t.id, t.mode, t.count) \
@@ -245,12 +332,20 @@ class Lookahead:
         """Each answer's value (the mean of the rollouts' valuations), or None when the game cannot
         be looked ahead here (counted by reason)."""
         hook = game.on_phase
-        start = hook.start if isinstance(hook, PhaseStarts) else None
-        if start is None or not start.current(game):
+        if not isinstance(hook, PhaseStarts) or hook.start is None or not hook.start.current(game):
             self._count(NO_START)
             return None
         began = time.process_time()
+        # the cyclic collector is paused while looking ahead, and the young objects collected after
+        # each rollout: a copy of the game is in reference cycles (its context, kit and settings
+        # point back at it), so it is freed by a collection only; collected as the rollout made
+        # it, the copy's objects were promoted while it played (it is alive till the rollout ends)
+        # and, dead, left to the full collections their numbers then set off (a tenth of a Global
+        # 1940 game). A collection of the young objects after each rollout frees the copy at once.
+        collecting = gc.isenabled()
+        gc.disable()
         try:
+            start = hook.start_of(game)
             replay = game.answers[start.answered:]
             asked = [(e["kind"], e["player"]) for e in game.decisions[start.answered:]]
             number = len(game.answers)
@@ -259,9 +354,11 @@ class Lookahead:
             for answer in answers:
                 total = 0.0
                 for r in range(self.rollouts):
-                    agent = _Rollout(replay, asked, d, answer, f"look-ahead:{game.seed}:{number}:{r}", self.policy,
-                                     sims, self.moves)
-                    total += self._rollout(game, start, agent)
+                    total += self._rollout(game, start, _Rollout(replay, asked, d, answer,
+                                                                 f"look-ahead:{game.seed}:{number}:{r}",
+                                                                 self.policy, sims, self.moves))
+                    if collecting:
+                        gc.collect(0)  # the copy and its players (nothing here holds them now)
                 out.append(total / self.rollouts)
             self._count(LOOKED)
             return out
@@ -272,6 +369,8 @@ class Lookahead:
             self._count(FAILED)
             return None
         finally:
+            if collecting:
+                gc.enable()
             self.seconds += time.process_time() - began
 
     def _rollout(self, game, start: PhaseStart, agent: _Rollout) -> float:
@@ -293,9 +392,7 @@ class Lookahead:
         except _Stop:
             pass
         finally:
-            for key, config in copy_.configs.items():
-                if key not in game.configs and key not in kept:
-                    kept[key] = config
+            _keep_configs(game, copy_, kept)
         if agent.count <= len(agent.replay):
             raise _Diverged()  # the phase ended before the decision came
         return valuation(copy_, self.player)
@@ -315,6 +412,13 @@ class Lookahead:
             self._count(CHANGED)
             return answers[best]
         return own
+
+
+def _keep_configs(game, copy_, kept: dict) -> None:
+    """Keep the settings `copy_` built for procedures the game has not run (`PhaseStarts.configs`)."""
+    for key, config in copy_.configs.items():
+        if key not in game.configs and key not in kept:
+            kept[key] = config
 
 
 def candidates(d: Decision, own) -> list:
