@@ -418,6 +418,18 @@ def test_heuristic_bots_attack_a_neutral_territory_the_rules_value(tmp_path, pro
     assert bool(battles) == attacked and bool(taken) == attacked, (battles, taken)
 
 
+def test_the_odds_of_an_attack_on_a_neutral_territory_count_taking_it(tmp_path, capsys):
+    """A battle won in a territory no one holds takes it (as the game's battle does), so the
+    exact odds, and the heuristic agent that asks them, count it taken: they said never."""
+    report = import_triplea(neutral_marsh(tmp_path, 2), tmp_path / "out")
+    assert cli.main(["odds", "--rulesets", str(tmp_path / "out"), "--ruleset", f"{report.family}/base@1",
+                     "--at", "Marsh", "--attacker", "Reds", "1 heavy_tank, 2 foot", "--format", "json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    # every win takes it: the attack always keeps a land unit (the heavy tank takes two hits)
+    assert result["territory_taken"]["fraction"] == result["outcomes"]["attacker wins"]["fraction"]
+    assert result["territory_taken"]["float"] > 0.99
+
+
 # ---------------------------------------------------------------- TripleA's random start (Imperialism 1974)
 
 def dealt_start(tmp_path: Path, randomly: bool) -> Path:

@@ -602,6 +602,17 @@ def _make_landings(game, zone: str, rules: BattleRules) -> list[str]:
     return battles
 
 
+def takes_land(board, allied, space: str, attacker: str) -> bool:
+    """True when a battle `attacker` wins at `space` is fought for the territory: land held by an
+    enemy, or by no one (kit/movement.py's reading: a neutral defended by units). `allied(a, b)`
+    is the game's alliance test. The battle and the odds chain (runtime/odds/chain.py) both ask
+    it, so an estimate takes a territory when the game would."""
+    if not board.is_land(space):
+        return False
+    holder = board.controller(space)
+    return holder is None or not allied(holder, attacker)
+
+
 def _hostile(game, territory: str, rules: BattleRules) -> bool:
     """True when land units of the player moving there attack: enemy units stand there, or the
     territory is not held by its side."""
@@ -655,9 +666,7 @@ def _fight(ctx, game, space: str, steps: dict, sequence: list[str], rules: Battl
             battle.end_round()
         # the attacker wins when it still stands and the defenders do not (both destroyed: the defender holds)
         won = not battle.units("defender") and bool(battle.units("attacker")) and battle.retreated_to is None
-        # hostile land: an enemy's, or no one's (kit/movement.py's reading; a neutral defended by units)
-        holder = board.controller(space)
-        enemy_land = won and board.is_land(space) and (holder is None or not game.allied(holder, attacker))
+        enemy_land = won and takes_land(board, game.allied, space, attacker)
         taken = enemy_land and any(rules.captures(u) for u in battle.units("attacker"))
         result = "retreat" if battle.retreated_to else ("attacker" if won else "defender")
         if not board.is_land(space):

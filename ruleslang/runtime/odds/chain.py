@@ -28,7 +28,7 @@ from weakref import WeakKeyDictionary
 
 from ruleslang.base.errors import EvalError
 from ruleslang.lang.eval.branching import Branching
-from ruleslang.runtime.kit.battle import BattleRules
+from ruleslang.runtime.kit.battle import BattleRules, takes_land
 from ruleslang.runtime.odds.decisions import BattleDecisions, advised_answer, asks_win_chance, choose_casualties
 from ruleslang.runtime.odds.factors import BattleFactors
 from ruleslang.runtime.odds.results import (ATTACKER_WINS, BOTH_DESTROYED, DEFENDER_HOLDS, OUTCOMES, RETREAT,
@@ -154,9 +154,8 @@ class Chain(BattleStates, BattleDecisions, BattleSteps, BattleFactors):
         return found or None
 
     def _taken(self, key: tuple) -> bool:
-        host, space = self.host, self.spec.space
-        board = host.board
-        if not board.is_land(space) or host.allied(board.controller(space) or self.attacker, self.attacker):
+        host = self.host
+        if not takes_land(host.board, host.allied, self.spec.space, self.attacker):
             return False
         self._materialize(key, 0)
         return any(self.rules.captures(u) for u in self.battle.units("attacker"))
