@@ -236,6 +236,11 @@ class GameState:
             self._indexed = self.units
         return by_id
 
+    def unit_index(self) -> dict[int, Unit]:
+        """The board's units by id: the state's own index, kept until units come or go (read it, do
+        not change it)."""
+        return self._index()
+
     def unit_or_none(self, unit_id: int) -> Unit | None:
         """The unit with this id, or None when none is on the board."""
         return self._index().get(unit_id)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable
 
 from ruleslang.base.errors import EvalError
+from ruleslang.lang import types as T
 from ruleslang.lang.eval.host import Host
 from ruleslang.lang.values import EnumValue, LSet, UnitValue, to_json
 
@@ -25,6 +26,11 @@ def counter_key(value) -> str:
     if isinstance(value, UnitValue):
         return str(value.id)
     return str(value)
+
+
+# The counter types whose stored values are their language values (`convert_data` returns them
+# unchanged when they are of exactly this Python type).
+_PLAIN = ((T.INT, int), (T.BOOL, bool), (T.TEXT, str))
 
 
 class _NoBoard:
@@ -85,6 +91,7 @@ class EvalContext:
         self.runtime_procedures: dict[str, Callable] = {}
         self.collector = None
         self._counter_cache: dict[str, tuple] = {}  # name -> (counters, its entries, writes, entries by text key)
+        self._counter_plain: dict[str, type | None] = {}  # name -> the Python type its values are read as they are
         self.running: list[str] = []
         self.winner: tuple[EnumValue, str] | None = None
 
@@ -175,11 +182,19 @@ class EvalContext:
         # A game state keeps plain data (names, numbers), so saves stay JSON; keys are compared as
         # text, so a scenario's `1:` or `"1":` and a rule's 1 are the same key.
         store = self._counter_store(name)
-        raw_key = tuple(counter_key(k) for k in key)
+        raw_key = tuple([counter_key(k) for k in key])
         if raw_key in store:
+            raw = store[raw_key]
+            # an int, bool or text counter holding a value of its own type is read as it is (what
+            # `convert_data` gives for it): most counters are numbers read in the rules' loops
+            plain = self._counter_plain.get(name, False)
+            if plain is False:
+                typ = self.compiled.symbols[name].type
+                plain = self._counter_plain[name] = next((py for t, py in _PLAIN if typ == t), None)
+            if plain is not None and type(raw) is plain:
+                return raw
             units = self._unit_value_by_id if reader is None else reader.unit_value_by_id
-            return self.compiled.convert_data(store[raw_key], self.compiled.symbols[name].type, f"counter {name}",
-                                              units=units)
+            return self.compiled.convert_data(raw, self.compiled.symbols[name].type, f"counter {name}", units=units)
         return self.compiled.counter_default(reader or self, name, key)
 
     def board_unit(self, uid: int):

@@ -182,16 +182,18 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
     def _rebuild(self) -> None:
         state = self.state
         units = state.units
-        self._by_id = {u.id: u for u in units}
+        self._by_id = state.unit_index()  # the state's own (units only move while the engine keeps it)
         lookup = self.rules.unit_rules
-        # a few kinds for many units: each kind's rules, whether the player moves its units and
-        # whether they are enemies, found once here
-        kinds: dict[tuple[str, str], tuple[UnitRules, bool, bool, bool]] = {}
+        # a few kinds for many units: each kind's rules, and what the pass does with its units
+        # (the player moves them; they are enemies: where they stand; they are of the player's
+        # side), found once here
+        kinds: dict[tuple[str, str], tuple] = {}
         foe_spaces: dict[tuple[str, str], set[str]] = {}  # enemy kind -> the spaces its units stand in
         ur = self._ur = {}
         player, ally, foe = self.player, self._ally, self._foe
-        mine = []
-        allied = self._allied_units = []  # the units of the player's side, in the board's order
+        mine: list[Unit] = []
+        allied: list[Unit] = []  # the units of the player's side, in the board's order
+        self._allied_units = allied
         # one pass over the board (it runs once per move phase and after captures): each unit's
         # rules, the player's own units (`_own`), where the enemy units stand
         for u in units:
@@ -200,17 +202,20 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
             if found is None:
                 owner = u.owner
                 rules = lookup(u.type, owner)
-                found = kinds[kind] = (rules, owner == player or (rules.commanded and ally.get(owner, False)),
-                                       foe.get(owner, True), ally.get(owner, False))
-                if found[2]:
+                is_foe = foe.get(owner, True)
+                if is_foe:
                     foe_spaces[kind] = set()
-            ur[u.id] = found[0]
-            if found[1]:
-                mine.append(u)
-            if found[2]:
-                foe_spaces[kind].add(u.space)
-            if found[3]:
-                allied.append(u)
+                found = kinds[kind] = (rules,
+                                       mine if owner == player or (rules.commanded and ally.get(owner, False)) else None,
+                                       foe_spaces[kind] if is_foe else None, allied if ally.get(owner, False) else None)
+            rules, to_mine, to_foe, to_allied = found
+            ur[u.id] = rules
+            if to_mine is not None:
+                to_mine.append(u)
+            if to_foe is not None:
+                to_foe.add(u.space)
+            if to_allied is not None:
+                to_allied.append(u)
         mine.sort(key=id_of)
         self._mine = mine
         self._my_air = [u.id for u in mine if ur[u.id].domain == "air"]
@@ -249,6 +254,8 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         self._movable: list[int] | None = None             # `movable_units`, until a move or a change
         self._can_move: dict[int, bool] = {}               # unit id -> has a "move"/"bomb" move (`movable_units`)
         self._boardable: list[Unit] | None = None          # `_loadable_transports`
+        self._by_space: dict[str, list[Unit]] | None = None  # `_mine_by_space`, moved along by `apply`
+        self._laden: list[Unit] | None = None              # the side's units with cargo (`_unloads`)
         self._reset_air()
         self._version = state.version
 
@@ -633,6 +640,9 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         self._version = state.version
         self._transfers = None
         self._movable = None
+        self._follow(units, path[0])
+        if move.kind in ("load", "unload"):
+            self._laden = None  # cargo came aboard or went ashore
         dirty = self._dirty
         dirty.update(unit.id for unit in units if self._own(unit))
         for unit in units:
@@ -647,6 +657,19 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         can_move = self._can_move
         for uid in dirty:
             can_move.pop(uid, None)
+
+    def _follow(self, units: list[Unit], start: str) -> None:
+        """The player's units by space (`_mine_by_space`) after a move of `units` (and their cargo)
+        from `start`: those that left it are listed where they stand now."""
+        index = self._by_space
+        if index is None:
+            return
+        by_id = self._by_id
+        for unit in units:
+            for moved in (unit, *(by_id[cid] for cid in unit.cargo)):
+                if moved.space != start and self._own(moved):
+                    index[start].remove(moved)
+                    index.setdefault(moved.space, []).append(moved)
 
     def _stop_among_blockers(self, units: list[Unit], end: str) -> None:
         """Units that ended a non-combat move among enemy units that stop them (`ends_among_enemies`

@@ -15,8 +15,6 @@ battle when the attacker wins, or cancels it); in non-combat move it is refused.
 
 from __future__ import annotations
 
-from collections import defaultdict
-
 from ruleslang.board.state import Unit
 from ruleslang.runtime.kit.movement_rules import Move, UnitRules, id_of, unit_name
 
@@ -30,9 +28,14 @@ class TransportPart:
         return self._transfers
 
     def _mine_by_space(self) -> dict[str, list[Unit]]:
-        index: dict[str, list[Unit]] = defaultdict(list)  # read with .get only
-        for unit in self._mine:
-            index[unit.space].append(unit)
+        """The player's units (`_mine`) by space; kept until the next rebuild, `apply` moving the
+        units it moves from list to list (`_follow`), so a list is in no fixed order: `_loads`
+        sorts what it makes. Read with .get only."""
+        index = self._by_space
+        if index is None:
+            index = self._by_space = {}
+            for unit in self._mine:
+                index.setdefault(unit.space, []).append(unit)
         return index
 
     def _cargo_room(self, transport: Unit, rules: UnitRules) -> int:
@@ -177,8 +180,11 @@ class TransportPart:
 
     def _unloads(self) -> list[Move]:
         moves = []
-        for transport in self._allied_units:  # the board's units of the player's side (`_rebuild`)
-            if not transport.cargo or not self.board.is_sea[transport.space]:
+        laden = self._laden
+        if laden is None:  # the units of the player's side with cargo, until a load or an unload
+            laden = self._laden = [u for u in self._allied_units if u.cargo]
+        for transport in laden:
+            if not self.board.is_sea[transport.space]:
                 continue
             own = self._own(transport)
             cargo = []

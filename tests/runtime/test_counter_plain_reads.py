@@ -1,0 +1,45 @@
+"""An int, bool or text counter holding a value of its own type is read as it is (issue 15,
+session 9: `EvalContext.counter` skips `convert_data` for it). Every counter read of a random
+house-rules game gives what the full conversion gives, and values of another type still go
+through it (a stored number that is not the counter's type is refused as before)."""
+
+from __future__ import annotations
+
+import pytest
+
+from game_fixtures import make_game
+from ruleslang.base.errors import EvalError
+from ruleslang.lang.eval.context import EvalContext, counter_key
+
+
+def test_every_read_is_the_full_conversion(monkeypatch):
+    reads = {"plain": 0, "converted": 0}
+    read = EvalContext.counter
+
+    def compared(self, name, key, reader=None):
+        answer = read(self, name, key, reader)
+        if self.state is not None:
+            store = self._counter_store(name)
+            raw_key = tuple(counter_key(k) for k in key)
+            if raw_key in store:
+                full = self.compiled.convert_data(store[raw_key], self.compiled.symbols[name].type, f"counter {name}",
+                                                  units=self._unit_value_by_id)
+                assert answer == full and type(answer) is type(full), (name, key)
+                reads["plain" if self._counter_plain.get(name) else "converted"] += 1
+        return answer
+    monkeypatch.setattr(EvalContext, "counter", compared)
+    game = make_game(["aar/house-rules@1"], seed=2, rounds=3, default_agent="random")
+    game.run(3)
+    assert reads["plain"] > 100 and reads["converted"] > 0, reads
+
+
+def test_a_stored_value_of_another_type_is_still_refused():
+    game = make_game(["aar/house-rules@1"])
+    ctx = game.ctx
+    uk = ctx.player_values["British"]
+    assert ctx.counter("last_raid", (uk,)) == 0
+    game.state.set_counter("last_raid", ("British",), 3)
+    assert ctx.counter("last_raid", (uk,)) == 3
+    game.state.set_counter("last_raid", ("British",), "three")
+    with pytest.raises(EvalError):
+        ctx.counter("last_raid", (uk,))

@@ -1,0 +1,42 @@
+"""What the movement engine keeps between the moves of a phase (issue 15, session 9): the
+player's units by space (`_mine_by_space`, moved along by `apply`) and the side's units with
+cargo (`_unloads`' list, kept until a load or an unload). After every move of random games the
+kept engine's loads, unloads and index are those of a new engine on the same board."""
+
+from __future__ import annotations
+
+import pytest
+
+from game_fixtures import make_game
+from ruleslang.runtime.kit.movement import MovementEngine
+
+
+def _index(engine) -> dict[str, list[int]]:
+    return {space: sorted(u.id for u in units) for space, units in engine._mine_by_space().items() if units}
+
+
+# random agents never load (they move units one by one): the heuristic's games load and unload
+@pytest.mark.parametrize("refs,rounds,seed,agent,offered", [(["aar/house-rules@1"], 4, 3, "random", "loads"),
+                                                            (["g40/house-rules@1"], 2, 1, "random", "loads"),
+                                                            (["aar/house-rules@1"], 3, 1, "heuristic", "unloads")])
+def test_kept_lists_are_those_of_a_new_engine(refs, rounds, seed, agent, offered, monkeypatch):
+    seen = {"moves": 0, "loads": 0, "unloads": 0}
+    kept_apply = MovementEngine.apply
+
+    def compared(self, move):
+        kept_apply(self, move)
+        seen["moves"] += 1
+        self._sync()
+        fresh = MovementEngine(self.state, self.rules, self.player, self.phase)
+        fresh._sync()
+        assert _index(self) == _index(fresh), (self.player, self.phase, move)
+        loads, unloads = self._loads(), self._unloads()
+        assert loads == fresh._loads(), (self.player, self.phase, move)
+        assert unloads == fresh._unloads(), (self.player, self.phase, move)
+        seen["loads"] += len(loads)
+        seen["unloads"] += len(unloads)
+    monkeypatch.setattr(MovementEngine, "apply", compared)
+    game = make_game(refs, seed=seed, rounds=rounds, default_agent=agent)
+    game.run(rounds)
+    # many moves were compared, with loads (or unloads) on offer among them
+    assert seen["moves"] > 50 and seen[offered] > 0, seen
