@@ -304,6 +304,8 @@ class BoardQueries:
             pool = self._units_by_space.get(self._space(space), [])
         else:
             pool = self._units_by_id
+        if owner is None and unit_type is None and has_tag is None:
+            return list(pool)
         return [u for u in pool
                 if (owner is None or u.owner == owner)
                 and (unit_type is None or u.type == unit_type)

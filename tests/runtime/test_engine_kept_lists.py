@@ -1,7 +1,10 @@
 """What the movement engine keeps between the moves of a phase (issue 15, session 9): the
-player's units by space (`_mine_by_space`, moved along by `apply`) and the side's units with
-cargo (`_unloads`' list, kept until a load or an unload). After every move of random games the
-kept engine's loads, unloads and index are those of a new engine on the same board."""
+player's units by space (`_mine_by_space`, moved along by `apply`), the side's units with
+cargo (`_unloads`' list, kept until a load or an unload), the zones its carriers can still reach
+(`_later_zones`, kept while no carrier moves) and the land territories air units may land in
+(`_landing`'s, kept until a rebuild). After every move of random and heuristic games the kept
+engine's loads, unloads, index, later zones and landing distances are those of a new engine on
+the same board."""
 
 from __future__ import annotations
 
@@ -20,7 +23,7 @@ def _index(engine) -> dict[str, list[int]]:
                                                             (["g40/house-rules@1"], 2, 1, "random", "loads"),
                                                             (["aar/house-rules@1"], 3, 1, "heuristic", "unloads")])
 def test_kept_lists_are_those_of_a_new_engine(refs, rounds, seed, agent, offered, monkeypatch):
-    seen = {"moves": 0, "loads": 0, "unloads": 0}
+    seen = {"moves": 0, "loads": 0, "unloads": 0, "landings": 0}
     kept_apply = MovementEngine.apply
 
     def compared(self, move):
@@ -35,8 +38,12 @@ def test_kept_lists_are_those_of_a_new_engine(refs, rounds, seed, agent, offered
         assert unloads == fresh._unloads(), (self.player, self.phase, move)
         seen["loads"] += len(loads)
         seen["unloads"] += len(unloads)
+        assert self._later_zones() == fresh._later_zones(), (self.player, self.phase, move)
+        for cost in {self._ur[uid].carrier_cost for uid in self._my_air}:
+            assert self._landing(cost) == fresh._landing(cost), (self.player, self.phase, move, cost)
+            seen["landings"] += 1
     monkeypatch.setattr(MovementEngine, "apply", compared)
     game = make_game(refs, seed=seed, rounds=rounds, default_agent=agent)
     game.run(rounds)
     # many moves were compared, with loads (or unloads) on offer among them
-    assert seen["moves"] > 50 and seen[offered] > 0, seen
+    assert seen["moves"] > 50 and seen[offered] > 0 and seen["landings"] > 50, seen

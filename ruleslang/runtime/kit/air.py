@@ -166,7 +166,10 @@ class AirPart:
         found = self._landing_cache.get(cost)
         if found is not None:
             return found
-        spots = [s for s in self.board.land_spaces if s not in self._enemy and self._landable(s)]
+        land = self._land_spots
+        if land is None:  # by enemy units and control alone: kept until the next rebuild
+            land = self._land_spots = [s for s in self.board.land_spaces if s not in self._enemy and self._landable(s)]
+        spots = list(land)
         if cost > 0:
             spots += [z for z, room in self._rooms().items()
                       if room >= cost and (self.combat or z not in self._enemy)]

@@ -256,6 +256,7 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         self._boardable: list[Unit] | None = None          # `_loadable_transports`
         self._by_space: dict[str, list[Unit]] | None = None  # `_mine_by_space`, moved along by `apply`
         self._laden: list[Unit] | None = None              # the side's units with cargo (`_unloads`)
+        self._land_spots: list[str] | None = None  # land territories air units may land in (`_landing`)
         self._reset_air()
         self._version = state.version
 
@@ -406,12 +407,13 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
             return []
         reach = self._reach_of(unit, rules)
         uid = (unit.id,)
-        moves = [Move(uid, path) for path in reach.values()]
+        made = Move.of_tuples
+        moves = [made(uid, path) for path in reach.values()]
         if self.combat and rules.domain == "air" and rules.can_bomb:
-            moves += [Move(uid, reach[s], "bomb") for s in self._bomb_targets(reach)]
+            moves += [made(uid, reach[s], "bomb") for s in self._bomb_targets(reach)]
         elif self.combat and rules.domain == "air" and rules.can_escort:
             raided = self._raided()
-            moves += [Move(uid, reach[s], "bomb") for s in reach if s in raided]
+            moves += [made(uid, reach[s], "bomb") for s in reach if s in raided]
         return moves
 
     def escorts_raids(self, unit_id: int) -> bool:
@@ -650,7 +652,10 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         if move.transport is not None and self._own(self._by_id[move.transport]):
             dirty.add(move.transport)
         if self._room_changed(units, path[0], end):
+            # the zones the player's carriers can still reach stay while no carrier moved
+            later = self._later if not any(self._ur[u.id].carrier_capacity for u in units) else None
             self._reset_air()
+            self._later = later
             dirty.update(self._my_air)
         elif move.kind == "bomb":  # a new raid: the escorts may now fly to it
             dirty.update(uid for uid in self._my_air if self._ur[uid].can_escort)

@@ -192,6 +192,16 @@ class Move:
         if type(self.path) is not tuple:
             object.__setattr__(self, "path", tuple(self.path))
 
+    @classmethod
+    def of_tuples(cls, units: tuple[int, ...], path: tuple[str, ...], kind: str = "move",
+                  transport: int | None = None) -> "Move":
+        """`Move(units, path, kind, transport)` for `units` and `path` that are tuples already,
+        without the frozen class's checked assignments: the engine makes a move for every space
+        each unit can reach (thousands a game), and this is most of what each costs."""
+        move = object.__new__(cls)
+        move.__dict__.update(units=units, path=path, kind=kind, transport=transport)
+        return move
+
     def to_json(self) -> dict:
         """The move as plain data (for logs and saves)."""
         data = {"units": list(self.units), "path": list(self.path), "kind": self.kind}
