@@ -47,3 +47,22 @@ def test_kept_lists_are_those_of_a_new_engine(refs, rounds, seed, agent, offered
     game.run(rounds)
     # many moves were compared, with loads (or unloads) on offer among them
     assert seen["moves"] > 50 and seen[offered] > 0 and seen["landings"] > 50, seen
+
+
+def test_an_air_unit_standing_where_it_may_land_reaches_a_space_in_combat_move(monkeypatch):
+    """`_can_reach`'s short cut in combat move (an air unit with 2 or more movement left in a land
+    territory it may land in) answers as the full landing search does."""
+    taken = []
+    kept = MovementEngine._can_reach
+
+    def compared(self, unit, rules):
+        answer = kept(self, unit, rules)
+        left = rules.movement - unit.moved
+        if rules.domain == "air" and self.combat and left >= 2 and self._lands_in(unit.space):
+            assert answer and self._air_walk(unit, rules, left) != {}, (self.player, unit)
+            taken.append(unit.id)
+        return answer
+    monkeypatch.setattr(MovementEngine, "_can_reach", compared)
+    game = make_game(["aar/house-rules@1"], seed=5, rounds=4, default_agent="random")
+    game.run(4)
+    assert len(taken) > 20

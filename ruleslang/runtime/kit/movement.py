@@ -354,8 +354,21 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
             return bool(found)
         known = self._air_any.get(key)
         if known is None:
-            known = self._air_any[key] = self._air_walk(unit, rules, left, first_only=True) != {}
+            if self.combat and left >= 2 and self._lands_in(unit.space):
+                # a land territory it may land in, where it stands: a flight to any space next to it
+                # leaves one step, enough to come back (no landing search over the whole map)
+                known = True
+            else:
+                known = self._air_walk(unit, rules, left, first_only=True) != {}
+            self._air_any[key] = known
         return known
+
+    def _lands_in(self, start: str) -> bool:
+        """Whether `start` is a land territory from which `_landing`'s search starts for every air
+        unit (no enemy units; the landing condition holds) and has a space next to it to fly to."""
+        board = self.board
+        return (not board.is_sea[start] and board.passable[start] and bool(board.air[start])
+                and start not in self._enemy and self._landable(start))
 
     def _first_step(self, start: str, rules: UnitRules) -> bool:
         """Whether a land or sea unit in `start` can end a move one step away, as `_land_walk` and
