@@ -38,27 +38,29 @@ def test_kept_lists_are_those_of_a_new_engine(refs, rounds, seed, agent, offered
         assert unloads == fresh._unloads(), (self.player, self.phase, move)
         seen["loads"] += len(loads)
         seen["unloads"] += len(unloads)
-        assert self._later_zones() == fresh._later_zones(), (self.player, self.phase, move)
-        for cost in {self._ur[uid].carrier_cost for uid in self._my_air}:
-            assert self._landing(cost) == fresh._landing(cost), (self.player, self.phase, move, cost)
+        # what is kept, read without working anything out on the kept engine (which would mend it)
+        if self._later is not None:
+            assert self._later == fresh._later_zones(), (self.player, self.phase, move)
+        for cost, found in self._landing_cache.items():
+            assert found == fresh._landing(cost), (self.player, self.phase, move, cost)
             seen["landings"] += 1
     monkeypatch.setattr(MovementEngine, "apply", compared)
     game = make_game(refs, seed=seed, rounds=rounds, default_agent=agent)
     game.run(rounds)
     # many moves were compared, with loads (or unloads) on offer among them
-    assert seen["moves"] > 50 and seen[offered] > 0 and seen["landings"] > 50, seen
+    assert seen["moves"] > 50 and seen[offered] > 0 and seen["landings"] > 20, seen
 
 
 def test_an_air_unit_standing_where_it_may_land_reaches_a_space_in_combat_move(monkeypatch):
     """`_can_reach`'s short cut in combat move (an air unit with 2 or more movement left in a land
-    territory it may land in) answers as the full landing search does."""
+    territory it may land in, or with 1 or more next to one) answers as the full landing search does."""
     taken = []
     kept = MovementEngine._can_reach
 
     def compared(self, unit, rules):
         answer = kept(self, unit, rules)
         left = rules.movement - unit.moved
-        if rules.domain == "air" and self.combat and left >= 2 and self._lands_in(unit.space):
+        if rules.domain == "air" and self.combat and self._lands_near(unit.space, left):
             assert answer and self._air_walk(unit, rules, left) != {}, (self.player, unit)
             taken.append(unit.id)
         return answer
@@ -66,3 +68,21 @@ def test_an_air_unit_standing_where_it_may_land_reaches_a_space_in_combat_move(m
     game = make_game(["aar/house-rules@1"], seed=5, rounds=4, default_agent="random")
     game.run(4)
     assert len(taken) > 20
+
+
+@pytest.mark.parametrize("refs,rounds,seed", [(["aar/house-rules@1"], 5, 1), (["g40/house-rules@1"], 2, 2)])
+def test_the_moves_of_a_unit_are_those_a_new_engine_gives(refs, rounds, seed, monkeypatch):
+    """What the agent is offered for the unit it picked (`moves_of`: the reach worked out from
+    the kept landing distances, carrier zones and rooms) is what a new engine offers."""
+    asked = []
+    kept = MovementEngine.moves_of
+
+    def compared(self, unit_id):
+        answer = kept(self, unit_id)
+        assert answer == kept(MovementEngine(self.state, self.rules, self.player, self.phase), unit_id), unit_id
+        asked.append(self._ur[unit_id].domain)
+        return answer
+    monkeypatch.setattr(MovementEngine, "moves_of", compared)
+    game = make_game(refs, seed=seed, rounds=rounds, default_agent="random")
+    game.run(rounds)
+    assert len(asked) > 100 and asked.count("air") > 10

@@ -307,7 +307,9 @@ class AirPart:
         carriers of the side."""
         rooms = self._room
         if rooms is None:
-            return False  # nothing computed from carrier room yet
+            # nothing computed from carrier room yet, but the zones carriers can still reach may be
+            # kept from before (`apply` keeps them while no carrier moves)
+            return self._later is not None and any(self._ur[u.id].carrier_capacity for u in units)
         for unit in units:
             rules = self._ur[unit.id]
             if rules.carrier_capacity:

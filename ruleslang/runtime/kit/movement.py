@@ -354,14 +354,21 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
             return bool(found)
         known = self._air_any.get(key)
         if known is None:
-            if self.combat and left >= 2 and self._lands_in(unit.space):
-                # a land territory it may land in, where it stands: a flight to any space next to it
-                # leaves one step, enough to come back (no landing search over the whole map)
-                known = True
+            if self.combat and self._lands_near(unit.space, left):
+                known = True  # (no landing search over the whole map)
             else:
                 known = self._air_walk(unit, rules, left, first_only=True) != {}
             self._air_any[key] = known
         return known
+
+    def _lands_near(self, start: str, left: int) -> bool:
+        """In combat move, for an air unit in `start` with `left` movement: True when it stands in
+        a land territory where it may land and has two steps (a flight to a space next to it, and
+        back), or a land territory next to it is one where it may land (it flies there); False:
+        it may still reach a space, as the full landing search (`_air_walk`) finds."""
+        if left >= 2 and self._lands_in(start):
+            return True
+        return left >= 1 and any(self._lands_in(there) for there in self.board.air[start])
 
     def _lands_in(self, start: str) -> bool:
         """Whether `start` is a land territory from which `_landing`'s search starts for every air
