@@ -86,3 +86,24 @@ def test_the_moves_of_a_unit_are_those_a_new_engine_gives(refs, rounds, seed, mo
     game = make_game(refs, seed=seed, rounds=rounds, default_agent="random")
     game.run(rounds)
     assert len(asked) > 100 and asked.count("air") > 10
+
+
+def test_the_rules_a_phase_starts_with_are_those_its_settings_give(monkeypatch):
+    """A phase's `MovementRules` starts with the kinds' rules kept from earlier phases (`known`):
+    each is the one the phase's settings give (`unit_rules_of`, itself compared with a computation
+    from nothing in test_unit_rules_kept.py)."""
+    from ruleslang.runtime.kit import moves
+    real = moves.movement_rules_of
+    seeded = []
+
+    def compared(ctx, config, span, allied, capture=None):
+        rules = real(ctx, config, span, allied, capture)
+        seeded.append(len(rules._rules_cache))
+        given = moves.unit_rules_of(ctx, config)
+        for kind in sorted({(u.type, u.owner) for u in ctx.state.units}):
+            assert rules.unit_rules(*kind) == given(*kind), kind
+        return rules
+    monkeypatch.setattr(moves, "movement_rules_of", compared)
+    game = make_game(["aar/house-rules@1"], seed=4, rounds=3, default_agent="random")
+    game.run(3)
+    assert len(seeded) >= 20 and max(seeded) > 10

@@ -114,7 +114,8 @@ class MovementRules:
     `at_war(a, b)`, when given, tells whether player `b`, not on `a`'s side, is at war with `a`:
     the units of a player at peace with the mover neither block nor stop its units, and share
     spaces with them without a battle; by default every player not on its side is an enemy.
-    Answers are cached: build a new `MovementRules` when the rulesets' answers may change.
+    Answers are cached: build a new `MovementRules` when the rulesets' answers may change
+    (`known` gives some of them from the start).
     """
 
     def __init__(self, unit_rules: Callable[[str, str], UnitRules], allied: Callable[[str, str], bool],
@@ -126,7 +127,8 @@ class MovementRules:
                  airborne_to: Callable[[str, str], bool] | None = None,
                  taken_over: Callable[[str, str], bool] | None = None,
                  at_war: Callable[[str, str], bool] | None = None,
-                 releases_air: Callable[[Unit], bool] | None = None):
+                 releases_air: Callable[[Unit], bool] | None = None,
+                 known: dict[tuple[str, str], UnitRules] | None = None):
         self._unit_rules = unit_rules
         self._allied = allied
         self.capture = capture
@@ -139,7 +141,11 @@ class MovementRules:
         self.taken_over = taken_over
         self._at_war = at_war
         self.releases_air = releases_air
-        self._rules_cache: dict[tuple[str, str], UnitRules] = {}
+        # `known`: answers of `unit_rules` already worked out, by (unit type, owner) (the move
+        # rules kept from earlier phases), so that the engine's first look-up of each kind in a
+        # phase is one dictionary read
+        self._rules_cache: dict[tuple[str, str], UnitRules] = (
+            {} if not known else {key: found for key, found in known.items() if isinstance(found, UnitRules)})
         self._allied_cache: dict[tuple[str, str], bool] = {}
 
     def unit_rules(self, unit_type: str, owner: str) -> UnitRules:

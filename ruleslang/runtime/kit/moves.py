@@ -142,13 +142,15 @@ def at_war_of(config):
 def movement_rules_of(ctx, config, span, allied, capture=None):
     """The engine's `MovementRules` for one move phase, from its settings (read once);
     `allied(a, b)` tells whether two players are on the same side."""
-    return MovementRules(unit_rules_of(ctx, config), allied, capture=capture, policy=move_policy_of(config, span),
+    rules = unit_rules_of(ctx, config)
+    return MovementRules(rules, allied, capture=capture, policy=move_policy_of(config, span),
                          landing=space_condition(config, "landing"),
                          raid_target=space_condition(config, "raid_target"),
                          takes_landings=takes_landings_of(config), airborne_from=airborne_from_of(config),
                          airborne_to=space_condition(config, "airborne_to"),
                          taken_over=space_condition(config, "taken_over"), at_war=at_war_of(config),
-                         releases_air=takes_landings_of(config, "releases_air"))
+                         releases_air=takes_landings_of(config, "releases_air"),
+                         known=config.kept("unit_rules"))  # the kinds' rules kept from earlier phases
 
 
 def _blitz_capture(ctx, game):
