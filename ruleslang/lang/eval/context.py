@@ -182,7 +182,8 @@ class EvalContext:
         # A game state keeps plain data (names, numbers), so saves stay JSON; keys are compared as
         # text, so a scenario's `1:` or `"1":` and a rule's 1 are the same key.
         store = self._counter_store(name)
-        raw_key = tuple([counter_key(k) for k in key])
+        # (most keys are players and spaces: their names without a call)
+        raw_key = tuple([k.name if type(k) is EnumValue else counter_key(k) for k in key])
         if raw_key in store:
             raw = store[raw_key]
             # an int, bool or text counter holding a value of its own type is read as it is (what

@@ -291,7 +291,7 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
 
     def _blocked(self, unit: Unit, rules: UnitRules) -> str | None:
         """Why a unit cannot make a "move" this phase (None: it may)."""
-        if not self._own(unit):
+        if unit.owner != self.player and not self._own(unit):  # (most are the player's own: no call)
             return f"it belongs to {unit.owner}"
         if self.combat and not rules.moves_in_combat:
             return "it moves only in non-combat move"

@@ -68,7 +68,7 @@ class TransportPart:
         return {"ally_unload": {"player": self.player, "round": self.state.round, "to": territory, "in": self.phase}}
 
     def _transport_problem(self, transport: Unit, for_unload: bool) -> str | None:
-        if not self._own(transport):
+        if transport.owner != self.player and not self._own(transport):
             # an ally's transport: its own flags are of its owner's turn
             done = self._ally_unload(transport)
             if done is not None:
@@ -95,7 +95,7 @@ class TransportPart:
             return "it cannot be carried"
         if self.board.is_sea[unit.space]:
             return "it is already aboard a transport"
-        if not self._own(unit):
+        if unit.owner != self.player and not self._own(unit):
             return None if self.policy.loads_allied and self._ally.get(unit.owner, False) else \
                 f"it belongs to {unit.owner}"
         flags = unit.flags
@@ -138,8 +138,9 @@ class TransportPart:
         by_space = None
         allies = None
         board = self.board
+        ur = self._ur
         for transport in self._loadable_transports():
-            rules = self._rules(transport)
+            rules = ur[transport.id]
             zone = transport.space
             if (rules.transport_capacity <= 0 or not board.is_sea[zone] or zone in self._blocking
                     or self._transport_problem(transport, False) is not None):
@@ -156,7 +157,7 @@ class TransportPart:
                 for unit in by_space.get(territory, []) + (allies.get(territory, []) if own else []):
                     if ids is not None and unit.id in ids:
                         continue
-                    unit_rules = self._rules(unit)
+                    unit_rules = ur[unit.id]
                     if (0 < unit_rules.transport_cost <= room
                             and self._load_problem(unit, unit_rules) is None):
                         if ids is not None:
