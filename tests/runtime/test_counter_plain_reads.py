@@ -1,7 +1,8 @@
-"""An int, bool or text counter holding a value of its own type is read as it is (issue 15,
-session 9: `EvalContext.counter` skips `convert_data` for it). Every counter read of a random
-house-rules game gives what the full conversion gives, and values of another type still go
-through it (a stored number that is not the counter's type is refused as before)."""
+"""An int, bool or text counter holding a value of its own type is read as it is, and an
+enumeration counter's names are converted once each (issue 15, session 9: `EvalContext.counter`
+skips `convert_data` for them). Every counter read of a random house-rules game gives what the
+full conversion gives, and values of another type still go through it (a stored number that is
+not the counter's type is refused as before)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from ruleslang.lang.eval.context import EvalContext, counter_key
 
 
 def test_every_read_is_the_full_conversion(monkeypatch):
-    reads = {"plain": 0, "converted": 0}
+    reads = {"plain": 0, "names": 0, "converted": 0}
     read = EvalContext.counter
 
     def compared(self, name, key, reader=None):
@@ -25,12 +26,13 @@ def test_every_read_is_the_full_conversion(monkeypatch):
                 full = self.compiled.convert_data(store[raw_key], self.compiled.symbols[name].type, f"counter {name}",
                                                   units=self._unit_value_by_id)
                 assert answer == full and type(answer) is type(full), (name, key)
-                reads["plain" if self._counter_plain.get(name) else "converted"] += 1
+                kind = self._counter_plain.get(name)
+                reads["converted" if kind is None else "names" if type(kind) is dict else "plain"] += 1
         return answer
     monkeypatch.setattr(EvalContext, "counter", compared)
     game = make_game(["aar/house-rules@1"], seed=2, rounds=3, default_agent="random")
     game.run(3)
-    assert reads["plain"] > 100 and reads["converted"] > 0, reads
+    assert reads["plain"] > 100 and reads["names"] > 10, reads
 
 
 def test_a_stored_value_of_another_type_is_still_refused():
@@ -43,3 +45,19 @@ def test_a_stored_value_of_another_type_is_still_refused():
     game.state.set_counter("last_raid", ("British",), "three")
     with pytest.raises(EvalError):
         ctx.counter("last_raid", (uk,))
+
+
+def test_an_enumeration_counter_reads_each_name_once_and_refuses_a_name_it_does_not_know():
+    game = make_game(["aar/house-rules@1"])
+    ctx = game.ctx
+    key = (7,)
+    game.state.set_counter("fighter_zone", ("7",), "7 Sea Zone")
+    first = ctx.counter("fighter_zone", key)
+    assert first == ctx.space_values["7 Sea Zone"]
+    game.state.set_counter("fighter_zone", ("8",), "7 Sea Zone")
+    assert ctx.counter("fighter_zone", (8,)) is first                 # converted once
+    game.state.set_counter("fighter_zone", ("7",), None)
+    assert ctx.counter("fighter_zone", key) is None
+    game.state.set_counter("fighter_zone", ("7",), "Atlantis")
+    with pytest.raises(EvalError):
+        ctx.counter("fighter_zone", key)

@@ -31,6 +31,18 @@ def counter_key(value) -> str:
 # The counter types whose stored values are their language values (`convert_data` returns them
 # unchanged when they are of exactly this Python type).
 _PLAIN = ((T.INT, int), (T.BOOL, bool), (T.TEXT, str))
+_NOT_READ = object()
+
+
+def _plain_reading(typ):
+    """How a counter of type `typ` is read without `convert_data` (`EvalContext.counter`): the
+    Python type of values read as they are, a dict to keep an enumeration's values by name (an
+    enumeration or an optional one: the value of a name is fixed for a program), or None."""
+    found = next((py for t, py in _PLAIN if typ == t), None)
+    if found is not None:
+        return found
+    inner = typ.inner if isinstance(typ, T.OptionalType) else typ
+    return {} if isinstance(inner, T.EnumType) else None
 
 
 class _NoBoard:
@@ -91,7 +103,9 @@ class EvalContext:
         self.runtime_procedures: dict[str, Callable] = {}
         self.collector = None
         self._counter_cache: dict[str, tuple] = {}  # name -> (counters, its entries, writes, entries by text key)
-        self._counter_plain: dict[str, type | None] = {}  # name -> the Python type its values are read as they are
+        # name -> how its stored values are read: a Python type (read as they are), a dict (an
+        # enumeration counter: each name's value, converted once), None (`convert_data` each time)
+        self._counter_plain: dict[str, type | dict | None] = {}
         self.running: list[str] = []
         self.winner: tuple[EnumValue, str] | None = None
 
@@ -187,13 +201,21 @@ class EvalContext:
         if raw_key in store:
             raw = store[raw_key]
             # an int, bool or text counter holding a value of its own type is read as it is (what
-            # `convert_data` gives for it): most counters are numbers read in the rules' loops
+            # `convert_data` gives for it): most counters are numbers read in the rules' loops; an
+            # enumeration counter's names (or none) are converted once each
             plain = self._counter_plain.get(name, False)
             if plain is False:
-                typ = self.compiled.symbols[name].type
-                plain = self._counter_plain[name] = next((py for t, py in _PLAIN if typ == t), None)
-            if plain is not None and type(raw) is plain:
-                return raw
+                plain = self._counter_plain[name] = _plain_reading(self.compiled.symbols[name].type)
+            if plain is not None:
+                if type(plain) is dict:
+                    if raw is None or type(raw) is str:
+                        found = plain.get(raw, _NOT_READ)
+                        if found is _NOT_READ:
+                            found = plain[raw] = self.compiled.convert_data(
+                                raw, self.compiled.symbols[name].type, f"counter {name}")
+                        return found
+                elif type(raw) is plain:
+                    return raw
             units = self._unit_value_by_id if reader is None else reader.unit_value_by_id
             return self.compiled.convert_data(raw, self.compiled.symbols[name].type, f"counter {name}", units=units)
         return self.compiled.counter_default(reader or self, name, key)
