@@ -23,7 +23,7 @@ def _index(engine) -> dict[str, list[int]]:
                                                             (["g40/house-rules@1"], 2, 1, "random", "loads"),
                                                             (["aar/house-rules@1"], 3, 1, "heuristic", "unloads")])
 def test_kept_lists_are_those_of_a_new_engine(refs, rounds, seed, agent, offered, monkeypatch):
-    seen = {"moves": 0, "loads": 0, "unloads": 0, "landings": 0}
+    seen = {"moves": 0, "loads": 0, "unloads": 0, "landings": 0, "may_load": 0}
     kept_apply = MovementEngine.apply
 
     def compared(self, move):
@@ -39,6 +39,11 @@ def test_kept_lists_are_those_of_a_new_engine(refs, rounds, seed, agent, offered
         seen["loads"] += len(loads)
         seen["unloads"] += len(unloads)
         # what is kept, read without working anything out on the kept engine (which would mend it)
+        if self._may_load is not None:
+            may_load: set[int] = set()
+            fresh._loads(may_load)
+            assert self._may_load == may_load, (self.player, self.phase, move)
+            seen["may_load"] += 1
         if self._later is not None:
             assert self._later == fresh._later_zones(), (self.player, self.phase, move)
         for cost, found in self._landing_cache.items():
@@ -48,7 +53,7 @@ def test_kept_lists_are_those_of_a_new_engine(refs, rounds, seed, agent, offered
     game = make_game(refs, seed=seed, rounds=rounds, default_agent=agent)
     game.run(rounds)
     # many moves were compared, with loads (or unloads) on offer among them
-    assert seen["moves"] > 50 and seen[offered] > 0 and seen["landings"] > 20, seen
+    assert seen["moves"] > 50 and seen[offered] > 0 and seen["landings"] > 20 and seen["may_load"] > 20, seen
 
 
 def test_an_air_unit_standing_where_it_may_land_reaches_a_space_in_combat_move(monkeypatch):

@@ -256,6 +256,7 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         self._boardable: list[Unit] | None = None          # `_loadable_transports`
         self._by_space: dict[str, list[Unit]] | None = None  # `_mine_by_space`, moved along by `apply`
         self._laden: list[Unit] | None = None              # the side's units with cargo (`_unloads`)
+        self._may_load: set[int] | None = None             # ids of the units that may load (`movable_units`)
         self._land_spots: list[str] | None = None  # land territories air units may land in (`_landing`)
         self._reset_air()
         self._version = state.version
@@ -506,7 +507,11 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
                 loads, unloads = self._transfers
                 ids.update(m.units[0] for m in loads)
             else:  # the units that may load, without making every load
-                self._loads(ids)
+                may_load = self._may_load
+                if may_load is None:  # kept across moves that move no transport and no unit it carries
+                    may_load = self._may_load = set()
+                    self._loads(may_load)
+                ids |= may_load
                 unloads = self._unloads()
             ids.update(m.units[0] for m in unloads)
             if self.combat:  # a land unit whose one move is a flight (`airborne_moves`)
@@ -665,6 +670,9 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         self._follow(units, path[0])
         if move.kind in ("load", "unload"):
             self._laden = None  # cargo came aboard or went ashore
+            self._may_load = None
+        elif self._may_load is not None and self._moves_cargo(units):
+            self._may_load = None
         dirty = self._dirty
         dirty.update(unit.id for unit in units if self._own(unit))
         for unit in units:
@@ -682,6 +690,17 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         can_move = self._can_move
         for uid in dirty:
             can_move.pop(uid, None)
+
+    def _moves_cargo(self, units: list[Unit]) -> bool:
+        """Whether a move of `units` may change which units may load: one of them (or of what they
+        carry) is a transport or a unit transports carry (its place, its movement, its flags)."""
+        ur, by_id = self._ur, self._by_id
+        for unit in units:
+            for moved in (unit, *(by_id[cid] for cid in unit.cargo)):
+                rules = ur[moved.id]
+                if rules.transport_capacity > 0 or rules.transport_cost > 0:
+                    return True
+        return False
 
     def _follow(self, units: list[Unit], start: str) -> None:
         """The player's units by space (`_mine_by_space`) after a move of `units` (and their cargo)
