@@ -112,3 +112,29 @@ def test_the_rules_a_phase_starts_with_are_those_its_settings_give(monkeypatch):
     game = make_game(["aar/house-rules@1"], seed=4, rounds=3, default_agent="random")
     game.run(3)
     assert len(seeded) >= 20 and max(seeded) > 10
+
+
+@pytest.mark.parametrize("refs", [["aar/house-rules@1"], ["g40/house-rules@1"]])
+def test_the_kept_move_policy_is_the_one_the_settings_give_now(refs, monkeypatch):
+    """A phase's `MovePolicy` is read through `ProcedureConfig.kept_value` (kept across phases while
+    what each setting read is unchanged): at every move phase it equals the one read afresh."""
+    from ruleslang.runtime.kit import moves
+    real = moves.move_policy_of
+    phases = []
+
+    class Fresh:  # the settings read now, nothing kept
+        def __init__(self, config):
+            self.config = config
+
+        def kept_value(self, name, default=None):
+            return self.config.value(name, default)
+
+    def compared(config, span):
+        policy = real(config, span)
+        assert policy == real(Fresh(config), span)
+        phases.append(policy)
+        return policy
+    monkeypatch.setattr(moves, "move_policy_of", compared)
+    game = make_game(refs, seed=3, rounds=2, default_agent="random")
+    game.run(2)
+    assert len(phases) >= 10
