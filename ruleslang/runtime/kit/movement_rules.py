@@ -141,11 +141,10 @@ class MovementRules:
         self.taken_over = taken_over
         self._at_war = at_war
         self.releases_air = releases_air
-        # `known`: answers of `unit_rules` already worked out, by (unit type, owner) (the move
-        # rules kept from earlier phases), so that the engine's first look-up of each kind in a
-        # phase is one dictionary read
-        self._rules_cache: dict[tuple[str, str], UnitRules] = (
-            {} if not known else {key: found for key, found in known.items() if isinstance(found, UnitRules)})
+        # `known`: `UnitRules` already worked out, by (unit type, owner) (the move rules kept from
+        # earlier phases, made as UnitRules by kit/moves.py), so that the engine's first look-up of
+        # each kind in a phase is one dictionary read
+        self._rules_cache: dict[tuple[str, str], UnitRules] = dict(known) if known else {}
         self._allied_cache: dict[tuple[str, str], bool] = {}
 
     def unit_rules(self, unit_type: str, owner: str) -> UnitRules:
