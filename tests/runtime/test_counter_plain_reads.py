@@ -61,3 +61,11 @@ def test_an_enumeration_counter_reads_each_name_once_and_refuses_a_name_it_does_
     game.state.set_counter("fighter_zone", ("7",), "Atlantis")
     with pytest.raises(EvalError):
         ctx.counter("fighter_zone", key)
+
+
+def test_text_keys_are_those_counter_key_gives():
+    from ruleslang.lang.eval.context import _text_key, counter_key
+    game = make_game(["aar/house-rules@1"])
+    uk, sz = game.ctx.player_values["British"], game.ctx.space_values["7 Sea Zone"]
+    for key in [(uk,), (7,), (True,), ("x",), (uk, sz), (sz, 3), (False, uk), (uk, sz, 2), (), (1.5, "a", uk, True)]:
+        assert _text_key(key) == tuple(counter_key(k) for k in key), key

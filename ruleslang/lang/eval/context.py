@@ -45,6 +45,19 @@ def _plain_reading(typ):
     return {} if isinstance(inner, T.EnumType) else None
 
 
+def _text_key(key: tuple) -> tuple:
+    """`tuple(counter_key(k) for k in key)`, with the names of players and spaces (most key parts)
+    read without a call, and keys of one or two parts (most keys) made without a loop."""
+    n = len(key)
+    if n == 1:
+        a = key[0]
+        return (a.name if type(a) is EnumValue else counter_key(a),)
+    if n == 2:
+        a, b = key
+        return (a.name if type(a) is EnumValue else counter_key(a), b.name if type(b) is EnumValue else counter_key(b))
+    return tuple([k.name if type(k) is EnumValue else counter_key(k) for k in key])
+
+
 class _NoBoard:
     """The board of an evaluation without one: every query is a located E530."""
 
@@ -196,8 +209,7 @@ class EvalContext:
         # A game state keeps plain data (names, numbers), so saves stay JSON; keys are compared as
         # text, so a scenario's `1:` or `"1":` and a rule's 1 are the same key.
         store = self._counter_store(name)
-        # (most keys are players and spaces: their names without a call)
-        raw_key = tuple([k.name if type(k) is EnumValue else counter_key(k) for k in key])
+        raw_key = _text_key(key)
         if raw_key in store:
             raw = store[raw_key]
             # an int, bool or text counter holding a value of its own type is read as it is (what
