@@ -69,3 +69,41 @@ def test_text_keys_are_those_counter_key_gives():
     uk, sz = game.ctx.player_values["British"], game.ctx.space_values["7 Sea Zone"]
     for key in [(uk,), (7,), (True,), ("x",), (uk, sz), (sz, 3), (False, uk), (uk, sz, 2), (), (1.5, "a", uk, True)]:
         assert _text_key(key) == tuple(counter_key(k) for k in key), key
+
+
+@pytest.mark.parametrize("refs,rounds", [(["aar/house-rules@1"], 3), (["g40/house-rules@1"], 1)])
+def test_entries_written_in_place_are_those_built_again(refs, rounds, monkeypatch):
+    """A write through the context to a counter whose keys are all text updates the kept entries
+    in place (`EvalContext.set_counter`): after every write of a game they are the entries built
+    again from the state."""
+    written = {"in place": 0}
+    write = EvalContext.set_counter
+
+    def compared(self, name, key, value):
+        write(self, name, key, value)
+        cached = self._counter_cache.get(name)
+        state = self.state
+        if (cached is not None and cached[0] is state.counters and cached[1] is state.counters.get(name)
+                and cached[2] == state.counter_writes.get(name, 0)):
+            built = {tuple(counter_key(k) for k in raw): v for raw, v in state.counters[name].items()}
+            assert cached[3] == built, name
+            written["in place"] += 1
+    monkeypatch.setattr(EvalContext, "set_counter", compared)
+    game = make_game(refs, seed=1, rounds=rounds, default_agent="random")
+    game.run(rounds)
+    assert written["in place"] > 20, written
+
+
+def test_a_counter_with_a_key_not_in_text_is_built_again_after_a_write():
+    game = make_game(["aar/house-rules@1"])
+    ctx, state = game.ctx, game.state
+
+    def built(key):  # the entry the full computation finds: the last raw key of that text
+        return {tuple(counter_key(k) for k in raw): v for raw, v in state.counters["last_raid"].items()}[key]
+    state.counters["last_raid"] = {("7",): 1, (7,): 3}   # a scenario may give a key as a number
+    assert ctx.counter("last_raid", (7,)) == built(("7",)) == 3
+    ctx.set_counter("last_raid", (7,), 2)                 # written under the text key, first in the dict
+    assert ctx.counter("last_raid", (7,)) == built(("7",))
+    uk = ctx.player_values["British"]
+    ctx.set_counter("last_raid", (uk,), 5)
+    assert ctx.counter("last_raid", (uk,)) == 5 and ctx.counter("last_raid", (7,)) == built(("7",))

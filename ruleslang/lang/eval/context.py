@@ -256,12 +256,26 @@ class EvalContext:
         if cached is not None and cached[0] is counters and cached[1] is raw_store and cached[2] == writes:
             return cached[3]
         store = {tuple(counter_key(k) for k in raw): v for raw, v in (raw_store or {}).items()}
-        self._counter_cache[name] = (counters, raw_store, writes, store)
+        # whether every key the state holds is text already (then each is its own text key, and a
+        # write through `set_counter` is made in the kept entries too, not by building them again)
+        texts = all(type(raw) is tuple and all(type(k) is str for k in raw) for raw in (raw_store or ()))
+        self._counter_cache[name] = (counters, raw_store, writes, store, texts)
         return store
 
     def set_counter(self, name: str, key: tuple, value) -> None:
         if self.state is not None:
-            self.state.set_counter(name, tuple(counter_key(k) for k in key), to_json(value))
+            state = self.state
+            raw_key, raw = _text_key(key), to_json(value)
+            cached = self._counter_cache.get(name)
+            counters = state.counters
+            entries = counters.get(name)
+            kept = (cached is not None and cached[4] and cached[0] is counters and cached[1] is entries
+                    and entries is not None and cached[2] == state.counter_writes.get(name, 0))
+            state.set_counter(name, raw_key, raw)
+            if kept and counters.get(name) is entries:
+                # the kept entries, written as the state's were (its keys are their own text keys)
+                cached[3][raw_key] = raw
+                self._counter_cache[name] = (counters, entries, state.counter_writes.get(name, 0), cached[3], True)
         else:
             self.counters.setdefault(name, {})[key] = value
             self.host.log("counter", name=name, key=[counter_key(k) for k in key], value=to_json(value))
