@@ -76,6 +76,7 @@ class BoardQueries:
         self.graph = map_graph(state.map)
         self._version = -1
         self._quiet = -1
+        self._places = -1
         self._units_seen: list[Unit] | None = None
         self._refresh()
 
@@ -85,11 +86,17 @@ class BoardQueries:
             return
         # the units' index and answers stay when every change since was an event that changes no
         # unit (counters, treasury, income, the log: `GameState.quiet_changes`) on the same list
-        units_stay = (state.quiet_changes - self._quiet == state.version - self._version
-                      and self._units_seen is state.units)
-        self._version, self._quiet, self._units_seen = state.version, state.quiet_changes, state.units
-        if not units_stay:
+        steps = state.version - self._version
+        same_list = self._units_seen is state.units
+        units_stay = same_list and state.quiet_changes - self._quiet == steps
+        # the index of units by place stays, too, when every change since left each unit where it
+        # stood (`GameState.places_kept`: hits, flags, owners and control may have changed)
+        places_stay = same_list and state.places_kept - self._places == steps
+        self._version, self._quiet, self._places, self._units_seen = (state.version, state.quiet_changes,
+                                                                      state.places_kept, state.units)
+        if not places_stay:
             self._units_by_space: dict[str, list[Unit]] | None = None
+        if not units_stay:
             self._unit_answers: dict[Hashable, object] = {}
         self._components: dict[Hashable, dict[str, tuple[str, ...]]] = {}
         self._verdicts: dict[Hashable, dict[str, bool]] = {}
@@ -304,6 +311,8 @@ class BoardQueries:
             pool = self._units_by_space.get(self._space(space), [])
         else:
             pool = self._units_by_id
+        if owner is None and unit_type is None and has_tag is None:
+            return list(pool)
         return [u for u in pool
                 if (owner is None or u.owner == owner)
                 and (unit_type is None or u.type == unit_type)

@@ -35,6 +35,10 @@ TURN_FLAGS = ("combat_moved", "in_battle", "bombing", "loaded_this_turn", "unloa
 # Events that change no unit: queries of the units keep their answers across them
 # (`GameState.quiet_changes`, board/queries.py).
 UNITS_UNCHANGED = frozenset({"counter", "log", "treasury", "income"})
+# Events after which the board holds the same units, each where it stood (they may have changed
+# otherwise: hits, moves, flags, cargo, owner): readers keep their index of units by place across
+# them (`GameState.places_kept`, board/queries.py).
+UNITS_IN_PLACE = UNITS_UNCHANGED | frozenset({"control", "update_units", "owner", "factory", "phase", "round", "turn"})
 
 
 class BoardError(Exception):
@@ -167,6 +171,7 @@ class GameState:
         # the version did, every change since was one of those (a change made otherwise steps the
         # version alone)
         self.quiet_changes = 0
+        self.places_kept = 0  # the same for the events in UNITS_IN_PLACE
         self.next_unit_id = 1
         self._unit_index: dict[int, Unit] | None = None   # id -> unit, for the list `_indexed`
         self._indexed: list[Unit] | None = None
@@ -283,6 +288,11 @@ class GameState:
             self._indexed = self.units
         return by_id
 
+    def unit_index(self) -> dict[int, Unit]:
+        """The board's units by id: the state's own index, kept until units come or go (read it, do
+        not change it)."""
+        return self._index()
+
     def unit_or_none(self, unit_id: int) -> Unit | None:
         """The unit with this id, or None when none is on the board."""
         return self._index().get(unit_id)
@@ -299,8 +309,10 @@ class GameState:
         event = {"kind": event_kind, **data}
         self.events.append(event)
         self.version += 1
-        if event_kind in UNITS_UNCHANGED:
-            self.quiet_changes += 1
+        if event_kind in UNITS_IN_PLACE:
+            self.places_kept += 1
+            if event_kind in UNITS_UNCHANGED:
+                self.quiet_changes += 1
         return event
 
     def unit(self, unit_id: int) -> Unit:

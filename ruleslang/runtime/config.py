@@ -211,6 +211,14 @@ class ProcedureConfig:
             return default
         return self._fn(name)(self._env())
 
+    def kept_value(self, name: str, default: Any = None) -> Any:
+        """A plain setting, as `value` gives it, kept across phases while what it read is unchanged
+        (`lasting`: most are constants); for a caller that asks once, at the start of its phase."""
+        if name not in self.fields:
+            return default
+        fn = self._fn(name)
+        return self.lasting(("value", name), lambda reader: fn([reader] + [None] * (self.size - 1)))
+
     def text(self, name: str, default: str | None = None) -> str | None:
         return self.value(name, default)
 

@@ -164,13 +164,19 @@ def _units_impl(ctx, space=None, owner=None, type=None, tag=None):
     if found is not None:
         return found
     out = []
+    tagged: dict[str, bool] = {}  # a type's tags asked once per question, not once per unit
     for unit in board.units(where):
         if owners is not None and unit.owner not in owners:
             continue
-        if types_ is not None and unit.type not in types_:
+        kind = unit.type
+        if types_ is not None and kind not in types_:
             continue
-        if tags is not None and not ctx.unit_has_any_tag(unit.type, tags):
-            continue
+        if tags is not None:
+            ok = tagged.get(kind)
+            if ok is None:
+                ok = tagged[kind] = ctx.unit_has_any_tag(kind, tags)
+            if not ok:
+                continue
         out.append(make(unit))
     found = memo[key] = tuple(out)
     return found

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable
 
 from ruleslang.base.errors import EvalError
+from ruleslang.lang import types as T
 from ruleslang.lang.eval.host import Host
 from ruleslang.lang.values import EnumValue, LSet, UnitValue, to_json
 
@@ -25,6 +26,36 @@ def counter_key(value) -> str:
     if isinstance(value, UnitValue):
         return str(value.id)
     return str(value)
+
+
+# The counter types whose stored values are their language values (`convert_data` returns them
+# unchanged when they are of exactly this Python type).
+_PLAIN = ((T.INT, int), (T.BOOL, bool), (T.TEXT, str))
+_NOT_READ = object()
+
+
+def _plain_reading(typ):
+    """How a counter of type `typ` is read without `convert_data` (`EvalContext.counter`): the
+    Python type of values read as they are, a dict to keep an enumeration's values by name (an
+    enumeration or an optional one: the value of a name is fixed for a program), or None."""
+    found = next((py for t, py in _PLAIN if typ == t), None)
+    if found is not None:
+        return found
+    inner = typ.inner if isinstance(typ, T.OptionalType) else typ
+    return {} if isinstance(inner, T.EnumType) else None
+
+
+def _text_key(key: tuple) -> tuple:
+    """`tuple(counter_key(k) for k in key)`, with the names of players and spaces (most key parts)
+    read without a call, and keys of one or two parts (most keys) made without a loop."""
+    n = len(key)
+    if n == 1:
+        a = key[0]
+        return (a.name if type(a) is EnumValue else counter_key(a),)
+    if n == 2:
+        a, b = key
+        return (a.name if type(a) is EnumValue else counter_key(a), b.name if type(b) is EnumValue else counter_key(b))
+    return tuple([k.name if type(k) is EnumValue else counter_key(k) for k in key])
 
 
 class _NoBoard:
@@ -85,6 +116,9 @@ class EvalContext:
         self.runtime_procedures: dict[str, Callable] = {}
         self.collector = None
         self._counter_cache: dict[str, tuple] = {}  # name -> (counters, its entries, writes, entries by text key)
+        # name -> how its stored values are read: a Python type (read as they are), a dict (an
+        # enumeration counter: each name's value, converted once), None (`convert_data` each time)
+        self._counter_plain: dict[str, type | dict | None] = {}
         self.running: list[str] = []
         self.winner: tuple[EnumValue, str] | None = None
 
@@ -175,11 +209,27 @@ class EvalContext:
         # A game state keeps plain data (names, numbers), so saves stay JSON; keys are compared as
         # text, so a scenario's `1:` or `"1":` and a rule's 1 are the same key.
         store = self._counter_store(name)
-        raw_key = tuple(counter_key(k) for k in key)
+        raw_key = _text_key(key)
         if raw_key in store:
+            raw = store[raw_key]
+            # an int, bool or text counter holding a value of its own type is read as it is (what
+            # `convert_data` gives for it): most counters are numbers read in the rules' loops; an
+            # enumeration counter's names (or none) are converted once each
+            plain = self._counter_plain.get(name, False)
+            if plain is False:
+                plain = self._counter_plain[name] = _plain_reading(self.compiled.symbols[name].type)
+            if plain is not None:
+                if type(plain) is dict:
+                    if raw is None or type(raw) is str:
+                        found = plain.get(raw, _NOT_READ)
+                        if found is _NOT_READ:
+                            found = plain[raw] = self.compiled.convert_data(
+                                raw, self.compiled.symbols[name].type, f"counter {name}")
+                        return found
+                elif type(raw) is plain:
+                    return raw
             units = self._unit_value_by_id if reader is None else reader.unit_value_by_id
-            return self.compiled.convert_data(store[raw_key], self.compiled.symbols[name].type, f"counter {name}",
-                                              units=units)
+            return self.compiled.convert_data(raw, self.compiled.symbols[name].type, f"counter {name}", units=units)
         return self.compiled.counter_default(reader or self, name, key)
 
     def board_unit(self, uid: int):
@@ -206,12 +256,26 @@ class EvalContext:
         if cached is not None and cached[0] is counters and cached[1] is raw_store and cached[2] == writes:
             return cached[3]
         store = {tuple(counter_key(k) for k in raw): v for raw, v in (raw_store or {}).items()}
-        self._counter_cache[name] = (counters, raw_store, writes, store)
+        # whether every key the state holds is text already (then each is its own text key, and a
+        # write through `set_counter` is made in the kept entries too, not by building them again)
+        texts = all(type(raw) is tuple and all(type(k) is str for k in raw) for raw in (raw_store or ()))
+        self._counter_cache[name] = (counters, raw_store, writes, store, texts)
         return store
 
     def set_counter(self, name: str, key: tuple, value) -> None:
         if self.state is not None:
-            self.state.set_counter(name, tuple(counter_key(k) for k in key), to_json(value))
+            state = self.state
+            raw_key, raw = _text_key(key), to_json(value)
+            cached = self._counter_cache.get(name)
+            counters = state.counters
+            entries = counters.get(name)
+            kept = (cached is not None and cached[4] and cached[0] is counters and cached[1] is entries
+                    and entries is not None and cached[2] == state.counter_writes.get(name, 0))
+            state.set_counter(name, raw_key, raw)
+            if kept and counters.get(name) is entries:
+                # the kept entries, written as the state's were (its keys are their own text keys)
+                cached[3][raw_key] = raw
+                self._counter_cache[name] = (counters, entries, state.counter_writes.get(name, 0), cached[3], True)
         else:
             self.counters.setdefault(name, {})[key] = value
             self.host.log("counter", name=name, key=[counter_key(k) for k in key], value=to_json(value))

@@ -166,7 +166,10 @@ class AirPart:
         found = self._landing_cache.get(cost)
         if found is not None:
             return found
-        spots = [s for s in self.board.land_spaces if s not in self._enemy and self._landable(s)]
+        land = self._land_spots
+        if land is None:  # by enemy units and control alone: kept until the next rebuild
+            land = self._land_spots = [s for s in self.board.land_spaces if s not in self._enemy and self._landable(s)]
+        spots = list(land)
         if cost > 0:
             spots += [z for z, room in self._rooms().items()
                       if room >= cost and (self.combat or z not in self._enemy)]
@@ -304,7 +307,9 @@ class AirPart:
         carriers of the side."""
         rooms = self._room
         if rooms is None:
-            return False  # nothing computed from carrier room yet
+            # nothing computed from carrier room yet, but the zones carriers can still reach may be
+            # kept from before (`apply` keeps them while no carrier moves)
+            return self._later is not None and any(self._ur[u.id].carrier_capacity for u in units)
         for unit in units:
             rules = self._ur[unit.id]
             if rules.carrier_capacity:

@@ -182,16 +182,18 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
     def _rebuild(self) -> None:
         state = self.state
         units = state.units
-        self._by_id = {u.id: u for u in units}
+        self._by_id = state.unit_index()  # the state's own (units only move while the engine keeps it)
         lookup = self.rules.unit_rules
-        # a few kinds for many units: each kind's rules, whether the player moves its units and
-        # whether they are enemies, found once here
-        kinds: dict[tuple[str, str], tuple[UnitRules, bool, bool, bool]] = {}
+        # a few kinds for many units: each kind's rules, and what the pass does with its units
+        # (the player moves them; they are enemies: where they stand; they are of the player's
+        # side), found once here
+        kinds: dict[tuple[str, str], tuple] = {}
         foe_spaces: dict[tuple[str, str], set[str]] = {}  # enemy kind -> the spaces its units stand in
         ur = self._ur = {}
         player, ally, foe = self.player, self._ally, self._foe
-        mine = []
-        allied = self._allied_units = []  # the units of the player's side, in the board's order
+        mine: list[Unit] = []
+        allied: list[Unit] = []  # the units of the player's side, in the board's order
+        self._allied_units = allied
         # one pass over the board (it runs once per move phase and after captures): each unit's
         # rules, the player's own units (`_own`), where the enemy units stand
         for u in units:
@@ -200,17 +202,20 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
             if found is None:
                 owner = u.owner
                 rules = lookup(u.type, owner)
-                found = kinds[kind] = (rules, owner == player or (rules.commanded and ally.get(owner, False)),
-                                       foe.get(owner, True), ally.get(owner, False))
-                if found[2]:
+                is_foe = foe.get(owner, True)
+                if is_foe:
                     foe_spaces[kind] = set()
-            ur[u.id] = found[0]
-            if found[1]:
-                mine.append(u)
-            if found[2]:
-                foe_spaces[kind].add(u.space)
-            if found[3]:
-                allied.append(u)
+                found = kinds[kind] = (rules,
+                                       mine if owner == player or (rules.commanded and ally.get(owner, False)) else None,
+                                       foe_spaces[kind] if is_foe else None, allied if ally.get(owner, False) else None)
+            rules, to_mine, to_foe, to_allied = found
+            ur[u.id] = rules
+            if to_mine is not None:
+                to_mine.append(u)
+            if to_foe is not None:
+                to_foe.add(u.space)
+            if to_allied is not None:
+                to_allied.append(u)
         mine.sort(key=id_of)
         self._mine = mine
         self._my_air = [u.id for u in mine if ur[u.id].domain == "air"]
@@ -249,6 +254,10 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         self._movable: list[int] | None = None             # `movable_units`, until a move or a change
         self._can_move: dict[int, bool] = {}               # unit id -> has a "move"/"bomb" move (`movable_units`)
         self._boardable: list[Unit] | None = None          # `_loadable_transports`
+        self._by_space: dict[str, list[Unit]] | None = None  # `_mine_by_space`, moved along by `apply`
+        self._laden: list[Unit] | None = None              # the side's units with cargo (`_unloads`)
+        self._may_load: set[int] | None = None             # ids of the units that may load (`movable_units`)
+        self._land_spots: list[str] | None = None  # land territories air units may land in (`_landing`)
         self._reset_air()
         self._version = state.version
 
@@ -283,7 +292,7 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
 
     def _blocked(self, unit: Unit, rules: UnitRules) -> str | None:
         """Why a unit cannot make a "move" this phase (None: it may)."""
-        if not self._own(unit):
+        if unit.owner != self.player and not self._own(unit):  # (most are the player's own: no call)
             return f"it belongs to {unit.owner}"
         if self.combat and not rules.moves_in_combat:
             return "it moves only in non-combat move"
@@ -346,8 +355,28 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
             return bool(found)
         known = self._air_any.get(key)
         if known is None:
-            known = self._air_any[key] = self._air_walk(unit, rules, left, first_only=True) != {}
+            if self.combat and self._lands_near(unit.space, left):
+                known = True  # (no landing search over the whole map)
+            else:
+                known = self._air_walk(unit, rules, left, first_only=True) != {}
+            self._air_any[key] = known
         return known
+
+    def _lands_near(self, start: str, left: int) -> bool:
+        """In combat move, for an air unit in `start` with `left` movement: True when it stands in
+        a land territory where it may land and has two steps (a flight to a space next to it, and
+        back), or a land territory next to it is one where it may land (it flies there); False:
+        it may still reach a space, as the full landing search (`_air_walk`) finds."""
+        if left >= 2 and self._lands_in(start):
+            return True
+        return left >= 1 and any(self._lands_in(there) for there in self.board.air[start])
+
+    def _lands_in(self, start: str) -> bool:
+        """Whether `start` is a land territory from which `_landing`'s search starts for every air
+        unit (no enemy units; the landing condition holds) and has a space next to it to fly to."""
+        board = self.board
+        return (not board.is_sea[start] and board.passable[start] and bool(board.air[start])
+                and start not in self._enemy and self._landable(start))
 
     def _first_step(self, start: str, rules: UnitRules) -> bool:
         """Whether a land or sea unit in `start` can end a move one step away, as `_land_walk` and
@@ -399,12 +428,13 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
             return []
         reach = self._reach_of(unit, rules)
         uid = (unit.id,)
-        moves = [Move(uid, path) for path in reach.values()]
+        made = Move.of_tuples
+        moves = [made(uid, path) for path in reach.values()]
         if self.combat and rules.domain == "air" and rules.can_bomb:
-            moves += [Move(uid, reach[s], "bomb") for s in self._bomb_targets(reach)]
+            moves += [made(uid, reach[s], "bomb") for s in self._bomb_targets(reach)]
         elif self.combat and rules.domain == "air" and rules.can_escort:
             raided = self._raided()
-            moves += [Move(uid, reach[s], "bomb") for s in reach if s in raided]
+            moves += [made(uid, reach[s], "bomb") for s in reach if s in raided]
         return moves
 
     def escorts_raids(self, unit_id: int) -> bool:
@@ -477,7 +507,11 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
                 loads, unloads = self._transfers
                 ids.update(m.units[0] for m in loads)
             else:  # the units that may load, without making every load
-                self._loads(ids)
+                may_load = self._may_load
+                if may_load is None:  # kept across moves that move no transport and no unit it carries
+                    may_load = self._may_load = set()
+                    self._loads(may_load)
+                ids |= may_load
                 unloads = self._unloads()
             ids.update(m.units[0] for m in unloads)
             if self.combat:  # a land unit whose one move is a flight (`airborne_moves`)
@@ -633,6 +667,12 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         self._version = state.version
         self._transfers = None
         self._movable = None
+        self._follow(units, path[0])
+        if move.kind in ("load", "unload"):
+            self._laden = None  # cargo came aboard or went ashore
+            self._may_load = None
+        elif self._may_load is not None and self._moves_cargo(units):
+            self._may_load = None
         dirty = self._dirty
         dirty.update(unit.id for unit in units if self._own(unit))
         for unit in units:
@@ -640,13 +680,40 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         if move.transport is not None and self._own(self._by_id[move.transport]):
             dirty.add(move.transport)
         if self._room_changed(units, path[0], end):
+            # the zones the player's carriers can still reach stay while no carrier moved
+            later = self._later if not any(self._ur[u.id].carrier_capacity for u in units) else None
             self._reset_air()
+            self._later = later
             dirty.update(self._my_air)
         elif move.kind == "bomb":  # a new raid: the escorts may now fly to it
             dirty.update(uid for uid in self._my_air if self._ur[uid].can_escort)
         can_move = self._can_move
         for uid in dirty:
             can_move.pop(uid, None)
+
+    def _moves_cargo(self, units: list[Unit]) -> bool:
+        """Whether a move of `units` may change which units may load: one of them (or of what they
+        carry) is a transport or a unit transports carry (its place, its movement, its flags)."""
+        ur, by_id = self._ur, self._by_id
+        for unit in units:
+            for moved in (unit, *(by_id[cid] for cid in unit.cargo)):
+                rules = ur[moved.id]
+                if rules.transport_capacity > 0 or rules.transport_cost > 0:
+                    return True
+        return False
+
+    def _follow(self, units: list[Unit], start: str) -> None:
+        """The player's units by space (`_mine_by_space`) after a move of `units` (and their cargo)
+        from `start`: those that left it are listed where they stand now."""
+        index = self._by_space
+        if index is None:
+            return
+        by_id = self._by_id
+        for unit in units:
+            for moved in (unit, *(by_id[cid] for cid in unit.cargo)):
+                if moved.space != start and self._own(moved):
+                    index[start].remove(moved)
+                    index.setdefault(moved.space, []).append(moved)
 
     def _stop_among_blockers(self, units: list[Unit], end: str) -> None:
         """Units that ended a non-combat move among enemy units that stop them (`ends_among_enemies`

@@ -114,7 +114,8 @@ class MovementRules:
     `at_war(a, b)`, when given, tells whether player `b`, not on `a`'s side, is at war with `a`:
     the units of a player at peace with the mover neither block nor stop its units, and share
     spaces with them without a battle; by default every player not on its side is an enemy.
-    Answers are cached: build a new `MovementRules` when the rulesets' answers may change.
+    Answers are cached: build a new `MovementRules` when the rulesets' answers may change
+    (`known` gives some of them from the start).
     """
 
     def __init__(self, unit_rules: Callable[[str, str], UnitRules], allied: Callable[[str, str], bool],
@@ -126,7 +127,8 @@ class MovementRules:
                  airborne_to: Callable[[str, str], bool] | None = None,
                  taken_over: Callable[[str, str], bool] | None = None,
                  at_war: Callable[[str, str], bool] | None = None,
-                 releases_air: Callable[[Unit], bool] | None = None):
+                 releases_air: Callable[[Unit], bool] | None = None,
+                 known: dict[tuple[str, str], UnitRules] | None = None):
         self._unit_rules = unit_rules
         self._allied = allied
         self.capture = capture
@@ -139,7 +141,10 @@ class MovementRules:
         self.taken_over = taken_over
         self._at_war = at_war
         self.releases_air = releases_air
-        self._rules_cache: dict[tuple[str, str], UnitRules] = {}
+        # `known`: `UnitRules` already worked out, by (unit type, owner) (the move rules kept from
+        # earlier phases, made as UnitRules by kit/moves.py), so that the engine's first look-up of
+        # each kind in a phase is one dictionary read
+        self._rules_cache: dict[tuple[str, str], UnitRules] = dict(known) if known else {}
         self._allied_cache: dict[tuple[str, str], bool] = {}
 
     def unit_rules(self, unit_type: str, owner: str) -> UnitRules:
@@ -191,6 +196,16 @@ class Move:
             object.__setattr__(self, "units", tuple(self.units))
         if type(self.path) is not tuple:
             object.__setattr__(self, "path", tuple(self.path))
+
+    @classmethod
+    def of_tuples(cls, units: tuple[int, ...], path: tuple[str, ...], kind: str = "move",
+                  transport: int | None = None) -> "Move":
+        """`Move(units, path, kind, transport)` for `units` and `path` that are tuples already,
+        without the frozen class's checked assignments: the engine makes a move for every space
+        each unit can reach (thousands a game), and this is most of what each costs."""
+        move = object.__new__(cls)
+        move.__dict__.update(units=units, path=path, kind=kind, transport=transport)
+        return move
 
     def to_json(self) -> dict:
         """The move as plain data (for logs and saves)."""

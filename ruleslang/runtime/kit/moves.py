@@ -78,20 +78,22 @@ def unit_rules_of(ctx, config):
 
 
 def move_policy_of(config, span):
-    """The phase's `MovePolicy` from the ruleset's move settings (read once per phase); a `canals`
+    """The phase's `MovePolicy` from the ruleset's move settings (read once per phase, and kept
+    across phases while what they read is unchanged: `ProcedureConfig.kept_value`); a `canals`
     value the engine does not know is refused (E524) rather than played differently."""
-    canals = config.text("canals", "move")
+    value = config.kept_value
+    canals = value("canals", "move")
     if canals not in CANALS:
         raise EvalError("E524", f"the move setting canals is \"move\" (control at the start of the move) or "
                                 f"\"turn\" (at the start of the turn), not {canals!r}", span)
-    return MovePolicy(unloaded_transport_moves=config.value("unloaded_transport_moves", False) is True,
-                      unloaded_transport_loads=config.value("unloaded_transport_loads", False) is True,
-                      canals=canals, loads_allied=config.value("loads_allied", False) is True,
-                      loads_onto_allied=config.value("loads_onto_allied", False) is True,
-                      later_carriers=config.value("later_carriers", False) is True,
-                      carries_allied_air=config.value("carries_allied_air", False) is True,
-                      airborne_range=config.value("airborne_range", 0),
-                      airborne_together=config.value("airborne_together", False) is True)
+    return MovePolicy(unloaded_transport_moves=value("unloaded_transport_moves", False) is True,
+                      unloaded_transport_loads=value("unloaded_transport_loads", False) is True,
+                      canals=canals, loads_allied=value("loads_allied", False) is True,
+                      loads_onto_allied=value("loads_onto_allied", False) is True,
+                      later_carriers=value("later_carriers", False) is True,
+                      carries_allied_air=value("carries_allied_air", False) is True,
+                      airborne_range=value("airborne_range", 0),
+                      airborne_together=value("airborne_together", False) is True)
 
 
 def space_condition(config, name: str):
@@ -142,13 +144,15 @@ def at_war_of(config):
 def movement_rules_of(ctx, config, span, allied, capture=None):
     """The engine's `MovementRules` for one move phase, from its settings (read once);
     `allied(a, b)` tells whether two players are on the same side."""
-    return MovementRules(unit_rules_of(ctx, config), allied, capture=capture, policy=move_policy_of(config, span),
+    rules = unit_rules_of(ctx, config)
+    return MovementRules(rules, allied, capture=capture, policy=move_policy_of(config, span),
                          landing=space_condition(config, "landing"),
                          raid_target=space_condition(config, "raid_target"),
                          takes_landings=takes_landings_of(config), airborne_from=airborne_from_of(config),
                          airborne_to=space_condition(config, "airborne_to"),
                          taken_over=space_condition(config, "taken_over"), at_war=at_war_of(config),
-                         releases_air=takes_landings_of(config, "releases_air"))
+                         releases_air=takes_landings_of(config, "releases_air"),
+                         known=config.kept("unit_rules"))  # the kinds' rules kept from earlier phases
 
 
 def _blitz_capture(ctx, game):

@@ -15,8 +15,6 @@ battle when the attacker wins, or cancels it); in non-combat move it is refused.
 
 from __future__ import annotations
 
-from collections import defaultdict
-
 from ruleslang.board.state import Unit
 from ruleslang.runtime.kit.movement_rules import Move, UnitRules, id_of, unit_name
 
@@ -30,9 +28,14 @@ class TransportPart:
         return self._transfers
 
     def _mine_by_space(self) -> dict[str, list[Unit]]:
-        index: dict[str, list[Unit]] = defaultdict(list)  # read with .get only
-        for unit in self._mine:
-            index[unit.space].append(unit)
+        """The player's units (`_mine`) by space; kept until the next rebuild, `apply` moving the
+        units it moves from list to list (`_follow`), so a list is in no fixed order: `_loads`
+        sorts what it makes. Read with .get only."""
+        index = self._by_space
+        if index is None:
+            index = self._by_space = {}
+            for unit in self._mine:
+                index.setdefault(unit.space, []).append(unit)
         return index
 
     def _cargo_room(self, transport: Unit, rules: UnitRules) -> int:
@@ -65,7 +68,7 @@ class TransportPart:
         return {"ally_unload": {"player": self.player, "round": self.state.round, "to": territory, "in": self.phase}}
 
     def _transport_problem(self, transport: Unit, for_unload: bool) -> str | None:
-        if not self._own(transport):
+        if transport.owner != self.player and not self._own(transport):
             # an ally's transport: its own flags are of its owner's turn
             done = self._ally_unload(transport)
             if done is not None:
@@ -92,7 +95,7 @@ class TransportPart:
             return "it cannot be carried"
         if self.board.is_sea[unit.space]:
             return "it is already aboard a transport"
-        if not self._own(unit):
+        if unit.owner != self.player and not self._own(unit):
             return None if self.policy.loads_allied and self._ally.get(unit.owner, False) else \
                 f"it belongs to {unit.owner}"
         flags = unit.flags
@@ -135,8 +138,9 @@ class TransportPart:
         by_space = None
         allies = None
         board = self.board
+        ur = self._ur
         for transport in self._loadable_transports():
-            rules = self._rules(transport)
+            rules = ur[transport.id]
             zone = transport.space
             if (rules.transport_capacity <= 0 or not board.is_sea[zone] or zone in self._blocking
                     or self._transport_problem(transport, False) is not None):
@@ -153,7 +157,7 @@ class TransportPart:
                 for unit in by_space.get(territory, []) + (allies.get(territory, []) if own else []):
                     if ids is not None and unit.id in ids:
                         continue
-                    unit_rules = self._rules(unit)
+                    unit_rules = ur[unit.id]
                     if (0 < unit_rules.transport_cost <= room
                             and self._load_problem(unit, unit_rules) is None):
                         if ids is not None:
@@ -177,8 +181,11 @@ class TransportPart:
 
     def _unloads(self) -> list[Move]:
         moves = []
-        for transport in self._allied_units:  # the board's units of the player's side (`_rebuild`)
-            if not transport.cargo or not self.board.is_sea[transport.space]:
+        laden = self._laden
+        if laden is None:  # the units of the player's side with cargo, until a load or an unload
+            laden = self._laden = [u for u in self._allied_units if u.cargo]
+        for transport in laden:
+            if not self.board.is_sea[transport.space]:
                 continue
             own = self._own(transport)
             cargo = []

@@ -1,0 +1,140 @@
+"""What the movement engine keeps between the moves of a phase (issue 15, session 9): the
+player's units by space (`_mine_by_space`, moved along by `apply`), the side's units with
+cargo (`_unloads`' list, kept until a load or an unload), the zones its carriers can still reach
+(`_later_zones`, kept while no carrier moves) and the land territories air units may land in
+(`_landing`'s, kept until a rebuild). After every move of random and heuristic games the kept
+engine's loads, unloads, index, later zones and landing distances are those of a new engine on
+the same board."""
+
+from __future__ import annotations
+
+import pytest
+
+from game_fixtures import make_game
+from ruleslang.runtime.kit.movement import MovementEngine
+
+
+def _index(engine) -> dict[str, list[int]]:
+    return {space: sorted(u.id for u in units) for space, units in engine._mine_by_space().items() if units}
+
+
+# random agents never load (they move units one by one): the heuristic's games load and unload
+@pytest.mark.parametrize("refs,rounds,seed,agent,offered", [(["aar/house-rules@1"], 4, 3, "random", "loads"),
+                                                            (["g40/house-rules@1"], 2, 1, "random", "loads"),
+                                                            (["aar/house-rules@1"], 3, 1, "heuristic", "unloads")])
+def test_kept_lists_are_those_of_a_new_engine(refs, rounds, seed, agent, offered, monkeypatch):
+    seen = {"moves": 0, "loads": 0, "unloads": 0, "landings": 0, "may_load": 0}
+    kept_apply = MovementEngine.apply
+
+    def compared(self, move):
+        kept_apply(self, move)
+        seen["moves"] += 1
+        self._sync()
+        fresh = MovementEngine(self.state, self.rules, self.player, self.phase)
+        fresh._sync()
+        assert _index(self) == _index(fresh), (self.player, self.phase, move)
+        loads, unloads = self._loads(), self._unloads()
+        assert loads == fresh._loads(), (self.player, self.phase, move)
+        assert unloads == fresh._unloads(), (self.player, self.phase, move)
+        seen["loads"] += len(loads)
+        seen["unloads"] += len(unloads)
+        # what is kept, read without working anything out on the kept engine (which would mend it)
+        if self._may_load is not None:
+            may_load: set[int] = set()
+            fresh._loads(may_load)
+            assert self._may_load == may_load, (self.player, self.phase, move)
+            seen["may_load"] += 1
+        if self._later is not None:
+            assert self._later == fresh._later_zones(), (self.player, self.phase, move)
+        for cost, found in self._landing_cache.items():
+            assert found == fresh._landing(cost), (self.player, self.phase, move, cost)
+            seen["landings"] += 1
+    monkeypatch.setattr(MovementEngine, "apply", compared)
+    game = make_game(refs, seed=seed, rounds=rounds, default_agent=agent)
+    game.run(rounds)
+    # many moves were compared, with loads (or unloads) on offer among them
+    assert seen["moves"] > 50 and seen[offered] > 0 and seen["landings"] > 20 and seen["may_load"] > 20, seen
+
+
+def test_an_air_unit_standing_where_it_may_land_reaches_a_space_in_combat_move(monkeypatch):
+    """`_can_reach`'s short cut in combat move (an air unit with 2 or more movement left in a land
+    territory it may land in, or with 1 or more next to one) answers as the full landing search does."""
+    taken = []
+    kept = MovementEngine._can_reach
+
+    def compared(self, unit, rules):
+        answer = kept(self, unit, rules)
+        left = rules.movement - unit.moved
+        if rules.domain == "air" and self.combat and self._lands_near(unit.space, left):
+            assert answer and self._air_walk(unit, rules, left) != {}, (self.player, unit)
+            taken.append(unit.id)
+        return answer
+    monkeypatch.setattr(MovementEngine, "_can_reach", compared)
+    game = make_game(["aar/house-rules@1"], seed=5, rounds=4, default_agent="random")
+    game.run(4)
+    assert len(taken) > 20
+
+
+@pytest.mark.parametrize("refs,rounds,seed", [(["aar/house-rules@1"], 5, 1), (["g40/house-rules@1"], 2, 2)])
+def test_the_moves_of_a_unit_are_those_a_new_engine_gives(refs, rounds, seed, monkeypatch):
+    """What the agent is offered for the unit it picked (`moves_of`: the reach worked out from
+    the kept landing distances, carrier zones and rooms) is what a new engine offers."""
+    asked = []
+    kept = MovementEngine.moves_of
+
+    def compared(self, unit_id):
+        answer = kept(self, unit_id)
+        assert answer == kept(MovementEngine(self.state, self.rules, self.player, self.phase), unit_id), unit_id
+        asked.append(self._ur[unit_id].domain)
+        return answer
+    monkeypatch.setattr(MovementEngine, "moves_of", compared)
+    game = make_game(refs, seed=seed, rounds=rounds, default_agent="random")
+    game.run(rounds)
+    assert len(asked) > 100 and asked.count("air") > 10
+
+
+def test_the_rules_a_phase_starts_with_are_those_its_settings_give(monkeypatch):
+    """A phase's `MovementRules` starts with the kinds' rules kept from earlier phases (`known`):
+    each is the one the phase's settings give (`unit_rules_of`, itself compared with a computation
+    from nothing in test_unit_rules_kept.py)."""
+    from ruleslang.runtime.kit import moves
+    real = moves.movement_rules_of
+    seeded = []
+
+    def compared(ctx, config, span, allied, capture=None):
+        rules = real(ctx, config, span, allied, capture)
+        seeded.append(len(rules._rules_cache))
+        given = moves.unit_rules_of(ctx, config)
+        for kind in sorted({(u.type, u.owner) for u in ctx.state.units}):
+            assert rules.unit_rules(*kind) == given(*kind), kind
+        return rules
+    monkeypatch.setattr(moves, "movement_rules_of", compared)
+    game = make_game(["aar/house-rules@1"], seed=4, rounds=3, default_agent="random")
+    game.run(3)
+    assert len(seeded) >= 20 and max(seeded) > 10
+
+
+@pytest.mark.parametrize("refs", [["aar/house-rules@1"], ["g40/house-rules@1"]])
+def test_the_kept_move_policy_is_the_one_the_settings_give_now(refs, monkeypatch):
+    """A phase's `MovePolicy` is read through `ProcedureConfig.kept_value` (kept across phases while
+    what each setting read is unchanged): at every move phase it equals the one read afresh."""
+    from ruleslang.runtime.kit import moves
+    real = moves.move_policy_of
+    phases = []
+
+    class Fresh:  # the settings read now, nothing kept
+        def __init__(self, config):
+            self.config = config
+
+        def kept_value(self, name, default=None):
+            return self.config.value(name, default)
+
+    def compared(config, span):
+        policy = real(config, span)
+        assert policy == real(Fresh(config), span)
+        phases.append(policy)
+        return policy
+    monkeypatch.setattr(moves, "move_policy_of", compared)
+    game = make_game(refs, seed=3, rounds=2, default_agent="random")
+    game.run(2)
+    assert len(phases) >= 10
