@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import sys
 
@@ -97,6 +98,9 @@ def cmd_play(args) -> int:
                         agent=args.agent or defaults.get("agent", "heuristic"), scenario=args.scenario,
                         settings=args.settings, orders=args.orders, bids=bids, scenario_text=scenario_text,
                         workspace=ws)
+    # the loaded program lives as long as the process: out of the collector's full passes
+    # (compare/runner.py's LoadedOnce does the same for a worker's games)
+    gc.freeze()
     # under --format json standard output is the result alone; what a person reads goes to stderr
     text = sys.stderr if args.format == "json" else sys.stdout
     if args.show_composition:

@@ -9,6 +9,7 @@ and the order games finish in.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import signal
 import time
@@ -67,6 +68,10 @@ class LoadedOnce(Workspace):
         key = (default_backend(), *refs)
         if key not in self._loaded:
             self._loaded[key] = super().load(refs, kept=kept)
+            # the program lives as long as the process: out of the collector's full passes, which
+            # would scan its hundreds of thousands of objects again in every game (about half of
+            # a heuristic game's collection time; docs/performance.md, session 9)
+            gc.freeze()
         return self._loaded[key]
 
 
