@@ -20,7 +20,8 @@ estimate (heuristic.py, `_wins`) for that query. `benchmarks/play.py` prints the
 
 Answers are cached per battle (the attacking units by type, the space, where an amphibious
 assault comes from, the board as it stands: its version) for one decision, so a plan asks each
-battle once.
+battle once. The board is copied once per version for the chains of a decision, each chain copying
+only its battle's units from that copy (`Chain`'s `board`).
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ class BattleOdds:
         self.seconds = 0.0  # CPU time in the chain's queries (benchmarks/play.py)
         self._cache: dict[tuple, float | None] = {}
         self._spent = 0
+        self._board: tuple | None = None  # (game, board version, a copy of its board), for one decision
         self._refused: set[tuple] = set()  # the unit types of battles the chain cannot follow (E546/E547)
         self.belligerents = Belligerents()
 
@@ -56,6 +58,7 @@ class BattleOdds:
         """Start a decision's budget afresh; the answers of boards that have passed are dropped."""
         self._spent = 0
         self._cache = {}
+        self._board = None
 
     def chance(self, game, attacker: str, attack: list, space: str, *, defence: list | None = None,
                amphibious_from: str | None = None, take: bool = False) -> float | None:
@@ -111,7 +114,7 @@ class BattleOdds:
             return self._skip(DECISION_BUDGET)
         began = time.process_time()
         try:
-            chain = Chain(game, spec, exact=False)
+            chain = Chain(game, spec, exact=False, board=self._board_of(game))
             result = chain.solve()
         except EvalError:
             self._refused.add(kinds)
@@ -122,6 +125,14 @@ class BattleOdds:
         self.counts[CHAIN] += 1
         return (float(result.outcome(ATTACKER_WINS)), float(result.taken), float(result.expected_loss("attacker")),
                 float(result.expected_loss("defender")))
+
+    def _board_of(self, game):
+        """A copy of `game`'s board as it stands, made once per version (the chains of a decision
+        share it: `Chain`'s `board`)."""
+        kept = self._board
+        if kept is None or kept[0] is not game or kept[1] != game.state.version:
+            kept = self._board = (game, game.state.version, game.state.copy(events=False))
+        return kept[2]
 
     def _skip(self, reason: str) -> None:
         self.counts[reason] += 1

@@ -40,13 +40,17 @@ class BattleHost(GameServices):
     """The battle's game as the steps see it: a copy of the board, the casualty order as every
     player's choice, the advice of the rules (or the retreat policy) as their decisions."""
 
-    def __init__(self, chain: "Chain", source_game):
+    def __init__(self, chain: "Chain", source_game, board=None):
         # the chain, held weakly (as its decisions are): the host is in cycles of its own (its
         # context, kit and battle), and a chain in one with them would be freed by the garbage
         # collector only, with all it kept (`Chain.solve`), where dropping it frees it at once
         self.chain = weakref.proxy(chain)
         self.compiled = source_game.compiled
-        self.state = source_game.state.copy(events=False)  # the battle does not read the game's past
+        # the battle does not read the game's past; its own units (those of its space, and of the
+        # zone an assault comes from, whose ships it changes) copied, the rest shared with `board`
+        spec = chain.spec
+        self.state = (source_game.state.copy(events=False) if board is None else
+                      board.copy_sharing({s for s in (spec.space, spec.amphibious_from) if s is not None}))
         self.board = BoardQueries(self.state)
         host = Host(None)
         host.rng = _NoDice()
