@@ -56,6 +56,11 @@ class ProcedureConfig:
             clone._forget_stale()
         return clone
 
+    def reads_counters(self) -> bool:
+        """Whether a lasting answer read a counter entry: a copy for another context (`for_context`)
+        then depends on that context's counters when it is made."""
+        return any(read for _, read in self._lasting.values())
+
     def has(self, name: str) -> bool:
         return name in self.fields
 

@@ -132,3 +132,30 @@ def test_the_agents_odds_on_one_board_are_each_a_chain_of_its_own(played):
         assert odds.chance(played, "Germans", attack, spec.space, amphibious_from=spec.amphibious_from,
                            take=True) == float(alone.taken)
     assert odds.counts[CHAIN] == 2
+
+
+def test_a_chain_makes_the_games_settings_for_its_context_as_it_uses_them(played):
+    chain = Chain(played, SPECS[0], exact=False)
+    made = dict(chain.host.configs)  # those made so far: the ones its battle has used
+    assert made and len(made) < len(played.configs)
+    assert chain.host.configs.get(-1) is None and chain.host.configs.get(-1, "none") == "none"
+    key = next(k for k in played.configs if k not in made)
+    assert chain.host.configs.get(key) is chain.host.configs[key]  # made once, on first use
+    assert chain.host.configs[key].ctx is chain.ctx
+
+
+@pytest.mark.parametrize("collecting", [True, False], ids=["collector on", "collector off"])
+def test_the_agents_odds_leave_the_collector_as_they_found_it(played, collecting):
+    import gc  # start-up time: only this test pauses the collector
+    scratch = played.state.copy()
+    attack = scratch.add_units(KARELIA, "infantry", "Germans", 3)
+    was = gc.isenabled()
+    try:
+        if not collecting:
+            gc.disable()
+        odds = BattleOdds()
+        assert odds.chance(played, "Germans", attack, KARELIA) is not None
+        assert gc.isenabled() is collecting
+    finally:
+        if was:
+            gc.enable()
