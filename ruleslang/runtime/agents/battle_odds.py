@@ -51,7 +51,7 @@ class BattleOdds:
         self.seconds = 0.0  # CPU time in the chain's queries (benchmarks/play.py)
         self._cache: dict[tuple, float | None] = {}
         self._spent = 0
-        self._board: tuple | None = None  # (game, board version, a copy of its board), for one decision
+        self._board: tuple | None = None  # (a game's board, its version and turn, a copy of it), for one decision
         self._refused: set[tuple] = set()  # the unit types of battles the chain cannot follow (E546/E547)
         self.belligerents = Belligerents()
 
@@ -147,9 +147,13 @@ class BattleOdds:
     def _board_of(self, game):
         """A copy of `game`'s board as it stands, made once per version (the chains of a decision
         share it: `Chain`'s `board`)."""
+        state = game.state
+        # its version steps with every recorded change; whose turn and phase it is, set without
+        # one while a battle is fought (`Battle` makes the attacker current), are looked at too
+        mark = (state.version, state.round, state.current_player, state.phase)
         kept = self._board
-        if kept is None or kept[0] is not game or kept[1] != game.state.version:
-            kept = self._board = (game, game.state.version, game.state.copy(events=False))
+        if kept is None or kept[0] is not state or kept[1] != mark:
+            kept = self._board = (state, mark, state.copy(events=False))
         return kept[2]
 
     def _skip(self, reason: str) -> None:
