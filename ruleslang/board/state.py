@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import copy as _copy
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Collection, Iterable
 
 from ruleslang.board.mapdata import GameMap, natural_key
 from ruleslang.board.scenario import Scenario
@@ -236,12 +236,24 @@ class GameState:
         """A deep copy sharing only the (read-only) map: for what-if evaluation. `events=False`:
         the copy starts with an empty event log (a what-if that does not read the game's past
         need not copy all of it)."""
+        return self._copy_with(_copy_units(self.units), events)
+
+    def copy_sharing(self, spaces: Collection[str]) -> "GameState":
+        """A copy as `copy(events=False)` makes it, except that the units outside `spaces` are this
+        state's own objects, not copies: for a what-if that changes no unit but those of `spaces`
+        (the exact battle odds make a board for every battle an agent asks about, all from one
+        copy of the board, and copying every unit was most of it). The caller must change no other
+        unit (their list is the copy's own: units may come and go)."""
+        inside = iter(_copy_units([u for u in self.units if u.space in spaces]))
+        return self._copy_with([next(inside) if u.space in spaces else u for u in self.units], False)
+
+    def _copy_with(self, units: list[Unit], events: bool) -> "GameState":
+        """A copy of the state with these units, its other fields deep-copied (`copy`)."""
         clone = _copy.copy(self)
         for name, value in vars(self).items():
-            if name == "units":
-                clone.units = _copy_units(value)
-            elif name not in ("map", "_unit_index", "_indexed") and (events or name != "events"):
+            if name not in ("units", "map", "_unit_index", "_indexed") and (events or name != "events"):
                 setattr(clone, name, _copy_data(value))
+        clone.units = units
         if not events:
             clone.events = []
         clone._unit_index = clone._indexed = None

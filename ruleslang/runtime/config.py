@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 from typing import Any, Callable
+from weakref import WeakKeyDictionary
 
 from ruleslang.lang.eval.context import WatchedContext, counter_key
 from ruleslang.lang.syntax.expressions import Lambda
@@ -54,6 +55,11 @@ class ProcedureConfig:
         else:
             clone._forget_stale()
         return clone
+
+    def reads_counters(self) -> bool:
+        """Whether a lasting answer read a counter entry: a copy for another context (`for_context`)
+        then depends on that context's counters when it is made."""
+        return any(read for _, read in self._lasting.values())
 
     def has(self, name: str) -> bool:
         return name in self.fields
@@ -274,11 +280,30 @@ class ProcedureConfig:
         return lambda unit: fn(unit) is True
 
 
+# compiled program -> (its symbol table, how many symbols it had, procedure name -> its (symbol,
+# procedure) pairs): `runtime_procedures` scans the program's symbols once per name, not once per
+# call (the exact battle odds build a host, its unit facts and battle rules, for every battle an
+# agent asks about, each asking several names); scanned again when the table is another or grew
+_PROCEDURES: WeakKeyDictionary = WeakKeyDictionary()
+
+
 def runtime_procedures(compiled, name: str) -> list[tuple[Any, RuntimeProcedure]]:
     """Every (symbol, procedure) of the composition whose phase or step is `runtime NAME with ...`,
-    in declaration order."""
+    in declaration order (a new list: the caller may change it)."""
+    symbols = compiled.symbols
+    kept = _PROCEDURES.get(compiled)
+    if kept is None or kept[0] is not symbols or kept[1] != len(symbols):
+        kept = _PROCEDURES[compiled] = (symbols, len(symbols), {})
+    found = kept[2].get(name)
+    if found is None:
+        found = kept[2][name] = tuple(_scan_procedures(symbols, name))
+    return list(found)
+
+
+def _scan_procedures(symbols: dict, name: str) -> list[tuple[Any, RuntimeProcedure]]:
+    """`runtime_procedures`, from the symbols themselves."""
     found = []
-    for sym in compiled.symbols.values():
+    for sym in symbols.values():
         proc = getattr(sym.decl, "procedure", None)  # phases and steps have one; other symbols do not
         if isinstance(proc, RuntimeProcedure) and proc.name.text == name:
             found.append((sym, proc))

@@ -20,11 +20,13 @@ estimate (heuristic.py, `_wins`) for that query. `benchmarks/play.py` prints the
 
 Answers are cached per battle (the attacking units by type, the space, where an amphibious
 assault comes from, the board as it stands: its version) for one decision, so a plan asks each
-battle once.
+battle once. The board is copied once per version for the chains of a decision, each chain copying
+only its battle's units from that copy (`Chain`'s `board`).
 """
 
 from __future__ import annotations
 
+import gc
 import time
 
 from ruleslang.base.errors import EvalError
@@ -49,6 +51,7 @@ class BattleOdds:
         self.seconds = 0.0  # CPU time in the chain's queries (benchmarks/play.py)
         self._cache: dict[tuple, float | None] = {}
         self._spent = 0
+        self._board: tuple | None = None  # (a game's board, its version and turn, a copy of it), for one decision
         self._refused: set[tuple] = set()  # the unit types of battles the chain cannot follow (E546/E547)
         self.belligerents = Belligerents()
 
@@ -56,6 +59,7 @@ class BattleOdds:
         """Start a decision's budget afresh; the answers of boards that have passed are dropped."""
         self._spent = 0
         self._cache = {}
+        self._board = None
 
     def chance(self, game, attacker: str, attack: list, space: str, *, defence: list | None = None,
                amphibious_from: str | None = None, take: bool = False) -> float | None:
@@ -110,18 +114,47 @@ class BattleOdds:
         if self._spent + estimate > self.decision_states:
             return self._skip(DECISION_BUDGET)
         began = time.process_time()
+        # the cyclic collector stays paused until the chain is dropped, not only while it solves
+        # (`Chain.solve`): its objects, all made with the collector paused, were scanned by the
+        # first collection after it (about a seventh of the agents' chain time); dropped, they
+        # are freed at once, all but a few hundred small ones in cycles
+        collecting = gc.isenabled()
+        gc.disable()
         try:
-            chain = Chain(game, spec, exact=False)
-            result = chain.solve()
-        except EvalError:
+            found = self._solve(game, spec)
+        finally:
+            if collecting:
+                gc.enable()
+            self.seconds += time.process_time() - began
+        if found is None:
             self._refused.add(kinds)
             return self._skip(NOT_FOLLOWED)
-        finally:
-            self.seconds += time.process_time() - began
-        self._spent += max(result.states, 1)
+        states, answer = found
+        self._spent += max(states, 1)
         self.counts[CHAIN] += 1
-        return (float(result.outcome(ATTACKER_WINS)), float(result.taken), float(result.expected_loss("attacker")),
-                float(result.expected_loss("defender")))
+        return answer
+
+    def _solve(self, game, spec: BattleSpec) -> tuple[int, tuple[float, float, float, float]] | None:
+        """(the chain's states, `_run`'s answer) for `spec`; None when the chain cannot follow the
+        battle (E546, E547). The chain is dropped on return."""
+        try:
+            result = Chain(game, spec, exact=False, board=self._board_of(game)).solve()
+        except EvalError:
+            return None
+        return result.states, (float(result.outcome(ATTACKER_WINS)), float(result.taken),
+                               float(result.expected_loss("attacker")), float(result.expected_loss("defender")))
+
+    def _board_of(self, game):
+        """A copy of `game`'s board as it stands, made once per version (the chains of a decision
+        share it: `Chain`'s `board`)."""
+        state = game.state
+        # its version steps with every recorded change; whose turn and phase it is, set without
+        # one while a battle is fought (`Battle` makes the attacker current), are looked at too
+        mark = (state.version, state.round, state.current_player, state.phase)
+        kept = self._board
+        if kept is None or kept[0] is not state or kept[1] != mark:
+            kept = self._board = (state, mark, state.copy(events=False))
+        return kept[2]
 
     def _skip(self, reason: str) -> None:
         self.counts[reason] += 1

@@ -76,23 +76,29 @@ class Chain(BattleStates, BattleDecisions, BattleSteps, BattleFactors):
     rounds (None: until the battle ends); `retreat_below`: the attacker retreats (where the rules
     let it) when its chance to win, fighting on, falls below this (None: never); `share`: share a
     step's transition between the states that agree on what it read (`_step`; off: each state's
-    own run, the check of the sharing). `step_runs` counts the steps run, `runs` each step's."""
+    own run, the check of the sharing). `step_runs` counts the steps run, `runs` each step's.
+    `board`: a copy of `source_game`'s board (its `GameState`) that the chain copies its own from,
+    sharing the units outside the battle (`GameState.copy_sharing`), for callers that ask many
+    battles of one board (the agents' battle odds): the chain changes none of those units (a step
+    that would is refused: `hold`), so one copy serves them all (None: the chain copies the game's
+    board itself)."""
 
     def __init__(self, source_game, spec: BattleSpec, *, exact: bool = True,
                  policies: dict[str, CasualtyPolicy] | None = None, round_limit: int | None = None,
-                 retreat_below=None, share: bool = True):
+                 retreat_below=None, share: bool = True, board=None):
         self.spec = spec
         self.share = share
         self.step_runs = 0
         self.runs: dict[str, int] = {}  # the runs of each step
         self.retreat_below = retreat_below
         self._source_game = source_game
+        self._board = board
         self._fight_on: Chain | None = None
         self._retreating = False
         self.exact = exact
         self.policies = policies or {}
         self.round_limit = round_limit
-        self.host = BattleHost(self, source_game)
+        self.host = BattleHost(self, source_game, board)
         self.game = self.host
         self.ctx = self.host.ctx
         self.compiled = self.host.compiled

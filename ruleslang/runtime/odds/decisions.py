@@ -67,7 +67,7 @@ class BattleDecisions:
         gone), fighting on without retreating (the chain without a retreat threshold)."""
         if self._fight_on is None:
             self._fight_on = type(self)(self._source_game, self.spec, exact=self.exact, policies=self.policies,
-                                   share=self.share)
+                                   share=self.share, board=self._board)
         key = self._key()
         key = (tuple(r for r in key[0] if r[5] != PENDING), key[1])
         inner = self._fight_on

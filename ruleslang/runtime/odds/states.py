@@ -36,17 +36,44 @@ class _NoDice:
         raise EvalError("E546", "a die was rolled where the exact battle chain cannot follow it")
 
 
+class _ConfigsFor(dict):
+    """A game's procedure settings (`Game.configs`: id of the procedure -> `ProcedureConfig`) for
+    another context, each made by `for_context` when it is first looked up; those whose lasting
+    answers read counters at once (`reads_counters`: made later, they would be checked against
+    the counters of a battle state instead of the board's)."""
+
+    def __init__(self, source: dict, ctx):
+        super().__init__()
+        self._source, self._ctx = source, ctx
+        for key, config in source.items():
+            if config.reads_counters():
+                self[key] = config.for_context(ctx)
+
+    def __missing__(self, key):
+        found = self[key] = self._source[key].for_context(self._ctx)
+        return found
+
+    def get(self, key, default=None):
+        if key in self or key in self._source:
+            return self[key]
+        return default
+
+
 class BattleHost(GameServices):
     """The battle's game as the steps see it: a copy of the board, the casualty order as every
     player's choice, the advice of the rules (or the retreat policy) as their decisions."""
 
-    def __init__(self, chain: "Chain", source_game):
+    def __init__(self, chain: "Chain", source_game, board=None):
         # the chain, held weakly (as its decisions are): the host is in cycles of its own (its
         # context, kit and battle), and a chain in one with them would be freed by the garbage
         # collector only, with all it kept (`Chain.solve`), where dropping it frees it at once
         self.chain = weakref.proxy(chain)
         self.compiled = source_game.compiled
-        self.state = source_game.state.copy(events=False)  # the battle does not read the game's past
+        # the battle does not read the game's past; its own units (those of its space, and of the
+        # zone an assault comes from, whose ships it changes) copied, the rest shared with `board`
+        spec = chain.spec
+        self.state = (source_game.state.copy(events=False) if board is None else
+                      board.copy_sharing({s for s in (spec.space, spec.amphibious_from) if s is not None}))
         self.board = BoardQueries(self.state)
         host = Host(None)
         host.rng = _NoDice()
@@ -55,8 +82,9 @@ class BattleHost(GameServices):
                                decide=self._decide)
         self.ctx.game = self
         # the game's procedure settings for this context: their compiled code shared (a chain is made
-        # for every battle an agent asks about), nothing cached for the battle's own board
-        self.configs: dict = {key: config.for_context(self.ctx) for key, config in source_game.configs.items()}
+        # for every battle an agent asks about), nothing cached for the battle's own board; each
+        # made on first use (a battle reads a few of the game's procedures' settings)
+        self.configs: dict = _ConfigsFor(source_game.configs, self.ctx)
         self.kit = KitState(self)
         self._init_services()
         self._indexed_units, self._index_length = None, -1
