@@ -18,8 +18,9 @@ ruleset's advice; the heuristic against random, and against the previous heurist
 before the look-ahead and bid placement: `previous=True`) over the same seeds, each side in
 turn, as win rates with Wilson 95% intervals and time per game; with `--bid SIDE=IPCS`, the
 duels are played with that bid (placed by each agent its own way). `--exact-duels N`: the
-heuristic with exact odds (`odds="exact"`, not yet the default) against the heuristic;
-`--paired N [--first-seed S]`: only that duel, paired by seed (per seed, the shipped agent on every
+heuristic (exact odds, `odds="exact"`, the default since session 9) against the heuristic with
+quick odds (`odds="quick"`, the quick simulation alone: the agent shipped before);
+`--paired N [--first-seed S]`: only that duel, paired by seed (per seed, the quick agent on every
 side, then the exact one on each side in turn).
 
     python benchmarks/play.py [--games N] [--matches N] [--duels N] [--rounds N] [--ruleset REF ...]
@@ -296,7 +297,8 @@ def kinds_of(game) -> dict[str, str]:
 
 
 PREVIOUS = "previous heuristic"  # the heuristic agent as shipped before the look-ahead (previous=True)
-EXACT = "heuristic (exact odds)"  # the heuristic agent with the exact battle chain for its odds
+EXACT = "heuristic (exact odds)"  # the heuristic agent with the exact battle chain for its odds (shipped)
+QUICK = "heuristic (quick odds)"  # the heuristic agent with the quick simulation alone (shipped before)
 Z95 = 1.959964  # the normal quantile of a two-sided 95% interval
 
 
@@ -428,6 +430,7 @@ def duel(ws, refs, sides: dict[str, list[str]], seeds: range, rounds: int, order
                 heuristic_on(game, others, seed, PREVIOUS, previous=True)
             elif against == EXACT:
                 heuristic_on(game, members, seed, EXACT, odds="exact")
+                heuristic_on(game, others, seed, QUICK, odds="quick")
             else:
                 heuristic_on(game, members, seed, "heuristic", check_advice=check_advice)
             decisions.watch(game)
@@ -445,7 +448,7 @@ def duel(ws, refs, sides: dict[str, list[str]], seeds: range, rounds: int, order
                 better += leader == side and base[seed] != side
                 worse += leader != side and base[seed] == side
         label = EXACT if against == EXACT else "heuristic"
-        versus = "heuristic" if against == EXACT else against
+        versus = QUICK if against == EXACT else against
         paired = (f"; against the same seeds with the previous heuristic in its place: {side} does better in {better}, "
                   f"worse in {worse}" if base else "")
         out.append(f"{label} {side} vs {versus}: wins or leads in {rate_text(wins, len(times))}; "
@@ -455,9 +458,9 @@ def duel(ws, refs, sides: dict[str, list[str]], seeds: range, rounds: int, order
 
 def paired_duel(ws, refs, sides: dict[str, list[str]], seeds: range, rounds: int, order: list[str],
                 progress=None) -> list[str]:
-    """The agent with exact odds against the shipped heuristic, paired by seed: per seed, the game
-    with the shipped heuristic everywhere (the baseline), and the game with the exact agent on each
-    side in turn (the other side shipped). Per side: the baseline's and the exact agent's win-or-lead
+    """The agent with exact odds (shipped) against the one with quick odds (shipped before), paired
+    by seed: per seed, the game with quick odds everywhere (the baseline), and the game with the
+    exact agent on each side in turn (the other side quick). Per side: the baseline's and the exact agent's win-or-lead
     rates (Wilson intervals), the seeds where the exact agent turned the side's result better or
     worse than the baseline's, the side's mean change of its share of the final score (a paired
     difference with its 95% interval and p-value: a finer measure than who leads, which a side that
@@ -468,6 +471,7 @@ def paired_duel(ws, refs, sides: dict[str, list[str]], seeds: range, rounds: int
     def leader(exact_members: list[str], seed: int, label=None):
         game = build_game(ws, GameSetup(refs=refs, seed=seed, rounds=rounds, default_agent="heuristic",
                                         players={p: "heuristic" for p in order}))
+        heuristic_on(game, [p for p in order if p not in exact_members], seed, QUICK, odds="quick")
         heuristic_on(game, exact_members, seed, EXACT, odds="exact")
         start = time.process_time()
         result = game.run(rounds)
@@ -484,9 +488,9 @@ def paired_duel(ws, refs, sides: dict[str, list[str]], seeds: range, rounds: int
         for side, members in sides.items():
             won[side][seed] = leader(members, seed, side)
         if progress is not None:
-            progress(f"seed {seed}: shipped everywhere: {base[seed][0]} ({base[seed][1]:.1f} s); " + "; ".join(
+            progress(f"seed {seed}: quick odds everywhere: {base[seed][0]} ({base[seed][1]:.1f} s); " + "; ".join(
                 f"exact {side}: {won[side][seed][0]} ({won[side][seed][1]:.1f} s)" for side in sides))
-    out = [f"shipped heuristic everywhere: {statistics.mean(t for _, t in base.values()):.2f} s CPU per game"]
+    out = [f"{QUICK} everywhere: {statistics.mean(t for _, t in base.values()):.2f} s CPU per game"]
     for side in sides:
         mine = won[side]
         before = sum(base[s][0] == side for s in seeds)
@@ -495,7 +499,7 @@ def paired_duel(ws, refs, sides: dict[str, list[str]], seeds: range, rounds: int
         worse = sum(mine[s][0] != side and base[s][0] == side for s in seeds)
         share = paired_difference([shares[None, s].get(side, 0.0) for s in seeds],
                                   [shares[side, s].get(side, 0.0) for s in seeds], binary=False)
-        out.append(f"{side}: shipped wins or leads in {rate_text(before, len(seeds))}; {EXACT} in "
+        out.append(f"{side}: {QUICK} wins or leads in {rate_text(before, len(seeds))}; {EXACT} in "
                    f"{rate_text(after, len(seeds))}; better on {better} seeds, worse on {worse}; "
                    f"its share of the final score {share['diff']:+.3f} (95% interval {share['low']:+.3f} to "
                    f"{share['high']:+.3f}, p = {share['p_value']:.2f}); "
@@ -528,10 +532,10 @@ def main(argv=None) -> int:
     parser.add_argument("--ruleset", dest="refs", action="append", default=[],
                         help="rulesets of the heuristic-vs-random matches (default aar/base@1)")
     parser.add_argument("--paired", type=int, metavar="N",
-                        help="only the exact-odds agent against the shipped heuristic, paired over seeds 1..N")
+                        help="only the exact-odds agent (shipped) against the quick-odds one, paired over seeds 1..N")
     parser.add_argument("--first-seed", type=int, default=1, help="the first seed of --paired (default 1)")
     parser.add_argument("--exact-duels", type=int, default=0,
-                        help="seeded games per side for the heuristic with exact odds vs the heuristic (default 0)")
+                        help="seeded games per side for the heuristic with exact odds vs quick odds (default 0)")
     parser.add_argument("--bid", action="append", default=[], metavar="SIDE=IPCS",
                         help="a bid in the duels (as `ruleslang play --bid`)")
     parser.add_argument("--check-advice", action="store_true",

@@ -21,7 +21,7 @@ def _index(engine) -> dict[str, list[int]]:
 # random agents never load (they move units one by one): the heuristic's games load and unload
 @pytest.mark.parametrize("refs,rounds,seed,agent,offered", [(["aar/house-rules@1"], 4, 3, "random", "loads"),
                                                             (["g40/house-rules@1"], 2, 1, "random", "loads"),
-                                                            (["aar/house-rules@1"], 3, 1, "heuristic", "unloads")])
+                                                            (["aar/house-rules@1"], 4, 1, "heuristic", "unloads")])
 def test_kept_lists_are_those_of_a_new_engine(refs, rounds, seed, agent, offered, monkeypatch):
     seen = {"moves": 0, "loads": 0, "unloads": 0, "landings": 0, "may_load": 0}
     kept_apply = MovementEngine.apply

@@ -48,7 +48,9 @@ def test_a_decision_without_advice_takes_the_answer_that_does_best(tmp_path):
     game = gift_game(tmp_path)
     game.run(1)
     looked = sum(a.lookahead.counts.get("looked ahead", 0) for a in game.agents.values())
-    assert looked == 5  # every power's decision was looked ahead, after its battles were replayed
+    # every power's decision was looked ahead, after its battles were replayed, and so was every
+    # retreat's destination (no advice for it either: the agent's exact odds retreat the Russians)
+    assert looked == 5 + len(answers(game, "attacker_retreat.to"))
     assert answers(game, "gift.n") == [2] * 5
     shipped = gift_game(tmp_path, previous=True)
     shipped.run(1)
@@ -272,7 +274,8 @@ def test_each_copy_is_freed_when_its_rollout_ends(tmp_path, monkeypatch):
         game.run(1)
     finally:
         gc.set_threshold(*threshold)
-    assert len(alive) == 5 and len(copies) > 5 * 3
+    # the five decisions of the gift and any retreat's destination (test above)
+    assert len(alive) == 5 + len(answers(game, "attacker_retreat.to")) and len(copies) > 5 * 3
     # none but those whose settings are kept for the next copies (`PhaseStarts.configs`: a
     # setting holds its copy's context)
     assert max(alive) <= len(game.on_phase.configs) < 5

@@ -71,14 +71,13 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
     name = "heuristic"
     deterministic = True
 
-    def __init__(self, seed: int, player: str, odds: str = "quick", *, previous: bool = False,
+    def __init__(self, seed: int, player: str, odds: str | None = None, *, previous: bool = False,
                  check_advice: bool = False, sims: dict | None = None, rollout: bool = False):
-        """`odds`: "quick", battles estimated by the quick simulation (the shipped agent), or "exact",
-        by the exact battle chain within its budget (battle_odds.py). Exact odds are not yet the
-        default: until the chain is faster they make a game about 5x slower, and in
-        benchmarks/play.py's first duels the agent with them did not beat the quick one (the
-        thresholds are not tuned for them yet). `previous`: play as the agent shipped before
-        the look-ahead and bid placement (see the module docstring). `check_advice`: also look
+        """`odds`: "exact" (the default), battles estimated by the exact battle chain within its
+        budget (battle_odds.py), or "quick", by the quick simulation alone (the agent shipped
+        before, kept to measure against: benchmarks/play.py --paired). `previous`: play as the
+        agent shipped before the look-ahead and bid placement (see the module docstring), with
+        quick odds unless `odds` says otherwise. `check_advice`: also look
         ahead at decisions the ruleset advises on, counting in `advice_checks` (decision id ->
         [agreed, disagreed]) whether the advised answer is the look-ahead's best (within its
         MARGIN); the advice is still followed. `sims`: a memo of the quick simulation's estimates
@@ -98,6 +97,8 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
             player, lambda p, sims: HeuristicAgent(seed, p, previous=True, sims=sims, rollout=True))
         self.sims = sims
         self.rollout = rollout
+        if odds is None:
+            odds = "quick" if previous else "exact"
         self.battle_odds = BattleOdds() if odds == "exact" else None
         # the exact chain for attacks at sea (`_fleet_attacks`): small battles, FLEET_STATES a plan
         self.fleet_odds = BattleOdds(decision_states=FLEET_STATES)
