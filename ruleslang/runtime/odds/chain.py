@@ -176,8 +176,10 @@ class Chain(BattleStates, BattleDecisions, BattleSteps, BattleFactors):
         the end, and their young collections, each also promoting them to be scanned again by the
         older ones, took about a tenth of a warm chain's time. A chain is in no cycle (its host
         holds it weakly, its kept results are handed its projection, the branching runs' loops
-        and hooks are not closures calling themselves): dropped, it is freed at once with all it
-        kept, not left for a collection that scans it (tests/test_odds.py)."""
+        and hooks are not closures calling themselves): dropped, it is freed at once with its
+        states and transitions, not left for a collection that scans it (tests/test_odds.py); a
+        few hundred small objects it made are still in cycles (closures, its step watch) and
+        wait for the collector."""
         collecting = gc.isenabled()
         gc.disable()
         try:
