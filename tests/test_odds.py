@@ -407,6 +407,98 @@ def test_a_retreat_threshold(base_game):
     assert survivors == {((("attacker", "infantry", "Germans", 0), 1), (("defender", "infantry", "Russians", 0), 1))}
 
 
+def _hand_round(infantry: int, armour: int, defenders: int) -> dict:
+    """One round of Germans' infantry (hitting on 1) and armour (3) against Russian infantry (2):
+    the next states (infantry, armour, defenders) with their chances; the attacker loses its
+    infantry first."""
+    def hits(dice):  # the distribution of the hits of independent dice, each (chance)
+        dist = {0: Fraction(1)}
+        for p in dice:
+            out: dict = {}
+            for n, q in dist.items():
+                out[n + 1] = out.get(n + 1, 0) + q * p
+                out[n] = out.get(n, 0) + q * (1 - p)
+            dist = out
+        return dist
+    attack = hits([Fraction(1, 6)] * infantry + [Fraction(3, 6)] * armour)
+    defence = hits([Fraction(2, 6)] * defenders)
+    out: dict = {}
+    for i, p in attack.items():
+        for j, q in defence.items():
+            lost_infantry = min(j, infantry)
+            state = (infantry - lost_infantry, max(armour - (j - lost_infantry), 0), max(defenders - i, 0))
+            out[state] = out.get(state, 0) + p * q
+    return out
+
+
+def _hand_threshold_policy(start: tuple, below: Fraction, own_value: bool) -> tuple:
+    """(attacker wins, attacker retreats) of the battle of `_hand_round` from `start` when the
+    attacker, after each round with both sides standing, retreats if its chance to win from there
+    is below `below`: that chance under the same policy (`own_value`, optimal stopping) or
+    fighting on without ever retreating. By value iteration over the states: a round only loses
+    units, so the values of every state with fewer units are known before the state's own."""
+    states = sorted({(i, a, d) for i in range(start[0] + 1) for a in range(start[1] + 1)
+                     for d in range(start[2] + 1)}, key=sum)
+    never: dict = {}
+    policy: dict = {}  # state -> (chance to win, chance to retreat), fighting its next round
+    for s in states:
+        if s[2] == 0:
+            never[s] = policy[s] = (Fraction(int(s[0] + s[1] > 0)), Fraction(0))
+            continue
+        if s[0] + s[1] == 0:
+            never[s] = policy[s] = (Fraction(0), Fraction(0))
+            continue
+        trans = _hand_round(*s)
+        stay = trans.get(s, 0)
+        win_never = sum(q * never[t][0] for t, q in trans.items() if t != s) / (1 - stay)
+        never[s] = (win_never, Fraction(0))
+        win = retreat = Fraction(0)
+        for t, q in trans.items():
+            if t == s:
+                continue
+            live = t[2] > 0 and t[0] + t[1] > 0
+            judge = (policy[t][0] if own_value else never[t][0])
+            if live and judge < below:
+                retreat += q
+            else:
+                win += q * policy[t][0]
+                retreat += q * policy[t][1]
+        policy[s] = (win / (1 - stay), retreat / (1 - stay))
+    # the first round is always fought; then the question is asked in the state it left
+    win = retreat = Fraction(0)
+    for t, q in _hand_round(*start).items():
+        live = t[2] > 0 and t[0] + t[1] > 0
+        if live and (policy[t][0] if own_value else never[t][0]) < below:
+            retreat += q
+        else:
+            win += q * policy[t][0]
+            retreat += q * policy[t][1]
+    return win, retreat
+
+
+def test_the_retreat_threshold_compares_the_policys_own_chance(base_game):
+    # optimal stopping: the chance that the threshold compares is the chance to win fighting on
+    # and following the same threshold later (later retreats lower it), not the chance of never
+    # retreating; checked against value iteration over the battle's states, exactly
+    start = (2, 1, 3)
+    spec = BattleSpec(LAND, "Germans", {"infantry": 2, "armour": 1}, {"infantry": 3}, "Russians", ["Eastern Europe"])
+    below = Fraction(2, 5)
+    own = _hand_threshold_policy(start, below, own_value=True)
+    fight_on = _hand_threshold_policy(start, below, own_value=False)
+    assert own != fight_on  # the two readings differ in this battle
+    result = Chain(base_game, spec, retreat_below=below).solve()
+    assert (result.outcome(ATTACKER_WINS), result.outcome("attacker retreats")) == own
+    # floats: the same policy
+    floats = Chain(base_game, spec, exact=False, retreat_below=float(below)).solve()
+    assert floats.outcome(ATTACKER_WINS) == pytest.approx(float(own[0]), abs=1e-12)
+    # never retreating, and a threshold of 0, are the battle without retreats
+    never = Chain(base_game, spec).solve()
+    zero = Chain(base_game, spec, retreat_below=Fraction(0)).solve()
+    assert never.ends == zero.ends
+    assert never.outcome(ATTACKER_WINS) == _hand_threshold_policy(start, Fraction(0), own_value=True)[0]
+    assert never.outcome("attacker retreats") == 0
+
+
 def test_the_command_takes_a_retreat_threshold(capsys):
     argv = ["odds", "--ruleset", "aar/base@1", "--at", LAND, "--attacker", "Germans", "3 infantry",
             "--defender-units", "3 infantry", "--from", "Eastern Europe", "--retreat-below", "0.5", "--format", "json"]

@@ -33,7 +33,7 @@ from ruleslang.runtime.odds.decisions import BattleDecisions, advised_answer, as
 from ruleslang.runtime.odds.factors import BattleFactors
 from ruleslang.runtime.odds.results import (ATTACKER_WINS, BOTH_DESTROYED, DEFENDER_HOLDS, OUTCOMES, RETREAT,
                                             ROUND_LIMIT, STALEMATE, BattleSpec, CasualtyPolicy, Result, survivors)
-from ruleslang.runtime.odds.rounds import LateRound
+from ruleslang.runtime.odds.rounds import LateRound, came_back, never_left
 from ruleslang.runtime.odds.states import RETREATED, BattleHost, BattleStates
 from ruleslang.runtime.odds.steps import BattleSteps, Kept
 from ruleslang.runtime.odds.watch import StepWatch
@@ -74,9 +74,9 @@ class Chain(BattleStates, BattleDecisions, BattleSteps, BattleFactors):
     whose state is copied and not changed). `exact`: fractions, else floats; `policies`: the
     casualty order of each side ("attacker", "defender"); `round_limit`: fight at most so many
     rounds (None: until the battle ends); `retreat_below`: the attacker retreats (where the rules
-    let it) when its chance to win, fighting on, falls below this (None: never); `share`: share a
-    step's transition between the states that agree on what it read (`_step`; off: each state's
-    own run, the check of the sharing). `step_runs` counts the steps run, `runs` each step's.
+    let it) when its chance to win, fighting on and following this same threshold after, falls
+    below this (None: never); `share`: share a step's transition between the states that agree
+    on what it read (`_step`; off: each state's own run, the check of the sharing). `step_runs` counts the steps run, `runs` each step's.
     `board`: a copy of `source_game`'s board (its `GameState`) that the chain copies its own from,
     sharing the units outside the battle (`GameState.copy_sharing`), for callers that ask many
     battles of one board (the agents' battle odds): the chain changes none of those units (a step
@@ -93,8 +93,15 @@ class Chain(BattleStates, BattleDecisions, BattleSteps, BattleFactors):
         self.retreat_below = retreat_below
         self._source_game = source_game
         self._board = board
-        self._fight_on: Chain | None = None
+        self._fight_on: Chain | None = None  # the chain that values states for the threshold
         self._retreating = False
+        # in the chain that values states (`BattleDecisions._policy_value`): it fights on, noting
+        # the states where the attacker could retreat; their values under the threshold
+        self._notes_retreats = False
+        self._policy_below = None
+        self._may_retreat: set[tuple] = set()
+        self._values: dict[tuple, object] = {}
+        self._valuing: set[tuple] = set()
         self.exact = exact
         self.policies = policies or {}
         self.round_limit = round_limit
@@ -120,8 +127,6 @@ class Chain(BattleStates, BattleDecisions, BattleSteps, BattleFactors):
         self._rolled_kept: dict[tuple, Kept] = {}  # the same, kept under what they read of the state
         self._at: tuple | None = None               # the state a run whose hits wait started from
         self._end_cache: dict[tuple, tuple] = {}
-        self._solved: dict[tuple, tuple] = {}
-        self._solving: set[tuple] = set()
         self._plans: dict[str, Kept] = {}      # step -> its deferred runs, kept as `_shared` are
         self._applied: dict[tuple, Kept] = {}  # deferred hits -> their changes, kept the same way
         # (deferred hits, counters, side index, side number) -> what making them did to that side
@@ -269,7 +274,7 @@ class Chain(BattleStates, BattleDecisions, BattleSteps, BattleFactors):
             p = reach.pop(sid)
             trans = self._round(sid, late)
             stay = trans.get(sid, 0)
-            if stay == self.one or (not self.exact and stay > 1 - 1e-15):
+            if never_left(stay, self.one, self.exact):
                 absorb(sid, STALEMATE, p, False)
                 continue
             visits = p / (self.one - stay)
@@ -311,9 +316,7 @@ class Chain(BattleStates, BattleDecisions, BattleSteps, BattleFactors):
                     if end:
                         continue
                     if k2 in on_path:
-                        raise EvalError("E547", "the exact battle chain found a battle state that comes back after it "
-                                                "changed; only a battle whose units are only lost can be computed",
-                                        hint="estimate by sampling the real battle instead (ruleslang odds --sample N)")
+                        raise came_back()
                     on_path.add(k2)
                     stack.append((k2, iter(self._round(k2, late))))
                     break
@@ -324,44 +327,6 @@ class Chain(BattleStates, BattleDecisions, BattleSteps, BattleFactors):
                     finished.append(sid)
         finished.reverse()
         return finished
-
-    def _solve(self, key: tuple) -> tuple:
-        """From a live state at the start of a round after the first (named `key`: `sid`): (its
-        ends' distribution, the expected rounds still fought, the chance the territory is taken)."""
-        found = self._solved.get(key)
-        if found is not None:
-            return found
-        if key in self._solving:
-            raise EvalError("E547", "the exact battle chain found a battle state that comes back after it "
-                                    "changed; only a battle whose units are only lost can be computed",
-                            hint="estimate by sampling the real battle instead (ruleslang odds --sample N)")
-        self._solving.add(key)
-        trans = self._round(key, LateRound())
-        stay = trans.get(key, 0)
-        zero = 0 * self.one
-        if stay == self.one or (not self.exact and stay > 1 - 1e-15):
-            found = ({(STALEMATE, survivors(self.key_of(key))): self.one}, zero, zero)
-        else:
-            dist: dict = {}
-            rounds = self.one
-            taken = zero
-            for k2, q in trans.items():
-                if k2 == key:
-                    continue
-                end = self._end(k2)
-                if end:
-                    d2, r2, t2 = {(end[0], survivors(self.key_of(k2))): self.one}, zero, (self.one if end[1] else zero)
-                else:
-                    d2, r2, t2 = self._solve(k2)
-                for item, v in d2.items():
-                    dist[item] = dist.get(item, 0) + q * v
-                rounds += q * r2
-                taken += q * t2
-            leave = self.one - stay
-            found = ({item: v / leave for item, v in dist.items()}, rounds / leave, taken / leave)
-        self._solving.discard(key)
-        self._solved[key] = found
-        return found
 
 
 def battle_odds(game, spec: BattleSpec, **options) -> Result:

@@ -1,6 +1,7 @@
 """The decisions of a battle step as the exact chain answers them: the casualty order of the side
 hit (runtime/kit/casualties.py, the agents' own), and every other `choose` by the rules' advice;
-a retreat question by the advice, or by the retreat threshold against the chance to win."""
+a retreat question by the advice, or by the retreat threshold against the chance to win that the
+threshold policy itself gives from there (optimal stopping: `BattleDecisions._policy_value`)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from ruleslang.base.errors import EvalError
 from ruleslang.lang.check.advice import OPTIONS
 from ruleslang.runtime.kit.casualties import casualty_order, cheapest_rank, keep_rank, listed_rank
 from ruleslang.runtime.odds.results import ATTACKER_WINS, CasualtyPolicy
+from ruleslang.runtime.odds.rounds import LateRound, came_back, never_left
 from ruleslang.runtime.odds.watch import EVERYTHING, PENDING
 
 
@@ -41,10 +43,12 @@ class BattleDecisions:
     def decide(self, decision_id, player, options, mode, count, prompt):
         """A `choose` in a battle step: the rules' advice (`advised_answer`). A retreat question
         (its advice asks for `win_chance`) is answered as the advice answers a lost battle when
-        the attacker's chance to win from the state as it stands, fighting on, is below the
-        retreat threshold, and as it answers a won one otherwise (never retreating without a
-        threshold); once the attacker retreats, a decision without advice (where to) takes the
-        first option."""
+        the attacker's chance to win from the state as it stands, fighting on this round and
+        following the same threshold after it (`_chance_now`), is below the retreat threshold,
+        and as it answers a won one otherwise (never retreating without a threshold); once the
+        attacker retreats, a decision without advice (where to) takes the first option. The
+        chain that values the states (`_notes_retreats`) fights on, and notes each state where
+        the attacker could have retreated."""
         compiled = self.compiled
         ctx = self._watch or self.ctx  # the advice's reads are noted as the step's
         if self._retreating and compiled.advice(decision_id) is None and mode == "one" and options:
@@ -52,31 +56,82 @@ class BattleDecisions:
         if not asks_win_chance(compiled, decision_id):
             return advised_answer(compiled, ctx, decision_id, options, mode, self.one)
         fight_on = advised_answer(compiled, ctx, decision_id, options, mode, self.one)
-        if self.retreat_below is None:
+        if self.retreat_below is None and not self._notes_retreats:
             return fight_on
-        if self._watch is not None:  # the chance to win from here reads the whole state
+        if self._watch is not None:  # the chance to win from here (or the note) reads the whole state
             self._watch.reads.add(EVERYTHING)
         give_up = advised_answer(compiled, ctx, decision_id, options, mode, 0 * self.one)
-        if give_up == fight_on or self._chance_now() >= self.retreat_below:
+        if give_up == fight_on:
+            return fight_on
+        if self._notes_retreats:
+            self._may_retreat.add(self.sid(self._standing_key()))
+            return fight_on
+        if self._chance_now() >= self.retreat_below:
             return fight_on
         self._retreating = True
         return give_up
 
+    def _standing_key(self) -> tuple:
+        """The battle's state as it stands, this round's casualties gone (the next round's)."""
+        key = self._key()
+        return tuple(r for r in key[0] if r[5] != PENDING), key[1]
+
     def _chance_now(self):
         """The attacker's chance to win from the battle as it stands (this round's casualties
-        gone), fighting on without retreating (the chain without a retreat threshold)."""
+        gone), fighting on this round and following the retreat threshold after it: the value of
+        the state under the threshold policy, worked out by a second chain of the same battle
+        that fights on and notes where a retreat could be asked (`_policy_value`)."""
         if self._fight_on is None:
             self._fight_on = type(self)(self._source_game, self.spec, exact=self.exact, policies=self.policies,
-                                   share=self.share, board=self._board)
-        key = self._key()
-        key = (tuple(r for r in key[0] if r[5] != PENDING), key[1])
+                                        share=self.share, board=self._board)
+            self._fight_on._notes_retreats = True
+            self._fight_on._policy_below = self.retreat_below
         inner = self._fight_on
-        sid = inner.sid(key)
+        sid = inner.sid(self._standing_key())
         end = inner._end(sid)
         if end:
             return self.one if end[0] == ATTACKER_WINS else 0 * self.one
-        dist, _rounds, _taken = inner._solve(sid)
-        return sum((p for (kind, _), p in dist.items() if kind == ATTACKER_WINS), 0 * self.one)
+        return inner._policy_value(sid)
+
+    def _policy_value(self, sid: tuple):
+        """The attacker's chance to win from the live state named `sid` at the start of a round
+        after the first, fighting that round and then following the threshold policy
+        (`_policy_below`): after each round the attacker retreats, where the rules let it
+        (`_may_retreat`, noted as the rounds are run), when the same value of the state it is in
+        is below the threshold. Backward induction: a round leads only to states with fewer units
+        or back to the same state, so with q the chance of staying, the value is the sum over
+        the other states of their chance times their worth (1 for a won battle, 0 for another
+        end or a retreat, else their value), divided by 1 - q (a state the policy fights on from
+        after a round in which nothing changed is fought again; one it would leave is worth less
+        than the threshold either way). A stalemate is worth 0."""
+        found = self._values.get(sid)
+        if found is not None:
+            return found
+        if sid in self._valuing:
+            raise came_back()
+        self._valuing.add(sid)
+        trans = self._round(sid, LateRound())
+        stay = trans.get(sid, 0)
+        zero = 0 * self.one
+        if never_left(stay, self.one, self.exact):
+            found = zero
+        else:
+            worth = zero
+            for k2, q in trans.items():
+                if k2 == sid:
+                    continue
+                end = self._end(k2)
+                if end:
+                    if end[0] == ATTACKER_WINS:
+                        worth += q
+                    continue
+                value = self._policy_value(k2)
+                if k2 not in self._may_retreat or value >= self._policy_below:
+                    worth += q * value
+            found = worth / (self.one - stay)
+        self._valuing.discard(sid)
+        self._values[sid] = found
+        return found
 
 
 def choose_casualties(host, battle, policies: dict, decision) -> list[int]:

@@ -44,3 +44,16 @@ class LateRound(int):
 
     __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __mod__ = __floordiv__ = _arithmetic
     __hash__ = int.__hash__
+
+
+def came_back() -> EvalError:
+    """E547: a battle state came back after it changed (the chain takes units as only lost)."""
+    return EvalError("E547", "the exact battle chain found a battle state that comes back after it "
+                             "changed; only a battle whose units are only lost can be computed",
+                     hint="estimate by sampling the real battle instead (ruleslang odds --sample N)")
+
+
+def never_left(stay, one, exact: bool) -> bool:
+    """True when a state stays as it is with chance `stay` = 1 (a stalemate); in floats, within
+    rounding of 1."""
+    return stay == one or (not exact and stay > 1 - 1e-15)
