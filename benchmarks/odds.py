@@ -89,10 +89,10 @@ def hand_written(attack: dict[str, int], defence: dict[str, int]) -> float:
     return win(tuple(attack.get(n, 0) for n in ORDER), tuple(defence.get(n, 0) for n in ORDER))
 
 
-def _game(refs: list[str]):
+def _game(refs: list[str], scenario_text: str | None = None):
     setup = saves.GameSetup(refs=refs, scenario=None, seed=1, rounds=1, players={}, default_agent="heuristic",
                             settings=[], orders=None)
-    return saves.build_game(Workspace([]), setup)
+    return saves.build_game(Workspace([]), setup, scenario_text=scenario_text)
 
 
 def speed(quick: bool, repeat: int = 3) -> None:
@@ -166,9 +166,24 @@ MATCHUPS = [
 # artillery stands next to Karelia, so without these the row would be a plain AA50 battle.
 PLACED = {"AA50 artillery": {"Baltic States": {"artillery": 2}}}
 
+# The board a matchup is fought on, where the map's start will not do: on Global 1940's start the
+# United States and Japan are at peace, and the real battle between powers at peace is not fought
+# (the battle's `at_war` setting: sailing in makes no war), so the sampled battle ended before its
+# first round; the chain answers the battle as fought. These matchups are played after the United
+# States has declared war on Japan (the rules' own counter).
+AT_WAR = """format: 1
+title: the start of the game, the United States at war with Japan
+map: g40
+counters:
+  war_declared:
+    Americans:
+      Japanese: true
+"""
+SCENARIOS = {"G40 kamikaze": AT_WAR, "G40 scramble": AT_WAR}
+
 
 def _matchup_game(name: str, refs: list[str], attacker: str):
-    game = _game(refs)
+    game = _game(refs, SCENARIOS.get(name))
     for space, units in PLACED.get(name, {}).items():
         for utype, n in units.items():
             game.state.add_units(space, utype, attacker, n)

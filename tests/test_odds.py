@@ -29,10 +29,20 @@ from ruleslang.workspace.compositions import Workspace
 LAND = "Karelia S.S.R."
 
 
-def _game(refs=("aar/base@1",), roots=()):
+def _game(refs=("aar/base@1",), roots=(), scenario_text=None):
     setup = saves.GameSetup(refs=list(refs), scenario=None, seed=1, rounds=1, players={}, default_agent="heuristic",
                             settings=[], orders=None)
-    return saves.build_game(Workspace(list(roots)), setup)
+    return saves.build_game(Workspace(list(roots)), setup, scenario_text=scenario_text)
+
+
+AT_WAR = """format: 1
+title: the start, the United States at war with Japan
+map: g40
+counters:
+  war_declared:
+    Americans:
+      Japanese: true
+"""
 
 
 @pytest.fixture(scope="module")
@@ -776,16 +786,17 @@ def test_a_let_read_by_several_others_is_evaluated_once_in_a_run(tmp_path):
 
 def test_the_chain_follows_kamikaze_strikes_on_ships_in_the_battle():
     # the bots' advice strikes twice at the one American destroyer before the battle; two strikes
-    # at 2 or less sink it with 1 - (2/3)^2 = 5/9; otherwise the plain battle is fought
+    # at 2 or less sink it with 1 - (2/3)^2 = 5/9; otherwise the plain battle is fought (the two
+    # powers at war: at peace the battle leaves Japan's ships out, E548)
     spec = BattleSpec("6 Sea Zone", "Americans", {"destroyer": 1}, {"destroyer": 1}, "Japanese")
-    house = Chain(_game(["g40/base@1", "g40/kamikaze@1"]), spec).solve()
-    plain = Chain(_game(["g40/base@1"]), spec).solve()
+    house = Chain(_game(["g40/base@1", "g40/kamikaze@1"], scenario_text=AT_WAR), spec).solve()
+    plain = Chain(_game(["g40/base@1"], scenario_text=AT_WAR), spec).solve()
     assert house.outcome(ATTACKER_WINS) == Fraction(4, 9) * plain.outcome(ATTACKER_WINS)
     assert house.outcome(DEFENDER_HOLDS) == Fraction(5, 9) + Fraction(4, 9) * plain.outcome(DEFENDER_HOLDS)
     # a battleship struck twice: sunk by two hits (1/9), damaged by one (4/9): it fights on with one hit left
     spec = BattleSpec("6 Sea Zone", "Americans", {"battleship": 1}, {"destroyer": 1}, "Japanese")
-    house = Chain(_game(["g40/base@1", "g40/kamikaze@1"]), spec).solve()
-    plain = Chain(_game(["g40/base@1"]), spec).solve()
+    house = Chain(_game(["g40/base@1", "g40/kamikaze@1"], scenario_text=AT_WAR), spec).solve()
+    plain = Chain(_game(["g40/base@1"], scenario_text=AT_WAR), spec).solve()
     # were the one hit not kept, the battleship would win as often as unstruck whenever not sunk
     assert Fraction(4, 9) * plain.outcome(ATTACKER_WINS) < house.outcome(ATTACKER_WINS) \
         < Fraction(8, 9) * plain.outcome(ATTACKER_WINS)
@@ -887,3 +898,21 @@ def test_the_retreat_question_is_asked_once_per_standing_attackers(base_game):
     chain.solve()
     assert chain.runs["attacker_retreat"] <= 2 * (chain.runs["attacker_fire"] + 1)
     assert chain.runs["attacker_retreat"] < chain.runs["attacker_fire"] * chain.runs["defender_fire"]
+
+
+@pytest.mark.parametrize("method", ["--float", "--sample"])
+def test_named_defenders_of_a_power_at_peace_are_refused_not_fought(tmp_path, capsys, method):
+    # on Global 1940's start the United States and Japan are at peace: the game's battle leaves
+    # Japan's ships in the zone out, so the chain (and the sampled battle) must not answer it
+    battle = ["odds", "--ruleset", "g40/base@1", "--at", "6 Sea Zone", "--attacker", "Americans",
+              "2 destroyer, 1 carrier", "--defender", "Japanese", "--defender-units", "1 destroyer"]
+    extra = ["--sample", "50"] if method == "--sample" else ["--float"]
+    assert main(battle + extra) == 1
+    err = capsys.readouterr().err
+    assert "<--defender-units>:1:1: error[E548]: Japanese is not at war with Americans" in err
+    # at war (the rules' own counter, from a scenario), the same battle is fought: chain and sample agree
+    scenario = tmp_path / "war.yaml"
+    scenario.write_text(AT_WAR)
+    assert main(battle + extra + ["--scenario", str(scenario), "--format", "json"]) == 0
+    wins = json.loads(capsys.readouterr().out)["outcomes"]["attacker wins"]["float"]
+    assert wins > 0.9  # two destroyers and a carrier against a destroyer (the stalemate gave 0)

@@ -215,6 +215,9 @@ def cmd_odds(args) -> int:
             result = Chain(game, spec, exact=not args.float, policies={"attacker": policy},
                            round_limit=args.round_limit, retreat_below=retreat).solve()
     except EvalError as e:
+        if e.span is None and e.code == "E548":  # the defenders the command line named
+            raise DiagnosticError(error(e.code, e.message, _span("--defender-units", args.defender_units),
+                                        hint=e.hint))
         raise DiagnosticError(e.diagnostic())
     document = to_json(result)
     if args.format == "json":

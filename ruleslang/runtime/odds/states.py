@@ -142,6 +142,12 @@ class BattleStates:
             if sea_support is not None and host.domain(made[0]) == "sea":
                 state.move_units([u.id for u in made], sea_support)
         state.version += 1
+        if named and len(self.rules.enemies_at(space, spec.attacker, named)) < len(named):
+            # the game's battle would leave them out (a power at peace sharing a sea zone: sailing in
+            # makes no war), so a chain that fought them would answer a battle the game never fights
+            raise EvalError("E548", f"{spec.defender} is not at war with {spec.attacker} on this board (the battle's "
+                                    f"`at_war` setting): its units in {space} would not fight",
+                            hint="give a --scenario where they are at war (the rules' own counters)")
         enemies = named or self.rules.enemies_at(space, spec.attacker, [u for u in state.units if u.space == space])
         fights = self.rules.fights
         attacking = [u.id for u in state.units if u.space == space and u.owner == spec.attacker]
