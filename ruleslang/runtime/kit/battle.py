@@ -614,13 +614,12 @@ def takes_land(board, allied, space: str, attacker: str) -> bool:
 
 
 def _hostile(game, territory: str, rules: BattleRules) -> bool:
-    """True when land units of the player moving there attack: enemy units stand there, or the
-    territory is not held by its side."""
+    """True when land units of the player moving there (a territory: they land from a transport)
+    attack: enemy units stand there, or winning there would take it (`takes_land`)."""
     player = game.state.current_player
     if any(u.space == territory and rules.enemy(u.owner, player) for u in game.state.units):
         return True
-    holder = game.board.controller(territory)
-    return holder is None or not game.allied(holder, player)
+    return takes_land(game.board, game.allied, territory, player)
 
 
 def _fight(ctx, game, space: str, steps: dict, sequence: list[str], rules: BattleRules) -> None:
