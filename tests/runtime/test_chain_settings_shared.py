@@ -159,3 +159,27 @@ def test_the_agents_odds_leave_the_collector_as_they_found_it(played, collecting
     finally:
         if was:
             gc.enable()
+
+
+def test_the_agents_odds_change_nothing_of_the_games_own_board(played):
+    # the agents' chains copy their battle's units from the game's board itself (no copy of the
+    # whole board per version): asking every battle, an assault whose ships' cargo the chain
+    # empties among them, leaves the game's units, counters and version as they were
+    state = played.state
+    scratch = state.copy()
+    transport = next(u for u in state.units if u.space == BOARD_SPECS[1].amphibious_from and u.type == "transport")
+    saved_cargo = transport.cargo
+    transport.cargo = [u.id for u in scratch.add_units(BOARD_SPECS[1].amphibious_from, "infantry", "Germans")]
+    try:
+        before = (_units(state), {k: dict(v) for k, v in state.counters.items()}, state.version, len(state.events))
+        odds = BattleOdds(query_states=10_000, decision_states=10_000)
+        for spec in BOARD_SPECS:
+            attack = [u for t, n in spec.attacking.items() for u in scratch.add_units(spec.space, t, spec.attacker, n)]
+            defence = ([u for t, n in spec.defending.items() for u in scratch.add_units(spec.space, t, spec.defender, n)]
+                       if spec.defending else None)
+            assert odds.chance(played, spec.attacker, attack, spec.space, defence=defence,
+                               amphibious_from=spec.amphibious_from) is not None
+        assert odds.counts[CHAIN] == len(BOARD_SPECS)
+        assert (_units(state), state.counters, state.version, len(state.events)) == before
+    finally:
+        transport.cargo = saved_cargo

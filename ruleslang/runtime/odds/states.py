@@ -177,7 +177,8 @@ class BattleStates:
             if utype not in order:
                 order.append(utype)
         self._type_order = {t: i for i, t in enumerate(order)}
-        self._base = [u for u in state.units if u.id not in set(attacking) | set(battle.defending)]
+        fighting = set(attacking) | set(battle.defending)  # made once, not per unit of the board
+        self._base = [u for u in state.units if u.id not in fighting]
         self.base_index = {u.id: u for u in self._base}
         self._base_by_id = dict(self.base_index)  # what the board's index of units starts from (`set_units`)
         self._next_id = state.next_unit_id
