@@ -7,6 +7,8 @@ copies only the battle's units), and the program's runtime procedures are scanne
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 from ruleslang.runtime import saves
@@ -163,15 +165,16 @@ def test_the_agents_odds_leave_the_collector_as_they_found_it(played, collecting
 
 def test_the_agents_odds_change_nothing_of_the_games_own_board(played):
     # the agents' chains copy their battle's units from the game's board itself (no copy of the
-    # whole board per version): asking every battle, an assault whose ships' cargo the chain
-    # empties among them, leaves the game's units, counters and version as they were
+    # whole board per version), sharing the fields they do not change (`_UNCHANGED`): asking
+    # every battle, an assault whose ships' cargo the chain empties among them, leaves the game's
+    # units and every other field as they were
     state = played.state
     scratch = state.copy()
     transport = next(u for u in state.units if u.space == BOARD_SPECS[1].amphibious_from and u.type == "transport")
     saved_cargo = transport.cargo
     transport.cargo = [u.id for u in scratch.add_units(BOARD_SPECS[1].amphibious_from, "infantry", "Germans")]
     try:
-        before = (_units(state), {k: dict(v) for k, v in state.counters.items()}, state.version, len(state.events))
+        before = (_units(state), _fields(state), len(state.events))
         odds = BattleOdds(query_states=10_000, decision_states=10_000)
         for spec in BOARD_SPECS:
             attack = [u for t, n in spec.attacking.items() for u in scratch.add_units(spec.space, t, spec.attacker, n)]
@@ -180,6 +183,20 @@ def test_the_agents_odds_change_nothing_of_the_games_own_board(played):
             assert odds.chance(played, spec.attacker, attack, spec.space, defence=defence,
                                amphibious_from=spec.amphibious_from) is not None
         assert odds.counts[CHAIN] == len(BOARD_SPECS)
-        assert (_units(state), state.counters, state.version, len(state.events)) == before
+        assert (_units(state), _fields(state), len(state.events)) == before
     finally:
         transport.cargo = saved_cargo
+
+
+def _fields(state) -> dict:
+    """The board's fields but its units, map and events, deep-copied."""
+    return {name: copy.deepcopy(value) for name, value in vars(state).items()
+            if name not in ("units", "map", "events", "_unit_index", "_indexed")}
+
+
+def test_a_board_copied_sharing_fields_shares_those_and_copies_the_others(played):
+    state = played.state
+    clone = state.copy_sharing({KARELIA}, {"control", "counters"})
+    assert clone.control is state.control and clone.counters is state.counters
+    assert clone.treasury == state.treasury and clone.treasury is not state.treasury
+    assert clone.counter_writes is not state.counter_writes

@@ -29,6 +29,15 @@ RETREATED = ("", (), "the attacker retreated")  # the mark of a state the attack
 UNIT_PART = "@"  # in a counter key kept with a unit's record: where the unit's id was (no name or number is "@")
 
 
+# The board's fields a chain changes in no way but by giving its copy a new value, shared with the
+# board it copies (`GameState.copy_sharing`) rather than deep-copied for every chain: the effects
+# that would change who holds a space, factories or treasuries are refused in a battle's branching
+# run (E546), and the counters are given anew for each state (`_materialize`, `restore`) before a
+# step can write one (`counter_writes`, which a written counter counts in place, is copied).
+_UNCHANGED = frozenset({"control", "control_at_turn_start", "factories", "factories_at_turn_start", "treasury",
+                        "income_override", "income_override_by_economy", "counters", "facts", "options"})
+
+
 class _NoDice:
     """The dice of the chain's host: every roll goes through the exact evaluator, none is sampled."""
 
@@ -73,7 +82,7 @@ class BattleHost(GameServices):
         # zone an assault comes from, whose ships it changes) copied, the rest shared with `board`
         spec = chain.spec
         self.state = (source_game.state.copy(events=False) if board is None else
-                      board.copy_sharing({s for s in (spec.space, spec.amphibious_from) if s is not None}))
+                      board.copy_sharing({s for s in (spec.space, spec.amphibious_from) if s is not None}, _UNCHANGED))
         self.board = BoardQueries(self.state)
         host = Host(None)
         host.rng = _NoDice()
