@@ -200,3 +200,11 @@ def test_a_board_copied_sharing_fields_shares_those_and_copies_the_others(played
     assert clone.control is state.control and clone.counters is state.counters
     assert clone.treasury == state.treasury and clone.treasury is not state.treasury
     assert clone.counter_writes is not state.counter_writes
+
+
+def test_a_chains_host_shares_the_games_index_of_spaces_and_turn_order(played):
+    host = Chain(played, SPECS[0], exact=False, board=played.state).host
+    assert host._space_index is played._space_index  # not made again per chain
+    spaces = [s.name for s in played.state.map.spaces]
+    assert [host.space_order(s) for s in spaces] == list(range(len(spaces)))
+    assert [host.turn_position(p) for p in played.state.map.turn_order] == list(range(len(played.state.map.turn_order)))

@@ -95,8 +95,9 @@ class BattleHost(GameServices):
         # made on first use (a battle reads a few of the game's procedures' settings)
         self.configs: dict = _ConfigsFor(source_game.configs, self.ctx)
         self.kit = KitState(self)
-        self._init_services()
+        self._init_services(source_game)
         self._indexed_units, self._index_length = None, -1
+        self.base_index: dict = {}  # the board's units outside the battle, by id (the chain's, once set up)
 
     def _decide(self, *args, **kwargs):
         """A `choose`: the chain's (`BattleDecisions.decide`)."""
@@ -107,17 +108,16 @@ class BattleHost(GameServices):
         board's units (a list the board only extends or replaces; a unit's hits change in place)."""
         units = self.state.units
         if self._indexed_units is not units or self._index_length != len(units):
-            base = self.chain.base_index
-            self._units_by_id = {u.id: u for u in units[len(base):]}
+            self._units_by_id = {u.id: u for u in units[len(self.base_index):]}
             self._indexed_units, self._index_length = units, len(units)
         found = self._units_by_id.get(uid)
-        return found if found is not None else self.chain.base_index.get(uid)
+        return found if found is not None else self.base_index.get(uid)
 
     def remove_units(self, ids: list[int], why: str) -> None:
         """Casualties leave the board (the rest of the board keeps its units)."""
         gone = set(ids)
         state = self.state
-        base = len(self.chain.base_index)
+        base = len(self.base_index)
         state.units = state.units[:base] + [u for u in state.units[base:] if u.id not in gone]
         state.version += 1
 
@@ -188,7 +188,7 @@ class BattleStates:
         self._type_order = {t: i for i, t in enumerate(order)}
         fighting = set(attacking) | set(battle.defending)  # made once, not per unit of the board
         self._base = [u for u in state.units if u.id not in fighting]
-        self.base_index = {u.id: u for u in self._base}
+        self.base_index = self.host.base_index = {u.id: u for u in self._base}  # the host's without a proxy
         self._base_by_id = dict(self.base_index)  # what the board's index of units starts from (`set_units`)
         self._next_id = state.next_unit_id
         state.units = self._base + [u for u in state.units if u.id not in self.base_index]
