@@ -332,6 +332,18 @@ def runtime_procedures(compiled, name: str) -> list[tuple[Any, RuntimeProcedure]
     return list(found)
 
 
+def setting_procedure(compiled, procedure: str, setting: str) -> RuntimeProcedure | None:
+    """The first of `runtime_procedures(compiled, procedure)` whose settings give `setting` (None
+    when none does), found once per program (the kit asks it for every battle chain it makes)."""
+    runtime_procedures(compiled, procedure)  # the program's kept entry, made anew if it changed
+    kept = _PROCEDURES[compiled][2]
+    key = (procedure, setting)  # a name's own entry is a string
+    if key not in kept:
+        kept[key] = next((proc for _, proc in kept[procedure] if proc.config is not None
+                          and any(i.text == setting for i, _ in proc.config.fields)), None)
+    return kept[key]
+
+
 def _scan_procedures(symbols: dict, name: str) -> list[tuple[Any, RuntimeProcedure]]:
     """`runtime_procedures`, from the symbols themselves."""
     found = []

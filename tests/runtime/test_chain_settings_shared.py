@@ -13,7 +13,7 @@ import pytest
 
 from ruleslang.runtime import saves
 from ruleslang.runtime.agents.battle_odds import CHAIN, BattleOdds
-from ruleslang.runtime.config import _scan_procedures, runtime_procedures
+from ruleslang.runtime.config import _scan_procedures, runtime_procedures, setting_procedure
 from ruleslang.runtime.odds.chain import ATTACKER_WINS, BattleSpec, Chain
 from ruleslang.workspace.compositions import Workspace
 
@@ -208,3 +208,15 @@ def test_a_chains_host_shares_the_games_index_of_spaces_and_turn_order(played):
     spaces = [s.name for s in played.state.map.spaces]
     assert [host.space_order(s) for s in spaces] == list(range(len(spaces)))
     assert [host.turn_position(p) for p in played.state.map.turn_order] == list(range(len(played.state.map.turn_order)))
+
+
+@pytest.mark.parametrize("procedure,setting", [("battle", "hit_points"), ("move", "domain"), ("purchase", "cost"),
+                                               ("move", "transport_capacity"), ("move", "no such setting"),
+                                               ("no such procedure", "cost")])
+def test_the_procedure_giving_a_setting_is_found_once_and_is_the_first_that_gives_it(played, procedure, setting):
+    compiled = played.compiled
+    scanned = next((proc for _, proc in _scan_procedures(compiled.symbols, procedure)
+                    if proc.config is not None and any(i.text == setting for i, _ in proc.config.fields)), None)
+    assert setting_procedure(compiled, procedure, setting) is scanned
+    assert setting_procedure(compiled, procedure, setting) is scanned  # kept
+    assert (scanned is None) == (setting.startswith("no such") or procedure.startswith("no such"))

@@ -84,8 +84,7 @@ class BattleHost(GameServices):
         self.state = (source_game.state.copy(events=False) if board is None else
                       board.copy_sharing({s for s in (spec.space, spec.amphibious_from) if s is not None}, _UNCHANGED))
         self.board = BoardQueries(self.state)
-        host = Host(None)
-        host.rng = _NoDice()
+        host = Host(None, rng=_NoDice())  # no generator seeded: the chain rolls no die
         self.ctx = EvalContext(self.compiled, host, state=self.state, board=self.board,
                                options=dict(source_game.ctx.options), facts=dict(source_game.ctx.facts),
                                decide=self._decide)
