@@ -156,9 +156,10 @@ class BattleStates:
             raise EvalError("E548", f"{spec.defender} is not at war with {spec.attacker} on this board (the battle's "
                                     f"`at_war` setting): its units in {space} would not fight",
                             hint="give a --scenario where they are at war (the rules' own counters)")
-        enemies = named or self.rules.enemies_at(space, spec.attacker, [u for u in state.units if u.space == space])
+        here = [u for u in state.units if u.space == space]
+        enemies = named or self.rules.enemies_at(space, spec.attacker, here)
         fights = self.rules.fights
-        attacking = [u.id for u in state.units if u.space == space and u.owner == spec.attacker]
+        attacking = [u.id for u in here if u.owner == spec.attacker]
         origins = spec.came_from or []
         came_from = {}
         for i, uid in enumerate(u for u in attacking if host.domain(host.unit_or_none(u)) != "air"):
@@ -186,11 +187,13 @@ class BattleStates:
                 order.append(utype)
         self._type_order = {t: i for i, t in enumerate(order)}
         fighting = set(attacking) | set(battle.defending)  # made once, not per unit of the board
-        self._base = [u for u in state.units if u.id not in fighting]
+        self._base, battle_units = [], []
+        for u in state.units:  # the board's units outside the battle first, in the board's order
+            (battle_units if u.id in fighting else self._base).append(u)
         self.base_index = self.host.base_index = {u.id: u for u in self._base}  # the host's without a proxy
-        self._base_by_id = dict(self.base_index)  # what the board's index of units starts from (`set_units`)
+        self._base_by_id = self.base_index  # what the board's index of units starts from (`set_units` copies it)
         self._next_id = state.next_unit_id
-        state.units = self._base + [u for u in state.units if u.id not in self.base_index]
+        state.units = self._base + battle_units
         state.version += 1
         self._base_counters = {name: dict(store) for name, store in state.counters.items()}
         self._pool: dict[int, Unit] = {}  # the battle's units by id, set anew for each state (`_materialize`)
