@@ -63,3 +63,12 @@ def test_on_roll_is_told_each_die_as_a_roll():
     host.on_roll = lambda roll, span: told.append((roll.sides, roll.value, span))
     value = host.roll(6, None)
     assert told == [(6, value, None)]
+
+
+def test_a_host_given_a_generator_seeds_none_and_rolls_with_it():
+    class Loaded:
+        def randint(self, a, b):
+            return b
+    loaded = Loaded()
+    host = Host(None, rng=loaded)
+    assert host.rng is loaded and host.roll(6) == 6 and host.roll(20) == 20

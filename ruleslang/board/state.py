@@ -238,20 +238,24 @@ class GameState:
         need not copy all of it)."""
         return self._copy_with(_copy_units(self.units), events)
 
-    def copy_sharing(self, spaces: Collection[str]) -> "GameState":
+    def copy_sharing(self, spaces: Collection[str], shared: Collection[str] = ()) -> "GameState":
         """A copy as `copy(events=False)` makes it, except that the units outside `spaces` are this
         state's own objects, not copies: for a what-if that changes no unit but those of `spaces`
         (the exact battle odds make a board for every battle an agent asks about, all from one
         copy of the board, and copying every unit was most of it). The caller must change no other
-        unit (their list is the copy's own: units may come and go)."""
+        unit (their list is the copy's own: units may come and go). The fields named in `shared`
+        (`control`, `counters`, ...) are this state's own too: the caller changes none of them in
+        place (it may give the copy a new value)."""
         inside = iter(_copy_units([u for u in self.units if u.space in spaces]))
-        return self._copy_with([next(inside) if u.space in spaces else u for u in self.units], False)
+        return self._copy_with([next(inside) if u.space in spaces else u for u in self.units], False, shared)
 
-    def _copy_with(self, units: list[Unit], events: bool) -> "GameState":
-        """A copy of the state with these units, its other fields deep-copied (`copy`)."""
+    def _copy_with(self, units: list[Unit], events: bool, shared: Collection[str] = ()) -> "GameState":
+        """A copy of the state with these units, its other fields deep-copied (`copy`) but those
+        named in `shared`."""
         clone = _copy.copy(self)
         for name, value in vars(self).items():
-            if name not in ("units", "map", "_unit_index", "_indexed") and (events or name != "events"):
+            if name not in ("units", "map", "_unit_index", "_indexed") and (events or name != "events") \
+                    and name not in shared:
                 setattr(clone, name, _copy_data(value))
         clone.units = units
         if not events:

@@ -22,6 +22,12 @@ from ruleslang.lang.syntax.declarations import RuntimeProcedure
 _UNSET = object()  # a counter entry the state does not hold
 
 
+def _same_counters(a: tuple, b: tuple) -> bool:
+    """Whether two `_counters_mark`s name the same counters, unwritten between them."""
+    return a[0] is b[0] and len(a[1]) == len(b[1]) and all(
+        x[0] == y[0] and x[1] is y[1] and x[2] == y[2] for x, y in zip(a[1], b[1]))
+
+
 class ProcedureConfig:
     def __init__(self, ctx, proc: RuntimeProcedure):
         self.ctx = ctx
@@ -41,6 +47,10 @@ class ProcedureConfig:
         self._kept: dict[str, dict] = {}
         self._options: Any = _UNSET  # the game's options as a key (`_shared_key`), found on first use
         self._read_names: tuple[str, ...] | None = None  # the counters the lasting answers read, sorted
+        self._changes = 0  # how many times lasting answers came or went
+        # the last copy for another context (`for_context`): (`_changes` then, the counters it was
+        # checked against (`_counters_mark`), its lasting answers, its `_read_names`)
+        self._made_for: tuple | None = None
 
     def for_context(self, ctx) -> "ProcedureConfig":
         """The same settings for another game's context (a look-ahead's copy of the game): the
@@ -50,16 +60,41 @@ class ProcedureConfig:
         clone = copy.copy(self)
         clone.ctx = ctx
         clone._cache, clone._lasting, clone._checked, clone._kept = {}, dict(self._lasting), None, {}
+        clone._made_for = None
         if ctx.state is None:
             clone._lasting, clone._read_names = {}, None
-        else:
-            clone._forget_stale()
+            return clone
+        # a copy for a state holding the very counters of the last copy's (the same dicts, written as
+        # often since), with no lasting answer come or gone: the answers that copy kept, without
+        # checking every entry they read again (the exact chain of every battle an agent asks
+        # about shares the game's counters: `runtime/odds/states.py`)
+        mark = self._counters_mark(ctx.state)
+        made = self._made_for
+        if made is not None and made[0] == self._changes and _same_counters(made[1], mark):
+            clone._lasting, clone._read_names = dict(made[2]), made[3]
+            return clone
+        clone._forget_stale()
+        self._made_for = (self._changes, mark, dict(clone._lasting), clone._read_names)
         return clone
 
     def reads_counters(self) -> bool:
         """Whether a lasting answer read a counter entry: a copy for another context (`for_context`)
         then depends on that context's counters when it is made."""
-        return any(read for _, read in self._lasting.values())
+        return bool(self._names())
+
+    def _names(self) -> tuple[str, ...]:
+        """The counters the lasting answers read, sorted (worked out again only when answers that
+        read counters came or went)."""
+        names = self._read_names
+        if names is None:
+            names = self._read_names = tuple(sorted({name for _, read in self._lasting.values() for name, _ in read}))
+        return names
+
+    def _counters_mark(self, state) -> tuple:
+        """The counters `state` holds that the lasting answers read, as `_same_counters` compares
+        them: the state's dict of counters, and each counter's dict and how often it was written."""
+        return (state.counters, tuple((name, state.counters.get(name), state.counter_writes.get(name, 0))
+                                      for name in self._names()))
 
     def has(self, name: str) -> bool:
         return name in self.fields
@@ -106,15 +141,9 @@ class ProcedureConfig:
             return
         # nothing to look at when no counter the answers read was written since the last look
         # (`GameState.counter_writes`) and the state's counters are the same dicts
-        state = self.ctx.state
-        names = self._read_names
-        if names is None:  # worked out again only when lasting answers came or went
-            names = self._read_names = tuple(sorted({name for _, read in self._lasting.values() for name, _ in read}))
-        mark = (state.counters, tuple((name, state.counters.get(name), state.counter_writes.get(name, 0))
-                                      for name in names))
+        mark = self._counters_mark(self.ctx.state)
         seen = self._checked
-        if seen is not None and seen[0] is mark[0] and len(seen[1]) == len(mark[1]) and all(
-                a[0] == b[0] and a[1] is b[1] and a[2] == b[2] for a, b in zip(seen[1], mark[1])):
+        if seen is not None and _same_counters(seen, mark):
             return
         self._checked = mark
         # each counter's entries by key, made once for this check (`_counter_entry` walks them all
@@ -135,6 +164,7 @@ class ProcedureConfig:
             del self._lasting[key]
         if stale:
             self._read_names = None
+            self._changes += 1
             for table in self._kept.values():
                 table.clear()
 
@@ -168,6 +198,7 @@ class ProcedureConfig:
             found = self.ctx.procedures.constant_answers.get(shared)
             if found is not None:
                 self._lasting[key] = (found, {})
+                self._changes += 1
                 return found
         watch = WatchedContext(self.ctx)
         answer = compute(watch)
@@ -176,6 +207,7 @@ class ProcedureConfig:
         else:
             read = {entry: self._counter_entry(*entry, kept=True) for entry in sorted(watch.counters_read)}
             self._lasting[key] = (answer, read)
+            self._changes += 1
             if read:
                 self._read_names = None
             if not read and shared is not None:
@@ -298,6 +330,18 @@ def runtime_procedures(compiled, name: str) -> list[tuple[Any, RuntimeProcedure]
     if found is None:
         found = kept[2][name] = tuple(_scan_procedures(symbols, name))
     return list(found)
+
+
+def setting_procedure(compiled, procedure: str, setting: str) -> RuntimeProcedure | None:
+    """The first of `runtime_procedures(compiled, procedure)` whose settings give `setting` (None
+    when none does), found once per program (the kit asks it for every battle chain it makes)."""
+    runtime_procedures(compiled, procedure)  # the program's kept entry, made anew if it changed
+    kept = _PROCEDURES[compiled][2]
+    key = (procedure, setting)  # a name's own entry is a string
+    if key not in kept:
+        kept[key] = next((proc for _, proc in kept[procedure] if proc.config is not None
+                          and any(i.text == setting for i, _ in proc.config.fields)), None)
+    return kept[key]
 
 
 def _scan_procedures(symbols: dict, name: str) -> list[tuple[Any, RuntimeProcedure]]:

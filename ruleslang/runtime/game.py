@@ -82,9 +82,14 @@ class GameServices:
     which says what the kit reads of units) on the instance, and `_init_services()`.
     """
 
-    def _init_services(self) -> None:
-        self._space_index = {s.name: i for i, s in enumerate(self.state.map.spaces)}
-        self._turn = list(self.state.map.turn_order)
+    def _init_services(self, like: "GameServices | None" = None) -> None:
+        """Set up what the services keep; `like`: a game on the same map whose index of spaces and
+        turn order are shared (read only) rather than made again (a battle chain per agent query)."""
+        if like is not None and like.state.map is self.state.map:
+            self._space_index, self._turn = like._space_index, like._turn
+        else:
+            self._space_index = {s.name: i for i, s in enumerate(self.state.map.spaces)}
+            self._turn = list(self.state.map.turn_order)
         self._units_by_id: dict[int, Any] = {}
 
     def sequence(self, name: str) -> list[str]:

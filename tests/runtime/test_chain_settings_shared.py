@@ -7,11 +7,13 @@ copies only the battle's units), and the program's runtime procedures are scanne
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 from ruleslang.runtime import saves
 from ruleslang.runtime.agents.battle_odds import CHAIN, BattleOdds
-from ruleslang.runtime.config import _scan_procedures, runtime_procedures
+from ruleslang.runtime.config import _scan_procedures, runtime_procedures, setting_procedure
 from ruleslang.runtime.odds.chain import ATTACKER_WINS, BattleSpec, Chain
 from ruleslang.workspace.compositions import Workspace
 
@@ -159,3 +161,62 @@ def test_the_agents_odds_leave_the_collector_as_they_found_it(played, collecting
     finally:
         if was:
             gc.enable()
+
+
+def test_the_agents_odds_change_nothing_of_the_games_own_board(played):
+    # the agents' chains copy their battle's units from the game's board itself (no copy of the
+    # whole board per version), sharing the fields they do not change (`_UNCHANGED`): asking
+    # every battle, an assault whose ships' cargo the chain empties among them, leaves the game's
+    # units and every other field as they were
+    state = played.state
+    scratch = state.copy()
+    transport = next(u for u in state.units if u.space == BOARD_SPECS[1].amphibious_from and u.type == "transport")
+    saved_cargo = transport.cargo
+    transport.cargo = [u.id for u in scratch.add_units(BOARD_SPECS[1].amphibious_from, "infantry", "Germans")]
+    try:
+        before = (_units(state), _fields(state), len(state.events))
+        odds = BattleOdds(query_states=10_000, decision_states=10_000)
+        for spec in BOARD_SPECS:
+            attack = [u for t, n in spec.attacking.items() for u in scratch.add_units(spec.space, t, spec.attacker, n)]
+            defence = ([u for t, n in spec.defending.items() for u in scratch.add_units(spec.space, t, spec.defender, n)]
+                       if spec.defending else None)
+            assert odds.chance(played, spec.attacker, attack, spec.space, defence=defence,
+                               amphibious_from=spec.amphibious_from) is not None
+        assert odds.counts[CHAIN] == len(BOARD_SPECS)
+        assert (_units(state), _fields(state), len(state.events)) == before
+    finally:
+        transport.cargo = saved_cargo
+
+
+def _fields(state) -> dict:
+    """The board's fields but its units, map and events, deep-copied."""
+    return {name: copy.deepcopy(value) for name, value in vars(state).items()
+            if name not in ("units", "map", "events", "_unit_index", "_indexed")}
+
+
+def test_a_board_copied_sharing_fields_shares_those_and_copies_the_others(played):
+    state = played.state
+    clone = state.copy_sharing({KARELIA}, {"control", "counters"})
+    assert clone.control is state.control and clone.counters is state.counters
+    assert clone.treasury == state.treasury and clone.treasury is not state.treasury
+    assert clone.counter_writes is not state.counter_writes
+
+
+def test_a_chains_host_shares_the_games_index_of_spaces_and_turn_order(played):
+    host = Chain(played, SPECS[0], exact=False, board=played.state).host
+    assert host._space_index is played._space_index  # not made again per chain
+    spaces = [s.name for s in played.state.map.spaces]
+    assert [host.space_order(s) for s in spaces] == list(range(len(spaces)))
+    assert [host.turn_position(p) for p in played.state.map.turn_order] == list(range(len(played.state.map.turn_order)))
+
+
+@pytest.mark.parametrize("procedure,setting", [("battle", "hit_points"), ("move", "domain"), ("purchase", "cost"),
+                                               ("move", "transport_capacity"), ("move", "no such setting"),
+                                               ("no such procedure", "cost")])
+def test_the_procedure_giving_a_setting_is_found_once_and_is_the_first_that_gives_it(played, procedure, setting):
+    compiled = played.compiled
+    scanned = next((proc for _, proc in _scan_procedures(compiled.symbols, procedure)
+                    if proc.config is not None and any(i.text == setting for i, _ in proc.config.fields)), None)
+    assert setting_procedure(compiled, procedure, setting) is scanned
+    assert setting_procedure(compiled, procedure, setting) is scanned  # kept
+    assert (scanned is None) == (setting.startswith("no such") or procedure.startswith("no such"))

@@ -80,3 +80,35 @@ def test_a_move_setting_that_reads_the_board_is_evaluated_again_each_phase():
     assert config.lasting(("test",), reads_the_board) == 1   # the same phase
     config.new_phase()
     assert config.lasting(("test",), reads_the_board) == 2
+
+
+def test_a_settings_copy_for_the_same_counters_takes_the_last_copys_answers_and_a_write_checks_again(monkeypatch):
+    # `ProcedureConfig.for_context` for a state holding the game's very counters (as every battle
+    # chain an agent asks about does) reuses the last copy's check of the lasting answers; a
+    # counter written since makes it check again, and drop what the write made stale
+    from types import SimpleNamespace  # start-up time: only this test makes a stand-in context
+    game = make_game(["aar/base@1"], scenario=ROCKETS)  # the counter exists: a write changes it in place
+    run_phases(game, "Germans", "combat_move")
+    _move_rules(game)("fighter", "Germans"), _move_rules(game)("fighter", "Russians")
+    config = next(c for c in game.configs.values() if c.has("movement"))
+    germans, russians = ("unit_rules", "fighter", "Germans"), ("unit_rules", "fighter", "Russians")
+    assert config.reads_counters() and config.is_lasting(germans) and config.is_lasting(russians)
+    checks = []
+    real = ProcedureConfig._forget_stale
+    monkeypatch.setattr(ProcedureConfig, "_forget_stale", lambda self: (checks.append(self), real(self))[1])
+
+    def copy():
+        return config.for_context(SimpleNamespace(state=game.state.copy_sharing(set(), {"counters"})))
+    first, second = copy(), copy()
+    assert len(checks) == 1  # the second copy took the first one's answers
+    assert second._lasting == first._lasting and second._lasting is not first._lasting
+    assert second.is_lasting(germans) and second.is_lasting(russians)
+    bomber = ("unit_rules", "bomber", "Russians")  # a Russian bomber: none was asked about
+    assert not second.is_lasting(bomber)
+    _move_rules(game)("bomber", "Russians")  # an answer comes: the next copy holds it
+    assert len(checks) == 1 and copy().is_lasting(bomber) and len(checks) == 2
+    game.state.set_counter("developed", ("Germans", "long_range_aircraft"), True)
+    third = copy()
+    assert len(checks) == 3 and not third.is_lasting(germans) and third.is_lasting(russians)
+    config._made_for = None  # the same copy made without the last one's
+    assert copy()._lasting == third._lasting

@@ -107,9 +107,10 @@ class RollRecord(Sequence):
 class Host:
     """Owns the random generator (seeded), the dice record, the step budget and the log."""
 
-    def __init__(self, seed: int | None = 0, budget: int = DEFAULT_STEP_BUDGET):
+    def __init__(self, seed: int | None = 0, budget: int = DEFAULT_STEP_BUDGET, rng=None):
         self.seed = seed
-        self.rng = random.Random(seed)  # where the dice come from (a test may load its own)
+        # where the dice come from (a test may load its own; `rng`: one given, no generator seeded)
+        self.rng = random.Random(seed) if rng is None else rng
         # the last dice rolled, oldest first, as (sides, value, span): `rolls` shows them as `Roll`s
         self._kept: deque[tuple] = deque(maxlen=MAX_KEPT_ROLLS)
         self.budget = budget

@@ -12,7 +12,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from ruleslang.runtime.config import procedure_config, runtime_procedures
+from ruleslang.runtime.config import procedure_config, runtime_procedures, setting_procedure
 
 
 class KitState:
@@ -142,11 +142,11 @@ class UnitFacts:
         self._deck_cost = self._setting("move", "carrier_cost", "unit")
 
     def _setting(self, procedure: str, name: str, of: str):
-        for _, proc in runtime_procedures(self.game.compiled, procedure):
-            if proc.config is not None and any(i.text == name for i, _ in proc.config.fields):
-                config = procedure_config(self.game.ctx, proc)
-                return config.unit_fn(name) if of == "unit" else config.type_fn(name)
-        return None
+        proc = setting_procedure(self.game.compiled, procedure, name)
+        if proc is None:
+            return None
+        config = procedure_config(self.game.ctx, proc)
+        return config.unit_fn(name) if of == "unit" else config.type_fn(name)
 
     def hit_points(self, unit) -> int:
         return self._hp(unit) if self._hp is not None else 1

@@ -29,6 +29,15 @@ RETREATED = ("", (), "the attacker retreated")  # the mark of a state the attack
 UNIT_PART = "@"  # in a counter key kept with a unit's record: where the unit's id was (no name or number is "@")
 
 
+# The board's fields a chain changes in no way but by giving its copy a new value, shared with the
+# board it copies (`GameState.copy_sharing`) rather than deep-copied for every chain: the effects
+# that would change who holds a space, factories or treasuries are refused in a battle's branching
+# run (E546), and the counters are given anew for each state (`_materialize`, `restore`) before a
+# step can write one (`counter_writes`, which a written counter counts in place, is copied).
+_UNCHANGED = frozenset({"control", "control_at_turn_start", "factories", "factories_at_turn_start", "treasury",
+                        "income_override", "income_override_by_economy", "counters", "facts", "options"})
+
+
 class _NoDice:
     """The dice of the chain's host: every roll goes through the exact evaluator, none is sampled."""
 
@@ -73,10 +82,9 @@ class BattleHost(GameServices):
         # zone an assault comes from, whose ships it changes) copied, the rest shared with `board`
         spec = chain.spec
         self.state = (source_game.state.copy(events=False) if board is None else
-                      board.copy_sharing({s for s in (spec.space, spec.amphibious_from) if s is not None}))
+                      board.copy_sharing({s for s in (spec.space, spec.amphibious_from) if s is not None}, _UNCHANGED))
         self.board = BoardQueries(self.state)
-        host = Host(None)
-        host.rng = _NoDice()
+        host = Host(None, rng=_NoDice())  # no generator seeded: the chain rolls no die
         self.ctx = EvalContext(self.compiled, host, state=self.state, board=self.board,
                                options=dict(source_game.ctx.options), facts=dict(source_game.ctx.facts),
                                decide=self._decide)
@@ -86,8 +94,9 @@ class BattleHost(GameServices):
         # made on first use (a battle reads a few of the game's procedures' settings)
         self.configs: dict = _ConfigsFor(source_game.configs, self.ctx)
         self.kit = KitState(self)
-        self._init_services()
+        self._init_services(source_game)
         self._indexed_units, self._index_length = None, -1
+        self.base_index: dict = {}  # the board's units outside the battle, by id (the chain's, once set up)
 
     def _decide(self, *args, **kwargs):
         """A `choose`: the chain's (`BattleDecisions.decide`)."""
@@ -98,17 +107,16 @@ class BattleHost(GameServices):
         board's units (a list the board only extends or replaces; a unit's hits change in place)."""
         units = self.state.units
         if self._indexed_units is not units or self._index_length != len(units):
-            base = self.chain.base_index
-            self._units_by_id = {u.id: u for u in units[len(base):]}
+            self._units_by_id = {u.id: u for u in units[len(self.base_index):]}
             self._indexed_units, self._index_length = units, len(units)
         found = self._units_by_id.get(uid)
-        return found if found is not None else self.chain.base_index.get(uid)
+        return found if found is not None else self.base_index.get(uid)
 
     def remove_units(self, ids: list[int], why: str) -> None:
         """Casualties leave the board (the rest of the board keeps its units)."""
         gone = set(ids)
         state = self.state
-        base = len(self.chain.base_index)
+        base = len(self.base_index)
         state.units = state.units[:base] + [u for u in state.units[base:] if u.id not in gone]
         state.version += 1
 
@@ -148,9 +156,10 @@ class BattleStates:
             raise EvalError("E548", f"{spec.defender} is not at war with {spec.attacker} on this board (the battle's "
                                     f"`at_war` setting): its units in {space} would not fight",
                             hint="give a --scenario where they are at war (the rules' own counters)")
-        enemies = named or self.rules.enemies_at(space, spec.attacker, [u for u in state.units if u.space == space])
+        here = [u for u in state.units if u.space == space]
+        enemies = named or self.rules.enemies_at(space, spec.attacker, here)
         fights = self.rules.fights
-        attacking = [u.id for u in state.units if u.space == space and u.owner == spec.attacker]
+        attacking = [u.id for u in here if u.owner == spec.attacker]
         origins = spec.came_from or []
         came_from = {}
         for i, uid in enumerate(u for u in attacking if host.domain(host.unit_or_none(u)) != "air"):
@@ -177,11 +186,14 @@ class BattleStates:
             if utype not in order:
                 order.append(utype)
         self._type_order = {t: i for i, t in enumerate(order)}
-        self._base = [u for u in state.units if u.id not in set(attacking) | set(battle.defending)]
-        self.base_index = {u.id: u for u in self._base}
-        self._base_by_id = dict(self.base_index)  # what the board's index of units starts from (`set_units`)
+        fighting = set(attacking) | set(battle.defending)  # made once, not per unit of the board
+        self._base, battle_units = [], []
+        for u in state.units:  # the board's units outside the battle first, in the board's order
+            (battle_units if u.id in fighting else self._base).append(u)
+        self.base_index = self.host.base_index = {u.id: u for u in self._base}  # the host's without a proxy
+        self._base_by_id = self.base_index  # what the board's index of units starts from (`set_units` copies it)
         self._next_id = state.next_unit_id
-        state.units = self._base + [u for u in state.units if u.id not in self.base_index]
+        state.units = self._base + battle_units
         state.version += 1
         self._base_counters = {name: dict(store) for name, store in state.counters.items()}
         self._pool: dict[int, Unit] = {}  # the battle's units by id, set anew for each state (`_materialize`)
