@@ -17,7 +17,9 @@ ever given back): the chance of reaching each state is carried forward in an ord
 comes after every state that leads to it, a state left with probability 1 - s being fought
 1 / (1 - s) times per arrival, exactly (`_flow`). A state no round can leave (neither side can
 hit the other) is a stalemate. A round itself is worked out in factors (runtime/odds/factors.py). With a round limit the rounds are followed one by one
-and what still fights after the last one is reported as such.
+and what still fights after the last one is reported as such. A battle in progress (`BattleSpec.round`
+after the first: the units standing at the end of a round, as an agent's retreat question sees them)
+runs no `start` step and no first round: every round it fights is a late one.
 """
 
 from __future__ import annotations
@@ -72,8 +74,8 @@ def _branching(game, exact: bool) -> Branching:
 class Chain(BattleStates, BattleDecisions, BattleSteps, BattleFactors):
     """The exact odds of one battle of a game's composition and board (`source_game`: a `Game`,
     whose state is copied and not changed). `exact`: fractions, else floats; `policies`: the
-    casualty order of each side ("attacker", "defender"); `round_limit`: fight at most so many
-    rounds (None: until the battle ends); `retreat_below`: the attacker retreats (where the rules
+    casualty order of each side ("attacker", "defender"); `round_limit`: the battle's last round
+    (counted from its first, also for a battle in progress; None: until the battle ends); `retreat_below`: the attacker retreats (where the rules
     let it) when its chance to win, fighting on and following this same threshold after, falls
     below this (None: never); `share`: share a step's transition between the states that agree
     on what it read (`_step`; off: each state's own run, the check of the sharing). `step_runs` counts the steps run, `runs` each step's.
@@ -105,6 +107,7 @@ class Chain(BattleStates, BattleDecisions, BattleSteps, BattleFactors):
         self.exact = exact
         self.policies = policies or {}
         self.round_limit = round_limit
+        _check_progress(spec)
         self.host = BattleHost(self, source_game, board)
         self.game = self.host
         self.ctx = self.host.ctx
@@ -229,22 +232,27 @@ class Chain(BattleStates, BattleDecisions, BattleSteps, BattleFactors):
                     out[k2] = out.get(k2, 0) + p * q
             return out
 
-        start = self._run(self.initial, 0, self.steps["start"]) if self.steps["start"] else {self.initial: self.one}
+        # a battle in progress (`spec.round` after the first) starts at a late round: its `start`
+        # step and first round are behind it
+        first = self.spec.round
+        fresh = first == 1 and self.steps["start"]
+        start = self._run(self.initial, 0, self.steps["start"]) if fresh else {self.initial: self.one}
         named: dict = {}
         for key, p in start.items():
             sid = self.sid(key)
             named[sid] = named.get(sid, 0) + p
         live = settle(named)
-        if live:
-            rounds += sum(live.values(), 0 * self.one)
-        if self.round_limit is not None and self.round_limit < 1:
+        if self.round_limit is not None and self.round_limit < first:
             for key, p in live.items():
                 absorb(key, ROUND_LIMIT, p, False)
             live = {}
-        live = settle(advance(live, 1))
+        if first == 1:
+            if live:
+                rounds += sum(live.values(), 0 * self.one)
+            live = settle(advance(live, 1))
         if self.round_limit is not None:
             late = LateRound()
-            for _ in range(2, self.round_limit + 1):
+            for _ in range(max(first, 2), self.round_limit + 1):
                 if not live:
                     break
                 rounds += sum(live.values(), 0 * self.one)
@@ -327,6 +335,65 @@ class Chain(BattleStates, BattleDecisions, BattleSteps, BattleFactors):
                     finished.append(sid)
         finished.reverse()
         return finished
+
+    # ------------------------------------------------------------------ a battle kept across its rounds
+
+    def win_chance_at(self, spec: BattleSpec):
+        """The attacker's chance to win, never retreating, from the state `spec` names at the start
+        of a late round (a battle in progress: `spec.round` after the first), worked out from this
+        chain's states (`_policy_value` with no retreat noted: backward induction over the rounds'
+        transitions, as the chain's own `_flow` sums them forward); None when `spec` is not a state
+        of this chain's battle (another space or side, a unit type or origin it did not start
+        with, more units than it began with), or this chain retreats or stops at a round limit.
+        Its answer is that of a new chain of `spec`, exactly, provided the board outside the
+        battle is the same (the caller's check: runtime/agents/battle_odds.py's `KeptBattle`)."""
+        sid = self._progress_sid(spec)
+        if sid is None:
+            return None
+        end = self._end(sid)
+        if end:
+            return self.one if end[0] == ATTACKER_WINS else 0 * self.one
+        return self._policy_value(sid)
+
+    def _progress_sid(self, spec: BattleSpec) -> tuple | None:
+        """The name of the state `spec` starts from, in this chain's terms (`win_chance_at`)."""
+        mine = self.spec
+        if (spec.round < 2 or mine.round < 2 or self.retreat_below is not None or self.round_limit is not None
+                or self._notes_retreats or spec.defending is None or mine.defending is None or self.initial[1]
+                or (spec.space, spec.attacker, spec.defender, spec.amphibious_from, spec.came_from)
+                != (mine.space, mine.attacker, mine.defender, mine.amphibious_from, mine.came_from)):
+            return None
+        # a unit's record but its hits, by side and type, as this chain set the battle up
+        shape: dict = {}
+        for side, order, utype, owner, _hits, status, origin, marks in self.initial[0]:
+            row = (order, owner, status, origin, marks)
+            if shape.setdefault((side, utype), row) != row:
+                return None
+        records = []
+        for side, units in (("attacker", spec.attacking), ("defender", spec.defending)):
+            for utype, n in units.items():
+                row = shape.get((side, utype))
+                if row is None:
+                    return None
+                hits = spec.hits.get((side, utype), ())
+                order, owner, status, origin, marks = row
+                records += [(side, order, utype, owner, hits[i] if i < len(hits) else 0, status, origin, marks)
+                            for i in range(n)]
+        for side in ("attacker", "defender"):
+            if sum(r[0] == side for r in records) > sum(r[0] == side for r in self.initial[0]):
+                return None
+        return self.sid((tuple(sorted(records)), ()))
+
+
+def _check_progress(spec: BattleSpec) -> None:
+    """E565 when the spec's round is no round of a battle; E566 when its hits name units it does not."""
+    if spec.round < 1:
+        raise EvalError("E565", f"a battle's rounds are counted from 1; round {spec.round} is none of them")
+    for side, utype in spec.hits:
+        units = spec.attacking if side == "attacker" else spec.defending
+        if units is None or utype not in units:
+            raise EvalError("E566", f"the hits of the {side}'s {utype}: the {side} has no {utype} named",
+                            hint="give hits only for the units the battle names (--defender-units for the defence)")
 
 
 def battle_odds(game, spec: BattleSpec, **options) -> Result:
