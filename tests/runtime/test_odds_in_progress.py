@@ -183,3 +183,25 @@ def test_the_kept_chain_is_not_used_once_the_board_outside_the_battle_changed():
     odds.new_decision()
     ask()
     assert odds.counts[CHAIN] == 2 and odds.counts[KEPT] == 0
+
+
+def test_sampling_a_battle_in_progress_is_refused(game):
+    from ruleslang.runtime.odds.sample import sample_battle
+
+    with pytest.raises(EvalError) as caught:
+        sample_battle(make_game(BASE), BattleSpec(LAND, "Germans", {"infantry": 1}, {"infantry": 1}, "Russians",
+                                                  round=2), 10)
+    assert caught.value.code == "E567"
+
+
+@pytest.mark.parametrize("extra, code", [(["--round", "0"], "E565"), (["--round", "3", "--round-limit", "2"], "E565"),
+                                         (["--round", "2", "--sample", "10"], "E567")])
+def test_a_round_the_command_cannot_compute_is_a_located_diagnostic(capsys, extra, code):
+    import json
+
+    from ruleslang.cli.app import main
+
+    assert main(["odds", "--ruleset", "aar/base@1", "--format", "json", "--at", LAND, "--attacker", "Germans",
+                 "1 infantry", *extra]) == 1
+    [diag] = json.loads(capsys.readouterr().out)["diagnostics"]
+    assert diag["code"] == code and diag["line"] == 1
