@@ -33,6 +33,7 @@ from ruleslang.lang.eval.branching import Branching
 from ruleslang.runtime.kit.battle import BattleRules, takes_land
 from ruleslang.runtime.odds.decisions import BattleDecisions, advised_answer, asks_win_chance, choose_casualties
 from ruleslang.runtime.odds.factors import BattleFactors
+from ruleslang.runtime.odds.progress import BattleProgress, check_progress
 from ruleslang.runtime.odds.results import (ATTACKER_WINS, BOTH_DESTROYED, DEFENDER_HOLDS, OUTCOMES, RETREAT,
                                             ROUND_LIMIT, STALEMATE, BattleSpec, CasualtyPolicy, Result, survivors)
 from ruleslang.runtime.odds.rounds import LateRound, came_back, never_left
@@ -71,7 +72,7 @@ def _branching(game, exact: bool) -> Branching:
     return found
 
 
-class Chain(BattleStates, BattleDecisions, BattleSteps, BattleFactors):
+class Chain(BattleStates, BattleDecisions, BattleSteps, BattleFactors, BattleProgress):
     """The exact odds of one battle of a game's composition and board (`source_game`: a `Game`,
     whose state is copied and not changed). `exact`: fractions, else floats; `policies`: the
     casualty order of each side ("attacker", "defender"); `round_limit`: the battle's last round
@@ -107,7 +108,7 @@ class Chain(BattleStates, BattleDecisions, BattleSteps, BattleFactors):
         self.exact = exact
         self.policies = policies or {}
         self.round_limit = round_limit
-        _check_progress(spec)
+        check_progress(spec)
         self.host = BattleHost(self, source_game, board)
         self.game = self.host
         self.ctx = self.host.ctx
@@ -335,65 +336,6 @@ class Chain(BattleStates, BattleDecisions, BattleSteps, BattleFactors):
                     finished.append(sid)
         finished.reverse()
         return finished
-
-    # ------------------------------------------------------------------ a battle kept across its rounds
-
-    def win_chance_at(self, spec: BattleSpec):
-        """The attacker's chance to win, never retreating, from the state `spec` names at the start
-        of a late round (a battle in progress: `spec.round` after the first), worked out from this
-        chain's states (`_policy_value` with no retreat noted: backward induction over the rounds'
-        transitions, as the chain's own `_flow` sums them forward); None when `spec` is not a state
-        of this chain's battle (another space or side, a unit type or origin it did not start
-        with, more units than it began with), or this chain retreats or stops at a round limit.
-        Its answer is that of a new chain of `spec`, exactly, provided the board outside the
-        battle is the same (the caller's check: runtime/agents/battle_odds.py's `KeptBattle`)."""
-        sid = self._progress_sid(spec)
-        if sid is None:
-            return None
-        end = self._end(sid)
-        if end:
-            return self.one if end[0] == ATTACKER_WINS else 0 * self.one
-        return self._policy_value(sid)
-
-    def _progress_sid(self, spec: BattleSpec) -> tuple | None:
-        """The name of the state `spec` starts from, in this chain's terms (`win_chance_at`)."""
-        mine = self.spec
-        if (spec.round < 2 or mine.round < 2 or self.retreat_below is not None or self.round_limit is not None
-                or self._notes_retreats or spec.defending is None or mine.defending is None or self.initial[1]
-                or (spec.space, spec.attacker, spec.defender, spec.amphibious_from, spec.came_from)
-                != (mine.space, mine.attacker, mine.defender, mine.amphibious_from, mine.came_from)):
-            return None
-        # a unit's record but its hits, by side and type, as this chain set the battle up
-        shape: dict = {}
-        for side, order, utype, owner, _hits, status, origin, marks in self.initial[0]:
-            row = (order, owner, status, origin, marks)
-            if shape.setdefault((side, utype), row) != row:
-                return None
-        records = []
-        for side, units in (("attacker", spec.attacking), ("defender", spec.defending)):
-            for utype, n in units.items():
-                row = shape.get((side, utype))
-                if row is None:
-                    return None
-                hits = spec.hits.get((side, utype), ())
-                order, owner, status, origin, marks = row
-                records += [(side, order, utype, owner, hits[i] if i < len(hits) else 0, status, origin, marks)
-                            for i in range(n)]
-        for side in ("attacker", "defender"):
-            if sum(r[0] == side for r in records) > sum(r[0] == side for r in self.initial[0]):
-                return None
-        return self.sid((tuple(sorted(records)), ()))
-
-
-def _check_progress(spec: BattleSpec) -> None:
-    """E565 when the spec's round is no round of a battle; E566 when its hits name units it does not."""
-    if spec.round < 1:
-        raise EvalError("E565", f"a battle's rounds are counted from 1; round {spec.round} is none of them")
-    for side, utype in spec.hits:
-        units = spec.attacking if side == "attacker" else spec.defending
-        if units is None or utype not in units:
-            raise EvalError("E566", f"the hits of the {side}'s {utype}: the {side} has no {utype} named",
-                            hint="give hits only for the units the battle names (--defender-units for the defence)")
 
 
 def battle_odds(game, spec: BattleSpec, **options) -> Result:

@@ -189,19 +189,6 @@ class BattleStates:
         self._id_block = len(self.initial[0])  # no side ever has more units than the battle began with
         self.costs = {t: host.unit_rules().cost(t) for t in order}
 
-    def _damaged(self, made: list, side: str) -> list:
-        """The units `made` (of one type, on `side`), the first of them given the hits the spec says
-        they took (a battle in progress); E566 when those are more units or hits than they have."""
-        hits = self.spec.hits.get((side, made[0].type), ()) if made else ()
-        room = self.host.hit_points(made[0]) if made else 0
-        if len(hits) > len(made) or any(not 0 <= h < room for h in hits):
-            raise EvalError("E566", f"the {side}'s {len(made)} {made[0].type if made else 'units'} cannot have taken "
-                                    f"the hits {list(hits)}: each unit takes 0 to {room - 1} and survives",
-                            hint="give at most one number of hits per unit, each below its hit points")
-        for unit, h in zip(made, hits):
-            unit.hits = h
-        return made
-
     # ------------------------------------------------------------------ states
 
     def _key(self) -> tuple:
