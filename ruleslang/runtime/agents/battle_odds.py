@@ -18,6 +18,11 @@ estimate (heuristic.py, `_wins`) for that query. `benchmarks/play.py` prints the
 - a battle with the same unit types on each side as one the chain could not follow (E546, E547:
   a counter keyed by a unit, an effect outside the battle) is not run ("not followed").
 
+A battle being fought (a retreat question) is asked from the round after the one just fought
+(`BattleSpec.round`: no `start` step, no first round again), with the hits its units took; the
+chain of its first question is kept (`KeptBattle`) and answers its later rounds' questions from its
+own states while the board outside the battle is unchanged ("kept chain" in `counts`).
+
 Answers are cached per battle (the attacking units by type, the space, where an amphibious
 assault comes from, the board as it stands: its version) for one decision, so a plan asks each
 battle once. The board is copied once per version for the chains of a decision, each chain copying
