@@ -75,6 +75,9 @@ def add_parser(sub, common, ref_help: str) -> None:
     p.add_argument("--amphibious-from", metavar="SEA_ZONE",
                    help="an amphibious assault: the land units came ashore from this sea zone")
     p.add_argument("--round-limit", type=int, metavar="N", help="fight at most N rounds (default: until it ends)")
+    p.add_argument("--round", dest="round_number", type=int, default=1, metavar="N",
+                   help="a battle in progress: compute it from the start of round N with these units (no start "
+                        "step, no first-round fire such as AA guns or bombardment; default 1: from its start)")
     p.add_argument("--casualties", default="cheapest", metavar="ORDER",
                    help="the attacker's order of loss: cheapest (default), keep-attackers (a unit that takes the "
                         "territory is lost last) or a list of unit types, first lost first")
@@ -161,6 +164,18 @@ def cmd_odds(args) -> int:
     if args.round_limit is not None and args.round_limit < 1:
         raise DiagnosticError(error("U115", f"--round-limit is a positive number of rounds, not {args.round_limit}",
                                     _span("--round-limit", str(args.round_limit))))
+    if args.round_number < 1:
+        raise DiagnosticError(error("E565", f"--round is the round the battle is computed from, counted from 1, "
+                                            f"not {args.round_number}", _span("--round", str(args.round_number)),
+                                    hint="give --round 1 (the default) for a battle from its start"))
+    if args.round_limit is not None and args.round_limit < args.round_number:
+        raise DiagnosticError(error("E565", f"--round-limit {args.round_limit} is the battle's last round, before "
+                                            f"--round {args.round_number}", _span("--round-limit", str(args.round_limit)),
+                                    hint="the limit counts the battle's rounds from its first"))
+    if args.sample and args.round_number > 1:
+        raise DiagnosticError(error("E567", "--round with --sample is not yet supported: the sampled battle is "
+                                            "fought from its start", _span("--round", str(args.round_number)),
+                                    hint="compute it with the chain (leave out --sample)"))
     if args.retreat_below is not None and not 0 <= args.retreat_below <= 1:
         raise DiagnosticError(error("U115", f"--retreat-below is a chance from 0 to 1, not {args.retreat_below}",
                                     _span("--retreat-below", str(args.retreat_below))))
@@ -204,7 +219,7 @@ def cmd_odds(args) -> int:
     came_from = [_space(s, "--from", game_map) for s in args.came_from]
     kind, types = _policy(args.casualties, unit_types)
     policy = CasualtyPolicy(kind, types)
-    spec = BattleSpec(space, attacker, attacking, defending, defender, came_from, zone)
+    spec = BattleSpec(space, attacker, attacking, defending, defender, came_from, zone, round=args.round_number)
     try:
         if args.sample:
             result = sample_battle(game, spec, args.sample, seed=args.seed, policies={"attacker": policy})
@@ -283,7 +298,7 @@ def print_text(result, out) -> None:
           f"{_units_text({f'{t}' + ('' if o == result.attacker else f' ({o})'): n for (t, o), n in result.initial['attacker'].items()})}; "
           f"{result.defender or 'nobody'} defends with "
           f"{_units_text({t + ('' if o == result.defender else f' ({o})'): n for (t, o), n in result.initial['defender'].items()})}"
-          f" ({how})", file=out)
+          f"{f' from round {spec.round}' if spec.round > 1 else ''} ({how})", file=out)
     for name in OUTCOMES:
         p = result.outcome(name)
         if p or name in OUTCOMES[:3]:
@@ -328,7 +343,7 @@ def to_json(result) -> dict:
     data = {
         "battle": {"space": spec.space, "attacker": result.attacker, "defender": result.defender,
                    "attacking": units("attacker"), "defending": units("defender"),
-                   "amphibious_from": spec.amphibious_from, "method": result.method},
+                   "amphibious_from": spec.amphibious_from, "round": spec.round, "method": result.method},
         "outcomes": {name: _number(result.outcome(name)) for name in OUTCOMES},
         "territory_taken": _number(result.taken),
         "expected_rounds": _number(result.rounds),

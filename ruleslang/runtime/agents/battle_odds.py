@@ -18,6 +18,11 @@ estimate (heuristic.py, `_wins`) for that query. `benchmarks/play.py` prints the
 - a battle with the same unit types on each side as one the chain could not follow (E546, E547:
   a counter keyed by a unit, an effect outside the battle) is not run ("not followed").
 
+A battle being fought (a retreat question) is asked from the round after the one just fought
+(`BattleSpec.round`: no `start` step, no first round again), with the hits its units took; the
+chain of its first question is kept (`KeptBattle`) and answers its later rounds' questions from its
+own states while the board outside the battle is unchanged ("kept chain" in `counts`).
+
 Answers are cached per battle (the attacking units by type, the space, where an amphibious
 assault comes from, the board as it stands: its version) for one decision, so a plan asks each
 battle once. Each chain copies only its battle's units from the game's board, sharing the others
@@ -28,6 +33,7 @@ before the game moves on), rather than from a copy of the whole board made per b
 
 from __future__ import annotations
 
+import copy
 import gc
 import time
 
@@ -38,9 +44,9 @@ from ruleslang.runtime.odds.chain import ATTACKER_WINS, BattleSpec, Chain
 QUERY_STATES = 36        # the largest battle (estimated states) a query runs in the chain: 5 v 5 single hits
 DECISION_STATES = 100    # the chain states one decision's queries may run in all
 
-CHAIN, CACHED, OVER_BUDGET, DECISION_BUDGET, NOT_FOLLOWED = (
-    "chain", "cached", "over budget", "decision budget", "not followed")
-REASONS = (CHAIN, CACHED, OVER_BUDGET, DECISION_BUDGET, NOT_FOLLOWED)
+CHAIN, CACHED, OVER_BUDGET, DECISION_BUDGET, NOT_FOLLOWED, KEPT = (
+    "chain", "cached", "over budget", "decision budget", "not followed", "kept chain")
+REASONS = (CHAIN, CACHED, OVER_BUDGET, DECISION_BUDGET, NOT_FOLLOWED, KEPT)
 
 
 class BattleOdds:
@@ -54,6 +60,7 @@ class BattleOdds:
         self._cache: dict[tuple, float | None] = {}
         self._spent = 0
         self._refused: set[tuple] = set()  # the unit types of battles the chain cannot follow (E546/E547)
+        self._kept: KeptBattle | None = None  # the chain of the battle being fought, across its rounds
         self.belligerents = Belligerents()
 
     def new_decision(self) -> None:
@@ -62,14 +69,17 @@ class BattleOdds:
         self._cache = {}
 
     def chance(self, game, attacker: str, attack: list, space: str, *, defence: list | None = None,
-               amphibious_from: str | None = None, take: bool = False) -> float | None:
+               amphibious_from: str | None = None, take: bool = False, round_number: int = 1) -> float | None:
         """The chance that `attack` (units of `attacker`) destroys the defence of `space` with some
         of it left (`take`: and takes the territory, the battle's `captures` setting): None when
         the query is over a budget or the chain cannot follow the battle (counted). The defence:
         the enemy units at `space` as the board stands (the battle's `fights` setting chooses who
-        defends), or the units `defence` (a battle being fought: those that outlive its round),
-        undamaged, as if all of them were the most numerous owner's."""
-        found = self._answer(game, attacker, attack, space, defence, amphibious_from)
+        defends), or the units `defence` (a battle being fought: those that outlive its round,
+        with the hits they took, as if all of them were the most numerous owner's; the attack's
+        hits are counted too). `round_number`: the round the battle is fought from (a battle
+        being fought: the round after the one just fought, which runs no `start` step and no
+        first round again; its answers come from one chain kept across its rounds: `KeptBattle`)."""
+        found = self._answer(game, attacker, attack, space, defence, amphibious_from, round_number)
         if found is None:
             return None
         return found[1] if take else found[0]
@@ -82,30 +92,45 @@ class BattleOdds:
         return None if found is None else (found[0], found[2], found[3])
 
     def _answer(self, game, attacker: str, attack: list, space: str, defence: list | None,
-                amphibious_from: str | None) -> tuple[float, float, float, float] | None:
+                amphibious_from: str | None, round_number: int = 1) -> tuple | None:
         """`_run`'s answer for this battle on the board as it stands, cached (and counted) per battle."""
         types = _types(attack)
         defending = _types(defence) if defence is not None else None
+        # the hits of a battle in progress (`_run`); the chain tells round 1 only from a later one
+        hits = _hits(attack, defence) if defence is not None else {}
         key = (game.state.version, attacker, space, tuple(sorted(types.items())),
-               tuple(sorted(defending.items())) if defending is not None else None, amphibious_from)
+               tuple(sorted(defending.items())) if defending is not None else None, amphibious_from,
+               tuple(sorted(hits.items())), round_number > 1)
         if key in self._cache:
             self.counts[CACHED] += 1
             return self._cache[key]
-        found = self._cache[key] = self._run(game, attacker, attack, types, space, defence, amphibious_from)
+        spec = BattleSpec(space, attacker, types, amphibious_from=amphibious_from, round=round_number, hits=hits)
+        found = self._cache[key] = self._run(game, attack, spec, defence)
         return found
 
-    def _run(self, game, attacker: str, attack: list, types: dict, space: str, defence: list | None,
-             amphibious_from: str | None) -> tuple[float, float, float, float] | None:
+    def _run(self, game, attack: list, spec: BattleSpec, defence: list | None) -> tuple | None:
         """(the chance the attacker wins, the chance it takes the territory, the expected value
-        each side loses: attacker, defender) from the chain."""
-        spec = BattleSpec(space, attacker, types, amphibious_from=amphibious_from)
+        each side loses: attacker, defender) from the chain; of a battle in progress (a later
+        round), the chance to win alone (the rest None), from the chain kept across its rounds."""
         if defence is None:
-            defence = self.belligerents.enemies_at(game, space, attacker)  # as the chain picks them
+            defence = self.belligerents.enemies_at(game, spec.space, spec.attacker)  # as the chain picks them
         elif defence:
             spec.defending, spec.defender = _types(defence), most_numerous_owner(defence)
         else:
             return (1.0, 1.0, 0.0, 0.0) if attack else (0.0, 0.0, 0.0, 0.0)
-        kinds = (tuple(sorted(types)), tuple(sorted({u.type for u in defence})), amphibious_from is not None)
+        in_progress = spec.round > 1 and spec.defending is not None
+        if in_progress:
+            kept = self._kept
+            if kept is not None and kept.serves(game, spec):
+                began = time.process_time()
+                won = kept.win_chance(spec)
+                self.seconds += time.process_time() - began
+                if won is not None:
+                    self.counts[KEPT] += 1
+                    return (float(won), None, None, None)
+        types = spec.attacking
+        kinds = (tuple(sorted(types)), tuple(sorted({u.type for u in defence})), spec.amphibious_from is not None,
+                 spec.round > 1)
         if kinds in self._refused:
             return self._skip(NOT_FOLLOWED)
         estimate = (_hit_points(game, attack) + 1) * (_hit_points(game, defence) + 1)
@@ -121,7 +146,7 @@ class BattleOdds:
         collecting = gc.isenabled()
         gc.disable()
         try:
-            found = self._solve(game, spec)
+            found = self._solve(game, spec, in_progress)
         finally:
             if collecting:
                 gc.enable()
@@ -134,19 +159,76 @@ class BattleOdds:
         self.counts[CHAIN] += 1
         return answer
 
-    def _solve(self, game, spec: BattleSpec) -> tuple[int, tuple[float, float, float, float]] | None:
+    def _solve(self, game, spec: BattleSpec, keep: bool = False) -> tuple[int, tuple[float, float, float, float]] | None:
         """(the chain's states, `_run`'s answer) for `spec`; None when the chain cannot follow the
-        battle (E546, E547). The chain is dropped on return."""
+        battle (E546, E547). The chain is dropped on return, but with `keep` (a battle in
+        progress), when it is kept for the battle's later rounds (`KeptBattle`)."""
         try:
-            result = Chain(game, spec, exact=False, board=game.state).solve()
+            chain = Chain(game, spec, exact=False, board=game.state)
+            result = chain.solve()
         except EvalError:
             return None
+        self._kept = KeptBattle(game, spec, chain) if keep else self._kept
         return result.states, (float(result.outcome(ATTACKER_WINS)), float(result.taken),
                                float(result.expected_loss("attacker")), float(result.expected_loss("defender")))
 
     def _skip(self, reason: str) -> None:
         self.counts[reason] += 1
         return None
+
+
+class KeptBattle:
+    """The chain of a battle being fought, kept to answer its later rounds' questions: the chance
+    to win from the state a later round starts in, never retreating, worked out from the chain's
+    own states (`Chain.win_chance_at`), where a chain made afresh would fight them again.
+
+    It serves only while nothing the chain read can have changed: the same game, the same battle
+    (space, sides, where an assault comes from), and the board outside the battle as it was when
+    the chain was made (`_outside`: every unit but the battle's sides in its space, with its
+    space, hits, moves, flags and cargo; every counter; who holds each territory; the
+    factories, treasuries, income, facts and options, which a chain reads from the game's board
+    itself (`GameState.copy_sharing`); the round, player and phase). A step that writes a counter or moves a unit out of the battle changes
+    that, and the next question makes a new chain."""
+
+    def __init__(self, game, spec: BattleSpec, chain: Chain):
+        self.game = game
+        self.spec = spec
+        self.chain = chain
+        self.outside = _outside(game, spec)
+
+    def serves(self, game, spec: BattleSpec) -> bool:
+        """True when this chain may answer `spec` (the same battle, on the same board outside it)."""
+        mine = self.spec
+        return (game is self.game and spec.space == mine.space and spec.attacker == mine.attacker
+                and spec.defender == mine.defender and spec.amphibious_from == mine.amphibious_from
+                and _outside(game, spec) == self.outside)
+
+    def win_chance(self, spec: BattleSpec) -> float | None:
+        """The attacker's chance to win from the state `spec` names (None: not one of this battle's)."""
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return self.chain.win_chance_at(spec)
+        finally:
+            if collecting:
+                gc.enable()
+
+
+def _outside(game, spec: BattleSpec) -> tuple:
+    """What a chain of `spec` may read of `game`'s board besides the battle's own units (`KeptBattle`)."""
+    state, allied, space, attacker = game.state, game.allied, spec.space, spec.attacker
+    units = tuple((u.id, u.type, u.owner, u.space, u.hits, u.moved, sorted(u.flags.items()), tuple(u.cargo))
+                  for u in state.units
+                  if u.space != space or (u.owner != attacker and allied(u.owner, attacker)))
+    counters = {name: dict(store) for name, store in state.counters.items()}
+    # the fields a chain shares with the game's board rather than copies (states.py's `_UNCHANGED`):
+    # a kept chain reads them as they are now, so they too must be as they were
+    factories = {s: (f.owner, f.kind, f.damage, sorted(f.flags.items())) for s, f in state.factories.items()}
+    economy = ({p: dict(e) for p, e in state.treasury.items()}, dict(state.income_override),
+               {p: dict(e) for p, e in state.income_override_by_economy.items()})
+    return (state.round, state.current_player, state.phase, units, counters, dict(state.control),
+            dict(state.control_at_turn_start), factories, dict(state.factories_at_turn_start), economy,
+            copy.deepcopy(state.facts), copy.deepcopy(state.options))
 
 
 class Belligerents:
@@ -173,6 +255,16 @@ def _types(units: list) -> dict[str, int]:
     for u in units:
         out[u.type] = out.get(u.type, 0) + 1
     return out
+
+
+def _hits(attack: list, defence: list) -> dict[tuple[str, str], tuple[int, ...]]:
+    """(side, unit type) -> the hits taken by the damaged units of that type (`BattleSpec.hits`)."""
+    out: dict[tuple[str, str], tuple[int, ...]] = {}
+    for side, units in (("attacker", attack), ("defender", defence)):
+        for u in units:
+            if u.hits:
+                out[(side, u.type)] = out.get((side, u.type), ()) + (u.hits,)
+    return {key: tuple(sorted(hits, reverse=True)) for key, hits in out.items()}
 
 
 def most_numerous_owner(units: list) -> str:

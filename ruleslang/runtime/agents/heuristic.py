@@ -205,7 +205,8 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         return chosen if fits else _NO_ADVICE
 
     def _estimate_win_chance(self, d: Decision, game) -> Fraction | None:
-        """The chance that the deciding player's side wins the battle being fought."""
+        """The chance that the deciding player's side wins the battle being fought, from the round
+        after the one just fought (the units standing, with their hits; battle_odds.py)."""
         battle = getattr(game.ctx, "battle", None)  # set while a battle is fought
         if battle is None:
             return None
@@ -214,9 +215,10 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         # previous agent (odds="quick") counted them too, and is kept as it played
         sides = battle.standing if self.battle_odds is not None else battle.units
         attack, defence = sides("attacker"), sides("defender")
+        # the battle as it stands goes on from the next round: its start and first round are behind it
         found = None if self.battle_odds is None else self.battle_odds.chance(
             game, battle.attacker, attack, battle.space, defence=defence,
-            amphibious_from=support[0].space if support else None)
+            amphibious_from=support[0].space if support else None, round_number=battle.round + 1)
         # the quick simulation's count as a fraction: an advice's threshold is compared exactly
         won = Fraction(found) if found is not None else Fraction(self._wins(game, attack, defence), SIM_TRIALS)
         return won if game.allied(d.player, battle.attacker) else 1 - won

@@ -17,7 +17,9 @@ ever given back): the chance of reaching each state is carried forward in an ord
 comes after every state that leads to it, a state left with probability 1 - s being fought
 1 / (1 - s) times per arrival, exactly (`_flow`). A state no round can leave (neither side can
 hit the other) is a stalemate. A round itself is worked out in factors (runtime/odds/factors.py). With a round limit the rounds are followed one by one
-and what still fights after the last one is reported as such.
+and what still fights after the last one is reported as such. A battle in progress (`BattleSpec.round`
+after the first: the units standing at the end of a round, as an agent's retreat question sees them)
+runs no `start` step and no first round: every round it fights is a late one.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from ruleslang.lang.eval.branching import Branching
 from ruleslang.runtime.kit.battle import BattleRules, takes_land
 from ruleslang.runtime.odds.decisions import BattleDecisions, advised_answer, asks_win_chance, choose_casualties
 from ruleslang.runtime.odds.factors import BattleFactors
+from ruleslang.runtime.odds.progress import BattleProgress, check_progress
 from ruleslang.runtime.odds.results import (ATTACKER_WINS, BOTH_DESTROYED, DEFENDER_HOLDS, OUTCOMES, RETREAT,
                                             ROUND_LIMIT, STALEMATE, BattleSpec, CasualtyPolicy, Result, survivors)
 from ruleslang.runtime.odds.rounds import LateRound, came_back, never_left
@@ -69,11 +72,11 @@ def _branching(game, exact: bool) -> Branching:
     return found
 
 
-class Chain(BattleStates, BattleDecisions, BattleSteps, BattleFactors):
+class Chain(BattleStates, BattleDecisions, BattleSteps, BattleFactors, BattleProgress):
     """The exact odds of one battle of a game's composition and board (`source_game`: a `Game`,
     whose state is copied and not changed). `exact`: fractions, else floats; `policies`: the
-    casualty order of each side ("attacker", "defender"); `round_limit`: fight at most so many
-    rounds (None: until the battle ends); `retreat_below`: the attacker retreats (where the rules
+    casualty order of each side ("attacker", "defender"); `round_limit`: the battle's last round
+    (counted from its first, also for a battle in progress; None: until the battle ends); `retreat_below`: the attacker retreats (where the rules
     let it) when its chance to win, fighting on and following this same threshold after, falls
     below this (None: never); `share`: share a step's transition between the states that agree
     on what it read (`_step`; off: each state's own run, the check of the sharing). `step_runs` counts the steps run, `runs` each step's.
@@ -105,6 +108,7 @@ class Chain(BattleStates, BattleDecisions, BattleSteps, BattleFactors):
         self.exact = exact
         self.policies = policies or {}
         self.round_limit = round_limit
+        check_progress(spec)
         self.host = BattleHost(self, source_game, board)
         self.game = self.host
         self.ctx = self.host.ctx
@@ -229,22 +233,27 @@ class Chain(BattleStates, BattleDecisions, BattleSteps, BattleFactors):
                     out[k2] = out.get(k2, 0) + p * q
             return out
 
-        start = self._run(self.initial, 0, self.steps["start"]) if self.steps["start"] else {self.initial: self.one}
+        # a battle in progress (`spec.round` after the first) starts at a late round: its `start`
+        # step and first round are behind it
+        first = self.spec.round
+        fresh = first == 1 and self.steps["start"]
+        start = self._run(self.initial, 0, self.steps["start"]) if fresh else {self.initial: self.one}
         named: dict = {}
         for key, p in start.items():
             sid = self.sid(key)
             named[sid] = named.get(sid, 0) + p
         live = settle(named)
-        if live:
-            rounds += sum(live.values(), 0 * self.one)
-        if self.round_limit is not None and self.round_limit < 1:
+        if self.round_limit is not None and self.round_limit < first:
             for key, p in live.items():
                 absorb(key, ROUND_LIMIT, p, False)
             live = {}
-        live = settle(advance(live, 1))
+        if first == 1:
+            if live:
+                rounds += sum(live.values(), 0 * self.one)
+            live = settle(advance(live, 1))
         if self.round_limit is not None:
             late = LateRound()
-            for _ in range(2, self.round_limit + 1):
+            for _ in range(max(first, 2), self.round_limit + 1):
                 if not live:
                     break
                 rounds += sum(live.values(), 0 * self.one)

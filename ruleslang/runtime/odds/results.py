@@ -16,7 +16,10 @@ OUTCOMES = (ATTACKER_WINS, DEFENDER_HOLDS, BOTH_DESTROYED, STALEMATE, ROUND_LIMI
 @dataclass
 class BattleSpec:
     """A battle to compute: the attacker's units (type -> count) against the defenders at `space`
-    (the scenario's units there, or `defending` owned by `defender`)."""
+    (the scenario's units there, or `defending` owned by `defender`). `round`: the round the
+    battle is computed from (1: from its start; a later one: a battle in progress, from the start
+    of that round, its `start` step and first round behind it); `hits`: (side, unit type) -> the
+    hits taken by the damaged units of that type (one number per unit; the others undamaged)."""
 
     space: str
     attacker: str
@@ -25,6 +28,8 @@ class BattleSpec:
     defender: str | None = None
     came_from: list[str] = field(default_factory=list)
     amphibious_from: str | None = None
+    round: int = 1
+    hits: dict[tuple[str, str], tuple[int, ...]] = field(default_factory=dict)
 
 
 @dataclass

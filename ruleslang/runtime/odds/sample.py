@@ -12,6 +12,7 @@ import math
 import pickle
 from dataclasses import dataclass
 
+from ruleslang.base.errors import EvalError
 from ruleslang.board.queries import BoardQueries
 from ruleslang.lang.eval.host import Host
 from ruleslang.runtime.config import runtime_procedures
@@ -71,6 +72,10 @@ def sample_battle(game, spec: BattleSpec, trials: int, *, seed: int = 1, policie
     """Fight the battle `spec` `trials` times on a copy of `game`'s board (which `game` then holds:
     build a game for sampling alone), with dice seeded by `seed`."""
     policies = policies or {}
+    if spec.round > 1:
+        raise EvalError("E567", "sampling a battle in progress (a round after the first) is not yet supported: "
+                                "the sampled battle is fought from its start",
+                        hint="compute it with the exact chain instead")
     chain = Chain(game, spec, exact=False, policies=policies)
     prepared = chain.host.state
     chain_battle = chain.battle

@@ -144,9 +144,9 @@ class BattleStates:
         if spec.defending is not None:
             state.units = [u for u in state.units if not (u.space == space and not host.allied(u.owner, spec.attacker))]
             for utype, n in spec.defending.items():
-                named += state.add_units(space, utype, spec.defender, n)
+                named += self._damaged(state.add_units(space, utype, spec.defender, n), "defender")
         for utype, n in spec.attacking.items():
-            made = state.add_units(space, utype, spec.attacker, n)
+            made = self._damaged(state.add_units(space, utype, spec.attacker, n), "attacker")
             if sea_support is not None and host.domain(made[0]) == "sea":
                 state.move_units([u.id for u in made], sea_support)
         state.version += 1
