@@ -34,7 +34,7 @@ class AttackPlanning:
                 if self._target(game, target) and self._may(Move((uid,), path)):
                     reach.setdefault(target, []).append((uid, path))
         can_raid = {uid for uid in engine.movable_units()
-                    if any(m.kind == "bomb" and self._may(m) for m in engine.moves_of(uid))}
+                    if any(self._may(m) for m in engine.raids_of(uid))}
         held = self._escort_reserve(game, engine, can_raid)
         plan: list = []
         used: set[int] = set()
@@ -208,7 +208,7 @@ class AttackPlanning:
         for uid in engine.movable_units():
             if uid in used:
                 continue
-            bombs = [m for m in engine.moves_of(uid) if m.kind == "bomb" and self._may(m)]
+            bombs = [m for m in engine.raids_of(uid) if self._may(m)]
             for move in sorted(bombs, key=lambda m: (-self._territory_value(game, m.path[-1]),
                                                      game.space_order(m.path[-1]))):
                 if self._keeps_landing(game, engine, uid, move.path, reserved):
@@ -231,7 +231,7 @@ class AttackPlanning:
         escorts = [uid for uid in engine.movable_units() if engine.escorts_raids(uid)]
         targets = set()
         for uid in sorted(can_raid):
-            bombs = [m.path[-1] for m in engine.moves_of(uid) if m.kind == "bomb"]
+            bombs = [m.path[-1] for m in engine.raids_of(uid)]
             if bombs:
                 targets.add(min(bombs, key=lambda t: (-self._territory_value(game, t), game.space_order(t))))
         held: set[int] = set()
