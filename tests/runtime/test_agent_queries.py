@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 
 from game_fixtures import make_game, run_phases
+from ruleslang.runtime.agents.heuristic import HeuristicAgent
+from ruleslang.runtime.agents.shipping import front_distances
 from ruleslang.runtime.kit.movement import MovementEngine
 
 HB = "Holland Belgium"
@@ -50,3 +52,59 @@ def test_a_units_raids_are_its_bomb_moves(case, monkeypatch):
         game = make_game(["g40/house-rules@1"], **RAID)
         run_phases(game, "Germans", "combat_move")
         assert asked["escorts"] == 1, asked
+
+
+def test_the_kept_land_steps_to_the_fighting_are_those_of_the_board(monkeypatch):
+    """The heuristic's `Shipping` reads the land steps to the fighting kept for the board's
+    version (`_shipping`): on every call of heuristic games they equal a search on the board as
+    it stands, and the commanded units the engine's; some calls reuse the kept steps."""
+    seen = {"calls": 0, "reused": 0}
+    kept = HeuristicAgent._shipping
+
+    def compared(self, game, engine=None):
+        before = self._front_kept
+        shipping = kept(self, game, engine)
+        assert shipping._front == front_distances(game, self.player)
+        if engine is not None:
+            assert shipping._commanded == frozenset(engine.commanded_units())
+        seen["calls"] += 1
+        seen["reused"] += before is self._front_kept
+        return shipping
+    monkeypatch.setattr(HeuristicAgent, "_shipping", compared)
+    game = make_game(["aar/house-rules@1"], seed=2, rounds=3, default_agent="heuristic")
+    game.run(3)
+    assert seen["calls"] > 20 and seen["reused"] > 5, seen
+
+
+def test_the_kept_land_steps_follow_a_change_of_control():
+    """A territory changing hands steps the board's version: the steps are worked out again."""
+    game = make_game(["aar/house-rules@1"], seed=1)
+    agent = HeuristicAgent(1, "Germans")
+    first = agent._shipping(game)
+    assert agent._shipping(game)._front is first._front  # the same board: kept
+    near = min((t for t, n in first._front.items() if n == 1), key=game.space_order)
+    held = next(t for t in game.board.neighbours(near, "land") if first._front.get(t) == 0)
+    game.state.set_control(held, "Germans")
+    again = agent._shipping(game)
+    assert again._front is not first._front and again._front == front_distances(game, "Germans")
+    assert again._front.get(held) != 0
+
+
+
+def test_the_kept_steps_to_the_fronts_are_those_of_the_map(monkeypatch):
+    """`_distance` keeps each space's steps to the non-combat plan's fronts: every answer equals
+    the one worked out anew (asked with a copy of the fronts, which is not kept), and some are kept."""
+    seen = {"calls": 0, "kept": 0}
+    kept = HeuristicAgent._distance
+
+    def compared(self, game, space, fronts):
+        was_kept = fronts is self._fronts and space in self._steps
+        answer = kept(self, game, space, fronts)
+        assert answer == kept(self, game, space, list(fronts)), space
+        seen["calls"] += 1
+        seen["kept"] += was_kept
+        return answer
+    monkeypatch.setattr(HeuristicAgent, "_distance", compared)
+    game = make_game(["aar/house-rules@1"], seed=2, rounds=3, default_agent="heuristic")
+    game.run(3)
+    assert seen["calls"] > 100 and seen["kept"] > 50, seen

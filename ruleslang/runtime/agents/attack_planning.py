@@ -9,7 +9,6 @@ The methods read the agent's unit facts and estimates (heuristic.py) through `se
 from __future__ import annotations
 
 from ruleslang.runtime.agents.quick_battle import SIM_TRIALS
-from ruleslang.runtime.agents.shipping import Shipping
 from ruleslang.runtime.kit.movement import Move
 
 ATTACK_ODDS = 0.75   # attack when the simulated chance of taking the space is at least this
@@ -142,8 +141,7 @@ class AttackPlanning:
             defenders = [u for u in self._enemies(game, territory) if self._fire(game, u, "defender") > 0]
             needed = SCORE_ODDS if self._score_delta(game, territory) > 0 else ATTACK_ODDS
             return self._takes(game, territory, units, defenders, needed, amphibious_from=zone)
-        return Shipping(game, self.player, engine, self._may).assaults(used, wins,
-                                                                       lambda u: self._supports_landing(game, u))
+        return self._shipping(game, engine).assaults(used, wins, lambda u: self._supports_landing(game, u))
 
     def _fleet_attacks(self, game, engine, used: set[int], held: set[int]) -> list:
         """Attacks on enemy ships with the sea and air units no other attack needs (nor a raid as an

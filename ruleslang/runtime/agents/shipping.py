@@ -18,17 +18,22 @@ from ruleslang.runtime.kit.movement import Move
 class Shipping:
     """The shipping of one player for one phase (`engine`: the phase's movement engine; None
     for the questions a purchase asks; `may(move)`: whether a plan may make a move the engine
-    offers, e.g. by the rules' constraints; default: every one)."""
+    offers, e.g. by the rules' constraints; default: every one). `front`: `front_distances(game,
+    player)` for the board as it stands, when the caller has it (it is read, never changed);
+    `commanded`: the ids of `engine.commanded_units()`, when the caller has them."""
 
-    def __init__(self, game, player: str, engine=None, may=None):
+    def __init__(self, game, player: str, engine=None, may=None, *, front: dict[str, int] | None = None,
+                 commanded: frozenset[int] | None = None):
         self.game, self.engine, self.player = game, engine, player
         self.may = may if may is not None else (lambda move: True)
         self.board = game.board
         self.facts = game.unit_rules()
-        self._front = self._front_distances()
+        self._front = front if front is not None else front_distances(game, player)
         # the allies' units the engine lets the player move as its own this phase (the move
         # setting `commands`): they are shipped, and ship others, as the player's own
-        self._commanded = frozenset(engine.commanded_units()) if engine is not None else frozenset()
+        if commanded is None:
+            commanded = frozenset(engine.commanded_units()) if engine is not None else frozenset()
+        self._commanded = commanded
 
     # ---------------------------------------------------------------- facts
 
@@ -44,20 +49,6 @@ class Shipping:
 
     def _enemy(self, owner: str | None) -> bool:
         return owner is not None and not self.game.allied(owner, self.player)
-
-    def _front_distances(self) -> dict[str, int]:
-        """Land steps from each territory to the nearest enemy territory (missing: none by land)."""
-        board = self.board
-        enemy = [t for t in board.spaces("land") if self._enemy(board.controller(t))]
-        found = {t: 0 for t in enemy}
-        queue = deque(enemy)
-        while queue:
-            here = queue.popleft()
-            for there in board.neighbours(here, "land"):
-                if there not in found:
-                    found[there] = found[here] + 1
-                    queue.append(there)
-        return found
 
     def front_distance(self, territory: str) -> int | None:
         return self._front.get(territory)
@@ -264,3 +255,20 @@ class Shipping:
             used.add(uid)
             found += 1
         return moves
+
+
+def front_distances(game, player: str) -> dict[str, int]:
+    """Land steps from each territory to the nearest territory `player`'s enemies hold (missing:
+    none by land), on the board as it stands."""
+    board = game.board
+    enemy = [t for t in board.spaces("land")
+             if (holder := board.controller(t)) is not None and not game.allied(holder, player)]
+    found = {t: 0 for t in enemy}
+    queue = deque(enemy)
+    while queue:
+        here = queue.popleft()
+        for there in board.neighbours(here, "land"):
+            if there not in found:
+                found[there] = found[here] + 1
+                queue.append(there)
+    return found
