@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from game_fixtures import make_game, run_phases
+from ruleslang.runtime.agents.attack_planning import AttackPlanning
 from ruleslang.runtime.agents.heuristic import HeuristicAgent
 from ruleslang.runtime.agents.shipping import front_distances
 from ruleslang.runtime.kit.movement import MovementEngine
@@ -108,3 +109,33 @@ def test_the_kept_steps_to_the_fronts_are_those_of_the_map(monkeypatch):
     game = make_game(["aar/house-rules@1"], seed=2, rounds=3, default_agent="heuristic")
     game.run(3)
     assert seen["calls"] > 100 and seen["kept"] > 50, seen
+
+
+def test_a_combat_plan_asks_each_target_once_and_its_answer_holds(monkeypatch):
+    """The combat plan keeps `_target`'s answer per space while it is made (the board stands
+    still meanwhile): each space is asked once a plan, and asked again once the plan is made,
+    every answer is the same."""
+    kept_target, kept_plan = AttackPlanning._target, AttackPlanning._combat_plan
+    asked: list[dict] = []
+    seen = {"plans": 0, "spaces": 0}
+
+    def target(self, game, space):
+        answer = kept_target(self, game, space)
+        if asked:
+            assert space not in asked[-1], space  # once a plan
+            asked[-1][space] = answer
+        return answer
+
+    def plan(self, game, engine):
+        asked.append({})
+        made = kept_plan(self, game, engine)
+        for space, answer in asked.pop().items():
+            assert kept_target(self, game, space) == answer, space
+            seen["spaces"] += 1
+        seen["plans"] += 1
+        return made
+    monkeypatch.setattr(AttackPlanning, "_target", target)
+    monkeypatch.setattr(AttackPlanning, "_combat_plan", plan)
+    game = make_game(["aar/house-rules@1"], seed=3, rounds=3, default_agent="heuristic")
+    game.run(3)
+    assert seen["plans"] > 5 and seen["spaces"] > 100, seen

@@ -25,12 +25,18 @@ class AttackPlanning:
         self._origins = {u.id: u.space for u in game.state.units
                          if u.id in movers and self._domain(game, u) == "air"}
         reach: dict[str, list[tuple[int, tuple]]] = {}
+        # space -> `_target`, asked once a space: the board stands still while the plan is made
+        targets: dict[str, bool] = {}
+        commanded = self._commanded  # (`_may` asks the rules only of a move of these units)
         for uid in engine.movable_units():
             unit = game.unit_or_none(uid)
             if unit is None or self._domain(game, unit) == "sea":
                 continue
             for target, path in engine.destinations(uid).items():
-                if self._target(game, target) and self._may(Move((uid,), path)):
+                is_target = targets.get(target)
+                if is_target is None:
+                    is_target = targets[target] = self._target(game, target)
+                if is_target and (uid not in commanded or self._may(Move((uid,), path))):
                     reach.setdefault(target, []).append((uid, path))
         can_raid = {uid for uid in engine.movable_units()
                     if any(self._may(m) for m in engine.raids_of(uid))}
@@ -155,13 +161,18 @@ class AttackPlanning:
         follow) is not fought."""
         board = game.board
         reach: dict[str, list[tuple[int, tuple]]] = {}
+        hostile: dict[str, bool] = {}  # sea zone -> enemy units fight there, asked once a zone
+        commanded = self._commanded
         for uid in engine.movable_units():
             unit = game.unit_or_none(uid)
             if uid in used or uid in held or unit is None or self._domain(game, unit) == "land" \
                     or self._fire(game, unit, "attacker") <= 0:
                 continue
             for target, path in engine.destinations(uid).items():
-                if not board.is_land(target) and self._enemies(game, target) and self._may(Move((uid,), path)):
+                found = hostile.get(target)
+                if found is None:
+                    found = hostile[target] = not board.is_land(target) and bool(self._enemies(game, target))
+                if found and (uid not in commanded or self._may(Move((uid,), path))):
                     reach.setdefault(target, []).append((uid, path))
         worth = {t: sum(game.unit_cost(u) for u in self._enemies(game, t)) for t in reach}
         plan: list = []

@@ -43,32 +43,34 @@ class Shipping:
     def cargo_cost(self, unit) -> int:
         return self.facts.transport_cost(unit)
 
-    def mine(self, unit) -> bool:
-        """Whether the player moves `unit` this phase: its own, or an ally's it commands."""
-        return unit.owner == self.player or unit.id in self._commanded
-
     def _enemy(self, owner: str | None) -> bool:
         return owner is not None and not self.game.allied(owner, self.player)
 
     def front_distance(self, territory: str) -> int | None:
         return self._front.get(territory)
 
+    def _mine_units(self) -> list:
+        """The units the player moves this phase, its own and the allies' it commands, in the
+        board's order (one pass: the plans ask over every unit)."""
+        player, commanded = self.player, self._commanded
+        return [u for u in self.game.state.units if u.owner == player or u.id in commanded]
+
     def transports(self) -> list:
-        return [u for u in self.game.state.units if self.mine(u) and self.capacity(u) > 0]
+        return [u for u in self._mine_units() if self.capacity(u) > 0]
 
     def stranded(self, used: set[int]) -> dict[str, list[int]]:
         """Territory -> the player's land units there that no enemy can be reached from by land
         (whether one may board now, the engine says when the load is tried)."""
         out: dict[str, list[int]] = {}
-        for u in self.game.state.units:
-            if (self.mine(u) and u.id not in used and self.board.is_land(u.space)
+        for u in self._mine_units():
+            if (u.id not in used and self.board.is_land(u.space)
                     and self.cargo_cost(u) > 0 and self.front_distance(u.space) is None):
                 out.setdefault(u.space, []).append(u.id)
         return out
 
     def stranded_count(self) -> int:
         """The player's land units (that a transport can carry) standing where no enemy can be reached by land."""
-        return sum(1 for u in self.game.state.units if self.mine(u) and self.board.is_land(u.space)
+        return sum(1 for u in self._mine_units() if self.board.is_land(u.space)
                    and self.cargo_cost(u) > 0 and self.front_distance(u.space) is None)
 
     def room_at_sea(self) -> int:
@@ -236,7 +238,7 @@ class Shipping:
         names into `zone` (those already there count, and stay), nearest first; each is then used."""
         moves: list[Move] = []
         found = 0
-        ships = [u for u in self.game.state.units if self.mine(u) and u.id not in used
+        ships = [u for u in self._mine_units() if u.id not in used
                  and self.game.domain(u) == "sea" and self.capacity(u) == 0 and supports(u)]
         movable = set(self.engine.movable_units())
         reach = {}
