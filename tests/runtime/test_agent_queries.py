@@ -21,6 +21,11 @@ RAID = {"scenario": {"units": {HB: {"Germans": {"bomber": 1, "fighter": 1, "infa
                                 "answers": {"bombing_raid.target": "industrial_complex"}}]}}
 
 
+def _heuristic_game(seed: int) -> None:
+    """Play 3 rounds of a house-rules game with heuristic agents (the wrapped queries check as it goes)."""
+    make_game(["aar/house-rules@1"], seed=seed, rounds=3, default_agent="heuristic").run(3)
+
+
 @pytest.mark.parametrize("case", ["heuristic", "escort"])
 def test_a_units_raids_are_its_bomb_moves(case, monkeypatch):
     """`raids_of` (the combat plan asks it of every unit) lists the "bomb" moves `moves_of` gives,
@@ -46,8 +51,7 @@ def test_a_units_raids_are_its_bomb_moves(case, monkeypatch):
     monkeypatch.setattr(MovementEngine, "raids_of", compared)
     monkeypatch.setattr(MovementEngine, "apply", applied)
     if case == "heuristic":
-        game = make_game(["aar/house-rules@1"], seed=1, rounds=3, default_agent="heuristic")
-        game.run(3)
+        _heuristic_game(1)
         assert asked["units"] > 100 and asked["raids"] > 10, asked
     else:
         game = make_game(["g40/house-rules@1"], **RAID)
@@ -72,8 +76,7 @@ def test_the_kept_land_steps_to_the_fighting_are_those_of_the_board(monkeypatch)
         seen["reused"] += before is self._front_kept
         return shipping
     monkeypatch.setattr(HeuristicAgent, "_shipping", compared)
-    game = make_game(["aar/house-rules@1"], seed=2, rounds=3, default_agent="heuristic")
-    game.run(3)
+    _heuristic_game(2)
     assert seen["calls"] > 20 and seen["reused"] > 5, seen
 
 
@@ -106,8 +109,7 @@ def test_the_kept_steps_to_the_fronts_are_those_of_the_map(monkeypatch):
         seen["kept"] += was_kept
         return answer
     monkeypatch.setattr(HeuristicAgent, "_distance", compared)
-    game = make_game(["aar/house-rules@1"], seed=2, rounds=3, default_agent="heuristic")
-    game.run(3)
+    _heuristic_game(2)
     assert seen["calls"] > 100 and seen["kept"] > 50, seen
 
 
@@ -136,6 +138,5 @@ def test_a_combat_plan_asks_each_target_once_and_its_answer_holds(monkeypatch):
         return made
     monkeypatch.setattr(AttackPlanning, "_target", target)
     monkeypatch.setattr(AttackPlanning, "_combat_plan", plan)
-    game = make_game(["aar/house-rules@1"], seed=3, rounds=3, default_agent="heuristic")
-    game.run(3)
+    _heuristic_game(3)
     assert seen["plans"] > 5 and seen["spaces"] > 100, seen
