@@ -9,7 +9,6 @@ The methods read the agent's unit facts and estimates (heuristic.py) through `se
 from __future__ import annotations
 
 from ruleslang.runtime.agents.quick_battle import SIM_TRIALS
-from ruleslang.runtime.agents.shipping import Shipping
 from ruleslang.runtime.kit.movement import Move
 
 ATTACK_ODDS = 0.75   # attack when the simulated chance of taking the space is at least this
@@ -26,15 +25,21 @@ class AttackPlanning:
         self._origins = {u.id: u.space for u in game.state.units
                          if u.id in movers and self._domain(game, u) == "air"}
         reach: dict[str, list[tuple[int, tuple]]] = {}
+        # space -> `_target`, asked once a space: the board stands still while the plan is made
+        targets: dict[str, bool] = {}
+        commanded = self._commanded  # (`_may` asks the rules only of a move of these units)
         for uid in engine.movable_units():
             unit = game.unit_or_none(uid)
             if unit is None or self._domain(game, unit) == "sea":
                 continue
             for target, path in engine.destinations(uid).items():
-                if self._target(game, target) and self._may(Move((uid,), path)):
+                is_target = targets.get(target)
+                if is_target is None:
+                    is_target = targets[target] = self._target(game, target)
+                if is_target and (uid not in commanded or self._may(Move((uid,), path))):
                     reach.setdefault(target, []).append((uid, path))
         can_raid = {uid for uid in engine.movable_units()
-                    if any(m.kind == "bomb" and self._may(m) for m in engine.moves_of(uid))}
+                    if any(self._may(m) for m in engine.raids_of(uid))}
         held = self._escort_reserve(game, engine, can_raid)
         plan: list = []
         used: set[int] = set()
@@ -142,8 +147,7 @@ class AttackPlanning:
             defenders = [u for u in self._enemies(game, territory) if self._fire(game, u, "defender") > 0]
             needed = SCORE_ODDS if self._score_delta(game, territory) > 0 else ATTACK_ODDS
             return self._takes(game, territory, units, defenders, needed, amphibious_from=zone)
-        return Shipping(game, self.player, engine, self._may).assaults(used, wins,
-                                                                       lambda u: self._supports_landing(game, u))
+        return self._shipping(game, engine).assaults(used, wins, lambda u: self._supports_landing(game, u))
 
     def _fleet_attacks(self, game, engine, used: set[int], held: set[int]) -> list:
         """Attacks on enemy ships with the sea and air units no other attack needs (nor a raid as an
@@ -157,13 +161,18 @@ class AttackPlanning:
         follow) is not fought."""
         board = game.board
         reach: dict[str, list[tuple[int, tuple]]] = {}
+        hostile: dict[str, bool] = {}  # sea zone -> enemy units fight there, asked once a zone
+        commanded = self._commanded
         for uid in engine.movable_units():
             unit = game.unit_or_none(uid)
             if uid in used or uid in held or unit is None or self._domain(game, unit) == "land" \
                     or self._fire(game, unit, "attacker") <= 0:
                 continue
             for target, path in engine.destinations(uid).items():
-                if not board.is_land(target) and self._enemies(game, target) and self._may(Move((uid,), path)):
+                found = hostile.get(target)
+                if found is None:
+                    found = hostile[target] = not board.is_land(target) and bool(self._enemies(game, target))
+                if found and (uid not in commanded or self._may(Move((uid,), path))):
                     reach.setdefault(target, []).append((uid, path))
         worth = {t: sum(game.unit_cost(u) for u in self._enemies(game, t)) for t in reach}
         plan: list = []
@@ -208,7 +217,7 @@ class AttackPlanning:
         for uid in engine.movable_units():
             if uid in used:
                 continue
-            bombs = [m for m in engine.moves_of(uid) if m.kind == "bomb" and self._may(m)]
+            bombs = [m for m in engine.raids_of(uid) if self._may(m)]
             for move in sorted(bombs, key=lambda m: (-self._territory_value(game, m.path[-1]),
                                                      game.space_order(m.path[-1]))):
                 if self._keeps_landing(game, engine, uid, move.path, reserved):
@@ -231,7 +240,7 @@ class AttackPlanning:
         escorts = [uid for uid in engine.movable_units() if engine.escorts_raids(uid)]
         targets = set()
         for uid in sorted(can_raid):
-            bombs = [m.path[-1] for m in engine.moves_of(uid) if m.kind == "bomb"]
+            bombs = [m.path[-1] for m in engine.raids_of(uid)]
             if bombs:
                 targets.add(min(bombs, key=lambda t: (-self._territory_value(game, t), game.space_order(t))))
         held: set[int] = set()

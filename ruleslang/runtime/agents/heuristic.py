@@ -60,7 +60,7 @@ from ruleslang.runtime.agents.battle_odds import BattleOdds, Belligerents
 from ruleslang.runtime.agents.lookahead import MARGIN, Lookahead, candidates, follow
 from ruleslang.runtime.agents.purchasing import Purchasing, Sample
 from ruleslang.runtime.agents.quick_battle import SIM_TRIALS, simulate
-from ruleslang.runtime.agents.shipping import Shipping
+from ruleslang.runtime.agents.shipping import Shipping, front_distances
 from ruleslang.runtime.kit.casualties import casualty_order, cheapest_rank, enemy_casualty_order
 from ruleslang.runtime.kit.movement import Move
 
@@ -112,10 +112,12 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         self._threats: dict | None = None  # space -> the enemy attack strength there (`_threat`), this decision
         self._origins: dict[int, str] = {}  # air unit id -> where it stood when this turn's combat move was planned
         self._fronts: list[str] = []  # the territories the non-combat plan moves toward
+        self._steps: dict[str, int] = {}  # space -> `_distance` to `_fronts` (the map's: kept while they stand)
         self._grounded: set[int] = set()  # air units with no landing offered, this phase
         self._belligerents = Belligerents()  # who fights whom in a battle (`_enemies`)
         self._commanded: frozenset[int] = frozenset()  # the allies' units the player commands, this phase
         self._constraints = None  # the rules' constraints on a move, this phase (`_may`)
+        self._front_kept: tuple | None = None  # (board, its version, front_distances): `_shipping`
 
     def joined(self, game) -> None:
         if self.lookahead is not None:
@@ -163,6 +165,18 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
             found = advice.fn(game.ctx, game.ctx.space_values[space]) if advice is not None else 0
             self._worth[space] = found
         return found
+
+    def _shipping(self, game, engine=None) -> Shipping:
+        """The player's `Shipping` (for a plan of this phase with `engine`, or a purchase's
+        questions without), its land steps to the fighting worked out once per board version (a
+        purchase and the plans of a phase ask them more than once on the same board)."""
+        state = game.state
+        kept = self._front_kept
+        if kept is None or kept[0] is not state or kept[1] != state.version:
+            kept = self._front_kept = (state, state.version, front_distances(game, self.player))
+        if engine is None:
+            return Shipping(game, self.player, front=kept[2])
+        return Shipping(game, self.player, engine, self._may, front=kept[2], commanded=self._commanded)
 
     # ------------------------------------------------------------------ choose
 
@@ -428,6 +442,7 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         own = [t for t in board.spaces("land") if board.controller(t) == self.player]
         threatened = sorted(own, key=lambda t: (-self._danger(game, t) - 3 * self._value(game, t), game.space_order(t)))
         fronts = self._fronts = threatened[:4]
+        self._steps = {}
         plan = []
         landing = set(engine.stranded_air())  # they land after the plan's moves (_landing_move)
         for uid in engine.movable_units():
@@ -453,14 +468,23 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
             if best is not None:
                 plan.append(Move((uid,), destinations[best]))
         used = {uid for move in plan for uid in move.units}
-        return plan + Shipping(game, self.player, engine, self._may).ferry(used)
+        return plan + self._shipping(game, engine).ferry(used)
 
     def _distance(self, game, space: str, fronts: list[str]) -> int:
+        """Land steps from `space` to the nearest of `fronts` (99: none by land). The map's
+        distances do not change: for the plan's `_fronts`, each space's is worked out once."""
+        kept = fronts is self._fronts
+        if kept:
+            found = self._steps.get(space)
+            if found is not None:
+                return found
         best = 99
         for f in fronts:
             d = game.board.distance(space, f, by="land") if game.board.is_land(space) else None
             if d is not None and d < best:
                 best = d
+        if kept:
+            self._steps[space] = best
         return best
 
 

@@ -13,7 +13,6 @@ from typing import Callable
 from ruleslang.runtime.decisions import Decision
 from ruleslang.runtime.agents.battle_odds import most_numerous_owner
 from ruleslang.runtime.agents.quick_battle import SIM_TRIALS
-from ruleslang.runtime.agents.shipping import Shipping
 from ruleslang.runtime.kit.placement import pack
 
 # A factory is bought where the rules let one be built and it pays: in a territory whose value
@@ -116,7 +115,7 @@ class Purchasing:
         money = d.context["money"]
         factories = [s for s, f in game.state.factories.items() if f.owner == self.player]
         side_factories = [s for s, f in game.state.factories.items() if game.allied(f.owner, self.player)]
-        shipping = Shipping(game, self.player)
+        shipping = self._shipping(game)
         fronts = [shipping.front_distance(s) for s in factories]
         nearest_front = min((f for f in fronts if f is not None), default=None)
         sites = []
@@ -159,7 +158,7 @@ class Purchasing:
         factories = [s for s, f in game.state.factories.items() if f.owner == self.player]
         if not kinds or not factories:
             return {}
-        shipping = Shipping(game, self.player)
+        shipping = self._shipping(game)
         worth = {s: self._territory_value(game, s) for s in factories}
         stranded_output = sum(worth[s] for s in factories if shipping.front_distance(s) is None)
         share = stranded_output / max(1, sum(worth.values()))

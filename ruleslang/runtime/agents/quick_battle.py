@@ -42,7 +42,8 @@ def _one_hit_trials(a_vals: tuple, d_vals: tuple, getrandbits) -> int:
     """`_trials` for sides whose units all take one hit. Such a side throws in its first order
     until it first takes a hit, then in casualty order (`take`'s stable sort: the cheapest
     first), losing its first units in that order: it is two fixed orders and a count of the
-    fallen."""
+    fallen. Each die is drawn as `hits` draws it, written out in line: most of these battles are
+    of two or three units, where a call per side and round cost about a quarter of the time."""
     a_first, d_first = _thresholds(a_vals), _thresholds(d_vals)
     a_order = _thresholds(sorted(a_vals, key=_casualty_key))
     d_order = _thresholds(sorted(d_vals, key=_casualty_key))
@@ -52,31 +53,35 @@ def _one_hit_trials(a_vals: tuple, d_vals: tuple, getrandbits) -> int:
         a_lost = d_lost = 0
         a_side, d_side = a_first, d_first
         for _round in range(ROUNDS):
-            a_hits = _threshold_hits(getrandbits, a_side)
-            d_hits = _threshold_hits(getrandbits, d_side)
+            a_hits = 0
+            for t in a_side:
+                r = getrandbits(3)
+                while r >= 6:
+                    r = getrandbits(3)
+                if r < t:
+                    a_hits += 1
+            d_hits = 0
+            for t in d_side:
+                r = getrandbits(3)
+                while r >= 6:
+                    r = getrandbits(3)
+                if r < t:
+                    d_hits += 1
             if a_hits:
-                d_lost = min(nd, d_lost + a_hits)
+                d_lost += a_hits
+                if d_lost > nd:
+                    d_lost = nd
                 d_side = d_order[d_lost:]
             if d_hits:
-                a_lost = min(na, a_lost + d_hits)
+                a_lost += d_hits
+                if a_lost > na:
+                    a_lost = na
                 a_side = a_order[a_lost:]
             if a_lost == na or d_lost == nd:
                 break
         if d_lost == nd and a_lost < na:
             wins += 1
     return wins
-
-
-def _threshold_hits(getrandbits, thresholds: tuple) -> int:
-    """How many of a side's units (their `_thresholds`, in order) hit, a die each as `hits` draws it."""
-    hits = 0
-    for t in thresholds:
-        r = getrandbits(3)
-        while r >= 6:
-            r = getrandbits(3)
-        if r < t:
-            hits += 1
-    return hits
 
 
 def _trials(a_vals: tuple, d_vals: tuple, getrandbits) -> int:

@@ -18,17 +18,22 @@ from ruleslang.runtime.kit.movement import Move
 class Shipping:
     """The shipping of one player for one phase (`engine`: the phase's movement engine; None
     for the questions a purchase asks; `may(move)`: whether a plan may make a move the engine
-    offers, e.g. by the rules' constraints; default: every one)."""
+    offers, e.g. by the rules' constraints; default: every one). `front`: `front_distances(game,
+    player)` for the board as it stands, when the caller has it (it is read, never changed);
+    `commanded`: the ids of `engine.commanded_units()`, when the caller has them."""
 
-    def __init__(self, game, player: str, engine=None, may=None):
+    def __init__(self, game, player: str, engine=None, may=None, *, front: dict[str, int] | None = None,
+                 commanded: frozenset[int] | None = None):
         self.game, self.engine, self.player = game, engine, player
         self.may = may if may is not None else (lambda move: True)
         self.board = game.board
         self.facts = game.unit_rules()
-        self._front = self._front_distances()
+        self._front = front if front is not None else front_distances(game, player)
         # the allies' units the engine lets the player move as its own this phase (the move
         # setting `commands`): they are shipped, and ship others, as the player's own
-        self._commanded = frozenset(engine.commanded_units()) if engine is not None else frozenset()
+        if commanded is None:
+            commanded = frozenset(engine.commanded_units()) if engine is not None else frozenset()
+        self._commanded = commanded
 
     # ---------------------------------------------------------------- facts
 
@@ -38,46 +43,34 @@ class Shipping:
     def cargo_cost(self, unit) -> int:
         return self.facts.transport_cost(unit)
 
-    def mine(self, unit) -> bool:
-        """Whether the player moves `unit` this phase: its own, or an ally's it commands."""
-        return unit.owner == self.player or unit.id in self._commanded
-
     def _enemy(self, owner: str | None) -> bool:
         return owner is not None and not self.game.allied(owner, self.player)
-
-    def _front_distances(self) -> dict[str, int]:
-        """Land steps from each territory to the nearest enemy territory (missing: none by land)."""
-        board = self.board
-        enemy = [t for t in board.spaces("land") if self._enemy(board.controller(t))]
-        found = {t: 0 for t in enemy}
-        queue = deque(enemy)
-        while queue:
-            here = queue.popleft()
-            for there in board.neighbours(here, "land"):
-                if there not in found:
-                    found[there] = found[here] + 1
-                    queue.append(there)
-        return found
 
     def front_distance(self, territory: str) -> int | None:
         return self._front.get(territory)
 
+    def _mine_units(self) -> list:
+        """The units the player moves this phase, its own and the allies' it commands, in the
+        board's order (one pass: the plans ask over every unit)."""
+        player, commanded = self.player, self._commanded
+        return [u for u in self.game.state.units if u.owner == player or u.id in commanded]
+
     def transports(self) -> list:
-        return [u for u in self.game.state.units if self.mine(u) and self.capacity(u) > 0]
+        return [u for u in self._mine_units() if self.capacity(u) > 0]
 
     def stranded(self, used: set[int]) -> dict[str, list[int]]:
         """Territory -> the player's land units there that no enemy can be reached from by land
         (whether one may board now, the engine says when the load is tried)."""
         out: dict[str, list[int]] = {}
-        for u in self.game.state.units:
-            if (self.mine(u) and u.id not in used and self.board.is_land(u.space)
+        for u in self._mine_units():
+            if (u.id not in used and self.board.is_land(u.space)
                     and self.cargo_cost(u) > 0 and self.front_distance(u.space) is None):
                 out.setdefault(u.space, []).append(u.id)
         return out
 
     def stranded_count(self) -> int:
         """The player's land units (that a transport can carry) standing where no enemy can be reached by land."""
-        return sum(1 for u in self.game.state.units if self.mine(u) and self.board.is_land(u.space)
+        return sum(1 for u in self._mine_units() if self.board.is_land(u.space)
                    and self.cargo_cost(u) > 0 and self.front_distance(u.space) is None)
 
     def room_at_sea(self) -> int:
@@ -245,7 +238,7 @@ class Shipping:
         names into `zone` (those already there count, and stay), nearest first; each is then used."""
         moves: list[Move] = []
         found = 0
-        ships = [u for u in self.game.state.units if self.mine(u) and u.id not in used
+        ships = [u for u in self._mine_units() if u.id not in used
                  and self.game.domain(u) == "sea" and self.capacity(u) == 0 and supports(u)]
         movable = set(self.engine.movable_units())
         reach = {}
@@ -264,3 +257,20 @@ class Shipping:
             used.add(uid)
             found += 1
         return moves
+
+
+def front_distances(game, player: str) -> dict[str, int]:
+    """Land steps from each territory to the nearest territory `player`'s enemies hold (missing:
+    none by land), on the board as it stands."""
+    board = game.board
+    enemy = [t for t in board.spaces("land")
+             if (holder := board.controller(t)) is not None and not game.allied(holder, player)]
+    found = {t: 0 for t in enemy}
+    queue = deque(enemy)
+    while queue:
+        here = queue.popleft()
+        for there in board.neighbours(here, "land"):
+            if there not in found:
+                found[there] = found[here] + 1
+                queue.append(there)
+    return found

@@ -430,12 +430,29 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         uid = (unit.id,)
         made = Move.of_tuples
         moves = [made(uid, path) for path in reach.values()]
-        if self.combat and rules.domain == "air" and rules.can_bomb:
-            moves += [made(uid, reach[s], "bomb") for s in self._bomb_targets(reach)]
-        elif self.combat and rules.domain == "air" and rules.can_escort:
-            raided = self._raided()
-            moves += [made(uid, reach[s], "bomb") for s in reach if s in raided]
+        if self.combat and rules.domain == "air" and (rules.can_bomb or rules.can_escort):
+            moves += self._raid_moves(unit, rules, reach)
         return moves
+
+    def _raid_moves(self, unit: Unit, rules: UnitRules, reach: dict[str, tuple[str, ...]]) -> list[Move]:
+        """The "bomb" moves of an air unit that may bomb or escort, in combat move, from its reach."""
+        uid = (unit.id,)
+        made = Move.of_tuples
+        if rules.can_bomb:
+            return [made(uid, reach[s], "bomb") for s in self._bomb_targets(reach)]
+        raided = self._raided()
+        return [made(uid, reach[s], "bomb") for s in reach if s in raided]
+
+    def raids_of(self, unit_id: int) -> list[Move]:
+        """The unit's "bomb" moves, as `moves_of` lists them, without making its other moves (an
+        agent planning a combat move asks it of every unit: most have none)."""
+        self._sync()
+        unit = self._unit(unit_id)
+        rules = self._ur[unit_id]
+        if not self.combat or rules.domain != "air" or not (rules.can_bomb or rules.can_escort) \
+                or self._blocked(unit, rules) is not None:
+            return []
+        return self._raid_moves(unit, rules, self._reach_of(unit, rules))
 
     def escorts_raids(self, unit_id: int) -> bool:
         """Whether the unit may fly with the player's bombing units to a raid, as an escort (`escorts`)."""

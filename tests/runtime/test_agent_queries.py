@@ -1,0 +1,142 @@
+"""The cheaper queries the heuristic agent's plans ask (issue 15, session 10) answer as the
+queries they replaced: each is compared with the full one on every call of heuristic games."""
+
+from __future__ import annotations
+
+import pytest
+
+from game_fixtures import make_game, run_phases
+from ruleslang.runtime.agents.attack_planning import AttackPlanning
+from ruleslang.runtime.agents.heuristic import HeuristicAgent
+from ruleslang.runtime.agents.shipping import front_distances
+from ruleslang.runtime.kit.movement import MovementEngine
+
+HB = "Holland Belgium"
+# a German bomber raids the United Kingdom from Holland Belgium, where a fighter that may escort
+# it waits (Global 1940: its escorts fly once a raid has flown)
+RAID = {"scenario": {"units": {HB: {"Germans": {"bomber": 1, "fighter": 1, "infantry": 1}},
+                               "United Kingdom": {"British": {"infantry": 2, "fighter": 1}}}},
+        "orders": {"Germans": [{"round": 1, "combat": [{"from": HB, "type": "bomber", "to": "United Kingdom",
+                                                        "kind": "bomb"}],
+                                "answers": {"bombing_raid.target": "industrial_complex"}}]}}
+
+
+def _heuristic_game(seed: int) -> None:
+    """Play 3 rounds of a house-rules game with heuristic agents (the wrapped queries check as it goes)."""
+    make_game(["aar/house-rules@1"], seed=seed, rounds=3, default_agent="heuristic").run(3)
+
+
+@pytest.mark.parametrize("case", ["heuristic", "escort"])
+def test_a_units_raids_are_its_bomb_moves(case, monkeypatch):
+    """`raids_of` (the combat plan asks it of every unit) lists the "bomb" moves `moves_of` gives,
+    in its order: for bombers as heuristic plans are made, and for escorts once a raid has flown
+    (after each raid, every unit of the player is asked)."""
+    asked = {"units": 0, "raids": 0, "escorts": 0}
+    kept, kept_apply = MovementEngine.raids_of, MovementEngine.apply
+
+    def compared(self, unit_id):
+        answer = kept(self, unit_id)
+        assert answer == [m for m in self.moves_of(unit_id) if m.kind == "bomb"], unit_id
+        asked["units"] += 1
+        asked["raids"] += len(answer)
+        if not self._ur[unit_id].can_bomb:
+            asked["escorts"] += len(answer)
+        return answer
+
+    def applied(self, move):
+        kept_apply(self, move)
+        if move.kind == "bomb":
+            for unit_id in self.movable_units():
+                compared(self, unit_id)
+    monkeypatch.setattr(MovementEngine, "raids_of", compared)
+    monkeypatch.setattr(MovementEngine, "apply", applied)
+    if case == "heuristic":
+        _heuristic_game(1)
+        assert asked["units"] > 100 and asked["raids"] > 10, asked
+    else:
+        game = make_game(["g40/house-rules@1"], **RAID)
+        run_phases(game, "Germans", "combat_move")
+        assert asked["escorts"] == 1, asked
+
+
+def test_the_kept_land_steps_to_the_fighting_are_those_of_the_board(monkeypatch):
+    """The heuristic's `Shipping` reads the land steps to the fighting kept for the board's
+    version (`_shipping`): on every call of heuristic games they equal a search on the board as
+    it stands, and the commanded units the engine's; some calls reuse the kept steps."""
+    seen = {"calls": 0, "reused": 0}
+    kept = HeuristicAgent._shipping
+
+    def compared(self, game, engine=None):
+        before = self._front_kept
+        shipping = kept(self, game, engine)
+        assert shipping._front == front_distances(game, self.player)
+        if engine is not None:
+            assert shipping._commanded == frozenset(engine.commanded_units())
+        seen["calls"] += 1
+        seen["reused"] += before is self._front_kept
+        return shipping
+    monkeypatch.setattr(HeuristicAgent, "_shipping", compared)
+    _heuristic_game(2)
+    assert seen["calls"] > 20 and seen["reused"] > 5, seen
+
+
+def test_the_kept_land_steps_follow_a_change_of_control():
+    """A territory changing hands steps the board's version: the steps are worked out again."""
+    game = make_game(["aar/house-rules@1"], seed=1)
+    agent = HeuristicAgent(1, "Germans")
+    first = agent._shipping(game)
+    assert agent._shipping(game)._front is first._front  # the same board: kept
+    near = min((t for t, n in first._front.items() if n == 1), key=game.space_order)
+    held = next(t for t in game.board.neighbours(near, "land") if first._front.get(t) == 0)
+    game.state.set_control(held, "Germans")
+    again = agent._shipping(game)
+    assert again._front is not first._front and again._front == front_distances(game, "Germans")
+    assert again._front.get(held) != 0
+
+
+
+def test_the_kept_steps_to_the_fronts_are_those_of_the_map(monkeypatch):
+    """`_distance` keeps each space's steps to the non-combat plan's fronts: every answer equals
+    the one worked out anew (asked with a copy of the fronts, which is not kept), and some are kept."""
+    seen = {"calls": 0, "kept": 0}
+    kept = HeuristicAgent._distance
+
+    def compared(self, game, space, fronts):
+        was_kept = fronts is self._fronts and space in self._steps
+        answer = kept(self, game, space, fronts)
+        assert answer == kept(self, game, space, list(fronts)), space
+        seen["calls"] += 1
+        seen["kept"] += was_kept
+        return answer
+    monkeypatch.setattr(HeuristicAgent, "_distance", compared)
+    _heuristic_game(2)
+    assert seen["calls"] > 100 and seen["kept"] > 50, seen
+
+
+def test_a_combat_plan_asks_each_target_once_and_its_answer_holds(monkeypatch):
+    """The combat plan keeps `_target`'s answer per space while it is made (the board stands
+    still meanwhile): each space is asked once a plan, and asked again once the plan is made,
+    every answer is the same."""
+    kept_target, kept_plan = AttackPlanning._target, AttackPlanning._combat_plan
+    asked: list[dict] = []
+    seen = {"plans": 0, "spaces": 0}
+
+    def target(self, game, space):
+        answer = kept_target(self, game, space)
+        if asked:
+            assert space not in asked[-1], space  # once a plan
+            asked[-1][space] = answer
+        return answer
+
+    def plan(self, game, engine):
+        asked.append({})
+        made = kept_plan(self, game, engine)
+        for space, answer in asked.pop().items():
+            assert kept_target(self, game, space) == answer, space
+            seen["spaces"] += 1
+        seen["plans"] += 1
+        return made
+    monkeypatch.setattr(AttackPlanning, "_target", target)
+    monkeypatch.setattr(AttackPlanning, "_combat_plan", plan)
+    _heuristic_game(3)
+    assert seen["plans"] > 5 and seen["spaces"] > 100, seen
