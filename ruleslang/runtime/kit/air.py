@@ -253,8 +253,17 @@ class AirPart:
                         return {space: ()}
                     result[space] = board.air_path(start, space)
         else:
+            # whether it may land in a space depends on the space and its carrier cost alone (never
+            # its own zone: the reach starts a step away), so it is asked once per space and cost
+            # until the board or the carrier room changes (`_reset_air`)
+            lands = self._lands_at.get(rules.carrier_cost)
+            if lands is None:
+                lands = self._lands_at[rules.carrier_cost] = {}
             for space, d in board.air_reach(start, left):
-                if self._landing_problem(unit, rules, space) is None:
+                ok = lands.get(space)
+                if ok is None:
+                    ok = lands[space] = self._landing_problem(unit, rules, space) is None
+                if ok:
                     if first_only:
                         return {space: ()}
                     result[space] = board.air_path(start, space)
