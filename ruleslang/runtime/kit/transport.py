@@ -159,7 +159,12 @@ class TransportPart:
                 allies = self._allies_by_space() if self.policy.loads_allied else {}
             own = self._own(transport)
             for territory in board.land[zone]:
-                for unit in by_space.get(territory, []) + (allies.get(territory, []) if own else []):
+                here = by_space.get(territory)
+                if own and territory in allies:
+                    here = (here or []) + allies[territory]
+                elif not here:
+                    continue
+                for unit in here:
                     if ids is not None and unit.id in ids:
                         continue
                     unit_rules = ur[unit.id]
