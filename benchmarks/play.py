@@ -29,6 +29,7 @@ side, then the exact one on each side in turn).
     python benchmarks/play.py --paired N [--first-seed S] [--rounds N] [--ruleset REF ...]
     python benchmarks/play.py --backends N [--games N]   # codegen against closures, in turns (issue 15)
     python benchmarks/play.py --rollout-cost [--games N] [--rounds N] [--ruleset REF ...]   # moving rollouts' cost
+    python benchmarks/play.py --bytecodes [--games N] [--rounds N] [--ruleset REF ...]   # Python bytecodes per game
 
 Targets (issue 15): under `aar/house-rules@1`, < 0.2 s per 10-round game with random agents,
 < 0.5 s with heuristic agents; a cold `ruleslang call aar/commerce-raiding@1 raid_cap "United
@@ -156,6 +157,45 @@ def report_rollout_cost(ws, refs, args) -> None:
               f"{changed[moves]} answers changed by the look-ahead")
     print(f"{'':>9}moving / still: {statistics.mean(times[True]) / statistics.mean(times[False]):.2f}x per game, "
           f"{statistics.mean(looked[True]) / max(1e-9, statistics.mean(looked[False])):.2f}x the look-ahead")
+
+
+def report_bytecodes(ws, refs, args) -> None:
+    """Python bytecodes run per random-agent game (seeds 1..--games under `refs`, play alone, after
+    a warm-up game: a program's first use generates and compiles its rules' code), counted by a
+    trace function: a figure that, unlike CPU time, does not move with the machine's load or
+    speed (the same code plays the same games: two runs print the same counts), so two versions
+    of the code compare exactly on a busy machine. It weighs every bytecode alike (a call the
+    same as an addition) and counts no time in C (sorting, hashing, dictionaries): a guide to
+    where the Python work is, beside the CPU figures. Tracing makes a game about 100 times
+    slower. Also the functions that ran the most bytecodes, with their share."""
+    build_game(ws, GameSetup(refs=refs, seed=0, rounds=1, default_agent="random")).run(1)
+    counts: dict = {}
+
+    def counted(frame, event, arg):
+        if event == "opcode":
+            code = frame.f_code
+            counts[code] = counts.get(code, 0) + 1
+        return counted
+
+    def traced(frame, event, arg):
+        frame.f_trace_opcodes = True
+        return counted
+    per_game = []
+    for seed in range(1, args.games + 1):
+        game = build_game(ws, GameSetup(refs=refs, seed=seed, rounds=args.rounds, default_agent="random"))
+        before = sum(counts.values())
+        sys.settrace(traced)
+        try:
+            game.run(args.rounds)
+        finally:
+            sys.settrace(None)
+        per_game.append(sum(counts.values()) - before)
+    total = sum(per_game)
+    print(f"{', '.join(refs)}: random agents: {statistics.mean(per_game):,.0f} bytecodes per game "
+          f"({args.games} games of {args.rounds} rounds: {', '.join(f'{n:,}' for n in per_game)})")
+    for code, n in sorted(counts.items(), key=lambda item: -item[1])[:15]:
+        where = code.co_filename.split("ruleslang/")[-1]
+        print(f"{'':>9}{100 * n / total:5.1f}% {code.co_name} ({where}:{code.co_firstlineno})")
 
 
 def report_timing(ws, args, unit: float) -> None:
@@ -543,6 +583,9 @@ def main(argv=None) -> int:
     parser.add_argument("--agents-only", action="store_true", help="no timing: only the agents' matches")
     parser.add_argument("--backends", type=int, default=0, metavar="N",
                         help="only compare the back ends of evaluation: N turns of --games games each")
+    parser.add_argument("--bytecodes", action="store_true",
+                        help="only the Python bytecodes run per random-agent game (seeds 1..--games, under the "
+                             "--ruleset compositions, default aar/house-rules@1): a count the machine's load does not move")
     parser.add_argument("--rollout-cost", action="store_true",
                         help="only the cost of rollouts that move units against still ones, in turns, over --games "
                              "seeds under the --ruleset compositions (default aar/house-rules@1)")
@@ -568,6 +611,9 @@ def main(argv=None) -> int:
         return 0
     if args.rollout_cost:
         report_rollout_cost(ws, args.refs or TIMED_REFS[0], args)
+        return 0
+    if args.bytecodes:
+        report_bytecodes(ws, args.refs or TIMED_REFS[0], args)
         return 0
     unit = calibration()
     print(f"python {sys.version.split()[0]}; {args.rounds} rounds; calibration {unit:.3f} s CPU; "

@@ -286,11 +286,12 @@ class Game(GameServices):
                 for cause, amount in gains.items():
                     summary.gains.setdefault(player, {})[cause] = amount
                 summary.battles.extend(self.battle_results)
-                on_move = self.kit.taken_on_move(turn_events)
-                for space, owner in state.control.items():
-                    if control_before.get(space) != owner:
-                        summary.control_changes.append((space, control_before.get(space), owner,
-                                                        space in on_move))
+                if state.control != control_before:  # (most turns take no territory: no walk over the map)
+                    on_move = self.kit.taken_on_move(turn_events)
+                    for space, owner in state.control.items():
+                        if control_before.get(space) != owner:
+                            summary.control_changes.append((space, control_before.get(space), owner,
+                                                            space in on_move))
             summary.scores = self.scores()
             self.summaries.append(summary)
             if progress is not None:

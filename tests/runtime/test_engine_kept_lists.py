@@ -23,7 +23,7 @@ def _index(engine) -> dict[str, list[int]]:
                                                             (["g40/house-rules@1"], 2, 1, "random", "loads"),
                                                             (["aar/house-rules@1"], 4, 1, "heuristic", "unloads")])
 def test_kept_lists_are_those_of_a_new_engine(refs, rounds, seed, agent, offered, monkeypatch):
-    seen = {"moves": 0, "loads": 0, "unloads": 0, "landings": 0, "may_load": 0}
+    seen = {"moves": 0, "loads": 0, "unloads": 0, "landings": 0, "may_load": 0, "lands_at": 0}
     kept_apply = MovementEngine.apply
 
     def compared(self, move):
@@ -49,11 +49,22 @@ def test_kept_lists_are_those_of_a_new_engine(refs, rounds, seed, agent, offered
         for cost, found in self._landing_cache.items():
             assert found == fresh._landing(cost), (self.player, self.phase, move, cost)
             seen["landings"] += 1
+        # where an air unit of each carrier cost may end a non-combat move (`_air_walk`'s answers,
+        # kept until the carrier room changes), asked of the new engine for an air unit of that cost
+        for cost, lands in self._lands_at.items():
+            flyer = next(u for u in fresh._mine if fresh._ur[u.id].domain == "air"
+                         and fresh._ur[u.id].carrier_cost == cost)
+            for space, ok in lands.items():
+                if space != flyer.space:
+                    assert ok == (fresh._landing_problem(flyer, fresh._ur[flyer.id], space) is None), \
+                        (self.player, self.phase, move, cost, space)
+                    seen["lands_at"] += 1
     monkeypatch.setattr(MovementEngine, "apply", compared)
     game = make_game(refs, seed=seed, rounds=rounds, default_agent=agent)
     game.run(rounds)
     # many moves were compared, with loads (or unloads) on offer among them
     assert seen["moves"] > 50 and seen[offered] > 0 and seen["landings"] > 20 and seen["may_load"] > 20, seen
+    assert seen["lands_at"] > 100, seen
 
 
 def test_an_air_unit_standing_where_it_may_land_reaches_a_space_in_combat_move(monkeypatch):

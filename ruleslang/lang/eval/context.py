@@ -19,6 +19,8 @@ def counter_key(value) -> str:
     """One part of a counter's key as text: a name, a number, true/false, or a unit's id."""
     if type(value) is EnumValue:  # most keys are players and spaces: tested first
         return value.name
+    if type(value) is int:  # then numbers (rounds, unit ids); a bool is not of this type
+        return str(value)
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (EnumValue,)):

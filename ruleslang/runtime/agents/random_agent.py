@@ -52,12 +52,18 @@ class RandomAgent(Agent):
             if not units:
                 return DONE
             uid = self.rng.choice(units)
-            # moves to each destination, and bombing raids, in a fixed order for the seed
-            moves = sorted(engine.moves_of(uid), key=lambda m: (m.kind, game.space_order(m.path[-1])))
+            moves = engine.moves_of(uid)
             if moves:
                 # a kind first (a move or a raid), so a unit that can bomb raids as often as it moves
-                kind = self.rng.choice(sorted({m.kind for m in moves}))
-                move = self.rng.choice([m for m in moves if m.kind == kind])
+                kinds = sorted({m.kind for m in moves})
+                kind = self.rng.choice(kinds)
+                if len(kinds) > 1:
+                    moves = [m for m in moves if m.kind == kind]
+                # then one of that kind's moves, by destination in the map's order for the seed (only
+                # the chosen kind's moves are sorted: the same list as sorting them all by kind and
+                # destination and keeping that kind's, as the sort keeps the engine's order of ties)
+                order = game.space_order
+                move = self.rng.choice(sorted(moves, key=lambda m: order(m.path[-1])))
                 if not check(move):  # neither the engine nor the rules' constraints refuse it
                     return move
         return DONE

@@ -253,8 +253,17 @@ class AirPart:
                         return {space: ()}
                     result[space] = board.air_path(start, space)
         else:
+            # whether it may land in a space depends on the space and its carrier cost alone (never
+            # its own zone: the reach starts a step away), so it is asked once per space and cost
+            # until the board or the carrier room changes (`_reset_air`)
+            lands = self._lands_at.get(rules.carrier_cost)
+            if lands is None:
+                lands = self._lands_at[rules.carrier_cost] = {}
             for space, d in board.air_reach(start, left):
-                if self._landing_problem(unit, rules, space) is None:
+                ok = lands.get(space)
+                if ok is None:
+                    ok = lands[space] = self._landing_problem(unit, rules, space) is None
+                if ok:
                     if first_only:
                         return {space: ()}
                     result[space] = board.air_path(start, space)
@@ -353,17 +362,16 @@ class AirPart:
         self._sync()
         stranded = []
         at_sea: dict[str, list[Unit]] = {}
-        for unit in sorted(self._allied_units, key=id_of):  # the side's units (`_rebuild`)
-            if not self.board.is_sea[unit.space] or not self._ally.get(unit.owner, False):
-                continue
-            if self._rules(unit).domain == "air":
-                at_sea.setdefault(unit.space, []).append(unit)
+        is_sea = self.board.is_sea
+        afloat = sorted((u for u in self._allied_units if is_sea[u.space]), key=id_of)  # the side's units at sea
+        ur = self._ur
         capacity: dict[str, int] = {}
-        for unit in self._allied_units:
-            if self.board.is_sea[unit.space]:
-                rules = self._rules(unit)
-                if rules.carrier_capacity:
-                    capacity[unit.space] = capacity.get(unit.space, 0) + rules.carrier_capacity
+        for unit in afloat:
+            rules = ur[unit.id]
+            if rules.domain == "air" and self._ally.get(unit.owner, False):
+                at_sea.setdefault(unit.space, []).append(unit)
+            if rules.carrier_capacity:
+                capacity[unit.space] = capacity.get(unit.space, 0) + rules.carrier_capacity
         for zone, flyers in at_sea.items():
             left = capacity.get(zone, 0)
             for unit in sorted(flyers, key=lambda u: (self._own(u), u.id)):

@@ -525,7 +525,8 @@ def _late_sea_battles(game, rules: BattleRules) -> list[str]:
         return []
     state, board = game.state, game.board
     player = state.current_player
-    arrived = {u.space for u in state.units if board.is_sea(u.space) and rules.enemy(u.owner, player)
+    kind_of = board.graph.kind_of  # (`board.is_sea` for the spaces units stand in, without a call per unit)
+    arrived = {u.space for u in state.units if kind_of[u.space] == "sea" and rules.enemy(u.owner, player)
                and kit.placed_at_contest.get(u.id) != u.space}
     if not arrived:
         return []

@@ -252,7 +252,9 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         self._dirty: set[int] = set()                      # ids whose list must be remade
         self._transfers: tuple[list[Move], list[Move]] | None = None   # (loads, unloads)
         self._movable: list[int] | None = None             # `movable_units`, until a move or a change
-        self._can_move: dict[int, bool] = {}               # unit id -> has a "move"/"bomb" move (`movable_units`)
+        self._can_move: set[int] = set()                   # ids of the units with a "move"/"bomb" move (`movable_units`)
+        self._unasked: set[int] | None = None              # ids whose `_can_move` must be found again (None: all)
+        self._airborne_units: list[Unit] | None = None     # the player's units with the rule `airborne`
         self._boardable: list[Unit] | None = None          # `_loadable_transports`
         self._by_space: dict[str, list[Unit]] | None = None  # `_mine_by_space`, moved along by `apply`
         self._laden: list[Unit] | None = None              # the side's units with cargo (`_unloads`)
@@ -269,6 +271,9 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         self._landing_cache: dict[int, dict[str, tuple[int, str]]] = {}
         self._air_reach: dict[tuple, dict[str, tuple[str, ...]]] = {}
         self._air_any: dict[tuple, bool] = {}   # whether such a reach is not empty (`_can_reach`)
+        # carrier cost -> space -> whether an air unit of that cost may end a non-combat move there
+        # (`_air_walk`: its `_landing_problem` is None)
+        self._lands_at: dict[int, dict[str, bool]] = {}
 
     def _rules(self, unit: Unit) -> UnitRules:
         return self._ur[unit.id]
@@ -508,18 +513,21 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
                 ids = {uid for uid, unit_moves in self._move_lists().items() if unit_moves}
             else:
                 # each unit's answer is kept until a move touches it (the units `apply` marks dirty
-                # for the move lists: their reach may have changed; no other unit's has)
-                known = self._can_move
+                # for the move lists: their reach may have changed; no other unit's has): only
+                # those are asked again
+                can_move = self._can_move
+                unasked = self._unasked
                 ur = self._ur
-                ids = set()
-                for unit in self._mine:
+                by_id = self._by_id
+                for unit in self._mine if unasked is None else [by_id[uid] for uid in sorted(unasked)]:
                     uid = unit.id
-                    can = known.get(uid)
-                    if can is None:
-                        rules = ur[uid]
-                        can = known[uid] = self._blocked(unit, rules) is None and self._can_reach(unit, rules)
-                    if can:
-                        ids.add(uid)
+                    rules = ur[uid]
+                    if self._blocked(unit, rules) is None and self._can_reach(unit, rules):
+                        can_move.add(uid)
+                    else:
+                        can_move.discard(uid)
+                self._unasked = set()
+                ids = set(can_move)
             if self._transfers is not None:
                 loads, unloads = self._transfers
                 ids.update(m.units[0] for m in loads)
@@ -532,8 +540,10 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
                 unloads = self._unloads()
             ids.update(m.units[0] for m in unloads)
             if self.combat:  # a land unit whose one move is a flight (`airborne_moves`)
-                ids.update(u.id for u in self._mine if u.id not in ids and self._ur[u.id].airborne
-                           and self.airborne_moves(u.id))
+                airborne = self._airborne_units
+                if airborne is None:
+                    airborne = self._airborne_units = [u for u in self._mine if self._ur[u.id].airborne]
+                ids.update(u.id for u in airborne if u.id not in ids and self.airborne_moves(u.id))
             found = self._movable = sorted(ids)
         return list(found)
 
@@ -688,36 +698,44 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         if move.kind in ("load", "unload"):
             self._laden = None  # cargo came aboard or went ashore
             self._may_load = None
-        elif self._may_load is not None and self._moves_cargo(units):
-            self._may_load = None
-        dirty = self._dirty
-        dirty.update(unit.id for unit in units if self._own(unit))
+        elif self._may_load is not None:
+            self._forget_loads(units)
+        touched = {unit.id for unit in units if self._own(unit)}  # the units whose moves may have changed
         for unit in units:
-            dirty.update(cid for cid in unit.cargo if self._own(self._by_id[cid]))
+            touched.update(cid for cid in unit.cargo if self._own(self._by_id[cid]))
         if move.transport is not None and self._own(self._by_id[move.transport]):
-            dirty.add(move.transport)
+            touched.add(move.transport)
         if self._room_changed(units, path[0], end):
             # the zones the player's carriers can still reach stay while no carrier moved
             later = self._later if not any(self._ur[u.id].carrier_capacity for u in units) else None
             self._reset_air()
             self._later = later
-            dirty.update(self._my_air)
+            touched.update(self._my_air)
         elif move.kind == "bomb":  # a new raid: the escorts may now fly to it
-            dirty.update(uid for uid in self._my_air if self._ur[uid].can_escort)
-        can_move = self._can_move
-        for uid in dirty:
-            can_move.pop(uid, None)
+            touched.update(uid for uid in self._my_air if self._ur[uid].can_escort)
+        self._dirty |= touched
+        if self._unasked is not None:
+            self._unasked |= touched
 
-    def _moves_cargo(self, units: list[Unit]) -> bool:
-        """Whether a move of `units` may change which units may load: one of them (or of what they
-        carry) is a transport or a unit transports carry (its place, its movement, its flags)."""
+    def _forget_loads(self, units: list[Unit]) -> None:
+        """The units that may load (`_may_load`) after a move of `units` that is not a load or an
+        unload: all found again when a transport moved (or one of them carries cargo); else only
+        the answers of the moved units transports carry changed (their place, their movement,
+        their flags: no transport's place, cargo or flags did), and only those are asked again."""
         ur, by_id = self._ur, self._by_id
+        carried = []
         for unit in units:
             for moved in (unit, *(by_id[cid] for cid in unit.cargo)):
                 rules = ur[moved.id]
-                if rules.transport_capacity > 0 or rules.transport_cost > 0:
-                    return True
-        return False
+                if rules.transport_capacity > 0:
+                    self._may_load = None
+                    return
+                if rules.transport_cost > 0:
+                    carried.append(moved)
+        if carried:
+            may_load = self._may_load
+            may_load.difference_update(u.id for u in carried)
+            self._loads(may_load, among=carried)
 
     def _follow(self, units: list[Unit], start: str) -> None:
         """The player's units by space (`_mine_by_space`) after a move of `units` (and their cargo)

@@ -176,14 +176,19 @@ def _carrier_room(state, player: str, carrier_capacity, carrier_cost, takes=None
     capacity: dict[str, int] = {}
     closed: dict[str, int] = {}
     used: dict[str, int] = {}
+    of_type: dict[str, tuple] = {}  # type -> (carrier capacity, carrier cost): asked once per type here
     for unit in state.units:
         if unit.owner != player:
             continue
-        if carrier_capacity(unit.type):
+        found = of_type.get(unit.type)
+        if found is None:
+            found = of_type[unit.type] = (carrier_capacity(unit.type), carrier_cost(unit.type))
+        room, cost = found
+        if room:
             kept = capacity if takes is None or takes(unit) else closed
-            kept[unit.space] = kept.get(unit.space, 0) + carrier_capacity(unit.type)
-        if carrier_cost(unit.type) > 0:
-            used[unit.space] = used.get(unit.space, 0) + carrier_cost(unit.type)
+            kept[unit.space] = kept.get(unit.space, 0) + room
+        if cost > 0:
+            used[unit.space] = used.get(unit.space, 0) + cost
     spaces = list(capacity) + [space for space in closed if space not in capacity]
     return {space: capacity.get(space, 0) - max(0, used.get(space, 0) - closed.get(space, 0)) for space in spaces}
 

@@ -131,12 +131,17 @@ class TransportPart:
             self._boardable = [u for u in units if ur[u.id].transport_capacity > 0]
         return self._boardable
 
-    def _loads(self, ids: set[int] | None = None) -> list[Move]:
+    def _loads(self, ids: set[int] | None = None, among: list[Unit] | None = None) -> list[Move]:
         """Every load, by unit, sea zone and transport; `ids` given: only the units that may load are
-        noted in it, no move made (what `movable_units` needs, after every move)."""
+        noted in it, no move made (what `movable_units` needs, after every move); `among` given
+        (some of the player's units), only their loads."""
         moves = []
         by_space = None
         allies = None
+        if among is not None:
+            by_space, allies = {}, {}
+            for unit in among:
+                by_space.setdefault(unit.space, []).append(unit)
         board = self.board
         ur = self._ur
         for transport in self._loadable_transports():
@@ -154,7 +159,12 @@ class TransportPart:
                 allies = self._allies_by_space() if self.policy.loads_allied else {}
             own = self._own(transport)
             for territory in board.land[zone]:
-                for unit in by_space.get(territory, []) + (allies.get(territory, []) if own else []):
+                here = by_space.get(territory)
+                if own and territory in allies:
+                    here = (here or []) + allies[territory]
+                elif not here:
+                    continue
+                for unit in here:
                     if ids is not None and unit.id in ids:
                         continue
                     unit_rules = ur[unit.id]
