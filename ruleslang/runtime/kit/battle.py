@@ -247,16 +247,18 @@ class Battle:
         kept = self._kept.get(side)
         if kept is not None and kept[0] == key and kept[1] is self.game.state.units:
             return kept[2]
-        if side == "attacker":
-            if self.retreated_to is not None:
-                found = []
-            else:
-                gone = set(self.withdrawn)
-                found = [u for u in self._alive(self.attacking) if u.id not in gone]
-        else:
-            found = self._alive(self.defending)
+        found = self._units_now(side)
         self._kept[side] = (key, self.game.state.units, found)
         return found
+
+    def _units_now(self, side: str) -> list:
+        """`units(side)` worked out from the board now."""
+        if side == "attacker":
+            if self.retreated_to is not None:
+                return []
+            gone = set(self.withdrawn)
+            return [u for u in self._alive(self.attacking) if u.id not in gone]
+        return self._alive(self.defending)
 
     def unit_values(self, side: str, ctx) -> tuple:
         """`units(side)` as the rules see them (`battle_units(side)`), kept while those units are
