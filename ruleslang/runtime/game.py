@@ -127,14 +127,16 @@ class GameServices:
         """What the kit says of units (movement domain, hit points, cost): `self.kit.facts()`."""
         return self.kit.facts()
 
+    # (the kit's facts asked directly, not through `unit_rules`: these are asked for every unit a
+    # battle round or a valuation looks at)
     def hit_points(self, unit) -> int:
-        return self.unit_rules().hit_points(unit)
+        return self.kit.facts().hit_points(unit)
 
     def domain(self, unit) -> str:
-        return self.unit_rules().domain(unit)
+        return self.kit.facts().domain(unit)
 
     def unit_cost(self, unit) -> int:
-        return self.unit_rules().cost(unit.type)
+        return self.kit.facts().cost(unit.type)
 
 
 class Game(GameServices):

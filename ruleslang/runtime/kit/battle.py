@@ -363,7 +363,7 @@ class Battle:
         game = self.game
         state = game.state
         candidates = self._hittable(unit_ids)
-        hit_points = game.hit_points
+        hit_points = game.unit_rules().hit_points  # (`game.hit_points`, asked once for every candidate)
         room = {u.id: hit_points(u) - u.hits for u in candidates}
         count = min(count, sum(max(0, r) for r in room.values()))
         if count <= 0:
