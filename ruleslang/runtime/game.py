@@ -127,14 +127,16 @@ class GameServices:
         """What the kit says of units (movement domain, hit points, cost): `self.kit.facts()`."""
         return self.kit.facts()
 
+    # (the kit's facts asked directly, not through `unit_rules`: these are asked for every unit a
+    # battle round or a valuation looks at)
     def hit_points(self, unit) -> int:
-        return self.unit_rules().hit_points(unit)
+        return self.kit.facts().hit_points(unit)
 
     def domain(self, unit) -> str:
-        return self.unit_rules().domain(unit)
+        return self.kit.facts().domain(unit)
 
     def unit_cost(self, unit) -> int:
-        return self.unit_rules().cost(unit.type)
+        return self.kit.facts().cost(unit.type)
 
 
 class Game(GameServices):
@@ -162,6 +164,9 @@ class Game(GameServices):
         self.decisions: list[dict] = []   # every answer, in order (saves and replays)
         self.answers: list = []           # the same answers as given (a look-ahead replays a phase with them)
         self.recorder = recorder
+        # False in a look-ahead's copy of the game (runtime/agents/lookahead.py `fork`): no one
+        # reads its decisions or their events, so only the answers are kept (`_record`)
+        self.records_decisions = True
         self.configs: dict[int, Any] = {}
         self.summaries: list[RoundSummary] = []
         self.battle_results: list[dict] = []
@@ -209,11 +214,13 @@ class Game(GameServices):
         return answer
 
     def _record(self, decision: Decision, answer: Any) -> None:
+        self.answers.append(answer)
+        if not self.records_decisions:
+            return
         entry = {"kind": decision.kind, "player": decision.player, "answer": encode_answer(answer)}
         if decision.id:
             entry["id"] = decision.id
         self.decisions.append(entry)
-        self.answers.append(answer)
         self.log("decision", decision=entry["kind"], player=entry["player"], offered=offered(decision),
                  answer=entry["answer"])
         if self.recorder is not None:

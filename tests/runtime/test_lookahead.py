@@ -279,3 +279,34 @@ def test_each_copy_is_freed_when_its_rollout_ends(tmp_path, monkeypatch):
     # none but those whose settings are kept for the next copies (`PhaseStarts.configs`: a
     # setting holds its copy's context)
     assert max(alive) <= len(game.on_phase.configs) < 5
+
+
+def test_a_copy_keeps_its_answers_not_their_log_entries(tmp_path, monkeypatch):
+    # a look-ahead's copy answers as the game would but writes no decision entries or their
+    # events (nothing reads them, session 10): the game decides as with copies that do
+    from ruleslang.runtime.agents import lookahead
+
+    fork, copies = lookahead.fork, []
+
+    def kept(*args, **kwargs):
+        clone = fork(*args, **kwargs)
+        copies.append(clone)
+        return clone
+    monkeypatch.setattr(lookahead, "fork", kept)
+    game = gift_game(tmp_path)
+    game.run(1)
+    assert copies and any(c.answers for c in copies) and not any(c.decisions for c in copies)
+    # (the game's entries carry what was offered; a rule's `choose` logs its own, which stay)
+    assert not any(e["kind"] == "decision" and "offered" in e for c in copies for e in c.state.events)
+    logged = []
+
+    def recording(*args, **kwargs):
+        clone = fork(*args, **kwargs)
+        clone.records_decisions = True
+        logged.append(len(clone.decisions))
+        return clone
+    monkeypatch.setattr(lookahead, "fork", recording)
+    again = gift_game(tmp_path)
+    again.run(1)
+    assert len(logged) == len(copies)
+    assert again.decisions == game.decisions and again.state.events == game.state.events

@@ -38,6 +38,11 @@ def _battle_units(ctx, side, tag=None):
     if tag is not None:
         # asked of the battle, which can then tell what was read (the exact odds' watch: only these units)
         return tuple(ctx.unit_value(u) for u in battle.tagged_units(side, tag.name))
+    # a battle that keeps its sides' values (kit/battle.py `Battle.unit_values`), asked of its
+    # class: a view of the battle (the exact odds' watch) answers every other name of its own
+    kept = getattr(type(battle), "unit_values", None)
+    if kept is not None:
+        return kept(battle, side, ctx)
     return tuple(ctx.unit_value(u) for u in battle.units(side))
 
 

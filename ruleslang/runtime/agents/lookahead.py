@@ -247,6 +247,7 @@ def fork(game, start: PhaseStart, agents: dict, configs: dict | None = None):
     clone.agents = agents
     clone.decisions, clone.answers, clone.summaries, clone.battle_results = [], [], [], []
     clone.recorder = clone.on_turn = clone.on_phase = None
+    clone.records_decisions = False  # the copy's answers are kept, not their log entries (nothing reads them)
     clone.configs = {key: config.for_context(ctx) for key, config in game.configs.items()}
     for key, config in (configs or {}).items():
         if key not in clone.configs:

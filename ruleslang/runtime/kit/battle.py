@@ -217,6 +217,11 @@ class Battle:
     retreated_to: str | None = None
     hits_taken: dict[str, int] = field(default_factory=lambda: {"attacker": 0, "defender": 0})
     rules: BattleRules | None = None
+    # side -> (what its units were worked out from, the board's list of units, the units): `units`,
+    # asked many times a round; side -> (those units, the board's version, the context, their
+    # values): `unit_values`
+    _kept: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    _values: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.rules is None:
@@ -234,13 +239,52 @@ class Battle:
         return out
 
     def units(self, side: str) -> list:
-        """The units still fighting on a side (casualties of this round fire back until it ends)."""
+        """The units still fighting on a side (casualties of this round fire back until it ends).
+        Kept while the board has the same units, each where it stood, and the battle the same
+        lists (`_units_key`): the rules ask for a side's units many times a round. The list is
+        the battle's own (read it, do not change it)."""
+        key = self._units_key()
+        kept = self._kept.get(side)
+        if kept is not None and kept[0] == key and kept[1] is self.game.state.units:
+            return kept[2]
+        found = self._units_now(side)
+        self._kept[side] = (key, self.game.state.units, found)
+        return found
+
+    def _units_now(self, side: str) -> list:
+        """`units(side)` worked out from the board now."""
         if side == "attacker":
             if self.retreated_to is not None:
                 return []
             gone = set(self.withdrawn)
             return [u for u in self._alive(self.attacking) if u.id not in gone]
         return self._alive(self.defending)
+
+    def unit_values(self, side: str, ctx) -> tuple:
+        """`units(side)` as the rules see them (`battle_units(side)`), kept while those units are
+        the same list and the board has not changed since (a unit's value holds its hits and
+        moves): the rules' formulas ask for a side's units again for every unit they look at.
+        Only for the game's own context (`ctx` is the battle's game's): another context (a watch
+        noting what a step reads) makes its values each time."""
+        units = self.units(side)
+        if ctx is not self.game.ctx:
+            return tuple(ctx.unit_value(u) for u in units)
+        version = self.game.state.version
+        kept = self._values.get(side)
+        if kept is not None and kept[0] is units and kept[1] == version:
+            return kept[2]
+        values = tuple(ctx.unit_value(u) for u in units)
+        self._values[side] = (units, version, values)
+        return values
+
+    def _units_key(self) -> tuple:
+        """What `units` reads besides the board's list of units: the board's changes that may have
+        added, removed or moved units (its version steps less those that left every unit where it
+        stood, `GameState.places_kept`: hits, flags and logs do not count) and the battle's lists
+        (the chain puts new ones back with a step of the version; the game only extends them)."""
+        state = self.game.state
+        return (state.version - state.places_kept, self.retreated_to, len(self.attacking), len(self.defending),
+                len(self.submerged), len(self.withdrawn))
 
     def tagged_units(self, side: str, tag: str) -> list:
         """The units still fighting on a side that have `tag` (`battle_units(side, tag: g)`)."""
@@ -319,7 +363,7 @@ class Battle:
         game = self.game
         state = game.state
         candidates = self._hittable(unit_ids)
-        hit_points = game.hit_points
+        hit_points = game.unit_rules().hit_points  # (`game.hit_points`, asked once for every candidate)
         room = {u.id: hit_points(u) - u.hits for u in candidates}
         count = min(count, sum(max(0, r) for r in room.values()))
         if count <= 0:
