@@ -454,22 +454,34 @@ class Branching:
                 self._force(env, p, live, lambda q: outcomes(env, q, use))
                 return
             saved = [env[s] for s in pending]
-            combos: list = [((), one)]
-            for d in saved:
-                combos = [(values + (v,), q * r) for values, q in combos for v, r in d.outcomes]
             found: dict = {}
             try:
-                for values, q in combos:
-                    for s, v in zip(pending, values):
-                        env[s] = v
-                    if random:
+                if random:
+                    combos: list = [((), one)]
+                    for d in saved:
+                        combos = [(values + (v,), q * r) for values, q in combos for v, r in d.outcomes]
+                    for values, q in combos:
+                        for s, v in zip(pending, values):
+                            env[s] = v
                         dist = self._distribution(xf, node, env, reads)
                         for v, w in dist.weights.items():
                             if w:
                                 found[v] = found.get(v, 0) + q * prob(w, dist.total)
-                    else:
-                        v = f(env)
-                        found[v] = found.get(v, 0) + q
+                else:
+                    # every combination of the values in turn (the last slot's varying fastest), each
+                    # with the product of their probabilities multiplied in the same order: the
+                    # combinations of all but the last slot made once, the last one's run through
+                    combos = [((), one)]
+                    for d in saved[:-1]:
+                        combos = [(values + (v,), q * r) for values, q in combos for v, r in d.outcomes]
+                    head, last, last_outcomes = pending[:-1], pending[-1], saved[-1].outcomes
+                    for values, q in combos:
+                        for s, v in zip(head, values):
+                            env[s] = v
+                        for v, r in last_outcomes:
+                            env[last] = v
+                            x = f(env)
+                            found[x] = found.get(x, 0) + q * r
             except TypeError:  # a value that cannot be merged (not hashable): follow each combination
                 for s, d in zip(pending, saved):
                     env[s] = d

@@ -41,6 +41,7 @@ class BattleFactors:
         self._part_ids: dict[tuple, int] = {}   # what a side shows of some aspects -> its number
         self._part_numbers: dict[tuple, int] = {}  # (aspect kind, side number) -> the number of what it shows
         self._orders: dict[frozenset, tuple] = {}  # aspects -> those of the state, sorted
+        self._projections: dict[tuple, tuple] = {}  # (aspects, the sides' numbers) -> `_project` but the counters
         self._projected: tuple = (None, 0, 0)    # the state projected last, its sides' numbers
 
     # ------------------------------------------------------------------ naming states
@@ -80,14 +81,17 @@ class BattleFactors:
             records = key[0]
             self._projected = (key, self._side(records[:split]), self._side(records[split:]))
         _key, a, d = self._projected
-        order = self._orders.get(aspects)
-        if order is None:
-            order = self._orders[aspects] = tuple(sorted(x for x in aspects if x != ROUND))
-        out = [key[1]]
-        for kind, side in order:
-            s = a if side == "attacker" else d
-            out.append(s if kind == "full" else self._part_number(kind, s))
-        return tuple(out)
+        found = self._projections.get((aspects, a, d))
+        if found is None:
+            order = self._orders.get(aspects)
+            if order is None:
+                order = self._orders[aspects] = tuple(sorted(x for x in aspects if x != ROUND))
+            out = []
+            for kind, side in order:
+                s = a if side == "attacker" else d
+                out.append(s if kind == "full" else self._part_number(kind, s))
+            found = self._projections[(aspects, a, d)] = tuple(out)
+        return (key[1],) + found
 
     def _part_number(self, kind: str, side: int) -> int:
         found = self._part_numbers.get((kind, side))

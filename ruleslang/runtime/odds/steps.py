@@ -12,6 +12,7 @@ cannot wait runs as it is (`_step`).
 from __future__ import annotations
 
 from fractions import Fraction
+from operator import is_
 
 from ruleslang.lang.eval.branching import DeferredHit, cannot_follow, content
 from ruleslang.runtime.odds.watch import EVERYTHING, ROUND, NotDeferred, StepWatch, changed_by, split_of
@@ -186,13 +187,22 @@ class BattleSteps:
         """Take a hit the run defers (Branching's world): kept with a key of what it will read (its
         statement, count, and the values of its frame's slots, units by all they hold); the
         battle's units among them are read with their hits, so the run's key holds those."""
-        try:
-            hit.desc = (id(hit.stmt), hit.count, hit.now, tuple(content(hit.env[s]) for s in hit.reads))
-            hash(hit.desc)
-        except TypeError:
-            raise NotDeferred("a value that cannot be a key") from None
+        values = tuple([hit.env[s] for s in hit.reads])
+        last = self._last_defer
+        if last is not None and last[0] is hit.stmt and all(map(is_, values, last[1])):
+            # the same statement from the same frame values (another outcome of its count): nothing
+            # the key reads changes while a run's hits wait, so its key and sides are as before
+            framed, sides = last[2], last[3]
+        else:
+            try:
+                framed = tuple([content(v) for v in values])
+                hash(framed)
+            except TypeError:
+                raise NotDeferred("a value that cannot be a key") from None
+            sides = self._unit_sides(framed)
+            self._last_defer = (hit.stmt, values, framed, sides)
+        hit.desc = (id(hit.stmt), hit.count, hit.now, framed)
         reads = self._watch.reads
-        sides = self._unit_sides(hit.desc[3])
         if sides:
             saved, reads.dirty = reads.dirty, None  # what it read before the earlier hits are made
             reads.update(("hits", side) for side in sides)
@@ -490,12 +500,12 @@ class BattleSteps:
         self._retreating = False
         config = self.rules.config
         self._watch, saved, config.ctx = watch, config.ctx, watch
-        self.deferring, self._deferred = True, []
+        self.deferring, self._deferred, self._last_defer = True, [], None
         try:
             self._in_world(self.branching.run_procedure, watch, name, self.one, finish)
         finally:
             self._watch, config.ctx = None, saved
-            self.deferring, self._deferred, self._at = False, [], None
+            self.deferring, self._deferred, self._at, self._last_defer = False, [], None, None
         return list(plan.values())
 
     def _make(self, desc: tuple, hits: tuple, key: tuple, split: int, round_class, rclass: int,
