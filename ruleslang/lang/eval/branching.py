@@ -217,6 +217,10 @@ class Branching:
         procs = self.procs
         if self.compiled.coverage is not None:
             self.compiled.coverage.reached.add(name)
+        if not procs.hooks.get(name):  # no hook on it (most steps): its body, continued by `k` itself
+            run, size = self._body(name, depth)
+            run([ctx] + [None] * (size - 1), p, k)
+            return
         before = procs.applicable_hooks(ctx, name, "before")
 
         # no local function here refers to itself: a run's continuations are then freed with it,
