@@ -22,7 +22,7 @@ that only look (submerging, the retreat question) run once per group instead of 
 from __future__ import annotations
 
 from ruleslang.runtime.odds.states import RETREATED
-from ruleslang.runtime.odds.watch import EVERYTHING, PENDING, ROUND, SUBMERGED, side_part, split_of
+from ruleslang.runtime.odds.watch import COUNTERS, EVERYTHING, PENDING, ROUND, SUBMERGED, WHOLE_READS, side_part, split_of
 
 
 class BattleFactors:
@@ -85,7 +85,8 @@ class BattleFactors:
         if found is None:
             order = self._orders.get(aspects)
             if order is None:
-                order = self._orders[aspects] = tuple(sorted(x for x in aspects if x != ROUND))
+                # the round is in the key of what is kept (`Kept`), the counters written in every projection
+                order = self._orders[aspects] = tuple(sorted(x for x in aspects if x != ROUND and x != COUNTERS))
             out = []
             for kind, side in order:
                 s = a if side == "attacker" else d
@@ -252,12 +253,12 @@ class BattleFactors:
             if effect is not None:
                 reads.discard(ROUND)
                 reads = frozenset(reads)
-                return reads, (None if EVERYTHING in reads else effect)
+                return reads, (None if not reads.isdisjoint(WHOLE_READS) else effect)
             reads = set()
         dist = self._step(name, key, round_class, reads)
         reads.discard(ROUND)  # the same for the whole round
         reads = frozenset(reads)
-        if EVERYTHING in reads:
+        if not reads.isdisjoint(WHOLE_READS):
             return reads, None
         outcomes = {"attacker": [], "defender": []}
         sides = set()

@@ -15,7 +15,7 @@ from fractions import Fraction
 from operator import is_
 
 from ruleslang.lang.eval.branching import DeferredHit, cannot_follow, content
-from ruleslang.runtime.odds.watch import EVERYTHING, ROUND, NotDeferred, StepWatch, changed_by, split_of
+from ruleslang.runtime.odds.watch import COUNTERS, EVERYTHING, ROUND, NotDeferred, StepWatch, changed_by, split_of
 
 WHOLE = "whole state"  # in a transition's changes: the successor's records are given whole
 _EVERY = 1 << 62  # a count of hits above what any battle's units can take (`_every_count`)
@@ -130,6 +130,13 @@ class BattleSteps:
             self._watch, config.ctx = None, saved
         return out
 
+    def _shares_counters(self) -> bool:
+        """Whether a step's read of a counter keyed by no unit is `COUNTERS` (watch.py), shared by the
+        states that agree on the rest of what it read, rather than a read of everything: not with a
+        retreat threshold (the chain that retreats and the one that values its states), whose shared
+        transitions already give other answers than the unshared ones (`share=False`), left as they were."""
+        return self.retreat_below is None and not self._notes_retreats
+
     def _in_world(self, call, *args) -> None:
         """`call(*args)` with this chain as the world of the shared `Branching` (chain.py,
         `_branching`); the world before is put back after (a chain may run inside another's step:
@@ -170,7 +177,7 @@ class BattleSteps:
             if reads is not None:
                 reads.update(found[0])
             return _apply(key, split, found[1])
-        watch = StepWatch(self.ctx, self.battle)
+        watch = StepWatch(self.ctx, self.battle, counters=self._shares_counters())
         out = self._run(key, round_class, name, watch)
         aspects = kept.keep_changes(self._project, key, split, rclass, out, frozenset(watch.reads))
         if reads is not None:
@@ -267,7 +274,7 @@ class BattleSteps:
             kept = self._plans[name] = Kept()
         found = kept.find(self._project, key, split, rclass)
         if found is None:
-            watch = StepWatch(self.ctx, self.battle, deferring=True)
+            watch = StepWatch(self.ctx, self.battle, deferring=True, counters=self._shares_counters())
             plan = self._plan(key, round_class, name, watch)
             found = (frozenset(watch.reads), plan)
             kept.keep(self._project, key, split, rclass, found[0], plan)
@@ -396,7 +403,7 @@ class BattleSteps:
                 rows.pop(uid, None)
                 rows.update(self.side_rows(side, (uid,), marks, {uid: host.unit_or_none(uid)}))
             written.append((side, tuple(sorted(rows.values()))))
-        watch = StepWatch(self.ctx, battle, each=each)
+        watch = StepWatch(self.ctx, battle, each=each, counters=self._shares_counters())
         every = DeferredHit(hit.stmt, _EVERY, hit.now, hit.env, hit.units, hit.chooser, hit.reads, hit.epoch)
         config = self.rules.config
         self._watch, saved, config.ctx = watch, config.ctx, watch
@@ -467,7 +474,7 @@ class BattleSteps:
         the hits made that side after it: None when unchanged, else its number). None when the
         making read both sides, the round or everything, changed the other side or wrote a
         counter."""
-        if EVERYTHING in made_reads or ROUND in made_reads:
+        if EVERYTHING in made_reads or ROUND in made_reads or COUNTERS in made_reads:
             return None
         sides = {side for _kind, side in made_reads}
         if len(sides) != 1:
@@ -536,7 +543,7 @@ class BattleSteps:
                 reads.update(found[0])
             return _apply(key, split, found[1])
         self._materialize(key, round_class)
-        watch = StepWatch(self.ctx, self.battle)
+        watch = StepWatch(self.ctx, self.battle, counters=self._shares_counters())
         config = self.rules.config
         self._watch, saved, config.ctx = watch, config.ctx, watch
         self._applying = hits
