@@ -552,6 +552,34 @@ def test_shared_transitions_give_the_same_fractions(refs, spec):
     assert shared.step_runs <= alone.step_runs
 
 
+HEAVY_BOMBERS = """format: 1
+title: the start, Germany with heavy bombers and Russia with jet fighters
+map: aar
+counters:
+  developed:
+    Germans:
+      heavy_bombers: true
+    Russians:
+      jet_power: true
+"""
+
+
+@pytest.mark.parametrize("scenario", [None, HEAVY_BOMBERS])
+def test_a_counter_keyed_by_no_unit_is_shared_by_the_states(scenario, monkeypatch):
+    # the bomber's dice (`dice_of`) and the fighters' defence read a technology counter keyed by a
+    # player: the states that agree on the rest share the fire steps' transitions (the counters the
+    # battle wrote are in every state's key), with the same fractions as each state's own run
+    game = _game(scenario_text=scenario)
+    spec = BattleSpec(LAND, "Germans", {"infantry": 2, "fighter": 1, "bomber": 1}, {"infantry": 3, "fighter": 1},
+                      "Russians")
+    shared, a, alone, b = _both_ways(game, spec)
+    assert a.ends == b.ends and a.taken == b.taken and a.rounds == b.rounds
+    monkeypatch.setattr(Chain, "_shares_counters", lambda self: False)  # a counter read as everything
+    whole = Chain(game, spec)
+    assert whole.solve().ends == a.ends
+    assert shared.step_runs < whole.step_runs
+
+
 def test_a_step_is_run_once_per_what_it_read(base_game):
     # the round's last steps read the units that fight (not which are this round's casualties,
     # nor their hits), so they run about once per state at the start of a round, not once per

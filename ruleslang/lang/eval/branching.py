@@ -127,7 +127,7 @@ class Branching:
         self.world = world
         self.prob = prob
         self._stmts: dict[int, BExec] = {}
-        self._bodies: dict[str, BExec] = {}
+        self._bodies: dict[tuple, tuple] = {}
         self._hooks: dict[int, BExec] = {}
         self._rolls: dict[int, bool] = {}
         # the slots each node reads depend on the program only: shared by its Branchings
@@ -217,6 +217,10 @@ class Branching:
         procs = self.procs
         if self.compiled.coverage is not None:
             self.compiled.coverage.reached.add(name)
+        if not procs.hooks.get(name):  # no hook on it (most steps): its body, continued by `k` itself
+            run, size = self._body(name, depth)
+            run([ctx] + [None] * (size - 1), p, k)
+            return
         before = procs.applicable_hooks(ctx, name, "before")
 
         # no local function here refers to itself: a run's continuations are then freed with it,
@@ -228,7 +232,8 @@ class Branching:
                 hook, _block, env = instead
                 self._hook(hook)(env, p, then_after)
             else:
-                self._body(name, depth)([ctx] + [None] * (procs.frame_size(self._decl(name)) - 1), p, then_after)
+                run, size = self._body(name, depth)
+                run([ctx] + [None] * (size - 1), p, then_after)
 
         def then_after(p) -> None:
             self._run_hooks(procs.applicable_hooks(ctx, name, "after"), 0, p, k)
@@ -246,19 +251,21 @@ class Branching:
     def _decl(self, name: str):
         return self.compiled.symbols[name].decl
 
-    def _body(self, name: str, depth: int) -> BExec:
-        key = f"{name}@{depth}"
+    def _body(self, name: str, depth: int) -> tuple:
+        """(the executor of procedure `name`'s body at `depth`, the size of its frame)."""
+        key = (name, depth)
         found = self._bodies.get(key)
         if found is None:
-            proc = self._decl(name).procedure
+            decl = self._decl(name)
+            proc = decl.procedure
             if isinstance(proc, RuntimeProcedure):
                 def refuse(env, p, k, proc=proc):
                     raise EvalError("E546", f"the exact battle chain cannot run the runtime procedure "
                                             f"'{proc.name.text}' inside a battle step", proc.span)
-                found = refuse
+                run = refuse
             else:
-                found = self._block(proc.body, name, depth)
-            self._bodies[key] = found
+                run = self._block(proc.body, name, depth)
+            found = self._bodies[key] = (run, self.procs.frame_size(decl))
         return found
 
     def _hook(self, hook: HookDecl) -> BExec:
@@ -278,13 +285,19 @@ class Branching:
             acc |= self._reads(s)
         after.reverse()
         stmts = [self._stmt(s, owner, depth, after[i]) for i, s in enumerate(block.stmts)]
+        if not stmts:
+            return _skip
+        if len(stmts) == 1:
+            return stmts[0]
+        last = len(stmts) - 1
 
+        # the last statement continues with the block's own continuation (one call less per run)
         def run(env, p, k, i=0):
-            if i == len(stmts):
-                k(p)
+            if i == last:
+                stmts[i](env, p, k)
                 return
             stmts[i](env, p, lambda q: run(env, q, k, i + 1))
-        return lambda env, p, k: run(env, p, k)
+        return run
 
     def _stmt(self, stmt, owner: str, depth: int, later: frozenset) -> BExec:
         target = self._unit_target(stmt)
@@ -301,7 +314,7 @@ class Branching:
 
             def run_plain(env, p, k):
                 self._ready(env, reads)
-                if any(type(env[s]) is Deferred for s in reads):
+                if _any_deferred(env, reads):
                     self._force(env, p, reads, lambda q: (plain(env), k(q)))
                     return
                 plain(env)
@@ -429,8 +442,14 @@ class Branching:
         prob, one = self.prob, self.one
 
         def outcomes(env, p, use):
-            self._ready(env, reads)
-            pending = [s for s in reads if type(env[s]) is Deferred]
+            pending = []
+            for s in reads:  # `_ready`, then the rolled values among them, in one pass
+                t = type(env[s])
+                if t is Lazy:
+                    env[s] = self._forced(env[s], env[0], None)
+                    t = type(env[s])
+                if t is Deferred:
+                    pending.append(s)
             if not pending and not random:
                 use(None, p)
                 return
@@ -439,22 +458,34 @@ class Branching:
                 self._force(env, p, live, lambda q: outcomes(env, q, use))
                 return
             saved = [env[s] for s in pending]
-            combos: list = [((), one)]
-            for d in saved:
-                combos = [(values + (v,), q * r) for values, q in combos for v, r in d.outcomes]
             found: dict = {}
             try:
-                for values, q in combos:
-                    for s, v in zip(pending, values):
-                        env[s] = v
-                    if random:
+                if random:
+                    combos: list = [((), one)]
+                    for d in saved:
+                        combos = [(values + (v,), q * r) for values, q in combos for v, r in d.outcomes]
+                    for values, q in combos:
+                        for s, v in zip(pending, values):
+                            env[s] = v
                         dist = self._distribution(xf, node, env, reads)
                         for v, w in dist.weights.items():
                             if w:
                                 found[v] = found.get(v, 0) + q * prob(w, dist.total)
-                    else:
-                        v = f(env)
-                        found[v] = found.get(v, 0) + q
+                else:
+                    # every combination of the values in turn (the last slot's varying fastest), each
+                    # with the product of their probabilities multiplied in the same order: the
+                    # combinations of all but the last slot made once, the last one's run through
+                    combos = [((), one)]
+                    for d in saved[:-1]:
+                        combos = [(values + (v,), q * r) for values, q in combos for v, r in d.outcomes]
+                    head, last, last_outcomes = pending[:-1], pending[-1], saved[-1].outcomes
+                    for values, q in combos:
+                        for s, v in zip(head, values):
+                            env[s] = v
+                        for v, r in last_outcomes:
+                            env[last] = v
+                            x = f(env)
+                            found[x] = found.get(x, 0) + q * r
             except TypeError:  # a value that cannot be merged (not hashable): follow each combination
                 for s, d in zip(pending, saved):
                     env[s] = d
@@ -487,7 +518,7 @@ class Branching:
 
         def lazily(env) -> bool:
             """Deferring effects, a `let` that rolls nothing (nor reads a rolled value) waits."""
-            if random or not self._deferring() or any(type(env[s]) is Deferred for s in reads):
+            if random or not getattr(self.world, "deferring", False) or _any_deferred(env, reads):
                 return False
             env[slot] = Lazy(stmt.value, f, list(env), reads, self.world.deferred())
             return True
@@ -541,7 +572,7 @@ class Branching:
                 else:
                     run_if(env, q, k, i + 1)
             cond(env, p, go)
-        return lambda env, p, k: run_if(env, p, k)
+        return run_if
 
     def _ForStmt(self, stmt: ForStmt, owner, depth, later):
         again = later | self._reads(stmt)  # the next turns of the loop read what the loop reads
@@ -610,7 +641,7 @@ class Branching:
                 except EvalError as e:
                     raise e.at(span)
                 k(q)
-            if any(type(env[s]) is Deferred for s in needed):
+            if _any_deferred(env, needed):
                 self._force(env, p, needed, lambda q: count(env, q, go))
                 return
             count(env, p, go)
@@ -698,6 +729,19 @@ def _content(value):
 def content(value):
     """A value as a key (`_content`): units by all they hold, a `Lazy` by its expression and frame."""
     return _content(value)
+
+
+def _any_deferred(env: list, slots: tuple) -> bool:
+    """Whether a slot of `slots` holds a rolled value not looked at yet (`Deferred`)."""
+    for s in slots:
+        if type(env[s]) is Deferred:
+            return True
+    return False
+
+
+def _skip(env, p, k) -> None:
+    """An empty block: it goes straight on."""
+    k(p)
 
 
 def _union(sets) -> frozenset:

@@ -145,6 +145,7 @@ class Chain(BattleStates, BattleDecisions, BattleSteps, BattleFactors, BattlePro
         self._plain: set[str] = set()          # the steps whose effects cannot wait (NotDeferred)
         self.deferring = False                 # Branching's world: a run's hits are deferred now
         self._deferred: list = []              # the hits deferred so far in this run
+        self._last_defer: tuple | None = None  # the run's last deferred hit: (statement, frame values, key, sides)
         self._applying: tuple = ()             # the deferred hits being made, and how many are made
         self._made = 0
         self._init_factors()

@@ -22,7 +22,7 @@ that only look (submerging, the retreat question) run once per group instead of 
 from __future__ import annotations
 
 from ruleslang.runtime.odds.states import RETREATED
-from ruleslang.runtime.odds.watch import EVERYTHING, PENDING, ROUND, SUBMERGED, side_part, split_of
+from ruleslang.runtime.odds.watch import COUNTERS, EVERYTHING, PENDING, ROUND, SUBMERGED, WHOLE_READS, side_part, split_of
 
 
 class BattleFactors:
@@ -41,6 +41,7 @@ class BattleFactors:
         self._part_ids: dict[tuple, int] = {}   # what a side shows of some aspects -> its number
         self._part_numbers: dict[tuple, int] = {}  # (aspect kind, side number) -> the number of what it shows
         self._orders: dict[frozenset, tuple] = {}  # aspects -> those of the state, sorted
+        self._projections: dict[tuple, tuple] = {}  # (aspects, the sides' numbers) -> `_project` but the counters
         self._projected: tuple = (None, 0, 0)    # the state projected last, its sides' numbers
 
     # ------------------------------------------------------------------ naming states
@@ -80,14 +81,18 @@ class BattleFactors:
             records = key[0]
             self._projected = (key, self._side(records[:split]), self._side(records[split:]))
         _key, a, d = self._projected
-        order = self._orders.get(aspects)
-        if order is None:
-            order = self._orders[aspects] = tuple(sorted(x for x in aspects if x != ROUND))
-        out = [key[1]]
-        for kind, side in order:
-            s = a if side == "attacker" else d
-            out.append(s if kind == "full" else self._part_number(kind, s))
-        return tuple(out)
+        found = self._projections.get((aspects, a, d))
+        if found is None:
+            order = self._orders.get(aspects)
+            if order is None:
+                # the round is in the key of what is kept (`Kept`), the counters written in every projection
+                order = self._orders[aspects] = tuple(sorted(x for x in aspects if x != ROUND and x != COUNTERS))
+            out = []
+            for kind, side in order:
+                s = a if side == "attacker" else d
+                out.append(s if kind == "full" else self._part_number(kind, s))
+            found = self._projections[(aspects, a, d)] = tuple(out)
+        return (key[1],) + found
 
     def _part_number(self, kind: str, side: int) -> int:
         found = self._part_numbers.get((kind, side))
@@ -248,12 +253,12 @@ class BattleFactors:
             if effect is not None:
                 reads.discard(ROUND)
                 reads = frozenset(reads)
-                return reads, (None if EVERYTHING in reads else effect)
+                return reads, (None if not reads.isdisjoint(WHOLE_READS) else effect)
             reads = set()
         dist = self._step(name, key, round_class, reads)
         reads.discard(ROUND)  # the same for the whole round
         reads = frozenset(reads)
-        if EVERYTHING in reads:
+        if not reads.isdisjoint(WHOLE_READS):
             return reads, None
         outcomes = {"attacker": [], "defender": []}
         sides = set()

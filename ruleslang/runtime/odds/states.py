@@ -252,6 +252,8 @@ class BattleStates:
         ids = None
         for name, store in state.counters.items():
             before = base.get(name, {})
+            if store == before:  # nothing written in it (most stores, most states): no entry to look at
+                continue
             for k, v in store.items():
                 if k in before and before[k] == v:
                     continue

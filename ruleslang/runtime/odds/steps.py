@@ -12,9 +12,10 @@ cannot wait runs as it is (`_step`).
 from __future__ import annotations
 
 from fractions import Fraction
+from operator import is_
 
 from ruleslang.lang.eval.branching import DeferredHit, cannot_follow, content
-from ruleslang.runtime.odds.watch import EVERYTHING, ROUND, NotDeferred, StepWatch, changed_by, split_of
+from ruleslang.runtime.odds.watch import COUNTERS, EVERYTHING, ROUND, NotDeferred, StepWatch, changed_by, split_of
 
 WHOLE = "whole state"  # in a transition's changes: the successor's records are given whole
 _EVERY = 1 << 62  # a count of hits above what any battle's units can take (`_every_count`)
@@ -129,6 +130,13 @@ class BattleSteps:
             self._watch, config.ctx = None, saved
         return out
 
+    def _shares_counters(self) -> bool:
+        """Whether a step's read of a counter keyed by no unit is `COUNTERS` (watch.py), shared by the
+        states that agree on the rest of what it read, rather than a read of everything: not with a
+        retreat threshold (the chain that retreats and the one that values its states), whose shared
+        transitions already give other answers than the unshared ones (`share=False`), left as they were."""
+        return self.retreat_below is None and not self._notes_retreats
+
     def _in_world(self, call, *args) -> None:
         """`call(*args)` with this chain as the world of the shared `Branching` (chain.py,
         `_branching`); the world before is put back after (a chain may run inside another's step:
@@ -169,7 +177,7 @@ class BattleSteps:
             if reads is not None:
                 reads.update(found[0])
             return _apply(key, split, found[1])
-        watch = StepWatch(self.ctx, self.battle)
+        watch = StepWatch(self.ctx, self.battle, counters=self._shares_counters())
         out = self._run(key, round_class, name, watch)
         aspects = kept.keep_changes(self._project, key, split, rclass, out, frozenset(watch.reads))
         if reads is not None:
@@ -186,13 +194,22 @@ class BattleSteps:
         """Take a hit the run defers (Branching's world): kept with a key of what it will read (its
         statement, count, and the values of its frame's slots, units by all they hold); the
         battle's units among them are read with their hits, so the run's key holds those."""
-        try:
-            hit.desc = (id(hit.stmt), hit.count, hit.now, tuple(content(hit.env[s]) for s in hit.reads))
-            hash(hit.desc)
-        except TypeError:
-            raise NotDeferred("a value that cannot be a key") from None
+        values = tuple([hit.env[s] for s in hit.reads])
+        last = self._last_defer
+        if last is not None and last[0] is hit.stmt and all(map(is_, values, last[1])):
+            # the same statement from the same frame values (another outcome of its count): nothing
+            # the key reads changes while a run's hits wait, so its key and sides are as before
+            framed, sides = last[2], last[3]
+        else:
+            try:
+                framed = tuple([content(v) for v in values])
+                hash(framed)
+            except TypeError:
+                raise NotDeferred("a value that cannot be a key") from None
+            sides = self._unit_sides(framed)
+            self._last_defer = (hit.stmt, values, framed, sides)
+        hit.desc = (id(hit.stmt), hit.count, hit.now, framed)
         reads = self._watch.reads
-        sides = self._unit_sides(hit.desc[3])
         if sides:
             saved, reads.dirty = reads.dirty, None  # what it read before the earlier hits are made
             reads.update(("hits", side) for side in sides)
@@ -257,7 +274,7 @@ class BattleSteps:
             kept = self._plans[name] = Kept()
         found = kept.find(self._project, key, split, rclass)
         if found is None:
-            watch = StepWatch(self.ctx, self.battle, deferring=True)
+            watch = StepWatch(self.ctx, self.battle, deferring=True, counters=self._shares_counters())
             plan = self._plan(key, round_class, name, watch)
             found = (frozenset(watch.reads), plan)
             kept.keep(self._project, key, split, rclass, found[0], plan)
@@ -386,7 +403,7 @@ class BattleSteps:
                 rows.pop(uid, None)
                 rows.update(self.side_rows(side, (uid,), marks, {uid: host.unit_or_none(uid)}))
             written.append((side, tuple(sorted(rows.values()))))
-        watch = StepWatch(self.ctx, battle, each=each)
+        watch = StepWatch(self.ctx, battle, each=each, counters=self._shares_counters())
         every = DeferredHit(hit.stmt, _EVERY, hit.now, hit.env, hit.units, hit.chooser, hit.reads, hit.epoch)
         config = self.rules.config
         self._watch, saved, config.ctx = watch, config.ctx, watch
@@ -457,7 +474,7 @@ class BattleSteps:
         the hits made that side after it: None when unchanged, else its number). None when the
         making read both sides, the round or everything, changed the other side or wrote a
         counter."""
-        if EVERYTHING in made_reads or ROUND in made_reads:
+        if EVERYTHING in made_reads or ROUND in made_reads or COUNTERS in made_reads:
             return None
         sides = {side for _kind, side in made_reads}
         if len(sides) != 1:
@@ -490,12 +507,12 @@ class BattleSteps:
         self._retreating = False
         config = self.rules.config
         self._watch, saved, config.ctx = watch, config.ctx, watch
-        self.deferring, self._deferred = True, []
+        self.deferring, self._deferred, self._last_defer = True, [], None
         try:
             self._in_world(self.branching.run_procedure, watch, name, self.one, finish)
         finally:
             self._watch, config.ctx = None, saved
-            self.deferring, self._deferred, self._at = False, [], None
+            self.deferring, self._deferred, self._at, self._last_defer = False, [], None, None
         return list(plan.values())
 
     def _make(self, desc: tuple, hits: tuple, key: tuple, split: int, round_class, rclass: int,
@@ -526,7 +543,7 @@ class BattleSteps:
                 reads.update(found[0])
             return _apply(key, split, found[1])
         self._materialize(key, round_class)
-        watch = StepWatch(self.ctx, self.battle)
+        watch = StepWatch(self.ctx, self.battle, counters=self._shares_counters())
         config = self.rules.config
         self._watch, saved, config.ctx = watch, config.ctx, watch
         self._applying = hits

@@ -33,10 +33,17 @@ from functools import lru_cache
 from operator import itemgetter
 from typing import Any
 
-from ruleslang.lang.values import UnitValue
+from ruleslang.lang.values import EnumValue, UnitValue
 
 EVERYTHING = ("everything",)
 ROUND = ("round", "")
+# A counter keyed by no unit (a player's technology, say), read as a plain value: its value is the
+# board's or one the battle wrote, and every state's key holds what the battle wrote (its counters),
+# so a projection (which always holds them) tells it. Shared as such by the transitions kept under
+# the projection, but otherwise taken as `EVERYTHING` (an effect deferred before it, a step's
+# effect on the factored round, the hits made by one side: runtime/odds/factors.py, steps.py).
+COUNTERS = ("counters", "")
+WHOLE_READS = (EVERYTHING, COUNTERS)  # the reads that end a factored round (`BattleFactors._effect`)
 
 # What an evaluation context hands out that is the same in every state of the chain's battle: the
 # program and its values, and the decisions (answered by advice evaluated through the watch).
@@ -78,7 +85,7 @@ class Reads(set):
         self.dirty = None
 
     def add(self, aspect) -> None:
-        if self.dirty and (aspect in self.dirty or aspect == EVERYTHING or coarse(aspect) in self.dirty):
+        if self.dirty and (aspect in self.dirty or aspect in WHOLE_READS or coarse(aspect) in self.dirty):
             raise NotDeferred(aspect)
         if self.log is not None:
             self.log.append(aspect)
@@ -86,7 +93,7 @@ class Reads(set):
 
     def update(self, aspects) -> None:
         aspects = tuple(aspects)
-        if self.dirty and any(a in self.dirty or a == EVERYTHING or coarse(a) in self.dirty for a in aspects):
+        if self.dirty and any(a in self.dirty or a in WHOLE_READS or coarse(a) in self.dirty for a in aspects):
             raise NotDeferred(aspects)
         if self.log is not None:
             self.log.extend(aspects)
@@ -118,10 +125,11 @@ class StepWatch:
     aspects of the battle's state the step read (module docstring)."""
 
     __slots__ = ("_ctx", "reads", "battle", "board", "host", "_battle", "_sides", "deferring", "_units",
-                 "unit_has_any_tag")
+                 "unit_has_any_tag", "_counters")
 
-    def __init__(self, ctx, battle, deferring: bool = False, each=None):
+    def __init__(self, ctx, battle, deferring: bool = False, each=None, counters: bool = False):
         object.__setattr__(self, "_ctx", ctx)
+        object.__setattr__(self, "_counters", counters)  # a counter keyed by no unit may be `COUNTERS`
         object.__setattr__(self, "deferring", deferring)  # effects other than `hit` are NotDeferred
         # the units as the rules saw them, by id: while effects are deferred no unit changes
         object.__setattr__(self, "_units", {} if deferring else None)
@@ -175,9 +183,17 @@ class StepWatch:
         return self._ctx.decide(*args, **kwargs)
 
     def counter(self, name: str, key: tuple, reader=None):
-        """A counter's value: counters are part of the state, so any of them is a read of everything."""
-        self.reads.add(EVERYTHING)
-        return self._ctx.counter(name, key, reader)
+        """A counter's value: one keyed by no unit and read as a plain value is `COUNTERS` (its
+        default, if it has no value, is evaluated through this watch); any other is a read of
+        everything (a counter keyed by a unit of the battle is in that unit's record)."""
+        if not self._counters or not all(type(part) in _NO_UNIT for part in key):
+            self.reads.add(EVERYTHING)
+            return self._ctx.counter(name, key, reader)
+        self.reads.add(COUNTERS)
+        value = self._ctx.counter(name, key, reader or self)
+        if type(value) not in _PLAIN_VALUES:
+            self.reads.add(EVERYTHING)
+        return value
 
     def set_counter(self, name: str, key: tuple, value) -> None:
         if self.deferring:
@@ -350,6 +366,8 @@ def _types_of(kind: str) -> frozenset:
     return frozenset(t for t in kind[len(UNITS_OF):].split(",") if t)
 
 
+_NO_UNIT = frozenset({EnumValue, bool})  # counter key parts that name no unit (an id is a number)
+_PLAIN_VALUES = frozenset({int, bool, float, str, type(None), EnumValue})  # counter values that name no unit
 _side = itemgetter(0)  # a record's side
 _HITS = {side: ("hits", side) for side in ("attacker", "defender")}  # the aspect of a side's units' hits
 
