@@ -944,3 +944,20 @@ def test_named_defenders_of_a_power_at_peace_are_refused_not_fought(tmp_path, ca
     assert main(battle + extra + ["--scenario", str(scenario), "--format", "json"]) == 0
     wins = json.loads(capsys.readouterr().out)["outcomes"]["attacker wins"]["float"]
     assert wins > 0.9  # two destroyers and a carrier against a destroyer (the stalemate gave 0)
+
+
+def test_a_retreat_threshold_with_air_units_that_withdraw_changes_only_where_it_retreats(base_game):
+    # air units alone may withdraw where they stand (a partial retreat: `withdrawn`); a state the
+    # chain put on the board after one that withdrew once took its air units as gone (they fired
+    # no more and could not be hit: "stalemates", and more battles held than without retreats);
+    # each end but a retreat is at most as likely as when never retreating, and sharing
+    # transitions changes nothing
+    spec = BattleSpec(LAND, "Germans", {"infantry": 1, "fighter": 1}, {"infantry": 2}, "Russians", ["Eastern Europe"])
+    never = Chain(base_game, spec).solve().ends
+    below = Fraction(35, 100)
+    shared = Chain(base_game, spec, retreat_below=below).solve()
+    alone = Chain(base_game, spec, retreat_below=below, share=False).solve()
+    assert shared.ends == alone.ends
+    assert shared.outcome("attacker retreats") > 0
+    assert all(p <= never.get(end, 0) for end, p in shared.ends.items() if end[0] != "attacker retreats")
+    assert sum(shared.ends.values()) == 1

@@ -226,13 +226,16 @@ class BattleStates:
         base_index = self.base_index
         pending, submerged = set(battle.pending), set(battle.submerged)
         away = battle.retreated_to is not None and side == "attacker"  # retreated attackers are still its
+        # attackers that withdrew where they stand (a partial retreat of those the rules let withdraw)
+        # have left the battle, as those that moved away have; after a retreat they are still its
+        gone = set(battle.withdrawn) if battle.withdrawn and not away else ()
         out = {}
         space, order, came_from = battle.space, self._type_order, battle.came_from
         for uid in uids:
             u = index.get(uid)
             if u is None:
                 u = base_index.get(uid)
-            if u is None or (u.space != space and not away):
+            if u is None or (u.space != space and not away) or uid in gone:
                 continue
             status = SUBMERGED if uid in submerged else PENDING if uid in pending else FIGHTING
             # where it came from: "" for none (a record is all of one kind of value per field: they sort)
@@ -311,6 +314,7 @@ class BattleStates:
         state.version += 1
         battle.attacking, battle.defending, battle.came_from = attacking, defending, came_from
         battle.pending, battle.submerged, battle.retreated_to = pending, submerged, None
+        battle.withdrawn = []  # a state's units are all in the battle (those that withdrew left its records)
         battle.round = round_number
         self.ctx.host.reset_budget()
 
@@ -322,7 +326,8 @@ class BattleStates:
         battle, state = self.battle, self.host.state
         return (state.units, [(u, u.hits, u.space) for u in state.units[len(self._base):]],
                 list(battle.pending), list(battle.submerged), battle.retreated_to,
-                {name: dict(store) for name, store in state.counters.items()}, len(self._deferred))
+                {name: dict(store) for name, store in state.counters.items()}, len(self._deferred),
+                list(battle.withdrawn))
 
     def restore(self, saved: Any) -> None:
         """Put back what `snapshot` saved."""
@@ -332,11 +337,12 @@ class BattleStates:
                 self._watch.reads.dirty = set().union(*map(changed_by, self._deferred)) or None
             return
         battle, state = self.battle, self.host.state
-        units, hits, pending, submerged, retreated, counters, deferred = saved
+        units, hits, pending, submerged, retreated, counters, deferred, withdrawn = saved
         del self._deferred[deferred:]
         state.units = units
         state.counters = {name: dict(store) for name, store in counters.items()}
         for u, h, s in hits:
             u.hits, u.space = h, s
         battle.pending, battle.submerged, battle.retreated_to = list(pending), list(submerged), retreated
+        battle.withdrawn = list(withdrawn)
         state.version += 1

@@ -134,7 +134,9 @@ class BattleSteps:
         """Whether a step's read of a counter keyed by no unit is `COUNTERS` (watch.py), shared by the
         states that agree on the rest of what it read, rather than a read of everything: not with a
         retreat threshold (the chain that retreats and the one that values its states), whose shared
-        transitions already give other answers than the unshared ones (`share=False`), left as they were."""
+        transitions gave other answers than the unshared ones (`share=False`) when this was made (air
+        units that withdrew stayed withdrawn in later states: mended since, in `_materialize`); not
+        checked since in that mode, so left off there."""
         return self.retreat_below is None and not self._notes_retreats
 
     def _in_world(self, call, *args) -> None:
