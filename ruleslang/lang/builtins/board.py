@@ -152,7 +152,10 @@ def _as_names(value) -> tuple[str, ...] | None:
 
 def _units_impl(ctx, space=None, owner=None, type=None, tag=None):
     board = ctx.board
-    owners, types_, tags = _as_names(owner), _as_names(type), _as_names(tag)
+    # (a player and a unit type are most often one name: read without a call)
+    owners = None if owner is None else (owner.name,) if owner.__class__ is EnumValue else _as_names(owner)
+    types_ = None if type is None else (type.name,) if type.__class__ is EnumValue else _as_names(type)
+    tags = _as_names(tag)
     where = space.name if space is not None else None
     # rules ask the same question many times between two changes of the board (a formula per
     # territory reading every unit of a player): the answer is kept until the units change, for
@@ -163,22 +166,21 @@ def _units_impl(ctx, space=None, owner=None, type=None, tag=None):
     found = memo.get(key)
     if found is not None:
         return found
-    out = []
-    tagged: dict[str, bool] = {}  # a type's tags asked once per question, not once per unit
-    for unit in board.units(where):
-        if owners is not None and unit.owner not in owners:
-            continue
-        kind = unit.type
-        if types_ is not None and kind not in types_:
-            continue
-        if tags is not None:
-            ok = tagged.get(kind)
-            if ok is None:
-                ok = tagged[kind] = ctx.unit_has_any_tag(kind, tags)
-            if not ok:
-                continue
-        out.append(make(unit))
-    found = memo[key] = tuple(out)
+    # a space's own units read in place (most spaces hold few units, many none), not copied
+    pool = board.units(where) if where is None else board.units_in(where)
+    if not pool:
+        found = memo[key] = ()
+        return found
+    # each filter a comprehension of its own (a whole-board question goes through every unit)
+    if owners is not None:
+        pool = [u for u in pool if u.owner in owners]
+    if types_ is not None:
+        pool = [u for u in pool if u.type in types_]
+    if tags is not None:
+        # a type's tags asked once per question, not once per unit, in the order its units come
+        tagged = {kind: ctx.unit_has_any_tag(kind, tags) for kind in dict.fromkeys([u.type for u in pool])}
+        pool = [u for u in pool if tagged[u.type]]
+    found = memo[key] = tuple([make(u) for u in pool])
     return found
 
 
