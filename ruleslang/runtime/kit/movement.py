@@ -139,9 +139,6 @@ Every output is deterministic: units by id, spaces in the map's natural order.
 
 from __future__ import annotations
 
-from itertools import compress
-from operator import attrgetter
-
 from ruleslang.board.state import GameState, Unit
 from ruleslang.runtime.kit.air import AirPart
 from ruleslang.runtime.kit.airborne import AIRBORNE, AirbornePart
@@ -153,10 +150,6 @@ from ruleslang.runtime.kit.transport import TransportPart
 
 __all__ = ["COMBAT", "DOMAINS", "KINDS", "NONCOMBAT", "PHASES", "Move", "MovePolicy", "MovementEngine",
            "MovementRules", "UnitRules"]
-
-
-_kind_of = attrgetter("type", "owner")  # a unit's kind: its rules are its type's for its owner
-_space_of = attrgetter("space")
 
 
 class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPart):
@@ -191,35 +184,38 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         units = state.units
         self._by_id = state.unit_index()  # the state's own (units only move while the engine keeps it)
         lookup = self.rules.unit_rules
-        player, ally, foe = self.player, self._ally, self._foe
-        # one pass over the board (it runs once per move phase and after captures), made in C as far
-        # as it goes: each unit's kind (type, owner); a few kinds for many units: each kind's rules
-        # and what the pass does with its units found once, in the order its first unit comes; then
-        # each unit's rules (`_ur`), the player's own units (`_own`), its side's units, and the
-        # spaces where each enemy kind stands
-        keys = list(map(_kind_of, units))
-        rules_of: dict[tuple[str, str], UnitRules] = {}
-        mine_kinds: set[tuple[str, str]] = set()
-        allied_kinds: set[tuple[str, str]] = set()
+        # a few kinds for many units: each kind's rules, and what the pass does with its units
+        # (the player moves them; they are enemies: where they stand; they are of the player's
+        # side), found once here
+        kinds: dict[tuple[str, str], tuple] = {}
         foe_spaces: dict[tuple[str, str], set[str]] = {}  # enemy kind -> the spaces its units stand in
-        for kind in dict.fromkeys(keys):
-            type_name, owner = kind
-            rules = rules_of[kind] = lookup(type_name, owner)
-            if foe.get(owner, True):
-                foe_spaces[kind] = set()
-            if owner == player or (rules.commanded and ally.get(owner, False)):
-                mine_kinds.add(kind)
-            if ally.get(owner, False):
-                allied_kinds.add(kind)
-        ur = self._ur = dict(zip(map(id_of, units), map(rules_of.__getitem__, keys)))
-        mine = list(compress(units, map(mine_kinds.__contains__, keys)))
-        # the units of the player's side, in the board's order
-        self._allied_units = list(compress(units, map(allied_kinds.__contains__, keys)))
-        if foe_spaces:
-            for kind, space in set(zip(keys, map(_space_of, units))):
-                spaces = foe_spaces.get(kind)
-                if spaces is not None:
-                    spaces.add(space)
+        ur = self._ur = {}
+        player, ally, foe = self.player, self._ally, self._foe
+        mine: list[Unit] = []
+        allied: list[Unit] = []  # the units of the player's side, in the board's order
+        self._allied_units = allied
+        # one pass over the board (it runs once per move phase and after captures): each unit's
+        # rules, the player's own units (`_own`), where the enemy units stand
+        for u in units:
+            kind = (u.type, u.owner)
+            found = kinds.get(kind)
+            if found is None:
+                owner = u.owner
+                rules = lookup(u.type, owner)
+                is_foe = foe.get(owner, True)
+                if is_foe:
+                    foe_spaces[kind] = set()
+                found = kinds[kind] = (rules,
+                                       mine if owner == player or (rules.commanded and ally.get(owner, False)) else None,
+                                       foe_spaces[kind] if is_foe else None, allied if ally.get(owner, False) else None)
+            rules, to_mine, to_foe, to_allied = found
+            ur[u.id] = rules
+            if to_mine is not None:
+                to_mine.append(u)
+            if to_foe is not None:
+                to_foe.add(u.space)
+            if to_allied is not None:
+                to_allied.append(u)
         mine.sort(key=id_of)
         self._mine = mine
         self._my_air = [u.id for u in mine if ur[u.id].domain == "air"]
@@ -230,7 +226,7 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         passing: set[str] = set()
         no_end: set[str] = set()
         for kind, spaces in foe_spaces.items():
-            rules = rules_of[kind]
+            rules = kinds[kind][0]
             enemy |= spaces
             if rules.blocks_ending:
                 no_end |= spaces
