@@ -168,7 +168,9 @@ class EvalContext:
         if utype is None:
             raise EvalError("E531", f"the board has a unit of type '{unit.type}' that no ruleset declares")
         space = self.space_values[unit.space] if unit.space is not None else None
-        return kind(unit.id, utype, self.player_value(unit.owner), space, unit.hits, getattr(unit, "moved", 0))
+        owner = unit.owner  # (`player_value` inline: many units are made in the rules' loops)
+        return kind(unit.id, utype, self.player_values[owner] if owner is not None else None, space, unit.hits,
+                    getattr(unit, "moved", 0))
 
     # ---------------------------------------------------------------------- players, sides
 
