@@ -171,16 +171,22 @@ def _units_impl(ctx, space=None, owner=None, type=None, tag=None):
     if not pool:
         found = memo[key] = ()
         return found
-    # each filter a comprehension of its own (a whole-board question goes through every unit)
-    if owners is not None:
-        pool = [u for u in pool if u.owner in owners]
-    if types_ is not None:
-        pool = [u for u in pool if u.type in types_]
-    if tags is not None:
-        # a type's tags asked once per question, not once per unit, in the order its units come
-        tagged = {kind: ctx.unit_has_any_tag(kind, tags) for kind in dict.fromkeys([u.type for u in pool])}
-        pool = [u for u in pool if tagged[u.type]]
-    found = memo[key] = tuple([make(u) for u in pool])
+    out = []
+    tagged: dict[str, bool] = {}  # a type's tags asked once per question, not once per unit
+    for unit in pool:
+        if owners is not None and unit.owner not in owners:
+            continue
+        kind = unit.type
+        if types_ is not None and kind not in types_:
+            continue
+        if tags is not None:
+            ok = tagged.get(kind)
+            if ok is None:
+                ok = tagged[kind] = ctx.unit_has_any_tag(kind, tags)
+            if not ok:
+                continue
+        out.append(make(unit))
+    found = memo[key] = tuple(out)
     return found
 
 
