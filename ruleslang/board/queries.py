@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 from collections import defaultdict, deque
 from operator import attrgetter
-from typing import Callable, Hashable
+from typing import Callable, Hashable, Sequence
 
 from ruleslang.board.mapdata import Canal, GameMap, natural_sorted
 from ruleslang.board.state import BoardError, Factory, GameState, Unit
@@ -24,6 +24,7 @@ from ruleslang.board.state import BoardError, Factory, GameState, Unit
 MOVES = ("land", "sea", "all")
 NEIGHBOUR_KINDS = ("all", "land", "sea")
 _id_of = attrgetter("id")
+_NO_UNITS: tuple = ()  # the units of a space that holds none
 
 
 class MapGraph:
@@ -308,7 +309,7 @@ class BoardQueries:
                 index[unit.space].append(unit)
             self._units_by_space = index
         if space is not None:
-            pool = self._units_by_space.get(self._space(space), [])
+            pool = self._units_by_space.get(self._space(space), _NO_UNITS)
         else:
             pool = self._units_by_id
         if owner is None and unit_type is None and has_tag is None:
@@ -317,6 +318,14 @@ class BoardQueries:
                 if (owner is None or u.owner == owner)
                 and (unit_type is None or u.type == unit_type)
                 and (has_tag is None or has_tag(u.type))]
+
+    def units_in(self, space: str) -> Sequence[Unit]:
+        """The units in one space, by id: the index's own list (read it, do not change it; it is
+        kept until a unit moves, comes or goes). `units(space)` without filters, uncopied."""
+        self._refresh()
+        if self._units_by_space is None:
+            self.units()
+        return self._units_by_space.get(self._space(space), _NO_UNITS)
 
     def factories(self, space: str | None = None, owner: str | None = None) -> tuple[Factory, ...]:
         """Factories, optionally in one space or of one owner, in natural space order."""

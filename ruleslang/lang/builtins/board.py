@@ -152,7 +152,10 @@ def _as_names(value) -> tuple[str, ...] | None:
 
 def _units_impl(ctx, space=None, owner=None, type=None, tag=None):
     board = ctx.board
-    owners, types_, tags = _as_names(owner), _as_names(type), _as_names(tag)
+    # (a player and a unit type are most often one name: read without a call)
+    owners = None if owner is None else (owner.name,) if owner.__class__ is EnumValue else _as_names(owner)
+    types_ = None if type is None else (type.name,) if type.__class__ is EnumValue else _as_names(type)
+    tags = _as_names(tag)
     where = space.name if space is not None else None
     # rules ask the same question many times between two changes of the board (a formula per
     # territory reading every unit of a player): the answer is kept until the units change, for
@@ -163,9 +166,14 @@ def _units_impl(ctx, space=None, owner=None, type=None, tag=None):
     found = memo.get(key)
     if found is not None:
         return found
+    # a space's own units read in place (most spaces hold few units, many none), not copied
+    pool = board.units(where) if where is None else board.units_in(where)
+    if not pool:
+        found = memo[key] = ()
+        return found
     out = []
     tagged: dict[str, bool] = {}  # a type's tags asked once per question, not once per unit
-    for unit in board.units(where):
+    for unit in pool:
         if owners is not None and unit.owner not in owners:
             continue
         kind = unit.type

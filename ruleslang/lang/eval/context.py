@@ -168,7 +168,9 @@ class EvalContext:
         if utype is None:
             raise EvalError("E531", f"the board has a unit of type '{unit.type}' that no ruleset declares")
         space = self.space_values[unit.space] if unit.space is not None else None
-        return kind(unit.id, utype, self.player_value(unit.owner), space, unit.hits, getattr(unit, "moved", 0))
+        owner = unit.owner  # (`player_value` inline: many units are made in the rules' loops)
+        return kind(unit.id, utype, self.player_values[owner] if owner is not None else None, space, unit.hits,
+                    getattr(unit, "moved", 0))
 
     # ---------------------------------------------------------------------- players, sides
 
@@ -203,17 +205,30 @@ class EvalContext:
     def counter(self, name: str, key: tuple, reader=None):
         """A counter's value; `reader` (a `WatchedContext`) evaluates its default and the units
         its value names, so that what they read is noted too."""
-        if self.state is None:
+        state = self.state
+        if state is None:
             store = self.counters.get(name, {})
             if key in store:
                 return store[key]
             return self.compiled.counter_default(reader or self, name, key)
         # A game state keeps plain data (names, numbers), so saves stay JSON; keys are compared as
-        # text, so a scenario's `1:` or `"1":` and a rule's 1 are the same key.
-        store = self._counter_store(name)
-        raw_key = _text_key(key)
-        if raw_key in store:
-            raw = store[raw_key]
+        # text, so a scenario's `1:` or `"1":` and a rule's 1 are the same key. The kept entries
+        # are found inline (`_counter_store` when they must be made again): most counters are read
+        # many times between two writes.
+        counters = state.counters
+        cached = self._counter_cache.get(name)
+        if (cached is not None and cached[0] is counters and cached[1] is counters.get(name)
+                and cached[2] == state.counter_writes.get(name, 0)):
+            store = cached[3]
+        else:
+            store = self._counter_store(name)
+        if len(key) == 1:  # most keys are one player, space or unit id
+            a = key[0]
+            raw_key = (a.name if type(a) is EnumValue else counter_key(a),)
+        else:
+            raw_key = _text_key(key)
+        raw = store.get(raw_key, _NOT_READ)
+        if raw is not _NOT_READ:
             # an int, bool or text counter holding a value of its own type is read as it is (what
             # `convert_data` gives for it): most counters are numbers read in the rules' loops; an
             # enumeration counter's names (or none) are converted once each

@@ -196,18 +196,24 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         self._allied_units = allied
         # one pass over the board (it runs once per move phase and after captures): each unit's
         # rules, the player's own units (`_own`), where the enemy units stand
+        # (kinds by owner, then by type: two look-ups of names, whose hashes are kept, cost less than
+        # making and hashing a (type, owner) tuple per unit)
+        by_owner: dict[str, dict[str, tuple]] = {}
         for u in units:
-            kind = (u.type, u.owner)
-            found = kinds.get(kind)
+            owner = u.owner
+            of_owner = by_owner.get(owner)
+            if of_owner is None:
+                of_owner = by_owner[owner] = {}
+            found = of_owner.get(u.type)
             if found is None:
-                owner = u.owner
+                kind = (u.type, owner)
                 rules = lookup(u.type, owner)
                 is_foe = foe.get(owner, True)
                 if is_foe:
                     foe_spaces[kind] = set()
-                found = kinds[kind] = (rules,
-                                       mine if owner == player or (rules.commanded and ally.get(owner, False)) else None,
-                                       foe_spaces[kind] if is_foe else None, allied if ally.get(owner, False) else None)
+                found = of_owner[u.type] = kinds[kind] = (
+                    rules, mine if owner == player or (rules.commanded and ally.get(owner, False)) else None,
+                    foe_spaces[kind] if is_foe else None, allied if ally.get(owner, False) else None)
             rules, to_mine, to_foe, to_allied = found
             ur[u.id] = rules
             if to_mine is not None:
