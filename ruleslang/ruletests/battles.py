@@ -12,7 +12,8 @@ from __future__ import annotations
 from ruleslang.base.errors import EvalError
 from ruleslang.lang.eval.statements import run_procedure
 from ruleslang.runtime.game import GameServices
-from ruleslang.runtime.kit.battle import Battle, BattleRules, aboard
+from ruleslang.runtime.kit.battle import Battle, aboard
+from ruleslang.runtime.kit.battle_rules import BattleRules
 from ruleslang.runtime.kit.turn_state import KitState
 
 

@@ -38,7 +38,7 @@ import gc
 import time
 
 from ruleslang.base.errors import EvalError
-from ruleslang.runtime.kit.battle import BattleRules
+from ruleslang.runtime.kit.battle_rules import BattleRules
 from ruleslang.runtime.odds.chain import ATTACKER_WINS, BattleSpec, Chain
 
 QUERY_STATES = 36        # the largest battle (estimated states) a query runs in the chain: 5 v 5 single hits
