@@ -13,6 +13,7 @@ CPU time; time without it).
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import time
 
@@ -41,6 +42,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--record", metavar="DIR")
     args = parser.parse_args()
+    if args.record:
+        os.makedirs(args.record, exist_ok=True)  # a new folder per version compared
     ws = LoadedOnce([])
     times, chain = [], []
     counts: dict[str, int] = {}
