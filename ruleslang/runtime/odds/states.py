@@ -136,13 +136,17 @@ class BattleStates:
         self.base_index: dict = {}  # the board's units outside the battle, by id (none yet)
         space = spec.space
         sea_support = spec.amphibious_from
-        state.units = [u for u in state.units if not (u.space == space and u.owner == spec.attacker)]
+        attacker = spec.attacker
         # the defence: the units the spec names (they fight, and no one else there does), else the
         # attacker's enemies there as its battle picks them (not on its side, and at war with it by
-        # the battle's `at_war` setting): a power at peace sharing the space stays out
+        # the battle's `at_war` setting): a power at peace sharing the space stays out. The
+        # attacker's own units there leave for those the spec names (one pass over the board)
         named: list = []
-        if spec.defending is not None:
-            state.units = [u for u in state.units if not (u.space == space and not host.allied(u.owner, spec.attacker))]
+        if spec.defending is None:
+            state.units = [u for u in state.units if u.space != space or u.owner != attacker]
+        else:
+            allied = host.allied
+            state.units = [u for u in state.units if u.space != space or (u.owner != attacker and allied(u.owner, attacker))]
             for utype, n in spec.defending.items():
                 named += self._damaged(state.add_units(space, utype, spec.defender, n), "defender")
         for utype, n in spec.attacking.items():
@@ -157,12 +161,13 @@ class BattleStates:
                                     f"`at_war` setting): its units in {space} would not fight",
                             hint="give a --scenario where they are at war (the rules' own counters)")
         here = [u for u in state.units if u.space == space]
+        here_by_id = {u.id: u for u in here}  # the battle's units are all here (not the board's index of all)
         enemies = named or self.rules.enemies_at(space, spec.attacker, here)
         fights = self.rules.fights
         attacking = [u.id for u in here if u.owner == spec.attacker]
         origins = spec.came_from or []
         came_from = {}
-        for i, uid in enumerate(u for u in attacking if host.domain(host.unit_or_none(u)) != "air"):
+        for i, uid in enumerate(u for u in attacking if host.domain(here_by_id[u]) != "air"):
             came_from[uid] = origins[i % len(origins)] if origins else space
         support = []
         if sea_support is not None:
@@ -171,7 +176,7 @@ class BattleStates:
             for uid in support:
                 host.unit_or_none(uid).cargo = []
             for uid in attacking:
-                if host.domain(host.unit_or_none(uid)) == "land":
+                if host.domain(here_by_id[uid]) == "land":
                     came_from[uid] = sea_support
         battle = Battle(host, space, spec.attacker, None, amphibious=sea_support is not None,
                         attacking=attacking, defending=[u.id for u in enemies if fights is None or fights(u)],
@@ -182,14 +187,14 @@ class BattleStates:
         self.attacker, self.defender = spec.attacker, battle.defender
         order: list[str] = []
         for uid in attacking + battle.defending:
-            utype = host.unit_or_none(uid).type
+            utype = here_by_id[uid].type
             if utype not in order:
                 order.append(utype)
         self._type_order = {t: i for i, t in enumerate(order)}
         fighting = set(attacking) | set(battle.defending)  # made once, not per unit of the board
-        self._base, battle_units = [], []
-        for u in state.units:  # the board's units outside the battle first, in the board's order
-            (battle_units if u.id in fighting else self._base).append(u)
+        # the board's units outside the battle first, in the board's order (those fighting are all here)
+        self._base = [u for u in state.units if u.space != space or u.id not in fighting]
+        battle_units = [u for u in here if u.id in fighting]
         self.base_index = self.host.base_index = {u.id: u for u in self._base}  # the host's without a proxy
         self._base_by_id = self.base_index  # what the board's index of units starts from (`set_units` copies it)
         self._next_id = state.next_unit_id
