@@ -95,6 +95,16 @@ class Battle:
         self._kept[side] = (key, self.game.state.units, found)
         return found
 
+    def units_known(self, attackers: list, defenders: list) -> None:
+        """Take each side's units still fighting now as `units` would work them out (the exact
+        chain, which has just put a state on the board, every unit in the space and none
+        withdrawn: those of its lists but the submerged, in their order), kept as `units` keeps
+        its own, so that it does not work them out again from the board."""
+        key = self._units_key()
+        units = self.game.state.units
+        self._kept["attacker"] = (key, units, attackers)
+        self._kept["defender"] = (key, units, defenders)
+
     def _units_now(self, side: str) -> list:
         """`units(side)` worked out from the board now."""
         if side == "attacker":

@@ -202,6 +202,7 @@ class BattleStates:
         state.version += 1
         self._base_counters = {name: dict(store) for name, store in state.counters.items()}
         self._pool: dict[int, Unit] = {}  # the battle's units by id, set anew for each state (`_materialize`)
+        self._held: tuple | None = None  # (state, round) the board holds unchanged since a run (`_planned`)
         self.initial = self._key()
         self._id_block = len(self.initial[0])  # no side ever has more units than the battle began with
         self.costs = {t: host.unit_rules().cost(t) for t in order}
@@ -279,7 +280,13 @@ class BattleStates:
     def _materialize(self, key: tuple, round_number) -> None:
         """Make the battle and the board hold state `key` (fresh unit ids, in the key's order)."""
         battle, state = self.battle, self.host.state
-        units, attacking, defending, came_from, pending, submerged = [], [], [], {}, [], []
+        held, self._held = self._held, None
+        if held is not None and held[1] is round_number and held[0] == key:
+            # the board holds this state still: the run that put it there deferred its hits and had
+            # no other effect (`_planned`), and the hits are made now (a step's plan, then its hits)
+            state.events = []
+            self.ctx.host.reset_budget()
+            return
         records, counters = key
         # the board's counters before the battle, copied: the steps' `set` and `change` write here
         state.counters = {name: dict(store) for name, store in self._base_counters.items()}
@@ -291,36 +298,43 @@ class BattleStates:
         # the units of the state before are made again (each id's, `_pool`): their fields are set
         # anew rather than new units made, since nothing holds a battle unit from one state to the
         # next (the rules see copies, `unit_value`); a unit's flags and cargo are new ones
+        units, came_from, pending, submerged = [], {}, [], []
         pool, space = self._pool, battle.space
-        for i, (side, _order, utype, owner, hits, status, origin, marks) in enumerate(records):
-            uid = self._next_id + i if side == "attacker" else self._next_id + self._id_block + i - split
-            unit = pool.get(uid)
-            if unit is None:
-                unit = pool[uid] = Unit(uid, utype, owner, space, hits)
-            else:
-                unit.type, unit.owner, unit.space, unit.hits, unit.moved = utype, owner, space, hits, 0
-                if unit.flags:
-                    unit.flags = {}
-                if unit.cargo:
-                    unit.cargo = []
-            units.append(unit)
-            (attacking if side == "attacker" else defending).append(uid)
-            if origin:
-                came_from[uid] = origin
-            if status == PENDING:
-                pending.append(uid)
-            elif status == SUBMERGED:
-                submerged.append(uid)
-            for name, k, value in marks:
-                part = str(uid)
-                state.counters.setdefault(name, {})[tuple(part if x == UNIT_PART else x for x in k)] = json.loads(value)
+        first = self._next_id
+        sides = ((range(first, first + split), records[:split], [], []),
+                 (range(first + self._id_block, first + self._id_block + len(records) - split), records[split:], [], []))
+        for uids, rows, ids, fighting in sides:  # each side's ids; its units still fighting (`Battle.units`)
+            for uid, (_side, _order, utype, owner, hits, status, origin, marks) in zip(uids, rows):
+                unit = pool.get(uid)
+                if unit is None:
+                    unit = pool[uid] = Unit(uid, utype, owner, space, hits)
+                else:
+                    unit.type, unit.owner, unit.space, unit.hits, unit.moved = utype, owner, space, hits, 0
+                    if unit.flags:
+                        unit.flags = {}
+                    if unit.cargo:
+                        unit.cargo = []
+                units.append(unit)
+                ids.append(uid)
+                if origin:
+                    came_from[uid] = origin
+                if status == SUBMERGED:
+                    submerged.append(uid)
+                else:
+                    fighting.append(unit)
+                    if status == PENDING:
+                        pending.append(uid)
+                for name, k, value in marks:
+                    part = str(uid)
+                    state.counters.setdefault(name, {})[tuple(part if x == UNIT_PART else x for x in k)] = json.loads(value)
         state.set_units(self._base + units, self._base_by_id)
         state.events = []
         state.version += 1
-        battle.attacking, battle.defending, battle.came_from = attacking, defending, came_from
+        battle.attacking, battle.defending, battle.came_from = sides[0][2], sides[1][2], came_from
         battle.pending, battle.submerged, battle.retreated_to = pending, submerged, None
         battle.withdrawn = []  # a state's units are all in the battle (those that withdrew left its records)
         battle.round = round_number
+        battle.units_known(sides[0][3], sides[1][3])
         self.ctx.host.reset_budget()
 
     def snapshot(self) -> Any:
