@@ -219,7 +219,7 @@ class Battle:
         candidates = self._hittable(unit_ids)
         hit_points = game.unit_rules().hit_points  # (`game.hit_points`, asked once for every candidate)
         room = {u.id: hit_points(u) - u.hits for u in candidates}
-        count = min(count, sum(max(0, r) for r in room.values()))
+        count = min(count, sum([r for r in room.values() if r > 0]))
         if count <= 0:
             return
         side = self.side_of_unit(candidates[0].id)
@@ -273,7 +273,7 @@ class Battle:
         for unit in candidates:
             groups.setdefault(getattr(by(unit), "name", None) or chooser, []).append(unit)
         out = list(chosen)
-        for player in sorted(groups, key=self.game.turn_position):
+        for player in (sorted(groups, key=self.game.turn_position) if len(groups) > 1 else groups):
             units = groups[player]
             ids = {u.id for u in units}
             places = [i for i, uid in enumerate(chosen) if uid in ids]
