@@ -95,6 +95,16 @@ class Battle:
         self._kept[side] = (key, self.game.state.units, found)
         return found
 
+    def units_known(self, attackers: list, defenders: list) -> None:
+        """Take each side's units still fighting now as `units` would work them out (the exact
+        chain, which has just put a state on the board, every unit in the space and none
+        withdrawn: those of its lists but the submerged, in their order), kept as `units` keeps
+        its own, so that it does not work them out again from the board."""
+        key = self._units_key()
+        units = self.game.state.units
+        self._kept["attacker"] = (key, units, attackers)
+        self._kept["defender"] = (key, units, defenders)
+
     def _units_now(self, side: str) -> list:
         """`units(side)` worked out from the board now."""
         if side == "attacker":
@@ -209,7 +219,7 @@ class Battle:
         candidates = self._hittable(unit_ids)
         hit_points = game.unit_rules().hit_points  # (`game.hit_points`, asked once for every candidate)
         room = {u.id: hit_points(u) - u.hits for u in candidates}
-        count = min(count, sum(max(0, r) for r in room.values()))
+        count = min(count, sum([r for r in room.values() if r > 0]))
         if count <= 0:
             return
         side = self.side_of_unit(candidates[0].id)
@@ -263,7 +273,7 @@ class Battle:
         for unit in candidates:
             groups.setdefault(getattr(by(unit), "name", None) or chooser, []).append(unit)
         out = list(chosen)
-        for player in sorted(groups, key=self.game.turn_position):
+        for player in (sorted(groups, key=self.game.turn_position) if len(groups) > 1 else groups):
             units = groups[player]
             ids = {u.id for u in units}
             places = [i for i, uid in enumerate(chosen) if uid in ids]

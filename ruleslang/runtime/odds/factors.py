@@ -184,9 +184,15 @@ class BattleFactors:
         for x in dist:
             g = shown.get(x)
             if g is None:
-                part = tuple(self._part(kind, x) for kind in kinds)
+                # (a list made and turned into a tuple: cheaper than a generator's tuple; most
+                # steps read one or two kinds of a side)
+                part = tuple([self._part(kind, x) for kind in kinds])
                 g = shown[x] = self._part_ids.setdefault(part, len(self._part_ids))
-            groups.setdefault(g, []).append(x)
+            members = groups.get(g)
+            if members is None:
+                groups[g] = [x]
+            else:
+                members.append(x)
         return groups
 
     def _factored_step(self, name: str, fa: dict, fd: dict, counters: tuple, round_class):

@@ -136,13 +136,17 @@ class BattleStates:
         self.base_index: dict = {}  # the board's units outside the battle, by id (none yet)
         space = spec.space
         sea_support = spec.amphibious_from
-        state.units = [u for u in state.units if not (u.space == space and u.owner == spec.attacker)]
+        attacker = spec.attacker
         # the defence: the units the spec names (they fight, and no one else there does), else the
         # attacker's enemies there as its battle picks them (not on its side, and at war with it by
-        # the battle's `at_war` setting): a power at peace sharing the space stays out
+        # the battle's `at_war` setting): a power at peace sharing the space stays out. The
+        # attacker's own units there leave for those the spec names (one pass over the board)
         named: list = []
-        if spec.defending is not None:
-            state.units = [u for u in state.units if not (u.space == space and not host.allied(u.owner, spec.attacker))]
+        if spec.defending is None:
+            state.units = [u for u in state.units if u.space != space or u.owner != attacker]
+        else:
+            allied = host.allied
+            state.units = [u for u in state.units if u.space != space or (u.owner != attacker and allied(u.owner, attacker))]
             for utype, n in spec.defending.items():
                 named += self._damaged(state.add_units(space, utype, spec.defender, n), "defender")
         for utype, n in spec.attacking.items():
@@ -157,12 +161,13 @@ class BattleStates:
                                     f"`at_war` setting): its units in {space} would not fight",
                             hint="give a --scenario where they are at war (the rules' own counters)")
         here = [u for u in state.units if u.space == space]
+        here_by_id = {u.id: u for u in here}  # the battle's units are all here (not the board's index of all)
         enemies = named or self.rules.enemies_at(space, spec.attacker, here)
         fights = self.rules.fights
         attacking = [u.id for u in here if u.owner == spec.attacker]
         origins = spec.came_from or []
         came_from = {}
-        for i, uid in enumerate(u for u in attacking if host.domain(host.unit_or_none(u)) != "air"):
+        for i, uid in enumerate(u for u in attacking if host.domain(here_by_id[u]) != "air"):
             came_from[uid] = origins[i % len(origins)] if origins else space
         support = []
         if sea_support is not None:
@@ -171,7 +176,7 @@ class BattleStates:
             for uid in support:
                 host.unit_or_none(uid).cargo = []
             for uid in attacking:
-                if host.domain(host.unit_or_none(uid)) == "land":
+                if host.domain(here_by_id[uid]) == "land":
                     came_from[uid] = sea_support
         battle = Battle(host, space, spec.attacker, None, amphibious=sea_support is not None,
                         attacking=attacking, defending=[u.id for u in enemies if fights is None or fights(u)],
@@ -182,14 +187,14 @@ class BattleStates:
         self.attacker, self.defender = spec.attacker, battle.defender
         order: list[str] = []
         for uid in attacking + battle.defending:
-            utype = host.unit_or_none(uid).type
+            utype = here_by_id[uid].type
             if utype not in order:
                 order.append(utype)
         self._type_order = {t: i for i, t in enumerate(order)}
         fighting = set(attacking) | set(battle.defending)  # made once, not per unit of the board
-        self._base, battle_units = [], []
-        for u in state.units:  # the board's units outside the battle first, in the board's order
-            (battle_units if u.id in fighting else self._base).append(u)
+        # the board's units outside the battle first, in the board's order (those fighting are all here)
+        self._base = [u for u in state.units if u.space != space or u.id not in fighting]
+        battle_units = [u for u in here if u.id in fighting]
         self.base_index = self.host.base_index = {u.id: u for u in self._base}  # the host's without a proxy
         self._base_by_id = self.base_index  # what the board's index of units starts from (`set_units` copies it)
         self._next_id = state.next_unit_id
@@ -197,6 +202,7 @@ class BattleStates:
         state.version += 1
         self._base_counters = {name: dict(store) for name, store in state.counters.items()}
         self._pool: dict[int, Unit] = {}  # the battle's units by id, set anew for each state (`_materialize`)
+        self._held: tuple | None = None  # (state, round) the board holds unchanged since a run (`_planned`)
         self.initial = self._key()
         self._id_block = len(self.initial[0])  # no side ever has more units than the battle began with
         self.costs = {t: host.unit_rules().cost(t) for t in order}
@@ -274,7 +280,13 @@ class BattleStates:
     def _materialize(self, key: tuple, round_number) -> None:
         """Make the battle and the board hold state `key` (fresh unit ids, in the key's order)."""
         battle, state = self.battle, self.host.state
-        units, attacking, defending, came_from, pending, submerged = [], [], [], {}, [], []
+        held, self._held = self._held, None
+        if held is not None and held[1] is round_number and held[0] == key:
+            # the board holds this state still: the run that put it there deferred its hits and had
+            # no other effect (`_planned`), and the hits are made now (a step's plan, then its hits)
+            state.events = []
+            self.ctx.host.reset_budget()
+            return
         records, counters = key
         # the board's counters before the battle, copied: the steps' `set` and `change` write here
         state.counters = {name: dict(store) for name, store in self._base_counters.items()}
@@ -286,36 +298,43 @@ class BattleStates:
         # the units of the state before are made again (each id's, `_pool`): their fields are set
         # anew rather than new units made, since nothing holds a battle unit from one state to the
         # next (the rules see copies, `unit_value`); a unit's flags and cargo are new ones
+        units, came_from, pending, submerged = [], {}, [], []
         pool, space = self._pool, battle.space
-        for i, (side, _order, utype, owner, hits, status, origin, marks) in enumerate(records):
-            uid = self._next_id + i if side == "attacker" else self._next_id + self._id_block + i - split
-            unit = pool.get(uid)
-            if unit is None:
-                unit = pool[uid] = Unit(uid, utype, owner, space, hits)
-            else:
-                unit.type, unit.owner, unit.space, unit.hits, unit.moved = utype, owner, space, hits, 0
-                if unit.flags:
-                    unit.flags = {}
-                if unit.cargo:
-                    unit.cargo = []
-            units.append(unit)
-            (attacking if side == "attacker" else defending).append(uid)
-            if origin:
-                came_from[uid] = origin
-            if status == PENDING:
-                pending.append(uid)
-            elif status == SUBMERGED:
-                submerged.append(uid)
-            for name, k, value in marks:
-                part = str(uid)
-                state.counters.setdefault(name, {})[tuple(part if x == UNIT_PART else x for x in k)] = json.loads(value)
+        first = self._next_id
+        sides = ((range(first, first + split), records[:split], [], []),
+                 (range(first + self._id_block, first + self._id_block + len(records) - split), records[split:], [], []))
+        for uids, rows, ids, fighting in sides:  # each side's ids; its units still fighting (`Battle.units`)
+            for uid, (_side, _order, utype, owner, hits, status, origin, marks) in zip(uids, rows):
+                unit = pool.get(uid)
+                if unit is None:
+                    unit = pool[uid] = Unit(uid, utype, owner, space, hits)
+                else:
+                    unit.type, unit.owner, unit.space, unit.hits, unit.moved = utype, owner, space, hits, 0
+                    if unit.flags:
+                        unit.flags = {}
+                    if unit.cargo:
+                        unit.cargo = []
+                units.append(unit)
+                ids.append(uid)
+                if origin:
+                    came_from[uid] = origin
+                if status == SUBMERGED:
+                    submerged.append(uid)
+                else:
+                    fighting.append(unit)
+                    if status == PENDING:
+                        pending.append(uid)
+                for name, k, value in marks:
+                    part = str(uid)
+                    state.counters.setdefault(name, {})[tuple(part if x == UNIT_PART else x for x in k)] = json.loads(value)
         state.set_units(self._base + units, self._base_by_id)
         state.events = []
         state.version += 1
-        battle.attacking, battle.defending, battle.came_from = attacking, defending, came_from
+        battle.attacking, battle.defending, battle.came_from = sides[0][2], sides[1][2], came_from
         battle.pending, battle.submerged, battle.retreated_to = pending, submerged, None
         battle.withdrawn = []  # a state's units are all in the battle (those that withdrew left its records)
         battle.round = round_number
+        battle.units_known(sides[0][3], sides[1][3])
         self.ctx.host.reset_budget()
 
     def snapshot(self) -> Any:

@@ -278,6 +278,8 @@ class BattleSteps:
         if found is None:
             watch = StepWatch(self.ctx, self.battle, deferring=True, counters=self._shares_counters())
             plan = self._plan(key, round_class, name, watch)
+            # its hits deferred, the run changed nothing: the board still holds `key` for its hits
+            self._held = (key, round_class)
             found = (frozenset(watch.reads), plan)
             kept.keep(self._project, key, split, rclass, found[0], plan)
         return found

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from functools import lru_cache
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import Any
 
 from ruleslang.lang.values import EnumValue, UnitValue
@@ -329,22 +329,38 @@ class _HostView(_View):
         setattr(self._inner, name, value)
 
 
+def _pass_through(cls, inner: str, names: frozenset) -> None:
+    """Give `cls`, a watch over the object in its attribute `inner`, a property for each of `names`
+    that it hands out without noting a read (its `_same`), but those the class has: found on the
+    class, not by `__getattr__`, which runs only after a failed lookup (the step budget, `steps`
+    and `spend` of the host, is read by every statement and call a step runs)."""
+    for name in names:
+        if not hasattr(cls, name):
+            setattr(cls, name, property(attrgetter(f"{inner}.{name}")))
+
+
+_pass_through(StepWatch, "_ctx", _CONTEXT_SAME)
+for _cls in (BattleView, _BoardView, _StateView, _HostView):
+    _pass_through(_cls, "_inner", _cls._same)
+
+
 def side_part(rows: tuple, kind: str) -> Any:
     """What aspect `kind` names of one side's records `rows` (two states whose sides show the same
     of the aspects a step read are the same to it: the chain's `_project`)."""
+    # (tuples of lists rather than of generators: the same values, made faster)
     if kind == "full":
         return rows
     if kind == "units":
-        return tuple(r[:4] + r[6:] for r in rows if r[5] != SUBMERGED)
+        return tuple([r[:4] + r[6:] for r in rows if r[5] != SUBMERGED])
     if kind == "hits":
-        return tuple(r[4] for r in rows if r[5] != SUBMERGED)
+        return tuple([r[4] for r in rows if r[5] != SUBMERGED])
     if kind == "standing":
-        return tuple(r[:5] + r[6:] for r in rows if r[5] == FIGHTING)
+        return tuple([r[:5] + r[6:] for r in rows if r[5] == FIGHTING])
     if kind == "any_standing":
         return any(r[5] == FIGHTING for r in rows)
     if kind.startswith(UNITS_OF):
         types = _types_of(kind)
-        return tuple(r[:4] + r[6:] for r in rows if r[5] != SUBMERGED and r[2] in types)
+        return tuple([r[:4] + r[6:] for r in rows if r[5] != SUBMERGED and r[2] in types])
     return tuple(sorted({r[6] for r in rows}))  # origins ("" for none)
 
 

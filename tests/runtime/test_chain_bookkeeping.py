@@ -1,0 +1,85 @@
+"""The exact chain's bookkeeping shortcuts give what the long way gives (issue 15).
+
+A state put on the board tells the battle its sides' units (`Battle.units_known`) rather than the
+battle working them out from the board; a run whose hits wait leaves the board holding its state,
+so making its hits next puts nothing on the board again (`BattleStates._materialize`)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import pytest
+
+from ruleslang.runtime import saves
+from ruleslang.runtime.odds.chain import Chain, BattleSpec
+from ruleslang.runtime.odds.states import BattleStates
+from ruleslang.workspace.compositions import Workspace
+
+LAND = "Karelia S.S.R."
+SEA = "12 Sea Zone"
+
+BATTLES = [
+    (["aar/house-rules@1"], LAND, "Germans", {"infantry": 3, "artillery": 1, "armour": 1}, {"infantry": 2}, "Russians"),
+    (["aar/base@1"], LAND, "Germans", {"infantry": 2, "fighter": 1, "bomber": 1}, {"infantry": 2, "aaGun": 1},
+     "Russians"),
+    (["aar/base@1"], SEA, "Germans", {"submarine": 2, "battleship": 1}, {"destroyer": 1, "submarine": 1, "battleship": 1},
+     "Americans"),
+]
+
+
+@lru_cache(maxsize=None)
+def _game(refs: tuple):
+    setup = saves.GameSetup(refs=list(refs), scenario=None, seed=1, rounds=1, players={}, default_agent="heuristic",
+                            settings=[], orders=None)
+    return saves.build_game(Workspace([]), setup)
+
+
+def _chain(cls, refs, space, attacker, attacking, defending, defender, **options):
+    game = _game(tuple(refs))
+    return cls(game, BattleSpec(space, attacker, attacking, defending, defender), board=game.state, **options)
+
+
+class _Checked(Chain):
+    """A chain that checks, for every state put on the board, that the units the battle was told
+    are those it works out from the board, and counts the states it did not put there again."""
+
+    def __init__(self, *args, **kwargs):
+        self.checked = self.held = 0
+        super().__init__(*args, **kwargs)
+
+    def _materialize(self, key, round_number) -> None:
+        held = self._held
+        super()._materialize(key, round_number)
+        if held is not None and held[0] == key and held[1] is round_number:
+            self.held += 1
+        battle = self.battle
+        for side in ("attacker", "defender"):
+            assert battle.units(side) == battle._units_now(side)
+        # the board holds the state asked for, whether put there now or kept
+        assert self._key() == key
+        self.checked += 1
+
+
+class _Fresh(Chain):
+    """A chain that puts every state on the board again (no state kept from a run's plan)."""
+
+    def _materialize(self, key, round_number) -> None:
+        self._held = None
+        BattleStates._materialize(self, key, round_number)
+
+
+@pytest.mark.parametrize("battle", BATTLES, ids=["house-rules land", "AA gun", "sea"])
+def test_units_told_are_the_boards_and_held_states_are_the_keys(battle):
+    chain = _chain(_Checked, *battle, exact=False)
+    chain.solve()
+    assert chain.checked > 0
+    assert chain.held > 0  # some hits were made on the state their plan left on the board
+
+
+@pytest.mark.parametrize("battle", BATTLES, ids=["house-rules land", "AA gun", "sea"])
+@pytest.mark.parametrize("exact", [True, False])
+def test_kept_states_give_the_same_answers(battle, exact):
+    kept = _chain(Chain, *battle, exact=exact).solve()
+    fresh = _chain(_Fresh, *battle, exact=exact).solve()
+    assert kept.ends == fresh.ends  # floats too: the same sums in the same order
+    assert (kept.taken, kept.rounds) == (fresh.taken, fresh.rounds)
