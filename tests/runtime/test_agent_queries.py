@@ -59,25 +59,45 @@ def test_a_units_raids_are_its_bomb_moves(case, monkeypatch):
         assert asked["escorts"] == 1, asked
 
 
+def _plain_front(game, player: str) -> dict[str, int]:
+    """The land steps to the enemy's territories as the board's own queries give them (a
+    search asking `controller` and `neighbours` of the board, as `front_distances` did)."""
+    board = game.board
+    enemy = [t for t in board.spaces("land")
+             if (holder := board.controller(t)) is not None and not game.allied(holder, player)]
+    found = {t: 0 for t in enemy}
+    queue = list(enemy)
+    while queue:
+        here = queue.pop(0)
+        for there in board.neighbours(here, "land"):
+            if there not in found:
+                found[there] = found[here] + 1
+                queue.append(there)
+    return found
+
+
 def test_the_kept_land_steps_to_the_fighting_are_those_of_the_board(monkeypatch):
-    """The heuristic's `Shipping` reads the land steps to the fighting kept for the board's
-    version (`_shipping`): on every call of heuristic games they equal a search on the board as
-    it stands, and the commanded units the engine's; some calls reuse the kept steps."""
-    seen = {"calls": 0, "reused": 0}
+    """The heuristic's `Shipping` reads the land steps to the fighting kept while the territories
+    the enemy holds stand (`_shipping`): on every call of heuristic games they equal a search on
+    the board as it stands, and the commanded units the engine's; some calls reuse the kept
+    steps on the same board, some on a later board (units moved, or a territory changed hands
+    within a side)."""
+    seen = {"calls": 0, "reused": 0, "later": 0}
     kept = HeuristicAgent._shipping
 
     def compared(self, game, engine=None):
         before = self._front_kept
         shipping = kept(self, game, engine)
-        assert shipping._front == front_distances(game, self.player)
+        assert shipping._front == _plain_front(game, self.player)
         if engine is not None:
             assert shipping._commanded == frozenset(engine.commanded_units())
         seen["calls"] += 1
         seen["reused"] += before is self._front_kept
+        seen["later"] += before is not None and before is not self._front_kept and before[4] is self._front_kept[4]
         return shipping
     monkeypatch.setattr(HeuristicAgent, "_shipping", compared)
     _heuristic_game(2)
-    assert seen["calls"] > 20 and seen["reused"] > 5, seen
+    assert seen["calls"] > 20 and seen["reused"] > 5 and seen["later"] > 5, seen
 
 
 def test_the_kept_land_steps_follow_a_change_of_control():
@@ -92,6 +112,37 @@ def test_the_kept_land_steps_follow_a_change_of_control():
     again = agent._shipping(game)
     assert again._front is not first._front and again._front == front_distances(game, "Germans")
     assert again._front.get(held) != 0
+    # a change of hands within the player's side leaves the enemy's territories as they were: kept
+    ally = next(p for p in game.board.players() if p != "Germans" and game.allied(p, "Germans"))
+    game.state.set_control(held, ally)
+    steps = agent._shipping(game)._front
+    game.state.set_control(held, "Germans")
+    assert agent._shipping(game)._front is steps
+    assert steps == _plain_front(game, "Germans")
+
+
+def test_a_what_if_leaves_the_engine_its_answers(monkeypatch):
+    """A what-if of the score (`_what_if_taken`) puts the board back as it was, and the phase's
+    movement engine keeps what it worked out (`MovementEngine.restored`): on every what-if of
+    heuristic games, the engine's movable units and their destinations equal those of the same
+    engine rebuilt from the board; and the engine was kept some of the time."""
+    seen = {"what_ifs": 0, "kept": 0}
+    kept_restored = MovementEngine.restored
+
+    def compared(self, version):
+        kept_restored(self, version)
+        seen["what_ifs"] += 1
+        if self._version != self.state.version:
+            return
+        seen["kept"] += 1
+        movable = self.movable_units()
+        reach = {uid: self.destinations(uid) for uid in movable}
+        self._version = None  # rebuilt on the next query
+        assert self.movable_units() == movable
+        assert {uid: self.destinations(uid) for uid in movable} == reach
+    monkeypatch.setattr(MovementEngine, "restored", compared)
+    _heuristic_game(1)
+    assert seen["kept"] > 20, seen
 
 
 

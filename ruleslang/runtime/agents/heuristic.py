@@ -60,7 +60,7 @@ from ruleslang.runtime.agents.battle_odds import BattleOdds, Belligerents
 from ruleslang.runtime.agents.lookahead import MARGIN, Lookahead, candidates, follow
 from ruleslang.runtime.agents.purchasing import Purchasing, Sample
 from ruleslang.runtime.agents.quick_battle import SIM_TRIALS, simulate
-from ruleslang.runtime.agents.shipping import Shipping, front_distances
+from ruleslang.runtime.agents.shipping import Shipping, enemy_held, front_distances
 from ruleslang.runtime.kit.casualties import casualty_order, cheapest_rank, enemy_casualty_order
 from ruleslang.runtime.kit.movement import Move
 
@@ -117,7 +117,8 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         self._belligerents = Belligerents()  # who fights whom in a battle (`_enemies`)
         self._commanded: frozenset[int] = frozenset()  # the allies' units the player commands, this phase
         self._constraints = None  # the rules' constraints on a move, this phase (`_may`)
-        self._front_kept: tuple | None = None  # (board, its version, front_distances): `_shipping`
+        self._engine = None  # the movement engine of the move phase being planned (`_what_if_taken`)
+        self._front_kept: tuple | None = None  # (board, version, map, enemy_held, front_distances): `_shipping`
 
     def joined(self, game) -> None:
         if self.lookahead is not None:
@@ -173,10 +174,17 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         state = game.state
         kept = self._front_kept
         if kept is None or kept[0] is not state or kept[1] != state.version:
-            kept = self._front_kept = (state, state.version, front_distances(game, self.player))
+            # the steps read the map and the territories the enemy holds: kept while those stand
+            # (most changes of the board move units, or change hands among one side's powers)
+            enemy = enemy_held(game, self.player)
+            if kept is not None and kept[2] is state.map and kept[3] == enemy:
+                kept = self._front_kept = (state, state.version, state.map, enemy, kept[4])
+            else:
+                kept = self._front_kept = (state, state.version, state.map, enemy,
+                                           front_distances(game, self.player, enemy))
         if engine is None:
-            return Shipping(game, self.player, front=kept[2])
-        return Shipping(game, self.player, engine, self._may, front=kept[2], commanded=self._commanded)
+            return Shipping(game, self.player, front=kept[4])
+        return Shipping(game, self.player, engine, self._may, front=kept[4], commanded=self._commanded)
 
     # ------------------------------------------------------------------ choose
 
@@ -286,7 +294,7 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
     # ------------------------------------------------------------------ moves
 
     def _move(self, d: Decision, game):
-        engine = d.context["engine"]
+        engine = self._engine = d.context["engine"]
         kind = d.context["kind"]
         key = (game.state.round, kind, self.player)
         if self._plan_key != key:
@@ -421,8 +429,12 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
             before = fn(game.ctx, side)
         held = space in state.control
         old = state.control.get(space)
+        version = state.version
         state.control[space] = self.player
+        # counted as `set_control` counts a change of control: a version, no unit moved (the
+        # board's index of units by space stands)
         state.version += 1
+        state.places_kept += 1
         try:
             after = fn(game.ctx, side)
         finally:
@@ -431,6 +443,12 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
             else:  # a space no one held goes back to having no entry (logs list control as it was)
                 del state.control[space]
             state.version += 1
+            state.places_kept += 1
+        # the board is as it was: the phase's movement engine keeps what it worked out (its
+        # reaches, landings, movable units), which a new version would have it work out again
+        engine = self._engine
+        if engine is not None and engine.state is state:
+            engine.restored(version)
         self._score_now = (state, state.version, side, before)
         try:
             return float(after - before)
@@ -479,10 +497,12 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
             if found is not None:
                 return found
         best = 99
-        for f in fronts:
-            d = game.board.distance(space, f, by="land") if game.board.is_land(space) else None
-            if d is not None and d < best:
-                best = d
+        if game.board.is_land(space):
+            from_space = game.board.graph.distances(space, "land")  # the map's land steps from it
+            for f in fronts:
+                d = from_space.get(f)
+                if d is not None and d < best:
+                    best = d
         if kept:
             self._steps[space] = best
         return best

@@ -91,7 +91,8 @@ class Purchasing:
             refusals = _asked_once(refusals)
         board = game.board
         facts = game.unit_rules()
-        candidates = [t for t in board.spaces("land") if board.controller(t) == self.player]
+        control = game.state.control
+        candidates = [t for t in board.spaces("land") if control.get(t) == self.player]
         units = sorted((t for t, n in bought.items() for _ in range(n * lots.get(t, 1))),
                        key=lambda t: (-costs[t] / lots.get(t, 1), t))
         plan = pack(board, candidates, units, refusals,
@@ -119,8 +120,9 @@ class Purchasing:
         fronts = [shipping.front_distance(s) for s in factories]
         nearest_front = min((f for f in fronts if f is not None), default=None)
         sites = []
+        control, built = game.state.control, game.state.factories
         for site in board.spaces("land"):
-            if board.controller(site) != self.player or site in game.state.factories:
+            if control.get(site) != self.player or site in built:
                 continue
             front = shipping.front_distance(site)
             if front is None or (nearest_front is not None and front > nearest_front - FACTORY_GAIN):
@@ -129,8 +131,8 @@ class Purchasing:
             worth = self._territory_value(game, site)
             if worth * FACTORY_PAYBACK < cost or money - cost < cost:
                 continue
-            steps = [board.distance(site, f, by="land") for f in side_factories]
-            if any(n is not None and n < FACTORY_SPACING for n in steps):
+            from_site = board.graph.distances(site, "land")  # the map's land steps from it
+            if any(n is not None and n < FACTORY_SPACING for n in map(from_site.get, side_factories)):
                 continue
             sites.append(site)
         for site in sorted(sites, key=lambda t: (-self._territory_value(game, t), game.space_order(t))):

@@ -165,8 +165,10 @@ class Shipping:
     def _toward(self, reach: dict[str, tuple[str, ...]], targets: set[str]) -> str | None:
         """The reachable zone from which the nearest of `targets` is fewest sea steps away."""
         best, best_key = None, None
+        distances = self.board.graph.distances  # the map's sea steps from a zone, worked out once a zone
         for zone in reach:
-            steps = [d for t in targets if (d := self.board.distance(zone, t, by="sea")) is not None]
+            from_zone = distances(zone, "sea")
+            steps = [d for t in targets if (d := from_zone.get(t)) is not None]
             if steps:
                 key = (min(steps), self.game.space_order(zone))
                 if best_key is None or key < best_key:
@@ -259,18 +261,38 @@ class Shipping:
         return moves
 
 
-def front_distances(game, player: str) -> dict[str, int]:
+def front_distances(game, player: str, enemy: tuple[str, ...] | None = None) -> dict[str, int]:
     """Land steps from each territory to the nearest territory `player`'s enemies hold (missing:
-    none by land), on the board as it stands."""
-    board = game.board
-    enemy = [t for t in board.spaces("land")
-             if (holder := board.controller(t)) is not None and not game.allied(holder, player)]
+    none by land), on the board as it stands (`enemy`: `enemy_held(game, player)`, when the
+    caller has it). It reads the map and the enemy-held territories alone."""
+    if enemy is None:
+        enemy = enemy_held(game, player)
+    land = game.board.map.land_neighbours  # the names are the map's own: no check of each
     found = {t: 0 for t in enemy}
     queue = deque(enemy)
     while queue:
         here = queue.popleft()
-        for there in board.neighbours(here, "land"):
+        steps = found[here] + 1
+        for there in land(here):
             if there not in found:
-                found[there] = found[here] + 1
+                found[there] = steps
                 queue.append(there)
     return found
+
+
+def enemy_held(game, player: str) -> tuple[str, ...]:
+    """The land territories `player`'s enemies hold, in the board's order (what `front_distances`
+    reads of the board: its answer stands while these do)."""
+    control = game.state.control
+    allied: dict[str, bool] = {}  # holder -> allied with the player (a few holders, many territories)
+    out = []
+    for t in game.board.spaces("land"):
+        holder = control.get(t)
+        if holder is None:
+            continue
+        friend = allied.get(holder)
+        if friend is None:
+            friend = allied[holder] = game.allied(holder, player)
+        if not friend:
+            out.append(t)
+    return tuple(out)
