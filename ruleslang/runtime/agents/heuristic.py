@@ -457,7 +457,8 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
 
     def _noncombat_plan(self, game, engine) -> list:
         board = game.board
-        own = [t for t in board.spaces("land") if board.controller(t) == self.player]
+        control = game.state.control  # (read straight: the names are the board's own)
+        own = [t for t in board.spaces("land") if control.get(t) == self.player]
         threatened = sorted(own, key=lambda t: (-self._danger(game, t) - 3 * self._value(game, t), game.space_order(t)))
         fronts = self._fronts = threatened[:4]
         self._steps = {}

@@ -27,6 +27,7 @@ class Shipping:
         self.game, self.engine, self.player = game, engine, player
         self.may = may if may is not None else (lambda move: True)
         self.board = game.board
+        self._control = game.state.control  # who holds each territory (read straight, in loops)
         self.facts = game.unit_rules()
         self._front = front if front is not None else front_distances(game, player)
         # the allies' units the engine lets the player move as its own this phase (the move
@@ -145,7 +146,7 @@ class Shipping:
                 continue
             for territory in self.board.neighbours(zone, "land"):
                 distance = self.front_distance(territory)
-                holder = self.board.controller(territory)
+                holder = self._control.get(territory)
                 if distance is None or holder is None or self._enemy(holder) or not self._enemy_free(territory):
                     continue
                 key = (distance, len(path), self.game.space_order(territory))
@@ -157,7 +158,7 @@ class Shipping:
         """Sea zones bordering a friendly territory from which the fighting can be reached by land."""
         out = set()
         for territory in self.board.spaces("land"):
-            holder = self.board.controller(territory)
+            holder = self._control.get(territory)
             if self.front_distance(territory) is not None and holder is not None and not self._enemy(holder):
                 out.update(self.board.neighbours(territory, "sea"))
         return out
@@ -214,7 +215,7 @@ class Shipping:
                 if not self._enemy_free(zone):
                     continue
                 for territory in self.board.neighbours(zone, "land"):
-                    if self._enemy(self.board.controller(territory)) \
+                    if self._enemy(self._control.get(territory)) \
                             and all(self.may(Move((uid,), (zone, territory), "unload", transport.id)) for uid in cargo) \
                             and wins(units, territory, zone):
                         target = (zone, territory)
