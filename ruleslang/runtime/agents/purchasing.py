@@ -95,8 +95,14 @@ class Purchasing:
         candidates = [t for t in board.spaces("land") if control.get(t) == self.player]
         units = sorted((t for t, n in bought.items() for _ in range(n * lots.get(t, 1))),
                        key=lambda t: (-costs[t] / lots.get(t, 1), t))
-        plan = pack(board, candidates, units, refusals,
-                    lambda t: facts.domain(Sample(t, self.player)) == "sea")
+        sea: dict[str, bool] = {}  # type -> placed at sea: `pack` asks it of every unit at every territory
+
+        def at_sea(t: str) -> bool:
+            found = sea.get(t)
+            if found is None:
+                found = sea[t] = facts.domain(Sample(t, self.player)) == "sea"
+            return found
+        plan = pack(board, candidates, units, refusals, at_sea)
         placed: dict[str, int] = {}
         for _, _, types in plan:
             for t in types:
@@ -197,7 +203,10 @@ class Purchasing:
 
     def _danger(self, game, territory: str) -> int:
         """Enemy attack strength next to a territory (a rough threat measure)."""
-        return sum(self._threat(game, n) for n in game.board.neighbours(territory, "all"))
+        total = 0
+        for n in game.board.neighbours(territory, "all"):  # (a loop: a generator costs a call per space)
+            total += self._threat(game, n)
+        return total
 
     def _threat(self, game, space: str) -> int:
         """The enemy attack strength in `space`, worked out once per decision (a decision's
