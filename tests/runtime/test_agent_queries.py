@@ -8,7 +8,7 @@ import pytest
 from game_fixtures import make_game, run_phases
 from ruleslang.runtime.agents.attack_planning import AttackPlanning
 from ruleslang.runtime.agents.heuristic import HeuristicAgent
-from ruleslang.runtime.agents.shipping import front_distances
+from ruleslang.runtime.agents.shipping import Shipping
 from ruleslang.runtime.kit.movement import MovementEngine
 
 HB = "Holland Belgium"
@@ -110,7 +110,7 @@ def test_the_kept_land_steps_follow_a_change_of_control():
     held = next(t for t in game.board.neighbours(near, "land") if first._front.get(t) == 0)
     game.state.set_control(held, "Germans")
     again = agent._shipping(game)
-    assert again._front is not first._front and again._front == front_distances(game, "Germans")
+    assert again._front is not first._front and again._front == _plain_front(game, "Germans")
     assert again._front.get(held) != 0
     # a change of hands within the player's side leaves the enemy's territories as they were: kept
     ally = next(p for p in game.board.players() if p != "Germans" and game.allied(p, "Germans"))
@@ -191,3 +191,27 @@ def test_a_combat_plan_asks_each_target_once_and_its_answer_holds(monkeypatch):
     monkeypatch.setattr(AttackPlanning, "_combat_plan", plan)
     _heuristic_game(3)
     assert seen["plans"] > 5 and seen["spaces"] > 100, seen
+
+
+def test_a_shippings_kept_transport_settings_are_the_units_own(monkeypatch):
+    """`Shipping` keeps each unit kind's transport capacity and cargo cost for its decision: on
+    every call of a heuristic game the kept answer equals the kit's for that very unit, and most
+    answers were kept."""
+    seen = {"calls": 0, "kept": 0}
+    kept_capacity, kept_cost = Shipping.capacity, Shipping.cargo_cost
+
+    def compared(kept, facts_of, memo_of):
+        def ask(self, unit):
+            was = (unit.type, unit.owner) in memo_of(self)
+            answer = kept(self, unit)
+            assert answer == facts_of(self.facts)(unit), unit
+            seen["calls"] += 1
+            seen["kept"] += was
+            return answer
+        return ask
+    monkeypatch.setattr(Shipping, "capacity", compared(kept_capacity, lambda f: f.transport_capacity,
+                                                       lambda s: s._capacities))
+    monkeypatch.setattr(Shipping, "cargo_cost", compared(kept_cost, lambda f: f.transport_cost,
+                                                         lambda s: s._cargo_costs))
+    _heuristic_game(2)
+    assert seen["calls"] > 200 and seen["kept"] > seen["calls"] // 2, seen

@@ -94,14 +94,16 @@ def _trials(a_vals: tuple, d_vals: tuple, getrandbits) -> int:
     """In how many of SIM_TRIALS battles of any units the attackers win."""
     wins = 0
     for _ in range(SIM_TRIALS):
-        a = [[v, c, h] for v, c, h in a_vals]
-        dd = [[v, c, h] for v, c, h in d_vals]
+        a = list(map(list, a_vals))  # (copied in C: a copy per trial)
+        dd = list(map(list, d_vals))
         a_ordered = d_ordered = False  # whether a side is in casualty order (`take`)
         for _round in range(ROUNDS):
             a_hits = hits(getrandbits, a)
             d_hits = hits(getrandbits, dd)
-            d_ordered = take(dd, a_hits, d_ordered)
-            a_ordered = take(a, d_hits, a_ordered)
+            if a_hits:  # (`take` of no hits changes nothing)
+                d_ordered = take(dd, a_hits, d_ordered)
+            if d_hits:
+                a_ordered = take(a, d_hits, a_ordered)
             if not a or not dd:
                 break
         if not dd and a:

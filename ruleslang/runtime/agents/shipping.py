@@ -29,6 +29,11 @@ class Shipping:
         self.board = game.board
         self._control = game.state.control  # who holds each territory (read straight, in loops)
         self.facts = game.unit_rules()
+        # a unit's transport settings by (type, owner), as the settings keep them for the phase
+        # (`ProcedureConfig.unit_fn`); a `Shipping` lives for one decision: the plans ask them of
+        # every unit of the player, more than once
+        self._capacities: dict[tuple[str, str], int] = {}
+        self._cargo_costs: dict[tuple[str, str], int] = {}
         self._front = front if front is not None else front_distances(game, player)
         # the allies' units the engine lets the player move as its own this phase (the move
         # setting `commands`): they are shipped, and ship others, as the player's own
@@ -39,10 +44,18 @@ class Shipping:
     # ---------------------------------------------------------------- facts
 
     def capacity(self, unit) -> int:
-        return self.facts.transport_capacity(unit)
+        key = (unit.type, unit.owner)
+        found = self._capacities.get(key)
+        if found is None:
+            found = self._capacities[key] = self.facts.transport_capacity(unit)
+        return found
 
     def cargo_cost(self, unit) -> int:
-        return self.facts.transport_cost(unit)
+        key = (unit.type, unit.owner)
+        found = self._cargo_costs.get(key)
+        if found is None:
+            found = self._cargo_costs[key] = self.facts.transport_cost(unit)
+        return found
 
     def _enemy(self, owner: str | None) -> bool:
         return owner is not None and not self.game.allied(owner, self.player)
