@@ -215,3 +215,21 @@ def test_a_shippings_kept_transport_settings_are_the_units_own(monkeypatch):
                                                          lambda s: s._cargo_costs))
     _heuristic_game(2)
     assert seen["calls"] > 200 and seen["kept"] > seen["calls"] // 2, seen
+
+
+def test_a_combatants_kept_cost_and_hit_points_are_the_units_own(monkeypatch):
+    """`_combatant` asks a unit kind's cost and hit points once a decision: on every call of a
+    heuristic game they equal the kit's for that very unit, and most were kept."""
+    seen = {"calls": 0, "kept": 0}
+    kept = HeuristicAgent._combatant
+
+    def compared(self, game, unit, side):
+        was = (unit.type, unit.owner) in self._kinds
+        answer = kept(self, game, unit, side)
+        assert answer[1:] == (game.unit_cost(unit), max(1, game.hit_points(unit))), unit.type
+        seen["calls"] += 1
+        seen["kept"] += was
+        return answer
+    monkeypatch.setattr(HeuristicAgent, "_combatant", compared)
+    _heuristic_game(2)
+    assert seen["calls"] > 500 and seen["kept"] > seen["calls"] // 2, seen

@@ -108,6 +108,7 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         self._deltas: dict[str, float] = {}  # space -> _score_delta, for the plan being made
         self._score_now: tuple | None = None  # (state, its version, side, score): `_what_if_taken`'s "before"
         self._combatants: dict[tuple, tuple] = {}  # (unit id, type, owner, side) -> _combatant, this decision
+        self._kinds: dict[tuple, tuple] = {}  # (type, owner) -> (cost, hit points): `_combatant`, this decision
         self._worth: dict[str, int] = {}  # space -> _territory_value, this decision
         self._threats: dict | None = None  # space -> the enemy attack strength there (`_threat`), this decision
         self._origins: dict[int, str] = {}  # air unit id -> where it stood when this turn's combat move was planned
@@ -126,6 +127,7 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
 
     def decide(self, decision: Decision, game):
         self._combatants = {}
+        self._kinds = {}
         self._worth = {}
         self._threats = None
         if self.battle_odds is not None:
@@ -155,7 +157,13 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         if found is None:
             advice = game.compiled.advice("firepower")
             fire = advice.fn(game.ctx, game.ctx.unit_value(unit), side) if advice is not None else 0
-            found = self._combatants[key] = (fire, game.unit_cost(unit), max(1, game.hit_points(unit)))
+            # the cost and hit points are settings the kit keeps by type and owner for the phase
+            # (`ProcedureConfig.unit_fn`, `type_fn`): asked once a kind in a decision
+            kind = (unit.type, unit.owner)
+            worth = self._kinds.get(kind)
+            if worth is None:
+                worth = self._kinds[kind] = (game.unit_cost(unit), max(1, game.hit_points(unit)))
+            found = self._combatants[key] = (fire, *worth)
         return found
 
     def _territory_value(self, game, space: str) -> int:
