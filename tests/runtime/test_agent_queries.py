@@ -233,3 +233,21 @@ def test_a_combatants_kept_cost_and_hit_points_are_the_units_own(monkeypatch):
     monkeypatch.setattr(HeuristicAgent, "_combatant", compared)
     _heuristic_game(2)
     assert seen["calls"] > 500 and seen["kept"] > seen["calls"] // 2, seen
+
+
+def test_a_kept_domain_is_the_units_own(monkeypatch):
+    """`_domain` asks a unit kind's movement domain once a decision: on every call of a heuristic
+    game it equals the kit's for that very unit, and most were kept."""
+    seen = {"calls": 0, "kept": 0}
+    kept = HeuristicAgent._domain
+
+    def compared(self, game, unit):
+        was = (unit.type, unit.owner) in self._domains
+        answer = kept(self, game, unit)
+        assert answer == game.domain(unit), unit.type
+        seen["calls"] += 1
+        seen["kept"] += was
+        return answer
+    monkeypatch.setattr(HeuristicAgent, "_domain", compared)
+    _heuristic_game(2)
+    assert seen["calls"] > 500 and seen["kept"] > seen["calls"] // 2, seen

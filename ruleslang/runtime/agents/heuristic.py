@@ -109,6 +109,7 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         self._score_now: tuple | None = None  # (state, its version, side, score): `_what_if_taken`'s "before"
         self._combatants: dict[tuple, tuple] = {}  # (unit id, type, owner, side) -> _combatant, this decision
         self._kinds: dict[tuple, tuple] = {}  # (type, owner) -> (cost, hit points): `_combatant`, this decision
+        self._domains: dict[tuple, str] = {}  # (type, owner) -> `_domain`, this decision
         self._worth: dict[str, int] = {}  # space -> _territory_value, this decision
         self._threats: dict | None = None  # space -> the enemy attack strength there (`_threat`), this decision
         self._origins: dict[int, str] = {}  # air unit id -> where it stood when this turn's combat move was planned
@@ -128,6 +129,7 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
     def decide(self, decision: Decision, game):
         self._combatants = {}
         self._kinds = {}
+        self._domains = {}
         self._worth = {}
         self._threats = None
         if self.battle_odds is not None:
@@ -137,7 +139,14 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
     # ------------------------------------------------------------------ unit facts
 
     def _domain(self, game, unit) -> str:
-        return game.domain(unit)
+        """The unit's movement domain: a setting the kit keeps by type and owner for the phase
+        (`ProcedureConfig.unit_fn`), asked once a kind in a decision (the plans ask it of every
+        candidate of every target)."""
+        kind = (unit.type, unit.owner)
+        found = self._domains.get(kind)
+        if found is None:
+            found = self._domains[kind] = game.domain(unit)
+        return found
 
     def _fire(self, game, unit, side: str) -> int:
         """The value `unit` fires at on `side` ("attacker" or "defender") of a battle: the
