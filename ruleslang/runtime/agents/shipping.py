@@ -40,6 +40,7 @@ class Shipping:
         if commanded is None:
             commanded = frozenset(engine.commanded_units()) if engine is not None else frozenset()
         self._commanded = commanded
+        self._mine: tuple | None = None  # (the board's list of units, its length, `_mine_units`)
 
     # ---------------------------------------------------------------- facts
 
@@ -65,9 +66,14 @@ class Shipping:
 
     def _mine_units(self) -> list:
         """The units the player moves this phase, its own and the allies' it commands, in the
-        board's order (one pass: the plans ask over every unit)."""
-        player, commanded = self.player, self._commanded
-        return [u for u in self.game.state.units if u.owner == player or u.id in commanded]
+        board's order (one pass: the plans ask over every unit; found once, as a `Shipping` lives
+        for one decision, while the board's units stand)."""
+        units = self.game.state.units
+        kept = self._mine
+        if kept is None or kept[0] is not units or kept[1] != len(units):
+            player, commanded = self.player, self._commanded
+            kept = self._mine = (units, len(units), [u for u in units if u.owner == player or u.id in commanded])
+        return kept[2]
 
     def transports(self) -> list:
         return [u for u in self._mine_units() if self.capacity(u) > 0]
