@@ -193,44 +193,48 @@ def test_a_combat_plan_asks_each_target_once_and_its_answer_holds(monkeypatch):
     assert seen["plans"] > 5 and seen["spaces"] > 100, seen
 
 
+def _kept_by_kind(monkeypatch, cls, name: str, memo, check, *, unit_at: int) -> dict:
+    """Wrap `cls.name` (a unit is its argument `unit_at`, after self): each answer is given to
+    `check(self, args, answer)`; counts the calls and those whose unit kind (type, owner) the
+    memo `memo(self)` held before the call."""
+    seen = {"calls": 0, "kept": 0}
+    kept = getattr(cls, name)
+
+    def ask(self, *args):
+        unit = args[unit_at]
+        was = (unit.type, unit.owner) in memo(self)
+        answer = kept(self, *args)
+        check(self, args, answer)
+        seen["calls"] += 1
+        seen["kept"] += was
+        return answer
+    monkeypatch.setattr(cls, name, ask)
+    return seen
+
+
 def test_a_shippings_kept_transport_settings_are_the_units_own(monkeypatch):
     """`Shipping` keeps each unit kind's transport capacity and cargo cost for its decision: on
     every call of a heuristic game the kept answer equals the kit's for that very unit, and most
     answers were kept."""
-    seen = {"calls": 0, "kept": 0}
-    kept_capacity, kept_cost = Shipping.capacity, Shipping.cargo_cost
+    def same_capacity(self, args, answer):
+        assert answer == self.facts.transport_capacity(args[0]), args[0].type
 
-    def compared(kept, facts_of, memo_of):
-        def ask(self, unit):
-            was = (unit.type, unit.owner) in memo_of(self)
-            answer = kept(self, unit)
-            assert answer == facts_of(self.facts)(unit), unit
-            seen["calls"] += 1
-            seen["kept"] += was
-            return answer
-        return ask
-    monkeypatch.setattr(Shipping, "capacity", compared(kept_capacity, lambda f: f.transport_capacity,
-                                                       lambda s: s._capacities))
-    monkeypatch.setattr(Shipping, "cargo_cost", compared(kept_cost, lambda f: f.transport_cost,
-                                                         lambda s: s._cargo_costs))
+    def same_cost(self, args, answer):
+        assert answer == self.facts.transport_cost(args[0]), args[0].type
+    capacity = _kept_by_kind(monkeypatch, Shipping, "capacity", lambda s: s._capacities, same_capacity, unit_at=0)
+    cost = _kept_by_kind(monkeypatch, Shipping, "cargo_cost", lambda s: s._cargo_costs, same_cost, unit_at=0)
     _heuristic_game(2)
-    assert seen["calls"] > 200 and seen["kept"] > seen["calls"] // 2, seen
+    for seen in (capacity, cost):
+        assert seen["calls"] > 100 and seen["kept"] > seen["calls"] // 2, (capacity, cost)
 
 
 def test_a_combatants_kept_cost_and_hit_points_are_the_units_own(monkeypatch):
     """`_combatant` asks a unit kind's cost and hit points once a decision: on every call of a
     heuristic game they equal the kit's for that very unit, and most were kept."""
-    seen = {"calls": 0, "kept": 0}
-    kept = HeuristicAgent._combatant
-
-    def compared(self, game, unit, side):
-        was = (unit.type, unit.owner) in self._kinds
-        answer = kept(self, game, unit, side)
+    def same(self, args, answer):
+        game, unit, _ = args
         assert answer[1:] == (game.unit_cost(unit), max(1, game.hit_points(unit))), unit.type
-        seen["calls"] += 1
-        seen["kept"] += was
-        return answer
-    monkeypatch.setattr(HeuristicAgent, "_combatant", compared)
+    seen = _kept_by_kind(monkeypatch, HeuristicAgent, "_combatant", lambda a: a._kinds, same, unit_at=1)
     _heuristic_game(2)
     assert seen["calls"] > 500 and seen["kept"] > seen["calls"] // 2, seen
 
@@ -238,16 +242,9 @@ def test_a_combatants_kept_cost_and_hit_points_are_the_units_own(monkeypatch):
 def test_a_kept_domain_is_the_units_own(monkeypatch):
     """`_domain` asks a unit kind's movement domain once a decision: on every call of a heuristic
     game it equals the kit's for that very unit, and most were kept."""
-    seen = {"calls": 0, "kept": 0}
-    kept = HeuristicAgent._domain
-
-    def compared(self, game, unit):
-        was = (unit.type, unit.owner) in self._domains
-        answer = kept(self, game, unit)
+    def same(self, args, answer):
+        game, unit = args
         assert answer == game.domain(unit), unit.type
-        seen["calls"] += 1
-        seen["kept"] += was
-        return answer
-    monkeypatch.setattr(HeuristicAgent, "_domain", compared)
+    seen = _kept_by_kind(monkeypatch, HeuristicAgent, "_domain", lambda a: a._domains, same, unit_at=1)
     _heuristic_game(2)
     assert seen["calls"] > 500 and seen["kept"] > seen["calls"] // 2, seen
