@@ -186,8 +186,9 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
 
     def _shipping(self, game, engine=None) -> Shipping:
         """The player's `Shipping` (for a plan of this phase with `engine`, or a purchase's
-        questions without), its land steps to the fighting worked out once per board version (a
-        purchase and the plans of a phase ask them more than once on the same board)."""
+        questions without), its land steps to the fighting kept while the territories the enemy
+        holds stand (a purchase and the plans of a turn ask them on boards that differ only in
+        where units stand)."""
         state = game.state
         kept = self._front_kept
         if kept is None or kept[0] is not state or kept[1] != state.version:
@@ -448,10 +449,7 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         old = state.control.get(space)
         version = state.version
         state.control[space] = self.player
-        # counted as `set_control` counts a change of control: a version, no unit moved (the
-        # board's index of units by space stands)
         state.version += 1
-        state.places_kept += 1
         try:
             after = fn(game.ctx, side)
         finally:
@@ -460,7 +458,6 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
             else:  # a space no one held goes back to having no entry (logs list control as it was)
                 del state.control[space]
             state.version += 1
-            state.places_kept += 1
         # the board is as it was: the phase's movement engine keeps what it worked out (its
         # reaches, landings, movable units), which a new version would have it work out again
         engine = self._engine
