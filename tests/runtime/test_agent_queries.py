@@ -8,7 +8,7 @@ import pytest
 from game_fixtures import make_game, run_phases
 from ruleslang.runtime.agents.attack_planning import AttackPlanning
 from ruleslang.runtime.agents.heuristic import HeuristicAgent
-from ruleslang.runtime.agents.shipping import front_distances
+from ruleslang.runtime.agents.shipping import Shipping
 from ruleslang.runtime.kit.movement import MovementEngine
 
 HB = "Holland Belgium"
@@ -59,25 +59,45 @@ def test_a_units_raids_are_its_bomb_moves(case, monkeypatch):
         assert asked["escorts"] == 1, asked
 
 
+def _plain_front(game, player: str) -> dict[str, int]:
+    """The land steps to the enemy's territories as the board's own queries give them (a
+    search asking `controller` and `neighbours` of the board, as `front_distances` did)."""
+    board = game.board
+    enemy = [t for t in board.spaces("land")
+             if (holder := board.controller(t)) is not None and not game.allied(holder, player)]
+    found = {t: 0 for t in enemy}
+    queue = list(enemy)
+    while queue:
+        here = queue.pop(0)
+        for there in board.neighbours(here, "land"):
+            if there not in found:
+                found[there] = found[here] + 1
+                queue.append(there)
+    return found
+
+
 def test_the_kept_land_steps_to_the_fighting_are_those_of_the_board(monkeypatch):
-    """The heuristic's `Shipping` reads the land steps to the fighting kept for the board's
-    version (`_shipping`): on every call of heuristic games they equal a search on the board as
-    it stands, and the commanded units the engine's; some calls reuse the kept steps."""
-    seen = {"calls": 0, "reused": 0}
+    """The heuristic's `Shipping` reads the land steps to the fighting kept while the territories
+    the enemy holds stand (`_shipping`): on every call of heuristic games they equal a search on
+    the board as it stands, and the commanded units the engine's; some calls reuse the kept
+    steps on the same board, some on a later board (units moved, or a territory changed hands
+    within a side)."""
+    seen = {"calls": 0, "reused": 0, "later": 0}
     kept = HeuristicAgent._shipping
 
     def compared(self, game, engine=None):
         before = self._front_kept
         shipping = kept(self, game, engine)
-        assert shipping._front == front_distances(game, self.player)
+        assert shipping._front == _plain_front(game, self.player)
         if engine is not None:
             assert shipping._commanded == frozenset(engine.commanded_units())
         seen["calls"] += 1
         seen["reused"] += before is self._front_kept
+        seen["later"] += before is not None and before is not self._front_kept and before[4] is self._front_kept[4]
         return shipping
     monkeypatch.setattr(HeuristicAgent, "_shipping", compared)
     _heuristic_game(2)
-    assert seen["calls"] > 20 and seen["reused"] > 5, seen
+    assert seen["calls"] > 20 and seen["reused"] > 5 and seen["later"] > 5, seen
 
 
 def test_the_kept_land_steps_follow_a_change_of_control():
@@ -90,8 +110,39 @@ def test_the_kept_land_steps_follow_a_change_of_control():
     held = next(t for t in game.board.neighbours(near, "land") if first._front.get(t) == 0)
     game.state.set_control(held, "Germans")
     again = agent._shipping(game)
-    assert again._front is not first._front and again._front == front_distances(game, "Germans")
+    assert again._front is not first._front and again._front == _plain_front(game, "Germans")
     assert again._front.get(held) != 0
+    # a change of hands within the player's side leaves the enemy's territories as they were: kept
+    ally = next(p for p in game.board.players() if p != "Germans" and game.allied(p, "Germans"))
+    game.state.set_control(held, ally)
+    steps = agent._shipping(game)._front
+    game.state.set_control(held, "Germans")
+    assert agent._shipping(game)._front is steps
+    assert steps == _plain_front(game, "Germans")
+
+
+def test_a_what_if_leaves_the_engine_its_answers(monkeypatch):
+    """A what-if of the score (`_what_if_taken`) puts the board back as it was, and the phase's
+    movement engine keeps what it worked out (`MovementEngine.restored`): on every what-if of
+    heuristic games, the engine's movable units and their destinations equal those of the same
+    engine rebuilt from the board; and the engine was kept some of the time."""
+    seen = {"what_ifs": 0, "kept": 0}
+    kept_restored = MovementEngine.restored
+
+    def compared(self, version):
+        kept_restored(self, version)
+        seen["what_ifs"] += 1
+        if self._version != self.state.version:
+            return
+        seen["kept"] += 1
+        movable = self.movable_units()
+        reach = {uid: self.destinations(uid) for uid in movable}
+        self._version = None  # rebuilt on the next query
+        assert self.movable_units() == movable
+        assert {uid: self.destinations(uid) for uid in movable} == reach
+    monkeypatch.setattr(MovementEngine, "restored", compared)
+    _heuristic_game(1)
+    assert seen["kept"] > 20, seen
 
 
 
@@ -140,3 +191,60 @@ def test_a_combat_plan_asks_each_target_once_and_its_answer_holds(monkeypatch):
     monkeypatch.setattr(AttackPlanning, "_combat_plan", plan)
     _heuristic_game(3)
     assert seen["plans"] > 5 and seen["spaces"] > 100, seen
+
+
+def _kept_by_kind(monkeypatch, cls, name: str, memo, check, *, unit_at: int) -> dict:
+    """Wrap `cls.name` (a unit is its argument `unit_at`, after self): each answer is given to
+    `check(self, args, answer)`; counts the calls and those whose unit kind (type, owner) the
+    memo `memo(self)` held before the call."""
+    seen = {"calls": 0, "kept": 0}
+    kept = getattr(cls, name)
+
+    def ask(self, *args):
+        unit = args[unit_at]
+        was = (unit.type, unit.owner) in memo(self)
+        answer = kept(self, *args)
+        check(self, args, answer)
+        seen["calls"] += 1
+        seen["kept"] += was
+        return answer
+    monkeypatch.setattr(cls, name, ask)
+    return seen
+
+
+def test_a_shippings_kept_transport_settings_are_the_units_own(monkeypatch):
+    """`Shipping` keeps each unit kind's transport capacity and cargo cost for its decision: on
+    every call of a heuristic game the kept answer equals the kit's for that very unit, and most
+    answers were kept."""
+    def same_capacity(self, args, answer):
+        assert answer == self.facts.transport_capacity(args[0]), args[0].type
+
+    def same_cost(self, args, answer):
+        assert answer == self.facts.transport_cost(args[0]), args[0].type
+    capacity = _kept_by_kind(monkeypatch, Shipping, "capacity", lambda s: s._capacities, same_capacity, unit_at=0)
+    cost = _kept_by_kind(monkeypatch, Shipping, "cargo_cost", lambda s: s._cargo_costs, same_cost, unit_at=0)
+    _heuristic_game(2)
+    for seen in (capacity, cost):
+        assert seen["calls"] > 100 and seen["kept"] > seen["calls"] // 2, (capacity, cost)
+
+
+def test_a_combatants_kept_cost_and_hit_points_are_the_units_own(monkeypatch):
+    """`_combatant` asks a unit kind's cost and hit points once a decision: on every call of a
+    heuristic game they equal the kit's for that very unit, and most were kept."""
+    def same(self, args, answer):
+        game, unit, _ = args
+        assert answer[1:] == (game.unit_cost(unit), max(1, game.hit_points(unit))), unit.type
+    seen = _kept_by_kind(monkeypatch, HeuristicAgent, "_combatant", lambda a: a._kinds, same, unit_at=1)
+    _heuristic_game(2)
+    assert seen["calls"] > 500 and seen["kept"] > seen["calls"] // 2, seen
+
+
+def test_a_kept_domain_is_the_units_own(monkeypatch):
+    """`_domain` asks a unit kind's movement domain once a decision: on every call of a heuristic
+    game it equals the kit's for that very unit, and most were kept."""
+    def same(self, args, answer):
+        game, unit = args
+        assert answer == game.domain(unit), unit.type
+    seen = _kept_by_kind(monkeypatch, HeuristicAgent, "_domain", lambda a: a._domains, same, unit_at=1)
+    _heuristic_game(2)
+    assert seen["calls"] > 500 and seen["kept"] > seen["calls"] // 2, seen

@@ -82,7 +82,7 @@ class AttackPlanning:
         board = game.board
         if not board.is_land(space):
             return False
-        controller = board.controller(space)
+        controller = game.state.control.get(space)
         if controller is None:
             return self._value(game, space) > 0
         return not game.allied(controller, self.player)

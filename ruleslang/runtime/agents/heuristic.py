@@ -60,7 +60,7 @@ from ruleslang.runtime.agents.battle_odds import BattleOdds, Belligerents
 from ruleslang.runtime.agents.lookahead import MARGIN, Lookahead, candidates, follow
 from ruleslang.runtime.agents.purchasing import Purchasing, Sample
 from ruleslang.runtime.agents.quick_battle import SIM_TRIALS, simulate
-from ruleslang.runtime.agents.shipping import Shipping, front_distances
+from ruleslang.runtime.agents.shipping import Shipping, enemy_held, front_distances
 from ruleslang.runtime.kit.casualties import casualty_order, cheapest_rank, enemy_casualty_order
 from ruleslang.runtime.kit.movement import Move
 
@@ -108,6 +108,8 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         self._deltas: dict[str, float] = {}  # space -> _score_delta, for the plan being made
         self._score_now: tuple | None = None  # (state, its version, side, score): `_what_if_taken`'s "before"
         self._combatants: dict[tuple, tuple] = {}  # (unit id, type, owner, side) -> _combatant, this decision
+        self._kinds: dict[tuple, tuple] = {}  # (type, owner) -> (cost, hit points): `_combatant`, this decision
+        self._domains: dict[tuple, str] = {}  # (type, owner) -> `_domain`, this decision
         self._worth: dict[str, int] = {}  # space -> _territory_value, this decision
         self._threats: dict | None = None  # space -> the enemy attack strength there (`_threat`), this decision
         self._origins: dict[int, str] = {}  # air unit id -> where it stood when this turn's combat move was planned
@@ -117,7 +119,8 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         self._belligerents = Belligerents()  # who fights whom in a battle (`_enemies`)
         self._commanded: frozenset[int] = frozenset()  # the allies' units the player commands, this phase
         self._constraints = None  # the rules' constraints on a move, this phase (`_may`)
-        self._front_kept: tuple | None = None  # (board, its version, front_distances): `_shipping`
+        self._engine = None  # the movement engine of the move phase being planned (`_what_if_taken`)
+        self._front_kept: tuple | None = None  # (board, version, map, enemy_held, front_distances): `_shipping`
 
     def joined(self, game) -> None:
         if self.lookahead is not None:
@@ -125,6 +128,8 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
 
     def decide(self, decision: Decision, game):
         self._combatants = {}
+        self._kinds = {}
+        self._domains = {}
         self._worth = {}
         self._threats = None
         if self.battle_odds is not None:
@@ -134,7 +139,14 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
     # ------------------------------------------------------------------ unit facts
 
     def _domain(self, game, unit) -> str:
-        return game.domain(unit)
+        """The unit's movement domain: a setting the kit keeps by type and owner for the phase
+        (`ProcedureConfig.unit_fn`), asked once a kind in a decision (the plans ask it of every
+        candidate of every target)."""
+        kind = (unit.type, unit.owner)
+        found = self._domains.get(kind)
+        if found is None:
+            found = self._domains[kind] = game.domain(unit)
+        return found
 
     def _fire(self, game, unit, side: str) -> int:
         """The value `unit` fires at on `side` ("attacker" or "defender") of a battle: the
@@ -154,7 +166,13 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         if found is None:
             advice = game.compiled.advice("firepower")
             fire = advice.fn(game.ctx, game.ctx.unit_value(unit), side) if advice is not None else 0
-            found = self._combatants[key] = (fire, game.unit_cost(unit), max(1, game.hit_points(unit)))
+            # the cost and hit points are settings the kit keeps by type and owner for the phase
+            # (`ProcedureConfig.unit_fn`, `type_fn`): asked once a kind in a decision
+            kind = (unit.type, unit.owner)
+            worth = self._kinds.get(kind)
+            if worth is None:
+                worth = self._kinds[kind] = (game.unit_cost(unit), max(1, game.hit_points(unit)))
+            found = self._combatants[key] = (fire, *worth)
         return found
 
     def _territory_value(self, game, space: str) -> int:
@@ -168,15 +186,23 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
 
     def _shipping(self, game, engine=None) -> Shipping:
         """The player's `Shipping` (for a plan of this phase with `engine`, or a purchase's
-        questions without), its land steps to the fighting worked out once per board version (a
-        purchase and the plans of a phase ask them more than once on the same board)."""
+        questions without), its land steps to the fighting kept while the territories the enemy
+        holds stand (a purchase and the plans of a turn ask them on boards that differ only in
+        where units stand)."""
         state = game.state
         kept = self._front_kept
         if kept is None or kept[0] is not state or kept[1] != state.version:
-            kept = self._front_kept = (state, state.version, front_distances(game, self.player))
+            # the steps read the map and the territories the enemy holds: kept while those stand
+            # (most changes of the board move units, or change hands among one side's powers)
+            enemy = enemy_held(game, self.player)
+            if kept is not None and kept[2] is state.map and kept[3] == enemy:
+                kept = self._front_kept = (state, state.version, state.map, enemy, kept[4])
+            else:
+                kept = self._front_kept = (state, state.version, state.map, enemy,
+                                           front_distances(game, self.player, enemy))
         if engine is None:
-            return Shipping(game, self.player, front=kept[2])
-        return Shipping(game, self.player, engine, self._may, front=kept[2], commanded=self._commanded)
+            return Shipping(game, self.player, front=kept[4])
+        return Shipping(game, self.player, engine, self._may, front=kept[4], commanded=self._commanded)
 
     # ------------------------------------------------------------------ choose
 
@@ -286,7 +312,7 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
     # ------------------------------------------------------------------ moves
 
     def _move(self, d: Decision, game):
-        engine = d.context["engine"]
+        engine = self._engine = d.context["engine"]
         kind = d.context["kind"]
         key = (game.state.round, kind, self.player)
         if self._plan_key != key:
@@ -421,6 +447,7 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
             before = fn(game.ctx, side)
         held = space in state.control
         old = state.control.get(space)
+        version = state.version
         state.control[space] = self.player
         state.version += 1
         try:
@@ -431,6 +458,11 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
             else:  # a space no one held goes back to having no entry (logs list control as it was)
                 del state.control[space]
             state.version += 1
+        # the board is as it was: the phase's movement engine keeps what it worked out (its
+        # reaches, landings, movable units), which a new version would have it work out again
+        engine = self._engine
+        if engine is not None and engine.state is state:
+            engine.restored(version)
         self._score_now = (state, state.version, side, before)
         try:
             return float(after - before)
@@ -439,7 +471,8 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
 
     def _noncombat_plan(self, game, engine) -> list:
         board = game.board
-        own = [t for t in board.spaces("land") if board.controller(t) == self.player]
+        control = game.state.control  # (read straight: the names are the board's own)
+        own = [t for t in board.spaces("land") if control.get(t) == self.player]
         threatened = sorted(own, key=lambda t: (-self._danger(game, t) - 3 * self._value(game, t), game.space_order(t)))
         fronts = self._fronts = threatened[:4]
         self._steps = {}
@@ -479,10 +512,12 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
             if found is not None:
                 return found
         best = 99
-        for f in fronts:
-            d = game.board.distance(space, f, by="land") if game.board.is_land(space) else None
-            if d is not None and d < best:
-                best = d
+        if game.board.is_land(space):
+            from_space = game.board.graph.distances(space, "land")  # the map's land steps from it
+            for f in fronts:
+                d = from_space.get(f)
+                if d is not None and d < best:
+                    best = d
         if kept:
             self._steps[space] = best
         return best

@@ -91,11 +91,18 @@ class Purchasing:
             refusals = _asked_once(refusals)
         board = game.board
         facts = game.unit_rules()
-        candidates = [t for t in board.spaces("land") if board.controller(t) == self.player]
+        control = game.state.control
+        candidates = [t for t in board.spaces("land") if control.get(t) == self.player]
         units = sorted((t for t, n in bought.items() for _ in range(n * lots.get(t, 1))),
                        key=lambda t: (-costs[t] / lots.get(t, 1), t))
-        plan = pack(board, candidates, units, refusals,
-                    lambda t: facts.domain(Sample(t, self.player)) == "sea")
+        sea: dict[str, bool] = {}  # type -> placed at sea: `pack` asks it of every unit at every territory
+
+        def at_sea(t: str) -> bool:
+            found = sea.get(t)
+            if found is None:
+                found = sea[t] = facts.domain(Sample(t, self.player)) == "sea"
+            return found
+        plan = pack(board, candidates, units, refusals, at_sea)
         placed: dict[str, int] = {}
         for _, _, types in plan:
             for t in types:
@@ -119,8 +126,9 @@ class Purchasing:
         fronts = [shipping.front_distance(s) for s in factories]
         nearest_front = min((f for f in fronts if f is not None), default=None)
         sites = []
+        control, built = game.state.control, game.state.factories
         for site in board.spaces("land"):
-            if board.controller(site) != self.player or site in game.state.factories:
+            if control.get(site) != self.player or site in built:
                 continue
             front = shipping.front_distance(site)
             if front is None or (nearest_front is not None and front > nearest_front - FACTORY_GAIN):
@@ -129,8 +137,8 @@ class Purchasing:
             worth = self._territory_value(game, site)
             if worth * FACTORY_PAYBACK < cost or money - cost < cost:
                 continue
-            steps = [board.distance(site, f, by="land") for f in side_factories]
-            if any(n is not None and n < FACTORY_SPACING for n in steps):
+            from_site = board.graph.distances(site, "land")  # the map's land steps from it
+            if any(n is not None and n < FACTORY_SPACING for n in map(from_site.get, side_factories)):
                 continue
             sites.append(site)
         for site in sorted(sites, key=lambda t: (-self._territory_value(game, t), game.space_order(t))):
@@ -195,7 +203,10 @@ class Purchasing:
 
     def _danger(self, game, territory: str) -> int:
         """Enemy attack strength next to a territory (a rough threat measure)."""
-        return sum(self._threat(game, n) for n in game.board.neighbours(territory, "all"))
+        total = 0
+        for n in game.board.neighbours(territory, "all"):  # (a loop: a generator costs a call per space)
+            total += self._threat(game, n)
+        return total
 
     def _threat(self, game, space: str) -> int:
         """The enemy attack strength in `space`, worked out once per decision (a decision's

@@ -27,21 +27,36 @@ class Shipping:
         self.game, self.engine, self.player = game, engine, player
         self.may = may if may is not None else (lambda move: True)
         self.board = game.board
+        self._control = game.state.control  # who holds each territory (read straight, in loops)
         self.facts = game.unit_rules()
+        # a unit's transport settings by (type, owner), as the settings keep them for the phase
+        # (`ProcedureConfig.unit_fn`); a `Shipping` lives for one decision: the plans ask them of
+        # every unit of the player, more than once
+        self._capacities: dict[tuple[str, str], int] = {}
+        self._cargo_costs: dict[tuple[str, str], int] = {}
         self._front = front if front is not None else front_distances(game, player)
         # the allies' units the engine lets the player move as its own this phase (the move
         # setting `commands`): they are shipped, and ship others, as the player's own
         if commanded is None:
             commanded = frozenset(engine.commanded_units()) if engine is not None else frozenset()
         self._commanded = commanded
+        self._mine: tuple | None = None  # (the board's list of units, its length, `_mine_units`)
 
     # ---------------------------------------------------------------- facts
 
     def capacity(self, unit) -> int:
-        return self.facts.transport_capacity(unit)
+        key = (unit.type, unit.owner)
+        found = self._capacities.get(key)
+        if found is None:
+            found = self._capacities[key] = self.facts.transport_capacity(unit)
+        return found
 
     def cargo_cost(self, unit) -> int:
-        return self.facts.transport_cost(unit)
+        key = (unit.type, unit.owner)
+        found = self._cargo_costs.get(key)
+        if found is None:
+            found = self._cargo_costs[key] = self.facts.transport_cost(unit)
+        return found
 
     def _enemy(self, owner: str | None) -> bool:
         return owner is not None and not self.game.allied(owner, self.player)
@@ -51,9 +66,14 @@ class Shipping:
 
     def _mine_units(self) -> list:
         """The units the player moves this phase, its own and the allies' it commands, in the
-        board's order (one pass: the plans ask over every unit)."""
-        player, commanded = self.player, self._commanded
-        return [u for u in self.game.state.units if u.owner == player or u.id in commanded]
+        board's order (one pass: the plans ask over every unit; found once, as a `Shipping` lives
+        for one decision, while the board's units stand)."""
+        units = self.game.state.units
+        kept = self._mine
+        if kept is None or kept[0] is not units or kept[1] != len(units):
+            player, commanded = self.player, self._commanded
+            kept = self._mine = (units, len(units), [u for u in units if u.owner == player or u.id in commanded])
+        return kept[2]
 
     def transports(self) -> list:
         return [u for u in self._mine_units() if self.capacity(u) > 0]
@@ -145,7 +165,7 @@ class Shipping:
                 continue
             for territory in self.board.neighbours(zone, "land"):
                 distance = self.front_distance(territory)
-                holder = self.board.controller(territory)
+                holder = self._control.get(territory)
                 if distance is None or holder is None or self._enemy(holder) or not self._enemy_free(territory):
                     continue
                 key = (distance, len(path), self.game.space_order(territory))
@@ -157,7 +177,7 @@ class Shipping:
         """Sea zones bordering a friendly territory from which the fighting can be reached by land."""
         out = set()
         for territory in self.board.spaces("land"):
-            holder = self.board.controller(territory)
+            holder = self._control.get(territory)
             if self.front_distance(territory) is not None and holder is not None and not self._enemy(holder):
                 out.update(self.board.neighbours(territory, "sea"))
         return out
@@ -165,8 +185,10 @@ class Shipping:
     def _toward(self, reach: dict[str, tuple[str, ...]], targets: set[str]) -> str | None:
         """The reachable zone from which the nearest of `targets` is fewest sea steps away."""
         best, best_key = None, None
+        distances = self.board.graph.distances  # the map's sea steps from a zone, worked out once a zone
         for zone in reach:
-            steps = [d for t in targets if (d := self.board.distance(zone, t, by="sea")) is not None]
+            from_zone = distances(zone, "sea")
+            steps = [d for t in targets if (d := from_zone.get(t)) is not None]
             if steps:
                 key = (min(steps), self.game.space_order(zone))
                 if best_key is None or key < best_key:
@@ -212,7 +234,7 @@ class Shipping:
                 if not self._enemy_free(zone):
                     continue
                 for territory in self.board.neighbours(zone, "land"):
-                    if self._enemy(self.board.controller(territory)) \
+                    if self._enemy(self._control.get(territory)) \
                             and all(self.may(Move((uid,), (zone, territory), "unload", transport.id)) for uid in cargo) \
                             and wins(units, territory, zone):
                         target = (zone, territory)
@@ -259,18 +281,38 @@ class Shipping:
         return moves
 
 
-def front_distances(game, player: str) -> dict[str, int]:
+def front_distances(game, player: str, enemy: tuple[str, ...] | None = None) -> dict[str, int]:
     """Land steps from each territory to the nearest territory `player`'s enemies hold (missing:
-    none by land), on the board as it stands."""
-    board = game.board
-    enemy = [t for t in board.spaces("land")
-             if (holder := board.controller(t)) is not None and not game.allied(holder, player)]
+    none by land), on the board as it stands (`enemy`: `enemy_held(game, player)`, when the
+    caller has it). It reads the map and the enemy-held territories alone."""
+    if enemy is None:
+        enemy = enemy_held(game, player)
+    land = game.board.map.land_neighbours  # the names are the map's own: no check of each
     found = {t: 0 for t in enemy}
     queue = deque(enemy)
     while queue:
         here = queue.popleft()
-        for there in board.neighbours(here, "land"):
+        steps = found[here] + 1
+        for there in land(here):
             if there not in found:
-                found[there] = found[here] + 1
+                found[there] = steps
                 queue.append(there)
     return found
+
+
+def enemy_held(game, player: str) -> tuple[str, ...]:
+    """The land territories `player`'s enemies hold, in the board's order (what `front_distances`
+    reads of the board: its answer stands while these do)."""
+    control = game.state.control
+    allied: dict[str, bool] = {}  # holder -> allied with the player (a few holders, many territories)
+    out = []
+    for t in game.board.spaces("land"):
+        holder = control.get(t)
+        if holder is None:
+            continue
+        friend = allied.get(holder)
+        if friend is None:
+            friend = allied[holder] = game.allied(holder, player)
+        if not friend:
+            out.append(t)
+    return tuple(out)

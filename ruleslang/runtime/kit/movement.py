@@ -179,6 +179,13 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         if self._version != self.state.version:
             self._rebuild()
 
+    def restored(self, version: int) -> None:
+        """The state is again exactly as it was at `version` (a change tried and undone, an agent's
+        what-if): what the engine kept for that version holds for the state's version now, so it
+        is not rebuilt (the agent's combat plan tries a change of control per target)."""
+        if self._version == version:
+            self._version = self.state.version
+
     def _rebuild(self) -> None:
         state = self.state
         units = state.units
