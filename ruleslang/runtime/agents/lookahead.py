@@ -53,7 +53,7 @@ from ruleslang.base.errors import EvalError
 from ruleslang.board.queries import BoardQueries
 from ruleslang.lang.eval.context import EvalContext
 from ruleslang.lang.eval.host import Host
-from ruleslang.lang.eval.statements import run_procedure
+from ruleslang.lang.eval.statements import fire, run_procedure
 from ruleslang.runtime.decisions import DONE, Agent, Decision
 
 ROLLOUTS = 3          # rollouts per answer valued
@@ -73,11 +73,13 @@ LOOKED, CHANGED, NO_START, ONE_ANSWER, DIVERGED, FAILED = (
 class PhaseMark:
     """The game as a phase starts, without its board: where the phase is, how many answers the
     game had been given, the board's version and the option values. Cheap: it is taken at most
-    phase starts (`PhaseStarts`), and a `PhaseStart` is made from it only when a look-ahead asks."""
+    phase starts (`PhaseStarts`), and a `PhaseStart` is made from it only when a look-ahead asks.
+    `point`: None at the phase's start; at the phase's resume point number `point` (counted from
+    0 in each phase: kit/battle.py's, before each battle), the game there."""
 
-    def __init__(self, game, phase: str):
+    def __init__(self, game, phase: str, point: int | None = None):
         state = game.state
-        self.phase = phase
+        self.phase, self.point = phase, point
         self.round, self.player = state.round, state.current_player
         # the board's version as the game had it (what-ifs step it too): a board made again by
         # replaying the phases is given the game's (caches compare versions)
@@ -98,12 +100,17 @@ class PhaseStart(PhaseMark):
     """The game as a phase starts: what a look-ahead's copy of the game is made from. `mark`: the
     game's own mark of this phase start, when `game` is a copy brought there by replaying the
     phases before it (`PhaseStarts.start_of`): the copy's board and dice, the game's answers count,
-    version and options."""
+    version and options; `version`: (version, quiet changes) to give its board instead of the
+    mark's. At a resume point (`mark.point`) the battles' results so far are kept too (at a
+    phase start a copy has none: those of the turn's earlier phases are not read)."""
 
-    def __init__(self, game, phase: str, mark: PhaseMark | None = None):
+    def __init__(self, game, phase: str, mark: PhaseMark | None = None, version: tuple | None = None):
         super().__init__(game, phase)
         if mark is not None:
             vars(self).update(vars(mark))
+        if version is not None:
+            self.version, self.quiet_changes = version
+        self.results = pickle.dumps(game.battle_results) if self.point is not None else None
         state = game.state
         # the units (most of the board) pickled as tuples of their fields: several times faster
         # than pickling the unit objects
@@ -142,12 +149,19 @@ class PhaseStarts:
     a `PhaseMark`. A look-ahead in such a phase has its start made then (`start_of`): a copy of
     the game from the last board kept replays the phases between with the game's answers and
     dice (what a rollout does within the phase), and is kept there. A game keeps its board at
-    about 350 phase starts and asks 3-5 look-aheads."""
+    about 350 phase starts and asks 3-5 look-aheads.
+
+    The resume points of a phase (`Game.on_resume_point`: where a runtime procedure could go on
+    from the game's state alone, kit/battle.py's before each battle) are marked too, when the
+    phase's own body runs the procedure (no step or hook between): a look-ahead in a battle
+    then replays the phase up to that battle's start once, keeps the copy there, and each
+    rollout goes on from it (`resume`) rather than playing the phase's earlier battles again."""
 
     def __init__(self):
         self.start: PhaseMark | None = None
         self.anchor: PhaseStart | None = None  # the last phase start whose board was kept
-        self.marks: list[PhaseMark] = []       # the phase starts since it, in order
+        self.marks: list[PhaseMark] = []       # the phase starts and resume points since it, in order
+        self.point = 0                         # the resume points the game's phase has passed
         # procedure id -> the settings (runtime/config.py) a copy built for a runtime procedure the
         # game had not run yet (a look-ahead early in a turn plays phases the game has not reached):
         # given to the next copies as the game's own are (`fork`), so that each copy does not
@@ -159,6 +173,7 @@ class PhaseStarts:
 
     def __call__(self, game, phase: str) -> None:
         began = time.process_time()
+        self.point = 0
         mark = PhaseMark(game, phase)
         anchor = self.anchor
         if anchor is None or (anchor.round, anchor.player) != (mark.round, mark.player) \
@@ -168,6 +183,19 @@ class PhaseStarts:
             self.boards += 1
         else:
             self.start = mark
+            self.marks.append(mark)
+            self.marked += 1
+        self.seconds += time.process_time() - began
+
+    def resume_point(self, game) -> None:
+        """`Game.on_resume_point`: marks the point when the phase's body runs the procedure itself
+        (a copy resumes the phase's body, `resume`), counts it in any case (as a copy does)."""
+        began = time.process_time()
+        point = self.point
+        self.point += 1
+        phase = game.state.phase
+        if game.ctx.running == [phase] and self.anchor is not None:
+            self.start = mark = PhaseMark(game, phase, point)
             self.marks.append(mark)
             self.marked += 1
         self.seconds += time.process_time() - began
@@ -188,32 +216,100 @@ class PhaseStarts:
     def _replayed(self, game, mark: PhaseMark) -> PhaseStart:
         """`mark`'s start, made by a copy of the game from the last board kept, the phases since
         played again with the game's answers (its dice: the copy goes on from the generator's
-        state kept there)."""
+        state kept there); at a resume point, the copy is kept as it comes to it (`_Points`)."""
         anchor = self.anchor
         replay = game.answers[anchor.answered:mark.answered]
         asked = [(e["kind"], e["player"]) for e in game.decisions[anchor.answered:mark.answered]]
         agent = _Rollout(replay, asked, None, None, "", None, {})
         copy_ = fork(game, anchor, {p: agent for p in game.agents}, self.configs)
-        phases = [anchor.phase] + [m.phase for m in self.marks[:self.marks.index(mark)]]
-        for i, phase in enumerate(phases):
-            if i:
-                copy_.state.set_phase(phase)
-            copy_.host.reset_budget()
-            copy_.ctx.running = []
-            run_procedure(copy_.ctx, phase)
-            if copy_.ctx.winner is not None:
-                raise _Diverged()
-        copy_.state.set_phase(mark.phase)
-        _keep_configs(game, copy_, self.configs)
+        points = copy_.on_resume_point = _Points(anchor, mark)
+        starts = [anchor] + [m for m in self.marks[:self.marks.index(mark)] if m.point is None]
+        try:
+            for i, start in enumerate(starts):
+                if i:
+                    copy_.state.set_phase(start.phase)
+                    points.phase_starts(copy_, start)
+                if start is starts[-1] and mark.point is not None:
+                    points.armed = True
+                copy_.host.reset_budget()
+                copy_.ctx.running = []
+                if i or start.point is None:
+                    run_procedure(copy_.ctx, start.phase)
+                else:
+                    resume(copy_.ctx, start.phase)
+                if copy_.ctx.winner is not None:
+                    raise _Diverged()
+            if mark.point is not None:
+                raise _Diverged()  # the phase ended before the point came
+            copy_.state.set_phase(mark.phase)
+            made = PhaseStart(copy_, mark.phase, mark)
+        except _Reached as reached:
+            made = reached.start
+        finally:
+            _keep_configs(game, copy_, self.configs)
         if agent.count != len(replay):
             raise _Diverged()
-        return PhaseStart(copy_, mark.phase, mark)
+        return made
+
+
+class _Reached(Exception):
+    """A copy replaying the phases came to the resume point wanted: `start` is the game there."""
+
+    def __init__(self, start: PhaseStart):
+        super().__init__()
+        self.start = start
+
+
+class _Points:
+    """`Game.on_resume_point` of a copy replaying the phases up to `mark` (`PhaseStarts._replayed`):
+    counts the resume points of the phase it runs as the game did and, armed (in the mark's
+    phase), raises `_Reached` at the mark's with the copy kept there. The board's version given
+    is the one a copy made at the phase's start would have there: the game's at the phase's
+    start (`PhaseStart`'s) plus the copy's changes since (so rollouts from the point see the
+    board as rollouts from the phase's start did)."""
+
+    def __init__(self, anchor: PhaseStart, mark: PhaseMark):
+        self.mark, self.armed = mark, False
+        self.count = anchor.point or 0  # a copy resumed at a point comes to it again first
+        self.base = self.given = (anchor.version, anchor.quiet_changes)
+
+    def phase_starts(self, copy_, start: PhaseMark) -> None:
+        """A new phase in the copy: its points counted from 0, its version as the game's there."""
+        self.count = 0
+        self.base = (copy_.state.version, copy_.state.quiet_changes)
+        self.given = (start.version, start.quiet_changes)
+
+    def __call__(self, game) -> None:
+        point = self.count
+        self.count += 1
+        if self.armed and point == self.mark.point:
+            state = game.state
+            version = tuple(g + now - b for g, now, b in zip(self.given, (state.version, state.quiet_changes),
+                                                              self.base))
+            raise _Reached(PhaseStart(game, self.mark.phase, self.mark, version))
+
+
+def resume(ctx, phase: str) -> None:
+    """Go on with `phase` in a copy of the game made at one of its resume points: the phase's body
+    (the runtime procedure, which goes on from what the kit's state kept), then its `after` hooks,
+    as `run_procedure` does; its `before` hooks ran before the point."""
+    procs = ctx.procedures
+    ctx.running.append(phase)
+    try:
+        procs.body(phase)(ctx)
+        for found in procs.applicable_hooks(ctx, phase, "after"):
+            fire(ctx, found, phase)
+        ctx.log("phase", name=phase, stage="end")
+    finally:
+        ctx.running.pop()
 
 
 def follow(game) -> bool:
     """Have `game` keep its phase starts for look-aheads; False when its phase hook is another's."""
     if game.on_phase is None:
         game.on_phase = PhaseStarts()
+        if game.on_resume_point is None:
+            game.on_resume_point = game.on_phase.resume_point
     return isinstance(game.on_phase, PhaseStarts)
 
 
@@ -245,8 +341,9 @@ def fork(game, start: PhaseStart, agents: dict, configs: dict | None = None):
     ctx.runtime_procedures = game.ctx.runtime_procedures
     ctx.contested_spaces = list(start.contested)
     clone.agents = agents
-    clone.decisions, clone.answers, clone.summaries, clone.battle_results = [], [], [], []
-    clone.recorder = clone.on_turn = clone.on_phase = None
+    clone.decisions, clone.answers, clone.summaries = [], [], []
+    clone.battle_results = pickle.loads(start.results) if start.results is not None else []
+    clone.recorder = clone.on_turn = clone.on_phase = clone.on_resume_point = None
     clone.records_decisions = False  # the copy's answers are kept, not their log entries (nothing reads them)
     clone.configs = {key: config.for_context(ctx) for key, config in game.configs.items()}
     for key, config in (configs or {}).items():
@@ -382,7 +479,10 @@ class Lookahead:
         later = sequence[sequence.index(start.phase) + 1:] if start.phase in sequence else []
         try:
             copy_.host.reset_budget()
-            run_procedure(copy_.ctx, start.phase)
+            if start.point is None:
+                run_procedure(copy_.ctx, start.phase)
+            else:
+                resume(copy_.ctx, start.phase)
             for phase in later:
                 if copy_.ctx.winner is not None:
                     break

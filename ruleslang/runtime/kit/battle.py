@@ -366,12 +366,46 @@ def _cheapest_casualties(game, candidates, room, count) -> list[int]:
 
 
 def run(ctx, proc) -> None:
-    """The `battle` runtime procedure: every battle and raid the combat move left, one by one."""
+    """The `battle` runtime procedure: every battle and raid the combat move left, one by one.
+    Between two battles the game is told (`Game.on_resume_point`) that the procedure could go on
+    from the game's state alone: what is left to fight is then in the kit's state
+    (`battles_left`), and a copy of the game made there runs this procedure again to fight it."""
     game = ctx.game
     config = procedure_config(ctx, proc)
     steps = {name: config.text(name) for name in ("round", "start", "capture", "raid")}
     sequence = game.sequence(steps["round"]) if steps["round"] else []
     rules = BattleRules(game, config)
+    kit = game.kit
+    if kit.battles_left is not None:  # a copy of the game made between two battles
+        queue, zones, late = kit.battles_left
+    else:
+        queue, zones, late = _queue(ctx, game, steps, rules)
+    while queue:
+        kit.battles_left = (queue, zones, late)
+        if game.on_resume_point is not None:
+            game.on_resume_point(game)
+        space = queue.pop(0)
+        if space in kit.pending_battles and not rules.fought(space):
+            # left unfought (the attacker declined it): a landing waiting for it is cancelled below
+            ctx.contested_spaces = [s for s in ctx.contested_spaces if s != space]
+        else:
+            _fight(ctx, game, space, steps, sequence, rules)
+        if space in zones:
+            for territory in _make_landings(game, space, rules):
+                if territory not in queue:
+                    queue.append(territory)
+                    queue.sort(key=lambda s: (s not in zones, game.space_order(s)))
+                    ctx.contested_spaces = ctx.contested_spaces + [territory]
+    kit.battles_left = None
+    for zone in sorted(zones - set(kit.pending_battles) - set(late), key=game.space_order):
+        _make_landings(game, zone, rules)  # no battle was fought there (its enemy units left): cancelled
+    kit.pending_battles, kit.waiting_landings = [], []
+    ctx.contested_spaces = []
+
+
+def _queue(ctx, game, steps: dict, rules: BattleRules) -> tuple[list[str], set[str], list[str]]:
+    """The raids fought, then the battles to fight in order: (the spaces, the sea zones landings
+    wait for, the late sea battles)."""
     kit = game.kit
     for space in list(kit.pending_raids):
         _fight_raid(ctx, game, space, steps["raid"], rules)
@@ -385,23 +419,7 @@ def run(ctx, proc) -> None:
         _recall_landings(game, late)
     zones = {zone for _, _, zone, _ in kit.waiting_landings}
     queue = late + [s for s in kit.pending_battles if s in zones] + [s for s in kit.pending_battles if s not in zones]
-    while queue:
-        space = queue.pop(0)
-        if space in kit.pending_battles and not rules.fought(space):
-            # left unfought (the attacker declined it): a landing waiting for it is cancelled below
-            ctx.contested_spaces = [s for s in ctx.contested_spaces if s != space]
-        else:
-            _fight(ctx, game, space, steps, sequence, rules)
-        if space in zones:
-            for territory in _make_landings(game, space, rules):
-                if territory not in queue:
-                    queue.append(territory)
-                    queue.sort(key=lambda s: (s not in zones, game.space_order(s)))
-                    ctx.contested_spaces = ctx.contested_spaces + [territory]
-    for zone in sorted(zones - set(kit.pending_battles) - set(late), key=game.space_order):
-        _make_landings(game, zone, rules)  # no battle was fought there (its enemy units left): cancelled
-    kit.pending_battles, kit.waiting_landings = [], []
-    ctx.contested_spaces = []
+    return queue, zones, late
 
 
 def _late_sea_battles(game, rules: BattleRules) -> list[str]:
