@@ -104,8 +104,9 @@ class PhaseStart(PhaseMark):
     mark's. At a resume point (`mark.point`) the battles' results so far are kept too (at a
     phase start a copy has none: those of the turn's earlier phases are not read)."""
 
-    def __init__(self, game, phase: str, mark: PhaseMark | None = None, version: tuple | None = None):
-        super().__init__(game, phase)
+    def __init__(self, game, phase: str, mark: PhaseMark | None = None, version: tuple | None = None,
+                 point: int | None = None):
+        super().__init__(game, phase, point)
         if mark is not None:
             vars(self).update(vars(mark))
         if version is not None:
@@ -152,16 +153,19 @@ class PhaseStarts:
     about 350 phase starts and asks 3-5 look-aheads.
 
     The resume points of a phase (`Game.on_resume_point`: where a runtime procedure could go on
-    from the game's state alone, kit/battle.py's before each battle) are marked too, when the
-    phase's own body runs the procedure (no step or hook between): a look-ahead in a battle
-    then replays the phase up to that battle's start once, keeps the copy there, and each
-    rollout goes on from it (`resume`) rather than playing the phase's earlier battles again."""
+    from the game's state alone, kit/battle.py's before each battle and before each step of a
+    battle) are counted, and the last one noted when the phase's own body runs the procedure
+    (no step or hook between): a look-ahead in a battle then replays the phase up to that point
+    once, keeps the copy there, and each rollout goes on from it (`resume`) rather than playing
+    the phase's earlier battles and steps again."""
 
     def __init__(self):
         self.start: PhaseMark | None = None
         self.anchor: PhaseStart | None = None  # the last phase start whose board was kept
-        self.marks: list[PhaseMark] = []       # the phase starts and resume points since it, in order
+        self.marks: list[PhaseMark] = []       # the phase starts since it, in order
         self.point = 0                         # the resume points the game's phase has passed
+        # the last of them a copy can resume at: (its number, the game's answers, events then)
+        self.at: tuple[int, int, int] | None = None
         # procedure id -> the settings (runtime/config.py) a copy built for a runtime procedure the
         # game had not run yet (a look-ahead early in a turn plays phases the game has not reached):
         # given to the next copies as the game's own are (`fork`), so that each copy does not
@@ -173,7 +177,7 @@ class PhaseStarts:
 
     def __call__(self, game, phase: str) -> None:
         began = time.process_time()
-        self.point = 0
+        self.point, self.at = 0, None
         mark = PhaseMark(game, phase)
         anchor = self.anchor
         if anchor is None or (anchor.round, anchor.player) != (mark.round, mark.player) \
@@ -188,17 +192,13 @@ class PhaseStarts:
         self.seconds += time.process_time() - began
 
     def resume_point(self, game) -> None:
-        """`Game.on_resume_point`: marks the point when the phase's body runs the procedure itself
-        (a copy resumes the phase's body, `resume`), counts it in any case (as a copy does)."""
-        began = time.process_time()
+        """`Game.on_resume_point`: counts the point (as a copy does) and notes it when the phase's
+        body runs the procedure itself (a copy resumes the phase's body, `resume`). Called before
+        every step of every battle: kept to a few operations (its time is the game's)."""
         point = self.point
-        self.point += 1
-        phase = game.state.phase
-        if game.ctx.running == [phase] and self.anchor is not None:
-            self.start = mark = PhaseMark(game, phase, point)
-            self.marks.append(mark)
-            self.marked += 1
-        self.seconds += time.process_time() - began
+        self.point = point + 1
+        self.at = (point, len(game.answers), len(game.state.events)) \
+            if game.ctx.running == [game.state.phase] else None
 
     def start_of(self, game) -> PhaseStart | None:
         """The start of the phase `game` is in, with its board (made now if only marked), or None
@@ -207,7 +207,13 @@ class PhaseStarts:
         start = self.start
         if start is None or not start.current(game):
             return None
-        if not isinstance(start, PhaseStart):
+        if self.at is not None:
+            mark = PhaseMark(game, game.state.phase, self.at[0])
+            mark.answered, mark.events = self.at[1:]
+            start = self.start = self.anchor = self._replayed(game, mark)
+            self.marks, self.at = [], None
+            self.replayed += 1
+        elif not isinstance(start, PhaseStart):
             start = self.start = self.anchor = self._replayed(game, start)
             self.marks = []
             self.replayed += 1
@@ -223,7 +229,7 @@ class PhaseStarts:
         agent = _Rollout(replay, asked, None, None, "", None, {})
         copy_ = fork(game, anchor, {p: agent for p in game.agents}, self.configs)
         points = copy_.on_resume_point = _Points(anchor, mark)
-        starts = [anchor] + [m for m in self.marks[:self.marks.index(mark)] if m.point is None]
+        starts = [anchor] + (self.marks if mark.point is not None else self.marks[:self.marks.index(mark)])
         try:
             for i, start in enumerate(starts):
                 if i:
@@ -270,6 +276,7 @@ class _Points:
 
     def __init__(self, anchor: PhaseStart, mark: PhaseMark):
         self.mark, self.armed = mark, False
+        self.answered = anchor.answered  # the copy's answers count from the anchor's
         self.count = anchor.point or 0  # a copy resumed at a point comes to it again first
         self.base = self.given = (anchor.version, anchor.quiet_changes)
 
@@ -286,7 +293,12 @@ class _Points:
             state = game.state
             version = tuple(g + now - b for g, now, b in zip(self.given, (state.version, state.quiet_changes),
                                                               self.base))
-            raise _Reached(PhaseStart(game, self.mark.phase, self.mark, version))
+            if self.answered + len(game.answers) != self.mark.answered:
+                raise _Diverged()
+            # the copy's options and contested spaces (the game's, replayed), the game's answers count
+            start = PhaseStart(game, self.mark.phase, version=version, point=self.mark.point)
+            start.answered, start.events = self.mark.answered, self.mark.events
+            raise _Reached(start)
 
 
 def resume(ctx, phase: str) -> None:

@@ -39,6 +39,9 @@ class KitState:
         # zones landings wait for, the late sea battles); a copy of the game made between two
         # battles goes on from there (kit/battle.py `run`; runtime/agents/lookahead.py)
         self.battles_left: tuple[list[str], set[str], list[str]] | None = None
+        # while a battle is fought, at the points a copy could be made (kit/battle.py `_resume_point`):
+        # (the battle, the step it is at, the units present before its start step)
+        self.battle_at: tuple | None = None
         self._facts: UnitFacts | None = None
         self._battle_proc = None  # the composition's `runtime battle` procedure, once looked up (False: none)
 
