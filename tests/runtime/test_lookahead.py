@@ -398,13 +398,15 @@ def test_a_start_made_at_a_resume_point_is_the_game_there(tmp_path, monkeypatch)
             for data in (board, board_there):
                 del data["version"], data["quiet_changes"]
             assert repr(board) == repr(board_there)
-            made.append(pickle.loads(start.kit)["battle_at"])
+            made.append(pickle.loads(start.kit))
         return start
     monkeypatch.setattr(lookahead.PhaseStarts, "resume_point", keep_all)
     monkeypatch.setattr(lookahead.PhaseStarts, "_replayed", compared)
     game = gift_game(tmp_path)
     game.run(1)
     assert len(made) >= 5
-    # within a battle (a retreat's: before its step) and between battles or after the last one
-    assert any(at is not None for at in made)
+    # within a battle (a retreat's: before its step) and as the battle phase's procedure ended
+    # (the gift, asked after it)
+    assert any(kit["battle_at"] is not None for kit in made)
+    assert len([kit for kit in made if kit["ended"]]) == 5
     assert answers(game, "gift.n") == [2] * 5

@@ -153,11 +153,12 @@ class PhaseStarts:
     about 350 phase starts and asks 3-5 look-aheads.
 
     The resume points of a phase (`Game.on_resume_point`: where a runtime procedure could go on
-    from the game's state alone, kit/battle.py's before each battle and before each step of a
-    battle) are counted, and the last one noted when the phase's own body runs the procedure
-    (no step or hook between): a look-ahead in a battle then replays the phase up to that point
-    once, keeps the copy there, and each rollout goes on from it (`resume`) rather than playing
-    the phase's earlier battles and steps again."""
+    from the game's state alone: kit/battle.py's before each battle and before each step of a
+    battle, kit/table.py's as each runtime procedure ends) are counted, and the last one noted
+    when the phase's own body runs the procedure (no step or hook between): a look-ahead in a
+    battle, or in a hook after a runtime phase (a move's `after` hooks), then replays the phase
+    up to that point once, keeps the copy there, and each rollout goes on from it (`resume`)
+    rather than playing the phase's earlier battles, steps or moves again."""
 
     def __init__(self):
         self.start: PhaseMark | None = None

@@ -42,6 +42,9 @@ class KitState:
         # while a battle is fought, at the points a copy could be made (kit/battle.py `_resume_point`):
         # (the battle, the step it is at, the units present before its start step)
         self.battle_at: tuple | None = None
+        # set only while the game is told a runtime procedure has ended (kit/table.py): a copy of the
+        # game made then runs the procedure again as having ended
+        self.ended = False
         self._facts: UnitFacts | None = None
         self._battle_proc = None  # the composition's `runtime battle` procedure, once looked up (False: none)
 
