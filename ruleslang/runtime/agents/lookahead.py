@@ -5,7 +5,11 @@ The game tells the look-ahead when each phase starts (`Game.on_phase`, hooked in
 generator's state, the kit's state between phases, the option values and how many answers the
 game had been given. The board is kept at a turn's first phase (and after many events); a later
 phase's start is made only when a look-ahead asks for it, by replaying the phases between with
-the game's answers and dice (`PhaseStarts`). To value the answers of a decision asked in that phase:
+the game's answers and dice (`PhaseStarts`). Within a phase, the game also tells where its runtime
+procedure could go on from the game's state alone (`Game.on_resume_point`: before each battle and
+each step of a battle, as a procedure ends); a look-ahead after such a point has the game made
+there once (the phase replayed up to it) and its rollouts go on from it (`resume`), not from the
+phase's start. To value the answers of a decision asked in that phase:
 
 - a copy of the game is made from what was kept (`fork`: its own board, host, context, kit and
   settings' caches; the compiled rules and the map shared, and the settings' compiled code: the
@@ -53,7 +57,7 @@ from ruleslang.base.errors import EvalError
 from ruleslang.board.queries import BoardQueries
 from ruleslang.lang.eval.context import EvalContext
 from ruleslang.lang.eval.host import Host
-from ruleslang.lang.eval.statements import fire, run_procedure
+from ruleslang.lang.eval.statements import run_procedure
 from ruleslang.runtime.decisions import DONE, Agent, Decision
 
 ROLLOUTS = 3          # rollouts per answer valued
@@ -304,17 +308,9 @@ class _Points:
 
 def resume(ctx, phase: str) -> None:
     """Go on with `phase` in a copy of the game made at one of its resume points: the phase's body
-    (the runtime procedure, which goes on from what the kit's state kept), then its `after` hooks,
-    as `run_procedure` does; its `before` hooks ran before the point."""
-    procs = ctx.procedures
-    ctx.running.append(phase)
-    try:
-        procs.body(phase)(ctx)
-        for found in procs.applicable_hooks(ctx, phase, "after"):
-            fire(ctx, found, phase)
-        ctx.log("phase", name=phase, stage="end")
-    finally:
-        ctx.running.pop()
+    (the runtime procedure, which goes on from what the kit's state kept), then its `after` hooks;
+    its `before` hooks ran before the point."""
+    run_procedure(ctx, phase, resumed=True)
 
 
 def follow(game) -> bool:
