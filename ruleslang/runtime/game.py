@@ -181,7 +181,8 @@ class Game(GameServices):
         # the state there: runtime/agents/lookahead.py); agents set it in `Agent.joined`
         self.on_phase: Callable | None = None
         # told, with the game, where a runtime procedure could go on from the game's state alone
-        # (kit/battle.py: between two battles); a look-ahead keeps such points as it keeps phase starts
+        # (kit/battle.py: before each battle and each step of a battle; kit/table.py: as a kit
+        # procedure ends); a look-ahead's copy of the game can be made there (runtime/agents/lookahead.py)
         self.on_resume_point: Callable | None = None
         self.setup = None
         self.start: dict | None = None  # the state before play as saves and logs give it (saves.start_record)

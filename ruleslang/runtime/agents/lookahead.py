@@ -79,7 +79,7 @@ class PhaseMark:
     game had been given, the board's version and the option values. Cheap: it is taken at most
     phase starts (`PhaseStarts`), and a `PhaseStart` is made from it only when a look-ahead asks.
     `point`: None at the phase's start; at the phase's resume point number `point` (counted from
-    0 in each phase: kit/battle.py's, before each battle), the game there."""
+    0 in each phase: `Game.on_resume_point`), the game there."""
 
     def __init__(self, game, phase: str, point: int | None = None):
         state = game.state

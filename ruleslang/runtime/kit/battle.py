@@ -375,9 +375,11 @@ def _cheapest_casualties(game, candidates, room, count) -> list[int]:
 
 def run(ctx, proc) -> None:
     """The `battle` runtime procedure: every battle and raid the combat move left, one by one.
-    Between two battles the game is told (`Game.on_resume_point`) that the procedure could go on
-    from the game's state alone: what is left to fight is then in the kit's state
-    (`battles_left`), and a copy of the game made there runs this procedure again to fight it."""
+    Before each battle, and within a battle before its start step and each step of a round
+    (`_resume_point`), the game is told (`Game.on_resume_point`) that the procedure could go on
+    from the game's state alone: what is left to fight is then in the kit's state (`battles_left`,
+    and `battle_at`: the battle and its step), and a copy of the game made there runs this
+    procedure again to go on from it."""
     game = ctx.game
     config = procedure_config(ctx, proc)
     steps = {name: config.text(name) for name in ("round", "start", "capture", "raid")}
