@@ -26,10 +26,11 @@ hook gift after battle:
 
 
 def gift_game(tmp_path, *, seed: int = 4, rounds: int = 1, previous: bool = False, recorded=None,
-              resume: bool = False):
+              resume: bool = False, extra: str = ""):
+    """The GIFT game (`extra`: more of the ruleset's text)."""
     folder = tmp_path / "lookahead"
     folder.mkdir(exist_ok=True)
-    (folder / "gift@1.rules").write_text(GIFT)
+    (folder / "gift@1.rules").write_text(GIFT + extra)
     game = build_game(Workspace([tmp_path, packaged_root()]),
                       GameSetup(refs=["lookahead/gift@1"], seed=seed, rounds=rounds), recorded=recorded)
     for player in list(game.agents):
@@ -326,7 +327,7 @@ def _no_resume_points(monkeypatch) -> None:
     monkeypatch.setattr(lookahead.PhaseStarts, "resume_point", counted)
 
 
-def _looked_ahead(tmp_path, monkeypatch, points: bool) -> tuple:
+def _looked_ahead(tmp_path, monkeypatch, points: bool, extra: str = "") -> tuple:
     """The gift game with each look-ahead's values and the resume point its rollouts went on
     from (None: the phase's start); `points=False`: the game notes no resume point, so every
     rollout plays the phase from its start (as before session 11)."""
@@ -350,7 +351,7 @@ def _looked_ahead(tmp_path, monkeypatch, points: bool) -> tuple:
     monkeypatch.setattr(lookahead.PhaseStarts, "start_of", started)
     if not points:
         _no_resume_points(monkeypatch)
-    game = gift_game(tmp_path)
+    game = gift_game(tmp_path, extra=extra)
     game.run(1)
     return game, seen, starts
 
@@ -367,6 +368,18 @@ def test_rollouts_from_a_resume_point_value_answers_as_rollouts_from_the_phase_s
     # the gift (after the battles) and the retreats: every one from a point
     assert len([p for p in starts if p is not None]) == len(seen)
     assert game.decisions == whole.decisions and game.state.events == whole.state.events
+
+
+def test_a_side_that_won_before_the_point_has_won_in_the_rollouts_from_it(tmp_path, monkeypatch):
+    # the rules may declare a winner within a phase that goes on (the game stops after it): the
+    # copies made at a later point must know it, as copies replaying the phase from its start did
+    won = "\nhook won before battle:\n    win Allies \"a test\"\n"
+    game, seen, starts = _looked_ahead(tmp_path, monkeypatch, points=True, extra=won)
+    monkeypatch.undo()
+    whole, seen_whole, _ = _looked_ahead(tmp_path, monkeypatch, points=False, extra=won)
+    assert game.ctx.winner is not None and answers(game, "gift.n")
+    assert any(p is not None for p in starts)
+    assert seen == seen_whole
 
 
 def test_a_start_made_at_a_resume_point_is_the_game_there(tmp_path, monkeypatch):

@@ -106,7 +106,8 @@ class PhaseStart(PhaseMark):
     phases before it (`PhaseStarts.start_of`): the copy's board and dice, the game's answers count,
     version and options; `version`: (version, quiet changes) to give its board instead of the
     mark's. At a resume point (`mark.point`) the battles' results so far are kept too (at a
-    phase start a copy has none: those of the turn's earlier phases are not read)."""
+    phase start a copy has none: those of the turn's earlier phases are not read), and the
+    winner the rules declared so far."""
 
     def __init__(self, game, phase: str, mark: PhaseMark | None = None, version: tuple | None = None,
                  point: int | None = None):
@@ -116,6 +117,9 @@ class PhaseStart(PhaseMark):
         if version is not None:
             self.version, self.quiet_changes = version
         self.results = pickle.dumps(game.battle_results) if self.point is not None else None
+        # a side the rules declared the winner earlier in the phase (the phase goes on; none at
+        # a phase start: the game stops after the phase); the compiled enumeration's own value
+        self.winner = game.ctx.winner
         state = game.state
         # the units (most of the board) pickled as tuples of their fields: several times faster
         # than pickling the unit objects
@@ -349,6 +353,7 @@ def fork(game, start: PhaseStart, agents: dict, configs: dict | None = None):
     ctx.game = clone
     ctx.runtime_procedures = game.ctx.runtime_procedures
     ctx.contested_spaces = list(start.contested)
+    ctx.winner = start.winner
     clone.agents = agents
     clone.decisions, clone.answers, clone.summaries = [], [], []
     clone.battle_results = pickle.loads(start.results) if start.results is not None else []
