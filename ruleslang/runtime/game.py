@@ -180,6 +180,10 @@ class Game(GameServices):
         # told of every phase as it starts, after its `phase` event (an agent's look-ahead keeps
         # the state there: runtime/agents/lookahead.py); agents set it in `Agent.joined`
         self.on_phase: Callable | None = None
+        # told, with the game, where a runtime procedure could go on from the game's state alone
+        # (kit/battle.py: before each battle and each step of a battle; kit/table.py: as a kit
+        # procedure ends); a look-ahead's copy of the game can be made there (runtime/agents/lookahead.py)
+        self.on_resume_point: Callable | None = None
         self.setup = None
         self.start: dict | None = None  # the state before play as saves and logs give it (saves.start_record)
         # every die as an event: where it was rolled named by ruleset reference, not by a path

@@ -26,10 +26,11 @@ hook gift after battle:
 
 
 def gift_game(tmp_path, *, seed: int = 4, rounds: int = 1, previous: bool = False, recorded=None,
-              resume: bool = False):
+              resume: bool = False, extra: str = ""):
+    """The GIFT game (`extra`: more of the ruleset's text)."""
     folder = tmp_path / "lookahead"
     folder.mkdir(exist_ok=True)
-    (folder / "gift@1.rules").write_text(GIFT)
+    (folder / "gift@1.rules").write_text(GIFT + extra)
     game = build_game(Workspace([tmp_path, packaged_root()]),
                       GameSetup(refs=["lookahead/gift@1"], seed=seed, rounds=rounds), recorded=recorded)
     for player in list(game.agents):
@@ -226,6 +227,7 @@ def test_a_phase_start_made_by_replaying_the_turn_is_the_one_the_game_had(tmp_pa
         return start
     monkeypatch.setattr(lookahead.PhaseStarts, "__call__", keep_all)
     monkeypatch.setattr(lookahead.PhaseStarts, "_replayed", compared)
+    _no_resume_points(monkeypatch)  # (the starts made at resume points: test further below)
     game = gift_game(tmp_path)
     game.run(1)
     assert len(made) == 5 and game.turn_sequence[0] not in made  # each power's look-ahead, after replayed phases
@@ -310,3 +312,114 @@ def test_a_copy_keeps_its_answers_not_their_log_entries(tmp_path, monkeypatch):
     again.run(1)
     assert len(logged) == len(copies)
     assert again.decisions == game.decisions and again.state.events == game.state.events
+
+
+def _no_resume_points(monkeypatch) -> None:
+    """The game's resume points counted but never noted: every look-ahead's rollouts play the
+    phase from its start (as before session 11)."""
+    from ruleslang.runtime.agents import lookahead
+
+    point = lookahead.PhaseStarts.resume_point
+
+    def counted(self, game):
+        point(self, game)
+        self.at = None
+    monkeypatch.setattr(lookahead.PhaseStarts, "resume_point", counted)
+
+
+def _looked_ahead(tmp_path, monkeypatch, points: bool, extra: str = "") -> tuple:
+    """The gift game with each look-ahead's values and the resume point its rollouts went on
+    from (None: the phase's start); `points=False`: the game notes no resume point, so every
+    rollout plays the phase from its start (as before session 11)."""
+    from ruleslang.runtime.agents import lookahead
+
+    values, start_of = lookahead.Lookahead.values, lookahead.PhaseStarts.start_of
+    seen: list = []
+    starts: list = []
+
+    def noted(self, game, d, answers):
+        out = values(self, game, d, answers)
+        seen.append((d.id, out))
+        return out
+
+    def started(self, game):
+        start = start_of(self, game)
+        starts.append(getattr(start, "point", None))
+        return start
+
+    monkeypatch.setattr(lookahead.Lookahead, "values", noted)
+    monkeypatch.setattr(lookahead.PhaseStarts, "start_of", started)
+    if not points:
+        _no_resume_points(monkeypatch)
+    game = gift_game(tmp_path, extra=extra)
+    game.run(1)
+    return game, seen, starts
+
+
+def test_rollouts_from_a_resume_point_value_answers_as_rollouts_from_the_phase_start(tmp_path, monkeypatch):
+    # session 11: a look-ahead in the battle phase replays it up to the last resume point once
+    # (before the battle's step or before the battle) and its rollouts go on from there; each
+    # answer's value must be the very float the rollouts from the phase's start gave
+    game, seen, starts = _looked_ahead(tmp_path, monkeypatch, points=True)
+    monkeypatch.undo()
+    whole, seen_whole, starts_whole = _looked_ahead(tmp_path, monkeypatch, points=False)
+    assert seen == seen_whole and len(seen) >= 5
+    assert all(p is None for p in starts_whole)
+    # the gift (after the battles) and the retreats: every one from a point
+    assert len([p for p in starts if p is not None]) == len(seen)
+    assert game.decisions == whole.decisions and game.state.events == whole.state.events
+
+
+def test_a_side_that_won_before_the_point_has_won_in_the_rollouts_from_it(tmp_path, monkeypatch):
+    # the rules may declare a winner within a phase that goes on (the game stops after it): the
+    # copies made at a later point must know it, as copies replaying the phase from its start did
+    won = "\nhook won before battle:\n    win Allies \"a test\"\n"
+    game, seen, starts = _looked_ahead(tmp_path, monkeypatch, points=True, extra=won)
+    monkeypatch.undo()
+    whole, seen_whole, _ = _looked_ahead(tmp_path, monkeypatch, points=False, extra=won)
+    assert game.ctx.winner is not None and answers(game, "gift.n")
+    assert any(p is not None for p in starts)
+    assert seen == seen_whole
+
+
+def test_a_start_made_at_a_resume_point_is_the_game_there(tmp_path, monkeypatch):
+    # the copy replayed up to a resume point is the game as it was there: its board (but for
+    # the version, which is the one a copy from the phase's start had: see `_Points`), the
+    # kit's state (the battles left, the battle and its step), dice, results, options
+    import pickle
+    from ruleslang.runtime.agents import lookahead
+
+    kept: dict = {}
+    point, replayed = lookahead.PhaseStarts.resume_point, lookahead.PhaseStarts._replayed
+    made: list = []
+
+    def keep_all(self, game):
+        number = self.point
+        point(self, game)
+        kept[number] = lookahead.PhaseStart(game, game.state.phase, point=number)
+
+    def compared(self, game, mark):
+        start = replayed(self, game, mark)
+        if mark.point is not None:
+            there = kept[mark.point]
+            for name in ("rng", "phase", "round", "player", "options", "contested", "point"):
+                assert getattr(start, name) == getattr(there, name), name
+            assert start.answered == mark.answered == there.answered
+            assert pickle.loads(start.results) == pickle.loads(there.results)
+            assert repr(pickle.loads(start.kit)) == repr(pickle.loads(there.kit))
+            board, board_there = pickle.loads(start.board), pickle.loads(there.board)
+            for data in (board, board_there):
+                del data["version"], data["quiet_changes"]
+            assert repr(board) == repr(board_there)
+            made.append(pickle.loads(start.kit))
+        return start
+    monkeypatch.setattr(lookahead.PhaseStarts, "resume_point", keep_all)
+    monkeypatch.setattr(lookahead.PhaseStarts, "_replayed", compared)
+    game = gift_game(tmp_path)
+    game.run(1)
+    assert len(made) >= 5
+    # within a battle (a retreat's: before its step) and as the battle phase's procedure ended
+    # (the gift, asked after it)
+    assert any(kit["battle_at"] is not None for kit in made)
+    assert len([kit for kit in made if kit["ended"]]) == 5
+    assert answers(game, "gift.n") == [2] * 5

@@ -592,8 +592,10 @@ def fire(ctx, found: tuple, target: str) -> None:
     block(env)
 
 
-def run_procedure(ctx, name: str, *, span=None) -> None:
-    """Run phase or step `name` with its hooks."""
+def run_procedure(ctx, name: str, *, span=None, resumed: bool = False) -> None:
+    """Run phase or step `name` with its hooks. `resumed`: go on with it in a copy of a game
+    made while its body ran that body itself (runtime/agents/lookahead.py `resume`): its start
+    and `before` hooks are past, the body goes on from what the copy kept, then its `after` hooks."""
     procs: Procedures = ctx.procedures
     ctx.host.spend(span)
     ctx.running.append(name)
@@ -601,10 +603,12 @@ def run_procedure(ctx, name: str, *, span=None) -> None:
         raise EvalError("E521", "phases run inside each other more than 50 deep: " + " -> ".join(ctx.running[-6:]),
                         span)
     try:
-        ctx.log("phase", name=name, stage="start")
-        for found in procs.applicable_hooks(ctx, name, "before"):
-            fire(ctx, found, name)
-        instead = procs.replacing_hook(ctx, name, span)
+        instead = None
+        if not resumed:
+            ctx.log("phase", name=name, stage="start")
+            for found in procs.applicable_hooks(ctx, name, "before"):
+                fire(ctx, found, name)
+            instead = procs.replacing_hook(ctx, name, span)
         if instead is not None:
             fire(ctx, instead, name)
         else:

@@ -5,7 +5,11 @@ The game tells the look-ahead when each phase starts (`Game.on_phase`, hooked in
 generator's state, the kit's state between phases, the option values and how many answers the
 game had been given. The board is kept at a turn's first phase (and after many events); a later
 phase's start is made only when a look-ahead asks for it, by replaying the phases between with
-the game's answers and dice (`PhaseStarts`). To value the answers of a decision asked in that phase:
+the game's answers and dice (`PhaseStarts`). Within a phase, the game also tells where its runtime
+procedure could go on from the game's state alone (`Game.on_resume_point`: before each battle and
+each step of a battle, as a procedure ends); a look-ahead after such a point has the game made
+there once (the phase replayed up to it) and its rollouts go on from it (`resume`), not from the
+phase's start. To value the answers of a decision asked in that phase:
 
 - a copy of the game is made from what was kept (`fork`: its own board, host, context, kit and
   settings' caches; the compiled rules and the map shared, and the settings' compiled code: the
@@ -73,11 +77,13 @@ LOOKED, CHANGED, NO_START, ONE_ANSWER, DIVERGED, FAILED = (
 class PhaseMark:
     """The game as a phase starts, without its board: where the phase is, how many answers the
     game had been given, the board's version and the option values. Cheap: it is taken at most
-    phase starts (`PhaseStarts`), and a `PhaseStart` is made from it only when a look-ahead asks."""
+    phase starts (`PhaseStarts`), and a `PhaseStart` is made from it only when a look-ahead asks.
+    `point`: None at the phase's start; at the phase's resume point number `point` (counted from
+    0 in each phase: `Game.on_resume_point`), the game there."""
 
-    def __init__(self, game, phase: str):
+    def __init__(self, game, phase: str, point: int | None = None):
         state = game.state
-        self.phase = phase
+        self.phase, self.point = phase, point
         self.round, self.player = state.round, state.current_player
         # the board's version as the game had it (what-ifs step it too): a board made again by
         # replaying the phases is given the game's (caches compare versions)
@@ -98,12 +104,22 @@ class PhaseStart(PhaseMark):
     """The game as a phase starts: what a look-ahead's copy of the game is made from. `mark`: the
     game's own mark of this phase start, when `game` is a copy brought there by replaying the
     phases before it (`PhaseStarts.start_of`): the copy's board and dice, the game's answers count,
-    version and options."""
+    version and options; `version`: (version, quiet changes) to give its board instead of the
+    mark's. At a resume point (`mark.point`) the battles' results so far are kept too (at a
+    phase start a copy has none: those of the turn's earlier phases are not read), and the
+    winner the rules declared so far."""
 
-    def __init__(self, game, phase: str, mark: PhaseMark | None = None):
-        super().__init__(game, phase)
+    def __init__(self, game, phase: str, mark: PhaseMark | None = None, version: tuple | None = None,
+                 point: int | None = None):
+        super().__init__(game, phase, point)
         if mark is not None:
             vars(self).update(vars(mark))
+        if version is not None:
+            self.version, self.quiet_changes = version
+        self.results = pickle.dumps(game.battle_results) if self.point is not None else None
+        # a side the rules declared the winner earlier in the phase (the phase goes on; none at
+        # a phase start: the game stops after the phase); the compiled enumeration's own value
+        self.winner = game.ctx.winner
         state = game.state
         # the units (most of the board) pickled as tuples of their fields: several times faster
         # than pickling the unit objects
@@ -142,12 +158,23 @@ class PhaseStarts:
     a `PhaseMark`. A look-ahead in such a phase has its start made then (`start_of`): a copy of
     the game from the last board kept replays the phases between with the game's answers and
     dice (what a rollout does within the phase), and is kept there. A game keeps its board at
-    about 350 phase starts and asks 3-5 look-aheads."""
+    about 350 phase starts and asks 3-5 look-aheads.
+
+    The resume points of a phase (`Game.on_resume_point`: where a runtime procedure could go on
+    from the game's state alone: kit/battle.py's before each battle and before each step of a
+    battle, kit/table.py's as each runtime procedure ends) are counted, and the last one noted
+    when the phase's own body runs the procedure (no step or hook between): a look-ahead in a
+    battle, or in a hook after a runtime phase (a move's `after` hooks), then replays the phase
+    up to that point once, keeps the copy there, and each rollout goes on from it (`resume`)
+    rather than playing the phase's earlier battles, steps or moves again."""
 
     def __init__(self):
         self.start: PhaseMark | None = None
         self.anchor: PhaseStart | None = None  # the last phase start whose board was kept
         self.marks: list[PhaseMark] = []       # the phase starts since it, in order
+        self.point = 0                         # the resume points the game's phase has passed
+        # the last of them a copy can resume at: (its number, the game's answers, events then)
+        self.at: tuple[int, int, int] | None = None
         # procedure id -> the settings (runtime/config.py) a copy built for a runtime procedure the
         # game had not run yet (a look-ahead early in a turn plays phases the game has not reached):
         # given to the next copies as the game's own are (`fork`), so that each copy does not
@@ -159,6 +186,7 @@ class PhaseStarts:
 
     def __call__(self, game, phase: str) -> None:
         began = time.process_time()
+        self.point, self.at = 0, None
         mark = PhaseMark(game, phase)
         anchor = self.anchor
         if anchor is None or (anchor.round, anchor.player) != (mark.round, mark.player) \
@@ -172,6 +200,15 @@ class PhaseStarts:
             self.marked += 1
         self.seconds += time.process_time() - began
 
+    def resume_point(self, game) -> None:
+        """`Game.on_resume_point`: counts the point (as a copy does) and notes it when the phase's
+        body runs the procedure itself (a copy resumes the phase's body, `resume`). Called before
+        every step of every battle: kept to a few operations (its time is the game's)."""
+        point = self.point
+        self.point = point + 1
+        self.at = (point, len(game.answers), len(game.state.events)) \
+            if game.ctx.running == [game.state.phase] else None
+
     def start_of(self, game) -> PhaseStart | None:
         """The start of the phase `game` is in, with its board (made now if only marked), or None
         when it was not kept. Raises _Diverged (or the rules' EvalError) when the phases before
@@ -179,7 +216,13 @@ class PhaseStarts:
         start = self.start
         if start is None or not start.current(game):
             return None
-        if not isinstance(start, PhaseStart):
+        if self.at is not None:
+            mark = PhaseMark(game, game.state.phase, self.at[0])
+            mark.answered, mark.events = self.at[1:]
+            start = self.start = self.anchor = self._replayed(game, mark)
+            self.marks, self.at = [], None
+            self.replayed += 1
+        elif not isinstance(start, PhaseStart):
             start = self.start = self.anchor = self._replayed(game, start)
             self.marks = []
             self.replayed += 1
@@ -188,32 +231,98 @@ class PhaseStarts:
     def _replayed(self, game, mark: PhaseMark) -> PhaseStart:
         """`mark`'s start, made by a copy of the game from the last board kept, the phases since
         played again with the game's answers (its dice: the copy goes on from the generator's
-        state kept there)."""
+        state kept there); at a resume point, the copy is kept as it comes to it (`_Points`)."""
         anchor = self.anchor
         replay = game.answers[anchor.answered:mark.answered]
         asked = [(e["kind"], e["player"]) for e in game.decisions[anchor.answered:mark.answered]]
         agent = _Rollout(replay, asked, None, None, "", None, {})
         copy_ = fork(game, anchor, {p: agent for p in game.agents}, self.configs)
-        phases = [anchor.phase] + [m.phase for m in self.marks[:self.marks.index(mark)]]
-        for i, phase in enumerate(phases):
-            if i:
-                copy_.state.set_phase(phase)
-            copy_.host.reset_budget()
-            copy_.ctx.running = []
-            run_procedure(copy_.ctx, phase)
-            if copy_.ctx.winner is not None:
-                raise _Diverged()
-        copy_.state.set_phase(mark.phase)
-        _keep_configs(game, copy_, self.configs)
+        points = copy_.on_resume_point = _Points(anchor, mark)
+        starts = [anchor] + (self.marks if mark.point is not None else self.marks[:self.marks.index(mark)])
+        try:
+            for i, start in enumerate(starts):
+                if i:
+                    copy_.state.set_phase(start.phase)
+                    points.phase_starts(copy_, start)
+                if start is starts[-1] and mark.point is not None:
+                    points.armed = True
+                copy_.host.reset_budget()
+                copy_.ctx.running = []
+                if i or start.point is None:
+                    run_procedure(copy_.ctx, start.phase)
+                else:
+                    resume(copy_.ctx, start.phase)
+                if copy_.ctx.winner is not None:
+                    raise _Diverged()
+            if mark.point is not None:
+                raise _Diverged()  # the phase ended before the point came
+            copy_.state.set_phase(mark.phase)
+            made = PhaseStart(copy_, mark.phase, mark)
+        except _Reached as reached:
+            made = reached.start
+        finally:
+            _keep_configs(game, copy_, self.configs)
         if agent.count != len(replay):
             raise _Diverged()
-        return PhaseStart(copy_, mark.phase, mark)
+        return made
+
+
+class _Reached(Exception):
+    """A copy replaying the phases came to the resume point wanted: `start` is the game there."""
+
+    def __init__(self, start: PhaseStart):
+        super().__init__()
+        self.start = start
+
+
+class _Points:
+    """`Game.on_resume_point` of a copy replaying the phases up to `mark` (`PhaseStarts._replayed`):
+    counts the resume points of the phase it runs as the game did and, armed (in the mark's
+    phase), raises `_Reached` at the mark's with the copy kept there. The board's version given
+    is the one a copy made at the phase's start would have there: the game's at the phase's
+    start (`PhaseStart`'s) plus the copy's changes since (so rollouts from the point see the
+    board as rollouts from the phase's start did)."""
+
+    def __init__(self, anchor: PhaseStart, mark: PhaseMark):
+        self.mark, self.armed = mark, False
+        self.answered = anchor.answered  # the copy's answers count from the anchor's
+        self.count = anchor.point or 0  # a copy resumed at a point comes to it again first
+        self.base = self.given = (anchor.version, anchor.quiet_changes)
+
+    def phase_starts(self, copy_, start: PhaseMark) -> None:
+        """A new phase in the copy: its points counted from 0, its version as the game's there."""
+        self.count = 0
+        self.base = (copy_.state.version, copy_.state.quiet_changes)
+        self.given = (start.version, start.quiet_changes)
+
+    def __call__(self, game) -> None:
+        point = self.count
+        self.count += 1
+        if self.armed and point == self.mark.point:
+            state = game.state
+            version = tuple(g + now - b for g, now, b in zip(self.given, (state.version, state.quiet_changes),
+                                                              self.base))
+            if self.answered + len(game.answers) != self.mark.answered:
+                raise _Diverged()
+            # the copy's options and contested spaces (the game's, replayed), the game's answers count
+            start = PhaseStart(game, self.mark.phase, version=version, point=self.mark.point)
+            start.answered, start.events = self.mark.answered, self.mark.events
+            raise _Reached(start)
+
+
+def resume(ctx, phase: str) -> None:
+    """Go on with `phase` in a copy of the game made at one of its resume points: the phase's body
+    (the runtime procedure, which goes on from what the kit's state kept), then its `after` hooks;
+    its `before` hooks ran before the point."""
+    run_procedure(ctx, phase, resumed=True)
 
 
 def follow(game) -> bool:
     """Have `game` keep its phase starts for look-aheads; False when its phase hook is another's."""
     if game.on_phase is None:
         game.on_phase = PhaseStarts()
+        if game.on_resume_point is None:
+            game.on_resume_point = game.on_phase.resume_point
     return isinstance(game.on_phase, PhaseStarts)
 
 
@@ -244,9 +353,11 @@ def fork(game, start: PhaseStart, agents: dict, configs: dict | None = None):
     ctx.game = clone
     ctx.runtime_procedures = game.ctx.runtime_procedures
     ctx.contested_spaces = list(start.contested)
+    ctx.winner = start.winner
     clone.agents = agents
-    clone.decisions, clone.answers, clone.summaries, clone.battle_results = [], [], [], []
-    clone.recorder = clone.on_turn = clone.on_phase = None
+    clone.decisions, clone.answers, clone.summaries = [], [], []
+    clone.battle_results = pickle.loads(start.results) if start.results is not None else []
+    clone.recorder = clone.on_turn = clone.on_phase = clone.on_resume_point = None
     clone.records_decisions = False  # the copy's answers are kept, not their log entries (nothing reads them)
     clone.configs = {key: config.for_context(ctx) for key, config in game.configs.items()}
     for key, config in (configs or {}).items():
@@ -382,7 +493,10 @@ class Lookahead:
         later = sequence[sequence.index(start.phase) + 1:] if start.phase in sequence else []
         try:
             copy_.host.reset_budget()
-            run_procedure(copy_.ctx, start.phase)
+            if start.point is None:
+                run_procedure(copy_.ctx, start.phase)
+            else:
+                resume(copy_.ctx, start.phase)
             for phase in later:
                 if copy_.ctx.winner is not None:
                     break

@@ -71,6 +71,14 @@ class Battle:
         if self.rules is None:
             self.rules = BattleRules(self.game, None)
 
+    def __getstate__(self) -> dict:
+        """The battle's own data, for a copy of the game made within it (runtime/agents/lookahead.py):
+        not its game or settings, which the copy gives it again, nor what it kept of the board."""
+        data = dict(vars(self))
+        data["game"] = data["rules"] = None
+        data["_kept"], data["_values"] = {}, {}
+        return data
+
     # ------------------------------------------------------------------ who fights
 
     def _alive(self, ids: list[int]) -> list:
@@ -376,12 +384,52 @@ def _cheapest_casualties(game, candidates, room, count) -> list[int]:
 
 
 def run(ctx, proc) -> None:
-    """The `battle` runtime procedure: every battle and raid the combat move left, one by one."""
+    """The `battle` runtime procedure: every battle and raid the combat move left, one by one.
+    Before each battle, and within a battle before its start step and each step of a round
+    (`_resume_point`), the game is told (`Game.on_resume_point`) that the procedure could go on
+    from the game's state alone: what is left to fight is then in the kit's state (`battles_left`,
+    and `battle_at`: the battle and its step), and a copy of the game made there runs this
+    procedure again to go on from it."""
     game = ctx.game
     config = procedure_config(ctx, proc)
     steps = {name: config.text(name) for name in ("round", "start", "capture", "raid")}
     sequence = game.sequence(steps["round"]) if steps["round"] else []
     rules = BattleRules(game, config)
+    kit = game.kit
+    if kit.battles_left is not None:  # a copy of the game made between two battles
+        queue, zones, late = kit.battles_left
+    else:
+        queue, zones, late = _queue(ctx, game, steps, rules)
+    while queue or kit.battle_at is not None:
+        kit.battles_left = (queue, zones, late)
+        if kit.battle_at is not None:  # a copy of the game made within a battle: its space, out of the queue
+            space = kit.battle_at[0].space
+            _fight(ctx, game, space, steps, sequence, rules)
+        else:
+            if game.on_resume_point is not None:
+                game.on_resume_point(game)
+            space = queue.pop(0)
+            if space in kit.pending_battles and not rules.fought(space):
+                # left unfought (the attacker declined it): a landing waiting for it is cancelled below
+                ctx.contested_spaces = [s for s in ctx.contested_spaces if s != space]
+            else:
+                _fight(ctx, game, space, steps, sequence, rules)
+        if space in zones:
+            for territory in _make_landings(game, space, rules):
+                if territory not in queue:
+                    queue.append(territory)
+                    queue.sort(key=lambda s: (s not in zones, game.space_order(s)))
+                    ctx.contested_spaces = ctx.contested_spaces + [territory]
+    kit.battles_left = None
+    for zone in sorted(zones - set(kit.pending_battles) - set(late), key=game.space_order):
+        _make_landings(game, zone, rules)  # no battle was fought there (its enemy units left): cancelled
+    kit.pending_battles, kit.waiting_landings = [], []
+    ctx.contested_spaces = []
+
+
+def _queue(ctx, game, steps: dict, rules: BattleRules) -> tuple[list[str], set[str], list[str]]:
+    """The raids fought, then the battles to fight in order: (the spaces, the sea zones landings
+    wait for, the late sea battles)."""
     kit = game.kit
     for space in list(kit.pending_raids):
         _fight_raid(ctx, game, space, steps["raid"], rules)
@@ -395,23 +443,7 @@ def run(ctx, proc) -> None:
         _recall_landings(game, late)
     zones = {zone for _, _, zone, _ in kit.waiting_landings}
     queue = late + [s for s in kit.pending_battles if s in zones] + [s for s in kit.pending_battles if s not in zones]
-    while queue:
-        space = queue.pop(0)
-        if space in kit.pending_battles and not rules.fought(space):
-            # left unfought (the attacker declined it): a landing waiting for it is cancelled below
-            ctx.contested_spaces = [s for s in ctx.contested_spaces if s != space]
-        else:
-            _fight(ctx, game, space, steps, sequence, rules)
-        if space in zones:
-            for territory in _make_landings(game, space, rules):
-                if territory not in queue:
-                    queue.append(territory)
-                    queue.sort(key=lambda s: (s not in zones, game.space_order(s)))
-                    ctx.contested_spaces = ctx.contested_spaces + [territory]
-    for zone in sorted(zones - set(kit.pending_battles) - set(late), key=game.space_order):
-        _make_landings(game, zone, rules)  # no battle was fought there (its enemy units left): cancelled
-    kit.pending_battles, kit.waiting_landings = [], []
-    ctx.contested_spaces = []
+    return queue, zones, late
 
 
 def _late_sea_battles(game, rules: BattleRules) -> list[str]:
@@ -522,46 +554,35 @@ def _hostile(game, territory: str, rules: BattleRules) -> bool:
 
 
 def _fight(ctx, game, space: str, steps: dict, sequence: list[str], rules: BattleRules) -> None:
+    """The battle in `space`: set up, its start step, its rounds and its end; or, in a copy of the
+    game made within it (the kit's `battle_at`), the battle from there."""
     state = game.state
     attacker = state.current_player
     board = game.board
-    fights = rules.fights
-    # units on a bombing raid raid the factory; they do not also fight for the territory
-    carried = aboard(state, space)  # cargo at sea does not fight
-    # the attacker's units, and the allies' units it commanded in its combat move (`commands`)
-    commanded = game.kit.commanded
-    attacking = [u.id for u in state.units if u.space == space and (u.owner == attacker or u.id in commanded)
-                 and not u.flags.get("bombing") and u.id not in carried]
-    enemies = [u for u in state.units if u.space == space and rules.enemy(u.owner, attacker) and u.id not in carried]
-    defending = [u.id for u in enemies if fights is None or fights(u)]
-    battle = Battle(game, space, attacker, None, amphibious=game.kit.amphibious.get(space, False),
-                    attacking=attacking, defending=defending,
-                    # a retreat goes where a land or sea unit came from, not where only aircraft did
-                    came_from={uid: game.kit.moved_from.get(uid, space) for uid in attacking
-                               if game.domain(game.unit_or_none(uid)) != "air"},
-                    support=_offshore(game, space, attacker), rules=rules)
-    if board.is_sea(space):
-        game.kit.supported.update(attacking)  # a ship that fought a sea battle does not bombard this turn
+    kit = game.kit
+    resumed = kit.battle_at
+    if resumed is None:
+        battle, enemies = _new_battle(game, space, rules)
+    else:
+        battle, at, present = resumed
+        battle.game, battle.rules = game, rules
     ctx.battle = battle
     try:
-        # the defender setting may ask the battle (`attacker()`, `battle_space()`)
-        battle.defender = defender = rules.defender(battle, enemies)
-        game.log("battle", space=space, attacker=attacker, defender=defender, attacking=len(attacking),
-                 defending=len(defending), amphibious=battle.amphibious)
-        if steps["start"]:
-            present = {u.id for u in state.units if u.space == space}
+        if resumed is None:
+            # the defender setting may ask the battle (`attacker()`, `battle_space()`)
+            battle.defender = rules.defender(battle, enemies)
+            game.log("battle", space=space, attacker=attacker, defender=battle.defender,
+                     attacking=len(battle.attacking), defending=len(battle.defending), amphibious=battle.amphibious)
+            at = START if steps["start"] else None
+            present = {u.id for u in state.units if u.space == space} if steps["start"] else None
+        if at == START:
+            _resume_point(game, battle, START, present)
             run_procedure(ctx, steps["start"])
             battle.join_arrivals(present)
-        while battle.units("defender") and battle.units("attacker") and battle.retreated_to is None:
-            if battle.round >= MAX_ROUNDS or rules.stalemate():
-                game.log("stalemate", space=space, rounds=battle.round)
-                break
-            battle.round += 1
-            for step in sequence:
-                run_procedure(ctx, step)
-                if battle.retreated_to is not None:
-                    break
-            battle.end_round()
+            at = None
+        _rounds(ctx, game, battle, sequence, rules, at)
+        kit.battle_at = None
+        defender = battle.defender
         # the attacker wins when it still stands and the defenders do not (both destroyed: the defender holds)
         won = not battle.units("defender") and bool(battle.units("attacker")) and battle.retreated_to is None
         enemy_land = won and takes_land(board, game.allied, space, attacker)
@@ -584,6 +605,64 @@ def _fight(ctx, game, space: str, steps: dict, sequence: list[str], rules: Battl
                                     "no_captor": enemy_land and not taken})
     finally:
         ctx.battle = None
+        kit.battle_at = None
+
+
+START = -1  # the step a battle is at (the kit's `battle_at`) before its start step
+
+
+def _new_battle(game, space: str, rules: BattleRules) -> tuple[Battle, list]:
+    """The battle in `space` as it starts (its defender not yet chosen) and the enemy units there."""
+    state = game.state
+    attacker = state.current_player
+    fights = rules.fights
+    # units on a bombing raid raid the factory; they do not also fight for the territory
+    carried = aboard(state, space)  # cargo at sea does not fight
+    # the attacker's units, and the allies' units it commanded in its combat move (`commands`)
+    commanded = game.kit.commanded
+    attacking = [u.id for u in state.units if u.space == space and (u.owner == attacker or u.id in commanded)
+                 and not u.flags.get("bombing") and u.id not in carried]
+    enemies = [u for u in state.units if u.space == space and rules.enemy(u.owner, attacker) and u.id not in carried]
+    defending = [u.id for u in enemies if fights is None or fights(u)]
+    battle = Battle(game, space, attacker, None, amphibious=game.kit.amphibious.get(space, False),
+                    attacking=attacking, defending=defending,
+                    # a retreat goes where a land or sea unit came from, not where only aircraft did
+                    came_from={uid: game.kit.moved_from.get(uid, space) for uid in attacking
+                               if game.domain(game.unit_or_none(uid)) != "air"},
+                    support=_offshore(game, space, attacker), rules=rules)
+    if game.board.is_sea(space):
+        game.kit.supported.update(attacking)  # a ship that fought a sea battle does not bombard this turn
+    return battle, enemies
+
+
+def _rounds(ctx, game, battle: Battle, sequence: list[str], rules: BattleRules, at: int | None) -> None:
+    """The battle's rounds until one side has no fighting units left, the attacker retreats or
+    the rules call a stalemate; `at`: the step of the round being fought to go on from (a copy of
+    the game made within the battle), None to start a round."""
+    while True:
+        if at is None:
+            if not (battle.units("defender") and battle.units("attacker") and battle.retreated_to is None):
+                return
+            if battle.round >= MAX_ROUNDS or rules.stalemate():
+                game.log("stalemate", space=battle.space, rounds=battle.round)
+                return
+            battle.round += 1
+            at = 0
+        for i in range(at, len(sequence)):
+            _resume_point(game, battle, i, None)
+            run_procedure(ctx, sequence[i])
+            if battle.retreated_to is not None:
+                break
+        battle.end_round()
+        at = None
+
+
+def _resume_point(game, battle: Battle, at: int, present: set[int] | None) -> None:
+    """Tell the game (`Game.on_resume_point`) the battle could go on from here: the battle, the
+    step it is at and the units present before its start step kept in the kit's state."""
+    if game.on_resume_point is not None:
+        game.kit.battle_at = (battle, at, present)
+        game.on_resume_point(game)
 
 
 def _allied_air_follows_its_carriers(game, zone: str, attacker: str, retreated_to: str | None) -> None:

@@ -15,10 +15,36 @@ from ruleslang.runtime.kit import battle, bid, moves, placement, purchase
 from ruleslang.runtime.kit.turn_state import KitState
 
 
+def _ending(run: Callable) -> Callable:
+    """`run`, telling the game as it ends (`Game.on_resume_point`): a copy of the game made there
+    goes on from its end (the phase's `after` hooks: runtime/agents/lookahead.py); in such a copy
+    (the kit's `ended` set) it has ended already."""
+    def ending(ctx, proc) -> None:
+        game = ctx.game
+        kit = game.kit
+        if kit.ended:
+            kit.ended = False
+            return
+        run(ctx, proc)
+        if game.on_resume_point is not None:
+            kit.ended = True
+            try:
+                game.on_resume_point(game)
+            finally:
+                kit.ended = False
+    ending.__doc__ = run.__doc__
+    return ending
+
+
+# made once: a game's table is the same functions (tests compare them)
+_PROCEDURES = {name: _ending(run) for name, run in
+               (("purchase", purchase.run), ("move", moves.run), ("battle", battle.run), ("place", placement.run),
+                ("bid", bid.run))}
+
+
 def procedure_table() -> dict[str, Callable]:
     """The Axis & Allies-style kit's procedures by name: purchase, move, battle, place and bid."""
-    return {"purchase": purchase.run, "move": moves.run, "battle": battle.run, "place": placement.run,
-            "bid": bid.run}
+    return dict(_PROCEDURES)
 
 
 @dataclass

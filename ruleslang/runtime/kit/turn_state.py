@@ -35,6 +35,16 @@ class KitState:
         self.waiting_landings: list[tuple[int, list[int], str, str]] = []
         # unit -> its space when the combat move ended (the sea battles of units that came later)
         self.placed_at_contest: dict[int, str] = {}
+        # while the battle procedure fights its queue: (the spaces left to fight, in order, the sea
+        # zones landings wait for, the late sea battles); a copy of the game made between two
+        # battles goes on from there (kit/battle.py `run`; runtime/agents/lookahead.py)
+        self.battles_left: tuple[list[str], set[str], list[str]] | None = None
+        # while a battle is fought, at the points a copy could be made (kit/battle.py `_resume_point`):
+        # (the battle, the step it is at, the units present before its start step)
+        self.battle_at: tuple | None = None
+        # set only while the game is told a runtime procedure has ended (kit/table.py): a copy of the
+        # game made then runs the procedure again as having ended
+        self.ended = False
         self._facts: UnitFacts | None = None
         self._battle_proc = None  # the composition's `runtime battle` procedure, once looked up (False: none)
 
