@@ -34,6 +34,7 @@ from __future__ import annotations
 from typing import Any, Callable, Protocol
 
 from ruleslang.base.errors import EvalError
+from ruleslang.lang.eval.compile_exact import ExactCompiler
 from ruleslang.lang.eval.operations import NO_VALUE, items_of
 from ruleslang.lang.syntax import ast
 from ruleslang.lang.syntax.expressions import Call, Name
@@ -131,6 +132,7 @@ class Branching:
         self._hooks: dict[int, BExec] = {}
         self._rolls: dict[int, bool] = {}
         self._frames: dict[str, Any] = {}  # owner of a block compiled here -> its declaration (its frame)
+        self._exacts: dict[str, ExactCompiler] = {}  # owner -> the exact compiler of its rolled expressions
         # the slots each node reads depend on the program only: shared by its Branchings
         self._read_sets: dict[int, frozenset] = _READ_SETS.setdefault(id(self.info), (self.info, {}))[1]
         self.one = prob(1, 1)
@@ -429,6 +431,15 @@ class Branching:
             return fn
         return self.procs.expression(node, owner, self._frames[owner])
 
+    def _exact(self, owner: str) -> ExactCompiler:
+        """The exact compiler of `owner`'s rolled expressions: their parts that roll nothing are
+        evaluated as `_plain` gives them (generated code rather than closures)."""
+        found = self._exacts.get(owner)
+        if found is None:
+            found = self._exacts[owner] = ExactCompiler(self.info, self.compiled, _Plain(self, owner)) \
+                if owner in self._frames else self.xc
+        return found
+
     def _value(self, node, later: frozenset, owner: str) -> Callable:
         """fn(env, p, go): the value of `node`, rolled or not, passed on with its probability;
         `later`: the slots read after it (a rolled value it reads that is read again is followed
@@ -450,7 +461,7 @@ class Branching:
         reads = tuple(sorted(self._reads(node)))
         if not random and not reads:
             return None
-        xf = self.xc.expr(node) if random else None
+        xf = self._exact(owner).expr(node) if random else None
         f = None if random else self._plain(node, owner)
         prob, one = self.prob, self.one
 
@@ -680,6 +691,19 @@ class Branching:
         def run(env, p, k):
             self.run_procedure(env[0], name, p, k, depth + 1, span)
         return run
+
+
+class _Plain:
+    """The compiler of plain expressions an owner's exact compiler uses (`Branching._exact`)."""
+
+    __slots__ = ("branching", "owner")
+
+    def __init__(self, branching: Branching, owner: str):
+        self.branching, self.owner = branching, owner
+
+    def expr(self, node) -> Callable:
+        """fn(env): the value of `node`, which rolls nothing, in a frame of the owner."""
+        return self.branching._plain(node, self.owner)
 
 
 def _walk(node, random: set, outside: Callable) -> bool:

@@ -31,6 +31,7 @@ from ruleslang.lang.eval import statements as S
 from ruleslang.lang.eval.codegen import Generator, Unsupported
 from ruleslang.lang.eval.codegen_runtime import assemble
 from ruleslang.lang.eval.operations import located
+from ruleslang.lang.syntax import ast
 from ruleslang.lang.syntax.expressions import Name
 from ruleslang.lang.syntax.statements import (AddEffect, Block, ChangeEffect, Choose, ForStmt, HitEffect, IfStmt, Let,
                                               LogEffect, MoveEffect, RemoveEffect, Require, RetreatEffect, RunEffect,
@@ -73,9 +74,15 @@ class BlockGenerator(Generator):
         return assemble(label, ["env"], self.prologue(), self.block(block), self.ns, self.spans, STATEMENTS)
 
     def expression(self, node, label: str) -> Callable:
-        """An expression of the frame (a hook's players or condition, a check's condition) as
-        `f(env)` giving its value; `Unsupported` when the generator leaves it to the closures."""
-        return assemble(label, ["env"], self.prologue(), [f"return {self.expr(node).src}"], self.ns, self.spans,
+        """An expression of the frame (a hook's players or condition, a check's condition, a plain
+        part of a step the exact chain runs: lang/eval/branching.py) as `f(env)` giving its value;
+        `Unsupported` when the generator leaves it to the closures. Only the slots the expression
+        names are loaded (the exact chain calls small ones over and over, in frames of many)."""
+        names = self.info.names
+        slots = sorted({names[id(n)].slot for n in ast.walk(node)
+                        if isinstance(n, Name) and id(n) in names and names[id(n)].kind == "local"})
+        prologue = ["ctx = env[0]", "host = ctx.host"] + [f"s{slot} = env[{slot}]" for slot in slots]
+        return assemble(label, ["env"], prologue, [f"return {self.expr(node).src}"], self.ns, self.spans,
                         STATEMENTS)
 
     def prologue(self) -> list[str]:
