@@ -397,8 +397,23 @@ class ExactCompiler:
             out = X.lift([d, sure], cmp, ctx, span)
             if len(kept) >= _KEPT_VALUES:
                 kept.clear()
-            kept[v] = (d, v, sure, out)
+            kept[v] = (d, v, sure, out, _true_weight(out))
             return out
+
+        def trial(env):
+            """`run`'s (weight of true, total), reduced, with the same work charged (`_counting`)."""
+            ctx = env[0]
+            d, v = roll(env), value(env)
+            try:
+                found = kept.get(v)
+            except TypeError:
+                return _true_weight(X.lift([d, X.point(v)], cmp, ctx, span))
+            if found is not None and found[0] is d and type(found[1]) is type(v):
+                X.charge_lift(d, found[2], ctx, span)
+                return found[4]
+            run(env)
+            return kept[v][4]
+        run.trial = trial
         return run
 
     def _In(self, node: In):
@@ -424,6 +439,16 @@ class ExactCompiler:
                 if sure_left(env) == is_and:
                     return right(env).reduced()
                 return decided
+            right_trial = getattr(right, "trial", None)
+            if right_trial is not None:
+                decided_weight = _true_weight(decided)
+
+                def trial(env):
+                    """`run_sure`'s (weight of true, total) (`_counting`)."""
+                    if sure_left(env) == is_and:
+                        return right_trial(env)
+                    return decided_weight
+                run_sure.trial = trial
             return run_sure
 
         def run(env):
@@ -478,6 +503,9 @@ def _counting(clauses: list, elt, span) -> XFn:
     element by element in the same order with the same charges, each element a Bernoulli trial
     of `exact.Counting` instead of a fold step and a mixture of distributions."""
     last = len(clauses) - 1
+    # a condition that gives its (weight of true, total) without its distribution (a die against a
+    # unit's value, after a sure test: `has_tag(u, air) and d6 <= attack_value(u)`)
+    trials = [getattr(c[4], "trial", None) if c[3] else None for c in clauses]
 
     def run(env):
         ctx = env[0]
@@ -486,6 +514,7 @@ def _counting(clauses: list, elt, span) -> XFn:
 
         def level(i: int) -> None:
             _it_random, it, slot, cond_random, cond = clauses[i]
+            trial = trials[i]
             for v in items_of(it(env)):
                 spend(span)
                 env[slot] = v
@@ -495,12 +524,15 @@ def _counting(clauses: list, elt, span) -> XFn:
                     if not cond(env):
                         continue
                 else:  # the last clause's: the element is counted with its chance
-                    cd = cond(env)
-                    w_true = cd.weights.get(True, 0)
+                    if trial is not None:
+                        w_true, total = trial(env)
+                    else:
+                        cd = cond(env)
+                        w_true, total = cd.weights.get(True, 0), cd.total
                     if not w_true:
                         continue
                     elt(env)
-                    counting.trial(w_true, cd.total, ctx, span)
+                    counting.trial(w_true, total, ctx, span)
                     continue
                 if i == last:
                     elt(env)
@@ -511,6 +543,12 @@ def _counting(clauses: list, elt, span) -> XFn:
         level(0)
         return counting.result()
     return run
+
+
+def _true_weight(dist: X.XDist) -> tuple:
+    """(the weight of true, the total) of a condition's distribution, reduced (as `run_sure` gives it)."""
+    dist = dist.reduced()
+    return dist.weights.get(True, 0), dist.total
 
 
 def bind_lets(steps, env: list, ctx, final) -> X.XDist:
