@@ -400,16 +400,16 @@ class ExactCompiler:
             kept[v] = (d, v, sure, out, _true_weight(out))
             return out
 
-        def trial(env):
-            """`run`'s (weight of true, total), reduced, with the same work charged (`_counting`)."""
-            ctx = env[0]
+        def trial(env, budget):
+            """`run`'s (weight of true, total), reduced, with the same work charged to `budget` (a
+            context or `_Budget`: `_counting`)."""
             d, v = roll(env), value(env)
             try:
                 found = kept.get(v)
             except TypeError:
-                return _true_weight(X.lift([d, X.point(v)], cmp, ctx, span))
+                return _true_weight(X.lift([d, X.point(v)], cmp, env[0], span))
             if found is not None and found[0] is d and type(found[1]) is type(v):
-                X.charge_lift(d, found[2], ctx, span)
+                X.charge_lift(d, found[2], budget, span)
                 return found[4]
             run(env)
             return kept[v][4]
@@ -443,10 +443,10 @@ class ExactCompiler:
             if right_trial is not None:
                 decided_weight = _true_weight(decided)
 
-                def trial(env):
+                def trial(env, budget):
                     """`run_sure`'s (weight of true, total) (`_counting`)."""
                     if sure_left(env) == is_and:
-                        return right_trial(env)
+                        return right_trial(env, budget)
                     return decided_weight
                 run_sure.trial = trial
             return run_sure
@@ -509,7 +509,9 @@ def _counting(clauses: list, elt, span) -> XFn:
 
     def run(env):
         ctx = env[0]
-        spend = ctx.host.spend
+        # the exact helpers charge `budget.host.spend`: the host's own (a context may be a view)
+        budget = _Budget(ctx.host.spend)
+        spend = budget.spend
         counting = X.Counting()
 
         def level(i: int) -> None:
@@ -525,24 +527,35 @@ def _counting(clauses: list, elt, span) -> XFn:
                         continue
                 else:  # the last clause's: the element is counted with its chance
                     if trial is not None:
-                        w_true, total = trial(env)
+                        w_true, total = trial(env, budget)
                     else:
                         cd = cond(env)
                         w_true, total = cd.weights.get(True, 0), cd.total
                     if not w_true:
                         continue
                     elt(env)
-                    counting.trial(w_true, total, ctx, span)
+                    counting.trial(w_true, total, budget, span)
                     continue
                 if i == last:
                     elt(env)
-                    counting.sure(ctx, span)
+                    counting.sure(budget, span)
                 else:
                     level(i + 1)
 
         level(0)
         return counting.result()
     return run
+
+
+class _Budget:
+    """What exact.py's charges read of a context (`ctx.host.spend`), for a fold that charges each
+    of its elements: the host's `spend` looked up once (through a view's `__getattr__` in the
+    exact chain's steps) rather than at every charge."""
+
+    __slots__ = ("host", "spend")
+
+    def __init__(self, spend: Callable):
+        self.host, self.spend = self, spend
 
 
 def _true_weight(dist: X.XDist) -> tuple:
