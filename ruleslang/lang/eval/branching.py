@@ -35,9 +35,9 @@ from typing import Any, Callable, Protocol
 
 from ruleslang.base.errors import EvalError
 from ruleslang.lang.eval.compile_exact import ExactCompiler
-from ruleslang.lang.eval.operations import NO_VALUE, items_of
+from ruleslang.lang.eval.operations import items_of
 from ruleslang.lang.syntax import ast
-from ruleslang.lang.syntax.expressions import Call, Name
+from ruleslang.lang.syntax.expressions import BoolLit, Call, DecimalLit, IntLit, Name, NoneLit, StringLit
 from ruleslang.lang.syntax.statements import (AddEffect, Block, ChangeEffect, Choose, ForStmt, HitEffect, IfStmt, Let,
                                               LogEffect, MoveEffect, RemoveEffect, Require, RetreatEffect, RunEffect,
                                               SetEffect, SubmergeEffect, WinEffect)
@@ -133,6 +133,7 @@ class Branching:
         self._rolls: dict[int, bool] = {}
         self._frames: dict[str, Any] = {}  # owner of a block compiled here -> its declaration (its frame)
         self._exacts: dict[str, ExactCompiler] = {}  # owner -> the exact compiler of its rolled expressions
+        self._plains: dict[tuple, Callable] = {}  # (id of an expression, owner) -> `_plain`'s function
         # the slots each node reads depend on the program only: shared by its Branchings
         self._read_sets: dict[int, frozenset] = _READ_SETS.setdefault(id(self.info), (self.info, {}))[1]
         self.one = prob(1, 1)
@@ -425,11 +426,17 @@ class Branching:
         """fn(env): the value of `node`, which rolls nothing, in a frame of `owner`: the generated
         code a game's own run of the statement uses (`Procedures.expression`: Python written for
         the expression, else its closure), but for a local's read or a constant (one closure call
-        costs less than a generated function's prologue)."""
-        fn, const = self.ec.expr_folded(node)
-        if const is not NO_VALUE or isinstance(node, Name) or owner not in self._frames:
-            return fn
-        return self.procs.expression(node, owner, self._frames[owner])
+        costs less than a generated function's prologue). Made once per expression and owner (a
+        body is compiled once per depth it runs at, a rolled expression once per owner)."""
+        key = (id(node), owner)
+        found = self._plains.get(key)
+        if found is None:
+            if isinstance(node, _SIMPLE) or owner not in self._frames:
+                found = self.ec.expr(node)
+            else:
+                found = self.procs.expression(node, owner, self._frames[owner])
+            self._plains[key] = found
+        return found
 
     def _exact(self, owner: str) -> ExactCompiler:
         """The exact compiler of `owner`'s rolled expressions: their parts that roll nothing are
@@ -722,6 +729,9 @@ def _walk(node, random: set, outside: Callable) -> bool:
             return any(_walk(getattr(node, f), random, outside) for f in node.__dataclass_fields__ if f != "span")
     return False
 
+
+# Expressions a closure evaluates in one call: a local's read or a constant (`_plain`)
+_SIMPLE = (Name, IntLit, DecimalLit, StringLit, BoolLit, NoneLit)
 
 # Statements that look at a rolled value only through what they compute from it (run here even
 # when they roll nothing themselves, so that their rolled values are merged by that).

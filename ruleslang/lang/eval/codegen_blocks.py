@@ -22,6 +22,7 @@ read back after it (`fallback`); `BlockGenerator.fell_back` says which and why.
 
 from __future__ import annotations
 
+import re
 from typing import Callable
 
 from ruleslang.base.errors import EvalError
@@ -31,12 +32,13 @@ from ruleslang.lang.eval import statements as S
 from ruleslang.lang.eval.codegen import Generator, Unsupported
 from ruleslang.lang.eval.codegen_runtime import assemble
 from ruleslang.lang.eval.operations import located
-from ruleslang.lang.syntax import ast
 from ruleslang.lang.syntax.expressions import Name
 from ruleslang.lang.syntax.statements import (AddEffect, Block, ChangeEffect, Choose, ForStmt, HitEffect, IfStmt, Let,
                                               LogEffect, MoveEffect, RemoveEffect, Require, RetreatEffect, RunEffect,
                                               SetEffect, SubmergeEffect, WinEffect)
 from ruleslang.lang.syntax.declarations import ConstraintDecl, HookDecl
+
+_LOCAL = re.compile(r"\bs(\d+)\b")  # a local of the frame in generated source
 
 # The kind in the file name of generated statements' code: `<ruleslang statements:NAME>`.
 STATEMENTS = "statements"
@@ -78,12 +80,11 @@ class BlockGenerator(Generator):
         part of a step the exact chain runs: lang/eval/branching.py) as `f(env)` giving its value;
         `Unsupported` when the generator leaves it to the closures. Only the slots the expression
         names are loaded (the exact chain calls small ones over and over, in frames of many)."""
-        names = self.info.names
-        slots = sorted({names[id(n)].slot for n in ast.walk(node)
-                        if isinstance(n, Name) and id(n) in names and names[id(n)].kind == "local"})
+        src = self.expr(node).src
+        # the locals the source names (`s<slot>`: no other name of generated code is so written)
+        slots = sorted({int(slot) for slot in _LOCAL.findall(src)})
         prologue = ["ctx = env[0]", "host = ctx.host"] + [f"s{slot} = env[{slot}]" for slot in slots]
-        return assemble(label, ["env"], prologue, [f"return {self.expr(node).src}"], self.ns, self.spans,
-                        STATEMENTS)
+        return assemble(label, ["env"], prologue, [f"return {src}"], self.ns, self.spans, STATEMENTS)
 
     def prologue(self) -> list[str]:
         lines = ["ctx = env[0]", "host = ctx.host"]

@@ -550,12 +550,22 @@ def _counting(clauses: list, elt, span) -> XFn:
 class _Budget:
     """What exact.py's charges read of a context (`ctx.host.spend`), for a fold that charges each
     of its elements: the host's `spend` looked up once (through a view's `__getattr__` in the
-    exact chain's steps) rather than at every charge."""
+    exact chain's steps) rather than at every charge. Its `host` is another object, not itself:
+    no cycle for the garbage collector to free."""
 
     __slots__ = ("host", "spend")
 
     def __init__(self, spend: Callable):
-        self.host, self.spend = self, spend
+        self.host, self.spend = _Spender(spend), spend
+
+
+class _Spender:
+    """A host as `_Budget` shows it: its `spend` only."""
+
+    __slots__ = ("spend",)
+
+    def __init__(self, spend: Callable):
+        self.spend = spend
 
 
 def _true_weight(dist: X.XDist) -> tuple:
