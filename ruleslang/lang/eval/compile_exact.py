@@ -383,36 +383,31 @@ class ExactCompiler:
         roll, value = self.expr(die), self.concrete.expr(other)
         kept: dict = {}
 
-        def run(env):
-            ctx = env[0]
-            d, v = roll(env), value(env)
+        def compared(d, v, ctx, budget):
+            """(the distribution, its (weight of true, total)) of the die `d` against value `v`."""
             try:
                 found = kept.get(v)
             except TypeError:  # a value that cannot be a key
-                return X.lift([d, X.point(v)], cmp, ctx, span)
+                out = X.lift([d, X.point(v)], cmp, ctx, span)
+                return out, _true_weight(out)
             if found is not None and found[0] is d and type(found[1]) is type(v):
-                X.charge_lift(d, found[2], ctx, span)
-                return found[3]
+                X.charge_lift(d, found[2], budget, span)
+                return found[3], found[4]
             sure = X.point(v)
             out = X.lift([d, sure], cmp, ctx, span)
             if len(kept) >= _KEPT_VALUES:
                 kept.clear()
-            kept[v] = (d, v, sure, out, _true_weight(out))
-            return out
+            found = kept[v] = (d, v, sure, out, _true_weight(out))
+            return out, found[4]
+
+        def run(env):
+            ctx = env[0]
+            return compared(roll(env), value(env), ctx, ctx)[0]
 
         def trial(env, budget):
-            """`run`'s (weight of true, total), reduced, with the same work charged to `budget` (a
-            context or `_Budget`: `_counting`)."""
-            d, v = roll(env), value(env)
-            try:
-                found = kept.get(v)
-            except TypeError:
-                return _true_weight(X.lift([d, X.point(v)], cmp, env[0], span))
-            if found is not None and found[0] is d and type(found[1]) is type(v):
-                X.charge_lift(d, found[2], budget, span)
-                return found[4]
-            run(env)
-            return kept[v][4]
+            """`run`'s (weight of true, total), reduced, with the same work charged (the kept
+            comparisons' to `budget`, a context or `_Budget`: `_counting`)."""
+            return compared(roll(env), value(env), env[0], budget)[1]
         run.trial = trial
         return run
 
