@@ -390,3 +390,15 @@ def test_a_block_nested_past_pythons_limit_runs_on_the_closures(tmp_path):
     run_procedure(ctx, "p")
     assert ctx.counter("seen", ()) == 4
     assert "p" in compiled.not_generated and "Python cannot compile it" in compiled.not_generated["p"]
+
+
+def test_has_tag_of_a_unit_with_a_named_tag_is_a_look_up_in_line():
+    # `has_destroyer(side)` of the shipped rules: the tags of the unit's type looked up in the
+    # generated code itself, not through the built-in (its values under both back ends: the rule
+    # tests above)
+    from ruleslang.lang.builtins.registry import REGISTRY
+    loaded = Workspace([]).load(["aar/base@1"])
+    compiled = CompiledProgram(loaded.program, backend="codegen")
+    fn = compiled.callable("has_destroyer")
+    assert "in _k" in fn.generated_source and ".type.name" in fn.generated_source, fn.generated_source
+    assert REGISTRY["has_tag"].impl not in fn.__globals__.values()

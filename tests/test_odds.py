@@ -961,3 +961,38 @@ def test_a_retreat_threshold_with_air_units_that_withdraw_changes_only_where_it_
     assert shared.outcome("attacker retreats") > 0
     assert all(p <= never.get(end, 0) for end, p in shared.ends.items() if end[0] != "attacker retreats")
     assert sum(shared.ends.values()) == 1
+
+
+
+@pytest.fixture(scope="module")
+def games_by_backend():
+    """A house-rules game under each back end (RULESLANG_EVAL, read as its program is made)."""
+    games = {}
+    for backend in ("closures", "codegen"):
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setenv("RULESLANG_EVAL", backend)
+            games[backend] = _game(("aar/house-rules@1",))
+        assert games[backend].compiled.backend == backend
+    return games
+
+
+@pytest.mark.parametrize("space,attacking,defending,defender", [
+    (LAND, {"infantry": 3, "artillery": 1, "armour": 1}, {"infantry": 2}, "Russians"),
+    (LAND, {"infantry": 1, "fighter": 2, "bomber": 1}, {"infantry": 2, "aaGun": 1}, "Russians"),
+    ("2 Sea Zone", {"battleship": 1, "submarine": 2, "fighter": 1}, {"destroyer": 1, "submarine": 1}, "British"),
+])
+def test_the_generated_code_gives_the_chain_the_closures_floats(games_by_backend, space, attacking, defending,
+                                                                  defender):
+    # the plain parts of a step's statements and of its rolled expressions run as generated code
+    # (lang/eval/branching.py `_plain`, `_exact`): every float the same as on the closures
+    ends = {}
+    for backend, game in games_by_backend.items():
+        chain = Chain(game, BattleSpec(space, "Germans", attacking, defending, defender), exact=False)
+        ends[backend] = {end: repr(p) for end, p in chain.solve().ends.items()}
+        if backend == "codegen":
+            steps = game.compiled.symbols["attacker_fire"].decl.procedure.body.stmts
+            shooters = steps[0].value  # `let shooters = [u for u in battle_units("attacker") where ...]`
+            assert hasattr(chain.branching._plain(shooters, "attacker_fire"), "generated_source")
+            assert chain.branching._exact("attacker_fire") is not chain.branching.xc
+    assert ends["codegen"] == ends["closures"]
+    assert len(ends["codegen"]) > 1

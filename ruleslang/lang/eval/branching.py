@@ -34,9 +34,10 @@ from __future__ import annotations
 from typing import Any, Callable, Protocol
 
 from ruleslang.base.errors import EvalError
+from ruleslang.lang.eval.compile_exact import ExactCompiler
 from ruleslang.lang.eval.operations import items_of
 from ruleslang.lang.syntax import ast
-from ruleslang.lang.syntax.expressions import Call, Name
+from ruleslang.lang.syntax.expressions import BoolLit, Call, DecimalLit, IntLit, Name, NoneLit, StringLit
 from ruleslang.lang.syntax.statements import (AddEffect, Block, ChangeEffect, Choose, ForStmt, HitEffect, IfStmt, Let,
                                               LogEffect, MoveEffect, RemoveEffect, Require, RetreatEffect, RunEffect,
                                               SetEffect, SubmergeEffect, WinEffect)
@@ -130,6 +131,9 @@ class Branching:
         self._bodies: dict[tuple, tuple] = {}
         self._hooks: dict[int, BExec] = {}
         self._rolls: dict[int, bool] = {}
+        self._frames: dict[str, Any] = {}  # owner of a block compiled here -> its declaration (its frame)
+        self._exacts: dict[str, ExactCompiler] = {}  # owner -> the exact compiler of its rolled expressions
+        self._plains: dict[tuple, Callable] = {}  # (id of an expression, owner) -> `_plain`'s function
         # the slots each node reads depend on the program only: shared by its Branchings
         self._read_sets: dict[int, frozenset] = _READ_SETS.setdefault(id(self.info), (self.info, {}))[1]
         self.one = prob(1, 1)
@@ -264,6 +268,7 @@ class Branching:
                                             f"'{proc.name.text}' inside a battle step", proc.span)
                 run = refuse
             else:
+                self._frames[name] = decl
                 run = self._block(proc.body, name, depth)
             found = self._bodies[key] = (run, self.procs.frame_size(decl))
         return found
@@ -271,6 +276,7 @@ class Branching:
     def _hook(self, hook: HookDecl) -> BExec:
         found = self._hooks.get(id(hook))
         if found is None:
+            self._frames[hook.name.text] = hook
             found = self._hooks[id(hook)] = self._block(hook.body, hook.name.text, 0)
         return found
 
@@ -346,7 +352,7 @@ class Branching:
         if id(target) in self.info.random:
             return self._refuse(stmt, "the units it changes are rolled")
         plain = self.pc.stmt(stmt, owner)
-        units = self.ec.expr(target)
+        units = self._plain(target, owner)
         reads = tuple(sorted(self._reads(stmt)))
 
         def run(env, p, k):
@@ -416,12 +422,37 @@ class Branching:
                 self.world.restore(saved)
             go(value, p * q)
 
-    def _value(self, node, later: frozenset) -> Callable:
+    def _plain(self, node, owner: str) -> Callable:
+        """fn(env): the value of `node`, which rolls nothing, in a frame of `owner`: the generated
+        code a game's own run of the statement uses (`Procedures.expression`: Python written for
+        the expression, else its closure), but for a local's read or a constant (one closure call
+        costs less than a generated function's prologue). Made once per expression and owner (a
+        body is compiled once per depth it runs at, a rolled expression once per owner)."""
+        key = (id(node), owner)
+        found = self._plains.get(key)
+        if found is None:
+            if isinstance(node, _SIMPLE) or owner not in self._frames:
+                found = self.ec.expr(node)
+            else:
+                found = self.procs.expression(node, owner, self._frames[owner])
+            self._plains[key] = found
+        return found
+
+    def _exact(self, owner: str) -> ExactCompiler:
+        """The exact compiler of `owner`'s rolled expressions: their parts that roll nothing are
+        evaluated as `_plain` gives them (generated code rather than closures)."""
+        found = self._exacts.get(owner)
+        if found is None:
+            found = self._exacts[owner] = ExactCompiler(self.info, self.compiled, _Plain(self, owner)) \
+                if owner in self._frames else self.xc
+        return found
+
+    def _value(self, node, later: frozenset, owner: str) -> Callable:
         """fn(env, p, go): the value of `node`, rolled or not, passed on with its probability;
         `later`: the slots read after it (a rolled value it reads that is read again is followed
         as it is, the others only through the value of `node`)."""
-        outcomes = self._outcomes(node, later)
-        f = self.ec.expr(node)
+        outcomes = self._outcomes(node, later, owner)
+        f = self._plain(node, owner) if id(node) not in self.info.random else None
         if outcomes is None:
             return lambda env, p, go: go(f(env), p)
 
@@ -429,7 +460,7 @@ class Branching:
             outcomes(env, p, lambda found, q: go(f(env), q) if found is None else self._fork(env, q, found, go))
         return rolled
 
-    def _outcomes(self, node, later: frozenset) -> Callable | None:
+    def _outcomes(self, node, later: frozenset, owner: str) -> Callable | None:
         """fn(env, p, use): `use(outcomes, p')` with the (value, probability) outcomes of `node`,
         or `use(None, p')` when it rolls nothing and reads no rolled value (the caller evaluates
         it); None when `node` can never roll nor read a local slot."""
@@ -437,8 +468,8 @@ class Branching:
         reads = tuple(sorted(self._reads(node)))
         if not random and not reads:
             return None
-        xf = self.xc.expr(node) if random else None
-        f = None if random else self.ec.expr(node)
+        xf = self._exact(owner).expr(node) if random else None
+        f = None if random else self._plain(node, owner)
         prob, one = self.prob, self.one
 
         def outcomes(env, p, use):
@@ -510,9 +541,9 @@ class Branching:
         return remember(key, lambda: xf(env))
 
     def _Let(self, stmt: Let, owner, depth, later):
-        outcomes = self._outcomes(stmt.value, later)
+        outcomes = self._outcomes(stmt.value, later, owner)
         slot = self.info.slots[id(stmt.name)]
-        f = self.ec.expr(stmt.value)
+        f = self._plain(stmt.value, owner) if id(stmt.value) not in self.info.random else None
         reads = tuple(sorted(self._reads(stmt.value)))
         random = id(stmt.value) in self.info.random
 
@@ -553,7 +584,7 @@ class Branching:
         # a condition's rolled values may be read again by the bodies and the other conditions
         rest = later | _union(self._reads(b) for _, b in stmt.branches) | (
             self._reads(stmt.else_block) if stmt.else_block is not None else frozenset())
-        branches = [(self._value(c, rest | _union(self._reads(c2) for c2, _ in stmt.branches if c2 is not c)),
+        branches = [(self._value(c, rest | _union(self._reads(c2) for c2, _ in stmt.branches if c2 is not c), owner),
                      self._block(b, owner, depth, later)) for c, b in stmt.branches]
         otherwise = self._block(stmt.else_block, owner, depth, later) if stmt.else_block is not None else None
 
@@ -576,9 +607,9 @@ class Branching:
 
     def _ForStmt(self, stmt: ForStmt, owner, depth, later):
         again = later | self._reads(stmt)  # the next turns of the loop read what the loop reads
-        iterable = self._value(stmt.iterable, again)
+        iterable = self._value(stmt.iterable, again, owner)
         slot = self.info.slots[id(stmt.var)]
-        cond = self._value(stmt.condition, again) if stmt.condition is not None else None
+        cond = self._value(stmt.condition, again, owner) if stmt.condition is not None else None
         body = self._block(stmt.body, owner, depth, again)
         span = stmt.span
 
@@ -612,11 +643,11 @@ class Branching:
         return self._refuse(stmt, "its options or its chooser are rolled")
 
     def _HitEffect(self, stmt: HitEffect, owner, depth, later):
-        count = self._value(stmt.count, later | self._reads(stmt.units) | self._reads(stmt.chooser))
+        count = self._value(stmt.count, later | self._reads(stmt.units) | self._reads(stmt.chooser), owner)
         if id(stmt.units) in self.info.random or id(stmt.chooser) in self.info.random:
             return self._refuse(stmt, "the units it hits or who chooses them are rolled")
-        units = self.ec.expr(stmt.units)
-        chooser = self.ec.expr(stmt.chooser)
+        units = self._plain(stmt.units, owner)
+        chooser = self._plain(stmt.chooser, owner)
         now = stmt.now
         span = stmt.span
         needed = tuple(sorted(self._reads(stmt.units) | self._reads(stmt.chooser)))
@@ -669,6 +700,19 @@ class Branching:
         return run
 
 
+class _Plain:
+    """The compiler of plain expressions an owner's exact compiler uses (`Branching._exact`)."""
+
+    __slots__ = ("branching", "owner")
+
+    def __init__(self, branching: Branching, owner: str):
+        self.branching, self.owner = branching, owner
+
+    def expr(self, node) -> Callable:
+        """fn(env): the value of `node`, which rolls nothing, in a frame of the owner."""
+        return self.branching._plain(node, self.owner)
+
+
 def _walk(node, random: set, outside: Callable) -> bool:
     """True when statement `node` (or one inside it) has an expression that rolls dice, runs a
     procedure, or is an effect a branching run refuses (`outside(stmt)`)."""
@@ -685,6 +729,9 @@ def _walk(node, random: set, outside: Callable) -> bool:
             return any(_walk(getattr(node, f), random, outside) for f in node.__dataclass_fields__ if f != "span")
     return False
 
+
+# Expressions a closure evaluates in one call: a local's read or a constant (`_plain`)
+_SIMPLE = (Name, IntLit, DecimalLit, StringLit, BoolLit, NoneLit)
 
 # Statements that look at a rolled value only through what they compute from it (run here even
 # when they roll nothing themselves, so that their rolled values are merged by that).

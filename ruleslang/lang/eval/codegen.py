@@ -536,6 +536,14 @@ class Generator:
             if self.in_iterable:
                 return _Code(f"_{name}({a.src}, {b.src})")
             return self._pick(name, a, b)
+        if name == "has_tag" and len(args) == 2 and self.type_of(args[0]) == T.UNIT:
+            tag = self.expr(args[1])
+            if tag.const is not NO_VALUE and tag.const is not None:
+                # a unit's tag named in the rule: the look-up `has_tag` makes (`unit_has_any_tag`),
+                # in line (the exact chain's steps ask it of every unit of a side, over and over)
+                unit = self.expr(args[0]).src
+                tags = self.const(self.compiled.unit_tags)
+                return _Code(f"({self.const(tag.const.name)} in {tags}.get({unit}.type.name, ()))")
         if name in DIRECT_QUERIES and len(args) == 1:
             method, gives_player = DIRECT_QUERIES[name]
             arg = self.need(args[0], self.expr(args[0]))

@@ -22,6 +22,7 @@ read back after it (`fallback`); `BlockGenerator.fell_back` says which and why.
 
 from __future__ import annotations
 
+import re
 from typing import Callable
 
 from ruleslang.base.errors import EvalError
@@ -36,6 +37,8 @@ from ruleslang.lang.syntax.statements import (AddEffect, Block, ChangeEffect, Ch
                                               LogEffect, MoveEffect, RemoveEffect, Require, RetreatEffect, RunEffect,
                                               SetEffect, SubmergeEffect, WinEffect)
 from ruleslang.lang.syntax.declarations import ConstraintDecl, HookDecl
+
+_LOCAL = re.compile(r"\bs(\d+)\b")  # a local of the frame in generated source
 
 # The kind in the file name of generated statements' code: `<ruleslang statements:NAME>`.
 STATEMENTS = "statements"
@@ -73,10 +76,15 @@ class BlockGenerator(Generator):
         return assemble(label, ["env"], self.prologue(), self.block(block), self.ns, self.spans, STATEMENTS)
 
     def expression(self, node, label: str) -> Callable:
-        """An expression of the frame (a hook's players or condition, a check's condition) as
-        `f(env)` giving its value; `Unsupported` when the generator leaves it to the closures."""
-        return assemble(label, ["env"], self.prologue(), [f"return {self.expr(node).src}"], self.ns, self.spans,
-                        STATEMENTS)
+        """An expression of the frame (a hook's players or condition, a check's condition, a plain
+        part of a step the exact chain runs: lang/eval/branching.py) as `f(env)` giving its value;
+        `Unsupported` when the generator leaves it to the closures. Only the slots the expression
+        names are loaded (the exact chain calls small ones over and over, in frames of many)."""
+        src = self.expr(node).src
+        # the locals the source names (`s<slot>`: no other name of generated code is so written)
+        slots = sorted({int(slot) for slot in _LOCAL.findall(src)})
+        prologue = ["ctx = env[0]", "host = ctx.host"] + [f"s{slot} = env[{slot}]" for slot in slots]
+        return assemble(label, ["env"], prologue, [f"return {src}"], self.ns, self.spans, STATEMENTS)
 
     def prologue(self) -> list[str]:
         lines = ["ctx = env[0]", "host = ctx.host"]

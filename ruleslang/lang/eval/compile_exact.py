@@ -383,22 +383,32 @@ class ExactCompiler:
         roll, value = self.expr(die), self.concrete.expr(other)
         kept: dict = {}
 
-        def run(env):
-            ctx = env[0]
-            d, v = roll(env), value(env)
+        def compared(d, v, ctx, budget):
+            """(the distribution, its (weight of true, total)) of the die `d` against value `v`."""
             try:
                 found = kept.get(v)
             except TypeError:  # a value that cannot be a key
-                return X.lift([d, X.point(v)], cmp, ctx, span)
+                out = X.lift([d, X.point(v)], cmp, ctx, span)
+                return out, _true_weight(out)
             if found is not None and found[0] is d and type(found[1]) is type(v):
-                X.charge_lift(d, found[2], ctx, span)
-                return found[3]
+                X.charge_lift(d, found[2], budget, span)
+                return found[3], found[4]
             sure = X.point(v)
             out = X.lift([d, sure], cmp, ctx, span)
             if len(kept) >= _KEPT_VALUES:
                 kept.clear()
-            kept[v] = (d, v, sure, out)
-            return out
+            found = kept[v] = (d, v, sure, out, _true_weight(out))
+            return out, found[4]
+
+        def run(env):
+            ctx = env[0]
+            return compared(roll(env), value(env), ctx, ctx)[0]
+
+        def trial(env, budget):
+            """`run`'s (weight of true, total), reduced, with the same work charged (the kept
+            comparisons' to `budget`, a context or `_Budget`: `_counting`)."""
+            return compared(roll(env), value(env), env[0], budget)[1]
+        run.trial = trial
         return run
 
     def _In(self, node: In):
@@ -424,6 +434,16 @@ class ExactCompiler:
                 if sure_left(env) == is_and:
                     return right(env).reduced()
                 return decided
+            right_trial = getattr(right, "trial", None)
+            if right_trial is not None:
+                decided_weight = _true_weight(decided)
+
+                def trial(env, budget):
+                    """`run_sure`'s (weight of true, total) (`_counting`)."""
+                    if sure_left(env) == is_and:
+                        return right_trial(env, budget)
+                    return decided_weight
+                run_sure.trial = trial
             return run_sure
 
         def run(env):
@@ -478,14 +498,20 @@ def _counting(clauses: list, elt, span) -> XFn:
     element by element in the same order with the same charges, each element a Bernoulli trial
     of `exact.Counting` instead of a fold step and a mixture of distributions."""
     last = len(clauses) - 1
+    # a condition that gives its (weight of true, total) without its distribution (a die against a
+    # unit's value, after a sure test: `has_tag(u, air) and d6 <= attack_value(u)`)
+    trials = [getattr(c[4], "trial", None) if c[3] else None for c in clauses]
 
     def run(env):
         ctx = env[0]
-        spend = ctx.host.spend
+        # the exact helpers charge `budget.host.spend`: the host's own (a context may be a view)
+        budget = _Budget(ctx.host.spend)
+        spend = budget.spend
         counting = X.Counting()
 
         def level(i: int) -> None:
             _it_random, it, slot, cond_random, cond = clauses[i]
+            trial = trials[i]
             for v in items_of(it(env)):
                 spend(span)
                 env[slot] = v
@@ -495,22 +521,52 @@ def _counting(clauses: list, elt, span) -> XFn:
                     if not cond(env):
                         continue
                 else:  # the last clause's: the element is counted with its chance
-                    cd = cond(env)
-                    w_true = cd.weights.get(True, 0)
+                    if trial is not None:
+                        w_true, total = trial(env, budget)
+                    else:
+                        cd = cond(env)
+                        w_true, total = cd.weights.get(True, 0), cd.total
                     if not w_true:
                         continue
                     elt(env)
-                    counting.trial(w_true, cd.total, ctx, span)
+                    counting.trial(w_true, total, budget, span)
                     continue
                 if i == last:
                     elt(env)
-                    counting.sure(ctx, span)
+                    counting.sure(budget, span)
                 else:
                     level(i + 1)
 
         level(0)
         return counting.result()
     return run
+
+
+class _Budget:
+    """What exact.py's charges read of a context (`ctx.host.spend`), for a fold that charges each
+    of its elements: the host's `spend` looked up once (through a view's `__getattr__` in the
+    exact chain's steps) rather than at every charge. Its `host` is another object, not itself:
+    no cycle for the garbage collector to free."""
+
+    __slots__ = ("host", "spend")
+
+    def __init__(self, spend: Callable):
+        self.host, self.spend = _Spender(spend), spend
+
+
+class _Spender:
+    """A host as `_Budget` shows it: its `spend` only."""
+
+    __slots__ = ("spend",)
+
+    def __init__(self, spend: Callable):
+        self.spend = spend
+
+
+def _true_weight(dist: X.XDist) -> tuple:
+    """(the weight of true, the total) of a condition's distribution, reduced (as `run_sure` gives it)."""
+    dist = dist.reduced()
+    return dist.weights.get(True, 0), dist.total
 
 
 def bind_lets(steps, env: list, ctx, final) -> X.XDist:
