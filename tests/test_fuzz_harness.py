@@ -142,9 +142,10 @@ def test_an_input_that_burns_cpu_stops_at_the_cpu_limit(harness, monkeypatch):
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     # the worker's profiling timer (1 s of CPU) dumps the stack and ends the input: the worker spent
-    # about that (the kernel's accounting of a reaped child is coarser than the timer's), no more
+    # about that, no more. The kernel's accounting of a reaped child is coarser than the timer's, the
+    # more so under load (0.85 s seen with six processes on two cores), hence the lower bound's margin
     assert outcome.kind == harness.TIMEOUT and "_spins" in outcome.signature, outcome
-    assert 0.9 <= cpu < 2.0 and 0.9 <= elapsed < 2.0, (cpu, elapsed)
+    assert 0.75 <= cpu < 2.0 and 0.75 <= elapsed < 2.0, (cpu, elapsed)
 
 
 _SEEN = []
