@@ -196,6 +196,7 @@ class CompiledProgram:
         self._explainers: dict[str, Callable] = {}
         self._advice: dict[str, Advice | None] = {}
         self.unit_tags: dict[str, tuple[str, ...]] = {}
+        self._member_sets: dict[str, LSet] = {}  # side -> its players as `members(side)` gives them
         self._build_sides()
         self._build_units()
 
@@ -216,6 +217,16 @@ class CompiledProgram:
                 self.side_members[name] = members
                 for p in members:
                     self.side_of_player[p] = name
+
+    def side_member_set(self, side: str) -> LSet:
+        """The players of `side` as the set `members(side)` gives (in declaration order). Made once a
+        side: a program's sides and players never change, and a set is never changed once made (a
+        score that asks it once per row of a table asked for a new set every time)."""
+        found = self._member_sets.get(side)
+        if found is None:
+            players = self.scope.enums["player"].by_name
+            found = self._member_sets[side] = LSet.of_enums(players[p] for p in self.side_members.get(side, ()))
+        return found
 
     def _build_units(self) -> None:
         for name, sym in self.symbols.items():
