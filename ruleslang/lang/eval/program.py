@@ -123,6 +123,14 @@ class TableRuntime:
             out.append(specs[0][1] if len(specs) == 1 else Record(zip(self.key_names, (s[1] for s in specs))))
         return tuple(out)
 
+    def constant_records(self) -> tuple | None:
+        """`rows_as_records` when every row of the table is a constant (the tuple it hands out
+        every time), else None."""
+        if self.constant_rows() is None:
+            return None
+        self.rows_as_records(None)  # builds and keeps them
+        return self._records
+
     def rows_as_records(self, ctx) -> tuple:
         """Every row with an exact key as a record of its keys and cells (built once when every such
         row is constant: `rows(t)` is read in loops by constraints run on every candidate action)."""
@@ -197,6 +205,7 @@ class CompiledProgram:
         self._advice: dict[str, Advice | None] = {}
         self.unit_tags: dict[str, tuple[str, ...]] = {}
         self._member_sets: dict[str, LSet] = {}  # side -> its players as `members(side)` gives them
+        self._member_lookups: dict[str, frozenset] = {}  # side -> the same players, for `in`
         self._build_sides()
         self._build_units()
 
@@ -226,6 +235,14 @@ class CompiledProgram:
         if found is None:
             players = self.scope.enums["player"].by_name
             found = self._member_sets[side] = LSet.of_enums(players[p] for p in self.side_members.get(side, ()))
+        return found
+
+    def side_member_frozenset(self, side: str) -> frozenset:
+        """The players of `side` as a hashed set: what `p in members(side)` tests (as the set
+        does), kept."""
+        found = self._member_lookups.get(side)
+        if found is None:
+            found = self._member_lookups[side] = frozenset(self.side_member_set(side).items)
         return found
 
     def _build_units(self) -> None:
