@@ -88,3 +88,37 @@ def test_a_unit_types_tag_is_looked_up_in_line_with_the_builtins_answer(tmp_path
         answers[backend] = ([compiled.callable("at_sea")(ctx, t) for t in types],
                             compiled.callable("any_at_sea")(ctx, tuple(types * 2)))
     assert answers["codegen"] == answers["closures"] == ([True, False], 2)
+
+
+ATTRIBUTES = """
+    ruleset k/attrs@1
+    attribute cost: int = 3
+    attribute power: int = 1
+    option boost: int = 2
+    unit boat "Boat":
+        cost: 8
+        power: 1 + boost
+    unit foot "Foot":
+        power: 2
+    formula cost_of(t: unittype) -> int = t.cost
+    formula power_of(t: unittype) -> int = t.power
+"""
+
+
+@pytest.mark.parametrize("boost", [2, 5])
+def test_constant_unit_attributes_are_read_from_the_programs_table(boost, tmp_path):
+    from ruleslang.lang.eval.program import CompiledProgram
+    ws, loaded = load(tmp_path, {"k/attrs@1": ATTRIBUTES}, "k/attrs@1")
+    assert loaded.ok, loaded.diagnostics
+    compiled = CompiledProgram(loaded.program, backend="codegen")
+    assert compiled.unit_attribute_constants("cost") == {"boat": 8, "foot": 3}
+    assert compiled.unit_attribute_constants("power") == {"foot": 2}  # the boat's reads an option
+    answers = {}
+    for backend in ("codegen", "closures"):
+        program = CompiledProgram(loaded.program, backend=backend)
+        ctx = EvalContext(program, Host(0), options={"boost": boost})
+        types = [ctx.unittype_values[n] for n in ("boat", "foot")]
+        fresh = [[program.unit_attribute(ctx, t.name, a) for t in types] for a in ("cost", "power")]
+        answers[backend] = [[program.callable(f"{a}_of")(ctx, t) for t in types] for a in ("cost", "power")]
+        assert answers[backend] == fresh
+    assert answers["codegen"] == answers["closures"] == [[8, 3], [1 + boost, 2]]

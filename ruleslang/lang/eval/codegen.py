@@ -438,9 +438,10 @@ class Generator:
         if fi.kind == "unittype" and name == "name":
             return _Code(f"{obj}.name")
         if fi.kind in ("unit", "unittype"):
-            w = self.temp()
-            type_name = f"({w}.type.name if _isinstance({w} := {obj}, _UnitValue) else {w}.name)"
-            return _Code(self.marked(f"ctx.unit_attribute({type_name}, {self.const(name)})", span))
+            # a constant value (most costs, attack and defence values ...) read from the program's
+            # table of them; any other asked of the context, which works it out (a watch notes its reads)
+            constants = self.const(self.compiled.unit_attribute_constants(name))
+            return _Code(self.marked(f"_unit_attribute(ctx, {obj}, {self.const(name)}, {constants})", span))
         if fi.kind == "space":
             values = self.const(SpaceAttribute(self.compiled, name, span))
             w = self.temp()

@@ -199,6 +199,7 @@ class CompiledProgram:
         self._tables: dict[str, TableRuntime] = {}
         self._constants: dict[str, Any] = {}
         self._unit_attrs: dict[tuple[str, str], Callable] = {}
+        self._unit_attr_constants: dict[str, dict] = {}  # attribute -> {type name: constant value}
         self._space_attr_cache: dict[tuple[str, str], Any] = {}
         self._counter_defaults: dict[str, Callable] = {}
         self._explainers: dict[str, Callable] = {}
@@ -576,14 +577,30 @@ class CompiledProgram:
         return fn(ctx)
 
     def _make_unit_attr(self, type_name: str, attr: str) -> Callable:
+        f = self.expr_compiler.expr(self._unit_attr_expr(type_name, attr))
+        return lambda ctx: f([ctx])
+
+    def _unit_attr_expr(self, type_name: str, attr: str):
+        """The expression of unit attribute `attr` of `type_name`: its own, else the default."""
         decl = self.symbols[type_name].decl
         for ident, value in decl.attributes:
             if ident.text == attr:
-                f = self.expr_compiler.expr(value)
-                return lambda ctx: f([ctx])
-        default = self.scope.unit_attributes[attr].decl.default
-        f = self.expr_compiler.expr(default)
-        return lambda ctx: f([ctx])
+                return value
+        return self.scope.unit_attributes[attr].decl.default
+
+    def unit_attribute_constants(self, attr: str) -> dict:
+        """The value of unit attribute `attr` of each unit type whose value is a constant, by type
+        name (what `unit_attribute` gives it: a constant reads nothing); a type whose value is
+        worked out when read (from a counter, an option ...) is left out. Made once an attribute."""
+        found = self._unit_attr_constants.get(attr)
+        if found is None:
+            found = {}
+            for type_name in self.scope.enums["unittype"].by_name:
+                value = self.expr_compiler.folded(self._unit_attr_expr(type_name, attr))
+                if value is not NO_VALUE:
+                    found[type_name] = value
+            self._unit_attr_constants[attr] = found
+        return found
 
     def space_attribute(self, ctx, space: str, attr: str):
         key = (space, attr)
