@@ -45,7 +45,8 @@ def test_a_sides_players_are_the_set_made_afresh(backend, tmp_path, monkeypatch)
         assert first == fresh and first.items == fresh.items  # the same players, in the same order
         assert len(first) > 0
         assert fn("of_side")(ctx, s) is first  # kept: not made again
-        assert loaded.compiled.side_member_frozenset(s.name) == frozenset(fresh.items)
+        assert loaded.compiled.side_member_lookups()[s.name] == frozenset(fresh.items)
+        assert loaded.compiled.side_member_sets()[s.name] is first
         for p in ctx.player_values.values():
             assert fn("in_side")(ctx, p, s) is (p in fresh.items)
         assert fn("holders")(ctx, s) == fn("holders_slow")(ctx, s)

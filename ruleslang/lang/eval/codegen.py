@@ -352,8 +352,8 @@ class Generator:
         side = self._members_of(node.collection)
         if side is not None:
             # `p in members(s)`: the side's players as a hashed set, kept (the test a set makes)
-            sets = self.const(self.compiled.side_member_frozenset)
-            collection = self.marked(f"{sets}({self.expr(side).src}.name)", node.collection.span)
+            sets = self.const(self.compiled.side_member_lookups())
+            collection = self.marked(f"{sets}[{self.expr(side).src}.name]", node.collection.span)
         else:
             collection = self.need(node.collection, self.expr(node.collection))
         return _Code(f"({element.src} {'not in' if node.negated else 'in'} {collection})")
@@ -570,8 +570,8 @@ class Generator:
                 return _Code(self.const(records))
         if self._members_of(node) is not None:
             # a side's players: the set the program keeps, asked straight (a score asks it per row)
-            sets = self.const(self.compiled.side_member_set)
-            return _Code(self.marked(f"{sets}({self.expr(args[0]).src}.name)", span))
+            sets = self.const(self.compiled.side_member_sets())
+            return _Code(self.marked(f"{sets}[{self.expr(args[0]).src}.name]", span))
         if name in DIRECT_QUERIES and len(args) == 1:
             method, gives_player = DIRECT_QUERIES[name]
             arg = self.need(args[0], self.expr(args[0]))

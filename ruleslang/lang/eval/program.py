@@ -238,13 +238,19 @@ class CompiledProgram:
             found = self._member_sets[side] = LSet.of_enums(players[p] for p in self.side_members.get(side, ()))
         return found
 
-    def side_member_frozenset(self, side: str) -> frozenset:
-        """The players of `side` as a hashed set: what `p in members(side)` tests (as the set
-        does), kept."""
-        found = self._member_lookups.get(side)
-        if found is None:
-            found = self._member_lookups[side] = frozenset(self.side_member_set(side).items)
-        return found
+    def side_member_sets(self) -> dict[str, LSet]:
+        """`side_member_set` of every side of the program, by side name (for generated code)."""
+        for side in self.scope.enums["side"].by_name:
+            self.side_member_set(side)
+        return self._member_sets
+
+    def side_member_lookups(self) -> dict[str, frozenset]:
+        """The players of every side as a hashed set, by side name: what `p in members(side)`
+        tests (as the set does)."""
+        if not self._member_lookups:
+            self._member_lookups.update((side, frozenset(found.items))
+                                        for side, found in self.side_member_sets().items())
+        return self._member_lookups
 
     def _build_units(self) -> None:
         for name, sym in self.symbols.items():

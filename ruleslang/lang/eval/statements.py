@@ -466,6 +466,7 @@ class Procedures:
         self._hook_runs: dict[int, tuple] = {}
         self._checks: dict[int, Callable] = {}
         self._constraints_on: dict[str, list[str]] = {}
+        self._constraint_runs: dict[str, list[Callable]] = {}  # action -> the executors of its constraints
         self._repeatable: dict[str, bool] = {}
         # the compiled settings of runtime procedures (runtime/config.py), by (procedure, setting):
         # they hold no game, so every game of this program shares them
@@ -526,6 +527,14 @@ class Procedures:
                 if isinstance(sym.decl, ConstraintDecl) and sym.decl.action.text == action
                 and not is_hidden_name(name)]
         return names
+
+    def constraint_runs(self, action: str) -> list[Callable]:
+        """The executors of the constraints on `action` (`constraint` of each of
+        `constraints_on(action)`, in that order), found once."""
+        runs = self._constraint_runs.get(action)
+        if runs is None:
+            runs = self._constraint_runs[action] = [self.constraint(name) for name in self.constraints_on(action)]
+        return runs
 
     def repeatable(self, action: str) -> bool:
         """Whether the constraints on `action` only read: no dice, no decision, no effect, no log,
@@ -665,8 +674,8 @@ def check_action(ctx, action: str, args: list) -> list[Refusal]:
     saved = ctx.collector
     ctx.collector = _Collector(_TEXTS_READ.get())
     try:
-        for name in procs.constraints_on(action):
-            procs.constraint(name)(ctx, args)
+        for run in procs.constraint_runs(action):
+            run(ctx, args)
         refusals = ctx.collector.refusals
     finally:
         ctx.collector = saved
