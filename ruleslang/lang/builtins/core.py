@@ -388,7 +388,7 @@ def _side_of(ctx, p):
 builtin("side_of", "side_of(p): the side player p plays on")(
     (signature([T.PLAYER], T.SIDE), _side_of))
 builtin("members", "members(s): the players of side s")(
-    (signature([T.SIDE], PLAYERS), lambda ctx, s: LSet.of_enums(ctx.side_members(need(s, "a side").name))))
+    (signature([T.SIDE], PLAYERS), lambda ctx, s: ctx.compiled.side_member_set(need(s, "a side").name)))
 builtin("allied", "allied(a, b): true when players a and b are on the same side (or are the same player)")(
     (signature([T.PLAYER, T.PLAYER], T.BOOL),
      lambda ctx, a, b: a is not None and b is not None and (a == b or ctx.side_of(a.name) is not None

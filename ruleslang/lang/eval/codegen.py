@@ -349,7 +349,13 @@ class Generator:
 
     def _In(self, node):
         element = self.expr(node.element)
-        collection = self.need(node.collection, self.expr(node.collection))
+        side = self._members_of(node.collection)
+        if side is not None:
+            # `p in members(s)`: the side's players as a hashed set, kept (the test a set makes)
+            sets = self.const(self.compiled.side_member_lookups())
+            collection = self.marked(f"{sets}[{self.expr(side).src}.name]", node.collection.span)
+        else:
+            collection = self.need(node.collection, self.expr(node.collection))
         return _Code(f"({element.src} {'not in' if node.negated else 'in'} {collection})")
 
     def _BoolOp(self, node):
@@ -432,9 +438,10 @@ class Generator:
         if fi.kind == "unittype" and name == "name":
             return _Code(f"{obj}.name")
         if fi.kind in ("unit", "unittype"):
-            w = self.temp()
-            type_name = f"({w}.type.name if _isinstance({w} := {obj}, _UnitValue) else {w}.name)"
-            return _Code(self.marked(f"ctx.unit_attribute({type_name}, {self.const(name)})", span))
+            # a constant value (most costs, attack and defence values ...) read from the program's
+            # table of them; any other asked of the context, which works it out (a watch notes its reads)
+            constants = self.const(self.compiled.unit_attribute_constants(name))
+            return _Code(self.marked(f"_unit_attribute(ctx, {obj}, {self.const(name)}, {constants})", span))
         if fi.kind == "space":
             values = self.const(SpaceAttribute(self.compiled, name, span))
             w = self.temp()
@@ -519,6 +526,15 @@ class Generator:
         args += [f"**{{{self.const(k.name.text)}: {argument(k.value)}}}" for k in node.kwargs]
         return _Code(self.marked(f"{impl}({', '.join(['ctx'] + args)})", span))
 
+    def _members_of(self, node):
+        """The side `s` of a call `members(s)` (s not optional), else None."""
+        if not isinstance(node, Call) or node.kwargs or len(node.args) != 1:
+            return None
+        info = self.info.calls.get(id(node))
+        if info is None or info.kind != "builtin" or info.name != "members" or self.optional(node.args[0]):
+            return None
+        return node.args[0]
+
     def _fast_builtin(self, node, name):
         args = node.args
         if node.kwargs:
@@ -536,20 +552,34 @@ class Generator:
             if self.in_iterable:
                 return _Code(f"_{name}({a.src}, {b.src})")
             return self._pick(name, a, b)
-        if name == "has_tag" and len(args) == 2 and self.type_of(args[0]) == T.UNIT:
+        if name == "has_tag" and len(args) == 2 and self.type_of(args[0]) in (T.UNIT, T.UNITTYPE):
             tag = self.expr(args[1])
             if tag.const is not NO_VALUE and tag.const is not None:
-                # a unit's tag named in the rule: the look-up `has_tag` makes (`unit_has_any_tag`),
-                # in line (the exact chain's steps ask it of every unit of a side, over and over)
+                # a unit's (or unit type's) tag named in the rule: the look-up `has_tag` makes
+                # (`unit_has_any_tag`), in line (the exact chain's steps ask it of every unit of a
+                # side, over and over; placement constraints of every unit type placed)
                 unit = self.expr(args[0]).src
+                type_name = f"{unit}.type.name" if self.type_of(args[0]) == T.UNIT else f"{unit}.name"
                 tags = self.const(self.compiled.unit_tags)
-                return _Code(f"({self.const(tag.const.name)} in {tags}.get({unit}.type.name, ()))")
+                return _Code(f"({self.const(tag.const.name)} in {tags}.get({type_name}, ()))")
+        if name == "rows" and len(args) == 1 and self.compiled.coverage is None:
+            table = self.expr(args[0]).const
+            records = table.constant_records() if getattr(table, "constant_records", None) else None
+            if records is not None:
+                # every row constant: the records the table makes once, in line
+                return _Code(self.const(records))
+        if self._members_of(node) is not None:
+            # a side's players: the set the program keeps, asked straight (a score asks it per row)
+            sets = self.const(self.compiled.side_member_sets())
+            return _Code(self.marked(f"{sets}[{self.expr(args[0]).src}.name]", span))
         if name in DIRECT_QUERIES and len(args) == 1:
             method, gives_player = DIRECT_QUERIES[name]
             arg = self.need(args[0], self.expr(args[0]))
-            if method == "known_controller" and self.local_slot(args[0]) is not None and not self.optional(args[0]):
-                # the commonest read of rules, straight from the state (the closures do so too)
-                return _Code(f"ctx.player_values.get(ctx.board.state.control.get({arg}.name))")
+            if method == "known_controller" and not self.optional(args[0]):
+                # the commonest read of rules, straight from the state (the closures do so too); an
+                # argument other than a local (a row's field, say) is marked, as the call it stands for
+                src = f"ctx.player_values.get(ctx.board.state.control.get({arg}.name))"
+                return _Code(src if self.local_slot(args[0]) is not None else self.marked(src, span))
             call = self.const(getattr(BoardQueries, method))
             if gives_player:
                 return _Code(self.marked(f"ctx.player_values.get({call}(ctx.board, {arg}.name))", span))

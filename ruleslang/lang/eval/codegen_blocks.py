@@ -48,7 +48,8 @@ _EFFECTS = (AddEffect, RemoveEffect, MoveEffect, ChangeEffect, SetEffect, HitEff
 
 # What generated statements call, by the names the source uses.
 _STATEMENT_HELPERS = {
-    "_refuse": S.refuse, "_decide": S.decide, "_plus": S.plus, "_state": S.game_state, "_battle": S.battle_of,
+    "_refuse": S.refuse, "_texts_unread": S.texts_unread, "_decide": S.decide, "_plus": S.plus,
+    "_state": S.game_state, "_battle": S.battle_of,
     "_unit_ids": S.unit_ids, "_units_to_add": S.units_to_add, "_hits_to_score": S.hits_to_score,
     "_current_player": S.current_player, "_winning_side": S.winning_side, "_declare_winner": S.declare_winner,
     "_run_previous_hook": S.run_previous_hook, "_run_procedure": S.run_procedure, "_located": located,
@@ -144,7 +145,9 @@ class BlockGenerator(Generator):
             text = self.expr(stmt.message).src
         else:
             text = self.const(f"requirement not met: {stmt.cond.span.text}")
-        return [f"if ({cond}) is not True:", f"    _refuse(ctx, {self.const(stmt.span)}, {text})"]
+        span = self.const(stmt.span)
+        # the message is worked out only when it is read (`statements.refusal_texts_unread`)
+        return [f"if ({cond}) is not True:", f"    _refuse(ctx, {span}, None if _texts_unread(ctx) else {text})"]
 
     def _s_IfStmt(self, stmt: IfStmt) -> list[str]:
         lines: list[str] = []

@@ -44,6 +44,16 @@ def _budgeted(value, host, span):
     return items
 
 
+def _unit_attribute(ctx, thing, name: str, constants: dict):
+    """Unit attribute `name` of a unit or unit type: from `constants` (the program's constant
+    values of it, by type name) when there, else as the context works it out."""
+    type_name = thing.type.name if isinstance(thing, UnitValue) else thing.name
+    found = constants.get(type_name, NO_VALUE)
+    if found is not NO_VALUE:
+        return found
+    return ctx.unit_attribute(type_name, name)
+
+
 def _need(value, span):
     if value is None:
         raise EvalError("E504", f"'{span.text}' is none here, where a value is needed", span)
@@ -228,6 +238,7 @@ HELPERS = {
     "_budgeted": _budgeted, "_need": _need, "_too_big": _too_big, "_total": _total, "_fraction_sum": _fraction_sum,
     "_extreme": _extreme, "_int_div": _int_div, "_joined": joined, "_text": _text, "_range": _range,
     "_index": _index, "_side": _side, "_fact": _fact, "_condition": _condition, "_connected": _connected,
+    "_unit_attribute": _unit_attribute,
     "_Made": _Made, "_best_count": _best_count, "_best_of": _best_of, "_items_of": items_of, "_LSet": LSet, "_Record": Record, "_UnitValue": UnitValue, "_display": display_text,
     "_normalize": normalize_number, "_min": min, "_max": max, "_sum": sum, "_len": len,
     "_any": any, "_all": all, "_tuple": tuple, "_isinstance": isinstance,

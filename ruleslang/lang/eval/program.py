@@ -123,6 +123,14 @@ class TableRuntime:
             out.append(specs[0][1] if len(specs) == 1 else Record(zip(self.key_names, (s[1] for s in specs))))
         return tuple(out)
 
+    def constant_records(self) -> tuple | None:
+        """`rows_as_records` when every row of the table is a constant (the tuple it hands out
+        every time), else None."""
+        if self.constant_rows() is None:
+            return None
+        self.rows_as_records(None)  # builds and keeps them
+        return self._records
+
     def rows_as_records(self, ctx) -> tuple:
         """Every row with an exact key as a record of its keys and cells (built once when every such
         row is constant: `rows(t)` is read in loops by constraints run on every candidate action)."""
@@ -191,11 +199,14 @@ class CompiledProgram:
         self._tables: dict[str, TableRuntime] = {}
         self._constants: dict[str, Any] = {}
         self._unit_attrs: dict[tuple[str, str], Callable] = {}
+        self._unit_attr_constants: dict[str, dict] = {}  # attribute -> {type name: constant value}
         self._space_attr_cache: dict[tuple[str, str], Any] = {}
         self._counter_defaults: dict[str, Callable] = {}
         self._explainers: dict[str, Callable] = {}
         self._advice: dict[str, Advice | None] = {}
         self.unit_tags: dict[str, tuple[str, ...]] = {}
+        self._member_sets: dict[str, LSet] = {}  # side -> its players as `members(side)` gives them
+        self._member_lookups: dict[str, frozenset] = {}  # side -> the same players, for `in`
         self._build_sides()
         self._build_units()
 
@@ -216,6 +227,30 @@ class CompiledProgram:
                 self.side_members[name] = members
                 for p in members:
                     self.side_of_player[p] = name
+
+    def side_member_set(self, side: str) -> LSet:
+        """The players of `side` as the set `members(side)` gives (in declaration order). Made once a
+        side: a program's sides and players never change, and a set is never changed once made (a
+        score that asks it once per row of a table asked for a new set every time)."""
+        found = self._member_sets.get(side)
+        if found is None:
+            players = self.scope.enums["player"].by_name
+            found = self._member_sets[side] = LSet.of_enums(players[p] for p in self.side_members.get(side, ()))
+        return found
+
+    def side_member_sets(self) -> dict[str, LSet]:
+        """`side_member_set` of every side of the program, by side name (for generated code)."""
+        for side in self.scope.enums["side"].by_name:
+            self.side_member_set(side)
+        return self._member_sets
+
+    def side_member_lookups(self) -> dict[str, frozenset]:
+        """The players of every side as a hashed set, by side name: what `p in members(side)`
+        tests (as the set does)."""
+        if not self._member_lookups:
+            self._member_lookups.update((side, frozenset(found.items))
+                                        for side, found in self.side_member_sets().items())
+        return self._member_lookups
 
     def _build_units(self) -> None:
         for name, sym in self.symbols.items():
@@ -548,14 +583,30 @@ class CompiledProgram:
         return fn(ctx)
 
     def _make_unit_attr(self, type_name: str, attr: str) -> Callable:
+        f = self.expr_compiler.expr(self._unit_attr_expr(type_name, attr))
+        return lambda ctx: f([ctx])
+
+    def _unit_attr_expr(self, type_name: str, attr: str):
+        """The expression of unit attribute `attr` of `type_name`: its own, else the default."""
         decl = self.symbols[type_name].decl
         for ident, value in decl.attributes:
             if ident.text == attr:
-                f = self.expr_compiler.expr(value)
-                return lambda ctx: f([ctx])
-        default = self.scope.unit_attributes[attr].decl.default
-        f = self.expr_compiler.expr(default)
-        return lambda ctx: f([ctx])
+                return value
+        return self.scope.unit_attributes[attr].decl.default
+
+    def unit_attribute_constants(self, attr: str) -> dict:
+        """The value of unit attribute `attr` of each unit type whose value is a constant, by type
+        name (what `unit_attribute` gives it: a constant reads nothing); a type whose value is
+        worked out when read (from a counter, an option ...) is left out. Made once an attribute."""
+        found = self._unit_attr_constants.get(attr)
+        if found is None:
+            found = {}
+            for type_name in self.scope.enums["unittype"].by_name:
+                value = self.expr_compiler.folded(self._unit_attr_expr(type_name, attr))
+                if value is not NO_VALUE:
+                    found[type_name] = value
+            self._unit_attr_constants[attr] = found
+        return found
 
     def space_attribute(self, ctx, space: str, attr: str):
         key = (space, attr)

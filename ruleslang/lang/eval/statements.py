@@ -8,8 +8,10 @@ body (or the one matching `instead of` hook), then every matching `after` hook.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from ruleslang.lang.syntax import ast
 from ruleslang.lang.syntax.expressions import Name
@@ -29,15 +31,50 @@ Exec = Callable[[list], None]
 
 @dataclass
 class Refusal:
-    """A `require` that did not hold: where, and the message it gives."""
+    """A `require` that did not hold: where, and the message it gives (None when the caller
+    reads only whether there are refusals: `refusal_texts_unread`)."""
 
     span: Any
-    message: str
+    message: str | None
 
 
 class _Collector:
-    def __init__(self):
+    """The refusals of the constraints or checks being run; `texts` false when their messages are
+    not read (a failed `require` then does not work out its message)."""
+
+    __slots__ = ("refusals", "texts")
+
+    def __init__(self, texts: bool = True):
         self.refusals: list[Refusal] = []
+        self.texts = texts
+
+
+# False while the caller of `check_action` reads only whether there are refusals, not what they say
+_TEXTS_READ: ContextVar[bool] = ContextVar("refusal_texts_read", default=True)
+
+
+@contextmanager
+def refusal_texts_unread() -> Iterator[None]:
+    """Within: the refusals `check_action` gives carry no message (None), for a caller that asks
+    only whether there are any (a placement planner trying unit after unit). A message may read
+    the board or work out formulas again; the conditions are evaluated as always."""
+    token = _TEXTS_READ.set(False)
+    try:
+        yield
+    finally:
+        _TEXTS_READ.reset(token)
+
+
+def refusal_texts_read() -> bool:
+    """False within `refusal_texts_unread` (a caller keeping refusals keys them on this)."""
+    return _TEXTS_READ.get()
+
+
+def texts_unread(ctx) -> bool:
+    """True when a failed `require` need not work out its message: the constraints being run
+    are asked only whether they refuse."""
+    collector = ctx.collector
+    return collector is not None and not collector.texts
 
 
 class StatementCompiler:
@@ -88,7 +125,8 @@ class StatementCompiler:
         def require(env):
             if cond(env) is True:
                 return
-            refuse(env[0], span, message(env) if message is not None else default)
+            ctx = env[0]
+            refuse(ctx, span, None if texts_unread(ctx) else message(env) if message is not None else default)
         return require
 
     def _IfStmt(self, stmt: IfStmt, owner):
@@ -291,7 +329,7 @@ class StatementCompiler:
 # statement worked out go in, in the order the statement works them out.
 
 
-def refuse(ctx, span, text: str) -> None:
+def refuse(ctx, span, text: str | None) -> None:
     """A `require` not met: a refusal for the collector of constraints and checks, else E522."""
     collector = ctx.collector
     if collector is not None:
@@ -428,6 +466,7 @@ class Procedures:
         self._hook_runs: dict[int, tuple] = {}
         self._checks: dict[int, Callable] = {}
         self._constraints_on: dict[str, list[str]] = {}
+        self._constraint_runs: dict[str, list[Callable]] = {}  # action -> the executors of its constraints
         self._repeatable: dict[str, bool] = {}
         # the compiled settings of runtime procedures (runtime/config.py), by (procedure, setting):
         # they hold no game, so every game of this program shares them
@@ -488,6 +527,14 @@ class Procedures:
                 if isinstance(sym.decl, ConstraintDecl) and sym.decl.action.text == action
                 and not is_hidden_name(name)]
         return names
+
+    def constraint_runs(self, action: str) -> list[Callable]:
+        """The executors of the constraints on `action` (`constraint` of each of
+        `constraints_on(action)`, in that order), found once."""
+        runs = self._constraint_runs.get(action)
+        if runs is None:
+            runs = self._constraint_runs[action] = [self.constraint(name) for name in self.constraints_on(action)]
+        return runs
 
     def repeatable(self, action: str) -> bool:
         """Whether the constraints on `action` only read: no dice, no decision, no effect, no log,
@@ -625,10 +672,10 @@ def check_action(ctx, action: str, args: list) -> list[Refusal]:
     procs: Procedures = ctx.procedures
     refusals: list[Refusal] = []
     saved = ctx.collector
-    ctx.collector = _Collector()
+    ctx.collector = _Collector(_TEXTS_READ.get())
     try:
-        for name in procs.constraints_on(action):
-            procs.constraint(name)(ctx, args)
+        for run in procs.constraint_runs(action):
+            run(ctx, args)
         refusals = ctx.collector.refusals
     finally:
         ctx.collector = saved

@@ -16,7 +16,7 @@ be placed are lost, and the log says so.
 from __future__ import annotations
 
 from ruleslang.base.errors import EvalError
-from ruleslang.lang.eval.statements import check_action
+from ruleslang.lang.eval.statements import check_action, refusal_texts_read, refusal_texts_unread
 from ruleslang.runtime.config import procedure_config
 from ruleslang.runtime.decisions import Decision
 from ruleslang.runtime.kit.moves import takes_landings_of
@@ -54,7 +54,8 @@ def run(ctx, proc) -> None:
     kept_at = [state.version]
 
     def allowed(territory: str, types: list[str]) -> list[str]:
-        key = (territory, *types)
+        # refusals without their messages (asked by `pack`) are kept apart from those with
+        key = (refusal_texts_read(), territory, *types)
         if kept is not None:
             if kept_at[0] != state.version:
                 kept.clear()
@@ -197,7 +198,13 @@ def pack(board, territories, units, allowed, at_sea, pick_sea=lambda seas: seas[
     """A placement answer: the `units` (type names) put territory by territory, in the order of
     `territories`, each taking every unit the rules still accept there (`allowed(territory,
     types)` lists the refusals; sea units only where a sea zone borders it, the one `pick_sea`
-    picks among them). What fits nowhere is left out."""
+    picks among them). What fits nowhere is left out. Only whether there are refusals is read:
+    the rules' constraints do not work out their messages meanwhile."""
+    with refusal_texts_unread():
+        return _pack(board, territories, units, allowed, at_sea, pick_sea)
+
+
+def _pack(board, territories, units, allowed, at_sea, pick_sea) -> list:
     plan = []
     left = list(units)
     for territory in territories:
