@@ -196,7 +196,11 @@ class BattleStates:
         self._base = [u for u in state.units if u.space != space or u.id not in fighting]
         battle_units = [u for u in here if u.id in fighting]
         self.base_index = self.host.base_index = {u.id: u for u in self._base}  # the host's without a proxy
-        self._base_by_id = self.base_index  # what the board's index of units starts from (`set_units` copies it)
+        # the board's index of units (`set_units`): those outside the battle, and the battle's of the
+        # state on the board, kept from one state to the next (`_materialize`: a state's ids are the
+        # first of each side's block, and an id's unit is always its `_pool` one)
+        self._board_index = dict(self.base_index)
+        self._indexed = (0, 0)  # how many of each side's block of ids `_board_index` holds
         self._next_id = state.next_unit_id
         state.units = self._base + battle_units
         state.version += 1
@@ -327,7 +331,14 @@ class BattleStates:
                 for name, k, value in marks:
                     part = str(uid)
                     state.counters.setdefault(name, {})[tuple(part if x == UNIT_PART else x for x in k)] = json.loads(value)
-        state.set_units(self._base + units, self._base_by_id)
+        index, (had_a, had_d) = self._board_index, self._indexed
+        for block, had, now in ((first, had_a, len(sides[0][2])), (first + self._id_block, had_d, len(sides[1][2]))):
+            for uid in range(block + now, block + had):
+                del index[uid]
+            for uid in range(block + had, block + now):
+                index[uid] = pool[uid]
+        self._indexed = (len(sides[0][2]), len(sides[1][2]))
+        state.set_units(self._base + units, index)
         state.events = []
         state.version += 1
         battle.attacking, battle.defending, battle.came_from = sides[0][2], sides[1][2], came_from
