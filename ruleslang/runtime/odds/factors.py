@@ -77,10 +77,11 @@ class BattleFactors:
         same to a step that read only these aspects (`Kept`)."""
         if EVERYTHING in aspects:
             return key
-        if key is not self._projected[0]:  # the same state is looked up for several things in a row
+        projected = self._projected
+        if key is not projected[0]:  # the same state is looked up for several things in a row
             records = key[0]
-            self._projected = (key, self._side(records[:split]), self._side(records[split:]))
-        _key, a, d = self._projected
+            projected = self._projected = (key, self._side(records[:split]), self._side(records[split:]))
+        _key, a, d = projected
         found = self._projections.get((aspects, a, d))
         if found is None:
             order = self._orders.get(aspects)
