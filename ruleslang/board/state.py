@@ -285,13 +285,11 @@ class GameState:
             raise BoardError(f"'{player}' has no economy '{economy}' (its economies: {', '.join(economies)})")
         return economy
 
-    def set_units(self, units: list[Unit], known: dict[int, Unit]) -> None:
-        """Replace the board's units with `units`; `known` indexes those of them that lead the list
-        (by id), so that the index of units is made by adding only the others (the exact battle
-        odds put each battle state on a board whose other units stay)."""
-        index = dict(known)
-        for u in units[len(known):]:
-            index[u.id] = u
+    def set_units(self, units: list[Unit], index: dict[int, Unit]) -> None:
+        """Replace the board's units with `units`, whose index by id the caller gives (the exact
+        battle odds put each battle state on a board whose other units stay, and keep the index
+        from one state to the next rather than make it again). The state reads `index` and never
+        changes it; one that does not match `units` in size is made again (`_index`)."""
         self.units = units
         self._unit_index, self._indexed = index, units
         self.version += 1

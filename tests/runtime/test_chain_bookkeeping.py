@@ -47,11 +47,16 @@ class _Checked(Chain):
         self.checked = self.held = 0
         super().__init__(*args, **kwargs)
 
-    def _materialize(self, key, round_number) -> None:
+    def _materialize(self, key, round_number, split=None) -> None:
         held = self._held
-        super()._materialize(key, round_number)
+        super()._materialize(key, round_number, split)
         if held is not None and held[0] == key and held[1] is round_number:
             self.held += 1
+        else:
+            # the board's index of units, which the chain keeps from state to state, is the board's
+            state = self.host.state
+            assert state._indexed is state.units
+            assert state._unit_index == {u.id: u for u in state.units}
         battle = self.battle
         for side in ("attacker", "defender"):
             assert battle.units(side) == battle._units_now(side)
@@ -63,9 +68,9 @@ class _Checked(Chain):
 class _Fresh(Chain):
     """A chain that puts every state on the board again (no state kept from a run's plan)."""
 
-    def _materialize(self, key, round_number) -> None:
+    def _materialize(self, key, round_number, split=None) -> None:
         self._held = None
-        BattleStates._materialize(self, key, round_number)
+        BattleStates._materialize(self, key, round_number, split)
 
 
 @pytest.mark.parametrize("battle", BATTLES, ids=["house-rules land", "AA gun", "sea"])

@@ -534,7 +534,7 @@ class Branching:
         if remember is None:
             return xf(env)
         try:
-            key = (id(node), tuple(_content(env[s]) for s in reads))
+            key = (id(node), tuple([_content(env[s]) for s in reads]))
             hash(key)
         except TypeError:  # a value that cannot be a key
             return xf(env)
@@ -763,14 +763,28 @@ def _slots_read(node, names: dict) -> set:
 
 def _content(value):
     """A value as a key: a unit by everything it holds (its id and hits too), a list by its items."""
+    # (the kinds a step's rolled expressions read most, a list of units and a plain value, tested
+    # first by their exact types; lists made and turned into tuples: cheaper than generators')
+    t = type(value)
+    if t is list or t is tuple:
+        return tuple([_unit_content(v) if isinstance(v, UnitValue) else _content(v) for v in value])
+    if t is int or t is str or t is bool:
+        return value
     if isinstance(value, UnitValue):
-        return ("unit", value.id, value.type, value.owner, value.space, UnitValue.hits.__get__(value), value.moved,
-                value.flags)
+        return _unit_content(value)
     if isinstance(value, (tuple, list)):
-        return tuple(_content(v) for v in value)
-    if type(value) is Lazy:
-        return ("lazy", id(value.node), value.epoch, tuple(_content(value.env[s]) for s in value.reads))
+        return tuple([_content(v) for v in value])
+    if t is Lazy:
+        return ("lazy", id(value.node), value.epoch, tuple([_content(value.env[s]) for s in value.reads]))
     return value
+
+
+_slot_hits = UnitValue.hits.__get__  # a unit's hits as held (a watched unit's property notes a read)
+
+
+def _unit_content(value: UnitValue) -> tuple:
+    """A unit as a key (`_content`): everything it holds."""
+    return ("unit", value.id, value.type, value.owner, value.space, _slot_hits(value), value.moved, value.flags)
 
 
 def content(value):

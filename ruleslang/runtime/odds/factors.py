@@ -77,10 +77,11 @@ class BattleFactors:
         same to a step that read only these aspects (`Kept`)."""
         if EVERYTHING in aspects:
             return key
-        if key is not self._projected[0]:  # the same state is looked up for several things in a row
+        projected = self._projected
+        if key is not projected[0]:  # the same state is looked up for several things in a row
             records = key[0]
-            self._projected = (key, self._side(records[:split]), self._side(records[split:]))
-        _key, a, d = self._projected
+            projected = self._projected = (key, self._side(records[:split]), self._side(records[split:]))
+        _key, a, d = projected
         found = self._projections.get((aspects, a, d))
         if found is None:
             order = self._orders.get(aspects)
@@ -184,16 +185,29 @@ class BattleFactors:
         for x in dist:
             g = shown.get(x)
             if g is None:
-                # (a list made and turned into a tuple: cheaper than a generator's tuple; most
-                # steps read one or two kinds of a side)
-                part = tuple([self._part(kind, x) for kind in kinds])
-                g = shown[x] = self._part_ids.setdefault(part, len(self._part_ids))
+                g = self._shown_number(x, shown, kinds)
             members = groups.get(g)
             if members is None:
                 groups[g] = [x]
             else:
                 members.append(x)
         return groups
+
+    def _shown_number(self, x: int, shown: dict, kinds: list) -> int:
+        """The number of what side `x` shows of aspect `kinds`, noted in `shown` (`_groups`)."""
+        # (a list made and turned into a tuple: cheaper than a generator's tuple; most steps read
+        # one or two kinds of a side)
+        part = tuple([self._part(kind, x) for kind in kinds])
+        g = shown[x] = self._part_ids.setdefault(part, len(self._part_ids))
+        return g
+
+    def _group_of(self, x: int, side: str, aspects: frozenset) -> int:
+        """The number of the group of side `x` among one side's elements (`_groups` of one)."""
+        found = self._shown.get((aspects, side))
+        if found is None:
+            found = self._shown[(aspects, side)] = ({}, sorted(kind for kind, s in aspects if s == side))
+        g = found[0].get(x)
+        return self._shown_number(x, *found) if g is None else g
 
     def _factored_step(self, name: str, fa: dict, fd: dict, counters: tuple, round_class):
         """Step `name` from the product of the sides' distributions `fa` and `fd` (side number ->
@@ -205,6 +219,28 @@ class BattleFactors:
         with that too."""
         aspects = self._step_aspects.get(name, frozenset())
         rclass = int(round_class)
+        if len(fa) == 1 and len(fd) == 1:
+            # one element a side (a round's first step, and most after it in a round that hits
+            # no one): the loop below with one pair of groups, without making the groups
+            (x,), (y,) = fa, fd
+            while True:
+                memo_key = (name, rclass, counters, aspects, self._group_of(x, "attacker", aspects),
+                            self._group_of(y, "defender", aspects))
+                known = self._effects.get(memo_key)
+                if known is None:
+                    known = self._effects[memo_key] = self._effect(name, x, y, counters, round_class)
+                reads, effect = known
+                if effect is None:
+                    return None
+                if reads <= aspects:
+                    break
+                aspects = self._step_aspects[name] = aspects | reads
+            side, outcomes = effect
+            if side is None:
+                return fa, fd
+            if side == "attacker":
+                return _mixed(fa, {x: outcomes}), fd
+            return fa, _mixed(fd, {y: outcomes})
         while True:
             ga, gd = self._groups(fa, "attacker", aspects), self._groups(fd, "defender", aspects)
             found = []

@@ -196,7 +196,11 @@ class BattleStates:
         self._base = [u for u in state.units if u.space != space or u.id not in fighting]
         battle_units = [u for u in here if u.id in fighting]
         self.base_index = self.host.base_index = {u.id: u for u in self._base}  # the host's without a proxy
-        self._base_by_id = self.base_index  # what the board's index of units starts from (`set_units` copies it)
+        # the board's index of units (`set_units`): those outside the battle, and the battle's of the
+        # state on the board, kept from one state to the next (`_materialize`: a state's ids are the
+        # first of each side's block, and an id's unit is always its `_pool` one)
+        self._board_index = dict(self.base_index)
+        self._indexed = (0, 0)  # how many of each side's block of ids `_board_index` holds
         self._next_id = state.next_unit_id
         state.units = self._base + battle_units
         state.version += 1
@@ -277,8 +281,9 @@ class BattleStates:
         written.sort()
         return tuple(written), {uid: tuple(sorted(entries)) for uid, entries in marks.items()}
 
-    def _materialize(self, key: tuple, round_number) -> None:
-        """Make the battle and the board hold state `key` (fresh unit ids, in the key's order)."""
+    def _materialize(self, key: tuple, round_number, split: int | None = None) -> None:
+        """Make the battle and the board hold state `key` (fresh unit ids, in the key's order;
+        `split`: where its defenders' records begin, when the caller knows)."""
         battle, state = self.battle, self.host.state
         held, self._held = self._held, None
         if held is not None and held[1] is round_number and held[0] == key:
@@ -292,7 +297,8 @@ class BattleStates:
         state.counters = {name: dict(store) for name, store in self._base_counters.items()}
         for name, k, value in counters:
             state.counters.setdefault(name, {})[k] = json.loads(value)
-        split = split_of(records)
+        if split is None:
+            split = split_of(records)
         # fresh ids, the defenders' from a second block: a side's ids do not depend on how many
         # units the other side has (the distributions of its dice are kept under them: `remember`)
         # the units of the state before are made again (each id's, `_pool`): their fields are set
@@ -301,9 +307,10 @@ class BattleStates:
         units, came_from, pending, submerged = [], {}, [], []
         pool, space = self._pool, battle.space
         first = self._next_id
-        sides = ((range(first, first + split), records[:split], [], []),
-                 (range(first + self._id_block, first + self._id_block + len(records) - split), records[split:], [], []))
-        for uids, rows, ids, fighting in sides:  # each side's ids; its units still fighting (`Battle.units`)
+        second = first + self._id_block
+        sides = ((list(range(first, first + split)), records[:split], []),
+                 (list(range(second, second + len(records) - split)), records[split:], []))
+        for uids, rows, fighting in sides:  # each side's ids; its units still fighting (`Battle.units`)
             for uid, (_side, _order, utype, owner, hits, status, origin, marks) in zip(uids, rows):
                 unit = pool.get(uid)
                 if unit is None:
@@ -315,7 +322,6 @@ class BattleStates:
                     if unit.cargo:
                         unit.cargo = []
                 units.append(unit)
-                ids.append(uid)
                 if origin:
                     came_from[uid] = origin
                 if status == SUBMERGED:
@@ -324,17 +330,27 @@ class BattleStates:
                     fighting.append(unit)
                     if status == PENDING:
                         pending.append(uid)
+                if not marks:  # (most units: no counter entry keyed by them)
+                    continue
                 for name, k, value in marks:
                     part = str(uid)
                     state.counters.setdefault(name, {})[tuple(part if x == UNIT_PART else x for x in k)] = json.loads(value)
-        state.set_units(self._base + units, self._base_by_id)
+        index, (had_a, had_d) = self._board_index, self._indexed
+        now_a, now_d = len(sides[0][0]), len(sides[1][0])
+        for block, had, now in ((first, had_a, now_a), (second, had_d, now_d)):
+            for uid in range(block + now, block + had):
+                del index[uid]
+            for uid in range(block + had, block + now):
+                index[uid] = pool[uid]
+        self._indexed = (now_a, now_d)
+        state.set_units(self._base + units, index)
         state.events = []
         state.version += 1
-        battle.attacking, battle.defending, battle.came_from = sides[0][2], sides[1][2], came_from
+        battle.attacking, battle.defending, battle.came_from = sides[0][0], sides[1][0], came_from
         battle.pending, battle.submerged, battle.retreated_to = pending, submerged, None
         battle.withdrawn = []  # a state's units are all in the battle (those that withdrew left its records)
         battle.round = round_number
-        battle.units_known(sides[0][3], sides[1][3])
+        battle.units_known(sides[0][2], sides[1][2])
         self.ctx.host.reset_budget()
 
     def snapshot(self) -> Any:

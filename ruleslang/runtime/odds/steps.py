@@ -499,8 +499,9 @@ class BattleSteps:
         """Run step `name` from state `key` deferring its hits: [(their key, the hits, probability)]."""
         self.step_runs += 1
         self.runs[name] = self.runs.get(name, 0) + 1
-        self._materialize(key, round_class)
-        self._at = (key, split_of(key[0]), int(round_class) if round_class is not None else 0)
+        split = split_of(key[0])
+        self._materialize(key, round_class, split)
+        self._at = (key, split, int(round_class) if round_class is not None else 0)
         plan: dict = {}
 
         def finish(p) -> None:

@@ -35,6 +35,8 @@ from typing import Any
 
 from ruleslang.lang.values import EnumValue, UnitValue
 
+_put = object.__setattr__  # a watch's slots set past its own `__setattr__`, which notes a read
+
 EVERYTHING = ("everything",)
 ROUND = ("round", "")
 # A counter keyed by no unit (a player's technology, say), read as a plain value: its value is the
@@ -128,19 +130,21 @@ class StepWatch:
                  "unit_has_any_tag", "_counters")
 
     def __init__(self, ctx, battle, deferring: bool = False, each=None, counters: bool = False):
-        object.__setattr__(self, "_ctx", ctx)
-        object.__setattr__(self, "_counters", counters)  # a counter keyed by no unit may be `COUNTERS`
-        object.__setattr__(self, "deferring", deferring)  # effects other than `hit` are NotDeferred
+        put = _put  # (this class's own `__setattr__` notes a read: its slots are set past it)
+        put(self, "_ctx", ctx)
+        put(self, "_counters", counters)  # a counter keyed by no unit may be `COUNTERS`
+        put(self, "deferring", deferring)  # effects other than `hit` are NotDeferred
         # the units as the rules saw them, by id: while effects are deferred no unit changes
-        object.__setattr__(self, "_units", {} if deferring else None)
+        put(self, "_units", {} if deferring else None)
         # the same in every state (the program's tags of a unit type); asked often, so not looked up
-        object.__setattr__(self, "unit_has_any_tag", ctx.unit_has_any_tag)
-        object.__setattr__(self, "reads", Reads())
-        object.__setattr__(self, "_battle", battle)
-        object.__setattr__(self, "_sides", None)
-        object.__setattr__(self, "battle", BattleView(battle, self.reads, deferring, each))
-        object.__setattr__(self, "board", _BoardView(ctx.board, self.reads))
-        object.__setattr__(self, "host", _HostView(ctx.host, self.reads))
+        put(self, "unit_has_any_tag", ctx.unit_has_any_tag)
+        reads = Reads()
+        put(self, "reads", reads)
+        put(self, "_battle", battle)
+        put(self, "_sides", None)
+        put(self, "battle", BattleView(battle, reads, deferring, each))
+        put(self, "board", _BoardView(ctx.board, reads))
+        put(self, "host", _HostView(ctx.host, reads))
 
     def __getattr__(self, name):
         if name not in _CONTEXT_SAME:
@@ -225,8 +229,8 @@ class _View:
     _same: frozenset = frozenset()
 
     def __init__(self, inner, reads: set):
-        object.__setattr__(self, "_inner", inner)
-        object.__setattr__(self, "_reads", reads)
+        _put(self, "_inner", inner)
+        _put(self, "_reads", reads)
 
     def __getattr__(self, name):
         if name not in self._same:
@@ -243,9 +247,7 @@ class BattleView(_View):
     _same = _BATTLE_SAME
 
     def __init__(self, inner, reads: set, deferring: bool = False, each=None):
-        super().__init__(inner, reads)
-        object.__setattr__(self, "_deferring", deferring)
-        object.__setattr__(self, "_each", each)
+        self._inner, self._reads, self._deferring, self._each = inner, reads, deferring, each
 
     @property
     def round(self):
@@ -318,10 +320,16 @@ class _StateView(_View):
 
 
 class _HostView(_View):
-    """The host as a watched step sees it: its step budget only (its dice are the chain's)."""
+    """The host as a watched step sees it: its step budget only (its dice are the chain's).
+    `spend`, called by every statement and call a step runs, is the host's own, bound once."""
 
-    __slots__ = ()
+    __slots__ = ("spend",)
     _same = _HOST_SAME
+
+    def __init__(self, inner, reads: set):
+        _put(self, "_inner", inner)
+        _put(self, "_reads", reads)
+        _put(self, "spend", inner.spend)
 
     def __setattr__(self, name, value):
         if name not in _HOST_SAME:
