@@ -31,9 +31,11 @@ procedure the caller's `k` sees the world in that outcome's state.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Protocol
+from typing import Any, Callable
 
 from ruleslang.base.errors import EvalError
+from ruleslang.lang.eval.branching_values import (Deferred, DeferredHit, Lazy, World, any_deferred, cannot_follow,
+                                                    content, unit_ids)
 from ruleslang.lang.eval.compile_exact import ExactCompiler
 from ruleslang.lang.eval.operations import items_of
 from ruleslang.lang.syntax import ast
@@ -42,7 +44,6 @@ from ruleslang.lang.syntax.statements import (AddEffect, Block, ChangeEffect, Ch
                                               LogEffect, MoveEffect, RemoveEffect, Require, RetreatEffect, RunEffect,
                                               SetEffect, SubmergeEffect, WinEffect)
 from ruleslang.lang.syntax.declarations import HookDecl, RuntimeProcedure
-from ruleslang.lang.values import UnitValue
 
 Cont = Callable[[Any], None]
 BExec = Callable[[list, Any, Cont], None]
@@ -52,65 +53,6 @@ BExec = Callable[[list, Any, Cont], None]
 _OUTSIDE = (AddEffect, RemoveEffect, MoveEffect, ChangeEffect, SetEffect, WinEffect)
 _STORES = (ChangeEffect, SetEffect)
 MAX_DEPTH = 50  # procedures run inside each other, as run_procedure allows
-
-
-class World(Protocol):
-    """What a branching run saves at a roll and restores before each outcome's continuation: the
-    state of the battle and the counters (the effects of the statements it follows). A world may
-    also have `remember(key, compute)`: `compute()`, the distribution of a rolled expression, or
-    the one kept under `key` (the expression and the values of the locals it reads) when the world
-    knows that it read nothing else of the game."""
-
-    def snapshot(self) -> Any:
-        """The current state of everything the effects change."""
-
-    def restore(self, saved: Any) -> None:
-        """Put back a state `snapshot` gave."""
-
-    # A world that defers effects also has: `deferring` (true while a run's effects are deferred),
-    # `deferred()` (how many it holds) and `defer(hit)` (take a `DeferredHit`). A world may also
-    # have `hold(stmt, unit_ids)`: it saves and restores those units (their hits, whether they are
-    # on the board), so `remove` and `set`/`change` of `hits` of them are followed; it raises
-    # where it does not.
-
-
-class Lazy:
-    """A `let` not evaluated yet (a run whose world defers its effects): its expression, the frame
-    as it was at the `let`, the slots it reads, and how many effects had been deferred before it."""
-
-    __slots__ = ("node", "f", "env", "reads", "epoch")
-
-    def __init__(self, node, f, env: list, reads: tuple, epoch: int):
-        self.node, self.f, self.env, self.reads, self.epoch = node, f, env, reads, epoch
-
-
-class DeferredHit:
-    """A `hit` a run handed to its world instead of making it: the statement, the number of hits,
-    whether its casualties leave at once, the frame its units and chooser are read from (`reads`:
-    the slots they read), and how many effects were deferred before it. `desc`: the world's key."""
-
-    __slots__ = ("stmt", "count", "now", "env", "units", "chooser", "reads", "epoch", "desc")
-
-    def __init__(self, stmt, count: int, now: bool, env: list, units, chooser, reads: tuple, epoch: int):
-        self.stmt, self.count, self.now, self.env = stmt, count, now, env
-        self.units, self.chooser, self.reads, self.epoch = units, chooser, reads, epoch
-        self.desc = None
-
-
-class Deferred:
-    """A rolled value not looked at yet: its outcomes, (value, probability) pairs."""
-
-    __slots__ = ("outcomes",)
-
-    def __init__(self, outcomes: list):
-        self.outcomes = outcomes
-
-
-def cannot_follow(stmt, why: str) -> EvalError:
-    """E546: a statement a branching run cannot follow, named and located."""
-    text = stmt.span.text.splitlines()[0] if stmt.span is not None and stmt.span.text else type(stmt).__name__
-    return EvalError("E546", f"the exact battle chain cannot follow '{text.strip()}': {why}", stmt.span,
-                     hint="estimate by sampling the real battle instead (ruleslang odds --sample N)")
 
 
 class Branching:
@@ -196,7 +138,7 @@ class Branching:
         if battle is None:
             raise EvalError("E535", "there is no battle here: hit, submerge and retreat act in battle steps", span)
         try:
-            battle.hit(ctx, hit.count, _unit_ids(hit.units(env)), hit.chooser(env).name, hit.now)
+            battle.hit(ctx, hit.count, unit_ids(hit.units(env)), hit.chooser(env).name, hit.now)
         except EvalError as e:
             raise e.at(span)
 
@@ -320,7 +262,7 @@ class Branching:
 
             def run_plain(env, p, k):
                 self._ready(env, reads)
-                if _any_deferred(env, reads):
+                if any_deferred(env, reads):
                     self._force(env, p, reads, lambda q: (plain(env), k(q)))
                     return
                 plain(env)
@@ -357,7 +299,7 @@ class Branching:
 
         def run(env, p, k):
             def go(q):
-                self.world.hold(stmt, _unit_ids(units(env)))
+                self.world.hold(stmt, unit_ids(units(env)))
                 plain(env)
                 k(q)
             self._ready(env, reads)
@@ -534,7 +476,7 @@ class Branching:
         if remember is None:
             return xf(env)
         try:
-            key = (id(node), tuple([_content(env[s]) for s in reads]))
+            key = (id(node), tuple([content(env[s]) for s in reads]))
             hash(key)
         except TypeError:  # a value that cannot be a key
             return xf(env)
@@ -549,7 +491,7 @@ class Branching:
 
         def lazily(env) -> bool:
             """Deferring effects, a `let` that rolls nothing (nor reads a rolled value) waits."""
-            if random or not getattr(self.world, "deferring", False) or _any_deferred(env, reads):
+            if random or not getattr(self.world, "deferring", False) or any_deferred(env, reads):
                 return False
             env[slot] = Lazy(stmt.value, f, list(env), reads, self.world.deferred())
             return True
@@ -668,11 +610,11 @@ class Branching:
                     raise EvalError("E535", "there is no battle here: hit, submerge and retreat act in battle steps",
                                     span)
                 try:
-                    battle.hit(ctx, n, _unit_ids(units(env)), chooser(env).name, now)
+                    battle.hit(ctx, n, unit_ids(units(env)), chooser(env).name, now)
                 except EvalError as e:
                     raise e.at(span)
                 k(q)
-            if _any_deferred(env, needed):
+            if any_deferred(env, needed):
                 self._force(env, p, needed, lambda q: count(env, q, go))
                 return
             count(env, p, go)
@@ -761,45 +703,6 @@ def _slots_read(node, names: dict) -> set:
     return found
 
 
-def _content(value):
-    """A value as a key: a unit by everything it holds (its id and hits too), a list by its items."""
-    # (the kinds a step's rolled expressions read most, a list of units and a plain value, tested
-    # first by their exact types; lists made and turned into tuples: cheaper than generators')
-    t = type(value)
-    if t is list or t is tuple:
-        return tuple([_unit_content(v) if isinstance(v, UnitValue) else _content(v) for v in value])
-    if t is int or t is str or t is bool:
-        return value
-    if isinstance(value, UnitValue):
-        return _unit_content(value)
-    if isinstance(value, (tuple, list)):
-        return tuple([_content(v) for v in value])
-    if t is Lazy:
-        return ("lazy", id(value.node), value.epoch, tuple([_content(value.env[s]) for s in value.reads]))
-    return value
-
-
-_slot_hits = UnitValue.hits.__get__  # a unit's hits as held (a watched unit's property notes a read)
-
-
-def _unit_content(value: UnitValue) -> tuple:
-    """A unit as a key (`_content`): everything it holds."""
-    return ("unit", value.id, value.type, value.owner, value.space, _slot_hits(value), value.moved, value.flags)
-
-
-def content(value):
-    """A value as a key (`_content`): units by all they hold, a `Lazy` by its expression and frame."""
-    return _content(value)
-
-
-def _any_deferred(env: list, slots: tuple) -> bool:
-    """Whether a slot of `slots` holds a rolled value not looked at yet (`Deferred`)."""
-    for s in slots:
-        if type(env[s]) is Deferred:
-            return True
-    return False
-
-
 def _skip(env, p, k) -> None:
     """An empty block: it goes straight on."""
     k(p)
@@ -810,9 +713,3 @@ def _union(sets) -> frozenset:
     for s in sets:
         out |= s
     return frozenset(out)
-
-
-def _unit_ids(value) -> list[int]:
-    if isinstance(value, UnitValue):
-        return [value.id]
-    return [u.id for u in items_of(value)]

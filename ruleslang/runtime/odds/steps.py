@@ -14,7 +14,7 @@ from __future__ import annotations
 from fractions import Fraction
 from operator import is_
 
-from ruleslang.lang.eval.branching import DeferredHit, cannot_follow, content
+from ruleslang.lang.eval.branching_values import DeferredHit, cannot_follow, content
 from ruleslang.runtime.odds.watch import COUNTERS, EVERYTHING, ROUND, NotDeferred, StepWatch, changed_by, split_of
 
 WHOLE = "whole state"  # in a transition's changes: the successor's records are given whole
