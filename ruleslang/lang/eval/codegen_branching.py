@@ -46,56 +46,55 @@ def write_block(branching, stmts: list, owner: str) -> Callable | None:
     line (the closures' own chaining serves then)."""
     if not any(getattr(x, "inline", None) is not None for x in stmts):
         return None
-    writer = _Writer(branching, stmts)
-    source = writer.source()
-    label = f"<ruleslang branching:{safe_label(owner)}>"
-    code = _CODE.get((source, label))
-    if code is None:
-        if len(_CODE) >= _CODE_LIMIT:
-            _CODE.clear()
-        code = _CODE[(source, label)] = compile(source, label, "exec")
-    ns = writer.ns
-    exec(code, ns)  # noqa: S102 - our own source: no rule text reaches it (the module's docstring)
-    fn = ns["b0"]
-    fn.generated_source = source  # for tests and for reading what was generated
-    return fn
+    return _Writer(branching, stmts, f"<ruleslang branching:{safe_label(owner)}>").rest(0)
 
 
 class _Writer:
-    """The source of one block's functions and the globals they read."""
+    """The functions of one block, `b<i>` each written and compiled when first asked for
+    (`rest`): the first with the block, the others when a statement hands over to its closure or
+    forks, which most runs of most steps never do (writing every one at once made the source
+    grow with the square of the block's length, and compiling it cost more than a game's runs
+    of it saved)."""
 
-    def __init__(self, branching, stmts: list):
-        self.stmts = stmts
+    def __init__(self, branching, stmts: list, label: str):
+        self.stmts, self.label = stmts, label
         self.ns: dict[str, Any] = {
             "_B": branching, "_Lazy": Lazy, "_Deferred": Deferred, "_getattr": getattr,
             "_one": branching.one, "_prob": branching.prob, "_dist": branching._distribution,
-            "_forced": branching._forced, "_merged": branching._merged,
+            "_forced": branching._forced, "_merged": branching._merged, "_rest": self.rest,
         }
+        self.names: dict[int, str] = {}  # id of a value handed in -> its global
+        self.functions: dict[int, Callable] = {}
 
     def name(self, prefix: str, value) -> str:
-        """A global of the generated code holding `value`."""
-        key = f"{prefix}{len(self.ns)}"
-        self.ns[key] = value
+        """A global of the generated code holding `value` (one per value)."""
+        key = self.names.get(id(value))
+        if key is None:
+            key = self.names[id(value)] = f"{prefix}{len(self.ns)}"
+            self.ns[key] = value
         return key
 
-    def source(self) -> str:
-        """Functions b0 .. b<n>: `b<i>` runs the statements from the `i`th on."""
-        n = len(self.stmts)
-        needed = {0}
-        lines: list[str] = []
-        i = 0
-        while i < n:
-            if i in needed:
-                lines += self.function(i, needed)
-            i += 1
-        return "\n".join(lines) + "\n"
+    def rest(self, i: int) -> Callable:
+        """`b<i>(env, p, k)`: the statements from the `i`th on, then `k`."""
+        found = self.functions.get(i)
+        if found is None:
+            source = "\n".join(self.function(i)) + "\n"
+            code = _CODE.get((source, self.label))
+            if code is None:
+                if len(_CODE) >= _CODE_LIMIT:
+                    _CODE.clear()
+                code = _CODE[(source, self.label)] = compile(source, self.label, "exec")
+            exec(code, self.ns)  # noqa: S102 - our own source: no rule text reaches it (the module's docstring)
+            found = self.functions[i] = self.ns[f"b{i}"]
+            found.generated_source = source  # for tests and for reading what was generated
+        return found
 
     def then(self, j: int) -> str:
         """The continuation of statement `j`: the block's own after its last statement."""
-        return "k" if j == len(self.stmts) - 1 else f"lambda q: b{j + 1}(env, q, k)"
+        return "k" if j == len(self.stmts) - 1 else f"lambda q: _rest({j + 1})(env, q, k)"
 
-    def function(self, i: int, needed: set) -> list[str]:
-        """The source of `b<i>`; adds to `needed` the functions it continues with."""
+    def function(self, i: int) -> list[str]:
+        """The source lines of `b<i>`."""
         out = [f"def b{i}(env, p, k):"]
         body: list[str] = []
         j = i
@@ -104,8 +103,6 @@ class _Writer:
             x = self.stmts[j]
             spec = getattr(x, "inline", None)
             closure = self.name("_x", x)
-            if j < n - 1:
-                needed.add(j + 1)
             hand_over = f"return {closure}(env, p, {self.then(j)})"
             if spec is None:
                 body.append(hand_over)
@@ -186,7 +183,7 @@ class _Writer:
 
     def next(self, j: int, p: str) -> str:
         """The call that goes on after statement `j` with probability `p`."""
-        return f"k({p})" if j == len(self.stmts) - 1 else f"b{j + 1}(env, {p}, k)"
+        return f"k({p})" if j == len(self.stmts) - 1 else f"_rest({j + 1})(env, {p}, k)"
 
     def hit(self, spec, hand_over: str, j: int) -> list[str]:
         """A `hit` whose count rolls nothing itself (`_HitEffect`'s `hit`): the count's rolled
