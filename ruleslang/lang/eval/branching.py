@@ -27,6 +27,11 @@ choices need, and the world applies the hits afterwards (`apply_hit`), to any st
 Continuation-passing style: an executor is `run(env, p, k)`; it does its statement and calls
 `k(p')` once per outcome, with `p'` the probability of reaching there. At the end of the
 procedure the caller's `k` sees the world in that outcome's state.
+
+Under the codegen back end a block runs as generated code (`codegen_branching.py`): the statements
+whose executors carry `inline` (lets, conditions that roll nothing, a hit whose count rolls
+nothing itself, a statement that rolls nothing) are written out in line, and a statement hands
+over to its executor here where that would fork; the others are their executors.
 """
 
 from __future__ import annotations
