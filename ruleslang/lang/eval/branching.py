@@ -27,6 +27,11 @@ choices need, and the world applies the hits afterwards (`apply_hit`), to any st
 Continuation-passing style: an executor is `run(env, p, k)`; it does its statement and calls
 `k(p')` once per outcome, with `p'` the probability of reaching there. At the end of the
 procedure the caller's `k` sees the world in that outcome's state.
+
+Under the codegen back end a block runs as generated code (`codegen_branching.py`): the statements
+whose executors carry `inline` (lets, conditions that roll nothing, a hit whose count rolls
+nothing itself, a statement that rolls nothing) are written out in line, and a statement hands
+over to its executor here where that would fork; the others are their executors.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from typing import Any, Callable
 from ruleslang.base.errors import EvalError
 from ruleslang.lang.eval.branching_values import (Deferred, DeferredHit, Lazy, World, any_deferred, cannot_follow,
                                                     content, unit_ids)
+from ruleslang.lang.eval.codegen_branching import write_block
 from ruleslang.lang.eval.compile_exact import ExactCompiler
 from ruleslang.lang.eval.operations import items_of
 from ruleslang.lang.syntax import ast
@@ -53,6 +59,9 @@ BExec = Callable[[list, Any, Cont], None]
 _OUTSIDE = (AddEffect, RemoveEffect, MoveEffect, ChangeEffect, SetEffect, WinEffect)
 _STORES = (ChangeEffect, SetEffect)
 MAX_DEPTH = 50  # procedures run inside each other, as run_procedure allows
+# Whether blocks run as generated code (`codegen_branching.py`) under the codegen back end; the
+# closures' own chaining otherwise (tests compare the two).
+GENERATE_BLOCKS = True
 
 
 class Branching:
@@ -81,6 +90,7 @@ class Branching:
         self.one = prob(1, 1)
         self._remember = getattr(world, "remember", None)
         self._run_values: dict[int, tuple] = {}  # id of a `Lazy` of the run under way -> (it, its value)
+        self.generate = GENERATE_BLOCKS and getattr(compiled, "backend", "codegen") == "codegen"
 
     def use(self, world: World) -> World:
         """Make `world` the one the runs save, restore and defer to; gives the one it replaces. The
@@ -235,6 +245,10 @@ class Branching:
         stmts = [self._stmt(s, owner, depth, after[i]) for i, s in enumerate(block.stmts)]
         if not stmts:
             return _skip
+        if self.generate:
+            generated = write_block(self, stmts, owner)
+            if generated is not None:
+                return generated
         if len(stmts) == 1:
             return stmts[0]
         last = len(stmts) - 1
@@ -267,6 +281,7 @@ class Branching:
                     return
                 plain(env)
                 k(p)
+            run_plain.inline = ("plain", plain, reads)
             return run_plain
         method = getattr(self, "_" + type(stmt).__name__, None)
         if method is None:
@@ -396,10 +411,16 @@ class Branching:
         outcomes = self._outcomes(node, later, owner)
         f = self._plain(node, owner) if id(node) not in self.info.random else None
         if outcomes is None:
-            return lambda env, p, go: go(f(env), p)
+            def sure(env, p, go):
+                go(f(env), p)
+            sure.parts = (f, ())
+            return sure
 
         def rolled(env, p, go):
             outcomes(env, p, lambda found, q: go(f(env), q) if found is None else self._fork(env, q, found, go))
+        if f is not None:  # what `codegen_branching` writes of a condition that rolls nothing
+            rolled.parts = (f, outcomes.reads)
+            rolled.later = later
         return rolled
 
     def _outcomes(self, node, later: frozenset, owner: str) -> Callable | None:
@@ -430,44 +451,65 @@ class Branching:
             if live:
                 self._force(env, p, live, lambda q: outcomes(env, q, use))
                 return
+            if not random:
+                merged = self._merged(env, pending, f)
+                if merged is None:  # a value that cannot be merged (not hashable): follow each combination
+                    self._force(env, p, pending, lambda q: use(None, q))
+                    return
+                use(merged, p)
+                return
             saved = [env[s] for s in pending]
             found: dict = {}
             try:
-                if random:
-                    combos: list = [((), one)]
-                    for d in saved:
-                        combos = [(values + (v,), q * r) for values, q in combos for v, r in d.outcomes]
-                    for values, q in combos:
-                        for s, v in zip(pending, values):
-                            env[s] = v
-                        dist = self._distribution(xf, node, env, reads)
-                        for v, w in dist.weights.items():
-                            if w:
-                                found[v] = found.get(v, 0) + q * prob(w, dist.total)
-                else:
-                    # every combination of the values in turn (the last slot's varying fastest), each
-                    # with the product of their probabilities multiplied in the same order: the
-                    # combinations of all but the last slot made once, the last one's run through
-                    combos = [((), one)]
-                    for d in saved[:-1]:
-                        combos = [(values + (v,), q * r) for values, q in combos for v, r in d.outcomes]
-                    head, last, last_outcomes = pending[:-1], pending[-1], saved[-1].outcomes
-                    for values, q in combos:
-                        for s, v in zip(head, values):
-                            env[s] = v
-                        for v, r in last_outcomes:
-                            env[last] = v
-                            x = f(env)
-                            found[x] = found.get(x, 0) + q * r
+                combos: list = [((), one)]
+                for d in saved:
+                    combos = [(values + (v,), q * r) for values, q in combos for v, r in d.outcomes]
+                for values, q in combos:
+                    for s, v in zip(pending, values):
+                        env[s] = v
+                    dist = self._distribution(xf, node, env, reads)
+                    for v, w in dist.weights.items():
+                        if w:
+                            found[v] = found.get(v, 0) + q * prob(w, dist.total)
             except TypeError:  # a value that cannot be merged (not hashable): follow each combination
                 for s, d in zip(pending, saved):
                     env[s] = d
-                self._force(env, p, pending, lambda q: use(None, q) if not random else outcomes(env, q, use))
+                self._force(env, p, pending, lambda q: outcomes(env, q, use))
                 return
             for s in pending:  # read by nothing after: looked at only through this value
                 env[s] = None
             use(list(found.items()), p)
+        outcomes.xf, outcomes.reads, outcomes.later = xf, reads, later
         return outcomes
+
+    def _merged(self, env, pending: list, f: Callable) -> list | None:
+        """The (value, probability) outcomes of plain `f` over the rolled values in slots `pending`
+        (a `Deferred` each), merged by value, the slots then emptied (read by nothing after: looked
+        at only through this value); None, the slots as they were, when a value cannot be merged."""
+        saved = [env[s] for s in pending]
+        found: dict = {}
+        try:
+            # every combination of the values in turn (the last slot's varying fastest), each
+            # with the product of their probabilities multiplied in the same order: the
+            # combinations of all but the last slot made once, the last one's run through
+            combos: list = [((), self.one)]
+            for d in saved[:-1]:
+                combos = [(values + (v,), q * r) for values, q in combos for v, r in d.outcomes]
+            head, last, last_outcomes = pending[:-1], pending[-1], saved[-1].outcomes
+            for values, q in combos:
+                for s, v in zip(head, values):
+                    env[s] = v
+                for v, r in last_outcomes:
+                    env[last] = v
+                    x = f(env)
+                    found[x] = found.get(x, 0) + q * r
+        except TypeError:
+            for s, d in zip(pending, saved):
+                env[s] = d
+            return None
+        for s in pending:
+            env[s] = None
+        return list(found.items())
 
     def _distribution(self, xf, node, env, reads: tuple):
         """The distribution of rolled expression `node` (`xf`: its exact form), kept by the world
@@ -501,6 +543,7 @@ class Branching:
                 if not lazily(env):
                     env[slot] = f(env)
                 k(p)
+            let_plain.inline = ("plain let", stmt.value, slot, f)
             return let_plain
 
         def keep(env, found, p, k):
@@ -517,6 +560,8 @@ class Branching:
                 k(p)
                 return
             outcomes(env, p, lambda found, q: keep(env, found, q, k))
+        let.inline = ("rolled let", stmt.value, slot, outcomes.xf, reads) if random else \
+            ("let", stmt.value, slot, f, reads)
         return let
 
     def _Require(self, stmt: Require, owner, depth, later):
@@ -545,6 +590,8 @@ class Branching:
                 else:
                     run_if(env, q, k, i + 1)
             cond(env, p, go)
+        if all(hasattr(c, "parts") for c, _ in branches):  # conditions that roll nothing: written in line
+            run_if.inline = ("if", [c.parts + (b,) for c, b in branches], otherwise)
         return run_if
 
     def _ForStmt(self, stmt: ForStmt, owner, depth, later):
@@ -594,30 +641,35 @@ class Branching:
         span = stmt.span
         needed = tuple(sorted(self._reads(stmt.units) | self._reads(stmt.chooser)))
 
+        def make(env, n) -> None:
+            """The hit of `n` made, or handed to the world that makes it later."""
+            ctx = env[0]
+            if n < 0:
+                raise EvalError("E506", f"cannot score {n} hits", span)
+            if self._deferring():  # the world makes the hit later (no hits: nothing to make)
+                if n:
+                    self.world.defer(DeferredHit(stmt, n, now, list(env), units, chooser, needed,
+                                                 self.world.deferred()))
+                return
+            battle = ctx.battle
+            if battle is None:
+                raise EvalError("E535", "there is no battle here: hit, submerge and retreat act in battle steps",
+                                span)
+            try:
+                battle.hit(ctx, n, unit_ids(units(env)), chooser(env).name, now)
+            except EvalError as e:
+                raise e.at(span)
+
         def hit(env, p, k):
             def go(n, q):
-                ctx = env[0]
-                if n < 0:
-                    raise EvalError("E506", f"cannot score {n} hits", span)
-                if self._deferring():  # the world makes the hit later (no hits: nothing to make)
-                    if n:
-                        self.world.defer(DeferredHit(stmt, n, now, list(env), units, chooser, needed,
-                                                     self.world.deferred()))
-                    k(q)
-                    return
-                battle = ctx.battle
-                if battle is None:
-                    raise EvalError("E535", "there is no battle here: hit, submerge and retreat act in battle steps",
-                                    span)
-                try:
-                    battle.hit(ctx, n, unit_ids(units(env)), chooser(env).name, now)
-                except EvalError as e:
-                    raise e.at(span)
+                make(env, n)
                 k(q)
             if any_deferred(env, needed):
                 self._force(env, p, needed, lambda q: count(env, q, go))
                 return
             count(env, p, go)
+        if hasattr(count, "parts"):  # a count that rolls nothing itself: written in line
+            hit.inline = ("hit", count.parts, getattr(count, "later", frozenset()), needed, make)
         return hit
 
     def _SubmergeEffect(self, stmt, owner, depth, later):

@@ -391,13 +391,13 @@ class ExactCompiler:
                 out = X.lift([d, X.point(v)], cmp, ctx, span)
                 return out, _true_weight(out)
             if found is not None and found[0] is d and type(found[1]) is type(v):
-                X.charge_lift(d, found[2], budget, span)
+                X.charge_both(budget, span, found[5], found[6])  # `charge_lift`'s charges, worked out once
                 return found[3], found[4]
             sure = X.point(v)
             out = X.lift([d, sure], cmp, ctx, span)
             if len(kept) >= _KEPT_VALUES:
                 kept.clear()
-            found = kept[v] = (d, v, sure, out, _true_weight(out))
+            found = kept[v] = (d, v, sure, out, _true_weight(out), len(d.weights), len(d.weights) * len(sure.weights))
             return out, found[4]
 
         def run(env):

@@ -48,13 +48,27 @@ def point(value) -> XDist:
     return XDist({value: 1}, 1)
 
 
+_BUDGET_HINT = ("working this out exactly costs more than the budget (outcomes x sides per die): "
+                "sample it instead (--seed N, without --exact), or raise the budget with --budget")
+
+
 def _charge(ctx, span, work: int) -> None:
     """Spend `work` steps of the budget on exact evaluation; E501 says how to get an answer instead."""
     try:
         ctx.host.spend(span, work)
     except EvalError as e:
-        e.hint = ("working this out exactly costs more than the budget (outcomes x sides per die): "
-                  "sample it instead (--seed N, without --exact), or raise the budget with --budget")
+        e.hint = _BUDGET_HINT
+        raise
+
+
+def charge_both(ctx, span, first: int, second: int) -> None:
+    """`_charge` of `first`, then of `second` (the two charges of a kept `lift`, of a counted trial:
+    one call rather than two, the work worked out by the caller)."""
+    try:
+        ctx.host.spend(span, first)
+        ctx.host.spend(span, second)
+    except EvalError as e:
+        e.hint = _BUDGET_HINT
         raise
 
 
@@ -196,11 +210,11 @@ class Counting:
         the counted branch, then its mixture with the other (none when it is counted for sure)."""
         weights = self.weights
         n = len(weights)
-        _charge(ctx, span, n)
         if w_true == total:
+            _charge(ctx, span, n)
             self.low += 1
             return
-        _charge(ctx, span, 2 * n)
+        charge_both(ctx, span, n, 2 * n)
         w_false = total - w_true
         out = [w * w_false for w in weights]
         out.append(0)
