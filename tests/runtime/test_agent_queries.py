@@ -223,9 +223,29 @@ def test_a_shippings_kept_transport_settings_are_the_units_own(monkeypatch):
         assert answer == self.facts.transport_cost(args[0]), args[0].type
     capacity = _kept_by_kind(monkeypatch, Shipping, "capacity", lambda s: s._capacities, same_capacity, unit_at=0)
     cost = _kept_by_kind(monkeypatch, Shipping, "cargo_cost", lambda s: s._cargo_costs, same_cost, unit_at=0)
+    # the player's transports and stranded units read the kept settings in line (session 12):
+    # each list equals the one made by asking the kit of every unit
+    lists = {"transports": 0, "ashore": 0}
+    kept_transports, kept_ashore = Shipping.transports, Shipping._ashore_far
+
+    def transports(self):
+        answer = kept_transports(self)
+        assert answer == [u for u in self._mine_units() if self.facts.transport_capacity(u) > 0]
+        lists["transports"] += bool(answer)
+        return answer
+
+    def ashore(self, used):
+        answer = kept_ashore(self, used)
+        assert answer == [u for u in self._mine_units() if u.id not in used and self.board.is_land(u.space)
+                          and self.facts.transport_cost(u) > 0 and self.front_distance(u.space) is None]
+        lists["ashore"] += bool(answer)
+        return answer
+    monkeypatch.setattr(Shipping, "transports", transports)
+    monkeypatch.setattr(Shipping, "_ashore_far", ashore)
     _heuristic_game(2)
     for seen in (capacity, cost):
-        assert seen["calls"] > 100 and seen["kept"] > seen["calls"] // 2, (capacity, cost)
+        assert seen["calls"] > 50 and seen["kept"] > seen["calls"] // 5, (capacity, cost)
+    assert lists["transports"] > 20 and lists["ashore"] > 5, lists
 
 
 def test_a_combatants_kept_cost_and_hit_points_are_the_units_own(monkeypatch):

@@ -326,9 +326,10 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
             else:  # a rollout's non-combat move: only the landings (see __init__)
                 self._plan = [] if self.rollout else self._noncombat_plan(game, engine)
         check = d.context.get("check", engine.check)  # the engine's and the rules' constraints
+        on_board = game.state.unit_index()  # (read, not changed: no move is made meanwhile)
         while self._plan:
             move = self._plan.pop(0)
-            if all(game.unit_or_none(uid) is not None for uid in move.units) and not check(move):
+            if all(uid in on_board for uid in move.units) and not check(move):
                 return move
         if kind == "noncombat":
             landing = self._landing_move(game, engine, check)
@@ -345,10 +346,15 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         airborne moves) joins the most valuable attack the plan made that it reaches
         (a hostile territory where the player's units already stand; it never attacks alone),
         flown without an aircraft where it can be."""
+        capable = engine.airborne_units()  # (most rules let no unit fly: then none is asked)
+        if not capable:
+            return None
         board = game.board
         mine = self._movers(game, engine)
-        for unit in sorted((u for u in game.state.units if u.id in mine), key=lambda u: u.id):
-            moves = [m for m in engine.airborne_moves(unit.id)
+        for uid in capable:  # (by id; the others have no airborne move)
+            if uid not in mine:
+                continue
+            moves = [m for m in engine.airborne_moves(uid)
                      if any(u.id in mine and u.id not in m.units for u in board.units(m.path[-1]))]
             moves.sort(key=lambda m: (-self._value(game, m.path[-1]), len(m.units), game.space_order(m.path[-1])))
             for move in moves:

@@ -76,22 +76,44 @@ class Shipping:
         return kept[2]
 
     def transports(self) -> list:
-        return [u for u in self._mine_units() if self.capacity(u) > 0]
+        # (the kept capacities read in line: asked of every unit of the player, in every plan)
+        kept, capacity = self._capacities, self.capacity
+        out = []
+        for u in self._mine_units():
+            found = kept.get((u.type, u.owner))
+            if found is None:
+                found = capacity(u)
+            if found > 0:
+                out.append(u)
+        return out
+
+    def _ashore_far(self, used: set[int] | frozenset[int]) -> list:
+        """The player's units not `used` in land territories from which no enemy can be reached
+        by land that a transport can carry, in the board's order (`stranded`; the facts kept by
+        kind and the map's kinds read in line: asked of every unit of the player)."""
+        kind_of, front, kept, cargo_cost = self.board.graph.kind_of, self._front, self._cargo_costs, self.cargo_cost
+        out = []
+        for u in self._mine_units():
+            if u.id in used or kind_of.get(u.space) != "land":
+                continue
+            cost = kept.get((u.type, u.owner))
+            if cost is None:
+                cost = cargo_cost(u)
+            if cost > 0 and u.space not in front:
+                out.append(u)
+        return out
 
     def stranded(self, used: set[int]) -> dict[str, list[int]]:
         """Territory -> the player's land units there that no enemy can be reached from by land
         (whether one may board now, the engine says when the load is tried)."""
         out: dict[str, list[int]] = {}
-        for u in self._mine_units():
-            if (u.id not in used and self.board.is_land(u.space)
-                    and self.cargo_cost(u) > 0 and self.front_distance(u.space) is None):
-                out.setdefault(u.space, []).append(u.id)
+        for u in self._ashore_far(used):
+            out.setdefault(u.space, []).append(u.id)
         return out
 
     def stranded_count(self) -> int:
         """The player's land units (that a transport can carry) standing where no enemy can be reached by land."""
-        return sum(1 for u in self._mine_units() if self.board.is_land(u.space)
-                   and self.cargo_cost(u) > 0 and self.front_distance(u.space) is None)
+        return len(self._ashore_far(frozenset()))
 
     def room_at_sea(self) -> int:
         """The cargo room of the player's transports."""

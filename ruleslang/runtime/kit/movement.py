@@ -302,7 +302,8 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         return [u.id for u in self._mine if u.owner != self.player]
 
     def _unit(self, unit_id: int) -> Unit:
-        self._sync()
+        if self._version != self.state.version:  # (`_sync` in line: asked for every unit of every plan)
+            self._rebuild()
         unit = self._by_id.get(unit_id)
         if unit is None:
             raise ValueError(f"no unit with id {unit_id} is on the board")
