@@ -268,3 +268,50 @@ def test_a_kept_domain_is_the_units_own(monkeypatch):
     seen = _kept_by_kind(monkeypatch, HeuristicAgent, "_domain", lambda a: a._domains, same, unit_at=1)
     _heuristic_game(2)
     assert seen["calls"] > 500 and seen["kept"] > seen["calls"] // 2, seen
+
+
+def test_landings_read_in_line_are_the_landing_problems_answers(monkeypatch):
+    """`landings` reads a territory's landing answer in line (session 12): on every call of a
+    heuristic game it equals the spaces `_landing_problem` finds no problem with, in natural
+    order, with the same carrier room."""
+    seen = {"calls": 0, "territories": 0}
+    kept = MovementEngine.landings
+
+    def compared(self, unit_id, path):
+        answer = kept(self, unit_id, path)
+        unit = self._unit(unit_id)
+        rules = self._rules(unit)
+        if rules.domain == "air" and rules.movement - unit.moved - (len(path) - 1) >= 0:
+            left = rules.movement - unit.moved - (len(path) - 1)
+            spaces = sorted([path[-1], *(s for s, _ in self.board.air_reach(path[-1], left))],
+                            key=self.board.order.__getitem__)
+            expected = {}
+            for space in spaces:
+                if self._landing_problem(unit, rules, space, later=False) is None:
+                    expected[space] = None if not self.board.is_sea[space] else (
+                        (self._rooms().get(space, 0) + (rules.carrier_cost if unit.space == space else 0))
+                        // rules.carrier_cost)
+            assert list(answer.items()) == list(expected.items()), (unit_id, path)
+            seen["calls"] += 1
+            seen["territories"] += sum(1 for v in answer.values() if v is None)
+        return answer
+    monkeypatch.setattr(MovementEngine, "landings", compared)
+    _heuristic_game(2)
+    assert seen["calls"] > 20 and seen["territories"] > 100, seen
+
+
+def test_a_danger_read_in_line_is_the_sum_of_its_neighbours_threats(monkeypatch):
+    """`_danger` reads the threats worked out already in line (session 12): on every call of a
+    heuristic game it equals the sum of `_threat` over the territory's neighbours."""
+    seen = {"calls": 0, "threatened": 0}
+    kept = HeuristicAgent._danger
+
+    def compared(self, game, territory):
+        answer = kept(self, game, territory)
+        assert answer == sum(self._threat(game, n) for n in game.board.neighbours(territory, "all")), territory
+        seen["calls"] += 1
+        seen["threatened"] += answer > 0
+        return answer
+    monkeypatch.setattr(HeuristicAgent, "_danger", compared)
+    _heuristic_game(2)
+    assert seen["calls"] > 100 and seen["threatened"] > 20, seen

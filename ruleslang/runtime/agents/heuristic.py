@@ -400,7 +400,7 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         for uid in sorted(offered, key=lambda i: (ashore[i], 0 if ashore[i] else len(offered[i]), i)):
             destinations = offered[uid]
             for space in self._landing_order(game, uid, destinations):
-                move = Move((uid,), destinations[space])
+                move = Move.of_tuples((uid,), destinations[space])
                 if not check(move):
                     return move
             self._grounded.add(uid)  # nowhere to land: asked no more this phase
@@ -484,13 +484,14 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         self._steps = {}
         plan = []
         landing = set(engine.stranded_air())  # they land after the plan's moves (_landing_move)
+        unit_of = game.state.unit_index().get  # (no unit comes or goes while the plan is made)
         for uid in engine.movable_units():
-            unit = game.unit_or_none(uid)
+            unit = unit_of(uid)
             if unit is None or uid in landing:
                 continue
             destinations = engine.destinations(uid)
             if uid in self._commanded:
-                destinations = {s: path for s, path in destinations.items() if self._may(Move((uid,), path))}
+                destinations = {s: path for s, path in destinations.items() if self._may(Move.of_tuples((uid,), path))}
             if not destinations or unit.space in fronts:
                 continue
             best = None
@@ -505,7 +506,7 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
                 if best is not None and self._distance(game, best, fronts) >= self._distance(game, unit.space, fronts):
                     best = None
             if best is not None:
-                plan.append(Move((uid,), destinations[best]))
+                plan.append(Move.of_tuples((uid,), destinations[best]))
         used = {uid for move in plan for uid in move.units}
         return plan + self._shipping(game, engine).ferry(used)
 

@@ -128,7 +128,7 @@ class Shipping:
         out = {transport.space: (transport.space,)}
         if transport.id in self.engine.movable_units():
             out.update((zone, path) for zone, path in self.engine.destinations(transport.id).items()
-                       if self.may(Move((transport.id,), path)))
+                       if self.may(Move.of_tuples((transport.id,), path)))
         return out
 
     def _loads(self, transport, stranded: dict[str, list[int]]) -> list[Move]:
@@ -138,7 +138,7 @@ class Shipping:
             for uid in list(stranded.get(territory, ())):
                 unit = self.game.unit_or_none(uid)
                 cost = self.cargo_cost(unit)
-                move = Move((uid,), (territory, zone), "load", transport.id)
+                move = Move.of_tuples((uid,), (territory, zone), "load", transport.id)
                 if cost <= room and not self.engine.check(move) and self.may(move):
                     loads.append(move)
                     room -= cost
@@ -169,13 +169,13 @@ class Shipping:
                 zone, territory = landing
                 plan += loads
                 if zone != transport.space:
-                    plan.append(Move((transport.id,), reach[zone]))
-                plan += [Move((uid,), (zone, territory), "unload", transport.id) for uid in cargo]
+                    plan.append(Move.of_tuples((transport.id,), reach[zone]))
+                plan += [Move.of_tuples((uid,), (zone, territory), "unload", transport.id) for uid in cargo]
             else:
                 plan += loads
                 toward = self._toward(reach, self._landing_zones())
                 if toward is not None and toward != transport.space:
-                    plan.append(Move((transport.id,), reach[toward]))
+                    plan.append(Move.of_tuples((transport.id,), reach[toward]))
             used.add(transport.id)
         return plan
 
@@ -233,7 +233,7 @@ class Shipping:
             best = self._toward(reach, {z for t in waiting for z in self.board.neighbours(t, "sea")})
         if best is None or best == transport.space:
             return []
-        return [Move((transport.id,), reach[best])]
+        return [Move.of_tuples((transport.id,), reach[best])]
 
     def assaults(self, used: set[int], wins, supports=None) -> list[Move]:
         """Combat: land the cargo (and stranded units that can board) on an enemy coast when
@@ -257,7 +257,7 @@ class Shipping:
                     continue
                 for territory in self.board.neighbours(zone, "land"):
                     if self._enemy(self._control.get(territory)) \
-                            and all(self.may(Move((uid,), (zone, territory), "unload", transport.id)) for uid in cargo) \
+                            and all(self.may(Move.of_tuples((uid,), (zone, territory), "unload", transport.id)) for uid in cargo) \
                             and wins(units, territory, zone):
                         target = (zone, territory)
                         break
@@ -269,12 +269,12 @@ class Shipping:
             stranded = trial
             plan += loads
             if zone != transport.space:
-                plan.append(Move((transport.id,), self._reach(transport)[zone]))
+                plan.append(Move.of_tuples((transport.id,), self._reach(transport)[zone]))
             used.add(transport.id)
             used.update(cargo)
             if supports is not None:
                 plan += self._support(zone, len(cargo), used, supports)
-            plan += [Move((uid,), (zone, territory), "unload", transport.id) for uid in cargo]
+            plan += [Move.of_tuples((uid,), (zone, territory), "unload", transport.id) for uid in cargo]
         return plan
 
     def _support(self, zone: str, most: int, used: set[int], supports) -> list[Move]:
@@ -291,13 +291,13 @@ class Shipping:
                 reach[u.id] = ()
             elif u.id in movable:
                 path = self.engine.destinations(u.id).get(zone)
-                if path is not None and self.may(Move((u.id,), path)):
+                if path is not None and self.may(Move.of_tuples((u.id,), path)):
                     reach[u.id] = path
         for uid in sorted(reach, key=lambda i: (len(reach[i]), i)):
             if found >= most:
                 break
             if reach[uid]:
-                moves.append(Move((uid,), reach[uid]))
+                moves.append(Move.of_tuples((uid,), reach[uid]))
             used.add(uid)
             found += 1
         return moves

@@ -344,14 +344,23 @@ class AirPart:
             return {}
         spaces = [end] + [s for s, _ in self.board.air_reach(end, left)]
         found: dict[str, int | None] = {}
+        enemy, is_sea, may_land = self._enemy, self.board.is_sea, self._may_land
         for space in sorted(spaces, key=self.board.order.__getitem__):
+            if not is_sea[space]:
+                # a territory: `_landing_problem`'s answer in line, asked in its order (agents ask
+                # this of every air unit they plan to move, for every space it could land in)
+                if space in enemy:
+                    continue
+                landable = may_land.get(space)
+                if landable is None:
+                    landable = self._landable(space)
+                if landable:
+                    found[space] = None
+                continue
             if self._landing_problem(unit, rules, space, later=False) is not None:
                 continue
-            if self.board.is_sea[space]:
-                room = self._rooms().get(space, 0) + (rules.carrier_cost if unit.space == space else 0)
-                found[space] = room // rules.carrier_cost
-            else:
-                found[space] = None
+            room = self._rooms().get(space, 0) + (rules.carrier_cost if unit.space == space else 0)
+            found[space] = room // rules.carrier_cost
         return found
 
     def stranded_air(self) -> list[int]:
