@@ -315,3 +315,37 @@ def test_a_danger_read_in_line_is_the_sum_of_its_neighbours_threats(monkeypatch)
     monkeypatch.setattr(HeuristicAgent, "_danger", compared)
     _heuristic_game(2)
     assert seen["calls"] > 100 and seen["threatened"] > 20, seen
+
+
+@pytest.mark.parametrize("case", ["heuristic", "escort"])
+def test_raiders_hold_every_unit_with_a_raid_or_an_escort(case, monkeypatch):
+    """`raiders` (the combat plan asks it before it asks each unit for its raids, session 12)
+    holds every unit of the player that `raids_of` gives a move or `escorts_raids` says yes of,
+    on every call: as heuristic plans are made, and once a raid has flown (escorts)."""
+    seen = {"calls": 0, "raiding": 0, "escorting": 0}
+    kept = MovementEngine.raiders
+
+    def compared(self):
+        answer = kept(self)
+        raiding = [u.id for u in self._mine if self.raids_of(u.id)]
+        escorting = [u.id for u in self._mine if self.combat and self.escorts_raids(u.id)]
+        assert set(raiding) | set(escorting) <= set(answer), (raiding, escorting, answer)
+        seen["calls"] += 1
+        seen["raiding"] += len(raiding)
+        seen["escorting"] += len(escorting)
+        return answer
+    kept_apply = MovementEngine.apply
+
+    def applied(self, move):
+        kept_apply(self, move)
+        if move.kind == "bomb":
+            self.raiders()
+    monkeypatch.setattr(MovementEngine, "raiders", compared)
+    monkeypatch.setattr(MovementEngine, "apply", applied)
+    if case == "heuristic":
+        _heuristic_game(1)
+        assert seen["calls"] > 20 and seen["raiding"] > 5, seen
+    else:
+        game = make_game(["g40/house-rules@1"], **RAID)
+        run_phases(game, "Germans", "combat_move")
+        assert seen["escorting"] > 0 and seen["raiding"] > 0, seen

@@ -473,6 +473,22 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
             return []
         return self._raid_moves(unit, rules, self._reach_of(unit, rules))
 
+    def raiders(self) -> list[int]:
+        """Ids of the player's units that may fly to a bombing raid in this phase, by id: in combat
+        move, its air units whose rules let them bomb or escort (`can_bomb`, `can_escort`); the
+        only units `raids_of` may give a move and `escorts_raids` may say yes of (an agent asks
+        this before it asks each unit)."""
+        self._sync()
+        if not self.combat:
+            return []
+        ur = self._ur
+        out = []
+        for u in self._mine:
+            rules = ur[u.id]
+            if rules.domain == "air" and (rules.can_bomb or rules.can_escort):
+                out.append(u.id)
+        return out
+
     def escorts_raids(self, unit_id: int) -> bool:
         """Whether the unit may fly with the player's bombing units to a raid, as an escort (`escorts`)."""
         unit = self._unit(unit_id)
