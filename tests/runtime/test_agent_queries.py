@@ -52,7 +52,7 @@ def test_a_units_raids_are_its_bomb_moves(case, monkeypatch):
     monkeypatch.setattr(MovementEngine, "apply", applied)
     if case == "heuristic":
         _heuristic_game(1)
-        assert asked["units"] > 100 and asked["raids"] > 10, asked
+        assert asked["units"] > 10 and asked["raids"] > 10, asked  # (only `raiders` are asked: session 12)
     else:
         game = make_game(["g40/house-rules@1"], **RAID)
         run_phases(game, "Germans", "combat_move")
