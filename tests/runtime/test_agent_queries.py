@@ -52,7 +52,7 @@ def test_a_units_raids_are_its_bomb_moves(case, monkeypatch):
     monkeypatch.setattr(MovementEngine, "apply", applied)
     if case == "heuristic":
         _heuristic_game(1)
-        assert asked["units"] > 10 and asked["raids"] > 10, asked  # (only `raiders` are asked: session 12)
+        assert asked["units"] > 10 and asked["raids"] > 10, asked  # (only `raiding_units` are asked: session 12)
     else:
         game = make_game(["g40/house-rules@1"], **RAID)
         run_phases(game, "Germans", "combat_move")
@@ -318,12 +318,12 @@ def test_a_danger_read_in_line_is_the_sum_of_its_neighbours_threats(monkeypatch)
 
 
 @pytest.mark.parametrize("case", ["heuristic", "escort"])
-def test_raiders_hold_every_unit_with_a_raid_or_an_escort(case, monkeypatch):
-    """`raiders` (the combat plan asks it before it asks each unit for its raids, session 12)
+def test_raiding_units_hold_every_unit_with_a_raid_or_an_escort(case, monkeypatch):
+    """`raiding_units` (the combat plan asks it before it asks each unit for its raids, session 12)
     holds every unit of the player that `raids_of` gives a move or `escorts_raids` says yes of,
     on every call: as heuristic plans are made, and once a raid has flown (escorts)."""
     seen = {"calls": 0, "raiding": 0, "escorting": 0}
-    kept = MovementEngine.raiders
+    kept = MovementEngine.raiding_units
 
     def compared(self):
         answer = kept(self)
@@ -339,8 +339,8 @@ def test_raiders_hold_every_unit_with_a_raid_or_an_escort(case, monkeypatch):
     def applied(self, move):
         kept_apply(self, move)
         if move.kind == "bomb":
-            self.raiders()
-    monkeypatch.setattr(MovementEngine, "raiders", compared)
+            self.raiding_units()
+    monkeypatch.setattr(MovementEngine, "raiding_units", compared)
     monkeypatch.setattr(MovementEngine, "apply", applied)
     if case == "heuristic":
         _heuristic_game(1)

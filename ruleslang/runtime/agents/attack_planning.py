@@ -41,9 +41,9 @@ class AttackPlanning:
                     is_target = targets[target] = self._target(game, target)
                 if is_target and (uid not in commanded or self._may(Move.of_tuples((uid,), path))):
                     reach.setdefault(target, []).append((uid, path))
-        raiders = set(engine.raiders())  # (the only units with raids: most have none to ask for)
+        raiding = set(engine.raiding_units())  # (the only units with raids: most have none to ask for)
         can_raid = {uid for uid in engine.movable_units()
-                    if uid in raiders and any(self._may(m) for m in engine.raids_of(uid))}
+                    if uid in raiding and any(self._may(m) for m in engine.raids_of(uid))}
         held = self._escort_reserve(game, engine, can_raid)
         plan: list = []
         used: set[int] = set()
@@ -219,9 +219,9 @@ class AttackPlanning:
         """Bombing raids by the units no attack needs, on the richest enemy factory each reaches
         from which it keeps a landing (`_keeps_landing`); then escorts (`_escorts`)."""
         raids = []
-        raiders = set(engine.raiders())  # (as in `_combat_plan`)
+        raiding = set(engine.raiding_units())  # (as in `_combat_plan`)
         for uid in engine.movable_units():
-            if uid in used or uid not in raiders:
+            if uid in used or uid not in raiding:
                 continue
             bombs = [m for m in engine.raids_of(uid) if self._may(m)]
             for move in sorted(bombs, key=lambda m: (-self._territory_value(game, m.path[-1]),
@@ -243,8 +243,8 @@ class AttackPlanning:
         enemy air unit waiting there."""
         if not can_raid:
             return set()
-        raiders = set(engine.raiders())  # (an escort is one of them)
-        escorts = [uid for uid in engine.movable_units() if uid in raiders and engine.escorts_raids(uid)]
+        raiding = set(engine.raiding_units())  # (an escort is one of them)
+        escorts = [uid for uid in engine.movable_units() if uid in raiding and engine.escorts_raids(uid)]
         targets = set()
         for uid in sorted(can_raid):
             bombs = [m.path[-1] for m in engine.raids_of(uid)]
@@ -266,13 +266,13 @@ class AttackPlanning:
         raid where enemy air units wait to intercept: one for each of them, each keeping a landing.
         They are planned after the raids, so the engine accepts them once the bombing units have flown."""
         escorts = []
-        raiders = set(engine.raiders())  # (an escort is one of them)
+        raiding = set(engine.raiding_units())  # (an escort is one of them)
         for target in sorted({m.path[-1] for m in raids}, key=game.space_order):
             waiting = self._waiting(game, target)
             for uid in engine.movable_units():
                 if waiting <= 0:
                     break
-                if uid in used or uid not in raiders or not engine.escorts_raids(uid):
+                if uid in used or uid not in raiding or not engine.escorts_raids(uid):
                     continue
                 path = engine.destinations(uid).get(target)
                 if path is not None and self._may(Move.of_tuples((uid,), path, "bomb")) \

@@ -473,7 +473,7 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
             return []
         return self._raid_moves(unit, rules, self._reach_of(unit, rules))
 
-    def raiders(self) -> list[int]:
+    def raiding_units(self) -> list[int]:
         """Ids of the player's units that may fly to a bombing raid in this phase, by id: in combat
         move, its air units whose rules let them bomb or escort (`can_bomb`, `can_escort`); the
         only units `raids_of` may give a move and `escorts_raids` may say yes of (an agent asks
