@@ -8,6 +8,7 @@ import pytest
 from game_fixtures import make_game, run_phases
 from ruleslang.runtime.agents.attack_planning import AttackPlanning
 from ruleslang.runtime.agents.heuristic import HeuristicAgent
+from ruleslang.runtime.agents import heuristic, shipping
 from ruleslang.runtime.agents.shipping import Shipping
 from ruleslang.runtime.kit.movement import MovementEngine
 
@@ -349,3 +350,22 @@ def test_raiding_units_hold_every_unit_with_a_raid_or_an_escort(case, monkeypatc
         game = make_game(["g40/house-rules@1"], **RAID)
         run_phases(game, "Germans", "combat_move")
         assert seen["escorting"] > 0 and seen["raiding"] > 0, seen
+
+
+def test_front_distances_over_kept_land_steps_are_the_maps(monkeypatch):
+    """The agent's land steps to the fighting search the map's land neighbours kept by territory
+    (`land_steps`, session 12): on every call of heuristic games they equal the search over the
+    map's own method."""
+    seen = {"calls": 0, "kept": 0}
+    kept = shipping.front_distances
+
+    def compared(game, player, enemy=None, land=None):
+        answer = kept(game, player, enemy, land)
+        assert answer == kept(game, player, enemy), player
+        seen["calls"] += 1
+        seen["kept"] += land is not None
+        return answer
+    monkeypatch.setattr(shipping, "front_distances", compared)
+    monkeypatch.setattr(heuristic, "front_distances", compared)
+    _heuristic_game(2)
+    assert seen["kept"] > 5, seen

@@ -11,6 +11,7 @@ in order (loads, the transport's move, unloads), each checked again when it is m
 from __future__ import annotations
 
 from collections import deque
+from typing import Callable
 
 from ruleslang.runtime.kit.movement import Move
 
@@ -303,13 +304,16 @@ class Shipping:
         return moves
 
 
-def front_distances(game, player: str, enemy: tuple[str, ...] | None = None) -> dict[str, int]:
+def front_distances(game, player: str, enemy: tuple[str, ...] | None = None,
+                    land: Callable[[str], tuple[str, ...]] | None = None) -> dict[str, int]:
     """Land steps from each territory to the nearest territory `player`'s enemies hold (missing:
     none by land), on the board as it stands (`enemy`: `enemy_held(game, player)`, when the
-    caller has it). It reads the map and the enemy-held territories alone."""
+    caller has it; `land`: a territory's land neighbours on the map, `land_steps(game)`'s look-up,
+    when the caller keeps it). It reads the map and the enemy-held territories alone."""
     if enemy is None:
         enemy = enemy_held(game, player)
-    land = game.board.map.land_neighbours  # the names are the map's own: no check of each
+    if land is None:
+        land = game.board.map.land_neighbours  # the names are the map's own: no check of each
     found = {t: 0 for t in enemy}
     queue = deque(enemy)
     while queue:
@@ -320,6 +324,14 @@ def front_distances(game, player: str, enemy: tuple[str, ...] | None = None) -> 
                 found[there] = steps
                 queue.append(there)
     return found
+
+
+def land_steps(game) -> dict[str, tuple[str, ...]]:
+    """Each land territory of the map -> its land neighbours (the map's own tuples), for a caller
+    that searches the map's land steps many times (`front_distances`: a dictionary look-up a
+    territory, where the map's method costs two calls)."""
+    game_map = game.board.map
+    return {t: game_map.land_neighbours(t) for t in game.board.spaces("land")}
 
 
 def enemy_held(game, player: str) -> tuple[str, ...]:
