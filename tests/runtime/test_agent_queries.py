@@ -369,3 +369,22 @@ def test_front_distances_over_kept_land_steps_are_the_maps(monkeypatch):
     monkeypatch.setattr(heuristic, "front_distances", compared)
     _heuristic_game(2)
     assert seen["kept"] > 5, seen
+
+
+def test_a_kept_enemy_free_space_is_the_boards(monkeypatch):
+    """`Shipping` keeps whether a space holds enemy units for its decision (session 12): on every
+    call of a heuristic game the answer equals the board's as it stands, and some were kept."""
+    seen = {"calls": 0, "kept": 0, "enemy": 0}
+    kept = Shipping._enemy_free
+
+    def compared(self, space):
+        was = space in self._free
+        answer = kept(self, space)
+        assert answer == (not any(self._enemy(u.owner) for u in self.board.units(space))), space
+        seen["calls"] += 1
+        seen["kept"] += was
+        seen["enemy"] += not answer
+        return answer
+    monkeypatch.setattr(Shipping, "_enemy_free", compared)
+    _heuristic_game(2)
+    assert seen["calls"] > 50 and seen["kept"] > 10 and seen["enemy"] > 0, seen

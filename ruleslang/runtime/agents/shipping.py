@@ -42,6 +42,7 @@ class Shipping:
             commanded = frozenset(engine.commanded_units()) if engine is not None else frozenset()
         self._commanded = commanded
         self._mine: tuple | None = None  # (the board's list of units, its length, `_mine_units`)
+        self._free: dict[str, bool] = {}  # space -> `_enemy_free`
 
     # ---------------------------------------------------------------- facts
 
@@ -146,8 +147,13 @@ class Shipping:
                     stranded[territory].remove(uid)
         return loads
 
-    def _enemy_free(self, zone: str) -> bool:
-        return not any(self._enemy(u.owner) for u in self.board.units(zone))
+    def _enemy_free(self, space: str) -> bool:
+        """Whether no enemy unit stands in `space`: kept for the `Shipping`'s decision, in which
+        no unit moves (a plan asks it of every zone each transport reaches)."""
+        found = self._free.get(space)
+        if found is None:
+            found = self._free[space] = not any(self._enemy(u.owner) for u in self.board.units(space))
+        return found
 
     # ---------------------------------------------------------------- plans
 
