@@ -36,6 +36,7 @@ class MapGraph:
         self.spaces_by_kind: dict[str | None, tuple[str, ...]] = {}
         # each space's kind by name: `is_sea` and `is_land` are asked for every unit in many loops
         self.kind_of: dict[str, str] = {s.name: s.kind for s in game_map.spaces}
+        self._enterable: dict[str, frozenset[str]] = {}  # kind of move -> the spaces it may enter (`_search`)
 
     def distances(self, start: str, by: str) -> dict[str, int]:
         """Steps from `start` to every space reachable moving `by` land, sea or all."""
@@ -46,19 +47,20 @@ class MapGraph:
         return found
 
     def _search(self, start: str, by: str) -> dict[str, int]:
-        spaces = self.map
+        adjacency = self.map.adjacency  # (the map's own tuples, read straight: `neighbours` in line)
+        enterable = self._enterable.get(by)
+        if enterable is None:  # the spaces a move `by` may enter, found once per kind of move
+            enterable = self._enterable[by] = frozenset(
+                s.name for s in self.map.spaces if not s.impassable and (by == "all" or s.kind == by))
         seen = {start: 0}
         queue = deque([start])
         while queue:
             here = queue.popleft()
-            for there in spaces.neighbours(here):
-                if there in seen:
-                    continue
-                info = spaces.space(there)
-                if info.impassable or (by != "all" and info.kind != by):
-                    continue
-                seen[there] = seen[here] + 1
-                queue.append(there)
+            steps = seen[here] + 1
+            for there in adjacency[here]:
+                if there not in seen and there in enterable:
+                    seen[there] = steps
+                    queue.append(there)
         return seen
 
 

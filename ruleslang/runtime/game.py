@@ -480,8 +480,13 @@ def resolve_bids(game: Game, bids: dict[str, int]) -> list[tuple[str, tuple[str,
     return out
 
 
+_AS_THEY_ARE = (bool, int, str)  # the JSON of these is themselves (`to_json`)
+
+
 def encode_answer(answer: Any) -> Any:
     """An answer as JSON (saves): language values by name, moves as dicts."""
+    if answer is None or type(answer) in _AS_THEY_ARE:
+        return answer  # (what `to_json` gives them: most of an answer's parts; `hasattr` of a text costs)
     if hasattr(answer, "to_json") and not isinstance(answer, (dict, list, tuple)):
         return answer.to_json()
     if isinstance(answer, dict):

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections import deque
+
 import pytest
 
-from ruleslang.board.queries import BoardQueries
+from ruleslang.board.mapdata import load_map
+from ruleslang.board.queries import BoardQueries, MapGraph
 from ruleslang.board.scenario import Scenario
 from ruleslang.board.state import BoardError, GameState
 from board_fixtures import aar, aar_queries, aar_state, facts, reference, roots, tiny  # noqa: F401,F811 (pytest fixtures, used by name)
@@ -189,3 +192,34 @@ def test_unit_answers_kept_across_changes_that_move_no_unit(aar_state, aar_queri
         aar_queries.unit_answers()["mine"] = 1
         change()
         assert aar_queries.unit_answers() == {}
+
+
+def _distances_one_by_one(game_map, start: str, by: str) -> dict[str, int]:
+    """The breadth-first search as it was written before session 12: each neighbour's facts
+    asked of the map."""
+    seen = {start: 0}
+    queue = deque([start])
+    while queue:
+        here = queue.popleft()
+        for there in game_map.neighbours(here):
+            if there in seen:
+                continue
+            info = game_map.space(there)
+            if info.impassable or (by != "all" and info.kind != by):
+                continue
+            seen[there] = seen[here] + 1
+            queue.append(there)
+    return seen
+
+
+@pytest.mark.parametrize("name", ["aar", "aa50-1942", "g40"])
+def test_map_distances_are_the_search_one_neighbour_at_a_time(name, roots):  # noqa: F811
+    """The map's distances (searched over the spaces each kind of move may enter, found once)
+    are those of the search that asks the map of each neighbour, in the same order, from every
+    space and for every kind of move."""
+    game_map = load_map(name, roots)
+    graph = MapGraph(game_map)
+    for by in ("all", "land", "sea"):
+        for space in game_map.spaces:
+            found = graph.distances(space.name, by)
+            assert list(found.items()) == list(_distances_one_by_one(game_map, space.name, by).items())

@@ -8,6 +8,7 @@ import pytest
 from game_fixtures import make_game, run_phases
 from ruleslang.runtime.agents.attack_planning import AttackPlanning
 from ruleslang.runtime.agents.heuristic import HeuristicAgent
+from ruleslang.runtime.agents import heuristic, shipping
 from ruleslang.runtime.agents.shipping import Shipping
 from ruleslang.runtime.kit.movement import MovementEngine
 
@@ -52,7 +53,7 @@ def test_a_units_raids_are_its_bomb_moves(case, monkeypatch):
     monkeypatch.setattr(MovementEngine, "apply", applied)
     if case == "heuristic":
         _heuristic_game(1)
-        assert asked["units"] > 100 and asked["raids"] > 10, asked
+        assert asked["units"] > 10 and asked["raids"] > 10, asked  # (only `raiding_units` are asked: session 12)
     else:
         game = make_game(["g40/house-rules@1"], **RAID)
         run_phases(game, "Germans", "combat_move")
@@ -223,9 +224,29 @@ def test_a_shippings_kept_transport_settings_are_the_units_own(monkeypatch):
         assert answer == self.facts.transport_cost(args[0]), args[0].type
     capacity = _kept_by_kind(monkeypatch, Shipping, "capacity", lambda s: s._capacities, same_capacity, unit_at=0)
     cost = _kept_by_kind(monkeypatch, Shipping, "cargo_cost", lambda s: s._cargo_costs, same_cost, unit_at=0)
+    # the player's transports and stranded units read the kept settings in line (session 12):
+    # each list equals the one made by asking the kit of every unit
+    lists = {"transports": 0, "ashore": 0}
+    kept_transports, kept_ashore = Shipping.transports, Shipping._ashore_far
+
+    def transports(self):
+        answer = kept_transports(self)
+        assert answer == [u for u in self._mine_units() if self.facts.transport_capacity(u) > 0]
+        lists["transports"] += bool(answer)
+        return answer
+
+    def ashore(self, used):
+        answer = kept_ashore(self, used)
+        assert answer == [u for u in self._mine_units() if u.id not in used and self.board.is_land(u.space)
+                          and self.facts.transport_cost(u) > 0 and self.front_distance(u.space) is None]
+        lists["ashore"] += bool(answer)
+        return answer
+    monkeypatch.setattr(Shipping, "transports", transports)
+    monkeypatch.setattr(Shipping, "_ashore_far", ashore)
     _heuristic_game(2)
     for seen in (capacity, cost):
-        assert seen["calls"] > 100 and seen["kept"] > seen["calls"] // 2, (capacity, cost)
+        assert seen["calls"] > 50 and seen["kept"] > seen["calls"] // 5, (capacity, cost)
+    assert lists["transports"] > 20 and lists["ashore"] > 5, lists
 
 
 def test_a_combatants_kept_cost_and_hit_points_are_the_units_own(monkeypatch):
@@ -248,3 +269,122 @@ def test_a_kept_domain_is_the_units_own(monkeypatch):
     seen = _kept_by_kind(monkeypatch, HeuristicAgent, "_domain", lambda a: a._domains, same, unit_at=1)
     _heuristic_game(2)
     assert seen["calls"] > 500 and seen["kept"] > seen["calls"] // 2, seen
+
+
+def test_landings_read_in_line_are_the_landing_problems_answers(monkeypatch):
+    """`landings` reads a territory's landing answer in line (session 12): on every call of a
+    heuristic game it equals the spaces `_landing_problem` finds no problem with, in natural
+    order, with the same carrier room."""
+    seen = {"calls": 0, "territories": 0}
+    kept = MovementEngine.landings
+
+    def compared(self, unit_id, path):
+        answer = kept(self, unit_id, path)
+        unit = self._unit(unit_id)
+        rules = self._rules(unit)
+        if rules.domain == "air" and rules.movement - unit.moved - (len(path) - 1) >= 0:
+            left = rules.movement - unit.moved - (len(path) - 1)
+            spaces = sorted([path[-1], *(s for s, _ in self.board.air_reach(path[-1], left))],
+                            key=self.board.order.__getitem__)
+            expected = {}
+            for space in spaces:
+                if self._landing_problem(unit, rules, space, later=False) is None:
+                    expected[space] = None if not self.board.is_sea[space] else (
+                        (self._rooms().get(space, 0) + (rules.carrier_cost if unit.space == space else 0))
+                        // rules.carrier_cost)
+            assert list(answer.items()) == list(expected.items()), (unit_id, path)
+            seen["calls"] += 1
+            seen["territories"] += sum(1 for v in answer.values() if v is None)
+        return answer
+    monkeypatch.setattr(MovementEngine, "landings", compared)
+    _heuristic_game(2)
+    assert seen["calls"] > 20 and seen["territories"] > 100, seen
+
+
+def test_a_danger_read_in_line_is_the_sum_of_its_neighbours_threats(monkeypatch):
+    """`_danger` reads the threats worked out already in line (session 12): on every call of a
+    heuristic game it equals the sum of `_threat` over the territory's neighbours."""
+    seen = {"calls": 0, "threatened": 0}
+    kept = HeuristicAgent._danger
+
+    def compared(self, game, territory):
+        answer = kept(self, game, territory)
+        assert answer == sum(self._threat(game, n) for n in game.board.neighbours(territory, "all")), territory
+        seen["calls"] += 1
+        seen["threatened"] += answer > 0
+        return answer
+    monkeypatch.setattr(HeuristicAgent, "_danger", compared)
+    _heuristic_game(2)
+    assert seen["calls"] > 100 and seen["threatened"] > 20, seen
+
+
+@pytest.mark.parametrize("case", ["heuristic", "escort"])
+def test_raiding_units_hold_every_unit_with_a_raid_or_an_escort(case, monkeypatch):
+    """`raiding_units` (the combat plan asks it before it asks each unit for its raids, session 12)
+    holds every unit of the player that `raids_of` gives a move or `escorts_raids` says yes of,
+    on every call: as heuristic plans are made, and once a raid has flown (escorts)."""
+    seen = {"calls": 0, "raiding": 0, "escorting": 0}
+    kept = MovementEngine.raiding_units
+
+    def compared(self):
+        answer = kept(self)
+        raiding = [u.id for u in self._mine if self.raids_of(u.id)]
+        escorting = [u.id for u in self._mine if self.combat and self.escorts_raids(u.id)]
+        assert set(raiding) | set(escorting) <= set(answer), (raiding, escorting, answer)
+        seen["calls"] += 1
+        seen["raiding"] += len(raiding)
+        seen["escorting"] += len(escorting)
+        return answer
+    kept_apply = MovementEngine.apply
+
+    def applied(self, move):
+        kept_apply(self, move)
+        if move.kind == "bomb":
+            self.raiding_units()
+    monkeypatch.setattr(MovementEngine, "raiding_units", compared)
+    monkeypatch.setattr(MovementEngine, "apply", applied)
+    if case == "heuristic":
+        _heuristic_game(1)
+        assert seen["calls"] > 20 and seen["raiding"] > 5, seen
+    else:
+        game = make_game(["g40/house-rules@1"], **RAID)
+        run_phases(game, "Germans", "combat_move")
+        assert seen["escorting"] > 0 and seen["raiding"] > 0, seen
+
+
+def test_front_distances_over_kept_land_steps_are_the_maps(monkeypatch):
+    """The agent's land steps to the fighting search the map's land neighbours kept by territory
+    (`land_steps`, session 12): on every call of heuristic games they equal the search over the
+    map's own method."""
+    seen = {"calls": 0, "kept": 0}
+    kept = shipping.front_distances
+
+    def compared(game, player, enemy=None, land=None):
+        answer = kept(game, player, enemy, land)
+        assert answer == kept(game, player, enemy), player
+        seen["calls"] += 1
+        seen["kept"] += land is not None
+        return answer
+    monkeypatch.setattr(shipping, "front_distances", compared)
+    monkeypatch.setattr(heuristic, "front_distances", compared)
+    _heuristic_game(2)
+    assert seen["kept"] > 5, seen
+
+
+def test_a_kept_enemy_free_space_is_the_boards(monkeypatch):
+    """`Shipping` keeps whether a space holds enemy units for its decision (session 12): on every
+    call of a heuristic game the answer equals the board's as it stands, and some were kept."""
+    seen = {"calls": 0, "kept": 0, "enemy": 0}
+    kept = Shipping._enemy_free
+
+    def compared(self, space):
+        was = space in self._free
+        answer = kept(self, space)
+        assert answer == (not any(self._enemy(u.owner) for u in self.board.units(space))), space
+        seen["calls"] += 1
+        seen["kept"] += was
+        seen["enemy"] += not answer
+        return answer
+    monkeypatch.setattr(Shipping, "_enemy_free", compared)
+    _heuristic_game(2)
+    assert seen["calls"] > 50 and seen["kept"] > 10 and seen["enemy"] > 0, seen

@@ -171,3 +171,28 @@ def test_movable_units_lists_a_unit_whose_one_move_is_a_flight():
     game = make_game(AA50, scenario={"setup": "empty", "units": units, "turn": {"player": "British"}}, orders={})
     engine = _combat_engine(game, "British")
     assert ids(game, "Gibraltar", "British", "infantry")[0] not in engine.movable_units()
+
+
+def test_airborne_units_hold_every_unit_with_an_airborne_move(monkeypatch):
+    """`airborne_units` (the heuristic agent asks it before it asks each unit for its airborne
+    moves, session 12) holds every unit of the player that has one, and only units whose rules
+    let them fly: checked on every call as the heuristic drops paratroopers, and in a
+    house-rules game where no unit flies."""
+    asked = {"calls": 0, "flying": 0}
+    kept = MovementEngine.airborne_units
+
+    def compared(self):
+        answer = kept(self)
+        having = [u.id for u in self._mine if self.airborne_moves(u.id)]
+        assert set(having) <= set(answer), (having, answer)
+        assert all(self._ur[uid].airborne for uid in answer)
+        asked["calls"] += 1
+        asked["flying"] += len(having)
+        return answer
+    monkeypatch.setattr(MovementEngine, "airborne_units", compared)
+    game = _g40_game(agents={"Germans": "heuristic"})
+    run_phases(game, "Germans", "combat_move")
+    assert asked["calls"] > 0 and asked["flying"] > 0, asked
+    asked["calls"] = 0
+    make_game(["aar/house-rules@1"], seed=1, rounds=2, default_agent="heuristic").run(2)
+    assert asked["calls"] > 5, asked

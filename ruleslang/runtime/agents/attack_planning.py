@@ -24,22 +24,26 @@ class AttackPlanning:
         movers = self._movers(game, engine)
         self._origins = {u.id: u.space for u in game.state.units
                          if u.id in movers and self._domain(game, u) == "air"}
+        # the board's units by id: no unit comes or goes while the plan is made (its what-ifs change
+        # control alone; the battles it estimates are fought on copies): read, never changed
+        unit_of = game.state.unit_index().get
         reach: dict[str, list[tuple[int, tuple]]] = {}
         # space -> `_target`, asked once a space: the board stands still while the plan is made
         targets: dict[str, bool] = {}
         commanded = self._commanded  # (`_may` asks the rules only of a move of these units)
         for uid in engine.movable_units():
-            unit = game.unit_or_none(uid)
+            unit = unit_of(uid)
             if unit is None or self._domain(game, unit) == "sea":
                 continue
             for target, path in engine.destinations(uid).items():
                 is_target = targets.get(target)
                 if is_target is None:
                     is_target = targets[target] = self._target(game, target)
-                if is_target and (uid not in commanded or self._may(Move((uid,), path))):
+                if is_target and (uid not in commanded or self._may(Move.of_tuples((uid,), path))):
                     reach.setdefault(target, []).append((uid, path))
+        raiding = set(engine.raiding_units())  # (the only units with raids: most have none to ask for)
         can_raid = {uid for uid in engine.movable_units()
-                    if any(self._may(m) for m in engine.raids_of(uid))}
+                    if uid in raiding and any(self._may(m) for m in engine.raids_of(uid))}
         held = self._escort_reserve(game, engine, can_raid)
         plan: list = []
         used: set[int] = set()
@@ -50,9 +54,9 @@ class AttackPlanning:
             candidates = [(uid, path) for uid, path in reach[target] if uid not in used and uid not in held]
             # strongest attackers first, units that could raid a factory last; land units must be
             # among them to take the space
-            candidates.sort(key=lambda up: (up[0] in can_raid, -self._fire(game, game.unit_or_none(up[0]), "attacker"),
+            candidates.sort(key=lambda up: (up[0] in can_raid, -self._fire(game, unit_of(up[0]), "attacker"),
                                             up[0]))
-            if not any(self._domain(game, game.unit_or_none(uid)) == "land" for uid, _ in candidates):
+            if not any(self._domain(game, unit_of(uid)) == "land" for uid, _ in candidates):
                 continue
             needed = SCORE_ODDS if self._score_delta(game, target) > 0 else ATTACK_ODDS
             eligible: list[tuple[tuple[int, tuple], dict]] = []  # (candidate, carrier places promised with it)
@@ -61,13 +65,13 @@ class AttackPlanning:
                 if self._keeps_landing(game, engine, item[0], item[1], promised):
                     eligible.append((item, dict(promised)))
                 # else: an air unit that would have nowhere sure to land
-            count = self._fewest(game, target, [game.unit_or_none(uid) for (uid, _), _ in eligible], defenders, needed)
+            count = self._fewest(game, target, [unit_of(uid) for (uid, _), _ in eligible], defenders, needed)
             if count is None:
                 continue
             reserved = eligible[count - 1][1]
             for (uid, path), _ in eligible[:count]:
                 used.add(uid)
-                plan.append(Move((uid,), path))
+                plan.append(Move.of_tuples((uid,), path))
         plan += self._assaults(game, engine, used)
         if not self.previous:
             plan += self._fleet_attacks(game, engine, used, held)
@@ -160,11 +164,12 @@ class AttackPlanning:
         others, say); a battle the chain does not answer (over its budget, or one it cannot
         follow) is not fought."""
         board = game.board
+        unit_of = game.state.unit_index().get  # (as in `_combat_plan`: no unit comes or goes meanwhile)
         reach: dict[str, list[tuple[int, tuple]]] = {}
         hostile: dict[str, bool] = {}  # sea zone -> enemy units fight there, asked once a zone
         commanded = self._commanded
         for uid in engine.movable_units():
-            unit = game.unit_or_none(uid)
+            unit = unit_of(uid)
             if uid in used or uid in held or unit is None or self._domain(game, unit) == "land" \
                     or self._fire(game, unit, "attacker") <= 0:
                 continue
@@ -172,21 +177,21 @@ class AttackPlanning:
                 found = hostile.get(target)
                 if found is None:
                     found = hostile[target] = not board.is_land(target) and bool(self._enemies(game, target))
-                if found and (uid not in commanded or self._may(Move((uid,), path))):
+                if found and (uid not in commanded or self._may(Move.of_tuples((uid,), path))):
                     reach.setdefault(target, []).append((uid, path))
         worth = {t: sum(game.unit_cost(u) for u in self._enemies(game, t)) for t in reach}
         plan: list = []
         self.fleet_odds.new_decision()
         for target in sorted(reach, key=lambda t: (-worth[t], game.space_order(t))):
             candidates = [(uid, path) for uid, path in reach[target] if uid not in used]
-            candidates.sort(key=lambda up: (-self._fire(game, game.unit_or_none(up[0]), "attacker"), up[0]))
+            candidates.sort(key=lambda up: (-self._fire(game, unit_of(up[0]), "attacker"), up[0]))
             defenders = self._enemies(game, target)
             # an air unit goes only where a territory is left to land in: a carrier place may sail
             # away or sink before the non-combat move (a battle at sea is where carriers fight)
             eligible = [(uid, path) for uid, path in candidates
-                        if self._domain(game, game.unit_or_none(uid)) != "air"
+                        if self._domain(game, unit_of(uid)) != "air"
                         or any(room is None for room in engine.landings(uid, path).values())]
-            units = [game.unit_or_none(uid) for uid, _ in eligible]
+            units = [unit_of(uid) for uid, _ in eligible]
             # the quick simulation guesses how many; the chain checks the guess and up to EXTRA_UNITS more
             guess = next((n for n in range(1, len(units) + 1)
                           if self._wins(game, units[:n], defenders) / SIM_TRIALS >= ATTACK_ODDS), None)
@@ -200,7 +205,7 @@ class AttackPlanning:
                 if win >= ATTACK_ODDS and destroyed > lost:
                     for uid, path in eligible[:n]:
                         used.add(uid)
-                        plan.append(Move((uid,), path))
+                        plan.append(Move.of_tuples((uid,), path))
                     break
         return plan
 
@@ -214,8 +219,9 @@ class AttackPlanning:
         """Bombing raids by the units no attack needs, on the richest enemy factory each reaches
         from which it keeps a landing (`_keeps_landing`); then escorts (`_escorts`)."""
         raids = []
+        raiding = set(engine.raiding_units())  # (as in `_combat_plan`)
         for uid in engine.movable_units():
-            if uid in used:
+            if uid in used or uid not in raiding:
                 continue
             bombs = [m for m in engine.raids_of(uid) if self._may(m)]
             for move in sorted(bombs, key=lambda m: (-self._territory_value(game, m.path[-1]),
@@ -237,7 +243,8 @@ class AttackPlanning:
         enemy air unit waiting there."""
         if not can_raid:
             return set()
-        escorts = [uid for uid in engine.movable_units() if engine.escorts_raids(uid)]
+        raiding = set(engine.raiding_units())  # (an escort is one of them)
+        escorts = [uid for uid in engine.movable_units() if uid in raiding and engine.escorts_raids(uid)]
         targets = set()
         for uid in sorted(can_raid):
             bombs = [m.path[-1] for m in engine.raids_of(uid)]
@@ -259,17 +266,18 @@ class AttackPlanning:
         raid where enemy air units wait to intercept: one for each of them, each keeping a landing.
         They are planned after the raids, so the engine accepts them once the bombing units have flown."""
         escorts = []
+        raiding = set(engine.raiding_units())  # (an escort is one of them)
         for target in sorted({m.path[-1] for m in raids}, key=game.space_order):
             waiting = self._waiting(game, target)
             for uid in engine.movable_units():
                 if waiting <= 0:
                     break
-                if uid in used or not engine.escorts_raids(uid):
+                if uid in used or uid not in raiding or not engine.escorts_raids(uid):
                     continue
                 path = engine.destinations(uid).get(target)
-                if path is not None and self._may(Move((uid,), path, "bomb")) \
+                if path is not None and self._may(Move.of_tuples((uid,), path, "bomb")) \
                         and self._keeps_landing(game, engine, uid, path, reserved):
-                    escorts.append(Move((uid,), path, "bomb"))
+                    escorts.append(Move.of_tuples((uid,), path, "bomb"))
                     used.add(uid)
                     waiting -= 1
         return escorts

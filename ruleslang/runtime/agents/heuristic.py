@@ -60,7 +60,7 @@ from ruleslang.runtime.agents.battle_odds import BattleOdds, Belligerents
 from ruleslang.runtime.agents.lookahead import MARGIN, Lookahead, candidates, follow
 from ruleslang.runtime.agents.purchasing import Purchasing, Sample
 from ruleslang.runtime.agents.quick_battle import SIM_TRIALS, simulate
-from ruleslang.runtime.agents.shipping import Shipping, enemy_held, front_distances
+from ruleslang.runtime.agents.shipping import Shipping, enemy_held, front_distances, land_steps
 from ruleslang.runtime.kit.casualties import casualty_order, cheapest_rank, enemy_casualty_order
 from ruleslang.runtime.kit.movement import Move
 
@@ -121,6 +121,7 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         self._constraints = None  # the rules' constraints on a move, this phase (`_may`)
         self._engine = None  # the movement engine of the move phase being planned (`_what_if_taken`)
         self._front_kept: tuple | None = None  # (board, version, map, enemy_held, front_distances): `_shipping`
+        self._land_steps: tuple | None = None  # (map, `land_steps`): `_shipping`'s searches
 
     def joined(self, game) -> None:
         if self.lookahead is not None:
@@ -198,8 +199,11 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
             if kept is not None and kept[2] is state.map and kept[3] == enemy:
                 kept = self._front_kept = (state, state.version, state.map, enemy, kept[4])
             else:
+                steps = self._land_steps
+                if steps is None or steps[0] is not state.map:  # (the map's: kept while it stands)
+                    steps = self._land_steps = (state.map, land_steps(game))
                 kept = self._front_kept = (state, state.version, state.map, enemy,
-                                           front_distances(game, self.player, enemy))
+                                           front_distances(game, self.player, enemy, steps[1].__getitem__))
         if engine is None:
             return Shipping(game, self.player, front=kept[4])
         return Shipping(game, self.player, engine, self._may, front=kept[4], commanded=self._commanded)
@@ -326,9 +330,10 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
             else:  # a rollout's non-combat move: only the landings (see __init__)
                 self._plan = [] if self.rollout else self._noncombat_plan(game, engine)
         check = d.context.get("check", engine.check)  # the engine's and the rules' constraints
+        on_board = game.state.unit_index()  # (read, not changed: no move is made meanwhile)
         while self._plan:
             move = self._plan.pop(0)
-            if all(game.unit_or_none(uid) is not None for uid in move.units) and not check(move):
+            if all(uid in on_board for uid in move.units) and not check(move):
                 return move
         if kind == "noncombat":
             landing = self._landing_move(game, engine, check)
@@ -345,10 +350,15 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         airborne moves) joins the most valuable attack the plan made that it reaches
         (a hostile territory where the player's units already stand; it never attacks alone),
         flown without an aircraft where it can be."""
+        capable = engine.airborne_units()  # (most rules let no unit fly: then none is asked)
+        if not capable:
+            return None
         board = game.board
         mine = self._movers(game, engine)
-        for unit in sorted((u for u in game.state.units if u.id in mine), key=lambda u: u.id):
-            moves = [m for m in engine.airborne_moves(unit.id)
+        for uid in capable:  # (by id; the others have no airborne move)
+            if uid not in mine:
+                continue
+            moves = [m for m in engine.airborne_moves(uid)
                      if any(u.id in mine and u.id not in m.units for u in board.units(m.path[-1]))]
             moves.sort(key=lambda m: (-self._value(game, m.path[-1]), len(m.units), game.space_order(m.path[-1])))
             for move in moves:
@@ -394,7 +404,7 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         for uid in sorted(offered, key=lambda i: (ashore[i], 0 if ashore[i] else len(offered[i]), i)):
             destinations = offered[uid]
             for space in self._landing_order(game, uid, destinations):
-                move = Move((uid,), destinations[space])
+                move = Move.of_tuples((uid,), destinations[space])
                 if not check(move):
                     return move
             self._grounded.add(uid)  # nowhere to land: asked no more this phase
@@ -478,13 +488,14 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         self._steps = {}
         plan = []
         landing = set(engine.stranded_air())  # they land after the plan's moves (_landing_move)
+        unit_of = game.state.unit_index().get  # (no unit comes or goes while the plan is made)
         for uid in engine.movable_units():
-            unit = game.unit_or_none(uid)
+            unit = unit_of(uid)
             if unit is None or uid in landing:
                 continue
             destinations = engine.destinations(uid)
             if uid in self._commanded:
-                destinations = {s: path for s, path in destinations.items() if self._may(Move((uid,), path))}
+                destinations = {s: path for s, path in destinations.items() if self._may(Move.of_tuples((uid,), path))}
             if not destinations or unit.space in fronts:
                 continue
             best = None
@@ -499,7 +510,7 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
                 if best is not None and self._distance(game, best, fronts) >= self._distance(game, unit.space, fronts):
                     best = None
             if best is not None:
-                plan.append(Move((uid,), destinations[best]))
+                plan.append(Move.of_tuples((uid,), destinations[best]))
         used = {uid for move in plan for uid in move.units}
         return plan + self._shipping(game, engine).ferry(used)
 

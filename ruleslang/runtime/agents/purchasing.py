@@ -204,8 +204,15 @@ class Purchasing:
     def _danger(self, game, territory: str) -> int:
         """Enemy attack strength next to a territory (a rough threat measure)."""
         total = 0
+        threats = self._threats
         for n in game.board.neighbours(territory, "all"):  # (a loop: a generator costs a call per space)
-            total += self._threat(game, n)
+            # (a strength worked out already read in line: the decision's territories share most
+            # of their neighbours)
+            found = threats.get(n, 0) if threats is not None else None
+            if found is None or type(found) is list:
+                found = self._threat(game, n)
+                threats = self._threats
+            total += found
         return total
 
     def _threat(self, game, space: str) -> int:

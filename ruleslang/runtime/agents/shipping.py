@@ -11,6 +11,7 @@ in order (loads, the transport's move, unloads), each checked again when it is m
 from __future__ import annotations
 
 from collections import deque
+from typing import Callable
 
 from ruleslang.runtime.kit.movement import Move
 
@@ -41,6 +42,7 @@ class Shipping:
             commanded = frozenset(engine.commanded_units()) if engine is not None else frozenset()
         self._commanded = commanded
         self._mine: tuple | None = None  # (the board's list of units, its length, `_mine_units`)
+        self._free: dict[str, bool] = {}  # space -> `_enemy_free`
 
     # ---------------------------------------------------------------- facts
 
@@ -76,22 +78,44 @@ class Shipping:
         return kept[2]
 
     def transports(self) -> list:
-        return [u for u in self._mine_units() if self.capacity(u) > 0]
+        # (the kept capacities read in line: asked of every unit of the player, in every plan)
+        kept, capacity = self._capacities, self.capacity
+        out = []
+        for u in self._mine_units():
+            found = kept.get((u.type, u.owner))
+            if found is None:
+                found = capacity(u)
+            if found > 0:
+                out.append(u)
+        return out
+
+    def _ashore_far(self, used: set[int] | frozenset[int]) -> list:
+        """The player's units not `used` in land territories from which no enemy can be reached
+        by land that a transport can carry, in the board's order (`stranded`; the facts kept by
+        kind and the map's kinds read in line: asked of every unit of the player)."""
+        kind_of, front, kept, cargo_cost = self.board.graph.kind_of, self._front, self._cargo_costs, self.cargo_cost
+        out = []
+        for u in self._mine_units():
+            if u.id in used or kind_of.get(u.space) != "land":
+                continue
+            cost = kept.get((u.type, u.owner))
+            if cost is None:
+                cost = cargo_cost(u)
+            if cost > 0 and u.space not in front:
+                out.append(u)
+        return out
 
     def stranded(self, used: set[int]) -> dict[str, list[int]]:
         """Territory -> the player's land units there that no enemy can be reached from by land
         (whether one may board now, the engine says when the load is tried)."""
         out: dict[str, list[int]] = {}
-        for u in self._mine_units():
-            if (u.id not in used and self.board.is_land(u.space)
-                    and self.cargo_cost(u) > 0 and self.front_distance(u.space) is None):
-                out.setdefault(u.space, []).append(u.id)
+        for u in self._ashore_far(used):
+            out.setdefault(u.space, []).append(u.id)
         return out
 
     def stranded_count(self) -> int:
         """The player's land units (that a transport can carry) standing where no enemy can be reached by land."""
-        return sum(1 for u in self._mine_units() if self.board.is_land(u.space)
-                   and self.cargo_cost(u) > 0 and self.front_distance(u.space) is None)
+        return len(self._ashore_far(frozenset()))
 
     def room_at_sea(self) -> int:
         """The cargo room of the player's transports."""
@@ -106,7 +130,7 @@ class Shipping:
         out = {transport.space: (transport.space,)}
         if transport.id in self.engine.movable_units():
             out.update((zone, path) for zone, path in self.engine.destinations(transport.id).items()
-                       if self.may(Move((transport.id,), path)))
+                       if self.may(Move.of_tuples((transport.id,), path)))
         return out
 
     def _loads(self, transport, stranded: dict[str, list[int]]) -> list[Move]:
@@ -116,15 +140,20 @@ class Shipping:
             for uid in list(stranded.get(territory, ())):
                 unit = self.game.unit_or_none(uid)
                 cost = self.cargo_cost(unit)
-                move = Move((uid,), (territory, zone), "load", transport.id)
+                move = Move.of_tuples((uid,), (territory, zone), "load", transport.id)
                 if cost <= room and not self.engine.check(move) and self.may(move):
                     loads.append(move)
                     room -= cost
                     stranded[territory].remove(uid)
         return loads
 
-    def _enemy_free(self, zone: str) -> bool:
-        return not any(self._enemy(u.owner) for u in self.board.units(zone))
+    def _enemy_free(self, space: str) -> bool:
+        """Whether no enemy unit stands in `space`: kept for the `Shipping`'s decision, in which
+        no unit moves (a plan asks it of every zone each transport reaches)."""
+        found = self._free.get(space)
+        if found is None:
+            found = self._free[space] = not any(self._enemy(u.owner) for u in self.board.units(space))
+        return found
 
     # ---------------------------------------------------------------- plans
 
@@ -147,13 +176,13 @@ class Shipping:
                 zone, territory = landing
                 plan += loads
                 if zone != transport.space:
-                    plan.append(Move((transport.id,), reach[zone]))
-                plan += [Move((uid,), (zone, territory), "unload", transport.id) for uid in cargo]
+                    plan.append(Move.of_tuples((transport.id,), reach[zone]))
+                plan += [Move.of_tuples((uid,), (zone, territory), "unload", transport.id) for uid in cargo]
             else:
                 plan += loads
                 toward = self._toward(reach, self._landing_zones())
                 if toward is not None and toward != transport.space:
-                    plan.append(Move((transport.id,), reach[toward]))
+                    plan.append(Move.of_tuples((transport.id,), reach[toward]))
             used.add(transport.id)
         return plan
 
@@ -211,7 +240,7 @@ class Shipping:
             best = self._toward(reach, {z for t in waiting for z in self.board.neighbours(t, "sea")})
         if best is None or best == transport.space:
             return []
-        return [Move((transport.id,), reach[best])]
+        return [Move.of_tuples((transport.id,), reach[best])]
 
     def assaults(self, used: set[int], wins, supports=None) -> list[Move]:
         """Combat: land the cargo (and stranded units that can board) on an enemy coast when
@@ -235,7 +264,7 @@ class Shipping:
                     continue
                 for territory in self.board.neighbours(zone, "land"):
                     if self._enemy(self._control.get(territory)) \
-                            and all(self.may(Move((uid,), (zone, territory), "unload", transport.id)) for uid in cargo) \
+                            and all(self.may(Move.of_tuples((uid,), (zone, territory), "unload", transport.id)) for uid in cargo) \
                             and wins(units, territory, zone):
                         target = (zone, territory)
                         break
@@ -247,12 +276,12 @@ class Shipping:
             stranded = trial
             plan += loads
             if zone != transport.space:
-                plan.append(Move((transport.id,), self._reach(transport)[zone]))
+                plan.append(Move.of_tuples((transport.id,), self._reach(transport)[zone]))
             used.add(transport.id)
             used.update(cargo)
             if supports is not None:
                 plan += self._support(zone, len(cargo), used, supports)
-            plan += [Move((uid,), (zone, territory), "unload", transport.id) for uid in cargo]
+            plan += [Move.of_tuples((uid,), (zone, territory), "unload", transport.id) for uid in cargo]
         return plan
 
     def _support(self, zone: str, most: int, used: set[int], supports) -> list[Move]:
@@ -269,25 +298,28 @@ class Shipping:
                 reach[u.id] = ()
             elif u.id in movable:
                 path = self.engine.destinations(u.id).get(zone)
-                if path is not None and self.may(Move((u.id,), path)):
+                if path is not None and self.may(Move.of_tuples((u.id,), path)):
                     reach[u.id] = path
         for uid in sorted(reach, key=lambda i: (len(reach[i]), i)):
             if found >= most:
                 break
             if reach[uid]:
-                moves.append(Move((uid,), reach[uid]))
+                moves.append(Move.of_tuples((uid,), reach[uid]))
             used.add(uid)
             found += 1
         return moves
 
 
-def front_distances(game, player: str, enemy: tuple[str, ...] | None = None) -> dict[str, int]:
+def front_distances(game, player: str, enemy: tuple[str, ...] | None = None,
+                    land: Callable[[str], tuple[str, ...]] | None = None) -> dict[str, int]:
     """Land steps from each territory to the nearest territory `player`'s enemies hold (missing:
     none by land), on the board as it stands (`enemy`: `enemy_held(game, player)`, when the
-    caller has it). It reads the map and the enemy-held territories alone."""
+    caller has it; `land`: a territory's land neighbours on the map, `land_steps(game)`'s look-up,
+    when the caller keeps it). It reads the map and the enemy-held territories alone."""
     if enemy is None:
         enemy = enemy_held(game, player)
-    land = game.board.map.land_neighbours  # the names are the map's own: no check of each
+    if land is None:
+        land = game.board.map.land_neighbours  # the names are the map's own: no check of each
     found = {t: 0 for t in enemy}
     queue = deque(enemy)
     while queue:
@@ -298,6 +330,14 @@ def front_distances(game, player: str, enemy: tuple[str, ...] | None = None) -> 
                 found[there] = steps
                 queue.append(there)
     return found
+
+
+def land_steps(game) -> dict[str, tuple[str, ...]]:
+    """Each land territory of the map -> its land neighbours (the map's own tuples), for a caller
+    that searches the map's land steps many times (`front_distances`: a dictionary look-up a
+    territory, where the map's method costs two calls)."""
+    game_map = game.board.map
+    return {t: game_map.land_neighbours(t) for t in game.board.spaces("land")}
 
 
 def enemy_held(game, player: str) -> tuple[str, ...]:

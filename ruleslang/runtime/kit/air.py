@@ -342,16 +342,25 @@ class AirPart:
         left = rules.movement - unit.moved - (len(path) - 1)
         if left < 0:
             return {}
-        spaces = [end, *(s for s, _ in self.board.air_reach(end, left))]
+        spaces = [end] + [s for s, _ in self.board.air_reach(end, left)]
         found: dict[str, int | None] = {}
+        enemy, is_sea, may_land = self._enemy, self.board.is_sea, self._may_land
         for space in sorted(spaces, key=self.board.order.__getitem__):
+            if not is_sea[space]:
+                # a territory: `_landing_problem`'s answer in line, asked in its order (agents ask
+                # this of every air unit they plan to move, for every space it could land in)
+                if space in enemy:
+                    continue
+                landable = may_land.get(space)
+                if landable is None:
+                    landable = self._landable(space)
+                if landable:
+                    found[space] = None
+                continue
             if self._landing_problem(unit, rules, space, later=False) is not None:
                 continue
-            if self.board.is_sea[space]:
-                room = self._rooms().get(space, 0) + (rules.carrier_cost if unit.space == space else 0)
-                found[space] = room // rules.carrier_cost
-            else:
-                found[space] = None
+            room = self._rooms().get(space, 0) + (rules.carrier_cost if unit.space == space else 0)
+            found[space] = room // rules.carrier_cost
         return found
 
     def stranded_air(self) -> list[int]:
@@ -372,16 +381,22 @@ class AirPart:
                 at_sea.setdefault(unit.space, []).append(unit)
             if rules.carrier_capacity:
                 capacity[unit.space] = capacity.get(unit.space, 0) + rules.carrier_capacity
+        own = self._own
         for zone, flyers in at_sea.items():
             left = capacity.get(zone, 0)
-            for unit in sorted(flyers, key=lambda u: (self._own(u), u.id)):
-                cost = self._rules(unit).carrier_cost
+            # (each flyer's `_own` found once: asked at the end of every non-combat move decision)
+            for mine, unit in sorted(((own(u), u) for u in flyers), key=_own_then_id):
+                cost = ur[unit.id].carrier_cost
                 if cost > 0 and cost <= left:
                     left -= cost
-                elif self._own(unit):
+                elif mine:
                     stranded.append(unit.id)
         for unit in self._mine:
-            if (not self.board.is_sea[unit.space] and self._rules(unit).domain == "air"
-                    and not self._landable(unit.space)):
+            if not is_sea[unit.space] and ur[unit.id].domain == "air" and not self._landable(unit.space):
                 stranded.append(unit.id)
         return sorted(stranded)
+
+
+def _own_then_id(pair: tuple) -> tuple:
+    """The sort key of (the player moves it as its own, unit) in `stranded_air`: allied units' places first, then by id."""
+    return pair[0], pair[1].id

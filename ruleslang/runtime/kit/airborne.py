@@ -85,6 +85,13 @@ class AirbornePart:
         return [u for u in self._mine if u.space == unit.space and u.moved == 0 and self._ur[u.id].domain == "air"
                 and self._ur[u.id].air_lift > 0 and self._blocked(u, self._ur[u.id]) is None]
 
+    def airborne_units(self) -> list[int]:
+        """Ids of the player's units the rules let fly into an attack (land units with the rule
+        `airborne`), by id: the only ones `airborne_moves` may give a move (an agent asks this
+        before it asks each unit)."""
+        self._sync()
+        return [u.id for u in self._mine if self._airborne_capable(u)]
+
     def airborne_moves(self, unit_id: int) -> list[Move]:
         """The unit's legal airborne moves (combat move only): from its territory's launch, and
         with each air unit beside it that may lift it, to each territory it may attack, in

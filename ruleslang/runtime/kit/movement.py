@@ -302,7 +302,8 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         return [u.id for u in self._mine if u.owner != self.player]
 
     def _unit(self, unit_id: int) -> Unit:
-        self._sync()
+        if self._version != self.state.version:  # (`_sync` in line: asked for every unit of every plan)
+            self._rebuild()
         unit = self._by_id.get(unit_id)
         if unit is None:
             raise ValueError(f"no unit with id {unit_id} is on the board")
@@ -471,6 +472,22 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
                 or self._blocked(unit, rules) is not None:
             return []
         return self._raid_moves(unit, rules, self._reach_of(unit, rules))
+
+    def raiding_units(self) -> list[int]:
+        """Ids of the player's units that may fly to a bombing raid in this phase, by id: in combat
+        move, its air units whose rules let them bomb or escort (`can_bomb`, `can_escort`); the
+        only units `raids_of` may give a move and `escorts_raids` may say yes of (an agent asks
+        this before it asks each unit)."""
+        self._sync()
+        if not self.combat:
+            return []
+        ur = self._ur
+        out = []
+        for u in self._mine:
+            rules = ur[u.id]
+            if rules.domain == "air" and (rules.can_bomb or rules.can_escort):
+                out.append(u.id)
+        return out
 
     def escorts_raids(self, unit_id: int) -> bool:
         """Whether the unit may fly with the player's bombing units to a raid, as an escort (`escorts`)."""
