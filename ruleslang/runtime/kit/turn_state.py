@@ -15,6 +15,9 @@ from typing import Any
 from ruleslang.runtime.config import procedure_config, runtime_procedures, setting_procedure
 
 
+_NOT_ASKED = object()
+
+
 class KitState:
     """The kit's state of one game (`game.kit`): what passes between the phases of a turn, and
     the settings of its procedures the kit reads of units."""
@@ -47,6 +50,7 @@ class KitState:
         self.ended = False
         self._facts: UnitFacts | None = None
         self._battle_proc = None  # the composition's `runtime battle` procedure, once looked up (False: none)
+        self._battle_phase = _NOT_ASKED  # (round, player, phase) of the last `battle_config` call
 
     def new_combat_move(self) -> None:
         """Forget the last combat move's battles, raids and assaults (a new one starts)."""
@@ -63,11 +67,25 @@ class KitState:
         return self._facts
 
     def battle_config(self):
-        """The settings of the composition's `runtime battle` procedure (None without one)."""
+        """The settings of the composition's `runtime battle` procedure (None without one), read
+        once per phase as every procedure's are (docs/runtime.md "Kit settings"): its answers on
+        units (`casualties_by`, `fights`, ... cached per unit type and owner) are forgotten when
+        the game is in another phase than at the last call, since a setting may read a counter
+        or a technology a hook changed since (the battle procedure is asked outside its own
+        phase too: the combat move's captures, the agents' battle odds)."""
         if self._battle_proc is None:
             self._battle_proc = next((proc for _, proc in runtime_procedures(self.game.compiled, "battle")
                                       if proc.config is not None), False)
-        return procedure_config(self.game.ctx, self._battle_proc) if self._battle_proc else None
+        if not self._battle_proc:
+            return None
+        config = procedure_config(self.game.ctx, self._battle_proc)
+        state = self.game.state
+        phase = (state.round, state.current_player, state.phase) if state is not None else None
+        if phase != self._battle_phase:
+            if self._battle_phase is not _NOT_ASKED:
+                config.new_phase()
+            self._battle_phase = phase
+        return config
 
     def battle_setting(self, name: str) -> Any:
         """A setting of the composition's `runtime battle` procedure (e.g. the capture step's name)."""
