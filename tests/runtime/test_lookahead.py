@@ -423,3 +423,40 @@ def test_a_start_made_at_a_resume_point_is_the_game_there(tmp_path, monkeypatch)
     assert any(kit["battle_at"] is not None for kit in made)
     assert len([kit for kit in made if kit["ended"]]) == 5
     assert answers(game, "gift.n") == [2] * 5
+
+
+def test_battle_estimates_kept_across_decisions_value_answers_as_a_memo_of_each_decisions_own(monkeypatch):
+    # session 12: the quick policies' battle estimates (`Lookahead.sims`) are kept from one
+    # decision's rollouts to the next decisions' (each is simulated with dice of its own, seeded by
+    # the battle); every look-ahead's values must be the very floats of a memo made anew for each
+    # decision, as before
+    from ruleslang.runtime.agents import heuristic, lookahead
+
+    simulate, values = heuristic.simulate, lookahead.Lookahead.values
+
+    def played(kept: bool) -> tuple[list, int, int]:
+        seen, found = [], {"made": 0, "kept": 0}
+
+        def noted(self, game, d, answers):
+            known = set(self.sims)
+            if not kept:
+                self.sims.clear()  # a memo of this decision's own
+            asked = []
+            monkeypatch.setattr(heuristic, "simulate",
+                                lambda a, d_, rng: (asked.append((a, d_)), simulate(a, d_, rng))[1])
+            out = values(self, game, d, answers)
+            monkeypatch.setattr(heuristic, "simulate", simulate)
+            found["made"] += len(asked)
+            found["kept"] += len([key for key in self.sims if key in known])
+            seen.append((d.id, d.player, out))
+            return out
+        monkeypatch.setattr(lookahead.Lookahead, "values", noted)
+        game = make_game(["aar/house-rules@1"], seed=2, default_agent="heuristic")
+        game.run(1)
+        monkeypatch.undo()
+        return seen, found["made"], found["kept"]
+    seen, made, kept = played(True)
+    fresh, made_fresh, _ = played(False)
+    assert seen == fresh and len(seen) >= 3
+    # later decisions had earlier decisions' estimates at hand, and simulated no more than anew
+    assert kept > 0 and made <= made_fresh

@@ -26,8 +26,8 @@ phase's start. To value the answers of a decision asked in that phase:
   answer whose worth shows only through what the units then do (where units stand, what they
   can reach) is valued by it; the copy plays to the end of the turn (the rest of the phase, then
   the turn's later phases) or for at most MAX_AFTER more decisions. Bounds on the cost: the
-  quick policies of one decision share their battle estimates (`sims`: every rollout asks about
-  the same battles), and their non-combat moves are only the landings of air units (the
+  quick policies share their battle estimates (`sims`: every rollout asks about
+  the same battles, and so do the next decisions' rollouts), and their non-combat moves are only the landings of air units (the
   valuation does not see where the other units stand). `moves=False` keeps the copy's units
   still (every move answered "done"), as the look-ahead did before (benchmarks/play.py
   measures what moving costs);
@@ -68,6 +68,7 @@ SCORE_WEIGHT = 10     # IPCs a point of the composition's score(side) is worth
 WIN_VALUE = 1000      # what a won game is worth
 MARGIN = 0.5          # what another answer must beat the agent's own answer by (IPCs)
 ANCHOR_EVENTS = 400   # events after which a phase start keeps the board again (`PhaseStarts`)
+SIMS_KEPT = 4096      # battle estimates a look-ahead keeps for its next decisions (`Lookahead.sims`)
 
 # why a decision was not looked ahead (counted in `Lookahead.counts`)
 LOOKED, CHANGED, NO_START, ONE_ANSWER, DIVERGED, FAILED = (
@@ -359,10 +360,12 @@ def fork(game, start: PhaseStart, agents: dict, configs: dict | None = None):
     clone.battle_results = pickle.loads(start.results) if start.results is not None else []
     clone.recorder = clone.on_turn = clone.on_phase = clone.on_resume_point = None
     clone.records_decisions = False  # the copy's answers are kept, not their log entries (nothing reads them)
-    clone.configs = {key: config.for_context(ctx) for key, config in game.configs.items()}
+    # every copy made from `start` holds the same counters: the settings' lasting answers are
+    # checked against the first copy's (`ProcedureConfig.for_context`'s `like`)
+    clone.configs = {key: config.for_context(ctx, start) for key, config in game.configs.items()}
     for key, config in (configs or {}).items():
         if key not in clone.configs:
-            clone.configs[key] = config.for_context(ctx)
+            clone.configs[key] = config.for_context(ctx, start)
     kit = clone.kit = copy.copy(game.kit)
     for name in vars(kit):
         if name.startswith("_"):
@@ -370,7 +373,7 @@ def fork(game, start: PhaseStart, agents: dict, configs: dict | None = None):
     vars(kit).update(pickle.loads(start.kit))
     kit.game = clone
     clone.bid_purse = start.bid_purse
-    clone._init_services()
+    clone._init_services(like=game)  # the game's index of spaces and turn order, read only (not made again)
     return clone
 
 
@@ -436,6 +439,11 @@ class Lookahead:
         self.moves = moves
         self.counts: dict[str, int] = {}
         self.seconds = 0.0  # CPU time spent looking ahead (benchmarks/play.py)
+        # the quick policies' battle estimates, shared by the rollouts of all this agent's
+        # decisions: an estimate is made with dice of its own, seeded by the game's seed and the
+        # battle (heuristic.py `_wins`), so it is the same whichever rollout asks it first; emptied
+        # at SIMS_KEPT estimates (emptying changes no answer, only what is simulated again)
+        self.sims: dict = {}
 
     def _count(self, reason: str) -> None:
         self.counts[reason] = self.counts.get(reason, 0) + 1
@@ -461,7 +469,9 @@ class Lookahead:
             replay = game.answers[start.answered:]
             asked = [(e["kind"], e["player"]) for e in game.decisions[start.answered:]]
             number = len(game.answers)
-            sims: dict = {}  # the quick policies' battle estimates, shared by this decision's rollouts
+            sims = self.sims
+            if len(sims) > SIMS_KEPT:
+                sims.clear()
             out = []
             for answer in answers:
                 total = 0.0
