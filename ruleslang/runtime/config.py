@@ -55,7 +55,7 @@ class ProcedureConfig:
         # counters its check looked at, its lasting answers, `_read_names` and `_changes`)
         self._made_like: tuple | None = None
 
-    def for_context(self, ctx, like: object = None) -> "ProcedureConfig":
+    def for_context(self, ctx, like: object = None, cached: bool = False) -> "ProcedureConfig":
         """The same settings for another game's context (a look-ahead's copy of the game): the
         compiled settings shared, nothing cached for a phase; the lasting answers whose counter
         entries the copy's state holds as they were read (the copy starts from this game's
@@ -65,10 +65,15 @@ class ProcedureConfig:
         (and as often written) in every state given with it, in dicts of their own (the
         look-ahead's copies made from one kept phase start): the lasting answers are checked
         against the first such state, and the next copies take what that check left while no
-        lasting answer came or went here."""
+        lasting answer came or went here.
+
+        `cached`: the copy starts with the answers this one has cached (`unit_fn`'s, `type_fn`'s,
+        `lasting`'s for the phase): a copy of the game as it stands (the look-ahead's), which asks
+        what the game would ask, when the game would, and takes what the game took then."""
         clone = copy.copy(self)
         clone.ctx = ctx
-        clone._cache, clone._lasting, clone._checked, clone._kept = {}, dict(self._lasting), None, {}
+        clone._cache = dict(self._cache) if cached else {}
+        clone._lasting, clone._checked, clone._kept = dict(self._lasting), None, {}
         clone._made_for = clone._made_like = None
         if ctx.state is None:
             clone._lasting, clone._read_names = {}, None

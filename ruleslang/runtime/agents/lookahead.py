@@ -361,8 +361,11 @@ def fork(game, start: PhaseStart, agents: dict, configs: dict | None = None):
     clone.recorder = clone.on_turn = clone.on_phase = clone.on_resume_point = None
     clone.records_decisions = False  # the copy's answers are kept, not their log entries (nothing reads them)
     # every copy made from `start` holds the same counters: the settings' lasting answers are
-    # checked against the first copy's (`ProcedureConfig.for_context`'s `like`)
-    clone.configs = {key: config.for_context(ctx, start) for key, config in game.configs.items()}
+    # checked against the first copy's (`ProcedureConfig.for_context`'s `like`); the game's
+    # settings give the copy the answers they have cached (`cached`: a unit kind's setting is asked
+    # once for a phase, a battle's once for the game), so the copy asks the rules only what the
+    # game would (the settings a copy built for a phase the game has not reached give none)
+    clone.configs = {key: config.for_context(ctx, start, cached=True) for key, config in game.configs.items()}
     for key, config in (configs or {}).items():
         if key not in clone.configs:
             clone.configs[key] = config.for_context(ctx, start)
@@ -607,15 +610,22 @@ def units_worth(game, sign: Callable[[str | None], int]) -> float:
     total = 0.0
     # (type, owner) -> (sign, cost, hit points): the settings give a unit's hit points and cost by
     # its type and owner (cached so for the phase: `ProcedureConfig.unit_fn`), so they are asked
-    # once per kind; the sum is still made unit by unit, in the board's order (the same float)
+    # once per kind; the sum is still made unit by unit, in the board's order (the same float),
+    # each unit adding the term worked out once for its kind and hits (`terms`: None, not counted)
     kinds: dict[tuple[str, str], tuple] = {}
+    terms: dict[tuple, Any] = {}
+    term_of = terms.get  # (bound once: a look-up per unit)
     for unit in game.state.units:
-        kind = (unit.type, unit.owner)
-        found = kinds.get(kind)
-        if found is None:
-            s = sign(unit.owner)
-            found = kinds[kind] = (s, game.unit_cost(unit), max(1, game.hit_points(unit))) if s else (0, 0, 1)
-        s, cost, points = found
-        if s:
-            total += s * cost * max(0, points - unit.hits) / points
+        key = (unit.type, unit.owner, unit.hits)
+        term = term_of(key, kinds)
+        if term is kinds:  # (the kinds' dict: a marker no term can be)
+            kind = (unit.type, unit.owner)
+            found = kinds.get(kind)
+            if found is None:
+                s = sign(unit.owner)
+                found = kinds[kind] = (s, game.unit_cost(unit), max(1, game.hit_points(unit))) if s else (0, 0, 1)
+            s, cost, points = found
+            term = terms[key] = s * cost * max(0, points - unit.hits) / points if s else None
+        if term is not None:
+            total += term
     return total
