@@ -353,6 +353,7 @@ def fork(game, start: PhaseStart, agents: dict, configs: dict | None = None):
                                   options=start.options, decide=clone._decide_choose)
     ctx.game = clone
     ctx.runtime_procedures = game.ctx.runtime_procedures
+    ctx.share_space_sets(game.ctx)  # (the same names, the same set: not made again in every copy)
     ctx.contested_spaces = list(start.contested)
     ctx.winner = start.winner
     clone.agents = agents
@@ -615,6 +616,7 @@ def units_worth(game, sign: Callable[[str | None], int]) -> float:
     kinds: dict[tuple[str, str], tuple] = {}
     terms: dict[tuple, Any] = {}
     term_of = terms.get  # (bound once: a look-up per unit)
+    facts = game.unit_rules()  # (what `game.unit_cost` and `game.hit_points` ask)
     for unit in game.state.units:
         key = (unit.type, unit.owner, unit.hits)
         term = term_of(key, kinds)
@@ -623,7 +625,7 @@ def units_worth(game, sign: Callable[[str | None], int]) -> float:
             found = kinds.get(kind)
             if found is None:
                 s = sign(unit.owner)
-                found = kinds[kind] = (s, game.unit_cost(unit), max(1, game.hit_points(unit))) if s else (0, 0, 1)
+                found = kinds[kind] = (s, facts.cost(unit.type), max(1, facts.hit_points(unit))) if s else (0, 0, 1)
             s, cost, points = found
             term = terms[key] = s * cost * max(0, points - unit.hits) / points if s else None
         if term is not None:
