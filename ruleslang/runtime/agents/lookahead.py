@@ -12,9 +12,10 @@ there once (the phase replayed up to it) and its rollouts go on from it (`resume
 phase's start. To value the answers of a decision asked in that phase:
 
 - a copy of the game is made from what was kept (`fork`: its own board, host, context, kit and
-  settings' caches; the compiled rules and the map shared, and the settings' compiled code: the
-  game's, and those a copy built for a phase the game has not reached, `PhaseStarts.configs`),
-  and the phase is run again in it with
+  settings' caches, these starting with the answers the game's settings have cached; the
+  compiled rules, the map and the memo of sets of spaces shared, and the settings' compiled
+  code: the game's, and those a copy built for a phase the game has not reached,
+  `PhaseStarts.configs`), and the phase is run again in it with
   the answers the game was given since the phase started: the same generator state and the same
   answers bring it to the same decision in the same state (checked: a decision of another kind,
   player or id ends the look-ahead, and the agent answers as it would without it);
@@ -26,11 +27,11 @@ phase's start. To value the answers of a decision asked in that phase:
   answer whose worth shows only through what the units then do (where units stand, what they
   can reach) is valued by it; the copy plays to the end of the turn (the rest of the phase, then
   the turn's later phases) or for at most MAX_AFTER more decisions. Bounds on the cost: the
-  quick policies share their battle estimates (`sims`: every rollout asks about
-  the same battles, and so do the next decisions' rollouts), and their non-combat moves are only the landings of air units (the
-  valuation does not see where the other units stand). `moves=False` keeps the copy's units
-  still (every move answered "done"), as the look-ahead did before (benchmarks/play.py
-  measures what moving costs);
+  quick policies share their battle estimates (`sims`: every rollout asks about the same
+  battles, and so do the next decisions' rollouts), and their non-combat moves are only the
+  landings of air units (the valuation does not see where the other units stand).
+  `moves=False` keeps the copy's units still (every move answered "done"), as the look-ahead
+  did before (benchmarks/play.py measures what moving costs);
 - the state it ends in is valued for the deciding player's side (`valuation`): the cost of the
   units of each side (what is left of their hit points), treasuries, units bought and not yet
   placed, INCOME_TURNS turns of the composition's `income(p)`, the composition's `score(side)`
