@@ -123,3 +123,28 @@ def test_constant_unit_attributes_are_read_from_the_programs_table(boost, tmp_pa
         answers[backend] = [[program.callable(f"{a}_of")(ctx, t) for t in types] for a in ("cost", "power")]
         assert answers[backend] == fresh
     assert answers["codegen"] == answers["closures"] == [[8, 3], [1 + boost, 2]]
+
+
+def test_a_context_sharing_anothers_sets_of_spaces_gives_the_sets_made_afresh(tmp_path):
+    # a look-ahead's copy of a game keeps its sets of spaces in its game's memo (session 12):
+    # each set the same as a context of its own makes, the game's own set found by the copy;
+    # a context of another program keeps its own
+    ws, loaded = load(tmp_path, {"k/kept@1": RULES}, "k/kept@1")
+    assert loaded.ok, loaded.diagnostics
+    state = GameState.from_scenario(load_scenario_for_map("aar", ws.roots))
+
+    def context():
+        return EvalContext(loaded.compiled, Host(0), state=state, board=BoardQueries(state))
+    game, copy_, alone = context(), context(), context()
+    land = game.spaces(game.board.spaces("land"))
+    copy_.share_space_sets(game)
+    assert copy_.spaces(copy_.board.spaces("land")) is land
+    names = ("Japan", "Germany", "Japan")
+    made = copy_.spaces(names)
+    assert game.spaces(list(names)) is made  # made by the copy, found by the game
+    for shared, own in ((land, alone.spaces(alone.board.spaces("land"))), (made, alone.spaces(names))):
+        assert shared is not own and shared.items == own.items and shared == own
+    _, other = load(tmp_path / "other", {"k/kept@1": RULES}, "k/kept@1")
+    foreign = EvalContext(other.compiled, Host(0), state=state, board=BoardQueries(state))
+    foreign.share_space_sets(game)
+    assert foreign.spaces(names) is not made  # its own memo: its program's members

@@ -51,18 +51,46 @@ class ProcedureConfig:
         # the last copy for another context (`for_context`): (`_changes` then, the counters it was
         # checked against (`_counters_mark`), its lasting answers, its `_read_names`)
         self._made_for: tuple | None = None
+        # the last copy for a state `like` stood for (`for_context`): (`like`, `_changes` then, the
+        # counters its check looked at, its lasting answers, `_read_names` and `_changes`)
+        self._made_like: tuple | None = None
 
-    def for_context(self, ctx) -> "ProcedureConfig":
+    def for_context(self, ctx, like: object = None, cached: bool = False) -> "ProcedureConfig":
         """The same settings for another game's context (a look-ahead's copy of the game): the
         compiled settings shared, nothing cached for a phase; the lasting answers whose counter
         entries the copy's state holds as they were read (the copy starts from this game's
-        state at a phase start: the unit settings of most copies are those of the game)."""
+        state at a phase start: the unit settings of most copies are those of the game).
+
+        `like`: an object standing for the counters `ctx.state` holds, entry for entry the same
+        (and as often written) in every state given with it, in dicts of their own (the
+        look-ahead's copies made from one kept phase start): the lasting answers are checked
+        against the first such state, and the next copies take what that check left while no
+        lasting answer came or went here.
+
+        `cached`: the copy starts with the answers this one has cached (`unit_fn`'s, `type_fn`'s,
+        `lasting`'s for the phase): a copy of the game as it stands (the look-ahead's), which asks
+        what the game would ask, when the game would, and takes what the game took then."""
         clone = copy.copy(self)
         clone.ctx = ctx
-        clone._cache, clone._lasting, clone._checked, clone._kept = {}, dict(self._lasting), None, {}
-        clone._made_for = None
+        clone._cache = dict(self._cache) if cached else {}
+        clone._lasting, clone._checked, clone._kept = dict(self._lasting), None, {}
+        clone._made_for = clone._made_like = None
         if ctx.state is None:
             clone._lasting, clone._read_names = {}, None
+            return clone
+        if like is not None:
+            made = self._made_like
+            if made is not None and made[0] is like and made[1] == self._changes:
+                _, _, names, lasting, clone._read_names, clone._changes = made
+                clone._lasting = dict(lasting)
+                if names is not None:  # what the check looked at, in this state's counters (`_forget_stale`)
+                    state = ctx.state
+                    clone._checked = (state.counters, tuple((name, state.counters.get(name),
+                                                             state.counter_writes.get(name, 0)) for name in names))
+                return clone
+            clone._forget_stale()
+            names = tuple(name for name, _, _ in clone._checked[1]) if clone._checked is not None else None
+            self._made_like = (like, self._changes, names, dict(clone._lasting), clone._read_names, clone._changes)
             return clone
         # a copy for a state holding the very counters of the last copy's (the same dicts, written as
         # often since), with no lasting answer come or gone: the answers that copy kept, without

@@ -423,3 +423,80 @@ def test_a_start_made_at_a_resume_point_is_the_game_there(tmp_path, monkeypatch)
     assert any(kit["battle_at"] is not None for kit in made)
     assert len([kit for kit in made if kit["ended"]]) == 5
     assert answers(game, "gift.n") == [2] * 5
+
+
+def test_battle_estimates_kept_across_decisions_value_answers_as_a_memo_of_each_decisions_own(monkeypatch):
+    # session 12: the quick policies' battle estimates (`Lookahead.sims`) are kept from one
+    # decision's rollouts to the next decisions' (each is simulated with dice of its own, seeded by
+    # the battle); every look-ahead's values must be the very floats of a memo made anew for each
+    # decision, as before
+    from ruleslang.runtime.agents import heuristic, lookahead
+
+    simulate, values = heuristic.simulate, lookahead.Lookahead.values
+
+    def played(kept: bool) -> tuple[list, int, int]:
+        seen, found = [], {"made": 0, "kept": 0}
+
+        def noted(self, game, d, answers):
+            known = set(self.sims)
+            if not kept:
+                self.sims.clear()  # a memo of this decision's own
+            asked = []
+            monkeypatch.setattr(heuristic, "simulate",
+                                lambda a, d_, rng: (asked.append((a, d_)), simulate(a, d_, rng))[1])
+            out = values(self, game, d, answers)
+            monkeypatch.setattr(heuristic, "simulate", simulate)
+            found["made"] += len(asked)
+            found["kept"] += len([key for key in self.sims if key in known])
+            seen.append((d.id, d.player, out))
+            return out
+        monkeypatch.setattr(lookahead.Lookahead, "values", noted)
+        game = make_game(["aar/house-rules@1"], seed=2, default_agent="heuristic")
+        game.run(1)
+        monkeypatch.undo()
+        return seen, found["made"], found["kept"]
+    seen, made, kept = played(True)
+    fresh, made_fresh, _ = played(False)
+    assert seen == fresh and len(seen) >= 3
+    # later decisions had earlier decisions' estimates at hand, and simulated no more than anew
+    assert kept > 0 and made <= made_fresh
+
+
+def test_copies_given_the_games_cached_settings_value_answers_as_copies_that_work_them_out(monkeypatch):
+    # session 12: a copy's settings start with the answers the game's have cached (a setting of a
+    # unit kind is asked once for a phase, a battle's for the game): every look-ahead's values
+    # must be the very floats of copies whose settings work every answer out again, and the
+    # look-ahead must ask the rules fewer settings
+    from ruleslang.runtime import config as settings
+    from ruleslang.runtime.agents import lookahead
+
+    for_context, env = settings.ProcedureConfig.for_context, settings.ProcedureConfig._env
+
+    def played(cached: bool) -> tuple[list, int]:
+        seen, asked, inside = [], [0], [False]
+
+        def copied(self, ctx, like=None, cached=False, keep=cached):
+            return for_context(self, ctx, like, cached and keep)
+
+        def evaluated(self):  # a setting's evaluation (`unit_fn`'s, `type_fn`'s, `value`'s)
+            asked[0] += inside[0]
+            return env(self)
+        values = lookahead.Lookahead.values
+
+        def noted(self, game, d, answers):
+            inside[0] = True
+            out = values(self, game, d, answers)
+            inside[0] = False
+            seen.append((d.id, d.player, out))
+            return out
+        monkeypatch.setattr(settings.ProcedureConfig, "for_context", copied)
+        monkeypatch.setattr(settings.ProcedureConfig, "_env", evaluated)
+        monkeypatch.setattr(lookahead.Lookahead, "values", noted)
+        game = make_game(["aar/house-rules@1"], seed=2, default_agent="heuristic")
+        game.run(1)
+        monkeypatch.undo()
+        return seen, asked[0]
+    seen, asked = played(True)
+    again, asked_again = played(False)
+    assert seen == again and len(seen) >= 3
+    assert 0 < asked < asked_again

@@ -4,6 +4,8 @@ whose owner they can cost the most; industrial technology lowers what a purchase
 
 from __future__ import annotations
 
+import copy
+
 from game_fixtures import events, logs, make_game, run_phases, treasury
 
 from ruleslang.runtime.config import ProcedureConfig
@@ -112,3 +114,64 @@ def test_a_settings_copy_for_the_same_counters_takes_the_last_copys_answers_and_
     assert len(checks) == 3 and not third.is_lasting(germans) and third.is_lasting(russians)
     config._made_for = None  # the same copy made without the last one's
     assert copy()._lasting == third._lasting
+
+
+def test_settings_copies_for_states_like_one_another_take_the_first_copys_check(monkeypatch):
+    # a look-ahead's copies made from one kept phase start hold equal counters in dicts of their
+    # own; `for_context(ctx, like)` checks the lasting answers against the first and gives the
+    # next copies what that check left: each the copy made afresh for its state (answers, the
+    # counters the check looked at, what came and went); another `like`, or an answer come
+    # since, checks again
+    from types import SimpleNamespace  # start-up time: only these tests make a stand-in context
+    game = make_game(["aar/base@1"], scenario=ROCKETS)
+    run_phases(game, "Germans", "combat_move")
+    _move_rules(game)("fighter", "Germans"), _move_rules(game)("fighter", "Russians")
+    config = next(c for c in game.configs.values() if c.has("movement"))
+    checks = []
+    real = ProcedureConfig._forget_stale
+    monkeypatch.setattr(ProcedureConfig, "_forget_stale", lambda self: (checks.append(self), real(self))[1])
+
+    def state_like(counters):
+        state = game.state.copy_sharing(set())  # counters of its own, equal to these
+        state.counters = copy.deepcopy(counters)
+        return state
+
+    def made(like, state):
+        return config.for_context(SimpleNamespace(state=state), like)
+
+    def afresh(state):
+        config._made_for = None
+        return config.for_context(SimpleNamespace(state=state))
+
+    def same(a, b) -> None:
+        assert a._lasting == b._lasting and a._lasting is not b._lasting
+        assert (a._read_names, a._changes) == (b._read_names, b._changes)
+        assert (a._checked is None) == (b._checked is None)
+        if a._checked is not None:  # the very counters of its own state, as the check looked at them
+            assert a._checked[0] is a.ctx.state.counters and b._checked[0] is b.ctx.state.counters
+            assert [(n, w) for n, _, w in a._checked[1]] == [(n, w) for n, _, w in b._checked[1]]
+            assert all(c is a.ctx.state.counters.get(n) for n, c, _ in a._checked[1])
+
+    # a counter the German fighter's answer read differs from the game's: the check drops it
+    developed = copy.deepcopy(game.state.counters)
+    start = object()
+    lost = state_like(game.state.counters)
+    lost.set_counter("developed", ("Germans", "long_range_aircraft"), True)
+    first = made(start, lost)
+    assert len(checks) == 1 and not first.is_lasting(("unit_rules", "fighter", "Germans"))
+    assert first.is_lasting(("unit_rules", "fighter", "Russians"))
+    for _ in range(2):
+        state = state_like(lost.counters)
+        state.counter_writes = dict(lost.counter_writes)
+        before = len(checks)
+        second = made(start, state)
+        assert len(checks) == before  # no check: the first copy's answers
+        same(second, afresh(state))
+    other = object()
+    state = state_like(developed)
+    checks.clear()
+    made(other, state)
+    assert len(checks) == 1  # another phase start: checked again
+    _move_rules(game)("bomber", "Russians")  # an answer comes: checked again, the new answer kept
+    newer = made(other, state_like(developed))
+    assert len(checks) == 2 and newer.is_lasting(("unit_rules", "bomber", "Russians"))

@@ -161,6 +161,13 @@ class EvalContext:
             self._space_sets_by_id[id(names)] = (names, found)
         return found
 
+    def share_space_sets(self, other: "EvalContext") -> None:
+        """Keep the sets of spaces (`spaces`) in `other`'s memo, a context of the same program: a
+        set depends on the names alone (a look-ahead's copy of a game takes its game's, rather than
+        making the map's sets of territories again in every copy)."""
+        if other.compiled is self.compiled:
+            self._space_sets, self._space_sets_by_id = other._space_sets, other._space_sets_by_id
+
     def unit_value(self, unit, kind: type = UnitValue) -> UnitValue:
         """A board unit as the rules see it; `kind`: a UnitValue class made with the same fields (a
         watch's, which notes reads)."""

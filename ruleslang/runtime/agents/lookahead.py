@@ -12,9 +12,10 @@ there once (the phase replayed up to it) and its rollouts go on from it (`resume
 phase's start. To value the answers of a decision asked in that phase:
 
 - a copy of the game is made from what was kept (`fork`: its own board, host, context, kit and
-  settings' caches; the compiled rules and the map shared, and the settings' compiled code: the
-  game's, and those a copy built for a phase the game has not reached, `PhaseStarts.configs`),
-  and the phase is run again in it with
+  settings' caches, these starting with the answers the game's settings have cached; the
+  compiled rules, the map and the memo of sets of spaces shared, and the settings' compiled
+  code: the game's, and those a copy built for a phase the game has not reached,
+  `PhaseStarts.configs`), and the phase is run again in it with
   the answers the game was given since the phase started: the same generator state and the same
   answers bring it to the same decision in the same state (checked: a decision of another kind,
   player or id ends the look-ahead, and the agent answers as it would without it);
@@ -26,11 +27,11 @@ phase's start. To value the answers of a decision asked in that phase:
   answer whose worth shows only through what the units then do (where units stand, what they
   can reach) is valued by it; the copy plays to the end of the turn (the rest of the phase, then
   the turn's later phases) or for at most MAX_AFTER more decisions. Bounds on the cost: the
-  quick policies of one decision share their battle estimates (`sims`: every rollout asks about
-  the same battles), and their non-combat moves are only the landings of air units (the
-  valuation does not see where the other units stand). `moves=False` keeps the copy's units
-  still (every move answered "done"), as the look-ahead did before (benchmarks/play.py
-  measures what moving costs);
+  quick policies share their battle estimates (`sims`: every rollout asks about the same
+  battles, and so do the next decisions' rollouts), and their non-combat moves are only the
+  landings of air units (the valuation does not see where the other units stand).
+  `moves=False` keeps the copy's units still (every move answered "done"), as the look-ahead
+  did before (benchmarks/play.py measures what moving costs);
 - the state it ends in is valued for the deciding player's side (`valuation`): the cost of the
   units of each side (what is left of their hit points), treasuries, units bought and not yet
   placed, INCOME_TURNS turns of the composition's `income(p)`, the composition's `score(side)`
@@ -68,6 +69,7 @@ SCORE_WEIGHT = 10     # IPCs a point of the composition's score(side) is worth
 WIN_VALUE = 1000      # what a won game is worth
 MARGIN = 0.5          # what another answer must beat the agent's own answer by (IPCs)
 ANCHOR_EVENTS = 400   # events after which a phase start keeps the board again (`PhaseStarts`)
+SIMS_KEPT = 4096      # battle estimates a look-ahead keeps for its next decisions (`Lookahead.sims`)
 
 # why a decision was not looked ahead (counted in `Lookahead.counts`)
 LOOKED, CHANGED, NO_START, ONE_ANSWER, DIVERGED, FAILED = (
@@ -352,6 +354,7 @@ def fork(game, start: PhaseStart, agents: dict, configs: dict | None = None):
                                   options=start.options, decide=clone._decide_choose)
     ctx.game = clone
     ctx.runtime_procedures = game.ctx.runtime_procedures
+    ctx.share_space_sets(game.ctx)  # (the same names, the same set: not made again in every copy)
     ctx.contested_spaces = list(start.contested)
     ctx.winner = start.winner
     clone.agents = agents
@@ -359,10 +362,15 @@ def fork(game, start: PhaseStart, agents: dict, configs: dict | None = None):
     clone.battle_results = pickle.loads(start.results) if start.results is not None else []
     clone.recorder = clone.on_turn = clone.on_phase = clone.on_resume_point = None
     clone.records_decisions = False  # the copy's answers are kept, not their log entries (nothing reads them)
-    clone.configs = {key: config.for_context(ctx) for key, config in game.configs.items()}
+    # every copy made from `start` holds the same counters: the settings' lasting answers are
+    # checked against the first copy's (`ProcedureConfig.for_context`'s `like`); the game's
+    # settings give the copy the answers they have cached (`cached`: a unit kind's setting is asked
+    # once for a phase, a battle's once for the game), so the copy asks the rules only what the
+    # game would (the settings a copy built for a phase the game has not reached give none)
+    clone.configs = {key: config.for_context(ctx, start, cached=True) for key, config in game.configs.items()}
     for key, config in (configs or {}).items():
         if key not in clone.configs:
-            clone.configs[key] = config.for_context(ctx)
+            clone.configs[key] = config.for_context(ctx, start)
     kit = clone.kit = copy.copy(game.kit)
     for name in vars(kit):
         if name.startswith("_"):
@@ -370,7 +378,7 @@ def fork(game, start: PhaseStart, agents: dict, configs: dict | None = None):
     vars(kit).update(pickle.loads(start.kit))
     kit.game = clone
     clone.bid_purse = start.bid_purse
-    clone._init_services()
+    clone._init_services(like=game)  # the game's index of spaces and turn order, read only (not made again)
     return clone
 
 
@@ -436,6 +444,11 @@ class Lookahead:
         self.moves = moves
         self.counts: dict[str, int] = {}
         self.seconds = 0.0  # CPU time spent looking ahead (benchmarks/play.py)
+        # the quick policies' battle estimates, shared by the rollouts of all this agent's
+        # decisions: an estimate is made with dice of its own, seeded by the game's seed and the
+        # battle (heuristic.py `_wins`), so it is the same whichever rollout asks it first; emptied
+        # at SIMS_KEPT estimates (emptying changes no answer, only what is simulated again)
+        self.sims: dict = {}
 
     def _count(self, reason: str) -> None:
         self.counts[reason] = self.counts.get(reason, 0) + 1
@@ -461,7 +474,9 @@ class Lookahead:
             replay = game.answers[start.answered:]
             asked = [(e["kind"], e["player"]) for e in game.decisions[start.answered:]]
             number = len(game.answers)
-            sims: dict = {}  # the quick policies' battle estimates, shared by this decision's rollouts
+            sims = self.sims
+            if len(sims) > SIMS_KEPT:
+                sims.clear()
             out = []
             for answer in answers:
                 total = 0.0
@@ -597,15 +612,23 @@ def units_worth(game, sign: Callable[[str | None], int]) -> float:
     total = 0.0
     # (type, owner) -> (sign, cost, hit points): the settings give a unit's hit points and cost by
     # its type and owner (cached so for the phase: `ProcedureConfig.unit_fn`), so they are asked
-    # once per kind; the sum is still made unit by unit, in the board's order (the same float)
+    # once per kind; the sum is still made unit by unit, in the board's order (the same float),
+    # each unit adding the term worked out once for its kind and hits (`terms`: None, not counted)
     kinds: dict[tuple[str, str], tuple] = {}
+    terms: dict[tuple, Any] = {}
+    term_of = terms.get  # (bound once: a look-up per unit)
+    facts = game.unit_rules()  # (what `game.unit_cost` and `game.hit_points` ask)
     for unit in game.state.units:
-        kind = (unit.type, unit.owner)
-        found = kinds.get(kind)
-        if found is None:
-            s = sign(unit.owner)
-            found = kinds[kind] = (s, game.unit_cost(unit), max(1, game.hit_points(unit))) if s else (0, 0, 1)
-        s, cost, points = found
-        if s:
-            total += s * cost * max(0, points - unit.hits) / points
+        key = (unit.type, unit.owner, unit.hits)
+        term = term_of(key, kinds)
+        if term is kinds:  # (the kinds' dict: a marker no term can be)
+            kind = (unit.type, unit.owner)
+            found = kinds.get(kind)
+            if found is None:
+                s = sign(unit.owner)
+                found = kinds[kind] = (s, facts.cost(unit.type), max(1, facts.hit_points(unit))) if s else (0, 0, 1)
+            s, cost, points = found
+            term = terms[key] = s * cost * max(0, points - unit.hits) / points if s else None
+        if term is not None:
+            total += term
     return total
