@@ -365,8 +365,10 @@ def fork(game, start: PhaseStart, agents: dict, configs: dict | None = None):
     # every copy made from `start` holds the same counters: the settings' lasting answers are
     # checked against the first copy's (`ProcedureConfig.for_context`'s `like`); the game's
     # settings give the copy the answers they have cached (`cached`: a unit kind's setting is asked
-    # once for a phase, a battle's once for the game), so the copy asks the rules only what the
-    # game would (the settings a copy built for a phase the game has not reached give none)
+    # once for a phase), so the copy asks the rules only what the game would (the settings a copy
+    # built for a phase the game has not reached give none; the battle's are read again at the
+    # copy's first ask, its kit not knowing which phase the game's answers were cached in:
+    # `KitState.battle_config`)
     clone.configs = {key: config.for_context(ctx, start, cached=True) for key, config in game.configs.items()}
     for key, config in (configs or {}).items():
         if key not in clone.configs:

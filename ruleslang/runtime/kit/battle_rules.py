@@ -49,8 +49,9 @@ class BattleRules:
                                    a power at peace with it neither fight nor make a battle
                                    (default: every player not on its side)
 
-    Settings on units are cached per unit type and owner for the game; the others are evaluated
-    each time they are asked, in the battle (`attacker()`, `is_amphibious()`, ... answer them).
+    Settings on units are cached per unit type and owner for a phase (`KitState.battle_config`);
+    the others are evaluated each time they are asked, in the battle (`attacker()`,
+    `is_amphibious()`, ... answer them).
     """
 
     def __init__(self, game, config: ProcedureConfig | None):
