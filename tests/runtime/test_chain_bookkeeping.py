@@ -12,7 +12,8 @@ import pytest
 
 from ruleslang.runtime import saves
 from ruleslang.runtime.odds.chain import Chain, BattleSpec
-from ruleslang.runtime.odds.states import BattleStates
+from ruleslang.runtime.odds.states import RETREATED, BattleStates
+from ruleslang.runtime.odds.watch import PENDING
 from ruleslang.workspace.compositions import Workspace
 
 LAND = "Karelia S.S.R."
@@ -88,3 +89,55 @@ def test_kept_states_give_the_same_answers(battle, exact):
     fresh = _chain(_Fresh, *battle, exact=exact).solve()
     assert kept.ends == fresh.ends  # floats too: the same sums in the same order
     assert (kept.taken, kept.rounds) == (fresh.taken, fresh.rounds)
+
+
+class _JointByRecords(Chain):
+    """A chain that follows a round state by state from the states' records (the long way: each
+    step run, or its kept transition applied, from the whole state), where the chain looks the
+    steps up by the sides' numbers (`BattleFactors._joint_round`); counts the joint rounds."""
+
+    joint = 0
+
+    def _joint_round(self, steps, fa, fd, counters, round_class):
+        self.joint += 1
+        rows = self._side_rows
+        dist = {(rows[x] + rows[y], counters): p * q for x, p in fa.items() for y, q in fd.items()}
+        for name in steps:
+            nxt: dict = {}
+            for k, p in dist.items():
+                if k[1] and k[1][0] == RETREATED:
+                    nxt[k] = nxt.get(k, 0) + p
+                    continue
+                for k2, q in self._step(name, k, round_class).items():
+                    nxt[k2] = nxt.get(k2, 0) + p * q
+            dist = nxt
+        out: dict = {}
+        for (records, written), p in dist.items():
+            s2 = self.sid((tuple(r for r in records if r[5] != PENDING), written))
+            out[s2] = out.get(s2, 0) + p
+        return out
+
+
+class _JointCounted(Chain):
+    """The chain as it is, counting the steps of its joint rounds looked up by the sides' numbers."""
+
+    looked_up = 0
+
+    def _side_outcomes(self, *args):
+        found = super()._side_outcomes(*args)
+        if args[-1] is None and found is not None:  # (a joint round's: it notes no reads)
+            self.looked_up += 1
+        return found
+
+
+@pytest.mark.parametrize("exact", [True, False])
+def test_joint_rounds_by_numbers_give_what_the_records_give(exact):
+    # a bomber's dice read a technology counter: the rounds of this battle end their product
+    # (`BattleFactors._effect`) and are followed state by state
+    battle = BATTLES[1]
+    numbers = _chain(_JointCounted, *battle, exact=exact)
+    records = _chain(_JointByRecords, *battle, exact=exact)
+    by_numbers, by_records = numbers.solve(), records.solve()
+    assert records.joint > 0 and numbers.looked_up > 0
+    assert by_numbers.ends == by_records.ends  # floats too: the same sums in the same order
+    assert (by_numbers.taken, by_numbers.rounds) == (by_records.taken, by_records.rounds)

@@ -287,23 +287,37 @@ class BattleSteps:
     def _deferred_sides(self, name: str, key: tuple, x: int, y: int, round_class, reads: set):
         """Step `name` from state `key` (the sides numbered `x` and `y`) as `_deferred_step` runs it,
         given by its effect on one side, as numbers: (None, ()) when it changes nothing, else (the
-        side it changes, [(that side after, probability)]); what it read is added to `reads`. The
-        hits of the plan are looked up by the number of the one side their making read
-        (`_made_on`), without writing the states. None when the step's effects cannot wait, or
-        when making some hits read or changed more than one side or wrote a counter (the step is
-        then run state by state)."""
-        rclass = int(round_class) if round_class is not None else 0
-        split = len(self._side_rows[x])
+        side it changes, [(that side after, probability)]); what it read is added to `reads`. None
+        when the step's effects cannot wait, or when making some hits read or changed more than
+        one side or wrote a counter (the step is then run state by state)."""
         try:
-            plan_reads, plan = self._planned(name, key, split, round_class, rclass)
+            found = self._side_outcomes(name, key, x, y, round_class, reads)
         except NotDeferred:
             return None
-        reads.update(plan_reads)
+        if found is None:
+            return None
+        changed, outcomes = found
+        if changed is None:
+            return None, ()
+        own = x if changed == 0 else y
+        return ("attacker", "defender")[changed], [(own if a is None else a, p) for a, p in outcomes.items()]
+
+    def _side_outcomes(self, name: str, key: tuple, x: int, y: int, round_class, reads: set | None):
+        """Step `name` from state `key` (the sides numbered `x` and `y`) as `_deferred_step` runs
+        it: (the index of the side it changes, or None; {that side after, or None when unchanged:
+        probability}, summed in the order `_deferred_step` sums the states it makes, so that floats
+        come out the same). The hits of the plan are looked up by the number of the one side their
+        making read (`_made_on`), without writing the states. NotDeferred when the step's plan
+        cannot wait; None when making some hits cannot wait, read or changed more than one side or
+        wrote a counter. What it read is added to `reads` (when given)."""
+        rclass = int(round_class) if round_class is not None else 0
+        split = len(self._side_rows[x])
+        plan_reads, plan = self._planned(name, key, split, round_class, rclass)
+        if reads is not None:
+            reads.update(plan_reads)
         counters = key[1]
         made_on = self._made_on
         changed = None
-        # the side after (None: as it was) -> its probability, summed in the order `_deferred_step`
-        # sums the states it makes (so that floats come out the same)
         outcomes: dict = {}
         for desc, hits, p in plan:
             if not hits:
@@ -330,13 +344,11 @@ class BattleSteps:
                 if changed is not None and side != changed:
                     return None
                 changed = side
-            reads.update(made_reads)
+            if reads is not None:
+                reads.update(made_reads)
             for a, q in after:
                 outcomes[a] = outcomes.get(a, 0) + p * q
-        if changed is None:
-            return None, ()
-        own = x if changed == 0 else y
-        return ("attacker", "defender")[changed], [(own if a is None else a, p) for a, p in outcomes.items()]
+        return changed, outcomes
 
     def _counted(self, desc: tuple, hits: tuple, key: tuple, split: int, x: int, y: int, round_class):
         """One deferred hit of a number of hits (`hits`, `desc` its key) on state `key` as
