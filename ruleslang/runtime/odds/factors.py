@@ -323,11 +323,21 @@ class BattleFactors:
         self._projected = (key, x, y)
         if self.share and name not in self._plain:
             # a step whose hits wait: its effect by the numbers of the sides (steps.py)
-            effect = self._deferred_sides(name, key, x, y, round_class, reads)
-            if effect is not None:
+            try:
+                found = self._side_outcomes(name, key, x, y, round_class, reads)
+            except NotDeferred:  # (`_step` finds it so too)
+                found = None
+            if found is not None:
                 reads.discard(ROUND)
                 reads = frozenset(reads)
-                return reads, (None if not reads.isdisjoint(WHOLE_READS) else effect)
+                if not reads.isdisjoint(WHOLE_READS):
+                    return reads, None
+                changed, outcomes = found
+                if changed is None:
+                    return reads, (None, ())
+                own = x if changed == 0 else y
+                return reads, (("attacker", "defender")[changed], [(own if a is None else a, p)
+                                                                   for a, p in outcomes.items()])
             reads = set()
         dist = self._step(name, key, round_class, reads)
         reads.discard(ROUND)  # the same for the whole round

@@ -284,24 +284,6 @@ class BattleSteps:
             kept.keep(self._project, key, split, rclass, found[0], plan)
         return found
 
-    def _deferred_sides(self, name: str, key: tuple, x: int, y: int, round_class, reads: set):
-        """Step `name` from state `key` (the sides numbered `x` and `y`) as `_deferred_step` runs it,
-        given by its effect on one side, as numbers: (None, ()) when it changes nothing, else (the
-        side it changes, [(that side after, probability)]); what it read is added to `reads`. None
-        when the step's effects cannot wait, or when making some hits read or changed more than
-        one side or wrote a counter (the step is then run state by state)."""
-        try:
-            found = self._side_outcomes(name, key, x, y, round_class, reads)
-        except NotDeferred:
-            return None
-        if found is None:
-            return None
-        changed, outcomes = found
-        if changed is None:
-            return None, ()
-        own = x if changed == 0 else y
-        return ("attacker", "defender")[changed], [(own if a is None else a, p) for a, p in outcomes.items()]
-
     def _side_outcomes(self, name: str, key: tuple, x: int, y: int, round_class, reads: set | None):
         """Step `name` from state `key` (the sides numbered `x` and `y`) as `_deferred_step` runs
         it: (the index of the side it changes, or None; {that side after, or None when unchanged:
