@@ -141,3 +141,27 @@ def test_joint_rounds_by_numbers_give_what_the_records_give(exact):
     assert records.joint > 0 and numbers.looked_up > 0
     assert by_numbers.ends == by_records.ends  # floats too: the same sums in the same order
     assert (by_numbers.taken, by_numbers.rounds) == (by_records.taken, by_records.rounds)
+
+
+class _WrittenChecked(Chain):
+    """A chain that checks the sides a hit made for every count wrote (`_every_made`: each side's
+    records kept in order casualty by casualty) against the states they stand for, taken apart the
+    long way (`_one_side` of the whole states)."""
+
+    compared = 0
+
+    def _one_side_written(self, key, split, made_reads, written):
+        found = super()._one_side_written(key, split, made_reads, written)
+        for side, rows in written:
+            assert list(rows) == sorted(rows)
+        assert found == self._one_side(key, split, made_reads, self._written_keys(key, split, written))
+        self.compared += 1
+        return found
+
+
+@pytest.mark.parametrize("battle", BATTLES, ids=["house-rules land", "AA gun", "sea"])
+def test_the_sides_a_hit_wrote_for_every_count_are_its_states(battle):
+    chain = _chain(_WrittenChecked, *battle, exact=False)
+    result = chain.solve()
+    assert chain.compared > 0
+    assert result.ends == _chain(_Fresh, *battle, exact=False).solve().ends

@@ -11,6 +11,7 @@ cannot wait runs as it is (`_step`).
 
 from __future__ import annotations
 
+from bisect import bisect_left, insort
 from fractions import Fraction
 from operator import is_
 
@@ -367,7 +368,7 @@ class BattleSteps:
         if every is None:
             return None
         written, made_reads = every
-        found = self._one_side(key, split, made_reads, written)
+        found = self._one_side_written(key, split, made_reads, written)
         if found is None:
             return None
         index, sides = found
@@ -376,8 +377,9 @@ class BattleSteps:
         return found
 
     def _every_made(self, hit, key: tuple, round_class) -> tuple | None:
-        """Deferred `hit` made in state `key` with as many hits as its units can take: (the state
-        after each casualty has taken its hit (`Battle.hit`'s `each`), what the making read). The
+        """Deferred `hit` made in state `key` with as many hits as its units can take: (after each
+        casualty has taken its hit (`Battle.hit`'s `each`), the side it is on and that side's
+        records (`_written_keys`: the states), what the making read). The
         state after n of them is what the hit of n hits makes: the casualties of n hits are the
         first n of those of more (the casualty order, runtime/kit/casualties.py, answers every
         casualty decision of the chain), and each casualty takes its hit in turn; a hit of more
@@ -389,6 +391,7 @@ class BattleSteps:
         battle = self.battle
         written: list = []  # (the side of a casualty, that side's records after it)
         rows: dict = {}     # the records of the side of the first casualty, by unit id
+        ordered: list = []  # those records, sorted
         marks = self._counters_written()[1]  # a hit writes no counter (checked on the last state)
         host = self.host
 
@@ -397,10 +400,16 @@ class BattleSteps:
             if not rows:
                 rows.update(self.side_rows(side, battle.attacking if side == "attacker" else battle.defending,
                                            marks, self._battle_index()))
-            else:  # only this casualty's record changed
-                rows.pop(uid, None)
-                rows.update(self.side_rows(side, (uid,), marks, {uid: host.unit_or_none(uid)}))
-            written.append((side, tuple(sorted(rows.values()))))
+                ordered.extend(sorted(rows.values()))
+            else:  # only this casualty's record changed: it leaves its place in the order for its new one
+                old = rows.pop(uid, None)
+                if old is not None:
+                    del ordered[bisect_left(ordered, old)]
+                new = self.side_rows(side, (uid,), marks, {uid: host.unit_or_none(uid)}).get(uid)
+                if new is not None:
+                    rows[uid] = new
+                    insort(ordered, new)
+            written.append((side, tuple(ordered)))
         watch = StepWatch(self.ctx, battle, each=each, counters=self._shares_counters())
         every = DeferredHit(hit.stmt, _EVERY, hit.now, hit.env, hit.units, hit.chooser, hit.reads, hit.epoch)
         config = self.rules.config
@@ -413,13 +422,17 @@ class BattleSteps:
             self.branching.use(before)
             self._watch, config.ctx = None, saved
             self._applying = ()
-        records, counters = key
-        split = split_of(records)
-        attackers, defenders = records[:split], records[split:]
-        made = [((rows + defenders) if side == "attacker" else (attackers + rows), counters) for side, rows in written]
-        if written and (len({side for side, _rows in written}) > 1 or made[-1] != self._key()):
+        if written and (len({side for side, _rows in written}) > 1
+                        or self._written_keys(key, split_of(key[0]), written[-1:])[0] != self._key()):
             return None
-        return made, frozenset(watch.reads)
+        return written, frozenset(watch.reads)
+
+    @staticmethod
+    def _written_keys(key: tuple, split: int, written: list) -> list:
+        """The states `_every_made` made from state `key`, from the sides it wrote."""
+        records, counters = key
+        attackers, defenders = records[:split], records[split:]
+        return [((rows + defenders) if side == "attacker" else (attackers + rows), counters) for side, rows in written]
 
     def _make_counted(self, desc: tuple, hit, key: tuple, split: int, round_class, rclass: int,
                       reads: set | None) -> dict:
@@ -439,6 +452,7 @@ class BattleSteps:
                 self._count_by_count.add(family)
                 return None
             written, aspects = every
+            written = self._written_keys(key, split, written)
             made = [_changes(key, split, {k: self.one}, aspects) for k in written]
             if None in made:  # a side it did not read whole changed: kept for this state alone
                 aspects = frozenset((EVERYTHING, ROUND))
@@ -472,12 +486,9 @@ class BattleSteps:
         the hits made that side after it: None when unchanged, else its number). None when the
         making read both sides, the round or everything, changed the other side or wrote a
         counter."""
-        if EVERYTHING in made_reads or ROUND in made_reads or COUNTERS in made_reads:
+        index = _side_read(made_reads)
+        if index is None:
             return None
-        sides = {side for _kind, side in made_reads}
-        if len(sides) != 1:
-            return None
-        index = 0 if sides.pop() == "attacker" else 1
         records, counters = key
         before, other = (records[:split], records[split:]) if index == 0 else (records[split:], records[:split])
         after = []
@@ -487,6 +498,25 @@ class BattleSteps:
             if counters2 != counters or theirs != other:
                 return None
             after.append(None if mine == before else self._side(mine))
+        return index, after
+
+    def _one_side_written(self, key: tuple, split: int, made_reads, written: list) -> tuple | None:
+        """`_one_side` of the states `_every_made` made from state `key`, from the sides it wrote
+        (`written`; each state's other side and counters are those of `key`)."""
+        index = _side_read(made_reads)
+        if index is None:
+            return None
+        records = key[0]
+        before, other = (records[:split], records[split:]) if index == 0 else (records[split:], records[:split])
+        mine = ("attacker", "defender")[index]
+        after = []
+        for side, rows in written:
+            if side != mine:  # the other side written: changed, or the state as it was
+                if rows != other:
+                    return None
+                after.append(None)
+            else:
+                after.append(None if rows == before else self._side(rows))
         return index, after
 
     def _plan(self, key: tuple, round_class, name: str, watch: StepWatch) -> list:
@@ -580,6 +610,17 @@ class BattleSteps:
             return self.branching.force(lazy, ctx, force)
         finally:
             reads.dirty = saved
+
+
+def _side_read(made_reads) -> int | None:
+    """The index of the one side that making hits read (`made_reads`), or None when they read both
+    sides, the round, the counters or everything."""
+    if EVERYTHING in made_reads or ROUND in made_reads or COUNTERS in made_reads:
+        return None
+    sides = {side for _kind, side in made_reads}
+    if len(sides) != 1:
+        return None
+    return 0 if sides.pop() == "attacker" else 1
 
 
 def _changes(key: tuple, split: int, out: dict, aspects: frozenset) -> list | None:
