@@ -660,9 +660,9 @@ def test_a_hit_is_made_once_for_every_count_on_a_side(setup, options):
     made, asked = [], set()
     every_made, counted, make_counted = shared._every_made, shared._counted, shared._make_counted
 
-    def count_made(hit, key, round_class):
+    def count_made(hit, key, round_class, *most):
         made.append((hit.stmt, key))
-        return every_made(hit, key, round_class)
+        return every_made(hit, key, round_class, *most)
 
     def count_counted(desc, hits, key, *rest):
         asked.add((desc, key))

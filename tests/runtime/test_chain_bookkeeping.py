@@ -13,6 +13,7 @@ import pytest
 from ruleslang.runtime import saves
 from ruleslang.runtime.odds.chain import Chain, BattleSpec
 from ruleslang.runtime.odds.states import RETREATED, BattleStates
+from ruleslang.runtime.odds.steps import _EVERY
 from ruleslang.runtime.odds.watch import PENDING
 from ruleslang.workspace.compositions import Workspace
 
@@ -165,3 +166,36 @@ def test_the_sides_a_hit_wrote_for_every_count_are_its_states(battle):
     result = chain.solve()
     assert chain.compared > 0
     assert result.ends == _chain(_Fresh, *battle, exact=False).solve().ends
+
+
+class _EveryCount(Chain):
+    """A chain that makes a hit for every count its units can take (the long way), where the chain
+    makes it for as many as its statement's plans ask (`_most_hits`)."""
+
+    def _every_count(self, family, hit, key, split, x, y, round_class, most):
+        return super()._every_count(family, hit, key, split, x, y, round_class, _EVERY)
+
+
+class _FewerCounted(Chain):
+    """The chain as it is, counting the hits made for fewer counts than their units can take."""
+
+    fewer = 0
+
+    def _every_made(self, hit, key, round_class, most=_EVERY):
+        found = super()._every_made(hit, key, round_class, most)
+        if found is not None and len(found[0]) == most:
+            self.fewer += 1
+        return found
+
+
+@pytest.mark.parametrize("battle", BATTLES + [
+    (["aar/house-rules@1"], LAND, "Germans", {"infantry": 6, "artillery": 2, "armour": 2}, {"infantry": 4}, "Russians"),
+], ids=["house-rules land", "AA gun", "sea", "six against four"])
+@pytest.mark.parametrize("exact", [True, False])
+def test_hits_made_for_the_counts_asked_give_what_every_count_gives(battle, exact):
+    fewer = _chain(_FewerCounted, *battle, exact=exact)
+    result, every = fewer.solve(), _chain(_EveryCount, *battle, exact=exact).solve()
+    assert result.ends == every.ends  # floats too
+    assert (result.taken, result.rounds) == (every.taken, every.rounds)
+    if battle[3].get("infantry") == 6:
+        assert fewer.fewer > 0  # the four defenders' hits on the ten attackers: made up to four

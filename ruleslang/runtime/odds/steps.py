@@ -302,6 +302,7 @@ class BattleSteps:
         made_on = self._made_on
         changed = None
         outcomes: dict = {}
+        most = None  # the most hits a single hit of its statement made in any plan so far (`_counted`)
         for desc, hits, p in plan:
             if not hits:
                 outcomes[None] = outcomes.get(None, 0) + p
@@ -313,8 +314,13 @@ class BattleSteps:
                     if desc in self._unmade:
                         return None
                     try:
-                        found = self._counted(desc, hits, key, split, x, y, round_class) \
-                            if len(hits) == 1 and type(desc[0][1]) is int else None
+                        if len(hits) == 1 and type(desc[0][1]) is int:
+                            if most is None:
+                                most = self._most_hits(plan)
+                            found = self._counted(desc, hits, key, split, x, y, round_class,
+                                                  most.get(desc[0][0], _EVERY))
+                        else:
+                            found = None
                         if found is None:
                             found = self._made_side(desc, hits, key, split, x, y, round_class, rclass)
                     except NotDeferred:  # `_step` runs it as it is
@@ -333,12 +339,23 @@ class BattleSteps:
                 outcomes[a] = outcomes.get(a, 0) + p * q
         return changed, outcomes
 
-    def _counted(self, desc: tuple, hits: tuple, key: tuple, split: int, x: int, y: int, round_class):
+    def _most_hits(self, plan: list) -> dict:
+        """The most hits a single deferred hit of each statement made in `plan` or any plan before
+        (by the statement's id: `_counted` makes a hit for every count up to that). A battle's
+        first round is planned first, from all its units, so later plans seldom ask for more."""
+        most = self._most
+        for desc, hits, _p in plan:
+            if len(hits) == 1 and type(desc[0][1]) is int and desc[0][1] > most.get(desc[0][0], 0):
+                most[desc[0][0]] = desc[0][1]
+        return most
+
+    def _counted(self, desc: tuple, hits: tuple, key: tuple, split: int, x: int, y: int, round_class,
+                 most: int = _EVERY):
         """One deferred hit of a number of hits (`hits`, `desc` its key) on state `key` as
-        `_made_side` gives it, from the hit made once for every number of hits on that side
-        (`_every_count`): kept in `_made_on` as `_made_side` keeps it. None when the hit cannot
-        be made so (its making read both sides, the round or everything, changed the other side
-        or wrote a counter), to be made as it is."""
+        `_made_side` gives it, from the hit made once for every number of hits up to `most` (at
+        least its own) on that side (`_every_count`): kept in `_made_on` as `_made_side` keeps it.
+        None when the hit cannot be made so (its making read both sides, the round or everything,
+        changed the other side or wrote a counter), to be made as it is."""
         hit = desc[0]
         family = (hit[0],) + hit[2:]  # the hit but its count
         counters = key[1]
@@ -346,25 +363,28 @@ class BattleSteps:
         found = families.get((family, counters, 0, x))
         if found is None:
             found = families.get((family, counters, 1, y))
+        if found is not None and hit[1] > found[3]:
+            found = None  # made for fewer hits than these, and the side could take more: made again
+        if found is None:
+            if family in self._uncounted:
+                return None
+            found = self._every_count(family, hits[0], key, split, x, y, round_class, max(most, hit[1]))
             if found is None:
-                if family in self._uncounted:
-                    return None
-                found = self._every_count(family, hits[0], key, split, x, y, round_class)
-                if found is None:
-                    self._uncounted.add(family)
-                    return None
-        index, made_reads, made = found
+                self._uncounted.add(family)
+                return None
+        index, made_reads, made, _most = found
         n = min(hit[1], len(made))
         result = made[n - 1] if n else (index, made_reads, [(None, self.one)], False)
         self._made_on[(desc, counters, index, x if index == 0 else y)] = result
         return result
 
-    def _every_count(self, family: tuple, hit, key: tuple, split: int, x: int, y: int, round_class):
-        """Deferred `hit` made in state `key` for every count at once (`_every_made`), kept by the
-        number of the one side the making read (`_families`): (that side's index, what it read,
-        per number of casualties n the result `_made_side` gives for n hits). None as `_counted`
+    def _every_count(self, family: tuple, hit, key: tuple, split: int, x: int, y: int, round_class, most: int):
+        """Deferred `hit` made in state `key` for every count up to `most` at once (`_every_made`),
+        kept by the number of the one side the making read (`_families`): (that side's index, what
+        it read, per number of casualties n the result `_made_side` gives for n hits, the most
+        hits it answers: any number when the side took fewer than `most`). None as `_counted`
         says."""
-        every = self._every_made(hit, key, round_class)
+        every = self._every_made(hit, key, round_class, most)
         if every is None:
             return None
         written, made_reads = every
@@ -373,11 +393,14 @@ class BattleSteps:
             return None
         index, sides = found
         made = [(index, made_reads, [(after, self.one)], after is not None) for after in sides]
-        found = self._families[(family, key[1], index, x if index == 0 else y)] = (index, made_reads, made)
+        answers = len(made) if len(made) == most else _EVERY  # (fewer: the side took all it can take)
+        found = self._families[(family, key[1], index, x if index == 0 else y)] = (index, made_reads, made, answers)
         return found
 
-    def _every_made(self, hit, key: tuple, round_class) -> tuple | None:
-        """Deferred `hit` made in state `key` with as many hits as its units can take: (after each
+    def _every_made(self, hit, key: tuple, round_class, most: int = _EVERY) -> tuple | None:
+        """Deferred `hit` made in state `key` with as many hits as its units can take, or `most` if
+        fewer (a hit of no more than `most` hits needs no more: its casualties are the first of
+        those): (after each
         casualty has taken its hit (`Battle.hit`'s `each`), the side it is on and that side's
         records (`_written_keys`: the states), what the making read). The
         state after n of them is what the hit of n hits makes: the casualties of n hits are the
@@ -411,7 +434,7 @@ class BattleSteps:
                     insort(ordered, new)
             written.append((side, tuple(ordered)))
         watch = StepWatch(self.ctx, battle, each=each, counters=self._shares_counters())
-        every = DeferredHit(hit.stmt, _EVERY, hit.now, hit.env, hit.units, hit.chooser, hit.reads, hit.epoch)
+        every = DeferredHit(hit.stmt, most, hit.now, hit.env, hit.units, hit.chooser, hit.reads, hit.epoch)
         config = self.rules.config
         self._watch, saved, config.ctx = watch, config.ctx, watch
         self._applying, self._made = (every,), 0
