@@ -181,9 +181,9 @@ class _FewerCounted(Chain):
 
     fewer = 0
 
-    def _every_made(self, hit, key, round_class, most=_EVERY):
-        found = super()._every_made(hit, key, round_class, most)
-        if found is not None and len(found[0]) == most:
+    def _every_made(self, hit, key, round_class, most=_EVERY, before=()):
+        found = super()._every_made(hit, key, round_class, most, before)
+        if found is not None and not found[2]:
             self.fewer += 1
         return found
 
@@ -199,3 +199,38 @@ def test_hits_made_for_the_counts_asked_give_what_every_count_gives(battle, exac
     assert (result.taken, result.rounds) == (every.taken, every.rounds)
     if battle[3].get("infantry") == 6:
         assert fewer.fewer > 0  # the four defenders' hits on the ten attackers: made up to four
+
+
+class _TwoHitsEach(Chain):
+    """A chain that makes two hits of a plan for each pair of counts (the long way: `_made_side`),
+    where the chain makes the second for every count after the first (`_every_made`'s `before`)."""
+
+    def _counted(self, desc, hits, *args):
+        return None if len(hits) > 1 else super()._counted(desc, hits, *args)
+
+
+class _TwoHitsCounted(Chain):
+    """The chain as it is, counting the second hits made for every count after a first."""
+
+    after_first = 0
+
+    def _every_made(self, hit, key, round_class, most=_EVERY, before=()):
+        found = super()._every_made(hit, key, round_class, most, before)
+        if found is not None and before:
+            self.after_first += 1
+        return found
+
+
+@pytest.mark.parametrize("exact", [True, False])
+@pytest.mark.parametrize("attacking, defending", [
+    ({"infantry": 3, "fighter": 2, "armour": 1}, {"infantry": 3}),
+    ({"infantry": 2, "fighter": 1}, {"infantry": 2, "fighter": 1}),
+])
+def test_two_hits_made_for_every_count_of_the_second_give_what_each_pair_gives(exact, attacking, defending):
+    # without a destroyer, the air units' hits and the others' are two hits on the defender's units
+    battle = (["aar/house-rules@1"], LAND, "Germans", attacking, defending, "Russians")
+    counted = _chain(_TwoHitsCounted, *battle, exact=exact)
+    result, each = counted.solve(), _chain(_TwoHitsEach, *battle, exact=exact).solve()
+    assert counted.after_first > 0
+    assert result.ends == each.ends  # floats too
+    assert (result.taken, result.rounds) == (each.taken, each.rounds)

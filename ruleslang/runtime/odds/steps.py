@@ -314,11 +314,11 @@ class BattleSteps:
                     if desc in self._unmade:
                         return None
                     try:
-                        if len(hits) == 1 and type(desc[0][1]) is int:
+                        if _counts(desc):
                             if most is None:
                                 most = self._most_hits(plan)
                             found = self._counted(desc, hits, key, split, x, y, round_class,
-                                                  most.get(desc[0][0], _EVERY))
+                                                  most.get(desc[-1][0], _EVERY))
                         else:
                             found = None
                         if found is None:
@@ -340,24 +340,25 @@ class BattleSteps:
         return changed, outcomes
 
     def _most_hits(self, plan: list) -> dict:
-        """The most hits a single deferred hit of each statement made in `plan` or any plan before
+        """The most hits the last deferred hit of each statement made in `plan` or any plan before
         (by the statement's id: `_counted` makes a hit for every count up to that). A battle's
         first round is planned first, from all its units, so later plans seldom ask for more."""
         most = self._most
         for desc, hits, _p in plan:
-            if len(hits) == 1 and type(desc[0][1]) is int and desc[0][1] > most.get(desc[0][0], 0):
-                most[desc[0][0]] = desc[0][1]
+            if _counts(desc) and desc[-1][1] > most.get(desc[-1][0], 0):
+                most[desc[-1][0]] = desc[-1][1]
         return most
 
     def _counted(self, desc: tuple, hits: tuple, key: tuple, split: int, x: int, y: int, round_class,
                  most: int = _EVERY):
-        """One deferred hit of a number of hits (`hits`, `desc` its key) on state `key` as
-        `_made_side` gives it, from the hit made once for every number of hits up to `most` (at
-        least its own) on that side (`_every_count`): kept in `_made_on` as `_made_side` keeps it.
-        None when the hit cannot be made so (its making read both sides, the round or everything,
-        changed the other side or wrote a counter), to be made as it is."""
-        hit = desc[0]
-        family = (hit[0],) + hit[2:]  # the hit but its count
+        """Deferred hits of numbers of hits (`hits`, `desc` their key; one, or two on one side) on
+        state `key` as `_made_side` gives them, from the last hit made once for every number of
+        hits up to `most` (at least its own) on that side after those before it (`_every_count`):
+        kept in `_made_on` as `_made_side` keeps it. None when the hits cannot be made so (their
+        making read both sides, the round or everything, changed the other side or wrote a
+        counter), to be made as they are."""
+        hit = desc[-1]
+        family = desc[:-1] + ((hit[0],) + hit[2:],)  # the hits but the last one's count
         counters = key[1]
         families = self._families
         found = families.get((family, counters, 0, x))
@@ -368,7 +369,7 @@ class BattleSteps:
         if found is None:
             if family in self._uncounted:
                 return None
-            found = self._every_count(family, hits[0], key, split, x, y, round_class, max(most, hit[1]))
+            found = self._every_count(family, hits, key, split, x, y, round_class, max(most, hit[1]))
             if found is None:
                 self._uncounted.add(family)
                 return None
@@ -378,31 +379,34 @@ class BattleSteps:
         self._made_on[(desc, counters, index, x if index == 0 else y)] = result
         return result
 
-    def _every_count(self, family: tuple, hit, key: tuple, split: int, x: int, y: int, round_class, most: int):
-        """Deferred `hit` made in state `key` for every count up to `most` at once (`_every_made`),
-        kept by the number of the one side the making read (`_families`): (that side's index, what
-        it read, per number of casualties n the result `_made_side` gives for n hits, the most
-        hits it answers: any number when the side took fewer than `most`). None as `_counted`
-        says."""
-        every = self._every_made(hit, key, round_class, most)
+    def _every_count(self, family: tuple, hits: tuple, key: tuple, split: int, x: int, y: int, round_class,
+                     most: int):
+        """The last of deferred `hits` made in state `key` for every count up to `most` at once,
+        after those before it (`_every_made`), kept by the number of the one side the making read
+        (`_families`): (that side's index, what it read, per number of casualties n the result
+        `_made_side` gives for n hits, the most hits it answers: any number when the side took
+        fewer than `most`). None as `_counted` says, or when the last hit had nothing to hit
+        after those before it (the state after those is not written)."""
+        every = self._every_made(hits[-1], key, round_class, most, hits[:-1])
         if every is None:
             return None
-        written, made_reads = every
+        written, made_reads, took_all = every
         found = self._one_side_written(key, split, made_reads, written)
         if found is None:
             return None
         index, sides = found
         made = [(index, made_reads, [(after, self.one)], after is not None) for after in sides]
-        answers = len(made) if len(made) == most else _EVERY  # (fewer: the side took all it can take)
+        answers = _EVERY if took_all else len(made)
         found = self._families[(family, key[1], index, x if index == 0 else y)] = (index, made_reads, made, answers)
         return found
 
-    def _every_made(self, hit, key: tuple, round_class, most: int = _EVERY) -> tuple | None:
-        """Deferred `hit` made in state `key` with as many hits as its units can take, or `most` if
-        fewer (a hit of no more than `most` hits needs no more: its casualties are the first of
-        those): (after each
-        casualty has taken its hit (`Battle.hit`'s `each`), the side it is on and that side's
-        records (`_written_keys`: the states), what the making read). The
+    def _every_made(self, hit, key: tuple, round_class, most: int = _EVERY, before: tuple = ()) -> tuple | None:
+        """Deferred `hit` made in state `key` (after deferred hits `before`, made as they are) with
+        as many hits as its units can take, or `most` if fewer (a hit of no more than `most` hits
+        needs no more: its casualties are the first of those): (after each of its casualties
+        has taken its hit (`Battle.hit`'s `each`), the side it is on and that side's
+        records (`_written_keys`: the states), what the making read, whether the side took fewer
+        than `most`: all it can take). The
         state after n of them is what the hit of n hits makes: the casualties of n hits are the
         first n of those of more (the casualty order, runtime/kit/casualties.py, answers every
         casualty decision of the chain), and each casualty takes its hit in turn; a hit of more
@@ -417,6 +421,7 @@ class BattleSteps:
         ordered: list = []  # those records, sorted
         marks = self._counters_written()[1]  # a hit writes no counter (checked on the last state)
         host = self.host
+        last: list = []  # how many casualties the hits before the last made, once they are made
 
         def each(uid) -> None:
             side = battle.side_of_unit(uid)
@@ -437,18 +442,27 @@ class BattleSteps:
         every = DeferredHit(hit.stmt, most, hit.now, hit.env, hit.units, hit.chooser, hit.reads, hit.epoch)
         config = self.rules.config
         self._watch, saved, config.ctx = watch, config.ctx, watch
-        self._applying, self._made = (every,), 0
-        before = self.branching.use(self)
+        self._applying = before + (every,)
+        world = self.branching.use(self)
         try:
+            for i, made in enumerate(before):  # as `_make` makes them
+                self._made = i
+                self.branching.apply_hit(watch, made, self._force)
+            self._made = len(before)
+            last.append(len(written))
             self.branching.apply_hit(watch, every, self._force)
         finally:
-            self.branching.use(before)
+            self.branching.use(world)
             self._watch, config.ctx = None, saved
-            self._applying = ()
+            self._applying, self._made = (), 0
         if written and (len({side for side, _rows in written}) > 1
                         or self._written_keys(key, split_of(key[0]), written[-1:])[0] != self._key()):
             return None
-        return written, frozenset(watch.reads)
+        start = last[0]
+        took_all = len(written) - start < most  # (fewer: the side took all it can take)
+        # the last hit's; none when it found nothing left to hit: then the state after those before
+        # it, what any count of it makes
+        return written[start:] or written[start - 1:start], frozenset(watch.reads), took_all
 
     @staticmethod
     def _written_keys(key: tuple, split: int, written: list) -> list:
@@ -474,7 +488,7 @@ class BattleSteps:
             if every is None:
                 self._count_by_count.add(family)
                 return None
-            written, aspects = every
+            written, aspects, _took_all = every
             written = self._written_keys(key, split, written)
             made = [_changes(key, split, {k: self.one}, aspects) for k in written]
             if None in made:  # a side it did not read whole changed: kept for this state alone
@@ -633,6 +647,12 @@ class BattleSteps:
             return self.branching.force(lazy, ctx, force)
         finally:
             reads.dirty = saved
+
+
+def _counts(desc: tuple) -> bool:
+    """Whether deferred hits `desc` (their key) are one or two, each with a number of hits."""
+    n = len(desc)
+    return (n == 1 and type(desc[0][1]) is int) or (n == 2 and type(desc[0][1]) is int and type(desc[1][1]) is int)
 
 
 def _side_read(made_reads) -> int | None:
