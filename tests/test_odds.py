@@ -660,9 +660,9 @@ def test_a_hit_is_made_once_for_every_count_on_a_side(setup, options):
     made, asked = [], set()
     every_made, counted, make_counted = shared._every_made, shared._counted, shared._make_counted
 
-    def count_made(hit, key, round_class):
+    def count_made(hit, key, round_class, *most):
         made.append((hit.stmt, key))
-        return every_made(hit, key, round_class)
+        return every_made(hit, key, round_class, *most)
 
     def count_counted(desc, hits, key, *rest):
         asked.add((desc, key))
@@ -674,7 +674,9 @@ def test_a_hit_is_made_once_for_every_count_on_a_side(setup, options):
     shared._every_made, shared._counted, shared._make_counted = count_made, count_counted, count_make_counted
     a, b = shared.solve(), Chain(game, spec, share=False, **options).solve()
     assert a.ends == b.ends and a.taken == b.taken and a.rounds == b.rounds
-    assert made and 2 * len(made) < len(asked)
+    # (a count is asked once per side it hits: a joint round's steps look the making up by the
+    # side's number too, `BattleFactors._joint_step`; made for each count, made == asked)
+    assert made and len(made) < len(asked)
 
 
 def test_a_hit_on_both_sides_at_once_is_made_for_each_count(tmp_path):

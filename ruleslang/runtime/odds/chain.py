@@ -140,6 +140,7 @@ class Chain(BattleStates, BattleDecisions, BattleSteps, BattleFactors, BattlePro
         # (a deferred hit but its count, counters, side index, side number) -> its making for every count
         self._families: dict[tuple, tuple] = {}
         self._uncounted: set = set()           # hits but their counts that `_every_count` cannot make
+        self._most: dict[int, int] = {}        # a hit statement's id -> the most hits it made in a plan (`_most_hits`)
         self._every_applied: dict[tuple, Kept] = {}  # a deferred hit but its count -> its makings, kept as `_applied`
         self._count_by_count: set = set()      # hits but their counts that `_every_made` cannot make
         self._saturated: dict[tuple, Kept] = {}  # a deferred hit but its count -> (its changes, the most it made)

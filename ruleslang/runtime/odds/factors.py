@@ -22,7 +22,8 @@ that only look (submerging, the retreat question) run once per group instead of 
 from __future__ import annotations
 
 from ruleslang.runtime.odds.states import RETREATED
-from ruleslang.runtime.odds.watch import COUNTERS, EVERYTHING, PENDING, ROUND, SUBMERGED, WHOLE_READS, side_part, split_of
+from ruleslang.runtime.odds.watch import (COUNTERS, EVERYTHING, PENDING, ROUND, SUBMERGED, WHOLE_READS, NotDeferred,
+                                          side_part, split_of)
 
 
 class BattleFactors:
@@ -156,22 +157,53 @@ class BattleFactors:
         return out
 
     def _joint_round(self, steps, fa: dict, fd: dict, counters: tuple, round_class) -> dict:
-        """The rest of a round state by state: `steps` from the product of `fa` and `fd`."""
-        rows = self._side_rows
-        dist = {(rows[x] + rows[y], counters): p * q for x, p in fa.items() for y, q in fd.items()}
+        """The rest of a round state by state: `steps` from the product of `fa` and `fd`. The states
+        are named by their sides' numbers (`sid`) and each step's transition is looked up as the
+        factored steps look up their effects (`_joint_step`), with the same sums in the same order
+        as from the states' records (a name is one state's: the two dicts are the same dict)."""
+        dist = {(x, y, counters): p * q for x, p in fa.items() for y, q in fd.items()}
         for name in steps:
             nxt: dict = {}
-            for k, p in dist.items():
-                if k[1] and k[1][0] == RETREATED:  # the attackers left: the round's other steps are not run
-                    nxt[k] = nxt.get(k, 0) + p
+            for s, p in dist.items():
+                if s[2] and s[2][0] == RETREATED:  # the attackers left: the round's other steps are not run
+                    nxt[s] = nxt.get(s, 0) + p
                     continue
-                for k2, q in self._step(name, k, round_class).items():
-                    nxt[k2] = nxt.get(k2, 0) + p * q
+                for s2, q in self._joint_step(name, s, round_class).items():
+                    nxt[s2] = nxt.get(s2, 0) + p * q
             dist = nxt
         out: dict = {}
-        for (records, written), p in dist.items():
-            s2 = self.sid((tuple(r for r in records if r[5] != PENDING), written))
+        survivor = self._survivor
+        for (x, y, written), p in dist.items():
+            s2 = (survivor(x), survivor(y), written)
             out[s2] = out.get(s2, 0) + p
+        return out
+
+    def _joint_step(self, name: str, sid: tuple, round_class) -> dict:
+        """Step `name` from the state named `sid`: the states after it by name, with their
+        probabilities. A step whose hits wait is looked up by the sides' numbers when its hits each
+        change one side (`_side_outcomes`, as `_deferred_step` sums them); else it runs from the
+        state's records (`_step`)."""
+        x, y, counters = sid
+        rows = self._side_rows
+        key = (rows[x] + rows[y], counters)
+        if self.share and name not in self._plain:
+            self._projected = (key, x, y)
+            try:
+                found = self._side_outcomes(name, key, x, y, round_class, None)
+            except NotDeferred:  # as `_step` finds it: the step runs as it is from now on
+                self._plain.add(name)
+                found = None
+            if found is not None:
+                changed, outcomes = found
+                if changed is None:  # (every outcome's side after is None)
+                    return {sid: outcomes[None]} if outcomes else {}
+                if changed == 0:
+                    return {(x if a is None else a, y, counters): p for a, p in outcomes.items()}
+                return {(x, y if a is None else a, counters): p for a, p in outcomes.items()}
+        out: dict = {}
+        for k2, q in self._step(name, key, round_class).items():
+            s2 = self.sid(k2)
+            out[s2] = out.get(s2, 0) + q
         return out
 
     def _groups(self, dist: dict, side: str, aspects: frozenset) -> dict:
@@ -291,11 +323,21 @@ class BattleFactors:
         self._projected = (key, x, y)
         if self.share and name not in self._plain:
             # a step whose hits wait: its effect by the numbers of the sides (steps.py)
-            effect = self._deferred_sides(name, key, x, y, round_class, reads)
-            if effect is not None:
+            try:
+                found = self._side_outcomes(name, key, x, y, round_class, reads)
+            except NotDeferred:  # (`_step` finds it so too)
+                found = None
+            if found is not None:
                 reads.discard(ROUND)
                 reads = frozenset(reads)
-                return reads, (None if not reads.isdisjoint(WHOLE_READS) else effect)
+                if not reads.isdisjoint(WHOLE_READS):
+                    return reads, None
+                changed, outcomes = found
+                if changed is None:
+                    return reads, (None, ())
+                own = x if changed == 0 else y
+                return reads, (("attacker", "defender")[changed], [(own if a is None else a, p)
+                                                                   for a, p in outcomes.items()])
             reads = set()
         dist = self._step(name, key, round_class, reads)
         reads.discard(ROUND)  # the same for the whole round

@@ -11,6 +11,7 @@ cannot wait runs as it is (`_step`).
 
 from __future__ import annotations
 
+from bisect import bisect_left, insort
 from fractions import Fraction
 from operator import is_
 
@@ -284,27 +285,24 @@ class BattleSteps:
             kept.keep(self._project, key, split, rclass, found[0], plan)
         return found
 
-    def _deferred_sides(self, name: str, key: tuple, x: int, y: int, round_class, reads: set):
-        """Step `name` from state `key` (the sides numbered `x` and `y`) as `_deferred_step` runs it,
-        given by its effect on one side, as numbers: (None, ()) when it changes nothing, else (the
-        side it changes, [(that side after, probability)]); what it read is added to `reads`. The
-        hits of the plan are looked up by the number of the one side their making read
-        (`_made_on`), without writing the states. None when the step's effects cannot wait, or
-        when making some hits read or changed more than one side or wrote a counter (the step is
-        then run state by state)."""
+    def _side_outcomes(self, name: str, key: tuple, x: int, y: int, round_class, reads: set | None):
+        """Step `name` from state `key` (the sides numbered `x` and `y`) as `_deferred_step` runs
+        it: (the index of the side it changes, or None; {that side after, or None when unchanged:
+        probability}, summed in the order `_deferred_step` sums the states it makes, so that floats
+        come out the same). The hits of the plan are looked up by the number of the one side their
+        making read (`_made_on`), without writing the states. NotDeferred when the step's plan
+        cannot wait; None when making some hits cannot wait, read or changed more than one side or
+        wrote a counter. What it read is added to `reads` (when given)."""
         rclass = int(round_class) if round_class is not None else 0
         split = len(self._side_rows[x])
-        try:
-            plan_reads, plan = self._planned(name, key, split, round_class, rclass)
-        except NotDeferred:
-            return None
-        reads.update(plan_reads)
+        plan_reads, plan = self._planned(name, key, split, round_class, rclass)
+        if reads is not None:
+            reads.update(plan_reads)
         counters = key[1]
         made_on = self._made_on
         changed = None
-        # the side after (None: as it was) -> its probability, summed in the order `_deferred_step`
-        # sums the states it makes (so that floats come out the same)
         outcomes: dict = {}
+        most = None  # the most hits a single hit of its statement made in any plan so far (`_counted`)
         for desc, hits, p in plan:
             if not hits:
                 outcomes[None] = outcomes.get(None, 0) + p
@@ -316,8 +314,13 @@ class BattleSteps:
                     if desc in self._unmade:
                         return None
                     try:
-                        found = self._counted(desc, hits, key, split, x, y, round_class) \
-                            if len(hits) == 1 and type(desc[0][1]) is int else None
+                        if _counts(desc):
+                            if most is None:
+                                most = self._most_hits(plan)
+                            found = self._counted(desc, hits, key, split, x, y, round_class,
+                                                  most.get(desc[-1][0], _EVERY))
+                        else:
+                            found = None
                         if found is None:
                             found = self._made_side(desc, hits, key, split, x, y, round_class, rclass)
                     except NotDeferred:  # `_step` runs it as it is
@@ -330,60 +333,80 @@ class BattleSteps:
                 if changed is not None and side != changed:
                     return None
                 changed = side
-            reads.update(made_reads)
+            if reads is not None:
+                reads.update(made_reads)
             for a, q in after:
                 outcomes[a] = outcomes.get(a, 0) + p * q
-        if changed is None:
-            return None, ()
-        own = x if changed == 0 else y
-        return ("attacker", "defender")[changed], [(own if a is None else a, p) for a, p in outcomes.items()]
+        return changed, outcomes
 
-    def _counted(self, desc: tuple, hits: tuple, key: tuple, split: int, x: int, y: int, round_class):
-        """One deferred hit of a number of hits (`hits`, `desc` its key) on state `key` as
-        `_made_side` gives it, from the hit made once for every number of hits on that side
-        (`_every_count`): kept in `_made_on` as `_made_side` keeps it. None when the hit cannot
-        be made so (its making read both sides, the round or everything, changed the other side
-        or wrote a counter), to be made as it is."""
-        hit = desc[0]
-        family = (hit[0],) + hit[2:]  # the hit but its count
+    def _most_hits(self, plan: list) -> dict:
+        """The most hits the last deferred hit of each statement made in `plan` or any plan before
+        (by the statement's id: `_counted` makes a hit for every count up to that). A battle's
+        first round is planned first, from all its units, so later plans seldom ask for more."""
+        most = self._most
+        for desc, hits, _p in plan:
+            if _counts(desc) and desc[-1][1] > most.get(desc[-1][0], 0):
+                most[desc[-1][0]] = desc[-1][1]
+        return most
+
+    def _counted(self, desc: tuple, hits: tuple, key: tuple, split: int, x: int, y: int, round_class,
+                 most: int = _EVERY):
+        """Deferred hits of numbers of hits (`hits`, `desc` their key; one, or two on one side) on
+        state `key` as `_made_side` gives them, from the last hit made once for every number of
+        hits up to `most` (at least its own) on that side after those before it (`_every_count`):
+        kept in `_made_on` as `_made_side` keeps it. None when the hits cannot be made so (their
+        making read both sides, the round or everything, changed the other side or wrote a
+        counter), to be made as they are."""
+        hit = desc[-1]
+        family = desc[:-1] + ((hit[0],) + hit[2:],)  # the hits but the last one's count
         counters = key[1]
         families = self._families
         found = families.get((family, counters, 0, x))
         if found is None:
             found = families.get((family, counters, 1, y))
+        if found is not None and hit[1] > found[3]:
+            found = None  # made for fewer hits than these, and the side could take more: made again
+        if found is None:
+            if family in self._uncounted:
+                return None
+            found = self._every_count(family, hits, key, split, x, y, round_class, max(most, hit[1]))
             if found is None:
-                if family in self._uncounted:
-                    return None
-                found = self._every_count(family, hits[0], key, split, x, y, round_class)
-                if found is None:
-                    self._uncounted.add(family)
-                    return None
-        index, made_reads, made = found
+                self._uncounted.add(family)
+                return None
+        index, made_reads, made, _most = found
         n = min(hit[1], len(made))
         result = made[n - 1] if n else (index, made_reads, [(None, self.one)], False)
         self._made_on[(desc, counters, index, x if index == 0 else y)] = result
         return result
 
-    def _every_count(self, family: tuple, hit, key: tuple, split: int, x: int, y: int, round_class):
-        """Deferred `hit` made in state `key` for every count at once (`_every_made`), kept by the
-        number of the one side the making read (`_families`): (that side's index, what it read,
-        per number of casualties n the result `_made_side` gives for n hits). None as `_counted`
-        says."""
-        every = self._every_made(hit, key, round_class)
+    def _every_count(self, family: tuple, hits: tuple, key: tuple, split: int, x: int, y: int, round_class,
+                     most: int):
+        """The last of deferred `hits` made in state `key` for every count up to `most` at once,
+        after those before it (`_every_made`), kept by the number of the one side the making read
+        (`_families`): (that side's index, what it read, per number of casualties n the result
+        `_made_side` gives for n hits, the most hits it answers: any number when the side took
+        fewer than `most`). None as `_counted` says, or when the last hit had nothing to hit
+        after those before it (the state after those is not written)."""
+        every = self._every_made(hits[-1], key, round_class, most, hits[:-1])
         if every is None:
             return None
-        written, made_reads = every
-        found = self._one_side(key, split, made_reads, written)
+        written, made_reads, took_all = every
+        found = self._one_side_written(key, split, made_reads, written)
         if found is None:
             return None
         index, sides = found
         made = [(index, made_reads, [(after, self.one)], after is not None) for after in sides]
-        found = self._families[(family, key[1], index, x if index == 0 else y)] = (index, made_reads, made)
+        answers = _EVERY if took_all else len(made)
+        found = self._families[(family, key[1], index, x if index == 0 else y)] = (index, made_reads, made, answers)
         return found
 
-    def _every_made(self, hit, key: tuple, round_class) -> tuple | None:
-        """Deferred `hit` made in state `key` with as many hits as its units can take: (the state
-        after each casualty has taken its hit (`Battle.hit`'s `each`), what the making read). The
+    def _every_made(self, hit, key: tuple, round_class, most: int = _EVERY, before: tuple = ()) -> tuple | None:
+        """Deferred `hit` made in state `key` (after deferred hits `before`, made as they are) with
+        as many hits as its units can take, or `most` if fewer (a hit of no more than `most` hits
+        needs no more: its casualties are the first of those): (after each of its casualties
+        has taken its hit (`Battle.hit`'s `each`), the side it is on and that side's
+        records (`_written_keys`: the states), what the making read, whether the side took fewer
+        than `most`: all it can take). The
         state after n of them is what the hit of n hits makes: the casualties of n hits are the
         first n of those of more (the casualty order, runtime/kit/casualties.py, answers every
         casualty decision of the chain), and each casualty takes its hit in turn; a hit of more
@@ -395,37 +418,58 @@ class BattleSteps:
         battle = self.battle
         written: list = []  # (the side of a casualty, that side's records after it)
         rows: dict = {}     # the records of the side of the first casualty, by unit id
+        ordered: list = []  # those records, sorted
         marks = self._counters_written()[1]  # a hit writes no counter (checked on the last state)
         host = self.host
+        last: list = []  # how many casualties the hits before the last made, once they are made
 
         def each(uid) -> None:
             side = battle.side_of_unit(uid)
             if not rows:
                 rows.update(self.side_rows(side, battle.attacking if side == "attacker" else battle.defending,
                                            marks, self._battle_index()))
-            else:  # only this casualty's record changed
-                rows.pop(uid, None)
-                rows.update(self.side_rows(side, (uid,), marks, {uid: host.unit_or_none(uid)}))
-            written.append((side, tuple(sorted(rows.values()))))
+                ordered.extend(sorted(rows.values()))
+            else:  # only this casualty's record changed: it leaves its place in the order for its new one
+                old = rows.pop(uid, None)
+                if old is not None:
+                    del ordered[bisect_left(ordered, old)]
+                new = self.side_rows(side, (uid,), marks, {uid: host.unit_or_none(uid)}).get(uid)
+                if new is not None:
+                    rows[uid] = new
+                    insort(ordered, new)
+            written.append((side, tuple(ordered)))
         watch = StepWatch(self.ctx, battle, each=each, counters=self._shares_counters())
-        every = DeferredHit(hit.stmt, _EVERY, hit.now, hit.env, hit.units, hit.chooser, hit.reads, hit.epoch)
+        every = DeferredHit(hit.stmt, most, hit.now, hit.env, hit.units, hit.chooser, hit.reads, hit.epoch)
         config = self.rules.config
         self._watch, saved, config.ctx = watch, config.ctx, watch
-        self._applying, self._made = (every,), 0
-        before = self.branching.use(self)
+        self._applying = before + (every,)
+        world = self.branching.use(self)
         try:
+            for i, made in enumerate(before):  # as `_make` makes them
+                self._made = i
+                self.branching.apply_hit(watch, made, self._force)
+            self._made = len(before)
+            last.append(len(written))
             self.branching.apply_hit(watch, every, self._force)
         finally:
-            self.branching.use(before)
+            self.branching.use(world)
             self._watch, config.ctx = None, saved
-            self._applying = ()
-        records, counters = key
-        split = split_of(records)
-        attackers, defenders = records[:split], records[split:]
-        made = [((rows + defenders) if side == "attacker" else (attackers + rows), counters) for side, rows in written]
-        if written and (len({side for side, _rows in written}) > 1 or made[-1] != self._key()):
+            self._applying, self._made = (), 0
+        if written and (len({side for side, _rows in written}) > 1
+                        or self._written_keys(key, split_of(key[0]), written[-1:])[0] != self._key()):
             return None
-        return made, frozenset(watch.reads)
+        start = last[0]
+        took_all = len(written) - start < most  # (fewer: the side took all it can take)
+        # the last hit's; none when it found nothing left to hit: then the state after those before
+        # it, what any count of it makes
+        return written[start:] or written[start - 1:start], frozenset(watch.reads), took_all
+
+    @staticmethod
+    def _written_keys(key: tuple, split: int, written: list) -> list:
+        """The states `_every_made` made from state `key`, from the sides it wrote."""
+        records, counters = key
+        attackers, defenders = records[:split], records[split:]
+        return [((rows + defenders) if side == "attacker" else (attackers + rows), counters) for side, rows in written]
 
     def _make_counted(self, desc: tuple, hit, key: tuple, split: int, round_class, rclass: int,
                       reads: set | None) -> dict:
@@ -444,7 +488,8 @@ class BattleSteps:
             if every is None:
                 self._count_by_count.add(family)
                 return None
-            written, aspects = every
+            written, aspects, _took_all = every
+            written = self._written_keys(key, split, written)
             made = [_changes(key, split, {k: self.one}, aspects) for k in written]
             if None in made:  # a side it did not read whole changed: kept for this state alone
                 aspects = frozenset((EVERYTHING, ROUND))
@@ -478,12 +523,9 @@ class BattleSteps:
         the hits made that side after it: None when unchanged, else its number). None when the
         making read both sides, the round or everything, changed the other side or wrote a
         counter."""
-        if EVERYTHING in made_reads or ROUND in made_reads or COUNTERS in made_reads:
+        index = _side_read(made_reads)
+        if index is None:
             return None
-        sides = {side for _kind, side in made_reads}
-        if len(sides) != 1:
-            return None
-        index = 0 if sides.pop() == "attacker" else 1
         records, counters = key
         before, other = (records[:split], records[split:]) if index == 0 else (records[split:], records[:split])
         after = []
@@ -493,6 +535,25 @@ class BattleSteps:
             if counters2 != counters or theirs != other:
                 return None
             after.append(None if mine == before else self._side(mine))
+        return index, after
+
+    def _one_side_written(self, key: tuple, split: int, made_reads, written: list) -> tuple | None:
+        """`_one_side` of the states `_every_made` made from state `key`, from the sides it wrote
+        (`written`; each state's other side and counters are those of `key`)."""
+        index = _side_read(made_reads)
+        if index is None:
+            return None
+        records = key[0]
+        before, other = (records[:split], records[split:]) if index == 0 else (records[split:], records[:split])
+        mine = ("attacker", "defender")[index]
+        after = []
+        for side, rows in written:
+            if side != mine:  # the other side written: changed, or the state as it was
+                if rows != other:
+                    return None
+                after.append(None)
+            else:
+                after.append(None if rows == before else self._side(rows))
         return index, after
 
     def _plan(self, key: tuple, round_class, name: str, watch: StepWatch) -> list:
@@ -586,6 +647,23 @@ class BattleSteps:
             return self.branching.force(lazy, ctx, force)
         finally:
             reads.dirty = saved
+
+
+def _counts(desc: tuple) -> bool:
+    """Whether deferred hits `desc` (their key) are one or two, each with a number of hits."""
+    n = len(desc)
+    return (n == 1 and type(desc[0][1]) is int) or (n == 2 and type(desc[0][1]) is int and type(desc[1][1]) is int)
+
+
+def _side_read(made_reads) -> int | None:
+    """The index of the one side that making hits read (`made_reads`), or None when they read both
+    sides, the round, the counters or everything."""
+    if EVERYTHING in made_reads or ROUND in made_reads or COUNTERS in made_reads:
+        return None
+    sides = {side for _kind, side in made_reads}
+    if len(sides) != 1:
+        return None
+    return 0 if sides.pop() == "attacker" else 1
 
 
 def _changes(key: tuple, split: int, out: dict, aspects: frozenset) -> list | None:
