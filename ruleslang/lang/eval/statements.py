@@ -40,13 +40,21 @@ class Refusal:
 
 class _Collector:
     """The refusals of the constraints or checks being run; `texts` false when their messages are
-    not read (a failed `require` then does not work out its message)."""
+    not read (a failed `require` then does not work out its message); `first` true when the caller
+    reads only whether there is a refusal and the constraints only read (`Procedures.repeatable`):
+    the first refusal then ends the run (`_Refused`), nothing after it could make it accepted."""
 
-    __slots__ = ("refusals", "texts")
+    __slots__ = ("refusals", "texts", "first")
 
-    def __init__(self, texts: bool = True):
+    def __init__(self, texts: bool = True, first: bool = False):
         self.refusals: list[Refusal] = []
         self.texts = texts
+        self.first = first
+
+
+class _Refused(Exception):
+    """The first refusal of constraints run for a caller that reads only whether there is one:
+    raised by `refuse`, caught by `check_action` (the constraints only read: nothing is undone)."""
 
 
 # False while the caller of `check_action` reads only whether there are refusals, not what they say
@@ -57,7 +65,8 @@ _TEXTS_READ: ContextVar[bool] = ContextVar("refusal_texts_read", default=True)
 def refusal_texts_unread() -> Iterator[None]:
     """Within: the refusals `check_action` gives carry no message (None), for a caller that asks
     only whether there are any (a placement planner trying unit after unit). A message may read
-    the board or work out formulas again; the conditions are evaluated as always."""
+    the board or work out formulas again. When the constraints only read, they stop at their
+    first refusal (the list holds that one); else every condition is evaluated as always."""
     token = _TEXTS_READ.set(False)
     try:
         yield
@@ -334,6 +343,8 @@ def refuse(ctx, span, text: str | None) -> None:
     collector = ctx.collector
     if collector is not None:
         collector.refusals.append(Refusal(span, text))
+        if collector.first:
+            raise _Refused
         return
     raise EvalError("E522", text, span)
 
@@ -668,18 +679,21 @@ def run_procedure(ctx, name: str, *, span=None, resumed: bool = False) -> None:
 
 
 def check_action(ctx, action: str, args: list) -> list[Refusal]:
-    """Every refusal the constraints on `action` give for these arguments."""
+    """Every refusal the constraints on `action` give for these arguments; within
+    `refusal_texts_unread`, when the constraints only read, the first refusal alone (its message
+    None): the caller asks only whether there is one."""
     procs: Procedures = ctx.procedures
-    refusals: list[Refusal] = []
     saved = ctx.collector
-    ctx.collector = _Collector(_TEXTS_READ.get())
+    texts = _TEXTS_READ.get()
+    ctx.collector = collector = _Collector(texts, not texts and procs.repeatable(action))
     try:
         for run in procs.constraint_runs(action):
             run(ctx, args)
-        refusals = ctx.collector.refusals
+    except _Refused:
+        pass  # the first refusal, for a caller that reads no more
     finally:
         ctx.collector = saved
-    return refusals
+    return collector.refusals
 
 
 def run_checks(ctx, block_decl) -> list[Refusal]:

@@ -52,6 +52,7 @@ def run(ctx, proc) -> None:
     # refusals on the same board, so those are kept until the state changes
     kept: dict[tuple, list[str]] | None = {} if ctx.procedures.repeatable("place") else None
     kept_at = [state.version]
+    unittype_values = ctx.unittype_values
 
     def allowed(territory: str, types: list[str]) -> list[str]:
         # refusals without their messages (asked by `pack`) are kept apart from those with
@@ -63,7 +64,7 @@ def run(ctx, proc) -> None:
             found = kept.get(key)
             if found is not None:
                 return list(found)
-        listed = tuple(ctx.unittype_values[t] for t in types)
+        listed = tuple(map(unittype_values.__getitem__, types))
         refusals = [r.message for r in check_action(ctx, "place", [player_value, ctx.space_values[territory], listed])]
         if kept is not None:
             kept[key] = refusals
@@ -207,17 +208,23 @@ def pack(board, territories, units, allowed, at_sea, pick_sea=lambda seas: seas[
 def _pack(board, territories, units, allowed, at_sea, pick_sea) -> list:
     plan = []
     left = list(units)
+    # whether a type goes to sea, asked once a type here (in the order first asked): the placement
+    # settings are kept for the phase, and this asks of every unit at every territory
+    sea: dict[str, bool] = {}
     for territory in territories:
         seas = board.neighbours(territory, "sea")
         fits: list[str] = []
         for t in list(left):
-            if at_sea(t) is True and not seas:
+            goes = sea.get(t)
+            if goes is None:
+                goes = sea[t] = at_sea(t) is True
+            if goes and not seas:
                 continue
             if not allowed(territory, fits + [t]):
                 fits.append(t)
                 left.remove(t)
         if fits:
-            plan.append((territory, pick_sea(seas) if seas and any(at_sea(t) is True for t in fits) else None, fits))
+            plan.append((territory, pick_sea(seas) if seas and any(map(sea.__getitem__, fits)) else None, fits))
     return plan
 
 

@@ -154,7 +154,7 @@ def ask_purchase(ctx, player: str, money: int, costs: dict[str, int], *, factory
         """The rules' refusals of placing `types` at `territory` on the board as it stands (the
         placement comes after the moves, so this is a forecast), for an agent that buys no more
         than it can place."""
-        listed = tuple(ctx.unittype_values[t] for t in types)
+        listed = tuple(map(ctx.unittype_values.__getitem__, types))
         return [r.message for r in check_action(ctx, "place", [ctx.player_values[player],
                                                                 ctx.space_values[territory], listed])]
 
