@@ -179,8 +179,8 @@ class StepWatch:
         return value
 
     def log(self, kind: str, **data) -> None:
-        """A message: the chain's states do not keep the game's log."""
-        self._ctx.log(kind, **data)
+        """A message: the chain's states do not keep the game's log (nothing reads a state's
+        events: `_materialize` starts each with none), so it is not written."""
 
     def decide(self, *args, **kwargs):
         """A `choose`: answered by the chain (its advice is evaluated through this watch)."""
