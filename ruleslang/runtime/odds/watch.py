@@ -273,8 +273,8 @@ class BattleView(_View):
         return self._inner.retreat_options(note=lambda kind, side: self._reads.add((kind, side)))
 
     def _full(self, unit_ids) -> None:
-        battle = self._inner
-        for side in {battle.side_of_unit(uid) for uid in unit_ids}:
+        attacking = self._inner.attacking  # (`Battle.side_of_unit` in line: asked of every unit hit)
+        for side in {"attacker" if uid in attacking else "defender" for uid in unit_ids}:
             self._reads.add(("full", side))
 
     def hit(self, ctx, count: int, unit_ids: list[int], chooser: str, now: bool) -> None:
