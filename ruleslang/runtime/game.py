@@ -98,6 +98,14 @@ class GameServices:
             return []
         return [item.text for item in sym.decl.items]
 
+    # a battle's casualty decision answered without asking a player, when set: a function of the
+    # battle, the units that may be hit, their room, the hits and their side (`Battle.hit`)
+    casualties_chosen = None
+
+    def unit_hit(self, unit, hits: int) -> None:
+        """A unit of a battle took a hit: it has taken `hits` now (`Battle.hit`)."""
+        self.state.update_units([unit.id], hits=hits)
+
     def log(self, kind: str, **data) -> None:
         self.ctx.log(kind, **data)
 

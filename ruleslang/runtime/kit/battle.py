@@ -221,9 +221,11 @@ class Battle:
     def hit(self, ctx, count: int, unit_ids: list[int], chooser: str, now: bool, each=None) -> None:
         """`hit N of UNITS by PLAYER`: PLAYER assigns N hits among those units still fighting.
         `each(uid)`, when given, is called with each casualty chosen, in turn, once it has taken
-        its hit (the exact chain's makes of one hit for every count: runtime/odds/steps.py)."""
+        its hit (the exact chain's makes of one hit for every count: runtime/odds/steps.py).
+        A game whose `casualties_chosen` is set (the exact chain's host) answers the casualty
+        decision itself, from the units: no `Decision` is made (`_casualties`, with its message and
+        the check of the answer, is what a player is asked), and its `unit_hit` marks each hit."""
         game = self.game
-        state = game.state
         candidates = self._hittable(unit_ids)
         hit_points = game.unit_rules().hit_points  # (`game.hit_points`, asked once for every candidate)
         room = {u.id: hit_points(u) - u.hits for u in candidates}
@@ -232,17 +234,18 @@ class Battle:
             return
         side = self.side_of_unit(candidates[0].id)
         self.hits_taken[side] += count
-        decision = Decision("casualties", chooser, f"{count} hit(s) in {self.space}: choose the casualties",
-                            options=[u.id for u in candidates], mode="exactly", count=count,
-                            context={"room": room, "battle": self})
-        chosen = self.game.ask(decision, lambda answer: _check_casualties(answer, room, count),
-                               fallback=lambda: _cheapest_casualties(self.game, candidates, room, count))
+        answer = game.casualties_chosen
+        chosen = (self._casualties(candidates, room, count, chooser) if answer is None else
+                  answer(self, candidates, room, count, side))
         chosen = self._own_casualties(list(chosen), candidates, room, chooser)
-        unit_or_none = game.unit_or_none
+        by_id = {u.id: u for u in candidates}
+        left = dict(room)  # the hits each can take still (its hit points less its hits, as they rise)
+        unit_hit = game.unit_hit
         for uid in chosen:
-            unit = unit_or_none(uid)
-            state.update_units([uid], hits=unit.hits + 1)
-            if unit.hits >= hit_points(unit):
+            unit = by_id[uid]
+            unit_hit(unit, unit.hits + 1)
+            left[uid] -= 1
+            if left[uid] <= 0:
                 if now:
                     self.game.remove_units(with_cargo(self.game, [uid]), f"casualty in {self.space}")
                 elif uid not in self.pending:
@@ -251,6 +254,15 @@ class Battle:
                 each(uid)
         ctx.log("hits", space=self.space, side=side, count=count, chosen=list(chosen), by=chooser,
                 now=now, round=self.round)
+
+    def _casualties(self, candidates: list, room: dict[int, int], count: int, chooser: str) -> list[int]:
+        """The casualty decision of `hit` as a player is asked it (`Game.ask`): `count` hits among
+        `candidates`, each taking no more than its `room`."""
+        decision = Decision("casualties", chooser, f"{count} hit(s) in {self.space}: choose the casualties",
+                            options=[u.id for u in candidates], mode="exactly", count=count,
+                            context={"room": room, "battle": self})
+        return self.game.ask(decision, lambda answer: _check_casualties(answer, room, count),
+                             fallback=lambda: _cheapest_casualties(self.game, candidates, room, count))
 
     def _hittable(self, unit_ids: list[int]) -> list:
         """The units of `unit_ids` (in their order) still fighting on either side (`units`) and

@@ -21,21 +21,26 @@ class BattleDecisions:
     advised choices, asked by the chain's host and `Branching`'s runs."""
 
     def casualties(self, decision) -> list[int]:
-        """The casualty order of the side taking the hits. The order only looks at the units'
-        types, owners, hits and room, and breaks ties by id: the choice is kept under those, as
-        places among the options, and reused in every state that offers the same."""
+        """The casualty order of the side taking the hits (`casualties_of` the decision's options)."""
         ids = decision.options
-        room = decision.context["room"]
         unit = self.host.unit_or_none
         units = [unit(uid) for uid in ids]
+        return self.casualties_of(ids, units, decision.context["room"], decision.count,
+                                  self.battle.side_of_unit(ids[0]) if ids else None)
+
+    def casualties_of(self, ids: list[int], units: list, room: dict, count: int, side: str | None) -> list[int]:
+        """The casualty order of `side` taking `count` hits among `units` (ids `ids`; `room`: the
+        hits each can take). The order only looks at the units' types, owners, hits and room, and
+        breaks ties by id: the choice is kept under those, as places among the options, and reused
+        in every state that offers the same."""
         # the places of the ids in their order: most often as offered (nothing to sort)
-        order = _IN_ORDER if all(a < b for a, b in zip(ids, ids[1:])) else tuple(
+        # (strictly rising: as sorted with no id twice)
+        order = _IN_ORDER if ids == sorted(set(ids)) else tuple(
             sorted(range(len(ids)), key=ids.__getitem__))
-        memo_key = (decision.count, self.battle.side_of_unit(ids[0]) if ids else None,
-                    tuple([(u.type, u.owner, u.hits, room.get(u.id)) for u in units]), order)
+        memo_key = (count, side, tuple([(u.type, u.owner, u.hits, room.get(u.id)) for u in units]), order)
         places = self._casualty_memo.get(memo_key)
         if places is None:
-            chosen = choose_casualties(self.host, self.battle, self.policies, decision)
+            chosen = policy_casualties(self.host, self.battle, self.policies, room, count, units, side)
             where = {uid: i for i, uid in enumerate(ids)}
             places = self._casualty_memo[memo_key] = tuple(where[uid] for uid in chosen)
         return [ids[i] for i in places]
@@ -134,12 +139,11 @@ class BattleDecisions:
         return found
 
 
-def choose_casualties(host, battle, policies: dict, decision) -> list[int]:
-    """The casualties of a `hit` (a "casualties" decision of `battle` on `host`'s board): the
-    casualty order of the side taking the hits, by its policy (default: cheapest first)."""
-    room = decision.context["room"]
-    units = [host.unit_or_none(uid) for uid in decision.options]
-    side = battle.side_of_unit(units[0].id) if units else "defender"
+def policy_casualties(host, battle, policies: dict, room: dict, count: int, units: list, side: str | None) -> list[int]:
+    """The casualties of a `hit` (`count` hits among `units` of `battle` on `host`'s board, of
+    `side`; `room`: the hits each can take): the casualty order of the side taking the hits, by
+    its policy (default: cheapest first)."""
+    side = side or "defender"
     policy = policies.get(side, CasualtyPolicy())
     cost = host.unit_cost
     if policy.kind == "keep-attackers" and side == "attacker":
@@ -148,7 +152,14 @@ def choose_casualties(host, battle, policies: dict, decision) -> list[int]:
         rank = listed_rank(policy.types, cost)
     else:
         rank = cheapest_rank(cost)
-    return casualty_order(units, room, decision.count, rank=rank)
+    return casualty_order(units, room, count, rank=rank)
+
+
+def choose_casualties(host, battle, policies: dict, decision) -> list[int]:
+    """The casualties of a "casualties" decision of `battle` on `host`'s board (`policy_casualties`)."""
+    units = [host.unit_or_none(uid) for uid in decision.options]
+    side = battle.side_of_unit(units[0].id) if units else None
+    return policy_casualties(host, battle, policies, decision.context["room"], decision.count, units, side)
 
 
 def advised_answer(compiled, ctx, decision_id: str, options, mode: str, chance):

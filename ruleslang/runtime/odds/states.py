@@ -125,6 +125,19 @@ class BattleHost(GameServices):
             return self.chain.casualties(decision)
         return fallback()
 
+    def casualties_chosen(self, battle, candidates: list, room: dict, count: int, side: str) -> list[int]:
+        """A `hit`'s casualties, by the chain's casualty policy (`ask` with the decision `Battle`
+        would make, without making it: nothing of the chain reads its message)."""
+        return self.chain.casualties_of([u.id for u in candidates], candidates, room, count, side)
+
+    def unit_hit(self, unit, hits: int) -> None:
+        """`GameServices.unit_hit` without the board's event (nothing reads a chain's events): the
+        board's version steps as that event's does, its units where they stood."""
+        unit.hits = hits
+        state = self.state
+        state.version += 1
+        state.places_kept += 1
+
 
 class BattleStates:
     """The states part of `Chain`: setting the battle up, writing its state, putting a state on

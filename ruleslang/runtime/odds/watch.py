@@ -179,8 +179,8 @@ class StepWatch:
         return value
 
     def log(self, kind: str, **data) -> None:
-        """A message: the chain's states do not keep the game's log."""
-        self._ctx.log(kind, **data)
+        """A message: the chain's states do not keep the game's log (nothing reads a state's
+        events: `_materialize` starts each with none), so it is not written."""
 
     def decide(self, *args, **kwargs):
         """A `choose`: answered by the chain (its advice is evaluated through this watch)."""
@@ -273,8 +273,8 @@ class BattleView(_View):
         return self._inner.retreat_options(note=lambda kind, side: self._reads.add((kind, side)))
 
     def _full(self, unit_ids) -> None:
-        battle = self._inner
-        for side in {battle.side_of_unit(uid) for uid in unit_ids}:
+        attacking = self._inner.attacking  # (`Battle.side_of_unit` in line: asked of every unit hit)
+        for side in {"attacker" if uid in attacking else "defender" for uid in unit_ids}:
             self._reads.add(("full", side))
 
     def hit(self, ctx, count: int, unit_ids: list[int], chooser: str, now: bool) -> None:
