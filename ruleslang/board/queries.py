@@ -37,6 +37,7 @@ class MapGraph:
         # each space's kind by name: `is_sea` and `is_land` are asked for every unit in many loops
         self.kind_of: dict[str, str] = {s.name: s.kind for s in game_map.spaces}
         self._enterable: dict[str, frozenset[str]] = {}  # kind of move -> the spaces it may enter (`_search`)
+        self._land_steps: dict[str, tuple[str, ...]] | None = None  # `land_steps`, made once
 
     def distances(self, start: str, by: str) -> dict[str, int]:
         """Steps from `start` to every space reachable moving `by` land, sea or all."""
@@ -44,6 +45,15 @@ class MapGraph:
         found = self._distances.get(key)
         if found is None:
             found = self._distances[key] = self._search(start, by)
+        return found
+
+    def land_steps(self) -> dict[str, tuple[str, ...]]:
+        """Each land territory of the map -> its land neighbours (the map's own tuples), for a
+        caller that searches the map's land steps many times (the agents' distances to the
+        fighting: a dictionary look-up a territory, where the map's method costs two calls)."""
+        found = self._land_steps
+        if found is None:
+            found = self._land_steps = {t: self.map.land_neighbours(t) for t in self.map.space_names("land")}
         return found
 
     def _search(self, start: str, by: str) -> dict[str, int]:

@@ -60,7 +60,7 @@ from ruleslang.runtime.agents.battle_odds import BattleOdds, Belligerents
 from ruleslang.runtime.agents.lookahead import MARGIN, Lookahead, candidates, follow
 from ruleslang.runtime.agents.purchasing import Purchasing, Sample
 from ruleslang.runtime.agents.quick_battle import SIM_TRIALS, simulate
-from ruleslang.runtime.agents.shipping import Shipping, enemy_held, front_distances, land_steps
+from ruleslang.runtime.agents.shipping import Shipping, enemy_held, front_distances
 from ruleslang.runtime.kit.casualties import casualty_order, cheapest_rank, enemy_casualty_order
 from ruleslang.runtime.kit.movement import Move
 
@@ -121,7 +121,6 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         self._constraints = None  # the rules' constraints on a move, this phase (`_may`)
         self._engine = None  # the movement engine of the move phase being planned (`_what_if_taken`)
         self._front_kept: tuple | None = None  # (board, version, map, enemy_held, front_distances): `_shipping`
-        self._land_steps: tuple | None = None  # (map, `land_steps`): `_shipping`'s searches
 
     def joined(self, game) -> None:
         if self.lookahead is not None:
@@ -199,11 +198,9 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
             if kept is not None and kept[2] is state.map and kept[3] == enemy:
                 kept = self._front_kept = (state, state.version, state.map, enemy, kept[4])
             else:
-                steps = self._land_steps
-                if steps is None or steps[0] is not state.map:  # (the map's: kept while it stands)
-                    steps = self._land_steps = (state.map, land_steps(game))
+                steps = game.board.graph.land_steps()  # (kept by the map's graph)
                 kept = self._front_kept = (state, state.version, state.map, enemy,
-                                           front_distances(game, self.player, enemy, steps[1].__getitem__))
+                                           front_distances(game, self.player, enemy, steps.__getitem__))
         if engine is None:
             return Shipping(game, self.player, front=kept[4])
         return Shipping(game, self.player, engine, self._may, front=kept[4], commanded=self._commanded)

@@ -264,7 +264,8 @@ class Shipping:
                     continue
                 for territory in self.board.neighbours(zone, "land"):
                     if self._enemy(self._control.get(territory)) \
-                            and all(self.may(Move.of_tuples((uid,), (zone, territory), "unload", transport.id)) for uid in cargo) \
+                            and all(self.may(Move.of_tuples((uid,), (zone, territory), "unload", transport.id))
+                                    for uid in cargo) \
                             and wins(units, territory, zone):
                         target = (zone, territory)
                         break
@@ -314,8 +315,8 @@ def front_distances(game, player: str, enemy: tuple[str, ...] | None = None,
                     land: Callable[[str], tuple[str, ...]] | None = None) -> dict[str, int]:
     """Land steps from each territory to the nearest territory `player`'s enemies hold (missing:
     none by land), on the board as it stands (`enemy`: `enemy_held(game, player)`, when the
-    caller has it; `land`: a territory's land neighbours on the map, `land_steps(game)`'s look-up,
-    when the caller keeps it). It reads the map and the enemy-held territories alone."""
+    caller has it; `land`: a territory's land neighbours on the map, the map graph's
+    `land_steps` look-up, when the caller keeps it). It reads the map and the enemy-held territories alone."""
     if enemy is None:
         enemy = enemy_held(game, player)
     if land is None:
@@ -330,14 +331,6 @@ def front_distances(game, player: str, enemy: tuple[str, ...] | None = None,
                 found[there] = steps
                 queue.append(there)
     return found
-
-
-def land_steps(game) -> dict[str, tuple[str, ...]]:
-    """Each land territory of the map -> its land neighbours (the map's own tuples), for a caller
-    that searches the map's land steps many times (`front_distances`: a dictionary look-up a
-    territory, where the map's method costs two calls)."""
-    game_map = game.board.map
-    return {t: game_map.land_neighbours(t) for t in game.board.spaces("land")}
 
 
 def enemy_held(game, player: str) -> tuple[str, ...]:
