@@ -14,11 +14,12 @@ through its effects (`move_units`, and the `capture` callback for territories ta
     engine.bombing_raids()          where units moved with kind "bomb" raid a factory
     engine.stranded_air()           after non-combat move: air units with nowhere to land
 
-The engine is this facade over three parts (mixins sharing its board facts and caches):
+The engine is this facade over its parts (mixins sharing its board facts and caches):
 `paths.py` (land and sea paths, hostility, blocking, canals, blitzes), `air.py` (landing spaces,
 carriers, stranded air units), `transport.py` (loads, unloads, cargo) and `airborne.py` (land
-units flown into an attack: the move kind "airborne", its rules in that module) and `takeover.py`
-(territories taken over by a non-combat move into them, the setting `taken_over`); the data they share
+units flown into an attack: the move kind "airborne", its rules in that module), `takeover.py`
+(territories taken over by a non-combat move into them, the setting `taken_over`) and `raids.py`
+(the "bomb" moves of bombing and escorting air units, and the raids they make); the data they share
 (`UnitRules`, `MovePolicy`, `MovementRules`, `Move`, the map's precomputed adjacency) is in
 `movement_rules.py`.
 
@@ -145,6 +146,7 @@ from ruleslang.runtime.kit.airborne import AIRBORNE, AirbornePart
 from ruleslang.runtime.kit.movement_rules import (COMBAT, DOMAINS, KINDS, NONCOMBAT, PHASES, Move, MovePolicy,
                                                   MovementRules, UnitRules, move_board, id_of, unit_name)
 from ruleslang.runtime.kit.paths import PathsPart
+from ruleslang.runtime.kit.raids import RaidsPart
 from ruleslang.runtime.kit.takeover import TakeoverPart
 from ruleslang.runtime.kit.transport import TransportPart
 
@@ -152,7 +154,7 @@ __all__ = ["COMBAT", "DOMAINS", "KINDS", "NONCOMBAT", "PHASES", "Move", "MovePol
            "MovementRules", "UnitRules"]
 
 
-class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPart):
+class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPart, RaidsPart):
     """Legal moves of one player in one movement phase ("combat" or "noncombat"); see the module
     docstring for the rules. Queries are cached until the state changes; the engine's own moves
     update its caches in place."""
@@ -449,55 +451,9 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         uid = (unit.id,)
         made = Move.of_tuples
         moves = [made(uid, path) for path in reach.values()]
-        if self.combat and rules.domain == "air" and (rules.can_bomb or rules.can_escort):
+        if self._bombs_or_escorts(rules):
             moves += self._raid_moves(unit, rules, reach)
         return moves
-
-    def _raid_moves(self, unit: Unit, rules: UnitRules, reach: dict[str, tuple[str, ...]]) -> list[Move]:
-        """The "bomb" moves of an air unit that may bomb or escort, in combat move, from its reach."""
-        uid = (unit.id,)
-        made = Move.of_tuples
-        if rules.can_bomb:
-            return [made(uid, reach[s], "bomb") for s in self._bomb_targets(reach)]
-        raided = self._raided()
-        return [made(uid, reach[s], "bomb") for s in reach if s in raided]
-
-    def raids_of(self, unit_id: int) -> list[Move]:
-        """The unit's "bomb" moves, as `moves_of` lists them, without making its other moves (an
-        agent planning a combat move asks it of every unit: most have none)."""
-        self._sync()
-        unit = self._unit(unit_id)
-        rules = self._ur[unit_id]
-        if not self.combat or rules.domain != "air" or not (rules.can_bomb or rules.can_escort) \
-                or self._blocked(unit, rules) is not None:
-            return []
-        return self._raid_moves(unit, rules, self._reach_of(unit, rules))
-
-    def raiding_units(self) -> list[int]:
-        """Ids of the player's units that may fly to a bombing raid in this phase, by id: in combat
-        move, its air units whose rules let them bomb or escort (`can_bomb`, `can_escort`); the
-        only units `raids_of` may give a move and `escorts_raids` may say yes of (an agent asks
-        this before it asks each unit)."""
-        self._sync()
-        if not self.combat:
-            return []
-        ur = self._ur
-        out = []
-        for u in self._mine:
-            rules = ur[u.id]
-            if rules.domain == "air" and (rules.can_bomb or rules.can_escort):
-                out.append(u.id)
-        return out
-
-    def escorts_raids(self, unit_id: int) -> bool:
-        """Whether the unit may fly with the player's bombing units to a raid, as an escort (`escorts`)."""
-        unit = self._unit(unit_id)
-        rules = self._rules(unit)
-        return rules.domain == "air" and rules.can_escort and not rules.can_bomb
-
-    def _raided(self) -> set[str]:
-        """Spaces the player's bombing units (`can_bomb`) raid in this combat move: where escorts may fly."""
-        return {u.space for u in self._mine if u.flags.get("bombing") and self._ur[u.id].can_bomb}
 
     def _move_lists(self) -> dict[int, list[Move]]:
         """Every unit's own moves, by id; remade only for the units the last moves touched."""
@@ -804,10 +760,4 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
                 found.add(space)
             elif not is_sea[space] and self._rules(unit).domain == "land" and not self._friendly(space):
                 found.add(space)
-        return sorted(found, key=self.board.order.__getitem__)
-
-    def bombing_raids(self) -> list[str]:
-        """Spaces whose factory is raided by the player's units moved with kind "bomb", in natural order."""
-        self._sync()
-        found = {u.space for u in self._mine if u.flags.get("bombing")}
         return sorted(found, key=self.board.order.__getitem__)
