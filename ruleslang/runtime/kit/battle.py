@@ -95,12 +95,15 @@ class Battle:
         Kept while the board has the same units, each where it stood, and the battle the same
         lists (`_units_key`): the rules ask for a side's units many times a round. The list is
         the battle's own (read it, do not change it)."""
-        key = self._units_key()
+        state = self.game.state
+        # (`_units_key` in line: asked many times a round)
+        key = (state.version - state.places_kept, self.retreated_to, len(self.attacking), len(self.defending),
+               len(self.submerged), len(self.withdrawn))
         kept = self._kept.get(side)
-        if kept is not None and kept[0] == key and kept[1] is self.game.state.units:
+        if kept is not None and kept[0] == key and kept[1] is state.units:
             return kept[2]
         found = self._units_now(side)
-        self._kept[side] = (key, self.game.state.units, found)
+        self._kept[side] = (key, state.units, found)
         return found
 
     def units_known(self, attackers: list, defenders: list) -> None:
