@@ -20,6 +20,7 @@ from ruleslang.lang.syntax.declarations import RuntimeProcedure
 
 
 _UNSET = object()  # a counter entry the state does not hold
+_UNASKED = object()  # a cached setting not asked yet (`unit_fn`, `type_fn`)
 
 
 def _same_counters(a: tuple, b: tuple) -> bool:
@@ -298,9 +299,10 @@ class ProcedureConfig:
 
         def of_unit(unit):
             key = (name, unit.type, unit.owner)
-            if key not in cache:
-                cache[key] = make(self._env(), ctx.unit_value(unit))
-            return cache[key]
+            found = cache.get(key, _UNASKED)  # (one look-up: asked for every unit a round or a plan looks at)
+            if found is _UNASKED:
+                found = cache[key] = make(self._env(), ctx.unit_value(unit))
+            return found
         return of_unit
 
     def type_fn(self, name: str, default: Any = None) -> Callable | None:
@@ -313,9 +315,10 @@ class ProcedureConfig:
 
         def of_type(type_name: str):
             key = (name, type_name)
-            if key not in cache:
-                cache[key] = make(self._env(), ctx.unittype_values[type_name])
-            return cache[key]
+            found = cache.get(key, _UNASKED)
+            if found is _UNASKED:
+                found = cache[key] = make(self._env(), ctx.unittype_values[type_name])
+            return found
         return of_type
 
     def space_fn(self, name: str, default: Any = None) -> Callable | None:

@@ -428,20 +428,42 @@ def offered(decision: Decision) -> dict:
         out["mode"] = decision.mode
         out["count"] = decision.count
     for name, value in decision.context.items():
-        if _plain(value):
-            out[name] = encode_answer(value)
+        found = _plain_json(value)
+        if found is not _NOT_PLAIN:
+            out[name] = found
     return out
 
 
-def _plain(value: Any) -> bool:
-    """Whether a value is JSON data as it is (numbers, text, lists and maps of them)."""
-    if value is None or isinstance(value, (bool, int, str)):
-        return True
+_NOT_PLAIN = object()  # (`_plain_json`: the value is not JSON data as it is)
+
+
+def _plain_json(value: Any) -> Any:
+    """`encode_answer(value)` when the value is JSON data as it is (numbers, text, lists and maps
+    of them), else _NOT_PLAIN: one pass over the value, where asking whether it is plain data and
+    then encoding it walked it twice (every decision of a game is logged with its context)."""
+    if value is None or type(value) in _AS_THEY_ARE:
+        return value
+    if isinstance(value, (bool, int, str)):
+        return encode_answer(value)
     if isinstance(value, (list, tuple)):
-        return all(_plain(v) for v in value)
+        items = []
+        for v in value:
+            found = v if v is None or type(v) in _AS_THEY_ARE else _plain_json(v)
+            if found is _NOT_PLAIN:
+                return _NOT_PLAIN
+            items.append(found)
+        return items
     if isinstance(value, dict):
-        return all(isinstance(k, (str, int)) and _plain(v) for k, v in value.items())
-    return False
+        entries = {}
+        for k, v in value.items():
+            if not isinstance(k, (str, int)):
+                return _NOT_PLAIN
+            found = v if v is None or type(v) in _AS_THEY_ARE else _plain_json(v)
+            if found is _NOT_PLAIN:
+                return _NOT_PLAIN
+            entries[str(k)] = found
+        return entries
+    return _NOT_PLAIN
 
 
 def resolve_bids(game: Game, bids: dict[str, int]) -> list[tuple[str, tuple[str, ...], int]]:

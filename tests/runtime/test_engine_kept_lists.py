@@ -23,7 +23,7 @@ def _index(engine) -> dict[str, list[int]]:
                                                             (["g40/house-rules@1"], 2, 1, "random", "loads"),
                                                             (["aar/house-rules@1"], 4, 1, "heuristic", "unloads")])
 def test_kept_lists_are_those_of_a_new_engine(refs, rounds, seed, agent, offered, monkeypatch):
-    seen = {"moves": 0, "loads": 0, "unloads": 0, "landings": 0, "may_load": 0, "lands_at": 0}
+    seen = {"moves": 0, "loads": 0, "unloads": 0, "landings": 0, "may_load": 0, "lands_at": 0, "raid_units": 0}
     kept_apply = MovementEngine.apply
 
     def compared(self, move):
@@ -46,6 +46,9 @@ def test_kept_lists_are_those_of_a_new_engine(refs, rounds, seed, agent, offered
             seen["may_load"] += 1
         if self._later is not None:
             assert self._later == fresh._later_zones(), (self.player, self.phase, move)
+        if self._raid_units is not None:
+            assert self.raiding_units() == fresh.raiding_units(), (self.player, self.phase, move)
+            seen["raid_units"] += 1
         for cost, found in self._landing_cache.items():
             assert found == fresh._landing(cost), (self.player, self.phase, move, cost)
             seen["landings"] += 1
@@ -65,6 +68,7 @@ def test_kept_lists_are_those_of_a_new_engine(refs, rounds, seed, agent, offered
     # many moves were compared, with loads (or unloads) on offer among them
     assert seen["moves"] > 50 and seen[offered] > 0 and seen["landings"] > 20 and seen["may_load"] > 20, seen
     assert seen["lands_at"] > 100, seen
+    assert agent == "random" or seen["raid_units"] > 10, seen  # (the heuristic asks for the raiding units)
 
 
 def test_an_air_unit_standing_where_it_may_land_reaches_a_space_in_combat_move(monkeypatch):

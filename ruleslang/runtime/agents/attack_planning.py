@@ -147,8 +147,15 @@ class AttackPlanning:
 
     def _assaults(self, game, engine, used: set[int]) -> list:
         """Amphibious assaults with what transports carry, where the simulated odds are good."""
+        # territory -> its defenders that fire: the board stands still while the plan is made, and
+        # a territory is tried from every transport and zone that reaches it
+        defence: dict[str, list] = {}
+
         def wins(units: list, territory: str, zone: str) -> bool:
-            defenders = [u for u in self._enemies(game, territory) if self._fire(game, u, "defender") > 0]
+            defenders = defence.get(territory)
+            if defenders is None:
+                defenders = defence[territory] = [u for u in self._enemies(game, territory)
+                                                  if self._fire(game, u, "defender") > 0]
             needed = SCORE_ODDS if self._score_delta(game, territory) > 0 else ATTACK_ODDS
             return self._takes(game, territory, units, defenders, needed, amphibious_from=zone)
         return self._shipping(game, engine).assaults(used, wins, lambda u: self._supports_landing(game, u))

@@ -95,12 +95,15 @@ class Battle:
         Kept while the board has the same units, each where it stood, and the battle the same
         lists (`_units_key`): the rules ask for a side's units many times a round. The list is
         the battle's own (read it, do not change it)."""
-        key = self._units_key()
+        state = self.game.state
+        # (`_units_key` in line: asked many times a round)
+        key = (state.version - state.places_kept, self.retreated_to, len(self.attacking), len(self.defending),
+               len(self.submerged), len(self.withdrawn))
         kept = self._kept.get(side)
-        if kept is not None and kept[0] == key and kept[1] is self.game.state.units:
+        if kept is not None and kept[0] == key and kept[1] is state.units:
             return kept[2]
         found = self._units_now(side)
-        self._kept[side] = (key, self.game.state.units, found)
+        self._kept[side] = (key, state.units, found)
         return found
 
     def units_known(self, attackers: list, defenders: list) -> None:
@@ -130,12 +133,14 @@ class Battle:
         noting what a step reads) makes its values each time."""
         units = self.units(side)
         if ctx is not self.game.ctx:
-            return tuple(ctx.unit_value(u) for u in units)
+            # (looked up only when there are units, as the values of each were made before: a
+            # watching context notes what is looked up)
+            return tuple(map(ctx.unit_value, units)) if units else ()
         version = self.game.state.version
         kept = self._values.get(side)
         if kept is not None and kept[0] is units and kept[1] == version:
             return kept[2]
-        values = tuple(ctx.unit_value(u) for u in units)
+        values = tuple(map(ctx.unit_value, units)) if units else ()
         self._values[side] = (units, version, values)
         return values
 
@@ -228,8 +233,18 @@ class Battle:
         game = self.game
         candidates = self._hittable(unit_ids)
         hit_points = game.unit_rules().hit_points  # (`game.hit_points`, asked once for every candidate)
-        room = {u.id: hit_points(u) - u.hits for u in candidates}
-        count = min(count, sum([r for r in room.values() if r > 0]))
+        # (loops, not comprehensions: each is a call of its own, and a hit is made for every
+        # count of every state of the exact chain)
+        room = {}
+        by_id = {}
+        for u in candidates:
+            room[u.id] = hit_points(u) - u.hits
+            by_id[u.id] = u
+        total = 0
+        for r in room.values():
+            if r > 0:
+                total += r
+        count = min(count, total)
         if count <= 0:
             return
         side = self.side_of_unit(candidates[0].id)
@@ -238,7 +253,6 @@ class Battle:
         chosen = (self._casualties(candidates, room, count, chooser) if answer is None else
                   answer(self, candidates, room, count, side))
         chosen = self._own_casualties(list(chosen), candidates, room, chooser)
-        by_id = {u.id: u for u in candidates}
         left = dict(room)  # the hits each can take still (its hit points less its hits, as they rise)
         unit_hit = game.unit_hit
         for uid in chosen:

@@ -20,7 +20,7 @@ def casualty_order(units: Sequence[Any], room: dict[int, int], count: int, *,
     """The `count` casualties among `units` (each id once per hit it takes): `room[id]` is how
     many more hits a unit can take. Units that survive a hit absorb first (in `rank` order),
     then units are destroyed in `rank` order (`rank(unit)`: a sort key, lowest lost first)."""
-    order = sorted((u for u in units if room.get(u.id, 0) > 0), key=rank)
+    order = sorted([u for u in units if room.get(u.id, 0) > 0], key=rank)
     left = {u.id: room[u.id] for u in order}
     chosen: list[int] = []
     for u in order:  # hits a unit survives

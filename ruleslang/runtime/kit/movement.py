@@ -270,6 +270,7 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         self._can_move: set[int] = set()                   # ids of the units with a "move"/"bomb" move (`movable_units`)
         self._unasked: set[int] | None = None              # ids whose `_can_move` must be found again (None: all)
         self._airborne_units: list[Unit] | None = None     # the player's units with the rule `airborne`
+        self._raid_units: list[int] | None = None          # `raiding_units`
         self._boardable: list[Unit] | None = None          # `_loadable_transports`
         self._by_space: dict[str, list[Unit]] | None = None  # `_mine_by_space`, moved along by `apply`
         self._laden: list[Unit] | None = None              # the side's units with cargo (`_unloads`)

@@ -286,18 +286,24 @@ class MoveBoard:
 
     def air_path(self, start: str, end: str) -> tuple[str, ...]:
         """One shortest air path (walking back through the first neighbour, in natural order, one
-        step nearer the start)."""
-        paths = self._air_paths.setdefault(start, {})
+        step nearer the start). The walk back from a space goes on as the walk back from the
+        space it steps to, so a path is the kept path to that space and one step more: each
+        space's is kept, and a walk stops at the first space whose path is known."""
+        paths = self._air_paths.get(start)
+        if paths is None:
+            paths = self._air_paths[start] = {start: (start,)}
         found = paths.get(end)
         if found is None:
             distances = self.graph.distances(start, "all")
-            path = [end]
+            walked = []
             here = end
-            while here != start:
+            while found is None:
+                walked.append(here)
                 d = distances[here]
                 here = next(n for n in self.map.neighbours(here) if distances.get(n) == d - 1)
-                path.append(here)
-            found = paths[end] = tuple(reversed(path))
+                found = paths.get(here)
+            for space in reversed(walked):
+                found = paths[space] = found + (space,)
         return found
 
 

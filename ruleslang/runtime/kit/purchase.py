@@ -89,8 +89,14 @@ def offered(ctx, config) -> dict[str, int]:
     types are declared; a type that costs nothing is not for sale."""
     cost = config.type_fn("cost")
     buyable = config.type_fn("buyable", True)
-    return {t: cost(t) for t in sorted(ctx.unittype_values, key=lambda n: ctx.unittype_values[n].index)
-            if buyable(t) is True and cost(t) > 0}
+    values = ctx.unittype_values
+    out = {}
+    for t in sorted(values, key=lambda n: values[n].index):
+        if buyable(t) is True:
+            price = cost(t)  # (asked once a type: the price is what is compared and kept)
+            if price > 0:
+                out[t] = price
+    return out
 
 
 def ask_purchase(ctx, player: str, money: int, costs: dict[str, int], *, factory_cost, prompt: str,

@@ -49,8 +49,11 @@ class RaidsPart:
         self._sync()
         if not self.combat:
             return []
-        ur, raids = self._ur, self._bombs_or_escorts
-        return [u.id for u in self._mine if raids(ur[u.id])]
+        found = self._raid_units
+        if found is None:  # the player's units and their rules stand until the next rebuild
+            ur, raids = self._ur, self._bombs_or_escorts
+            found = self._raid_units = [u.id for u in self._mine if raids(ur[u.id])]
+        return list(found)
 
     def escorts_raids(self, unit_id: int) -> bool:
         """Whether the unit may fly with the player's bombing units to a raid, as an escort (`escorts`)."""

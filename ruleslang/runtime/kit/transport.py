@@ -147,6 +147,8 @@ class TransportPart:
         for transport in self._loadable_transports():
             rules = ur[transport.id]
             zone = transport.space
+            if among is not None and by_space.keys().isdisjoint(board.land[zone]):
+                continue  # no unit of `among` beside it: it adds no load of theirs (asked after every move)
             if (rules.transport_capacity <= 0 or not board.is_sea[zone] or zone in self._blocking
                     or self._transport_problem(transport, False) is not None):
                 continue
