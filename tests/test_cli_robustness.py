@@ -204,3 +204,51 @@ def test_a_diagnostic_of_a_used_ruleset_is_printed_once(tmp_path):
         assert output.count("error[T305]") == 1, command
         code, out = run_cli([command, "t/six@1", "t/seven@1", *roots, "--format", "json"])
         assert [d["code"] for d in json.loads(out)["diagnostics"]] == ["T305"], command
+
+
+# ---------------------------------------------------------------- one command's parser
+
+def _described(action) -> tuple:
+    return (type(action), action.option_strings, action.dest, action.default, action.nargs, action.help,
+            None if action.choices is None else list(action.choices))
+
+
+def test_a_command_parsed_alone_has_the_help_and_options_of_the_whole_parser():
+    # `main` builds only the parser of the command a run names: each must be the whole parser's own
+    whole = dict(_subparsers(build_parser()))
+    top_level = [name for name in whole if " " not in name]
+    for name in top_level:
+        alone = dict(_subparsers(build_parser(only=name)))
+        assert set(alone) == {n for n in whole if n == name or n.startswith(name + " ")}, name
+        for sub, parser in alone.items():
+            assert parser.format_help() == whole[sub].format_help(), sub
+            assert [_described(a) for a in parser._actions] == [_described(a) for a in whole[sub]._actions], sub
+
+
+def test_a_run_builds_only_the_parser_of_the_command_it_names(monkeypatch):
+    import ruleslang.cli.app as app
+
+    built = []
+    real = app.build_parser
+
+    def recording(only=None):
+        built.append(only)
+        return real(only)
+
+    monkeypatch.setattr(app, "build_parser", recording)
+    monkeypatch.delenv("_ARGCOMPLETE", raising=False)
+    code, output = run_cli(["list", "--format", "json"])
+    assert code == 0 and '"rulesets"' in output and built == ["list"]
+    code, _ = run_cli(["no-such-command"])  # an unknown command: the whole parser, to list the known ones
+    assert code == 2 and built[-1] is None
+    class Answered(Exception):
+        pass
+
+    def completing(parser):  # stands for argcomplete, which answers and exits
+        raise Answered([name for name, _ in _subparsers(parser)])
+
+    monkeypatch.setattr(app, "complete", completing)
+    monkeypatch.setenv("_ARGCOMPLETE", "1")  # a shell's completion request needs every command
+    with pytest.raises(Answered) as answered:
+        app.main(["call"])
+    assert built[-1] is None and {"call", "play", "map show"} <= set(answered.value.args[0])

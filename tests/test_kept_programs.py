@@ -4,7 +4,10 @@ diagnostics are those of a fresh check, and a changed, corrupt or foreign entry 
 
 import dataclasses
 import io
+import os
 import pickle
+import subprocess
+import sys
 
 import pytest
 
@@ -12,9 +15,10 @@ from conftest import write_rulesets
 from test_cli import run_cli
 from ruleslang.base import cache
 from ruleslang.lang.syntax import ast
+from ruleslang.lang.check import checker  # the workspace loads the checker from it when it checks
 from ruleslang.lang.values import EnumValue
 from ruleslang.runtime.registry import CAPABILITIES
-from ruleslang.workspace import compositions, kept_programs
+from ruleslang.workspace import kept_programs
 from ruleslang.workspace.compositions import Workspace
 
 BASE = """
@@ -105,8 +109,24 @@ def test_call_eval_and_explain_answer_the_same_from_the_cache(root, monkeypatch)
     assert fresh == first
     assert [code for code, _ in fresh] == [0, 0, 0, 0, 1, 2] and fresh[0][1].strip() == "8"
     assert len(list((root.parent / "cache").glob("keptprogram-*"))) == 1
-    monkeypatch.setattr(compositions, "check_ruleset", lambda *a, **k: pytest.fail("checked again"))
+    monkeypatch.setattr(checker, "check_ruleset", lambda *a, **k: pytest.fail("checked again"))
     assert [run_cli(c + ["--rulesets", str(root)]) for c in commands] == fresh
+
+
+def test_a_call_read_back_loads_neither_the_checker_nor_other_commands(root):
+    # what a warm `call` imports is most of what it costs (docs/performance.md, session 13)
+    args = ["call", "k/user@1", "with_cost", "b", "--rulesets", str(root)]
+    assert run_cli(args) == (0, "8\n")  # checked and kept
+    probe = ("import sys\nfrom ruleslang.cli.app import main\ncode = main(sys.argv[1:])\n"
+             "print(sorted(m for m in sys.modules if m.startswith('ruleslang.lang.check.') or m in "
+             "('ruleslang.lang.syntax.lalr', 'lark', 'yaml', 'jsonschema')))\nsys.exit(code)\n")
+    done = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True, check=False,
+                          env=dict(os.environ, **{cache.CACHE_ENV: str(root.parent / "cache")}))
+    assert done.returncode == 0, done.stderr
+    answer, loaded = done.stdout.splitlines()
+    assert answer == "8"
+    assert "ruleslang.lang.check.checker" not in loaded and "ruleslang.lang.check.values" not in loaded
+    assert "ruleslang.lang.check.program" in loaded and "lark" not in loaded and "yaml" not in loaded
 
 
 def test_a_changed_file_is_checked_again(root, monkeypatch):
@@ -114,7 +134,7 @@ def test_a_changed_file_is_checked_again(root, monkeypatch):
     assert run_cli(args) == (0, "6\n") and run_cli(args) == (0, "6\n")
     (root / "k" / "base@1.rules").write_text((root / "k" / "base@1.rules").read_text().replace("= 3", "= 4"))
     assert run_cli(args) == (0, "8\n")
-    monkeypatch.setattr(compositions, "check_ruleset", lambda *a, **k: pytest.fail("checked again"))
+    monkeypatch.setattr(checker, "check_ruleset", lambda *a, **k: pytest.fail("checked again"))
     assert run_cli(args) == (0, "8\n")
 
 

@@ -13,7 +13,6 @@ first letter.
 
 from __future__ import annotations
 
-from difflib import SequenceMatcher, get_close_matches
 from typing import Iterable, Mapping, Sequence
 
 LOOSE = 0.6  # at least this close to be considered at all (difflib's default cutoff)
@@ -22,6 +21,9 @@ CLOSE = 0.8  # this close is offered even when the first letters differ
 
 def close_matches(word: str, possibilities: Iterable[str], n: int = 3) -> list[str]:
     """Up to `n` of `possibilities` plausibly meant by `word`, closest first (no duplicates)."""
+    # start-up time: difflib is loaded when a name is misspelt, not by every command
+    from difflib import get_close_matches
+
     pool = list(dict.fromkeys(possibilities))
     found = get_close_matches(word, pool, n=len(pool) or 1, cutoff=LOOSE)
     return [c for c in found if _plausible(word, c)][:n]
@@ -57,6 +59,9 @@ def _worded(names: Sequence[str]) -> str | None:
 
 
 def _plausible(word: str, candidate: str) -> bool:
+    # start-up time: as above (close_matches has loaded it by now)
+    from difflib import SequenceMatcher
+
     if SequenceMatcher(None, word, candidate).ratio() >= CLOSE:
         return True
     return word[:1].casefold() == candidate[:1].casefold()

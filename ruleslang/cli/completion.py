@@ -67,9 +67,14 @@ def add_completers(parser: argparse.ArgumentParser) -> None:
             action.completer = map_names
 
 
+def requested() -> bool:
+    """Whether this run is a shell's completion request (which needs every command's parser)."""
+    return "_ARGCOMPLETE" in os.environ  # the variable argcomplete's shell hook sets on a request
+
+
 def complete(parser: argparse.ArgumentParser) -> None:
     """Answer the shell's completion request, if this run is one (argcomplete then exits)."""
-    if "_ARGCOMPLETE" not in os.environ:  # the variable argcomplete's shell hook sets on a request
+    if not requested():
         return
     # start-up time: argcomplete loads only when the shell asks for completions
     import argcomplete

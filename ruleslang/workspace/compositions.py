@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Sequence
 
 from ruleslang.base import reads
-from ruleslang.lang.check.checker import Program, check_ruleset
+from ruleslang.lang.check.program import Program
 from ruleslang.base.diagnostics import Diagnostic, DiagnosticError, error, has_errors
 from ruleslang.lang.compose.loader import Loader
 from ruleslang.base.paths import default_roots
@@ -90,6 +90,9 @@ class Workspace:
                                              hint="see the problems reported for the map file"))
                 out.diagnostics.extend(exc.diagnostics)
                 return out
+        # start-up time: the checker's stages load only when a composition is checked (not read back kept)
+        from ruleslang.lang.check.checker import check_ruleset
+
         out.program = check_ruleset(out.ruleset, out.game_map, CAPABILITIES, self.loader.defined_in)
         out.diagnostics.extend(out.program.diagnostics)
         if has_errors(out.diagnostics):

@@ -29,7 +29,7 @@ import io
 import pickle
 from types import MappingProxyType
 
-from ruleslang.lang.check.checker import Program
+from ruleslang.lang.check.program import Program
 from ruleslang.lang.check.typecheck import CheckInfo
 from ruleslang.lang.compose.composition import Ruleset
 from ruleslang.lang.syntax import ast

@@ -3,22 +3,19 @@
 The checker runs its named stages in order over one shared `CheckState`; `STAGES` is the list, and
 each stage lives in the module named for what it checks. Every stage runs, so one check reports
 all it finds. The host runtime's procedures and actions come in as `Capabilities`: the language
-does not know them by itself.
+does not know them by itself. What it makes, `Program`, is in program.py (a kept program is
+read back without the stages).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Callable, NamedTuple
 
-from ruleslang.base.diagnostics import Diagnostic, has_errors
 from ruleslang.lang.check import advice, declarations, invariants, overrides, phases, removals, rule_tests, values
 from ruleslang.lang.check.capabilities import Capabilities
-from ruleslang.lang.check.state import CheckState, TableInfo
-from ruleslang.lang.check.typecheck import CheckInfo
+from ruleslang.lang.check.program import Program
+from ruleslang.lang.check.state import CheckState
 from ruleslang.lang.compose.composition import Ruleset
-from ruleslang.lang.scope import GlobalScope
-from ruleslang.lang.syntax.statements import Choose
 
 
 class Stage(NamedTuple):
@@ -46,26 +43,6 @@ STAGES: tuple[Stage, ...] = (
     Stage("overrides keep their definition's parameters and result", overrides.check),
     Stage("removed definitions still in use", removals.still_used),
 )
-
-
-@dataclass
-class Program:
-    """A checked ruleset, ready to compile, with the host capabilities it was checked against."""
-
-    ruleset: Ruleset
-    scope: GlobalScope
-    info: CheckInfo
-    formula_types: dict[str, tuple]
-    order: list[str]
-    tables: dict[str, TableInfo]
-    decision_ids: dict[str, Choose]
-    capabilities: Capabilities
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        """Whether the check reported no error."""
-        return not has_errors(self.diagnostics)
 
 
 def check_ruleset(ruleset: Ruleset, game_map, capabilities: Capabilities,

@@ -16,7 +16,7 @@ from ruleslang.lang.syntax.declarations import (ConstantDecl, CounterDecl, Formu
                                                 SideDecl, TableDecl, UnitDecl)
 from ruleslang.lang.eval import exact as X
 from ruleslang.lang import types as T
-from ruleslang.lang.check.checker import Program
+from ruleslang.lang.check.program import Program
 from ruleslang.lang.compose.composition import advice_key
 from ruleslang.lang.eval import codegen, codegen_blocks
 from ruleslang.lang.eval.compile import ExprCompiler

@@ -18,8 +18,8 @@ from ruleslang.base.source import Span
 # would: every field but the span, so two nodes are equal when they say the same thing wherever
 # they are written. Nodes are frozen as a frozen dataclass is (Node's __setattr__ and __delattr__
 # refuse), and their __init__s, the ones `dataclass` would write, are made for all the classes at
-# once at the end of each module of nodes (`give_inits`): per class, as the decorator makes them, they were
-# most of the time every command spends importing the AST.
+# once at the end of each module of nodes (`give_inits`), compiled when its first node is made: per
+# class, as the decorator makes them, they were most of the time every command spends importing the AST.
 _node_class = dataclass(init=False, eq=False, repr=False)
 
 
@@ -71,9 +71,39 @@ class Ident(Node):
 def give_inits(namespace: dict) -> None:
     """Give each node class defined in the module of `namespace` (its globals) the __init__ a
     frozen dataclass would have (its fields in order, the keyword-only ones after `*`, defaults as
-    declared), compiled together in one piece of code. Each module of nodes calls it at its end."""
+    declared), compiled together in one piece of code. Each module of nodes calls it at its end.
+
+    They are compiled when the first node of the module is made: a command that reads its programs
+    back from the cache (a warm `call`) makes none, and compiling them was most of what importing
+    the AST cost it."""
     classes = [c for c in list(namespace.values())
                if isinstance(c, type) and issubclass(c, Node) and c.__module__ == namespace["__name__"]]
+    for cls in classes:
+        for f in fields(cls):
+            if f.default is MISSING and f.default_factory is not MISSING:
+                raise TypeError(f"{cls.__name__}.{f.name}: a node field takes a default value, not a factory")
+    made: list = []
+
+    def compiled(cls: type):
+        if not made:  # the first node of the module: every class's __init__ at once
+            made.append(_compile_inits(classes))
+        return cls.__dict__["__init__"]
+
+    for cls in classes:
+        type.__setattr__(cls, "__init__", _first_init(cls, compiled))
+
+
+def _first_init(cls: type, compiled):
+    """`cls`'s __init__ until the module's are compiled: compiles them, then makes the node."""
+    def __init__(self, *args, **kwargs):
+        compiled(cls)(self, *args, **kwargs)
+
+    __init__.__qualname__ = f"{cls.__qualname__}.__init__"
+    return __init__
+
+
+def _compile_inits(classes: list[type]) -> None:
+    """The __init__s of `classes` (node classes of one module), compiled together and set on them."""
     env: dict = {"_set": object.__setattr__}
     code = []
     for cls in classes:
@@ -83,8 +113,6 @@ def give_inits(namespace: dict) -> None:
             if f.default is not MISSING:
                 env[f"_{cls.__name__}_{f.name}"] = f.default
                 param += f"=_{cls.__name__}_{f.name}"
-            elif f.default_factory is not MISSING:
-                raise TypeError(f"{cls.__name__}.{f.name}: a node field takes a default value, not a factory")
             (keywords if f.kw_only else params).append(param)
             body.append(f"    _set(self, {f.name!r}, {f.name})")
         signature = ", ".join(["self", *params, *(["*", *keywords] if keywords else [])])
