@@ -128,7 +128,7 @@ class StepWatch:
     aspects of the battle's state the step read (module docstring)."""
 
     __slots__ = ("_ctx", "reads", "battle", "board", "host", "_battle", "_sides", "deferring", "_units",
-                 "unit_has_any_tag", "_counters")
+                 "unit_has_any_tag", "_counters", "_outside")
 
     def __init__(self, ctx, battle, deferring: bool = False, each=None, counters: bool = False, outside=None):
         put = _put  # (this class's own `__setattr__` notes a read: its slots are set past it)
@@ -146,6 +146,7 @@ class StepWatch:
         put(self, "battle", BattleView(battle, reads, deferring, each))
         # `outside`, when given (a `BoardReads`: the chain's transitions are shared with other
         # chains, runtime/odds/shared.py), notes what the step read of the board outside the battle
+        put(self, "_outside", outside)
         put(self, "board", _BoardView(ctx.board, reads) if outside is None else
             _RecordedBoardView(ctx.board, reads, outside))
         put(self, "host", _HostView(ctx.host, reads))
@@ -347,11 +348,7 @@ class RecordingWatch(StepWatch):
     in `outside` (a `BoardReads`): the chain's transitions are shared with other chains of the
     battle whose boards answer those reads the same (runtime/odds/shared.py)."""
 
-    __slots__ = ("_outside",)
-
-    def __init__(self, ctx, battle, deferring: bool = False, each=None, counters: bool = False, outside=None):
-        StepWatch.__init__(self, ctx, battle, deferring, each, counters, outside)
-        _put(self, "_outside", outside)
+    __slots__ = ()
 
     def counter(self, name: str, key: tuple, reader=None):
         """`StepWatch.counter`, noting the board's entries of the counter as read."""
