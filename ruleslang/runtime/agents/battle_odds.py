@@ -36,10 +36,12 @@ from __future__ import annotations
 import copy
 import gc
 import time
+from weakref import WeakKeyDictionary
 
 from ruleslang.base.errors import EvalError
 from ruleslang.runtime.kit.battle_rules import BattleRules
 from ruleslang.runtime.odds.chain import ATTACKER_WINS, BattleSpec, Chain
+from ruleslang.runtime.odds.shared import SharedRounds
 
 QUERY_STATES = 36        # the largest battle (estimated states) a query runs in the chain: 5 v 5 single hits
 DECISION_STATES = 100    # the chain states one decision's queries may run in all
@@ -47,6 +49,11 @@ DECISION_STATES = 100    # the chain states one decision's queries may run in al
 CHAIN, CACHED, OVER_BUDGET, DECISION_BUDGET, NOT_FOLLOWED, KEPT = (
     "chain", "cached", "over budget", "decision budget", "not followed", "kept chain")
 REASONS = (CHAIN, CACHED, OVER_BUDGET, DECISION_BUDGET, NOT_FOLLOWED, KEPT)
+
+# game -> (its composition, the round transitions its chains share: runtime/odds/shared.py), for
+# every agent of the game (each asks of its own battles, but the defender's agent may ask of the
+# same ones); kept no longer than the game, and made again for another composition
+_STORES: WeakKeyDictionary = WeakKeyDictionary()
 
 
 class BattleOdds:
@@ -164,13 +171,21 @@ class BattleOdds:
         battle (E546, E547). The chain is dropped on return, but with `keep` (a battle in
         progress), when it is kept for the battle's later rounds (`KeptBattle`)."""
         try:
-            chain = Chain(game, spec, exact=False, board=game.state)
+            chain = Chain(game, spec, exact=False, board=game.state, store=self._store(game))
             result = chain.solve()
         except EvalError:
             return None
         self._kept = KeptBattle(game, spec, chain) if keep else self._kept
         return result.states, (float(result.outcome(ATTACKER_WINS)), float(result.taken),
                                float(result.expected_loss("attacker")), float(result.expected_loss("defender")))
+
+    @staticmethod
+    def _store(game) -> SharedRounds:
+        """The round transitions shared by the chains of `game` (`_STORES`)."""
+        kept = _STORES.get(game)
+        if kept is None or kept[0] is not game.compiled:
+            kept = _STORES[game] = (game.compiled, SharedRounds())
+        return kept[1]
 
     def _skip(self, reason: str) -> None:
         self.counts[reason] += 1

@@ -38,6 +38,7 @@ from ruleslang.runtime.odds.progress import BattleProgress, check_progress
 from ruleslang.runtime.odds.results import (ATTACKER_WINS, BOTH_DESTROYED, DEFENDER_HOLDS, OUTCOMES, RETREAT,
                                             ROUND_LIMIT, STALEMATE, BattleSpec, CasualtyPolicy, Result, survivors)
 from ruleslang.runtime.odds.rounds import LateRound, came_back, never_left
+from ruleslang.runtime.odds.shared import BoardReads, SharedRounds, ask_board
 from ruleslang.runtime.odds.states import RETREATED, BattleHost, BattleStates
 from ruleslang.runtime.odds.steps import BattleSteps, Kept
 from ruleslang.runtime.odds.watch import StepWatch
@@ -89,7 +90,7 @@ class Chain(BattleStates, BattleDecisions, BattleSteps, BattleFactors, BattlePro
 
     def __init__(self, source_game, spec: BattleSpec, *, exact: bool = True,
                  policies: dict[str, CasualtyPolicy] | None = None, round_limit: int | None = None,
-                 retreat_below=None, share: bool = True, board=None):
+                 retreat_below=None, share: bool = True, board=None, store: SharedRounds | None = None):
         self.spec = spec
         self.share = share
         self.step_runs = 0
@@ -151,7 +152,32 @@ class Chain(BattleStates, BattleDecisions, BattleSteps, BattleFactors, BattlePro
         self._applying: tuple = ()             # the deferred hits being made, and how many are made
         self._made = 0
         self._init_factors()
+        # the round transitions shared with the other chains of this battle (`store`,
+        # runtime/odds/shared.py): their generation, and what this chain's steps read of the board
+        # outside the battle (none: not shared)
+        self._store, self._gen, self._outside = None, None, None
         self._setup()
+        if store is not None and share and retreat_below is None and not self.policies:
+            ctx = self.ctx
+            self._gen = store.generation(self._site(), lambda key: ask_board(ctx, key))
+            self._store, self._outside = store, BoardReads(self._gen.answers, self._base_counters)
+
+    def _site(self) -> tuple:
+        """What this chain's round transitions depend on besides a state and the board outside the
+        battle (runtime/odds/shared.py): the battle (its space, sides, where an assault comes from
+        and the ships that support it), the order of the unit types in the states' records, exact or
+        float, the round limit. Not the ids the states' units are given (`_materialize`: from the
+        board's next id, after the battle's units were added): only their order tells them apart,
+        the attacker's first, each side's in its records' order, whatever the first id."""
+        spec, host = self.spec, self.host
+        support = tuple((u.id, u.type, u.owner, u.hits) for u in map(host.unit_or_none, self.battle.support)
+                        if u is not None)
+        # what the kit reads of the battle's units past the steps' watch (the casualty order's
+        # costs, the hits a unit takes), which may follow the board's counters (a technology)
+        units = tuple(sorted({(u.type, u.owner, host.unit_cost(u), host.hit_points(u))
+                              for u in self.host.state.units[len(self._base):]}))
+        return (spec.space, self.attacker, self.defender, spec.amphibious_from, spec.round > 1, support,
+                tuple(sorted(self._type_order.items())), units, self.exact, self.round_limit)
 
     def _end(self, sid: tuple) -> tuple | None:
         """(outcome, taken) when the battle in the state named `sid` (`sid`) is over, else None."""

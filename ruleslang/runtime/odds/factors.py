@@ -126,6 +126,15 @@ class BattleFactors:
         found = self._round_cache.get(cache_key)
         if found is not None:
             return found
+        gen = self._gen
+        if gen is not None:  # shared with other chains of the battle (runtime/odds/shared.py): by records
+            rows = self._side_rows
+            shared_key = (rows[sid[0]], rows[sid[1]], sid[2], cache_key[1])
+            kept = gen.rounds.get(shared_key)
+            if kept is not None:
+                side = self._side
+                out = self._round_cache[cache_key] = {(side(x), side(y), c): p for x, y, c, p in kept}
+                return out
         a, d, counters = sid
         fa, fd = {a: self.one}, {d: self.one}
         rest = self.sequence
@@ -154,6 +163,9 @@ class BattleFactors:
                 for y, q in ed.items():
                     out[(x, y, counters)] = p * q
         self._round_cache[cache_key] = out
+        if gen is not None and not self._outside.poisoned:
+            rows = self._side_rows
+            self._store.keep(gen, shared_key, tuple([(rows[x], rows[y], c, p) for (x, y, c), p in out.items()]))
         return out
 
     def _joint_round(self, steps, fa: dict, fd: dict, counters: tuple, round_class) -> dict:

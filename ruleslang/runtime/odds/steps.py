@@ -16,7 +16,8 @@ from fractions import Fraction
 from operator import is_
 
 from ruleslang.lang.eval.branching_values import DeferredHit, cannot_follow, content
-from ruleslang.runtime.odds.watch import COUNTERS, EVERYTHING, ROUND, NotDeferred, StepWatch, changed_by, split_of
+from ruleslang.runtime.odds.watch import (COUNTERS, EVERYTHING, ROUND, NotDeferred, RecordingWatch, StepWatch, changed_by,
+                                          split_of)
 
 WHOLE = "whole state"  # in a transition's changes: the successor's records are given whole
 _EVERY = 1 << 62  # a count of hits above what any battle's units can take (`_every_count`)
@@ -140,6 +141,22 @@ class BattleSteps:
         checked since in that mode, so left off there."""
         return self.retreat_below is None and not self._notes_retreats
 
+    def _watching(self, deferring: bool = False, each=None) -> StepWatch:
+        """The watch a step runs through (watch.py); one that also notes what the step reads of the
+        board outside the battle when the chain shares its transitions with other chains
+        (`_outside`, runtime/odds/shared.py)."""
+        outside = self._outside
+        if outside is None:
+            return StepWatch(self.ctx, self.battle, deferring, each, self._shares_counters())
+        return RecordingWatch(self.ctx, self.battle, deferring, each, self._shares_counters(), outside)
+
+    def _watched(self, watch: StepWatch) -> None:
+        """After a run through `watch`: a run that read everything (the board's units, a counter keyed
+        by a unit, ...) may have read the board outside the battle in a way `_outside` does not
+        note, so the chain adds no transition to those shared from then on."""
+        if self._outside is not None and EVERYTHING in watch.reads:
+            self._outside.poisoned = True
+
     def _in_world(self, call, *args) -> None:
         """`call(*args)` with this chain as the world of the shared `Branching` (chain.py,
         `_branching`); the world before is put back after (a chain may run inside another's step:
@@ -180,8 +197,9 @@ class BattleSteps:
             if reads is not None:
                 reads.update(found[0])
             return _apply(key, split, found[1])
-        watch = StepWatch(self.ctx, self.battle, counters=self._shares_counters())
+        watch = self._watching()
         out = self._run(key, round_class, name, watch)
+        self._watched(watch)
         aspects = kept.keep_changes(self._project, key, split, rclass, out, frozenset(watch.reads))
         if reads is not None:
             reads.update(aspects)
@@ -277,8 +295,9 @@ class BattleSteps:
             kept = self._plans[name] = Kept()
         found = kept.find(self._project, key, split, rclass)
         if found is None:
-            watch = StepWatch(self.ctx, self.battle, deferring=True, counters=self._shares_counters())
+            watch = self._watching(deferring=True)
             plan = self._plan(key, round_class, name, watch)
+            self._watched(watch)
             # its hits deferred, the run changed nothing: the board still holds `key` for its hits
             self._held = (key, round_class)
             found = (frozenset(watch.reads), plan)
@@ -438,7 +457,7 @@ class BattleSteps:
                     rows[uid] = new
                     insort(ordered, new)
             written.append((side, tuple(ordered)))
-        watch = StepWatch(self.ctx, battle, each=each, counters=self._shares_counters())
+        watch = self._watching(each=each)
         every = DeferredHit(hit.stmt, most, hit.now, hit.env, hit.units, hit.chooser, hit.reads, hit.epoch)
         config = self.rules.config
         self._watch, saved, config.ctx = watch, config.ctx, watch
@@ -455,6 +474,7 @@ class BattleSteps:
             self.branching.use(world)
             self._watch, config.ctx = None, saved
             self._applying, self._made = (), 0
+        self._watched(watch)
         if written and (len({side for side, _rows in written}) > 1
                         or self._written_keys(key, split_of(key[0]), written[-1:])[0] != self._key()):
             return None
@@ -609,7 +629,7 @@ class BattleSteps:
                 reads.update(found[0])
             return _apply(key, split, found[1])
         self._materialize(key, round_class)
-        watch = StepWatch(self.ctx, self.battle, counters=self._shares_counters())
+        watch = self._watching()
         config = self.rules.config
         self._watch, saved, config.ctx = watch, config.ctx, watch
         self._applying = hits
@@ -624,6 +644,7 @@ class BattleSteps:
             self.branching.use(before)
             self._watch, config.ctx = None, saved
             self._applying, self._made = (), 0
+        self._watched(watch)
         out = {self._key(): self.one}
         aspects = kept.keep_changes(self._project, key, split, rclass, out, frozenset(watch.reads))
         made = sum(self.battle.hits_taken.values()) - taken

@@ -34,6 +34,7 @@ from operator import attrgetter, itemgetter
 from typing import Any
 
 from ruleslang.lang.values import EnumValue, UnitValue
+from ruleslang.runtime.odds.shared import MISSING
 
 _put = object.__setattr__  # a watch's slots set past its own `__setattr__`, which notes a read
 
@@ -127,9 +128,9 @@ class StepWatch:
     aspects of the battle's state the step read (module docstring)."""
 
     __slots__ = ("_ctx", "reads", "battle", "board", "host", "_battle", "_sides", "deferring", "_units",
-                 "unit_has_any_tag", "_counters")
+                 "unit_has_any_tag", "_counters", "_outside")
 
-    def __init__(self, ctx, battle, deferring: bool = False, each=None, counters: bool = False):
+    def __init__(self, ctx, battle, deferring: bool = False, each=None, counters: bool = False, outside=None):
         put = _put  # (this class's own `__setattr__` notes a read: its slots are set past it)
         put(self, "_ctx", ctx)
         put(self, "_counters", counters)  # a counter keyed by no unit may be `COUNTERS`
@@ -143,7 +144,11 @@ class StepWatch:
         put(self, "_battle", battle)
         put(self, "_sides", None)
         put(self, "battle", BattleView(battle, reads, deferring, each))
-        put(self, "board", _BoardView(ctx.board, reads))
+        # `outside`, when given (a `BoardReads`: the chain's transitions are shared with other
+        # chains, runtime/odds/shared.py), notes what the step read of the board outside the battle
+        put(self, "_outside", outside)
+        put(self, "board", _BoardView(ctx.board, reads) if outside is None else
+            _RecordedBoardView(ctx.board, reads, outside))
         put(self, "host", _HostView(ctx.host, reads))
 
     def __getattr__(self, name):
@@ -335,6 +340,135 @@ class _HostView(_View):
         if name not in _HOST_SAME:
             self._reads.add(EVERYTHING)
         setattr(self._inner, name, value)
+
+
+class RecordingWatch(StepWatch):
+    """A `StepWatch` that also notes what the step read of the board outside the battle and of the
+    context that may differ from one chain's board to another's (the game's facts and options),
+    in `outside` (a `BoardReads`): the chain's transitions are shared with other chains of the
+    battle whose boards answer those reads the same (runtime/odds/shared.py)."""
+
+    __slots__ = ()
+
+    def counter(self, name: str, key: tuple, reader=None):
+        """`StepWatch.counter`, noting the board's entries of the counter as read."""
+        self._outside.note_counter(name)
+        return StepWatch.counter(self, name, key, reader)
+
+    def unit_attribute(self, type_name: str, attr: str):
+        # evaluated through this watch (a computed attribute's reads are noted), not the context's
+        return self._ctx.compiled.unit_attribute(self, type_name, attr)
+
+    def space_attribute(self, space: str, attr: str):
+        return self._ctx.compiled.space_attribute(self, space, attr)
+
+    @property
+    def facts(self):
+        value = self._ctx.facts
+        self._outside.note(("context", "facts"), value)
+        return value
+
+    @property
+    def options(self):
+        value = self._ctx.options
+        self._outside.note(("context", "options"), value)
+        return value
+
+
+class _RecordedBoardView(_View):
+    """The board as a watched step sees it when its reads outside the battle are noted
+    (`RecordingWatch`): a query the board answers the same in every state of the chain
+    (`_BOARD_SAME`) is noted with its arguments and answer; its state's maps of who holds each
+    space by the spaces asked (`_RecordedMap`); anything else is a read of everything."""
+
+    __slots__ = ("_outside",)
+
+    def __init__(self, inner, reads: set, outside):
+        _put(self, "_inner", inner)
+        _put(self, "_reads", reads)
+        _put(self, "_outside", outside)
+
+    def __getattr__(self, name):
+        value = getattr(self._inner, name)
+        if name not in _BOARD_SAME:
+            self._reads.add(EVERYTHING)
+        elif callable(value):
+            return self._outside.call("query", name, value)
+        else:
+            self._outside.note(("value", name), value)
+        return value
+
+    @property
+    def state(self):
+        return _RecordedStateView(self._inner.state, self._reads, self._outside)
+
+
+class _RecordedStateView(_View):
+    """The board's state as `_RecordedBoardView` hands it out: who holds each space (now and at the
+    turn's start) read space by space (`_RecordedMap`), the map as it is; anything else is a read
+    of everything."""
+
+    __slots__ = ("_outside",)
+    _same = frozenset({"map"})
+
+    def __init__(self, inner, reads: set, outside):
+        _put(self, "_inner", inner)
+        _put(self, "_reads", reads)
+        _put(self, "_outside", outside)
+
+    @property
+    def control(self):
+        return _RecordedMap(self._inner.control, "control", self._outside)
+
+    @property
+    def control_at_turn_start(self):
+        return _RecordedMap(self._inner.control_at_turn_start, "control_at_turn_start", self._outside)
+
+
+class _RecordedMap:
+    """A map of the board's state (space -> who holds it) whose reads are noted space by space, or
+    whole when it is gone through (`BoardReads`)."""
+
+    __slots__ = ("_inner", "_name", "_outside")
+
+    def __init__(self, inner: dict, name: str, outside):
+        self._inner, self._name, self._outside = inner, name, outside
+
+    def get(self, space, default=None):
+        value = self._inner.get(space, MISSING)
+        self._outside.note(("map", self._name, space), value)
+        return default if value is MISSING else value
+
+    def __getitem__(self, space):
+        value = self._inner.get(space, MISSING)
+        self._outside.note(("map", self._name, space), value)
+        if value is MISSING:
+            raise KeyError(space)
+        return value
+
+    def __contains__(self, space) -> bool:
+        value = self._inner.get(space, MISSING)
+        self._outside.note(("map", self._name, space), value)
+        return value is not MISSING
+
+    def _whole(self) -> dict:
+        self._outside.note(("whole map", self._name), self._inner)
+        return self._inner
+
+    def __iter__(self):
+        return iter(self._whole())
+
+    def __len__(self) -> int:
+        return len(self._whole())
+
+    def items(self):
+        return self._whole().items()
+
+    def keys(self):
+        return self._whole().keys()
+
+    def values(self):
+        return self._whole().values()
 
 
 def _pass_through(cls, inner: str, names: frozenset) -> None:

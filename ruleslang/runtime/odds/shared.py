@@ -1,0 +1,160 @@
+"""Round transitions shared between the chains of one battle site, checked against what they read.
+
+An agent asks battle after battle at one space while its plans change the board (the attack
+with one unit more, the same attack after a what-if that took another space): each question is
+a new chain (chain.py), which would work out again the rounds an earlier chain of the same
+battle worked out (a state of three attackers left is in the chains of three, four and five).
+A `SharedRounds` keeps the chains' round transitions (a state's sides and the counters the battle
+wrote -> the states after the round, with their chances) for as long as its holder keeps it (the
+agents' battle odds: one game), grouped by *site*: everything a transition depends on besides
+the state and the board outside the battle (`Chain._site`: the space, the sides, where an
+assault comes from, the units' type order that a state's records hold, the casualty policies,
+exact or float, ...).
+
+The board outside the battle is the same in every state of one chain (watch.py takes it as
+such: `_BOARD_SAME`), but not from one chain to the next. So a site keeps *generations*: the
+transitions worked out by chains that agreed on everything they read of the board outside the
+battle, with those reads (`BoardReads`: each board query's name and arguments with its answer,
+who held a space, the context's facts and options, the board's entries of each counter read). A chain joins
+the first generation whose reads all answer the same on its own board (a dependency-checked memo,
+as an incremental build checks a target's inputs), takes its transitions and adds its own, with
+the reads it made; none answering the same, it starts a new one. A chain whose steps read
+anything the watch does not know (`EVERYTHING`: the board's units, a counter keyed by a unit
+...) adds nothing from then on (`poisoned`). Bounded: a site keeps its last few generations,
+the store a number of transitions in all (then it starts afresh; a chain that misses works its
+transitions out again, to the same answers)."""
+
+from __future__ import annotations
+
+import copy
+
+GENERATIONS = 4          # the generations a site keeps (the oldest dropped first)
+TRANSITIONS = 200_000    # the round transitions a store keeps in all before it starts afresh
+
+MISSING = object()  # no entry (a space no one holds)
+
+
+def frozen(value):
+    """`value` as it was read, kept so that a later change of the board's own object does not
+    change it (a list or dict the board hands out is copied)."""
+    if isinstance(value, (list, dict, set)):
+        return copy.deepcopy(value)
+    return value
+
+
+class BoardReads:
+    """What the steps of the chains of one generation read of the board outside the battle: (kind,
+    name, arguments) -> the answer (`note`); `poisoned`: a step of the chain read something not
+    known to be the same in every state that is not recorded here, so it adds no transition."""
+
+    __slots__ = ("answers", "poisoned", "counters")
+
+    def __init__(self, answers: dict, counters: dict):
+        self.answers = answers
+        self.poisoned = False
+        self.counters = counters  # the board's counters before the battle (the chain's `_base_counters`)
+
+    def note_counter(self, name: str) -> None:
+        """A read of counter `name` (a step reads its value as the battle wrote it, else the
+        board's): noted as the board's entries of that counter (`ask_board` on a board holding no
+        battle state yet)."""
+        key = ("counter", name)
+        if key not in self.answers:
+            self.answers[key] = frozen(self.counters.get(name, {}))
+
+    def note(self, key: tuple, value) -> None:
+        """A read (`key`: kind, name, arguments) and its answer on this chain's board."""
+        if key not in self.answers:
+            self.answers[key] = frozen(value)
+
+    def call(self, kind: str, name: str, fn):
+        """`fn`, a board query, answering as it does and noting each call's arguments and answer."""
+        answers = self.answers
+
+        def recorded(*args, **kwargs):
+            value = fn(*args, **kwargs)
+            key = (kind, name, args, tuple(sorted(kwargs.items())))
+            try:
+                if key not in answers:
+                    answers[key] = frozen(value)
+            except TypeError:  # an argument that cannot be a key: not recorded, so nothing is shared
+                self.poisoned = True
+            return value
+        return recorded
+
+
+class Generation:
+    """The transitions of the chains that agreed on what they read of the board outside the battle."""
+
+    __slots__ = ("answers", "rounds")
+
+    def __init__(self):
+        self.answers: dict = {}    # (kind, name, arguments) -> answer (`BoardReads`)
+        self.rounds: dict = {}     # (attacker's records, defender's, counters written, round class) -> [after]
+
+    def holds(self, ask) -> bool:
+        """Whether a board whose reads `ask(key)` answers gives every answer this generation's chains read."""
+        for key, value in self.answers.items():
+            if ask(key) != value:
+                return False
+        return True
+
+
+class SharedRounds:
+    """The round transitions of one game's chains, by site (module docstring)."""
+
+    def __init__(self, transitions: int = TRANSITIONS, generations: int = GENERATIONS):
+        self.limit = transitions
+        self.generations = generations
+        self.sites: dict[tuple, list[Generation]] = {}
+        self.kept = 0       # transitions kept in all
+        self.joined = 0     # chains that joined a generation with transitions
+        self.started = 0    # chains that started a generation
+
+    def generation(self, site: tuple, ask) -> Generation:
+        """The generation of `site` whose reads answer the same on a chain's board (`Generation.holds`),
+        or a new one."""
+        kept = self.sites.get(site)
+        if kept is None:
+            kept = self.sites[site] = []
+        for gen in kept:
+            if gen.holds(ask):
+                self.joined += 1
+                return gen
+        if self.kept >= self.limit:  # full: start afresh
+            self.sites = {site: []}
+            kept = self.sites[site]
+            self.kept = 0
+        gen = Generation()
+        kept.append(gen)
+        if len(kept) > self.generations:
+            self.kept -= len(kept.pop(0).rounds)
+        self.started += 1
+        return gen
+
+    def keep(self, gen: Generation, key: tuple, after: tuple) -> None:
+        """Keep a round transition in `gen`."""
+        if key not in gen.rounds:
+            gen.rounds[key] = after
+            self.kept += 1
+
+
+def ask_board(ctx, key: tuple):
+    """The answer a chain's evaluation context `ctx` (its board: a `BoardQueries`) gives now to a
+    read noted as `key` (`BoardReads`)."""
+    kind, name = key[0], key[1]
+    board = ctx.board
+    if kind == "context":  # a value of the context itself (the game's facts, ...)
+        return getattr(ctx, name)
+    if kind == "counter":  # the board's entries of a counter (asked before the chain puts a state on it)
+        return board.state.counters.get(name, {})
+    if kind == "query":
+        _k, _n, args, kwargs = key
+        return getattr(board, name)(*args, **dict(kwargs))
+    if kind == "value":
+        return getattr(board, name)
+    if kind == "map":  # a space's entry of a map of the board's state (who holds it)
+        return getattr(board.state, name).get(key[2], MISSING)
+    if kind == "whole map":
+        return dict(getattr(board.state, name))
+    return MISSING

@@ -1,0 +1,103 @@
+"""Round transitions shared between the chains of one battle (runtime/odds/shared.py, issue 15,
+session 13): a sequence of chains asked as an agent asks them (one unit more each time, the
+board changed between them in what a step reads: who holds a space, a counter) answers with
+the same floats, to the last digit, whether the chains share a store or each works its rounds
+out alone; sharing runs fewer steps, and a chain on a board that answers a read differently
+takes nothing from a generation made on the other board."""
+
+from __future__ import annotations
+
+from conftest import write_rulesets
+from ruleslang.runtime import saves
+from ruleslang.runtime.odds.chain import BattleSpec, Chain
+from ruleslang.runtime.odds.shared import SharedRounds
+from ruleslang.workspace.compositions import Workspace
+
+SPACE = "Karelia S.S.R."
+# the defence fires again, at 1, while the Russians hold Archangel or have drilled: a step that reads
+# who holds another space and a counter, both outside the battle
+HOME_GUARD = """
+    ruleset house/home-guard@1
+    uses aar/base@1
+    counter drilled(p: player) -> bool = false
+    hook home_guard after defender_fire:
+        if controller("Archangel") == defender() or drilled(defender()):
+            hit count(u for u in battle_units("defender") where d6 <= 1) of battle_units("attacker") by attacker()
+"""
+
+
+def _game(tmp_path):
+    write_rulesets(tmp_path, {"house/home-guard@1": HOME_GUARD})
+    setup = saves.GameSetup(refs=["house/home-guard@1"], scenario=None, seed=1, rounds=1, players={},
+                            default_agent="heuristic", settings=[], orders=None)
+    return saves.build_game(Workspace([str(tmp_path)]), setup)
+
+
+def _boards(game):
+    """The boards the chains are asked on, in turn: as set up; Archangel taken (the extra fire
+    stops); Archangel back (as the first again); Archangel taken but the Russians drilled (it fires)."""
+    state = game.state
+    held = state.control.get("Archangel")
+    yield "as set up"
+    state.control["Archangel"] = "Germans"
+    state.version += 1
+    yield "Archangel taken"
+    state.control["Archangel"] = held
+    state.version += 1
+    yield "Archangel back"
+    state.control["Archangel"] = "Germans"
+    state.set_counter("drilled", ("Russians",), True)
+    state.version += 1
+    yield "drilled"
+
+
+def _sequence(tmp_path, store):
+    """(the answers of every chain as float reprs, the steps they ran) over the boards and the
+    attacks of one to three infantry with an armour."""
+    game = _game(tmp_path)
+    answers, runs = [], 0
+    for board in _boards(game):
+        for n in (1, 2, 3):
+            spec = BattleSpec(SPACE, "Germans", {"infantry": n, "armour": 1})
+            chain = Chain(game, spec, exact=False, board=game.state, store=store)
+            result = chain.solve()
+            runs += chain.step_runs
+            answers.append((board, n, result.states, [repr(p) for p in result.ends.values()],
+                            repr(result.taken), repr(result.rounds)))
+    return answers, runs
+
+
+def test_shared_rounds_give_the_same_floats_with_fewer_steps(tmp_path):
+    alone, runs_alone = _sequence(tmp_path / "alone", None)
+    store = SharedRounds()
+    shared, runs_shared = _sequence(tmp_path / "shared", store)
+    assert shared == alone
+    assert runs_shared < runs_alone
+    # the board changes move the answers (the rule's reads are live), so a generation made on one
+    # board and taken on another would have shown
+    by_board = {}
+    for board, n, _states, ends, _taken, _rounds in alone:
+        by_board.setdefault(n, {})[board] = ends
+    for n, ends in by_board.items():
+        assert ends["as set up"] == ends["Archangel back"] != ends["Archangel taken"] != ends["drilled"], n
+    assert store.kept > 0 and store.joined > 0
+    # the site of one to three infantry and an armour: a generation for each answer of the reads
+    # (Archangel held, taken, taken but drilled); the board as set up again joined the first
+    [site] = [gens for key, gens in store.sites.items() if key[0] == SPACE and len(gens) > 1]
+    assert len(site) == 3
+    reads = [set(key[:2] for key in gen.answers) for gen in site]
+    assert all(("map", "control") in r or ("query", "controller") in r for r in reads), reads
+
+
+def test_a_read_that_answers_otherwise_takes_nothing(tmp_path):
+    game = _game(tmp_path)
+    store = SharedRounds()
+    spec = {"infantry": 2, "armour": 1}
+    Chain(game, BattleSpec(SPACE, "Germans", dict(spec)), exact=False, board=game.state, store=store).solve()
+    game.state.control["Archangel"] = "Germans"
+    game.state.version += 1
+    chain = Chain(game, BattleSpec(SPACE, "Germans", dict(spec)), exact=False, board=game.state, store=store)
+    alone = Chain(game, BattleSpec(SPACE, "Germans", dict(spec)), exact=False, board=game.state)
+    assert chain.solve().ends == alone.solve().ends
+    assert chain.step_runs == alone.step_runs  # nothing taken: every round worked out again
+    assert store.joined == 0 and store.started == 2
