@@ -46,6 +46,7 @@ seed and decision give the same answer whatever the machine or PYTHONHASHSEED.
 
 from __future__ import annotations
 
+import collections
 import copy
 import dataclasses
 import gc
@@ -345,7 +346,10 @@ def fork(game, start: PhaseStart, agents: dict, configs: dict | None = None):
         for i, values in enumerate(units):
             unit = units[i] = cls.__new__(cls)
             vars(unit).update(zip(names, values))
-    state.events, state._unit_index, state._indexed = [], None, None
+    # the copy's events go nowhere (a log that keeps none): no one reads them (the game's own
+    # summaries, saves and reports read the game's), and kept they were a tenth of the objects
+    # a dead copy left to the collector (`Lookahead.values`)
+    state.events, state._unit_index, state._indexed = collections.deque(maxlen=0), None, None
     clone.state, clone.board = state, BoardQueries(state)
     clone.host = Host(game.seed, budget=game.host.budget)
     clone.host.rng.setstate(start.rng)
