@@ -4,6 +4,8 @@ the game's dice and log are its own; and bid units go where they add most."""
 
 from __future__ import annotations
 
+import random
+
 import yaml
 
 from game_fixtures import make_game
@@ -500,3 +502,66 @@ def test_copies_given_the_games_cached_settings_value_answers_as_copies_that_wor
     again, asked_again = played(False)
     assert seen == again and len(seen) >= 3
     assert 0 < asked < asked_again
+
+
+def test_an_answer_whose_first_rollout_throws_no_die_after_it_values_as_all_its_rollouts(tmp_path, monkeypatch):
+    # session 13: an answer whose first rollout throws no die after it (the decisions after the
+    # turn's last battle) has its other rollouts not played: they would play as the first did
+    # (`_Rollout.drew_no_die`). Every look-ahead's values must be the very floats of every
+    # rollout played, with fewer rollouts played
+    from ruleslang.runtime.agents import lookahead
+
+    values, rollout = lookahead.Lookahead.values, lookahead.Lookahead._rollout
+
+    def played(make, shortcut: bool) -> tuple[list, int, int]:
+        seen, rollouts = [], [0]
+
+        def noted(self, game, d, answers):
+            out = values(self, game, d, answers)
+            seen.append((d.id, d.player, out))
+            return out
+
+        def counted(self, *args, **kwargs):
+            rollouts[0] += 1
+            return rollout(self, *args, **kwargs)
+        monkeypatch.setattr(lookahead.Lookahead, "values", noted)
+        monkeypatch.setattr(lookahead.Lookahead, "_rollout", counted)
+        if not shortcut:
+            monkeypatch.setattr(lookahead._Rollout, "drew_no_die", lambda self, game: False)
+        game = make()
+        game.run(1)
+        alike = sum(a.lookahead.counts.get(lookahead.DICELESS, 0) for a in game.agents.values())
+        monkeypatch.undo()
+        return seen, rollouts[0], alike
+
+    def gift():
+        return gift_game(tmp_path)
+    seen, rollouts, alike = played(gift, True)
+    every, all_rollouts, none = played(gift, False)
+    assert seen == every and len(seen) >= 5
+    # the gift's answers throw no die after them (only moves, placement and income follow)
+    assert alike >= 5 and none == 0
+    assert rollouts == all_rollouts - alike * (lookahead.ROLLOUTS - 1)
+
+    # a decision in the battles (house rules' emergency infantry): its rollouts throw dice and
+    # come to different values, so each is played
+    def house_rules():
+        return make_game(["aar/house-rules@1"], seed=1, default_agent="heuristic")
+    seen, rollouts, alike = played(house_rules, True)
+    every, all_rollouts, _ = played(house_rules, False)
+    assert seen == every and len(seen) >= 1 and rollouts == all_rollouts
+
+
+def test_a_rollout_that_throws_a_die_after_the_answer_is_not_taken_for_its_others(tmp_path):
+    # the check itself: a copy whose own generator gave a die, or was replaced, is not diceless
+    from ruleslang.runtime.agents import lookahead
+
+    game = gift_game(tmp_path)
+    agent = lookahead._Rollout([], [], None, None, "look-ahead:4:0:0", None, {})
+    assert not agent.drew_no_die(game)  # the answer was never given: no generator of its own
+    game.host.rng = agent.dice = random.Random(agent.stream)
+    assert agent.drew_no_die(game)
+    game.host.rng.getrandbits(3)
+    assert not agent.drew_no_die(game)
+    game.host.rng = random.Random(agent.stream)
+    assert not agent.drew_no_die(game)  # another generator, even as fresh

@@ -38,7 +38,9 @@ phase's start. To value the answers of a decision asked in that phase:
   (SCORE_WEIGHT an IPC) and a won game (WIN_VALUE), the enemies' counted against it.
 
 Each answer is valued over ROLLOUTS rollouts, the same seeds for every answer (so answers are
-compared on the same dice), at most MAX_CANDIDATES answers (the agent's own answer first, then
+compared on the same dice; an answer whose first rollout threw no die after it has its other
+rollouts taken to come to the same value, which they would: `_Rollout.drew_no_die`), at most
+MAX_CANDIDATES answers (the agent's own answer first, then
 options spread over the rest); the best is taken when it beats the agent's own answer by more
 than MARGIN, else the agent's own answer stands. Everything is deterministic: the same game,
 seed and decision give the same answer whatever the machine or PYTHONHASHSEED.
@@ -46,6 +48,7 @@ seed and decision give the same answer whatever the machine or PYTHONHASHSEED.
 
 from __future__ import annotations
 
+import collections
 import copy
 import dataclasses
 import gc
@@ -74,6 +77,8 @@ SIMS_KEPT = 4096      # battle estimates a look-ahead keeps for its next decisio
 # why a decision was not looked ahead (counted in `Lookahead.counts`)
 LOOKED, CHANGED, NO_START, ONE_ANSWER, DIVERGED, FAILED = (
     "looked ahead", "answer changed", "no phase start", "one answer", "diverged", "rules stopped")
+# an answer whose first rollout threw no die after it: its other rollouts not played (`Lookahead.values`)
+DICELESS = "rollouts alike"
 
 
 class PhaseMark:
@@ -345,7 +350,10 @@ def fork(game, start: PhaseStart, agents: dict, configs: dict | None = None):
         for i, values in enumerate(units):
             unit = units[i] = cls.__new__(cls)
             vars(unit).update(zip(names, values))
-    state.events, state._unit_index, state._indexed = [], None, None
+    # the copy's events go nowhere (a log that keeps none): no one reads them (the game's own
+    # summaries, saves and reports read the game's), and kept they were a tenth of the objects
+    # a dead copy left to the collector (`Lookahead.values`)
+    state.events, state._unit_index, state._indexed = collections.deque(maxlen=0), None, None
     clone.state, clone.board = state, BoardQueries(state)
     clone.host = Host(game.seed, budget=game.host.budget)
     clone.host.rng.setstate(start.rng)
@@ -406,6 +414,17 @@ class _Rollout(Agent):
         self.moves = moves
         self.policies: dict[str, Agent] = {}
         self.count = 0
+        self.dice: random.Random | None = None  # the copy's own generator, from the answer valued on
+
+    def drew_no_die(self, game) -> bool:
+        """Whether the copy `game` (played) threw no die after the answer valued: its generator
+        is still the one given there, in the state its seed gave it. Then nothing after the
+        answer read the rollout's own dice (its stream): the copy played from the same state,
+        answer and quick policies whatever the stream (the battle estimates `sims` are the same
+        whichever rollout asks them first), so every rollout of that answer comes to the same
+        value (`Lookahead.values`)."""
+        dice = self.dice
+        return dice is not None and game.host.rng is dice and dice.getstate() == random.Random(self.stream).getstate()
 
     def decide(self, d: Decision, game):
         i = self.count
@@ -422,7 +441,7 @@ class _Rollout(Agent):
             if (d.kind, d.player, d.id, d.mode, d.count) != (t.kind, t.player, t.id, t.mode, t.count) \
                     or d.options != t.options:
                 raise _Diverged()
-            game.host.rng = random.Random(self.stream)  # from here the copy's own dice
+            game.host.rng = self.dice = random.Random(self.stream)  # from here the copy's own dice
             return self.answer
         if i - n > MAX_AFTER:
             raise _Stop()
@@ -482,10 +501,19 @@ class Lookahead:
             out = []
             for answer in answers:
                 total = 0.0
+                same = None  # every rollout's value, when the first threw no die after the answer
                 for r in range(self.rollouts):
-                    total += self._rollout(game, start, _Rollout(replay, asked, d, answer,
-                                                                 f"look-ahead:{game.seed}:{number}:{r}",
-                                                                 self.policy, sims, self.moves))
+                    if same is not None:
+                        total += same  # (the rollout would play as the first did: added as it would be)
+                        continue
+                    # (the rollout's agent is not kept here: its players hold the copy)
+                    value, diceless = self._rollout(game, start, _Rollout(
+                        replay, asked, d, answer, f"look-ahead:{game.seed}:{number}:{r}", self.policy, sims,
+                        self.moves), note_dice=r == 0 and r + 1 < self.rollouts)
+                    total += value
+                    if diceless:
+                        same = value
+                        self._count(DICELESS)
                     if collecting:
                         gc.collect(0)  # the copy and its players (nothing here holds them now)
                 out.append(total / self.rollouts)
@@ -502,7 +530,9 @@ class Lookahead:
                 gc.enable()
             self.seconds += time.process_time() - began
 
-    def _rollout(self, game, start: PhaseStart, agent: _Rollout) -> float:
+    def _rollout(self, game, start: PhaseStart, agent: _Rollout, note_dice: bool = False) -> tuple[float, bool]:
+        """The value of the state a copy of `game` from `start`, played by `agent`, comes to, and
+        (`note_dice`) whether the copy threw no die after the answer valued (`_Rollout.drew_no_die`)."""
         kept = game.on_phase.configs
         copy_ = fork(game, start, {p: agent for p in game.agents}, kept)
         sequence = game.turn_sequence
@@ -527,7 +557,7 @@ class Lookahead:
             _keep_configs(game, copy_, kept)
         if agent.count <= len(agent.replay):
             raise _Diverged()  # the phase ended before the decision came
-        return valuation(copy_, self.player)
+        return valuation(copy_, self.player), note_dice and agent.drew_no_die(copy_)
 
     def choose(self, game, d: Decision, own) -> Any:
         """The best of the decision's answers by look-ahead; `own` (the agent's answer without
