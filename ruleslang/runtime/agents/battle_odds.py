@@ -58,7 +58,7 @@ REASONS = (CHAIN, CACHED, OVER_BUDGET, DECISION_BUDGET, NOT_FOLLOWED, KEPT)
 # agent may ask of the same ones, and a later game of the same ones again); kept weakly by the
 # composition, so a dropped composition frees its stores
 _STORES: WeakKeyDictionary = WeakKeyDictionary()
-STORES_PER_COMPOSITION = 4
+STORES_PER_COMPOSITION = 2  # (each up to `shared.TRANSITIONS`)
 
 
 class BattleOdds:
