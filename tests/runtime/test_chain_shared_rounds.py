@@ -8,8 +8,10 @@ takes nothing from a generation made on the other board."""
 from __future__ import annotations
 
 from conftest import write_rulesets
+from ruleslang.compare.runner import LoadedOnce
 from ruleslang.runtime import saves
-from ruleslang.runtime.odds.chain import BattleSpec, Chain
+from ruleslang.runtime.agents.battle_odds import BattleOdds
+from ruleslang.runtime.odds.chain import ATTACKER_WINS, BattleSpec, Chain
 from ruleslang.runtime.odds.shared import SharedRounds
 from ruleslang.workspace.compositions import Workspace
 
@@ -101,3 +103,71 @@ def test_a_read_that_answers_otherwise_takes_nothing(tmp_path):
     assert chain.solve().ends == alone.solve().ends
     assert chain.step_runs == alone.step_runs  # nothing taken: every round worked out again
     assert store.joined == 0 and store.started == 2
+
+
+# ---------------------------------------------------------------- across the games of one process
+
+def _games(tmp_path, count: int, settings=()):
+    """`count` games of the home-guard composition from one workspace that loads it once (as
+    benchmarks/play.py and the compare workers do): one compiled program, one map."""
+    write_rulesets(tmp_path, {"house/home-guard@1": HOME_GUARD})
+    workspace = LoadedOnce([str(tmp_path)])
+    setup = saves.GameSetup(refs=["house/home-guard@1"], scenario=None, seed=1, rounds=1, players={},
+                            default_agent="heuristic", settings=list(settings), orders=None)
+    return [saves.build_game(workspace, setup) for _ in range(count)]
+
+
+def _agent_answers(game, odds: BattleOdds) -> list[str]:
+    """The agent's chances of one to three infantry with an armour against the defence of SPACE."""
+    odds.new_decision()
+    return [repr(odds.chance(game, "Germans", _attack(game, n), SPACE)) for n in (1, 2, 3)]
+
+
+def _attack(game, n: int) -> list:
+    """Units of the Germans (made on a copy of the board, never on the game's) to ask with."""
+    board = game.state.copy(events=False)
+    return board.add_units(SPACE, "infantry", "Germans", n) + board.add_units(SPACE, "armour", "Germans", 1)
+
+
+def test_games_of_one_composition_share_the_store_checked_by_their_boards(tmp_path):
+    first, second, third = _games(tmp_path, 3)
+    assert first.compiled is second.compiled is third.compiled
+    store = BattleOdds._store(first)
+    assert BattleOdds._store(second) is store and BattleOdds._store(third) is store
+    # the second game's board answers the step's read otherwise (Archangel taken): it takes
+    # nothing of the first game's transitions, and answers as a game played alone does
+    second.state.control["Archangel"] = "Germans"
+    second.state.version += 1
+    asked_first = _agent_answers(first, BattleOdds())
+    joined, started = store.joined, store.started
+    asked_second = _agent_answers(second, BattleOdds())
+    assert asked_second != asked_first
+    alone = [repr(float(Chain(second, BattleSpec(SPACE, "Germans", {"infantry": n, "armour": 1}), exact=False)
+                        .solve().outcome(ATTACKER_WINS))) for n in (1, 2, 3)]
+    assert asked_second == alone
+    assert store.started > started  # a new generation for the other answer
+    # the third game's board is the first's: its chains join the first game's generation, and
+    # take its rounds (fewer step runs than alone), with the same answers to the last digit
+    joined = store.joined
+    asked_third = _agent_answers(third, BattleOdds())
+    assert asked_third == asked_first
+    assert store.joined > joined
+    for n in (1, 2, 3):
+        spec = {"infantry": n, "armour": 1}
+        shared = Chain(third, BattleSpec(SPACE, "Germans", dict(spec)), exact=False, board=third.state, store=store)
+        alone = Chain(third, BattleSpec(SPACE, "Germans", dict(spec)), exact=False)
+        assert shared.solve().ends == alone.solve().ends
+        assert shared.step_runs < alone.step_runs, n
+
+
+def test_games_given_other_options_keep_their_own_stores(tmp_path):
+    plain, = _games(tmp_path / "plain", 1)
+    other, = _games(tmp_path / "other", 1)
+    assert plain.compiled is not other.compiled  # each workspace loads its own program
+    assert BattleOdds._store(plain) is not BattleOdds._store(other)
+    same, changed = _games(tmp_path / "one", 2)
+    changed.ctx.options["victory"] = next(v for v in changed.compiled.program.scope.enums["victory_condition"]
+                                          .by_name.values() if v is not same.ctx.options["victory"])
+    assert BattleOdds._store(same) is not BattleOdds._store(changed)
+    changed.ctx.options["victory"] = same.ctx.options["victory"]
+    assert BattleOdds._store(same) is BattleOdds._store(changed)

@@ -50,10 +50,15 @@ CHAIN, CACHED, OVER_BUDGET, DECISION_BUDGET, NOT_FOLLOWED, KEPT = (
     "chain", "cached", "over budget", "decision budget", "not followed", "kept chain")
 REASONS = (CHAIN, CACHED, OVER_BUDGET, DECISION_BUDGET, NOT_FOLLOWED, KEPT)
 
-# game -> (its composition, the round transitions its chains share: runtime/odds/shared.py), for
-# every agent of the game (each asks of its own battles, but the defender's agent may ask of the
-# same ones); kept no longer than the game, and made again for another composition
+# composition -> the round transitions its games' chains share (runtime/odds/shared.py), one store
+# per map, options and facts the games were given (a game's scenario sets them; nothing else a
+# transition depends on is the same in every chain of one game but not of another: the rest is in
+# a chain's site or its reads): [(map, options, facts, store)], the latest STORES_PER_COMPOSITION.
+# Every agent of every game of the process asks of it (each of its own battles, but the defender's
+# agent may ask of the same ones, and a later game of the same ones again); kept weakly by the
+# composition, so a dropped composition frees its stores
 _STORES: WeakKeyDictionary = WeakKeyDictionary()
+STORES_PER_COMPOSITION = 2  # (each up to `shared.TRANSITIONS`)
 
 
 class BattleOdds:
@@ -181,11 +186,22 @@ class BattleOdds:
 
     @staticmethod
     def _store(game) -> SharedRounds:
-        """The round transitions shared by the chains of `game` (`_STORES`)."""
-        kept = _STORES.get(game)
-        if kept is None or kept[0] is not game.compiled:
-            kept = _STORES[game] = (game.compiled, SharedRounds())
-        return kept[1]
+        """The round transitions shared by the chains of the games of `game`'s composition played
+        with its map, options and facts (`_STORES`)."""
+        kept = _STORES.get(game.compiled)
+        if kept is None:
+            kept = _STORES[game.compiled] = []
+        board_map, options, facts = game.state.map, game.ctx.options, game.ctx.facts
+        for entry in kept:
+            if entry[0] is board_map and entry[1] == options and entry[2] == facts:
+                return entry[3]
+        store = SharedRounds()
+        # copies of the dicts (their values are a program's values, never changed in place; a deep
+        # copy would make an enumeration's member anew, equal to no other: `EnumValue`)
+        kept.append((board_map, dict(options), dict(facts), store))
+        if len(kept) > STORES_PER_COMPOSITION:
+            kept.pop(0)
+        return store
 
     def _skip(self, reason: str) -> None:
         self.counts[reason] += 1

@@ -6,7 +6,8 @@ a new chain (chain.py), which would work out again the rounds an earlier chain o
 battle worked out (a state of three attackers left is in the chains of three, four and five).
 A `SharedRounds` keeps the chains' round transitions (a state's sides and the counters the battle
 wrote -> the states after the round, with their chances) for as long as its holder keeps it (the
-agents' battle odds: one game), grouped by *site*: everything a transition depends on besides
+agents' battle odds: the games of one process that play one composition with one map, options
+and facts), grouped by *site*: everything a transition depends on besides
 the state and the board outside the battle (`Chain._site`: the space, the sides, where an
 assault comes from, the units' type order that a state's records hold, the casualty policies,
 exact or float, ...).
@@ -29,7 +30,10 @@ from __future__ import annotations
 import copy
 
 GENERATIONS = 4          # the generations a site keeps (the oldest dropped first)
-TRANSITIONS = 200_000    # the round transitions a store keeps in all before it starts afresh
+# the round transitions a store keeps in all before it starts afresh: the store lives across the
+# games of a process (battle_odds.py), which keep about a thousand each in the agents' chains, at
+# about 1.2 KB a transition: some 60 MB at most, the transitions of fifty-odd games
+TRANSITIONS = 50_000
 
 MISSING = object()  # no entry (a space no one holds)
 
