@@ -120,7 +120,9 @@ def test_a_call_read_back_loads_neither_the_checker_nor_other_commands(root):
     probe = ("import sys\nfrom ruleslang.cli.app import main\ncode = main(sys.argv[1:])\n"
              "print(sorted(m for m in sys.modules if m.startswith('ruleslang.lang.check.') or m in "
              "('ruleslang.lang.syntax.lalr', 'lark', 'yaml', 'jsonschema')))\nsys.exit(code)\n")
-    done = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True, check=False,
+    # -P: `-c` would put the working directory (a checkout) first on the path, and the checkout's own
+    # `ruleslang/` is not the installed package this process kept the program with (another code digest)
+    done = subprocess.run([sys.executable, "-P", "-c", probe, *args], capture_output=True, text=True, check=False,
                           env=dict(os.environ, **{cache.CACHE_ENV: str(root.parent / "cache")}))
     assert done.returncode == 0, done.stderr
     answer, loaded = done.stdout.splitlines()
