@@ -45,6 +45,14 @@ class EnumValue:
     def __str__(self) -> str:
         return self.name
 
+    # a copy of a member would be another member, equal to nothing (equality is identity): a copied
+    # value (a kept answer, a board's facts) holds the program's own members, as the value did
+    def __copy__(self) -> EnumValue:
+        return self
+
+    def __deepcopy__(self, memo: dict) -> EnumValue:
+        return self
+
 
 class UnitValue:
     """A unit as the rules see it; equal by id."""
