@@ -164,7 +164,7 @@ def new_game(refs: Sequence[str], *, seed: int = 1, rounds: int = 10, agent: str
     setup = saves.GameSetup(refs=list(refs), scenario=scenario, seed=seed, rounds=rounds,
                             players=dict(players or {}), default_agent=agent, settings=list(settings),
                             orders=orders, bids=dict(bids or {}))
-    return saves.build_game(ws, setup, scenario_text=scenario_text)
+    return saves.build_game(ws, setup, scenario_text=scenario_text, kept=True)
 
 
 def workspace_for(refs: Sequence[str], *, rulesets: Sequence[str | Path] = ()) -> tuple[Workspace, list[str]]:

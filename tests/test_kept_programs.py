@@ -183,3 +183,18 @@ def test_a_fact_about_a_node_outside_the_program_is_not_kept(root):
 def test_no_cache_keeps_nothing(root):
     assert run_cli(["call", "k/user@1", "twice_strength", "--rulesets", str(root), "--no-cache"]) == (0, "6\n")
     assert not list((root.parent / "cache").glob("keptprogram-*"))
+
+
+def test_a_new_game_reads_its_composition_back_and_plays_the_same(tmp_path, monkeypatch):
+    # `ruleslang play` reads a composition an earlier run checked from the cache, as `call` does
+    # (a play process spent a third of its loading resolving and checking); the game is the same
+    monkeypatch.setenv(cache.CACHE_ENV, str(tmp_path / "cache"))
+    logs = [tmp_path / f"game{i}.log" for i in range(3)]
+    args = ["play", "--quiet", "--agent", "random", "--seed", "3", "--rounds", "2"]
+    assert run_cli([*args, "--no-cache", "--log", str(logs[0])])[0] == 0
+    assert not list((tmp_path / "cache").glob("keptprogram-*"))
+    assert run_cli([*args, "--log", str(logs[1])])[0] == 0  # checked and kept
+    assert len(list((tmp_path / "cache").glob("keptprogram-*"))) == 1
+    monkeypatch.setattr(checker, "check_ruleset", lambda *a, **k: pytest.fail("checked again"))
+    assert run_cli([*args, "--log", str(logs[2])])[0] == 0
+    assert logs[0].read_bytes() == logs[1].read_bytes() == logs[2].read_bytes()

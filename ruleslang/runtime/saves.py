@@ -65,9 +65,11 @@ def _hash(text: str) -> str:
 
 
 def build_game(workspace, setup: GameSetup, *, recorded: list[dict] | None = None, scenario_text: str | None = None,
-               recorder=None) -> Game:
-    """A game from a setup; with `recorded` decisions, those are answered first (resume, replay)."""
-    loaded = workspace.load(setup.refs)
+               recorder=None, kept: bool = False) -> Game:
+    """A game from a setup; with `recorded` decisions, those are answered first (resume, replay).
+    With `kept`, a composition checked by an earlier run and unchanged since is read back from the
+    cache (`Workspace.load`), as `call` reads it: a process that plays one game (`ruleslang play`)."""
+    loaded = workspace.load(setup.refs, kept=kept)
     if not loaded.ok:
         raise DiagnosticError(loaded.diagnostics)
     if loaded.ruleset.map is None:
