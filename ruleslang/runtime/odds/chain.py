@@ -30,7 +30,7 @@ from weakref import WeakKeyDictionary
 
 from ruleslang.base.errors import EvalError
 from ruleslang.lang.eval.branching import Branching
-from ruleslang.runtime.kit.battle import takes_land
+from ruleslang.runtime.kit.landings import takes_land
 from ruleslang.runtime.kit.battle_rules import BattleRules
 from ruleslang.runtime.odds.decisions import BattleDecisions, advised_answer, asks_win_chance, choose_casualties
 from ruleslang.runtime.odds.factors import BattleFactors
