@@ -73,14 +73,11 @@ class BoardReads:
 
     def call(self, kind: str, name: str, fn):
         """`fn`, a board query, answering as it does and noting each call's arguments and answer."""
-        answers = self.answers
 
         def recorded(*args, **kwargs):
             value = fn(*args, **kwargs)
-            key = (kind, name, args, tuple(sorted(kwargs.items())))
             try:
-                if key not in answers:
-                    answers[key] = frozen(value)
+                self.note((kind, name, args, tuple(sorted(kwargs.items()))), value)
             except TypeError:  # an argument that cannot be a key: not recorded, so nothing is shared
                 self.poisoned = True
             return value

@@ -375,11 +375,8 @@ class RecordingWatch(StepWatch):
         return value
 
 
-class _RecordedBoardView(_View):
-    """The board as a watched step sees it when its reads outside the battle are noted
-    (`RecordingWatch`): a query the board answers the same in every state of the chain
-    (`_BOARD_SAME`) is noted with its arguments and answer; its state's maps of who holds each
-    space by the spaces asked (`_RecordedMap`); anything else is a read of everything."""
+class _RecordedView(_View):
+    """A view whose reads outside the battle are also noted, in `outside` (a `BoardReads`)."""
 
     __slots__ = ("_outside",)
 
@@ -387,6 +384,15 @@ class _RecordedBoardView(_View):
         _put(self, "_inner", inner)
         _put(self, "_reads", reads)
         _put(self, "_outside", outside)
+
+
+class _RecordedBoardView(_RecordedView):
+    """The board as a watched step sees it when its reads outside the battle are noted
+    (`RecordingWatch`): a query the board answers the same in every state of the chain
+    (`_BOARD_SAME`) is noted with its arguments and answer; its state's maps of who holds each
+    space by the spaces asked (`_RecordedMap`); anything else is a read of everything."""
+
+    __slots__ = ()
 
     def __getattr__(self, name):
         value = getattr(self._inner, name)
@@ -403,18 +409,13 @@ class _RecordedBoardView(_View):
         return _RecordedStateView(self._inner.state, self._reads, self._outside)
 
 
-class _RecordedStateView(_View):
+class _RecordedStateView(_RecordedView):
     """The board's state as `_RecordedBoardView` hands it out: who holds each space (now and at the
     turn's start) read space by space (`_RecordedMap`), the map as it is; anything else is a read
     of everything."""
 
-    __slots__ = ("_outside",)
+    __slots__ = ()
     _same = frozenset({"map"})
-
-    def __init__(self, inner, reads: set, outside):
-        _put(self, "_inner", inner)
-        _put(self, "_reads", reads)
-        _put(self, "_outside", outside)
 
     @property
     def control(self):
@@ -434,22 +435,24 @@ class _RecordedMap:
     def __init__(self, inner: dict, name: str, outside):
         self._inner, self._name, self._outside = inner, name, outside
 
-    def get(self, space, default=None):
+    def _read(self, space):
+        """Who holds `space` (MISSING: no one), noted as read."""
         value = self._inner.get(space, MISSING)
         self._outside.note(("map", self._name, space), value)
+        return value
+
+    def get(self, space, default=None):
+        value = self._read(space)
         return default if value is MISSING else value
 
     def __getitem__(self, space):
-        value = self._inner.get(space, MISSING)
-        self._outside.note(("map", self._name, space), value)
+        value = self._read(space)
         if value is MISSING:
             raise KeyError(space)
         return value
 
     def __contains__(self, space) -> bool:
-        value = self._inner.get(space, MISSING)
-        self._outside.note(("map", self._name, space), value)
-        return value is not MISSING
+        return self._read(space) is not MISSING
 
     def _whole(self) -> dict:
         self._outside.note(("whole map", self._name), self._inner)
