@@ -114,45 +114,16 @@ def _eval_options(p: argparse.ArgumentParser) -> None:
     _composition_option(p)
 
 
-class _Unused:
-    """Stands for the parser of a command this run does not name: whatever is added to it is dropped."""
-
-    def __getattr__(self, name):
-        return self._drop
-
-    def _drop(self, *args, **kwargs):
-        return self
-
-
-class _OnlyCommand:
-    """The subcommands' action, adding the parser of one command only (`build_parser(only=...)`)."""
-
-    def __init__(self, sub, only: str):
-        self._sub, self._only = sub, only
-
-    def add_parser(self, name: str, **kwargs):
-        """The command's parser when it is the one named, else a stand-in that drops what it is given."""
-        return self._sub.add_parser(name, **kwargs) if name == self._only else _Unused()
-
-
-def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The argument parser of every command; with `only` (a command's name), of that command alone.
-
-    A run names its command first, and building the other commands' parsers cost more than a warm
-    `call` spends on its own work; `only` is for such a run (`main`), whose help and errors come from
-    its command's parser, which is built as in the whole parser."""
-    parser = _Parser(prog="ruleslang", description=DESCRIPTION, epilog=EPILOG,
-                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--version", action="version", version=f"ruleslang {VERSION}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    if only is not None:
-        sub = _OnlyCommand(sub, only)
-
+def _add_list(sub) -> None:
+    """The parser of `list`."""
     p = sub.add_parser("list", help="rulesets, versions, titles",
                        description="List every ruleset found (--rulesets folders, ./rulesets, the shipped ones): "
                                    "its reference family/name@N and its title.")
     _common(p)
 
+
+def _add_check(sub) -> None:
+    """The parser of `check`."""
     p = sub.add_parser("check", help="check rulesets; silent when clean; exit 0 clean, 1 errors",
                        description="Parse, resolve, type-check and evaluate the invariants of rulesets. "
                                    "With no REF, every ruleset found. Prints nothing when all is clean.")
@@ -161,6 +132,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     _composition_option(p)
     _common(p)
 
+
+def _add_test(sub) -> None:
+    """The parser of `test`."""
     p = sub.add_parser("test", help="run the rule tests; the last line is 'N passed, N failed'",
                        description="Run the tests written in rulesets (with no REF, in every ruleset found).")
     p.add_argument("refs", nargs="*", metavar="REF", help=REFS_HELP)
@@ -173,6 +147,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     _composition_option(p)
     _common(p)
 
+
+def _add_eval(sub) -> None:
+    """The parser of `eval`."""
     p = sub.add_parser("eval", help="evaluate an expression under a ruleset",
                        description="Evaluate EXPR with the definitions of REF, e.g. 'raid_cap(\"UK\")'.")
     p.add_argument("ref", metavar="REF", help=REF_HELP)
@@ -180,6 +157,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     _eval_options(p)
     _common(p)
 
+
+def _add_call(sub) -> None:
+    """The parser of `call`."""
     p = sub.add_parser("call", help="call a definition with arguments",
                        description="Call definition NAME of REF. Each ARG is a JSON value or a name "
                                    "(a territory, a player, ...); a record parameter takes a JSON object.")
@@ -189,6 +169,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     _eval_options(p)
     _common(p)
 
+
+def _add_explain(sub) -> None:
+    """The parser of `explain`."""
     p = sub.add_parser("explain", help="a modifier list or formula, term by term",
                        description="Evaluate EXPR, a call of a modifier list or formula, and show each term "
                                    "(its reason, whether it applied, its value) or each part, then the total.")
@@ -202,6 +185,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     _composition_option(p)
     _common(p)
 
+
+def _add_diff(sub) -> None:
+    """The parser of `diff`."""
     p = sub.add_parser("diff", help="semantic diff between two rulesets or revisions",
                        description="Compare two rulesets definition by definition: what was added, removed or "
                                    "changed (a constant with its old and new value, a formula's old and new text), "
@@ -215,8 +201,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("new", metavar="REF_B", help="the ruleset or map to compare to (often a later revision of REF_A)")
     _common(p)
 
-    add_fmt_parser(sub)
 
+def _add_play(sub) -> None:
+    """The parser of `play`."""
     p = sub.add_parser("play", help="play a game (with no arguments: the default game of the rulesets)",
                        description="Play a game under a composition of rulesets. With no arguments: the game "
                                    "that `play:` of the rulesets' defaults.yaml describes (shipped: the embedded "
@@ -250,10 +237,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     _composition_option(p)
     _common(p)
 
-    add_odds_parser(sub, _common, REF_HELP)
-    add_compare_parser(sub, _common)
-    add_balance_parser(sub, _common)
 
+def _add_replay(sub) -> None:
+    """The parser of `replay`."""
     p = sub.add_parser("replay", help="re-run a recorded game and confirm it matches",
                        description="Play a saved or logged game again from its record (the same rulesets, "
                                    "scenario, seed and answers) and compare every event with the recorded ones. "
@@ -267,6 +253,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                         "over the rounds; written only when the record replays the same")
     _common(p)
 
+
+def _add_import_triplea(sub) -> None:
+    """The parser of `import-triplea`."""
     p = sub.add_parser(
         "import-triplea", help="a TripleA game file as a ruleslang map + base ruleset",
         description="Translate a TripleA game file (XML) into DIR/maps/MAP.yaml and DIR/MAP/base@1.rules, so "
@@ -288,6 +277,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     noise.add_argument("-v", "--verbose", action="store_true", help="print every warning, with its XML line")
     _common(p)
 
+
+def _add_map(sub) -> None:
+    """The parser of `map`."""
     p = sub.add_parser("map", help="maps: show a map or a scenario as a picture",
                        description="Work with maps. `ruleslang map show --help` tells more.")
     map_sub = p.add_subparsers(dest="map_command", metavar="SUBCOMMAND", parser_class=_Parser)
@@ -309,13 +301,52 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                       help="text (default): a picture; json: the board as data, its players and spaces with "
                            "their controllers, units and factories (docs/json-output.md)")
 
+
+def _add_completion(sub) -> None:
+    """The parser of `completion`."""
     p = sub.add_parser("completion", help="shell completion: the script to load in bash, zsh or fish",
                        description="Print the script that makes a shell complete ruleslang's commands, options, "
                                    "ruleset references, maps and spaces. bash or zsh: add "
                                    "eval \"$(ruleslang completion bash)\" to ~/.bashrc (zsh: ~/.zshrc, with zsh); "
                                    "fish: ruleslang completion fish | source, in ~/.config/fish/config.fish.")
     p.add_argument("shell", choices=SHELLS, help="the shell: bash, zsh or fish")
-    add_lsp_parser(sub, _common)
+
+
+# command -> the function that adds its parser to the subcommands, in the order `--help` lists them
+_PARSERS = {
+    "list": _add_list,
+    "check": _add_check,
+    "test": _add_test,
+    "eval": _add_eval,
+    "call": _add_call,
+    "explain": _add_explain,
+    "diff": _add_diff,
+    "fmt": add_fmt_parser,
+    "play": _add_play,
+    "odds": lambda sub: add_odds_parser(sub, _common, REF_HELP),
+    "compare": lambda sub: add_compare_parser(sub, _common),
+    "balance": lambda sub: add_balance_parser(sub, _common),
+    "replay": _add_replay,
+    "import-triplea": _add_import_triplea,
+    "map": _add_map,
+    "completion": _add_completion,
+    "lsp": lambda sub: add_lsp_parser(sub, _common),
+}
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser of every command; with `only` (a command's name), of that command alone.
+
+    A run names its command first, and building the other commands' parsers cost more than a warm
+    `call` spends on its own work; `only` is for such a run (`main`), whose help and errors come from
+    its command's parser, which is built as in the whole parser."""
+    parser = _Parser(prog="ruleslang", description=DESCRIPTION, epilog=EPILOG,
+                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"ruleslang {VERSION}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name, add in _PARSERS.items():
+        if only is None or name == only:
+            add(sub)
     return parser
 
 
