@@ -105,6 +105,43 @@ def test_a_read_that_answers_otherwise_takes_nothing(tmp_path):
     assert store.joined == 0 and store.started == 2
 
 
+# ---------------------------------------------------------------- a battle in progress (issue 15, session 14)
+
+# Karelia's defence on the board as set up: three Russian infantry and a fighter
+DEFENCE = {"infantry": 2, "fighter": 1}  # ... after a round that cost it an infantry
+
+
+def _floats(result) -> tuple:
+    """A chain's answer as float reprs (to the last digit)."""
+    return ([(end, repr(p)) for end, p in result.ends.items()], repr(result.taken), repr(result.rounds), result.states)
+
+
+def _in_progress(attacking: dict) -> BattleSpec:
+    """The battle at SPACE from its second round (an agent's retreat question): `attacking` against DEFENCE."""
+    return BattleSpec(SPACE, "Germans", dict(attacking), defending=dict(DEFENCE), defender="Russians", round=2)
+
+
+def _after_plan(tmp_path, attacking: dict) -> tuple:
+    """(a chain of the battle in progress with `attacking`, sharing the store of a planning chain of
+    three infantry and an armour that went before it; the same chain without a store)."""
+    game = _game(tmp_path)
+    store = SharedRounds()
+    Chain(game, BattleSpec(SPACE, "Germans", {"infantry": 3, "armour": 1}), exact=False, board=game.state,
+          store=store).solve()
+    shared = Chain(game, _in_progress(attacking), exact=False, board=game.state, store=store)
+    alone = Chain(game, _in_progress(attacking), exact=False, board=game.state)
+    assert shared._gen is store.sites[shared._site()][0]  # it joined the plan's generation
+    return shared, alone
+
+
+def test_a_battle_in_progress_takes_the_rounds_its_plan_worked_out(tmp_path):
+    # the retreat question's chain: the board as the battle left it (its defence named, the rest of
+    # the space's units taken off), every round a late one; its states are the plan's later ones
+    shared, alone = _after_plan(tmp_path, {"infantry": 2, "armour": 1})
+    assert _floats(shared.solve()) == _floats(alone.solve())
+    assert shared.step_runs < alone.step_runs
+
+
 # ---------------------------------------------------------------- across the games of one process
 
 def _games(tmp_path, count: int, settings=()):

@@ -166,9 +166,11 @@ class Chain(BattleStates, BattleDecisions, BattleSteps, BattleFactors, BattlePro
         """What this chain's round transitions depend on besides a state and the board outside the
         battle (runtime/odds/shared.py): the battle (its space, sides, where an assault comes from
         and the ships that support it), the order of the unit types in the states' records, exact or
-        float, the round limit. Not the ids the states' units are given (`_materialize`: from the
-        board's next id, after the battle's units were added): only their order tells them apart,
-        the attacker's first, each side's in its records' order, whatever the first id."""
+        float, the round limit. Not whether it is in progress (`spec.round`: what a battle in progress
+        does otherwise is in its states, the reads or the site: shared.py), nor the ids the states'
+        units are given (`_materialize`: from the board's next id, after the battle's units were
+        added): only their order tells them apart, the attacker's first, each side's in its records'
+        order, whatever the first id."""
         spec, host = self.spec, self.host
         support = tuple((u.id, u.type, u.owner, u.hits) for u in map(host.unit_or_none, self.battle.support)
                         if u is not None)
@@ -176,7 +178,7 @@ class Chain(BattleStates, BattleDecisions, BattleSteps, BattleFactors, BattlePro
         # costs, the hits a unit takes), which may follow the board's counters (a technology)
         units = tuple(sorted({(u.type, u.owner, host.unit_cost(u), host.hit_points(u))
                               for u in self.host.state.units[len(self._base):]}))
-        return (spec.space, self.attacker, self.defender, spec.amphibious_from, spec.round > 1, support,
+        return (spec.space, self.attacker, self.defender, spec.amphibious_from, support,
                 tuple(sorted(self._type_order.items())), units, self.exact, self.round_limit)
 
     def _end(self, sid: tuple) -> tuple | None:

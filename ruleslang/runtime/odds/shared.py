@@ -23,7 +23,26 @@ the reads it made; none answering the same, it starts a new one. A chain whose s
 anything the watch does not know (`EVERYTHING`: the board's units, a counter keyed by a unit
 ...) adds nothing from then on (`poisoned`). Bounded: a site keeps its last few generations,
 the store a number of transitions in all (then it starts afresh; a chain that misses works its
-transitions out again, to the same answers)."""
+transitions out again, to the same answers).
+
+A battle in progress (an agent's retreat question: `BattleSpec.round` after the first, its
+defence named, with the hits its units took) shares the site of the chains that planned it. What
+its chain does otherwise than a plan's rounds after the first, and why none of it is missing here:
+- its set-up (states.py `_setup`) takes the space's enemy units off the board and makes the named
+  defence anew, all of the most numerous owner's, with their hits: the units, owners, hits and
+  origins are the states' records; what else the space holds is the board's units, which a step
+  reads only as `EVERYTHING` (and the kit past the watch, in a round, looks at the battle's own
+  units and lists); who defends (the rules' `defender` setting, asked of the named units) is in
+  the site;
+- the counters the real battle wrote are on the board, not in its states' counters (those the
+  chain wrote): a step's read of a counter notes the board's entries of it (`note_counter`), so
+  a board the battle wrote to answers otherwise and starts another generation; a write, or a
+  counter keyed by a unit, is `EVERYTHING`;
+- every round it fights is a `LateRound`, as a plan's rounds after the first, and the round class
+  is in each transition's key; which rounds it runs (no `start` step, no first round) is its own
+  solving (`_solve_ends`), not a transition;
+- the board is the game's during the battle (another phase): whatever a step reads of it is in
+  the generation's reads, as for two plans of different turns."""
 
 from __future__ import annotations
 
