@@ -142,6 +142,24 @@ def test_a_battle_in_progress_takes_the_rounds_its_plan_worked_out(tmp_path):
     assert shared.step_runs < alone.step_runs
 
 
+def test_a_battle_in_progress_with_fewer_unit_types_takes_the_plans_rounds(tmp_path):
+    # the attacking infantry are gone: the chain's type order (armour first) and its units differ
+    # from the plan's (infantry, armour, fighter), but its states' own types stand in the plan's
+    # order on each side, and the plan read the same of the armour, infantry and fighter
+    shared, alone = _after_plan(tmp_path, {"armour": 1})
+    assert shared._type_order != {"infantry": 0, "armour": 1, "fighter": 2}
+    assert _floats(shared.solve()) == _floats(alone.solve())
+    assert shared.step_runs < alone.step_runs
+
+
+def test_a_chain_whose_types_stand_in_another_order_answers_as_alone(tmp_path):
+    # armour before infantry: the states holding both stand in another order than the plan's (and
+    # their sums go in another order), so those are worked out again; those holding one type are taken
+    shared, alone = _after_plan(tmp_path, {"armour": 1, "infantry": 2})
+    assert _floats(shared.solve()) == _floats(alone.solve())
+    assert shared.step_runs < alone.step_runs
+
+
 # ---------------------------------------------------------------- across the games of one process
 
 def _games(tmp_path, count: int, settings=()):
