@@ -155,9 +155,13 @@ def test_a_battle_in_progress_with_fewer_unit_types_takes_the_plans_rounds(tmp_p
 def test_a_chain_whose_types_stand_in_another_order_answers_as_alone(tmp_path):
     # armour before infantry: the states holding both stand in another order than the plan's (and
     # their sums go in another order), so those are worked out again; those holding one type are taken
-    shared, alone = _after_plan(tmp_path, {"armour": 1, "infantry": 2})
+    shared, alone = _after_plan(tmp_path / "other", {"armour": 1, "infantry": 2})
     assert _floats(shared.solve()) == _floats(alone.solve())
     assert shared.step_runs < alone.step_runs
+    # a chain of the same units in the plan's order takes those states too (it runs fewer steps)
+    same, _alone = _after_plan(tmp_path / "same", {"infantry": 2, "armour": 1})
+    same.solve()
+    assert same.step_runs < shared.step_runs
 
 
 # ---------------------------------------------------------------- across the games of one process
