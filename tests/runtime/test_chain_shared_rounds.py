@@ -164,6 +164,17 @@ def test_a_chain_whose_types_stand_in_another_order_answers_as_alone(tmp_path):
     assert same.step_runs < shared.step_runs
 
 
+def test_a_generation_is_joined_only_where_the_units_read_the_same():
+    # what the kit reads of a chain's units, (type, owner) -> (cost, hit points), is checked where
+    # both the generation and the chain have the type and owner, and the chain's others are added
+    store = SharedRounds()
+    first = store.generation("site", lambda key: None, {("a", "P"): ((3, 1),)})
+    assert store.generation("site", lambda key: None, {("a", "P"): ((3, 1),), ("b", "P"): ((5, 1),)}) is first
+    assert first.units == {("a", "P"): ((3, 1),), ("b", "P"): ((5, 1),)}
+    assert store.generation("site", lambda key: None, {("b", "P"): ((4, 1),)}) is not first  # b costs less now
+    assert store.generation("site", lambda key: None, {("c", "Q"): ((3, 2),)}) is first
+
+
 # ---------------------------------------------------------------- across the games of one process
 
 def _games(tmp_path, count: int, settings=()):
