@@ -105,6 +105,76 @@ def test_a_read_that_answers_otherwise_takes_nothing(tmp_path):
     assert store.joined == 0 and store.started == 2
 
 
+# ---------------------------------------------------------------- a battle in progress (issue 15, session 14)
+
+# Karelia's defence on the board as set up: three Russian infantry and a fighter
+DEFENCE = {"infantry": 2, "fighter": 1}  # ... after a round that cost it an infantry
+
+
+def _floats(result) -> tuple:
+    """A chain's answer as float reprs (to the last digit)."""
+    return ([(end, repr(p)) for end, p in result.ends.items()], repr(result.taken), repr(result.rounds), result.states)
+
+
+def _in_progress(attacking: dict) -> BattleSpec:
+    """The battle at SPACE from its second round (an agent's retreat question): `attacking` against DEFENCE."""
+    return BattleSpec(SPACE, "Germans", dict(attacking), defending=dict(DEFENCE), defender="Russians", round=2)
+
+
+def _after_plan(tmp_path, attacking: dict) -> tuple:
+    """(a chain of the battle in progress with `attacking`, sharing the store of a planning chain of
+    three infantry and an armour that went before it; the same chain without a store)."""
+    game = _game(tmp_path)
+    store = SharedRounds()
+    Chain(game, BattleSpec(SPACE, "Germans", {"infantry": 3, "armour": 1}), exact=False, board=game.state,
+          store=store).solve()
+    shared = Chain(game, _in_progress(attacking), exact=False, board=game.state, store=store)
+    alone = Chain(game, _in_progress(attacking), exact=False, board=game.state)
+    assert shared._gen is store.sites[shared._site()][0]  # it joined the plan's generation
+    return shared, alone
+
+
+def test_a_battle_in_progress_takes_the_rounds_its_plan_worked_out(tmp_path):
+    # the retreat question's chain: the board as the battle left it (its defence named, the rest of
+    # the space's units taken off), every round a late one; its states are the plan's later ones
+    shared, alone = _after_plan(tmp_path, {"infantry": 2, "armour": 1})
+    assert _floats(shared.solve()) == _floats(alone.solve())
+    assert shared.step_runs < alone.step_runs
+
+
+def test_a_battle_in_progress_with_fewer_unit_types_takes_the_plans_rounds(tmp_path):
+    # the attacking infantry are gone: the chain's type order (armour first) and its units differ
+    # from the plan's (infantry, armour, fighter), but its states' own types stand in the plan's
+    # order on each side, and the plan read the same of the armour, infantry and fighter
+    shared, alone = _after_plan(tmp_path, {"armour": 1})
+    assert shared._type_order != {"infantry": 0, "armour": 1, "fighter": 2}
+    assert _floats(shared.solve()) == _floats(alone.solve())
+    assert shared.step_runs < alone.step_runs
+
+
+def test_a_chain_whose_types_stand_in_another_order_answers_as_alone(tmp_path):
+    # armour before infantry: the states holding both stand in another order than the plan's (and
+    # their sums go in another order), so those are worked out again; those holding one type are taken
+    shared, alone = _after_plan(tmp_path / "other", {"armour": 1, "infantry": 2})
+    assert _floats(shared.solve()) == _floats(alone.solve())
+    assert shared.step_runs < alone.step_runs
+    # a chain of the same units in the plan's order takes those states too (it runs fewer steps)
+    same, _alone = _after_plan(tmp_path / "same", {"infantry": 2, "armour": 1})
+    same.solve()
+    assert same.step_runs < shared.step_runs
+
+
+def test_a_generation_is_joined_only_where_the_units_read_the_same():
+    # what the kit reads of a chain's units, (type, owner) -> (cost, hit points), is checked where
+    # both the generation and the chain have the type and owner, and the chain's others are added
+    store = SharedRounds()
+    first = store.generation("site", lambda key: None, {("a", "P"): ((3, 1),)})
+    assert store.generation("site", lambda key: None, {("a", "P"): ((3, 1),), ("b", "P"): ((5, 1),)}) is first
+    assert first.units == {("a", "P"): ((3, 1),), ("b", "P"): ((5, 1),)}
+    assert store.generation("site", lambda key: None, {("b", "P"): ((4, 1),)}) is not first  # b costs less now
+    assert store.generation("site", lambda key: None, {("c", "Q"): ((3, 2),)}) is first
+
+
 # ---------------------------------------------------------------- across the games of one process
 
 def _games(tmp_path, count: int, settings=()):

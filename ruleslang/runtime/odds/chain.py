@@ -159,25 +159,36 @@ class Chain(BattleStates, BattleDecisions, BattleSteps, BattleFactors, BattlePro
         self._setup()
         if store is not None and share and retreat_below is None and not self.policies:
             ctx = self.ctx
-            self._gen = store.generation(self._site(), lambda key: ask_board(ctx, key))
+            self._gen = store.generation(self._site(), lambda key: ask_board(ctx, key), self._unit_reads())
             self._store, self._outside = store, BoardReads(self._gen.answers, self._base_counters)
 
     def _site(self) -> tuple:
-        """What this chain's round transitions depend on besides a state and the board outside the
-        battle (runtime/odds/shared.py): the battle (its space, sides, where an assault comes from
-        and the ships that support it), the order of the unit types in the states' records, exact or
-        float, the round limit. Not the ids the states' units are given (`_materialize`: from the
-        board's next id, after the battle's units were added): only their order tells them apart,
-        the attacker's first, each side's in its records' order, whatever the first id."""
+        """What this chain's round transitions depend on besides a state, the board outside the
+        battle and what the kit reads of its units (`_unit_reads`; runtime/odds/shared.py): the
+        battle (its space, sides, where an assault comes from and the ships that support it), exact
+        or float, the round limit. Not whether it is in progress (`spec.round`: what a battle in
+        progress does otherwise is in its states, the reads or the site: shared.py), nor the order of
+        the unit types in the states' records (the shared transitions hold the records without it:
+        `_unordered_side`), nor the ids the states' units are given (`_materialize`: from the board's
+        next id, after the battle's units were added): only their order tells them apart, the
+        attacker's first, each side's in its records' order, whatever the first id."""
         spec, host = self.spec, self.host
         support = tuple((u.id, u.type, u.owner, u.hits) for u in map(host.unit_or_none, self.battle.support)
                         if u is not None)
-        # what the kit reads of the battle's units past the steps' watch (the casualty order's
-        # costs, the hits a unit takes), which may follow the board's counters (a technology)
-        units = tuple(sorted({(u.type, u.owner, host.unit_cost(u), host.hit_points(u))
-                              for u in self.host.state.units[len(self._base):]}))
-        return (spec.space, self.attacker, self.defender, spec.amphibious_from, spec.round > 1, support,
-                tuple(sorted(self._type_order.items())), units, self.exact, self.round_limit)
+        return (spec.space, self.attacker, self.defender, spec.amphibious_from, support, self.exact, self.round_limit)
+
+    def _unit_reads(self) -> dict:
+        """What the kit reads of the battle's units past the steps' watch (the casualty order's
+        costs, the hits a unit takes), which may follow the board's counters (a technology): by unit
+        type and owner, the (cost, hit points) its units have. A generation of shared transitions
+        holds those of every chain that joined it, and a chain joins only where they agree on the
+        types and owners both have (`SharedRounds.generation`): a transition reads those of its
+        state's units alone."""
+        host = self.host
+        found: dict = {}
+        for u in host.state.units[len(self._base):]:
+            found.setdefault((u.type, u.owner), set()).add((host.unit_cost(u), host.hit_points(u)))
+        return {key: tuple(sorted(values)) for key, values in found.items()}
 
     def _end(self, sid: tuple) -> tuple | None:
         """(outcome, taken) when the battle in the state named `sid` (`sid`) is over, else None."""

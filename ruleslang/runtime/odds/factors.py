@@ -44,6 +44,10 @@ class BattleFactors:
         self._orders: dict[frozenset, tuple] = {}  # aspects -> those of the state, sorted
         self._projections: dict[tuple, tuple] = {}  # (aspects, the sides' numbers) -> `_project` but the counters
         self._projected: tuple = (None, 0, 0)    # the state projected last, its sides' numbers
+        # the round transitions shared with other chains (`_round`) hold a side's records without
+        # their type order: a side's number -> those records, and back
+        self._unordered: dict[int, tuple] = {}
+        self._reordered: dict[tuple, int] = {}
 
     # ------------------------------------------------------------------ naming states
 
@@ -128,11 +132,11 @@ class BattleFactors:
             return found
         gen = self._gen
         if gen is not None:  # shared with other chains of the battle (runtime/odds/shared.py): by records
-            rows = self._side_rows
-            shared_key = (rows[sid[0]], rows[sid[1]], sid[2], cache_key[1])
+            unordered = self._unordered_side
+            shared_key = (unordered(sid[0]), unordered(sid[1]), sid[2], cache_key[1])
             kept = gen.rounds.get(shared_key)
             if kept is not None:
-                side = self._side
+                side = self._reordered_side
                 out = self._round_cache[cache_key] = {(side(x), side(y), c): p for x, y, c, p in kept}
                 return out
         a, d, counters = sid
@@ -164,9 +168,28 @@ class BattleFactors:
                     out[(x, y, counters)] = p * q
         self._round_cache[cache_key] = out
         if gen is not None and not self._outside.poisoned:
-            rows = self._side_rows
-            self._store.keep(gen, shared_key, tuple([(rows[x], rows[y], c, p) for (x, y, c), p in out.items()]))
+            unordered = self._unordered_side
+            self._store.keep(gen, shared_key, tuple([(unordered(x), unordered(y), c, p) for (x, y, c), p in out.items()]))
         return out
+
+    def _unordered_side(self, side: int) -> tuple:
+        """Side `side`'s records without their type order (the second field), in their order: the
+        form the shared round transitions hold (runtime/odds/shared.py). The records of a side are
+        sorted by the chain's type order, so the sequence still tells the order of the side's own
+        types: all of the type order that a round from a state depends on (the order of its units on
+        the board, of their ids and of their dice, each side's apart)."""
+        found = self._unordered.get(side)
+        if found is None:
+            found = self._unordered[side] = tuple([r[:1] + r[2:] for r in self._side_rows[side]])
+        return found
+
+    def _reordered_side(self, rows: tuple) -> int:
+        """The number of the side whose records without their type order are `rows` (`_unordered_side`)."""
+        found = self._reordered.get(rows)
+        if found is None:
+            order = self._type_order
+            found = self._reordered[rows] = self._side(tuple([(r[0], order[r[1]]) + r[1:] for r in rows]))
+        return found
 
     def _joint_round(self, steps, fa: dict, fd: dict, counters: tuple, round_class) -> dict:
         """The rest of a round state by state: `steps` from the product of `fa` and `fd`. The states

@@ -9,8 +9,18 @@ wrote -> the states after the round, with their chances) for as long as its hold
 agents' battle odds: the games of one process that play one composition with one map, options
 and facts), grouped by *site*: everything a transition depends on besides
 the state and the board outside the battle (`Chain._site`: the space, the sides, where an
-assault comes from, the units' type order that a state's records hold, the casualty policies,
-exact or float, ...).
+assault comes from and the ships supporting it, exact or float, the round limit).
+
+A transition holds each side's records without their type order (the order of the unit types on
+the board when the chain was set up, a field of every record that sorts a side's records:
+`BattleFactors._unordered_side`), but in their order: so the chains of a site whose type orders
+differ share the states whose own types stand in the same order on each side (a chain of two
+attacking types and one of the second type alone share the states of that type alone), and only those:
+a state's records in another order are run in another order, and their sums made in another
+order can differ in the last digit. What the kit reads of the battle's units past the watch (their
+costs and hit points, which a technology may change) is kept by unit type and owner in the
+generation (`Generation.units`): a chain joins one only where they agree on the types and owners
+both have, since a transition reads those of its own state's units alone.
 
 The board outside the battle is the same in every state of one chain (watch.py takes it as
 such: `_BOARD_SAME`), but not from one chain to the next. So a site keeps *generations*: the
@@ -23,7 +33,26 @@ the reads it made; none answering the same, it starts a new one. A chain whose s
 anything the watch does not know (`EVERYTHING`: the board's units, a counter keyed by a unit
 ...) adds nothing from then on (`poisoned`). Bounded: a site keeps its last few generations,
 the store a number of transitions in all (then it starts afresh; a chain that misses works its
-transitions out again, to the same answers)."""
+transitions out again, to the same answers).
+
+A battle in progress (an agent's retreat question: `BattleSpec.round` after the first, its
+defence named, with the hits its units took) shares the site of the chains that planned it. What
+its chain does otherwise than a plan's rounds after the first, and why none of it is missing here:
+- its set-up (states.py `_setup`) takes the space's enemy units off the board and makes the named
+  defence anew, all of the most numerous owner's, with their hits: the units, owners, hits and
+  origins are the states' records; what else the space holds is the board's units, which a step
+  reads only as `EVERYTHING` (and the kit past the watch, in a round, looks at the battle's own
+  units and lists); who defends (the rules' `defender` setting, asked of the named units) is in
+  the site;
+- the counters the real battle wrote are on the board, not in its states' counters (those the
+  chain wrote): a step's read of a counter notes the board's entries of it (`note_counter`), so
+  a board the battle wrote to answers otherwise and starts another generation; a write, or a
+  counter keyed by a unit, is `EVERYTHING`;
+- every round it fights is a `LateRound`, as a plan's rounds after the first, and the round class
+  is in each transition's key; which rounds it runs (no `start` step, no first round) is its own
+  solving (`_solve_ends`), not a transition;
+- the board is the game's during the battle (another phase): whatever a step reads of it is in
+  the generation's reads, as for two plans of different turns."""
 
 from __future__ import annotations
 
@@ -85,18 +114,32 @@ class BoardReads:
 
 
 class Generation:
-    """The transitions of the chains that agreed on what they read of the board outside the battle."""
+    """The transitions of the chains that agreed on what they read of the board outside the battle,
+    and on what the kit reads of their units of each type and owner both had."""
 
-    __slots__ = ("answers", "rounds")
+    __slots__ = ("answers", "rounds", "units")
 
-    def __init__(self):
+    def __init__(self, units: dict):
         self.answers: dict = {}    # (kind, name, arguments) -> answer (`BoardReads`)
-        self.rounds: dict = {}     # (attacker's records, defender's, counters written, round class) -> [after]
+        # (attacker's records, defender's, counters written, round class) -> [after], each side's
+        # records without their type order (`BattleFactors._unordered_side`)
+        self.rounds: dict = {}
+        self.units = dict(units)   # (unit type, owner) -> what the kit reads of such units (`Chain._unit_reads`)
 
     def holds(self, ask) -> bool:
         """Whether a board whose reads `ask(key)` answers gives every answer this generation's chains read."""
         for key, value in self.answers.items():
             if ask(key) != value:
+                return False
+        return True
+
+    def agrees(self, units: dict) -> bool:
+        """Whether a chain whose units read `units` (`Chain._unit_reads`) reads the same of every
+        type and owner this generation's chains had too (a transition reads those of its state's
+        units alone, and a chain's states hold only its own types and owners)."""
+        kept = self.units
+        for key, value in units.items():
+            if kept.get(key, value) != value:
                 return False
         return True
 
@@ -112,21 +155,24 @@ class SharedRounds:
         self.joined = 0     # chains that joined a generation with transitions
         self.started = 0    # chains that started a generation
 
-    def generation(self, site: tuple, ask) -> Generation:
-        """The generation of `site` whose reads answer the same on a chain's board (`Generation.holds`),
-        or a new one."""
+    def generation(self, site: tuple, ask, units: dict) -> Generation:
+        """The generation of `site` whose reads answer the same on a chain's board (`Generation.holds`)
+        and whose units read the same as the chain's (`units`: `Generation.agrees`; those it had
+        not seen are added), or a new one."""
         kept = self.sites.get(site)
         if kept is None:
             kept = self.sites[site] = []
         for gen in kept:
-            if gen.holds(ask):
+            if gen.holds(ask) and gen.agrees(units):
+                for key, value in units.items():
+                    gen.units.setdefault(key, value)
                 self.joined += 1
                 return gen
         if self.kept >= self.limit:  # full: start afresh
             self.sites = {site: []}
             kept = self.sites[site]
             self.kept = 0
-        gen = Generation()
+        gen = Generation(units)
         kept.append(gen)
         if len(kept) > self.generations:
             self.kept -= len(kept.pop(0).rounds)
