@@ -224,3 +224,25 @@ def test_a_die_compared_with_a_value_is_worked_out_once_per_value(compiled):
         assert runs[0] == runs[1]
         assert runs[0][0] == brute(3, 6, lambda rs: sum(r <= v for r in rs))
     assert exact(compiled, "kept_left", 2) == {1: Fraction(5, 6), 0: Fraction(1, 6)}  # the die on the right
+
+
+@pytest.mark.parametrize("name, args", [("hits", (3, 2)), ("sum_dice", (3,)), ("mixed_hits", ([1, 2, 3],))])
+def test_an_exact_fold_leaves_no_cycle_holding_its_context(compiled, name, args):
+    # a fold's element loop calls itself through its closure: left as a cycle, it kept the run's
+    # frame values and context (in the exact battle chain, a step's whole world: the chain's board
+    # copy) until the cyclic collector's next pass
+    import gc
+    import weakref
+
+    collecting = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        ctx = EvalContext(compiled, Host(0))
+        assert compiled.exact_callable(name)(ctx, *args).to_dist().outcomes
+        alive = weakref.ref(ctx)
+        del ctx
+        assert alive() is None
+    finally:
+        if collecting:
+            gc.enable()

@@ -141,6 +141,31 @@ def test_a_dropped_chain_is_freed_without_the_garbage_collector(base_game, space
             gc.enable()
 
 
+@pytest.mark.parametrize("space, attacking, defending, defender", [
+    (LAND, {"infantry": 2, "artillery": 1}, {"infantry": 2}, "Russians"),
+    ("12 Sea Zone", {"submarine": 2, "destroyer": 1}, {"destroyer": 1, "submarine": 1}, "Americans"),
+])
+def test_a_closed_chain_frees_its_host_and_board_without_the_garbage_collector(base_game, space, attacking,
+                                                                              defending, defender):
+    # the host is in cycles (its context names it as the game, its settings name the context):
+    # an agent's chain, closed once solved, frees its host, context and board copy as it is
+    # dropped, where they waited for (and cost) a collection after every query (`Chain.close`)
+    collecting = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        chain = Chain(base_game, BattleSpec(space, "Germans", attacking, defending, defender), exact=False)
+        result = chain.solve()
+        host, ctx, board = weakref.ref(chain.host), weakref.ref(chain.ctx), weakref.ref(chain.host.state)
+        chain.close()
+        del chain
+        assert host() is None and ctx() is None and board() is None
+        assert sum(result.ends.values()) == pytest.approx(1)  # the result holds none of them
+    finally:
+        if collecting:
+            gc.enable()
+
+
 def test_artillery_raises_the_attack_of_infantry(base_game):
     # artillery pairs with one infantry each: the infantry hit on 2 (aar/base@1's attacker_fire step)
     plain = _odds(base_game, {"infantry": 2}, {"infantry": 1})

@@ -366,9 +366,14 @@ def runtime_procedures(compiled, name: str) -> list[tuple[Any, RuntimeProcedure]
 def setting_procedure(compiled, procedure: str, setting: str) -> RuntimeProcedure | None:
     """The first of `runtime_procedures(compiled, procedure)` whose settings give `setting` (None
     when none does), found once per program (the kit asks it for every battle chain it makes)."""
+    key = (procedure, setting)  # a name's own entry is a string
+    entry = _PROCEDURES.get(compiled)
+    if entry is not None and entry[0] is compiled.symbols and entry[1] == len(compiled.symbols):
+        found = entry[2].get(key, _UNSET)  # (one look-up: a chain's unit facts ask eight settings)
+        if found is not _UNSET:
+            return found
     runtime_procedures(compiled, procedure)  # the program's kept entry, made anew if it changed
     kept = _PROCEDURES[compiled][2]
-    key = (procedure, setting)  # a name's own entry is a string
     if key not in kept:
         kept[key] = next((proc for _, proc in kept[procedure] if proc.config is not None
                           and any(i.text == setting for i, _ in proc.config.fields)), None)

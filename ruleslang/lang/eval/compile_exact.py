@@ -268,7 +268,10 @@ class ExactCompiler:
                 return over(it(env), acc)
 
             start = X.point(fold.init)
-            return X.fold_finish(level(0, start), fold, ctx, span)
+            try:
+                return X.fold_finish(level(0, start), fold, ctx, span)
+            finally:
+                level = None  # (a cycle through its own closure, as `_counting`'s)
         return run
 
     def _Comprehension(self, node: Comprehension):
@@ -537,7 +540,13 @@ def _counting(clauses: list, elt, span) -> XFn:
                 else:
                     level(i + 1)
 
-        level(0)
+        try:
+            level(0)
+        finally:
+            # `level` calls itself through its closure: a cycle holding `env` (in the exact battle
+            # chain, a step's whole world: the chain's board copy) until the collector's next
+            # pass, which the chain's query sets off; broken here, it is freed as the run returns
+            level = None
         return counting.result()
     return run
 
@@ -584,7 +593,10 @@ def bind_lets(steps, env: list, ctx, final) -> X.XDist:
             env[slot] = v
             return go(i + 1)
         return X.bind(f(env), k, ctx, None)
-    return go(0)
+    try:
+        return go(0)
+    finally:
+        go = None  # (a cycle through its own closure, as `_counting`'s; X.bind calls `k` at once)
 
 
 def exact_body(compiled, info: CheckInfo, xc: ExactCompiler, lets, body, frame_size: int, param_count: int):

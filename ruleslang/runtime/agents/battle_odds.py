@@ -180,7 +180,12 @@ class BattleOdds:
             result = chain.solve()
         except EvalError:
             return None
-        self._kept = KeptBattle(game, spec, chain) if keep else self._kept
+        if keep:
+            if self._kept is not None:  # the battle kept before is done with
+                self._kept.chain.close()
+            self._kept = KeptBattle(game, spec, chain)
+        else:
+            chain.close()  # freed at once as it is dropped, not by the collector (`Chain.close`)
         return result.states, (float(result.outcome(ATTACKER_WINS)), float(result.taken),
                                float(result.expected_loss("attacker")), float(result.expected_loss("defender")))
 

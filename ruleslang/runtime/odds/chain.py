@@ -162,6 +162,18 @@ class Chain(BattleStates, BattleDecisions, BattleSteps, BattleFactors, BattlePro
             self._gen = store.generation(self._site(), lambda key: ask_board(ctx, key), self._unit_reads())
             self._store, self._outside = store, BoardReads(self._gen.answers, self._base_counters)
 
+    def close(self) -> None:
+        """Let go of the chain's host, its context and its copy of the board, for a caller done
+        with the chain (its `Result` holds none of them). The host is in reference cycles (its
+        context names it as the game and holds its `decide`; the context's battle holds the
+        battle settings, whose closures name the context), so a chain simply dropped left its
+        host, context and board copy (the board's list of units, the battle's units, the index of
+        units by id, the settings' closures: a few hundred objects a chain) to the cyclic
+        collector's next pass, which the query that made the chain set off as it turned the
+        collector back on (`BattleOdds._run`); emptied, they are freed by reference counting as
+        the chain is dropped. The chain answers nothing after (`solve`, `win_chance_at`)."""
+        self.host.close()
+
     def _site(self) -> tuple:
         """What this chain's round transitions depend on besides a state, the board outside the
         battle and what the kit reads of its units (`_unit_reads`; runtime/odds/shared.py): the

@@ -98,6 +98,12 @@ class BattleHost(GameServices):
         self._indexed_units, self._index_length = None, -1
         self.base_index: dict = {}  # the board's units outside the battle, by id (the chain's, once set up)
 
+    def close(self) -> None:
+        """Let go of everything the host and its context hold (`Chain.close`): neither answers
+        anything after."""
+        vars(self.ctx).clear()
+        vars(self).clear()
+
     def _decide(self, *args, **kwargs):
         """A `choose`: the chain's (`BattleDecisions.decide`)."""
         return self.chain.decide(*args, **kwargs)
