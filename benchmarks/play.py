@@ -21,12 +21,16 @@ duels are played with that bid (placed by each agent its own way). `--exact-duel
 heuristic (exact odds, `odds="exact"`, the default since session 9) against the heuristic with
 quick odds (`odds="quick"`, the quick simulation alone: the agent shipped before);
 `--paired N [--first-seed S]`: only that duel, paired by seed (per seed, the quick agent on every
-side, then the exact one on each side in turn).
+side, then the exact one on each side in turn). `--spare-paired N [--spare PART ...]`: the same
+pairing of the agent that spares the chain where the quick simulation settles an answer
+(`HeuristicAgent(spare=...)`, the default since session 14) against the one that asks it of every
+attack and retreat question (`spare=()`, shipped before).
 
     python benchmarks/play.py [--games N] [--matches N] [--duels N] [--rounds N] [--ruleset REF ...]
                               [--bid SIDE=IPCS] [--check-advice] [--exact-duels N] [--agents-only] [--timing-only]
                               [--timed REF ...] [--agent random|heuristic]
     python benchmarks/play.py --paired N [--first-seed S] [--rounds N] [--ruleset REF ...]
+    python benchmarks/play.py --spare-paired N [--spare retreat|attacks ...] [--first-seed S] [--rounds N] [--ruleset REF ...]
     python benchmarks/play.py --backends N [--games N]   # codegen against closures, in turns (issue 15)
     python benchmarks/play.py --rollout-cost [--games N] [--rounds N] [--ruleset REF ...]   # moving rollouts' cost
     python benchmarks/play.py --bytecodes [--games N] [--rounds N] [--ruleset REF ...]   # Python bytecodes per game
@@ -339,6 +343,7 @@ def kinds_of(game) -> dict[str, str]:
 PREVIOUS = "previous heuristic"  # the heuristic agent as shipped before the look-ahead (previous=True)
 EXACT = "heuristic (exact odds)"  # the heuristic agent with the exact battle chain for its odds (shipped)
 QUICK = "heuristic (quick odds)"  # the heuristic agent with the quick simulation alone (shipped before)
+ASKING = "heuristic (chain asked)"  # the heuristic agent asking the chain of every attack and retreat (spare=())
 Z95 = 1.959964  # the normal quantile of a two-sided 95% interval
 
 
@@ -577,10 +582,10 @@ def main(argv=None) -> int:
     parser.add_argument("--paired", type=int, metavar="N",
                         help="only the exact-odds agent (shipped) against the quick-odds one, paired over seeds 1..N")
     parser.add_argument("--spare-paired", type=int, metavar="N",
-                        help="only the shipped agent against one sparing the chain (--spare), paired over seeds "
-                             "1..N as --paired")
+                        help="only the agent sparing the chain (--spare; shipped) against the one asking it of every "
+                             "attack and retreat (spare=(), shipped before), paired over seeds 1..N as --paired")
     parser.add_argument("--spare", action="append", default=[], choices=SPARE,
-                        help="a part the --spare-paired variant spares the chain in (default: all of them)")
+                        help="a part the --spare-paired agent spares the chain in (default: all of them)")
     parser.add_argument("--first-seed", type=int, default=1,
                         help="the first seed of --paired and --spare-paired (default 1)")
     parser.add_argument("--exact-duels", type=int, default=0,
@@ -615,7 +620,7 @@ def main(argv=None) -> int:
             sides.setdefault(game0.compiled.side_of_player[player], []).append(player)
         seeds = range(args.first_seed, args.first_seed + (args.paired or args.spare_paired))
         spare = tuple(args.spare or SPARE)
-        agents = {} if args.paired else {"base": ("heuristic", {}),
+        agents = {} if args.paired else {"base": (ASKING, {"spare": ()}),
                                          "variant": (f"heuristic (spare {'+'.join(spare)})", {"spare": spare})}
         for line in paired_duel(ws, refs, sides, seeds, args.rounds, list(game0.state.map.turn_order),
                                 progress=lambda line: print(line, flush=True), **agents):

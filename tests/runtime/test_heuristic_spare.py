@@ -1,5 +1,6 @@
-"""The heuristic agent that spares the exact chain (`HeuristicAgent(spare=...)`): it asks the
-chain only where the quick simulation leaves the answer in doubt (heuristic.py's SPARE)."""
+"""The heuristic agent that spares the exact chain (`HeuristicAgent(spare=...)`, every part of
+SPARE by default): it asks the chain only where the quick simulation leaves the answer in doubt;
+`spare=()` asks it of every attack and retreat question within its budget (shipped before)."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ def test_an_attack_the_quick_chance_of_taking_settles_asks_fewer_chains():
     # chain; the sparing one refuses one by the quick chance (about 50%, 75% needed), asks the
     # chain of two (about 90%: in doubt), and would take three without asking
     sure = {BELORUSSIA: {"Germans": {"armour": 4}}, KARELIA: {"Russians": {"infantry": 1}}}
-    assert _combat_move(sure) == (True, 3)
+    assert _combat_move(sure, spare=()) == (True, 3)
     assert _combat_move(sure, spare=("attacks",)) == (True, 1)
 
 
@@ -37,7 +38,7 @@ def test_the_quick_chance_of_taking_counts_the_land_units_left():
     # about 99% (any survivor), but the infantry is the cheapest casualty, so its chance of taking
     # the territory is low enough to say no without the chain (which says no too)
     units = {BELORUSSIA: {"Germans": {"infantry": 1, "fighter": 3}}, KARELIA: {"Russians": {"infantry": 2, "aaGun": 1}}}
-    assert _combat_move(units)[0] is False
+    assert _combat_move(units, spare=())[0] is False
     assert _combat_move(units, spare=("attacks",)) == (False, 0)
 
 
@@ -59,10 +60,16 @@ def _retreat_question(attackers: dict, defenders: dict, **options) -> tuple[bool
 
 def test_a_retreat_question_the_quick_estimate_settles_asks_no_chain():
     # (the shipped rulesets retreat below 35%): four armour against an infantry stay, asked or not
-    assert _retreat_question({"armour": 4}, {"infantry": 1}) == (False, 1)
+    assert _retreat_question({"armour": 4}, {"infantry": 1}, spare=()) == (False, 1)
     assert _retreat_question({"armour": 4}, {"infantry": 1}, spare=("retreat",)) == (False, 0)
     # an infantry against an infantry (about 25%): near the threshold, the chain answers
     assert _retreat_question({"infantry": 1}, {"infantry": 1}, spare=("retreat",)) == (True, 1)
+
+
+def test_the_agent_spares_every_part_by_default_and_none_with_quick_odds():
+    assert HeuristicAgent(1, "Germans").spare == frozenset(SPARE)
+    assert HeuristicAgent(1, "Germans", spare=("retreat",)).spare == {"retreat"}
+    assert HeuristicAgent(1, "Germans", odds="quick").spare == frozenset()
 
 
 def test_an_unknown_part_to_spare_is_refused():
