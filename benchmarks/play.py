@@ -21,12 +21,16 @@ duels are played with that bid (placed by each agent its own way). `--exact-duel
 heuristic (exact odds, `odds="exact"`, the default since session 9) against the heuristic with
 quick odds (`odds="quick"`, the quick simulation alone: the agent shipped before);
 `--paired N [--first-seed S]`: only that duel, paired by seed (per seed, the quick agent on every
-side, then the exact one on each side in turn).
+side, then the exact one on each side in turn). `--spare-paired N [--spare PART ...]`: the same
+pairing of the agent that spares the chain where the quick simulation settles an answer
+(`HeuristicAgent(spare=...)`, the default since session 14) against the one that asks it of every
+attack and retreat question (`spare=()`, shipped before).
 
     python benchmarks/play.py [--games N] [--matches N] [--duels N] [--rounds N] [--ruleset REF ...]
                               [--bid SIDE=IPCS] [--check-advice] [--exact-duels N] [--agents-only] [--timing-only]
                               [--timed REF ...] [--agent random|heuristic]
     python benchmarks/play.py --paired N [--first-seed S] [--rounds N] [--ruleset REF ...]
+    python benchmarks/play.py --spare-paired N [--spare retreat|attacks ...] [--first-seed S] [--rounds N] [--ruleset REF ...]
     python benchmarks/play.py --backends N [--games N]   # codegen against closures, in turns (issue 15)
     python benchmarks/play.py --rollout-cost [--games N] [--rounds N] [--ruleset REF ...]   # moving rollouts' cost
     python benchmarks/play.py --bytecodes [--games N] [--rounds N] [--ruleset REF ...]   # Python bytecodes per game
@@ -61,7 +65,7 @@ from ruleslang.lang.eval.codegen import BACKENDS
 from ruleslang.compare.runner import LoadedOnce
 from ruleslang.compare.stats import paired_difference
 from ruleslang.runtime.agents.battle_odds import REASONS
-from ruleslang.runtime.agents.heuristic import HeuristicAgent
+from ruleslang.runtime.agents.heuristic import SPARE, HeuristicAgent
 from ruleslang.runtime.agents.lookahead import CHANGED, LOOKED, PhaseStarts
 from ruleslang.runtime.saves import GameSetup, build_game
 
@@ -339,6 +343,7 @@ def kinds_of(game) -> dict[str, str]:
 PREVIOUS = "previous heuristic"  # the heuristic agent as shipped before the look-ahead (previous=True)
 EXACT = "heuristic (exact odds)"  # the heuristic agent with the exact battle chain for its odds (shipped)
 QUICK = "heuristic (quick odds)"  # the heuristic agent with the quick simulation alone (shipped before)
+ASKING = "heuristic (chain asked)"  # the heuristic agent asking the chain of every attack and retreat (spare=())
 Z95 = 1.959964  # the normal quantile of a two-sided 95% interval
 
 
@@ -497,28 +502,31 @@ def duel(ws, refs, sides: dict[str, list[str]], seeds: range, rounds: int, order
 
 
 def paired_duel(ws, refs, sides: dict[str, list[str]], seeds: range, rounds: int, order: list[str],
-                progress=None) -> list[str]:
-    """The agent with exact odds (shipped) against the one with quick odds (shipped before), paired
-    by seed: per seed, the game with quick odds everywhere (the baseline), and the game with the
-    exact agent on each side in turn (the other side quick). Per side: the baseline's and the exact agent's win-or-lead
-    rates (Wilson intervals), the seeds where the exact agent turned the side's result better or
-    worse than the baseline's, the side's mean change of its share of the final score (a paired
-    difference with its 95% interval and p-value: a finer measure than who leads, which a side that
-    leads in nearly every game cannot improve), and CPU time per game. `progress(line)`: each
-    seed's games as played."""
-    shares: dict = {}   # (exact side or None, seed) -> side -> share of the final score
+                progress=None, base: tuple[str, dict] = (QUICK, {"odds": "quick"}),
+                variant: tuple[str, dict] = (EXACT, {"odds": "exact"})) -> list[str]:
+    """The agent with exact odds (shipped) against the one with quick odds (shipped before), or
+    any `variant` against a `base` agent ((label, HeuristicAgent's options)), paired by seed: per
+    seed, the game with the base agent everywhere (the baseline), and the game with the variant
+    on each side in turn (the other side the base). Per side: the baseline's and the variant's
+    win-or-lead rates (Wilson intervals), the seeds where the variant turned the side's result
+    better or worse than the baseline's, the side's mean change of its share of the final score (a
+    paired difference with its 95% interval and p-value: a finer measure than who leads, which a
+    side that leads in nearly every game cannot improve), and CPU time per game. `progress(line)`:
+    each seed's games as played."""
+    shares: dict = {}   # (variant's side or None, seed) -> side -> share of the final score
+    (base_label, base_options), (label, options) = base, variant
 
-    def leader(exact_members: list[str], seed: int, label=None):
+    def leader(exact_members: list[str], seed: int, side=None):
         game = build_game(ws, GameSetup(refs=refs, seed=seed, rounds=rounds, default_agent="heuristic",
                                         players={p: "heuristic" for p in order}))
-        heuristic_on(game, [p for p in order if p not in exact_members], seed, QUICK, odds="quick")
-        heuristic_on(game, exact_members, seed, EXACT, odds="exact")
+        heuristic_on(game, [p for p in order if p not in exact_members], seed, base_label, **base_options)
+        heuristic_on(game, exact_members, seed, label, **options)
         start = time.process_time()
         result = game.run(rounds)
         seconds = time.process_time() - start
         scores = {side: score or 0 for side, score in result.get("scores", {}).items()}
         total = sum(scores.values())
-        shares[label, seed] = {side: score / total if total else 0.5 for side, score in scores.items()}
+        shares[side, seed] = {s: score / total if total else 0.5 for s, score in scores.items()}
         return result.get("winner") or result.get("ahead"), seconds
 
     base: dict = {}
@@ -528,9 +536,9 @@ def paired_duel(ws, refs, sides: dict[str, list[str]], seeds: range, rounds: int
         for side, members in sides.items():
             won[side][seed] = leader(members, seed, side)
         if progress is not None:
-            progress(f"seed {seed}: quick odds everywhere: {base[seed][0]} ({base[seed][1]:.1f} s); " + "; ".join(
-                f"exact {side}: {won[side][seed][0]} ({won[side][seed][1]:.1f} s)" for side in sides))
-    out = [f"{QUICK} everywhere: {statistics.mean(t for _, t in base.values()):.2f} s CPU per game"]
+            progress(f"seed {seed}: {base_label} everywhere: {base[seed][0]} ({base[seed][1]:.1f} s); " + "; ".join(
+                f"{label} {side}: {won[side][seed][0]} ({won[side][seed][1]:.1f} s)" for side in sides))
+    out = [f"{base_label} everywhere: {statistics.mean(t for _, t in base.values()):.2f} s CPU per game"]
     for side in sides:
         mine = won[side]
         before = sum(base[s][0] == side for s in seeds)
@@ -539,7 +547,7 @@ def paired_duel(ws, refs, sides: dict[str, list[str]], seeds: range, rounds: int
         worse = sum(mine[s][0] != side and base[s][0] == side for s in seeds)
         share = paired_difference([shares[None, s].get(side, 0.0) for s in seeds],
                                   [shares[side, s].get(side, 0.0) for s in seeds], binary=False)
-        out.append(f"{side}: {QUICK} wins or leads in {rate_text(before, len(seeds))}; {EXACT} in "
+        out.append(f"{side}: {base_label} wins or leads in {rate_text(before, len(seeds))}; {label} in "
                    f"{rate_text(after, len(seeds))}; better on {better} seeds, worse on {worse}; "
                    f"its share of the final score {share['diff']:+.3f} (95% interval {share['low']:+.3f} to "
                    f"{share['high']:+.3f}, p = {share['p_value']:.2f}); "
@@ -573,7 +581,13 @@ def main(argv=None) -> int:
                         help="rulesets of the heuristic-vs-random matches (default aar/base@1)")
     parser.add_argument("--paired", type=int, metavar="N",
                         help="only the exact-odds agent (shipped) against the quick-odds one, paired over seeds 1..N")
-    parser.add_argument("--first-seed", type=int, default=1, help="the first seed of --paired (default 1)")
+    parser.add_argument("--spare-paired", type=int, metavar="N",
+                        help="only the agent sparing the chain (--spare; shipped) against the one asking it of every "
+                             "attack and retreat (spare=(), shipped before), paired over seeds 1..N as --paired")
+    parser.add_argument("--spare", action="append", default=[], choices=SPARE,
+                        help="a part the --spare-paired agent spares the chain in (default: all of them)")
+    parser.add_argument("--first-seed", type=int, default=1,
+                        help="the first seed of --paired and --spare-paired (default 1)")
     parser.add_argument("--exact-duels", type=int, default=0,
                         help="seeded games per side for the heuristic with exact odds vs quick odds (default 0)")
     parser.add_argument("--bid", action="append", default=[], metavar="SIDE=IPCS",
@@ -599,14 +613,17 @@ def main(argv=None) -> int:
     refs = args.refs or ["aar/base@1"]
     bids = {name: int(amount) for name, amount in (b.split("=", 1) for b in args.bid)}
     ws = LoadedOnce([])  # one compiled program per composition, shared by its games (as the compare workers do)
-    if args.paired:
+    if args.paired or args.spare_paired:
         game0 = build_game(ws, GameSetup(refs=refs, seed=0, rounds=1, default_agent="random"))
         sides = {}
         for player in game0.state.map.turn_order:
             sides.setdefault(game0.compiled.side_of_player[player], []).append(player)
-        seeds = range(args.first_seed, args.first_seed + args.paired)
+        seeds = range(args.first_seed, args.first_seed + (args.paired or args.spare_paired))
+        spare = tuple(args.spare or SPARE)
+        agents = {} if args.paired else {"base": (ASKING, {"spare": ()}),
+                                         "variant": (f"heuristic (spare {'+'.join(spare)})", {"spare": spare})}
         for line in paired_duel(ws, refs, sides, seeds, args.rounds, list(game0.state.map.turn_order),
-                                progress=lambda line: print(line, flush=True)):
+                                progress=lambda line: print(line, flush=True), **agents):
             print(line, flush=True)
         return 0
     if args.rollout_cost:

@@ -28,8 +28,10 @@ hook gift after battle:
 
 
 def gift_game(tmp_path, *, seed: int = 4, rounds: int = 1, previous: bool = False, recorded=None,
-              resume: bool = False, extra: str = ""):
-    """The GIFT game (`extra`: more of the ruleset's text)."""
+              resume: bool = False, extra: str = "", spare: tuple | None = ()):
+    """The GIFT game (`extra`: more of the ruleset's text; `spare`: the heuristic agents', by
+    default none: the agent asking the chain of every retreat, which retreats the Russians here,
+    so that a look-ahead starts within a battle)."""
     folder = tmp_path / "lookahead"
     folder.mkdir(exist_ok=True)
     (folder / "gift@1.rules").write_text(GIFT + extra)
@@ -37,9 +39,18 @@ def gift_game(tmp_path, *, seed: int = 4, rounds: int = 1, previous: bool = Fals
                       GameSetup(refs=["lookahead/gift@1"], seed=seed, rounds=rounds), recorded=recorded)
     for player in list(game.agents):
         if recorded is None:
-            game.agents[player] = HeuristicAgent(seed, player, previous=previous)
+            game.agents[player] = HeuristicAgent(seed, player, previous=previous, spare=spare)
         elif not resume:
             game.agents[player].after = None  # every answer from the record: no look-ahead
+    return game
+
+
+def asking(game):
+    """`game` with every player's heuristic agent asking the chain of every attack and retreat
+    (`spare=()`): the games these tests follow are those of that agent (the decisions looked ahead
+    and the battles they come in)."""
+    for player in list(game.agents):
+        game.agents[player] = HeuristicAgent(game.seed, player, spare=())
     return game
 
 
@@ -73,9 +84,10 @@ def test_the_look_ahead_rolls_none_of_the_games_dice_and_is_deterministic(tmp_pa
 
 
 def test_a_resumed_game_looks_ahead_as_the_unbroken_one_did(tmp_path):
-    whole = gift_game(tmp_path, rounds=2)
+    # (the resumed game's agents are the game's own: the default, sparing, agent everywhere)
+    whole = gift_game(tmp_path, rounds=2, spare=None)
     whole.run(2)
-    part = gift_game(tmp_path, rounds=1)
+    part = gift_game(tmp_path, rounds=1, spare=None)
     part.run(1)
     # resuming: the record's answers, the heuristic asked again (it follows the replayed phases)
     resumed = gift_game(tmp_path, rounds=2, recorded=part.decisions, resume=True)
@@ -453,7 +465,7 @@ def test_battle_estimates_kept_across_decisions_value_answers_as_a_memo_of_each_
             seen.append((d.id, d.player, out))
             return out
         monkeypatch.setattr(lookahead.Lookahead, "values", noted)
-        game = make_game(["aar/house-rules@1"], seed=2, default_agent="heuristic")
+        game = asking(make_game(["aar/house-rules@1"], seed=2, default_agent="heuristic"))
         game.run(1)
         monkeypatch.undo()
         return seen, found["made"], found["kept"]
@@ -494,7 +506,7 @@ def test_copies_given_the_games_cached_settings_value_answers_as_copies_that_wor
         monkeypatch.setattr(settings.ProcedureConfig, "for_context", copied)
         monkeypatch.setattr(settings.ProcedureConfig, "_env", evaluated)
         monkeypatch.setattr(lookahead.Lookahead, "values", noted)
-        game = make_game(["aar/house-rules@1"], seed=2, default_agent="heuristic")
+        game = asking(make_game(["aar/house-rules@1"], seed=2, default_agent="heuristic"))
         game.run(1)
         monkeypatch.undo()
         return seen, asked[0]
@@ -546,7 +558,7 @@ def test_an_answer_whose_first_rollout_throws_no_die_after_it_values_as_all_its_
     # a decision in the battles (house rules' emergency infantry): its rollouts throw dice and
     # come to different values, so each is played
     def house_rules():
-        return make_game(["aar/house-rules@1"], seed=1, default_agent="heuristic")
+        return asking(make_game(["aar/house-rules@1"], seed=1, default_agent="heuristic"))
     seen, rollouts, alike = played(house_rules, True)
     every, all_rollouts, _ = played(house_rules, False)
     assert seen == every and len(seen) >= 1 and rollouts == all_rollouts

@@ -23,17 +23,20 @@ SIM_TRIALS = 60      # the quick simulation's battles per estimate (the fallback
 ROUNDS = 12          # the most rounds a simulated battle lasts
 
 
-def simulate(a_vals: tuple, d_vals: tuple, rng: random.Random) -> int:
+def simulate(a_vals: tuple, d_vals: tuple, rng: random.Random, *, takes: bool = False) -> int:
     """In how many of SIM_TRIALS battles of attackers `a_vals` against defenders `d_vals` (each a
     (fire value, cost, hit points) of a unit) the attackers destroy the defenders, rolled by `rng`:
     each round every attacking unit, in its side's order, then every defending one throws a die
     (as `randint(1, 6)`; a hit at or below its value), then each side takes the other's hits
-    (`take`)."""
+    (`take`). `takes`: each attacker is a (fire value, cost, hit points, takes) and a battle counts
+    only when an attacker that takes territory (true `takes`) is left: the attack takes the space
+    (air units do not; the cheapest fall first, so a few land units among air units often do not
+    outlive the battle)."""
     # (the tests over the sides' units are made in C: most estimates are of a few units, where a
     # Python-level loop per side cost a tenth of an estimate's set-up)
     if max(map(_HIT_POINTS, a_vals), default=0) <= 1 and max(map(_HIT_POINTS, d_vals), default=0) <= 1:
-        return _one_hit_trials(a_vals, d_vals, rng.getrandbits)
-    return _trials(a_vals, d_vals, rng.getrandbits)
+        return _one_hit_trials(a_vals, d_vals, rng.getrandbits, takes)
+    return _trials(a_vals, d_vals, rng.getrandbits, takes)
 
 
 def _thresholds(vals) -> tuple:
@@ -42,7 +45,7 @@ def _thresholds(vals) -> tuple:
     return tuple(map(math.floor, map(_FIRE, vals)))  # (a whole number is its own floor)
 
 
-def _one_hit_trials(a_vals: tuple, d_vals: tuple, getrandbits) -> int:
+def _one_hit_trials(a_vals: tuple, d_vals: tuple, getrandbits, takes: bool = False) -> int:
     """`_trials` for sides whose units all take one hit. Such a side throws in its first order
     until it first takes a hit, then in casualty order (`take`'s stable sort: the cheapest
     first), losing its first units in that order: it is two fixed orders and a count of the
@@ -51,9 +54,13 @@ def _one_hit_trials(a_vals: tuple, d_vals: tuple, getrandbits) -> int:
     a_first, d_first = _thresholds(a_vals), _thresholds(d_vals)
     # casualty order (`_casualty_key`): every unit takes one hit here, so the cheapest first (a
     # stable sort on the cost alone gives the same order)
-    a_order = _thresholds(sorted(a_vals, key=_COST))
+    a_sorted = sorted(a_vals, key=_COST)
+    a_order = _thresholds(a_sorted)
     d_order = _thresholds(sorted(d_vals, key=_COST))
     na, nd = len(a_first), len(d_first)
+    # the attack wins while fewer than `left` of its units have fallen: all of them, or (`takes`)
+    # all but those after its last unit that takes territory, in casualty order
+    left = na if not takes else next((na - i for i, u in enumerate(reversed(a_sorted)) if u[3]), 0)
     wins = 0
     for _ in range(SIM_TRIALS):
         a_lost = d_lost = 0
@@ -85,13 +92,13 @@ def _one_hit_trials(a_vals: tuple, d_vals: tuple, getrandbits) -> int:
                 a_side = a_order[a_lost:]
             if a_lost == na or d_lost == nd:
                 break
-        if d_lost == nd and a_lost < na:
+        if d_lost == nd and a_lost < left:
             wins += 1
     return wins
 
 
-def _trials(a_vals: tuple, d_vals: tuple, getrandbits) -> int:
-    """In how many of SIM_TRIALS battles of any units the attackers win."""
+def _trials(a_vals: tuple, d_vals: tuple, getrandbits, takes: bool = False) -> int:
+    """In how many of SIM_TRIALS battles of any units the attackers win (`takes`: as `simulate`)."""
     wins = 0
     for _ in range(SIM_TRIALS):
         a = list(map(list, a_vals))  # (copied in C: a copy per trial)
@@ -106,7 +113,7 @@ def _trials(a_vals: tuple, d_vals: tuple, getrandbits) -> int:
                 a_ordered = take(a, d_hits, a_ordered)
             if not a or not dd:
                 break
-        if not dd and a:
+        if not dd and a and (not takes or any(unit[3] for unit in a)):
             wins += 1
     return wins
 

@@ -1,0 +1,78 @@
+"""The heuristic agent that spares the exact chain (`HeuristicAgent(spare=...)`, every part of
+SPARE by default): it asks the chain only where the quick simulation leaves the answer in doubt;
+`spare=()` asks it of every attack and retreat question within its budget (shipped before)."""
+
+from __future__ import annotations
+
+import pytest
+
+from game_fixtures import BASE, ids, make_game, run_phases
+from ruleslang.runtime.agents.battle_odds import CHAIN
+from ruleslang.runtime.agents.heuristic import SPARE, HeuristicAgent
+from ruleslang.runtime.decisions import Decision
+from ruleslang.runtime.kit.battle import Battle
+
+KARELIA, BELORUSSIA = "Karelia S.S.R.", "Belorussia"
+
+
+def _combat_move(units: dict, **options) -> tuple[bool, int]:
+    """(whether the Germans' agent made with `options` sends units into Karelia in combat move,
+    the chains its battle odds ran)."""
+    game = make_game(BASE, scenario={"setup": "empty", "units": units}, agents={"Germans": "heuristic"})
+    agent = game.agents["Germans"] = HeuristicAgent(1, "Germans", **options)
+    run_phases(game, "Germans", "combat_move")
+    return bool(ids(game, KARELIA, "Germans")), agent.battle_odds.counts[CHAIN]
+
+
+def test_an_attack_the_quick_chance_of_taking_settles_asks_fewer_chains():
+    # four armour against an infantry: the shipped agent checks one armour, two and three by the
+    # chain; the sparing one refuses one by the quick chance (about 50%, 75% needed), asks the
+    # chain of two (about 90%: in doubt), and would take three without asking
+    sure = {BELORUSSIA: {"Germans": {"armour": 4}}, KARELIA: {"Russians": {"infantry": 1}}}
+    assert _combat_move(sure, spare=()) == (True, 3)
+    assert _combat_move(sure, spare=("attacks",)) == (True, 1)
+
+
+def test_the_quick_chance_of_taking_counts_the_land_units_left():
+    # three fighters and an infantry against two infantry and an AA gun: the quick simulation wins
+    # about 99% (any survivor), but the infantry is the cheapest casualty, so its chance of taking
+    # the territory is low enough to say no without the chain (which says no too)
+    units = {BELORUSSIA: {"Germans": {"infantry": 1, "fighter": 3}}, KARELIA: {"Russians": {"infantry": 2, "aaGun": 1}}}
+    assert _combat_move(units, spare=())[0] is False
+    assert _combat_move(units, spare=("attacks",)) == (False, 0)
+
+
+def _retreat_question(attackers: dict, defenders: dict, **options) -> tuple[bool, int]:
+    """(the Germans' answer to the retreat question of a battle for Karelia after its first round,
+    the chains their agent made with `options` ran for it)."""
+    game = make_game(BASE, scenario={"setup": "empty", "units": {
+        KARELIA: {"Germans": attackers, "Russians": defenders}, BELORUSSIA: {"Germans": {"infantry": 1}}}})
+    attacking = ids(game, KARELIA, "Germans")
+    battle = Battle(game, KARELIA, "Germans", "Russians", amphibious=False, attacking=attacking,
+                    defending=ids(game, KARELIA, "Russians"), came_from=dict.fromkeys(attacking, BELORUSSIA))
+    battle.round = 1
+    game.ctx.battle = battle
+    agent = HeuristicAgent(1, "Germans", **options)
+    agent.battle_odds.new_decision()
+    retreat = Decision("choose", "Germans", "?", options=[True, False], mode="one", count=1, id="attacker_retreat.go")
+    return agent._choose(retreat, game), agent.battle_odds.counts[CHAIN]
+
+
+def test_a_retreat_question_the_quick_estimate_settles_asks_no_chain():
+    # (the shipped rulesets retreat below 35%): four armour against an infantry stay, asked or not
+    assert _retreat_question({"armour": 4}, {"infantry": 1}, spare=()) == (False, 1)
+    assert _retreat_question({"armour": 4}, {"infantry": 1}, spare=("retreat",)) == (False, 0)
+    # an infantry against an infantry (about 25%): near the threshold, the chain answers
+    assert _retreat_question({"infantry": 1}, {"infantry": 1}, spare=("retreat",)) == (True, 1)
+
+
+def test_the_agent_spares_every_part_by_default_and_none_with_quick_odds():
+    assert HeuristicAgent(1, "Germans").spare == frozenset(SPARE)
+    assert HeuristicAgent(1, "Germans", spare=("retreat",)).spare == {"retreat"}
+    assert HeuristicAgent(1, "Germans", odds="quick").spare == frozenset()
+
+
+def test_an_unknown_part_to_spare_is_refused():
+    with pytest.raises(ValueError, match="attacks"):
+        HeuristicAgent(1, "Germans", spare=("everything",))
+    assert set(SPARE) == {"retreat", "attacks"}
