@@ -24,7 +24,9 @@ both have, since a transition reads those of its own state's units alone. The ba
 (`BattleRules`: `casualties_by`, `withdraws`, `retreats`, `retreat_to` and its default, ...) are
 evaluated through the step's watch while a step runs (steps.py hands the settings' context the
 watch), so what they read of the board is in the generation's reads; those asked only at set-up
-(`fights`, `at_war`, `defender`, the units' domain) are in the states' records or the site.
+(`fights`, `at_war`, `defender`, the units' domain) are in the states' records or the site;
+`stays` alone is asked past the watch (`BattleRules`: what the shipped ones read is the same for
+every unit a chain makes).
 
 The board outside the battle is the same in every state of one chain (watch.py takes it as
 such: `_BOARD_SAME`), but not from one chain to the next. So a site keeps *generations*: the
