@@ -241,3 +241,56 @@ def test_games_given_other_options_keep_their_own_stores(tmp_path):
     assert BattleOdds._store(same) is not BattleOdds._store(changed)
     changed.ctx.options["victory"] = same.ctx.options["victory"]
     assert BattleOdds._store(same) is BattleOdds._store(changed)
+
+
+# ---------------------------------------------------------------- what the battle settings read (issue 15, session 14)
+
+# The battle's settings without `retreat_to` (its default: a sea zone, or a territory the attacker's
+# side holds); the defence fires again while the attackers have nowhere to retreat to: a step
+# whose answer follows what the default reads of the board
+CORNERED = """
+    ruleset house/cornered@1
+    uses aar/base@1
+    override phase battle: runtime battle with {round: "round_steps", start: "battle_start", capture: "capture",
+                                                raid: "bombing_raid", fights: u => not has_tag(u, aa),
+                                                hit_points: u => u.hit_points, captured: u => has_tag(u, aa),
+                                                captures: u => takes_territory(u), retreats: attacker_may_retreat(),
+                                                stalemate: no_side_can_hit(), withdraws: u => withdraws_alone(u),
+                                                casualties_by: u => casualty_chooser(u)}
+    hook cornered after defender_fire:
+        if count(retreat_options()) == 0:
+            hit count(u for u in battle_units("defender") where d6 <= 1) of battle_units("attacker") by attacker()
+"""
+ORIGIN = "Belorussia"  # where the attackers came from: the Germans' at the start
+
+
+def _cornered(tmp_path, change) -> tuple:
+    """(the answers of chains of one to three infantry with an armour from ORIGIN sharing a store, on
+    the board as set up and then on the board `change(state)` made; the same chains alone)."""
+    write_rulesets(tmp_path, {"house/cornered@1": CORNERED})
+    setup = saves.GameSetup(refs=["house/cornered@1"], scenario=None, seed=1, rounds=1, players={},
+                            default_agent="heuristic", settings=[], orders=None)
+    game = saves.build_game(Workspace([str(tmp_path)]), setup)
+    store = SharedRounds()
+    shared, alone = [], []
+    for changed in (False, True):
+        if changed:
+            change(game.state)
+            game.state.version += 1
+        for n in (1, 2, 3):
+            spec = BattleSpec(SPACE, "Germans", {"infantry": n, "armour": 1}, came_from=[ORIGIN])
+            shared.append(_floats(Chain(game, spec, exact=False, board=game.state, store=store).solve()))
+            alone.append(_floats(Chain(game, spec, exact=False, board=game.state).solve()))
+    assert store.joined > 0  # the chains of one board shared their rounds
+    return shared, alone
+
+
+def test_a_default_setting_notes_what_it_reads_of_the_board(tmp_path):
+    # `retreat_to` left out: who holds ORIGIN decides whether the attackers may retreat there, so a
+    # board where the Russians took it answers otherwise, and takes nothing of the first board's rounds
+    def taken(state):
+        state.control[ORIGIN] = "Russians"
+    shared, alone = _cornered(tmp_path, taken)
+    assert shared == alone
+    assert alone[:3] != alone[3:]
+

@@ -51,7 +51,11 @@ class BattleRules:
 
     Settings on units are cached per unit type and owner for a phase (`KitState.battle_config`);
     the others are evaluated each time they are asked, in the battle (`attacker()`,
-    `is_amphibious()`, ... answer them).
+    `is_amphibious()`, ... answer them). The settings, and the `retreat_to` default, read the board
+    through the settings' context (`config.ctx`): the exact chain hands them its step watch while a
+    step runs (runtime/odds/steps.py), which notes what they read, so that a round transition
+    shared between chains is checked against it (runtime/odds/shared.py). `stays` alone is asked
+    with the game's context (docs/performance.md, "Session 14: what the battle settings read").
     """
 
     def __init__(self, game, config: ProcedureConfig | None):
@@ -147,7 +151,8 @@ class BattleRules:
         """True when the attackers of `battle` may retreat to `space`, one they moved in from."""
         if self._retreat_to is not None:
             return self._retreat_to(space) is True
-        board = self.game.board
+        # read where the settings read (the exact chain's step watch notes who holds it), not the game's own board
+        board = (self.config.ctx if self.config is not None else self.game).board
         if board.is_sea(space):
             return True
         return self.game.allied(board.controller(space), battle.attacker)

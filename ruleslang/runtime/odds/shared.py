@@ -20,7 +20,13 @@ a state's records in another order are run in another order, and their sums made
 order can differ in the last digit. What the kit reads of the battle's units past the watch (their
 costs and hit points, which a technology may change) is kept by unit type and owner in the
 generation (`Generation.units`): a chain joins one only where they agree on the types and owners
-both have, since a transition reads those of its own state's units alone.
+both have, since a transition reads those of its own state's units alone. The battle's settings
+(`BattleRules`: `casualties_by`, `withdraws`, `retreats`, `retreat_to` and its default, ...) are
+evaluated through the step's watch while a step runs (steps.py hands the settings' context the
+watch), so what they read of the board is in the generation's reads; those asked only at set-up
+(`fights`, `at_war`, `defender`, the units' domain) are in the states' records or the site;
+`stays` alone is asked past the watch (`BattleRules`: what the shipped ones read is the same for
+every unit a chain makes).
 
 The board outside the battle is the same in every state of one chain (watch.py takes it as
 such: `_BOARD_SAME`), but not from one chain to the next. So a site keeps *generations*: the
