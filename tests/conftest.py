@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import textwrap
 from pathlib import Path
 
@@ -18,6 +19,18 @@ REFERENCE = REPO.parent / "shared" / "reference"
 @pytest.fixture
 def workspace() -> Workspace:
     return Workspace([FIXTURES])
+
+
+@pytest.fixture
+def collector_paused():
+    """The cyclic garbage collector run once and paused for the test (what is freed then is freed
+    by reference counting alone), then put back as it was."""
+    collecting = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    yield
+    if collecting:
+        gc.enable()
 
 
 def write_rulesets(root: Path, files: dict[str, str]) -> Path:

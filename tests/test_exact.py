@@ -227,22 +227,14 @@ def test_a_die_compared_with_a_value_is_worked_out_once_per_value(compiled):
 
 
 @pytest.mark.parametrize("name, args", [("hits", (3, 2)), ("sum_dice", (3,)), ("mixed_hits", ([1, 2, 3],))])
-def test_an_exact_fold_leaves_no_cycle_holding_its_context(compiled, name, args):
+def test_an_exact_fold_leaves_no_cycle_holding_its_context(compiled, name, args, collector_paused):
     # a fold's element loop calls itself through its closure: left as a cycle, it kept the run's
     # frame values and context (in the exact battle chain, a step's whole world: the chain's board
     # copy) until the cyclic collector's next pass
-    import gc
     import weakref
 
-    collecting = gc.isenabled()
-    gc.collect()
-    gc.disable()
-    try:
-        ctx = EvalContext(compiled, Host(0))
-        assert compiled.exact_callable(name)(ctx, *args).to_dist().outcomes
-        alive = weakref.ref(ctx)
-        del ctx
-        assert alive() is None
-    finally:
-        if collecting:
-            gc.enable()
+    ctx = EvalContext(compiled, Host(0))
+    assert compiled.exact_callable(name)(ctx, *args).to_dist().outcomes
+    alive = weakref.ref(ctx)
+    del ctx
+    assert alive() is None

@@ -121,24 +121,17 @@ def test_float_mode_gives_the_same_figures(base_game):
     ("12 Sea Zone", {"submarine": 2, "destroyer": 1}, {"destroyer": 1, "submarine": 1}, "Americans", []),
 ])
 def test_a_dropped_chain_is_freed_without_the_garbage_collector(base_game, space, attacking, defending, defender,
-                                                                came_from):
+                                                                came_from, collector_paused):
     # a chain keeps all it worked out; in a cycle, each chain an agent drops would wait for (and
     # cost) a collection of its own objects: the battle steps' `for` loops and hooks, the host's
     # link to its chain and the kept results' projection are not cycles
-    collecting = gc.isenabled()
-    gc.collect()
-    gc.disable()
-    try:
-        chain = Chain(base_game, BattleSpec(space, "Germans", attacking, defending, defender, came_from),
-                      exact=False, retreat_below=0.35 if came_from else None)
-        assert sum(chain.solve().ends.values()) == pytest.approx(1)
-        assert not gc.isenabled()  # as it was before the solve (the solve pauses it and puts it back)
-        alive = weakref.ref(chain)
-        del chain
-        assert alive() is None
-    finally:
-        if collecting:
-            gc.enable()
+    chain = Chain(base_game, BattleSpec(space, "Germans", attacking, defending, defender, came_from),
+                  exact=False, retreat_below=0.35 if came_from else None)
+    assert sum(chain.solve().ends.values()) == pytest.approx(1)
+    assert not gc.isenabled()  # as it was before the solve (the solve pauses it and puts it back)
+    alive = weakref.ref(chain)
+    del chain
+    assert alive() is None
 
 
 @pytest.mark.parametrize("space, attacking, defending, defender", [
@@ -146,24 +139,17 @@ def test_a_dropped_chain_is_freed_without_the_garbage_collector(base_game, space
     ("12 Sea Zone", {"submarine": 2, "destroyer": 1}, {"destroyer": 1, "submarine": 1}, "Americans"),
 ])
 def test_a_closed_chain_frees_its_host_and_board_without_the_garbage_collector(base_game, space, attacking,
-                                                                              defending, defender):
+                                                                              defending, defender, collector_paused):
     # the host is in cycles (its context names it as the game, its settings name the context):
     # an agent's chain, closed once solved, frees its host, context and board copy as it is
     # dropped, where they waited for (and cost) a collection after every query (`Chain.close`)
-    collecting = gc.isenabled()
-    gc.collect()
-    gc.disable()
-    try:
-        chain = Chain(base_game, BattleSpec(space, "Germans", attacking, defending, defender), exact=False)
-        result = chain.solve()
-        host, ctx, board = weakref.ref(chain.host), weakref.ref(chain.ctx), weakref.ref(chain.host.state)
-        chain.close()
-        del chain
-        assert host() is None and ctx() is None and board() is None
-        assert sum(result.ends.values()) == pytest.approx(1)  # the result holds none of them
-    finally:
-        if collecting:
-            gc.enable()
+    chain = Chain(base_game, BattleSpec(space, "Germans", attacking, defending, defender), exact=False)
+    result = chain.solve()
+    host, ctx, board = weakref.ref(chain.host), weakref.ref(chain.ctx), weakref.ref(chain.host.state)
+    chain.close()
+    del chain
+    assert host() is None and ctx() is None and board() is None
+    assert sum(result.ends.values()) == pytest.approx(1)  # the result holds none of them
 
 
 def test_artillery_raises_the_attack_of_infantry(base_game):
