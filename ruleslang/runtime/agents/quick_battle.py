@@ -33,8 +33,9 @@ def simulate(a_vals: tuple, d_vals: tuple, rng: random.Random, *, takes: bool = 
     (air units do not; the cheapest fall first, so a few land units among air units often do not
     outlive the battle)."""
     # (the tests over the sides' units are made in C: most estimates are of a few units, where a
-    # Python-level loop per side cost a tenth of an estimate's set-up)
-    if max(map(_HIT_POINTS, a_vals), default=0) <= 1 and max(map(_HIT_POINTS, d_vals), default=0) <= 1:
+    # Python-level loop per side cost a tenth of an estimate's set-up); a side empty from the start
+    # goes to `_trials`, as `_one_hit_trials` looks for a battle's end only after a hit
+    if a_vals and d_vals and max(map(_HIT_POINTS, a_vals)) <= 1 and max(map(_HIT_POINTS, d_vals)) <= 1:
         return _one_hit_trials(a_vals, d_vals, rng.getrandbits, takes)
     return _trials(a_vals, d_vals, rng.getrandbits, takes)
 
@@ -50,7 +51,8 @@ def _one_hit_trials(a_vals: tuple, d_vals: tuple, getrandbits, takes: bool = Fal
     until it first takes a hit, then in casualty order (`take`'s stable sort: the cheapest
     first), losing its first units in that order: it is two fixed orders and a count of the
     fallen. Each die is drawn as `hits` draws it, written out in line: most of these battles are
-    of two or three units, where a call per side and round cost about a quarter of the time."""
+    of two or three units, where a call per side and round cost about a quarter of the time.
+    Both sides have units (`simulate` sends a battle with an empty side to `_trials`)."""
     a_first, d_first = _thresholds(a_vals), _thresholds(d_vals)
     # casualty order (`_casualty_key`): every unit takes one hit here, so the cheapest first (a
     # stable sort on the cost alone gives the same order)
@@ -58,6 +60,10 @@ def _one_hit_trials(a_vals: tuple, d_vals: tuple, getrandbits, takes: bool = Fal
     a_order = _thresholds(a_sorted)
     d_order = _thresholds(sorted(d_vals, key=_COST))
     na, nd = len(a_first), len(d_first)
+    # what fires with i fallen: the side's casualty order from its (i+1)th unit on, made once
+    # here rather than sliced at every hit of every trial
+    a_sides = [a_order[i:] for i in range(na + 1)]
+    d_sides = [d_order[i:] for i in range(nd + 1)]
     # the attack wins while fewer than `left` of its units have fallen: all of them, or (`takes`)
     # all but those after its last unit that takes territory, in casualty order
     left = na if not takes else next((na - i for i, u in enumerate(reversed(a_sorted)) if u[3]), 0)
@@ -80,18 +86,23 @@ def _one_hit_trials(a_vals: tuple, d_vals: tuple, getrandbits, takes: bool = Fal
                     r = getrandbits(3)
                 if r < t:
                     d_hits += 1
+            # the battle ends when a side has lost all its units: tested only after a hit (a
+            # round without one, a fifth of them, changes nothing); the defence's losses first,
+            # then the attack's of the same round
             if a_hits:
                 d_lost += a_hits
-                if d_lost > nd:
+                if d_lost >= nd:
                     d_lost = nd
-                d_side = d_order[d_lost:]
+                    if d_hits:
+                        a_lost = min(a_lost + d_hits, na)
+                    break
+                d_side = d_sides[d_lost]
             if d_hits:
                 a_lost += d_hits
-                if a_lost > na:
+                if a_lost >= na:
                     a_lost = na
-                a_side = a_order[a_lost:]
-            if a_lost == na or d_lost == nd:
-                break
+                    break
+                a_side = a_sides[a_lost]
         if d_lost == nd and a_lost < left:
             wins += 1
     return wins
