@@ -125,3 +125,12 @@ def test_a_factory_site_the_quick_simulation_settles_asks_no_chain():
     # an infantry against four: held, without a chain
     strong = {KARELIA: {"Germans": {"infantry": 4}}, BELORUSSIA: {"Russians": {"infantry": 1}}}
     assert _holds(strong, spare=("holds",)) == (True, 0)
+
+
+def test_an_attack_a_tenth_over_the_odds_needed_asks_no_chain():
+    # four armour against two infantry: the quick chance of taking with two armour is between 0.1
+    # and 0.2 over the odds needed (TAKE_ABOVE: 0.2 until the session's second round, when the
+    # chain was asked; 0.1 since), so the sparing agent sends two without asking
+    units = {BELORUSSIA: {"Germans": {"armour": 4}}, KARELIA: {"Russians": {"infantry": 2}}}
+    assert _combat_move(units, spare=("attacks",)) == (True, 0)
+    assert _combat_move(units, spare=())[0] is True
