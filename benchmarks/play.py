@@ -24,13 +24,14 @@ quick odds (`odds="quick"`, the quick simulation alone: the agent shipped before
 side, then the exact one on each side in turn). `--spare-paired N [--spare PART ...]`: the same
 pairing of the agent that spares the chain where the quick simulation settles an answer
 (`HeuristicAgent(spare=...)`, the default since session 14) against the one that asks it of every
-attack and retreat question (`spare=()`, shipped before).
+attack and retreat question (`spare=()`, shipped before), or with `--spare-base PART ...` against
+the agent sparing those parts.
 
     python benchmarks/play.py [--games N] [--matches N] [--duels N] [--rounds N] [--ruleset REF ...]
                               [--bid SIDE=IPCS] [--check-advice] [--exact-duels N] [--agents-only] [--timing-only]
                               [--timed REF ...] [--agent random|heuristic]
     python benchmarks/play.py --paired N [--first-seed S] [--rounds N] [--ruleset REF ...]
-    python benchmarks/play.py --spare-paired N [--spare retreat|attacks ...] [--first-seed S] [--rounds N] [--ruleset REF ...]
+    python benchmarks/play.py --spare-paired N [--spare retreat|attacks|holds ...] [--spare-base PART ...] [--first-seed S] [--rounds N] [--ruleset REF ...]
     python benchmarks/play.py --backends N [--games N]   # codegen against closures, in turns (issue 15)
     python benchmarks/play.py --rollout-cost [--games N] [--rounds N] [--ruleset REF ...]   # moving rollouts' cost
     python benchmarks/play.py --bytecodes [--games N] [--rounds N] [--ruleset REF ...]   # Python bytecodes per game
@@ -586,6 +587,9 @@ def main(argv=None) -> int:
                              "attack and retreat (spare=(), shipped before), paired over seeds 1..N as --paired")
     parser.add_argument("--spare", action="append", default=[], choices=SPARE,
                         help="a part the --spare-paired agent spares the chain in (default: all of them)")
+    parser.add_argument("--spare-base", action="append", default=[], choices=SPARE,
+                        help="a part the --spare-paired base agent spares the chain in (default: none, the agent "
+                             "asking the chain of every attack and retreat)")
     parser.add_argument("--first-seed", type=int, default=1,
                         help="the first seed of --paired and --spare-paired (default 1)")
     parser.add_argument("--exact-duels", type=int, default=0,
@@ -620,7 +624,9 @@ def main(argv=None) -> int:
             sides.setdefault(game0.compiled.side_of_player[player], []).append(player)
         seeds = range(args.first_seed, args.first_seed + (args.paired or args.spare_paired))
         spare = tuple(args.spare or SPARE)
-        agents = {} if args.paired else {"base": (ASKING, {"spare": ()}),
+        based = tuple(args.spare_base)
+        base = (ASKING, {"spare": ()}) if not based else (f"heuristic (spare {'+'.join(based)})", {"spare": based})
+        agents = {} if args.paired else {"base": base,
                                          "variant": (f"heuristic (spare {'+'.join(spare)})", {"spare": spare})}
         for line in paired_duel(ws, refs, sides, seeds, args.rounds, list(game0.state.map.turn_order),
                                 progress=lambda line: print(line, flush=True), **agents):

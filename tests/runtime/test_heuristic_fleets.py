@@ -10,11 +10,12 @@ from ruleslang.runtime.agents.heuristic import HeuristicAgent
 BALTIC, NORTH_SEA = "5 Sea Zone", "6 Sea Zone"
 
 
-def attackers_at(units: dict, target: str, *, previous: bool = False, exchange=None) -> list[int]:
+def attackers_at(units: dict, target: str, *, previous: bool = False, exchange=None, **options) -> list[int]:
     """The German units in `target` after the Germans' agent plans and makes its combat move
-    (`exchange`: stands in for the chain's (win, value lost, value destroyed))."""
+    (`exchange`: stands in for the chain's (win, value lost, value destroyed); `options`: the
+    agent's)."""
     game = make_game(BASE, scenario={"setup": "empty", "units": units}, agents={"Germans": "heuristic"})
-    game.agents["Germans"] = agent = HeuristicAgent(1, "Germans", previous=previous)
+    game.agents["Germans"] = agent = HeuristicAgent(1, "Germans", previous=previous, **options)
     if exchange is not None:
         agent.fleet_odds.exchange = lambda *args: exchange
     run_phases(game, "Germans", "combat_move")
@@ -45,12 +46,14 @@ def test_a_fleet_too_strong_is_left_alone():
 
 
 def test_a_win_that_costs_more_than_it_destroys_is_not_sought():
+    # (the agent asking the chain of every attack at sea: the sparing one makes this one unasked)
+    asking = {"spare": ()}
     units = {"Germany": {"Germans": {"infantry": 1}}, BALTIC: {"Germans": {"destroyer": 2}},
              NORTH_SEA: {"British": {"transport": 1}}, "United Kingdom": {"British": {"infantry": 1}}}
-    assert attackers_at(units, NORTH_SEA, exchange=(0.9, 20.0, 7.0)) == []
-    assert len(attackers_at(units, NORTH_SEA, exchange=(0.9, 2.0, 7.0))) >= 1
-    assert attackers_at(units, NORTH_SEA, exchange=None) != [] and attackers_at(units, NORTH_SEA,
-                                                                               exchange=(0.7, 0.0, 8.0)) == []
+    assert attackers_at(units, NORTH_SEA, exchange=(0.9, 20.0, 7.0), **asking) == []
+    assert len(attackers_at(units, NORTH_SEA, exchange=(0.9, 2.0, 7.0), **asking)) >= 1
+    assert attackers_at(units, NORTH_SEA, exchange=None) != [] and attackers_at(
+        units, NORTH_SEA, exchange=(0.7, 0.0, 8.0), **asking) == []
 
 
 def test_the_fewest_ships_that_win_go_and_the_rest_stay():

@@ -13,6 +13,7 @@ from ruleslang.runtime.decisions import Decision
 from ruleslang.runtime.kit.battle import Battle
 
 KARELIA, BELORUSSIA = "Karelia S.S.R.", "Belorussia"
+BALTIC, NORTH_SEA = "5 Sea Zone", "6 Sea Zone"
 
 
 def _combat_move(units: dict, **options) -> tuple[bool, int]:
@@ -75,4 +76,61 @@ def test_the_agent_spares_every_part_by_default_and_none_with_quick_odds():
 def test_an_unknown_part_to_spare_is_refused():
     with pytest.raises(ValueError, match="attacks"):
         HeuristicAgent(1, "Germans", spare=("everything",))
-    assert set(SPARE) == {"retreat", "attacks"}
+    assert set(SPARE) == {"retreat", "attacks", "holds", "fleets"}
+
+
+def _fleet_attack(units: dict, **options) -> tuple[int, int]:
+    """(how many German units attack the North Sea in the combat move of the Germans' agent made
+    with `options`, the chains its fleet odds ran)."""
+    game = make_game(BASE, scenario={"setup": "empty", "units": {
+        **units, "Germany": {"Germans": {"infantry": 1}}, "United Kingdom": {"British": {"infantry": 1}}}},
+        agents={"Germans": "heuristic"})
+    agent = game.agents["Germans"] = HeuristicAgent(1, "Germans", **options)
+    run_phases(game, "Germans", "combat_move")
+    return len(ids(game, NORTH_SEA, "Germans")), agent.fleet_odds.counts[CHAIN]
+
+
+def test_an_attack_at_sea_its_ships_win_alone_asks_no_chain():
+    # two destroyers against a transport: about 98% by the quick simulation, ships alone
+    ships = {BALTIC: {"Germans": {"destroyer": 2}}, NORTH_SEA: {"British": {"transport": 1}}}
+    assert _fleet_attack(ships, spare=()) == (2, 1)
+    assert _fleet_attack(ships, spare=("fleets",)) == (2, 0)
+
+
+def test_an_attack_at_sea_that_needs_its_aircraft_asks_the_chain():
+    # aircraft alone against a submarine: the quick simulation wins, but the ships (none) do not
+    # win alone, so the chain is asked (and says no: aircraft cannot hit a lone submarine)
+    planes = {"Germany": {"Germans": {"fighter": 2, "infantry": 1}}, BALTIC: {"British": {"submarine": 1}}}
+    game = make_game(BASE, scenario={"setup": "empty", "units": {
+        **planes, "United Kingdom": {"British": {"infantry": 1}}}}, agents={"Germans": "heuristic"})
+    agent = game.agents["Germans"] = HeuristicAgent(1, "Germans", spare=("fleets",))
+    run_phases(game, "Germans", "combat_move")
+    assert ids(game, BALTIC, "Germans") == [] and agent.fleet_odds.counts[CHAIN] >= 1
+
+
+def _holds(units: dict, **options) -> tuple[bool, int]:
+    """(whether the Germans' agent made with `options` holds Karelia against the Russians next to
+    it, the chains its battle odds ran for the answer)."""
+    game = make_game(BASE, scenario={"setup": "empty", "units": units})
+    agent = HeuristicAgent(1, "Germans", **options)
+    agent.battle_odds.new_decision()
+    return agent._holds(game, KARELIA), agent.battle_odds.counts[CHAIN]
+
+
+def test_a_factory_site_the_quick_simulation_settles_asks_no_chain():
+    # four Russian armour next to a German infantry take it nearly always: not held, asked or not
+    weak = {KARELIA: {"Germans": {"infantry": 1}}, BELORUSSIA: {"Russians": {"armour": 4}}}
+    assert _holds(weak, spare=()) == (False, 1)
+    assert _holds(weak, spare=("holds",)) == (False, 0)
+    # an infantry against four: held, without a chain
+    strong = {KARELIA: {"Germans": {"infantry": 4}}, BELORUSSIA: {"Russians": {"infantry": 1}}}
+    assert _holds(strong, spare=("holds",)) == (True, 0)
+
+
+def test_an_attack_a_tenth_over_the_odds_needed_asks_no_chain():
+    # four armour against two infantry: the quick chance of taking with two armour is between 0.1
+    # and 0.2 over the odds needed (TAKE_ABOVE: 0.2 until the session's second round, when the
+    # chain was asked; 0.1 since), so the sparing agent sends two without asking
+    units = {BELORUSSIA: {"Germans": {"armour": 4}}, KARELIA: {"Russians": {"infantry": 2}}}
+    assert _combat_move(units, spare=("attacks",)) == (True, 0)
+    assert _combat_move(units, spare=())[0] is True

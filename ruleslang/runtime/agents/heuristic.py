@@ -67,8 +67,10 @@ from ruleslang.runtime.kit.movement import Move
 FLEET_STATES = 600   # the exact chain's states for one combat move's attacks at sea (battle_odds.py)
 # where a `spare` agent asks the chain only when the quick simulation leaves the answer in doubt:
 # "retreat", the advice of a rule's decision fed `win_chance` (`_advised`); "attacks", the combat
-# plan's attacks on territories, by land and from transports (attack_planning.py's `_takes`)
-SPARE = ("retreat", "attacks")
+# plan's attacks on territories, by land and from transports (attack_planning.py's `_takes`);
+# "holds", whether a factory's territory is held against the enemy next to it (purchasing.py's
+# `_holds`); "fleets", the attacks at sea (attack_planning.py's `_fleet_settled`)
+SPARE = ("retreat", "attacks", "holds", "fleets")
 ADVICE_MARGIN = 0.25  # a retreat question's quick estimate is taken as this far from the chain's at most
 
 
@@ -83,8 +85,8 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         budget (battle_odds.py), or "quick", by the quick simulation alone (the agent shipped
         before, kept to measure against: benchmarks/play.py --paired). `spare` (with exact odds):
         the parts of SPARE in which the agent asks the chain only where the quick simulation
-        leaves the answer in doubt (`_advised`, `_takes`): all of them unless given (the default
-        since session 14); `spare=()` is the agent shipped before, which asks the chain of every
+        leaves the answer in doubt (`_advised`, `_takes`, `_holds`, `_fleet_settled`): all of
+        them unless given (the default since session 14); `spare=()` is the agent shipped before, which asks the chain of every
         attack and retreat question within its budget (benchmarks/play.py --spare-paired plays
         the two). `previous`: play as the
         agent shipped before the look-ahead and bid placement (see the module docstring), with
