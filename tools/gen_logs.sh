@@ -6,18 +6,21 @@
 set -u
 OUT=$1; R=${2:-ruleslang}
 mkdir -p "$OUT"
-run() { name=$1; shift; $R play --quiet --no-cache "$@" --log "$OUT/$name.log" > "$OUT/$name.out" 2>&1 & }
-run aar-base-random --ruleset aar/base@1 --agent random --seed 3 --rounds 10
-run aar-hr-random --ruleset aar/house-rules@1 --agent random --seed 5 --rounds 10
-wait
-run aar-hr-heur1 --ruleset aar/house-rules@1 --agent heuristic --seed 1 --rounds 10
-run aar-hr-heur2 --ruleset aar/house-rules@1 --agent heuristic --seed 2 --rounds 10
-wait
-run aar-vc-heur --ruleset aar/victory-cities@2 --agent heuristic --seed 4 --rounds 8
-run aar-infra-heur --ruleset aar/infrastructure-defense@1 --agent heuristic --seed 6 --rounds 8
-wait
-run aa50-hr-heur --ruleset aa50/house-rules@1 --agent heuristic --seed 2 --rounds 6
-run g40-hr-heur --ruleset g40/house-rules@1 --agent heuristic --seed 2 --rounds 4
-wait
-run g40-hr-random --ruleset g40/house-rules@1 --agent random --seed 9 --rounds 10
+# name, ruleset, agent, seed, rounds
+GAMES="aar-base-random aar/base@1 random 3 10
+aar-hr-random aar/house-rules@1 random 5 10
+aar-hr-heur1 aar/house-rules@1 heuristic 1 10
+aar-hr-heur2 aar/house-rules@1 heuristic 2 10
+aar-vc-heur aar/victory-cities@2 heuristic 4 8
+aar-infra-heur aar/infrastructure-defense@1 heuristic 6 8
+aa50-hr-heur aa50/house-rules@1 heuristic 2 6
+g40-hr-heur g40/house-rules@1 heuristic 2 4
+g40-hr-random g40/house-rules@1 random 9 10"
+running=0
+while read -r name ref agent seed rounds; do
+  $R play --quiet --no-cache --ruleset "$ref" --agent "$agent" --seed "$seed" --rounds "$rounds" \
+     --log "$OUT/$name.log" > "$OUT/$name.out" 2>&1 &
+  running=$((running + 1))
+  if [ $running -eq 2 ]; then wait; running=0; fi
+done <<< "$GAMES"
 wait

@@ -183,7 +183,8 @@ def test_load_needs_movement_left_and_cargo_room(aar, rules):
         f"infantry {a} cannot load: it has no movement left"]
 
 
-def test_noncombat_unload_only_into_friendly_territory(aar, rules):
+def _loaded_transport(aar):
+    """A board with only a British transport in 6 Sea Zone carrying two infantry: (state, its id, theirs)."""
     state = board(aar, """
         setup: empty
         units:
@@ -192,6 +193,11 @@ def test_noncombat_unload_only_into_friendly_territory(aar, rules):
     transport = one(state, "6 Sea Zone", "British", "transport")
     cargo = ids(state, "6 Sea Zone", "British", "infantry")
     state.update_units([transport], cargo=cargo)
+    return state, transport, cargo
+
+
+def test_noncombat_unload_only_into_friendly_territory(aar, rules):
+    state, transport, cargo = _loaded_transport(aar)
     british = engine(state, rules, "British", "noncombat")
     assert [m.path for m in british.legal_moves() if m.kind == "unload"] == [
         ("6 Sea Zone", "United Kingdom"), ("6 Sea Zone", "United Kingdom")]
@@ -203,14 +209,7 @@ def test_noncombat_unload_only_into_friendly_territory(aar, rules):
 
 
 def test_unloading_in_one_phase_only(aar, rules):
-    state = board(aar, """
-        setup: empty
-        units:
-          6 Sea Zone: {British: {transport: 1, infantry: 2}}
-    """)
-    transport = one(state, "6 Sea Zone", "British", "transport")
-    cargo = ids(state, "6 Sea Zone", "British", "infantry")
-    state.update_units([transport], cargo=cargo)
+    state, transport, cargo = _loaded_transport(aar)
     engine(state, rules, "British", "combat").apply(
         Move((cargo[0],), ("6 Sea Zone", "United Kingdom"), "unload", transport))
     noncombat = engine(state, rules, "British", "noncombat")
