@@ -350,34 +350,42 @@ class ProcedureConfig:
 _PROCEDURES: WeakKeyDictionary = WeakKeyDictionary()
 
 
-def runtime_procedures(compiled, name: str) -> list[tuple[Any, RuntimeProcedure]]:
-    """Every (symbol, procedure) of the composition whose phase or step is `runtime NAME with ...`,
-    in declaration order (a new list: the caller may change it)."""
+def _kept(compiled) -> dict:
+    """The program's kept procedure entries (`_PROCEDURES`), made anew when its symbol table is
+    another or grew."""
     symbols = compiled.symbols
     kept = _PROCEDURES.get(compiled)
     if kept is None or kept[0] is not symbols or kept[1] != len(symbols):
         kept = _PROCEDURES[compiled] = (symbols, len(symbols), {})
-    found = kept[2].get(name)
+    return kept[2]
+
+
+def runtime_procedures(compiled, name: str) -> list[tuple[Any, RuntimeProcedure]]:
+    """Every (symbol, procedure) of the composition whose phase or step is `runtime NAME with ...`,
+    in declaration order (a new list: the caller may change it)."""
+    return list(_procedures(_kept(compiled), compiled, name))
+
+
+def _procedures(kept: dict, compiled, name: str) -> tuple:
+    """`runtime_procedures` as kept (a tuple), scanned once per name."""
+    found = kept.get(name)
     if found is None:
-        found = kept[2][name] = tuple(_scan_procedures(symbols, name))
-    return list(found)
+        found = kept[name] = tuple(_scan_procedures(compiled.symbols, name))
+    return found
 
 
 def setting_procedure(compiled, procedure: str, setting: str) -> RuntimeProcedure | None:
     """The first of `runtime_procedures(compiled, procedure)` whose settings give `setting` (None
-    when none does), found once per program (the kit asks it for every battle chain it makes)."""
+    when none does), found once per program (the kit asks it for every battle chain it makes:
+    a chain's unit facts ask eight settings, each one look-up once found)."""
+    kept = _kept(compiled)
     key = (procedure, setting)  # a name's own entry is a string
-    entry = _PROCEDURES.get(compiled)
-    if entry is not None and entry[0] is compiled.symbols and entry[1] == len(compiled.symbols):
-        found = entry[2].get(key, _UNSET)  # (one look-up: a chain's unit facts ask eight settings)
-        if found is not _UNSET:
-            return found
-    runtime_procedures(compiled, procedure)  # the program's kept entry, made anew if it changed
-    kept = _PROCEDURES[compiled][2]
-    if key not in kept:
-        kept[key] = next((proc for _, proc in kept[procedure] if proc.config is not None
-                          and any(i.text == setting for i, _ in proc.config.fields)), None)
-    return kept[key]
+    found = kept.get(key, _UNSET)
+    if found is _UNSET:
+        found = kept[key] = next((proc for _, proc in _procedures(kept, compiled, procedure)
+                                  if proc.config is not None and any(i.text == setting for i, _ in proc.config.fields)),
+                                 None)
+    return found
 
 
 def _scan_procedures(symbols: dict, name: str) -> list[tuple[Any, RuntimeProcedure]]:
