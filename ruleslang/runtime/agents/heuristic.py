@@ -268,9 +268,10 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         fits = len(chosen) == d.count if d.mode == "exactly" else len(chosen) <= d.count
         return chosen if fits else _NO_ADVICE
 
-    def _estimate_win_chance(self, d: Decision, game) -> Fraction | None:
+    def _estimate_win_chance(self, d: Decision, game, *, chain: bool = True) -> Fraction | None:
         """The chance that the deciding player's side wins the battle being fought, from the round
-        after the one just fought (the units standing, with their hits; battle_odds.py)."""
+        after the one just fought (the units standing, with their hits; battle_odds.py); with
+        `chain` false, the quick simulation's alone."""
         battle = getattr(game.ctx, "battle", None)  # set while a battle is fought
         if battle is None:
             return None
@@ -280,7 +281,7 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         sides = battle.standing if self.battle_odds is not None else battle.units
         attack, defence = sides("attacker"), sides("defender")
         # the battle as it stands goes on from the next round: its start and first round are behind it
-        found = None if self.battle_odds is None else self.battle_odds.chance(
+        found = None if self.battle_odds is None or not chain else self.battle_odds.chance(
             game, battle.attacker, attack, battle.space, defence=defence,
             amphibious_from=support[0].space if support else None, round_number=battle.round + 1)
         # the quick simulation's count as a fraction: an advice's threshold is compared exactly
@@ -295,12 +296,9 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         between); else the chain's. In seeded house-rules games the quick estimate settled the
         advice in 119 of 146 battles' first retreat questions, where the chain answered
         otherwise once."""
-        battle = getattr(game.ctx, "battle", None)
-        if battle is None:
+        quick = self._estimate_win_chance(d, game, chain=False)
+        if quick is None:
             return None
-        attack, defence = battle.standing("attacker"), battle.standing("defender")
-        won = Fraction(self._wins(game, attack, defence), SIM_TRIALS)
-        quick = won if game.allied(d.player, battle.attacker) else 1 - won
         margin = Fraction(ADVICE_MARGIN)
         low, high = max(quick - margin, Fraction(0)), min(quick + margin, Fraction(1))
         if advice.fn(game.ctx, low) == advice.fn(game.ctx, high):
