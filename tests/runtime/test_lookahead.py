@@ -276,8 +276,8 @@ def test_each_copy_is_freed_when_its_rollout_ends(tmp_path, monkeypatch):
         copies.append(weakref.ref(clone))
         return clone
 
-    def counted(self, *args):
-        out = values(self, *args)
+    def counted(self, *args, **kwargs):
+        out = values(self, *args, **kwargs)
         alive.append(sum(1 for ref in copies if ref() is not None))
         assert gc.isenabled()  # given back
         return out
@@ -351,8 +351,8 @@ def _looked_ahead(tmp_path, monkeypatch, points: bool, extra: str = "") -> tuple
     seen: list = []
     starts: list = []
 
-    def noted(self, game, d, answers):
-        out = values(self, game, d, answers)
+    def noted(self, game, d, answers, **kwargs):
+        out = values(self, game, d, answers, **kwargs)
         seen.append((d.id, out))
         return out
 
@@ -451,14 +451,14 @@ def test_battle_estimates_kept_across_decisions_value_answers_as_a_memo_of_each_
     def played(kept: bool) -> tuple[list, int, int]:
         seen, found = [], {"made": 0, "kept": 0}
 
-        def noted(self, game, d, answers):
+        def noted(self, game, d, answers, **kwargs):
             known = set(self.sims)
             if not kept:
                 self.sims.clear()  # a memo of this decision's own
             asked = []
             monkeypatch.setattr(heuristic, "simulate",
                                 lambda a, d_, rng: (asked.append((a, d_)), simulate(a, d_, rng))[1])
-            out = values(self, game, d, answers)
+            out = values(self, game, d, answers, **kwargs)
             monkeypatch.setattr(heuristic, "simulate", simulate)
             found["made"] += len(asked)
             found["kept"] += len([key for key in self.sims if key in known])
@@ -497,9 +497,9 @@ def test_copies_given_the_games_cached_settings_value_answers_as_copies_that_wor
             return env(self)
         values = lookahead.Lookahead.values
 
-        def noted(self, game, d, answers):
+        def noted(self, game, d, answers, **kwargs):
             inside[0] = True
-            out = values(self, game, d, answers)
+            out = values(self, game, d, answers, **kwargs)
             inside[0] = False
             seen.append((d.id, d.player, out))
             return out
@@ -528,8 +528,8 @@ def test_an_answer_whose_first_rollout_throws_no_die_after_it_values_as_all_its_
     def played(make, shortcut: bool) -> tuple[list, int, int]:
         seen, rollouts = [], [0]
 
-        def noted(self, game, d, answers):
-            out = values(self, game, d, answers)
+        def noted(self, game, d, answers, **kwargs):
+            out = values(self, game, d, answers, **kwargs)
             seen.append((d.id, d.player, out))
             return out
 

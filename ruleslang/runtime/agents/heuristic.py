@@ -65,12 +65,15 @@ from ruleslang.runtime.kit.casualties import casualty_order, cheapest_rank, enem
 from ruleslang.runtime.kit.movement import Move
 
 FLEET_STATES = 600   # the exact chain's states for one combat move's attacks at sea (battle_odds.py)
-# where a `spare` agent asks the chain only when the quick simulation leaves the answer in doubt:
-# "retreat", the advice of a rule's decision fed `win_chance` (`_advised`); "attacks", the combat
-# plan's attacks on territories, by land and from transports (attack_planning.py's `_takes`);
-# "holds", whether a factory's territory is held against the enemy next to it (purchasing.py's
-# `_holds`); "fleets", the attacks at sea (attack_planning.py's `_fleet_settled`)
-SPARE = ("retreat", "attacks", "holds", "fleets")
+# the parts of its work a `spare` agent spares where something cheaper settles the answer. The
+# exact chain, asked only when the quick simulation leaves the answer in doubt: "retreat", the
+# advice of a rule's decision fed `win_chance` (`_advised`); "attacks", the combat plan's attacks
+# on territories, by land and from transports (attack_planning.py's `_takes`); "holds", whether a
+# factory's territory is held against the enemy next to it (purchasing.py's `_holds`); "fleets",
+# the attacks at sea (attack_planning.py's `_fleet_settled`). The look-ahead's rollouts: "rollouts",
+# a rule decision's rounds of rollouts stopped once the rounds so far settle the choice
+# (lookahead.py's `settle`)
+SPARE = ("retreat", "attacks", "holds", "fleets", "rollouts")
 ADVICE_MARGIN = 0.25  # a retreat question's quick estimate is taken as this far from the chain's at most
 
 
@@ -84,11 +87,13 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         """`odds`: "exact" (the default), battles estimated by the exact battle chain within its
         budget (battle_odds.py), or "quick", by the quick simulation alone (the agent shipped
         before, kept to measure against: benchmarks/play.py --paired). `spare` (with exact odds):
-        the parts of SPARE in which the agent asks the chain only where the quick simulation
-        leaves the answer in doubt (`_advised`, `_takes`, `_holds`, `_fleet_settled`): all of
-        them unless given (the default since session 14); `spare=()` is the agent shipped before, which asks the chain of every
-        attack and retreat question within its budget (benchmarks/play.py --spare-paired plays
-        the two). `previous`: play as the
+        the parts of SPARE in which the agent spares work where something cheaper settles the
+        answer: asks the chain only where the quick simulation leaves the answer in doubt
+        (`_advised`, `_takes`, `_holds`, `_fleet_settled`), stops a look-ahead's rollouts once
+        they settle the choice ("rollouts", session 15): all of them unless given (the default
+        since session 14); `spare=()` is the agent shipped before, which asks the chain of every
+        attack and retreat question within its budget and plays every rollout (benchmarks/play.py
+        --spare-paired plays the two). `previous`: play as the
         agent shipped before the look-ahead and bid placement (see the module docstring), with
         quick odds unless `odds` says otherwise. `check_advice`: also look
         ahead at decisions the ruleset advises on, counting in `advice_checks` (decision id ->
@@ -118,6 +123,8 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         if unknown:
             raise ValueError(f"unknown parts to spare the chain in: {sorted(unknown)} (known: {', '.join(SPARE)})")
         self.spare = frozenset(spare) if self.battle_odds is not None else frozenset()
+        if self.lookahead is not None:
+            self.lookahead.settle = "rollouts" in self.spare
         # the exact chain for attacks at sea (`_fleet_attacks`): small battles, FLEET_STATES a plan
         self.fleet_odds = BattleOdds(decision_states=FLEET_STATES)
         self.rng = random.Random(f"heuristic:{seed}:{player}")

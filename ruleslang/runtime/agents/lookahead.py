@@ -42,7 +42,14 @@ compared on the same dice; an answer whose first rollout threw no die after it h
 rollouts taken to come to the same value, which they would: `_Rollout.drew_no_die`), at most
 MAX_CANDIDATES answers (the agent's own answer first, then
 options spread over the rest); the best is taken when it beats the agent's own answer by more
-than MARGIN, else the agent's own answer stands. Everything is deterministic: the same game,
+than MARGIN, else the agent's own answer stands. With `settle` (the heuristic agent's SPARE
+part "rollouts"), the rollouts are played a round at a time (each answer's first, then each
+one's second, ...) and stop where the rounds so far settle the choice: after the first round,
+when every answer came to exactly the own answer's value (the valuation saw no difference the
+answers made: a retreat's destination, say), and after each round but the last, an answer more
+than SETTLED (that round's) below the own answer's mean so far is dropped (the rest of the
+rounds would have to make up more than it can be expected to); an answer's value is then the
+mean of the rollouts played for it. Everything is deterministic: the same game,
 seed and decision give the same answer whatever the machine or PYTHONHASHSEED.
 """
 
@@ -73,12 +80,18 @@ WIN_VALUE = 1000      # what a won game is worth
 MARGIN = 0.5          # what another answer must beat the agent's own answer by (IPCs)
 ANCHOR_EVENTS = 400   # events after which a phase start keeps the board again (`PhaseStarts`)
 SIMS_KEPT = 4096      # battle estimates a look-ahead keeps for its next decisions (`Lookahead.sims`)
+# with `settle`: how far (IPCs) below the own answer's mean an answer is dropped after each
+# round of rollouts but the last (seeds 1-60 of aar/house-rules@1: with these, 2 of 245 choices
+# differ from those of every rollout played, and a third of the rollouts are not played)
+SETTLED = (30.0, 10.0)
 
 # why a decision was not looked ahead (counted in `Lookahead.counts`)
 LOOKED, CHANGED, NO_START, ONE_ANSWER, DIVERGED, FAILED = (
     "looked ahead", "answer changed", "no phase start", "one answer", "diverged", "rules stopped")
 # an answer whose first rollout threw no die after it: its other rollouts not played (`Lookahead.values`)
 DICELESS = "rollouts alike"
+# with `settle`: rounds of rollouts not played since the answers' values settled the choice
+SETTLED_ALIKE, SETTLED_BEHIND = "settled: valued alike", "settled: answer behind"
 
 
 class PhaseMark:
@@ -457,8 +470,9 @@ class Lookahead:
     """Values the answers of a heuristic agent's rule decisions (see the module docstring)."""
 
     def __init__(self, player: str, policy: Callable[[str, dict], Agent], rollouts: int = ROLLOUTS,
-                 moves: bool = True):
+                 moves: bool = True, settle: bool = False):
         self.player = player
+        self.settle = settle  # `choose` stops the rollouts where the rounds so far settle the choice
         # (player, a memo of battle estimates) -> the quick policy playing it in rollouts
         self.policy = policy
         self.rollouts = rollouts
@@ -474,9 +488,10 @@ class Lookahead:
     def _count(self, reason: str) -> None:
         self.counts[reason] = self.counts.get(reason, 0) + 1
 
-    def values(self, game, d: Decision, answers: list) -> list[float] | None:
+    def values(self, game, d: Decision, answers: list, settle: bool = False) -> list[float] | None:
         """Each answer's value (the mean of the rollouts' valuations), or None when the game cannot
-        be looked ahead here (counted by reason)."""
+        be looked ahead here (counted by reason). `settle`: the rounds of rollouts stop where they
+        settle the choice (the module docstring); the first answer is the own one."""
         hook = game.on_phase
         if not isinstance(hook, PhaseStarts) or hook.start is None or not hook.start.current(game):
             self._count(NO_START)
@@ -498,27 +513,46 @@ class Lookahead:
             sims = self.sims
             if len(sims) > SIMS_KEPT:
                 sims.clear()
-            out = []
-            for answer in answers:
-                total = 0.0
-                same = None  # every rollout's value, when the first threw no die after the answer
-                for r in range(self.rollouts):
-                    if same is not None:
-                        total += same  # (the rollout would play as the first did: added as it would be)
+            # played a round at a time (each answer's rollout r, then r + 1): a rollout's value does
+            # not depend on the rollouts played before it (its seed is its own, the battle estimates
+            # `sims` and the settings kept are the same whichever copy makes them first), and each
+            # answer's values are summed in the order of its rollouts, as one answer at a time did
+            n = len(answers)
+            totals, played = [0.0] * n, [0] * n
+            same: list = [None] * n  # an answer's value in every rollout, when its first threw no die after it
+            live = list(range(n))
+            for r in range(self.rollouts):
+                firsts = []
+                for i in live:
+                    played[i] += 1
+                    if same[i] is not None:
+                        totals[i] += same[i]  # (the rollout would play as the first did: added as it would be)
                         continue
                     # (the rollout's agent is not kept here: its players hold the copy)
                     value, diceless = self._rollout(game, start, _Rollout(
-                        replay, asked, d, answer, f"look-ahead:{game.seed}:{number}:{r}", self.policy, sims,
+                        replay, asked, d, answers[i], f"look-ahead:{game.seed}:{number}:{r}", self.policy, sims,
                         self.moves), note_dice=r == 0 and r + 1 < self.rollouts)
-                    total += value
+                    totals[i] += value
+                    firsts.append(value)
                     if diceless:
-                        same = value
+                        same[i] = value
                         self._count(DICELESS)
                     if collecting:
                         gc.collect(0)  # the copy and its players (nothing here holds them now)
-                out.append(total / self.rollouts)
+                if not settle or r + 1 >= self.rollouts:
+                    continue
+                if r == 0 and all(v == firsts[0] for v in firsts):
+                    self._count(SETTLED_ALIKE)
+                    break
+                behind = totals[0] / played[0] - SETTLED[min(r, len(SETTLED) - 1)]
+                live = [i for i in live if i == 0 or totals[i] / played[i] >= behind]
+                if len(live) == 1:
+                    self._count(SETTLED_BEHIND)
+                    break
             self._count(LOOKED)
-            return out
+            if not settle:
+                return [total / self.rollouts for total in totals]
+            return [total / k for total, k in zip(totals, played)]
         except _Diverged:
             self._count(DIVERGED)
             return None
@@ -566,7 +600,7 @@ class Lookahead:
         if len(answers) < 2:
             self._count(ONE_ANSWER)
             return own
-        values = self.values(game, d, answers)
+        values = self.values(game, d, answers, settle=self.settle)
         if values is None:
             return own
         best = max(range(len(answers)), key=lambda i: (values[i], -i))
