@@ -5,6 +5,8 @@ played, from fewer rollouts."""
 
 from __future__ import annotations
 
+import math
+
 from game_fixtures import make_game
 from ruleslang.runtime.agents import lookahead
 from ruleslang.runtime.agents.heuristic import SPARE, HeuristicAgent
@@ -37,15 +39,16 @@ def test_rounds_stop_when_the_answers_are_valued_alike_or_fall_behind(monkeypatc
         # every answer valued as the own one in the first round: one round played
         "alike": [[5.0, 9.0, 9.0], [5.0, 1.0, 1.0], [5.0, 1.0, 1.0]],
         # answer 1 more than SETTLED[0] behind after the first round, answer 2 more than SETTLED[1]
-        # behind after the second: the own answer's third rollout is not played either
+        # behind after the second: the own answer's third rollout is not played either; a dropped
+        # answer is never taken (-inf), whatever its rollouts so far came to
         "behind": [[0.0, 0.0, 0.0], [-31.0, 50.0, 50.0], [-5.0, -16.0, 0.0]],
         # answer 2 within reach after two rounds: it and the own answer play the third
         "close": [[0.0, 0.0, 0.0], [-31.0, 50.0, 50.0], [-5.0, -14.0, 20.0]],
     }
     expected = {
         "alike": ([5.0, 5.0, 5.0], 3),
-        "behind": ([0.0, -31.0, -10.5], 5),
-        "close": ([0.0, -31.0, 1 / 3], 7),
+        "behind": ([0.0, -math.inf, -math.inf], 5),
+        "close": ([0.0, -math.inf, 1 / 3], 7),
     }
     found: dict = {}
     values = lookahead.Lookahead.values

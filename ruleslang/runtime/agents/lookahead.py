@@ -48,8 +48,9 @@ one's second, ...) and stop where the rounds so far settle the choice: after the
 when every answer came to exactly the own answer's value (the valuation saw no difference the
 answers made: a retreat's destination, say), and after each round but the last, an answer more
 than SETTLED (that round's) below the own answer's mean so far is dropped (the rest of the
-rounds would have to make up more than it can be expected to); an answer's value is then the
-mean of the rollouts played for it. Everything is deterministic: the same game,
+rounds would have to make up more than it can be expected to) and valued -inf (it lost: never
+taken); another answer's value is the mean of the rollouts played for it (all of them unless
+every answer left was dropped, or the first round valued them alike). Everything is deterministic: the same game,
 seed and decision give the same answer whatever the machine or PYTHONHASHSEED.
 """
 
@@ -59,6 +60,7 @@ import collections
 import copy
 import dataclasses
 import gc
+import math
 import pickle
 import random
 import time
@@ -552,7 +554,8 @@ class Lookahead:
             self._count(LOOKED)
             if not settle:
                 return [total / self.rollouts for total in totals]
-            return [total / k for total, k in zip(totals, played)]
+            kept = set(live)
+            return [total / k if i in kept else -math.inf for i, (total, k) in enumerate(zip(totals, played))]
         except _Diverged:
             self._count(DIVERGED)
             return None
