@@ -25,7 +25,8 @@ side, then the exact one on each side in turn). `--spare-paired N [--spare PART 
 pairing of the agent that spares the chain where the quick simulation settles an answer
 (`HeuristicAgent(spare=...)`, the default since session 14) against the one that asks it of every
 attack and retreat question (`spare=()`, shipped before), or with `--spare-base PART ...` against
-the agent sparing those parts.
+the agent sparing those parts (since session 15 a part may spare the look-ahead's rollouts too:
+"rollouts").
 
     python benchmarks/play.py [--games N] [--matches N] [--duels N] [--rounds N] [--ruleset REF ...]
                               [--bid SIDE=IPCS] [--check-advice] [--exact-duels N] [--agents-only] [--timing-only]
@@ -586,10 +587,11 @@ def main(argv=None) -> int:
                         help="only the agent sparing the chain (--spare; shipped) against the one asking it of every "
                              "attack and retreat (spare=(), shipped before), paired over seeds 1..N as --paired")
     parser.add_argument("--spare", action="append", default=[], choices=SPARE,
-                        help="a part the --spare-paired agent spares the chain in (default: all of them)")
+                        help="a part of SPARE the --spare-paired agent spares (the chain in a kind of question, "
+                             "or \"rollouts\": the look-ahead's rollouts once settled; default: all of them)")
     parser.add_argument("--spare-base", action="append", default=[], choices=SPARE,
-                        help="a part the --spare-paired base agent spares the chain in (default: none, the agent "
-                             "asking the chain of every attack and retreat)")
+                        help="a part of SPARE the --spare-paired base agent spares (default: none, the agent "
+                             "asking the chain of every attack and retreat and playing every rollout)")
     parser.add_argument("--first-seed", type=int, default=1,
                         help="the first seed of --paired and --spare-paired (default 1)")
     parser.add_argument("--exact-duels", type=int, default=0,

@@ -121,7 +121,7 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         spare = SPARE if spare is None else spare
         unknown = set(spare) - set(SPARE)
         if unknown:
-            raise ValueError(f"unknown parts to spare the chain in: {sorted(unknown)} (known: {', '.join(SPARE)})")
+            raise ValueError(f"unknown parts to spare: {sorted(unknown)} (known: {', '.join(SPARE)})")
         self.spare = frozenset(spare) if self.battle_odds is not None else frozenset()
         if self.lookahead is not None:
             self.lookahead.settle = "rollouts" in self.spare
