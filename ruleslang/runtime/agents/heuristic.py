@@ -69,8 +69,10 @@ FLEET_STATES = 600   # the exact chain's states for one combat move's attacks at
 # "retreat", the advice of a rule's decision fed `win_chance` (`_advised`); "attacks", the combat
 # plan's attacks on territories, by land and from transports (attack_planning.py's `_takes`);
 # "holds", whether a factory's territory is held against the enemy next to it (purchasing.py's
-# `_holds`); "fleets", the attacks at sea (attack_planning.py's `_fleet_settled`)
-SPARE = ("retreat", "attacks", "holds", "fleets")
+# `_holds`); "fleets", the attacks at sea (attack_planning.py's `_fleet_settled`); "onward", the
+# chain of a number of attackers in doubt under the odds needed when one more takes the space by
+# the quick chance alone (attack_planning.py's `_fewest_spared`)
+SPARE = ("retreat", "attacks", "holds", "fleets", "onward")
 ADVICE_MARGIN = 0.25  # a retreat question's quick estimate is taken as this far from the chain's at most
 
 
@@ -85,7 +87,7 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         budget (battle_odds.py), or "quick", by the quick simulation alone (the agent shipped
         before, kept to measure against: benchmarks/play.py --paired). `spare` (with exact odds):
         the parts of SPARE in which the agent asks the chain only where the quick simulation
-        leaves the answer in doubt (`_advised`, `_takes`, `_holds`, `_fleet_settled`): all of
+        leaves the answer in doubt (`_advised`, `_takes`, `_holds`, `_fleet_settled`, `_fewest_spared`): all of
         them unless given (the default since session 14); `spare=()` is the agent shipped before, which asks the chain of every
         attack and retreat question within its budget (benchmarks/play.py --spare-paired plays
         the two). `previous`: play as the
