@@ -70,10 +70,12 @@ FLEET_STATES = 600   # the exact chain's states for one combat move's attacks at
 # advice of a rule's decision fed `win_chance` (`_advised`); "attacks", the combat plan's attacks
 # on territories, by land and from transports (attack_planning.py's `_takes`); "holds", whether a
 # factory's territory is held against the enemy next to it (purchasing.py's `_holds`); "fleets",
-# the attacks at sea (attack_planning.py's `_fleet_settled`). The look-ahead's rollouts: "rollouts",
-# a rule decision's rounds of rollouts stopped once the rounds so far settle the choice
-# (lookahead.py's `settle`)
-SPARE = ("retreat", "attacks", "holds", "fleets", "rollouts")
+# the attacks at sea (attack_planning.py's `_fleet_settled`); "onward", the chain of a number of
+# attackers in doubt under the odds needed when one more takes the space by the quick chance
+# alone (attack_planning.py's `_fewest_spared`). The look-ahead's rollouts: "rollouts", a rule
+# decision's rounds of rollouts stopped once the rounds so far settle the choice (lookahead.py's
+# `settle`)
+SPARE = ("retreat", "attacks", "holds", "fleets", "onward", "rollouts")
 ADVICE_MARGIN = 0.25  # a retreat question's quick estimate is taken as this far from the chain's at most
 
 
@@ -89,11 +91,11 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         before, kept to measure against: benchmarks/play.py --paired). `spare` (with exact odds):
         the parts of SPARE in which the agent spares work where something cheaper settles the
         answer: asks the chain only where the quick simulation leaves the answer in doubt
-        (`_advised`, `_takes`, `_holds`, `_fleet_settled`), stops a look-ahead's rollouts once
-        they settle the choice ("rollouts", session 15): all of them unless given (the default
-        since session 14); `spare=()` is the agent shipped before, which asks the chain of every
-        attack and retreat question within its budget and plays every rollout (benchmarks/play.py
-        --spare-paired plays the two). `previous`: play as the
+        (`_advised`, `_takes`, `_holds`, `_fleet_settled`, `_fewest_spared`), stops a look-ahead's
+        rollouts once they settle the choice ("rollouts", session 15): all of them unless given
+        (the default since session 14); `spare=()` is the agent shipped before, which asks the
+        chain of every attack and retreat question within its budget and plays every rollout
+        (benchmarks/play.py --spare-paired plays the two). `previous`: play as the
         agent shipped before the look-ahead and bid placement (see the module docstring), with
         quick odds unless `odds` says otherwise. `check_advice`: also look
         ahead at decisions the ruleset advises on, counting in `advice_checks` (decision id ->
