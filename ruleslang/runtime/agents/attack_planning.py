@@ -37,9 +37,9 @@ FLEET_ABOVE = 0.15
 # duels: docs/performance.md, "Session 15: the chain's remaining queries")
 SPARED_BELOW = 0.075
 # FLEET_ZEROS: (SPARE "zeros") an attack at sea the chain gives no chance at all (exactly 0: units
-# that cannot hit some of the defence, as aircraft a submarine with no destroyer beside them under
-# the shipped rules) is not asked again with more units of the same types: in seeded house-rules
-# games (seeds 1-40) the chain gave 0 again in all 57 such runs, 1.4 a game
+# that cannot hit some of the defence, as the shipped rules say of air units against some ships
+# with none of their side's escorts beside them) is not asked again with more units of the same
+# types: in seeded house-rules games (seeds 1-40) the chain gave 0 again in all 57 such runs
 
 
 class AttackPlanning:

@@ -65,7 +65,8 @@ from ruleslang.runtime.kit.casualties import casualty_order, cheapest_rank, enem
 from ruleslang.runtime.kit.movement import Move
 
 FLEET_STATES = 600   # the exact chain's states for one combat move's attacks at sea (battle_odds.py)
-# where a `spare` agent asks the chain only when the quick simulation leaves the answer in doubt:
+# where a `spare` agent asks the chain only when something cheaper (the quick simulation; for
+# "zeros", the chain's own answer to a smaller attack) leaves the answer in doubt:
 # "retreat", the advice of a rule's decision fed `win_chance` (`_advised`); "attacks", the combat
 # plan's attacks on territories, by land and from transports (attack_planning.py's `_takes`);
 # "holds", whether a factory's territory is held against the enemy next to it (purchasing.py's
