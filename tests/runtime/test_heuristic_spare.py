@@ -76,7 +76,7 @@ def test_the_agent_spares_every_part_by_default_and_none_with_quick_odds():
 def test_an_unknown_part_to_spare_is_refused():
     with pytest.raises(ValueError, match="attacks"):
         HeuristicAgent(1, "Germans", spare=("everything",))
-    assert set(SPARE) == {"retreat", "attacks", "holds", "fleets", "onward", "rollouts"}
+    assert set(SPARE) == {"retreat", "attacks", "holds", "fleets", "onward", "rollouts", "below", "zeros", "advice"}
 
 
 def _fleet_attack(units: dict, **options) -> tuple[int, int]:
@@ -150,3 +150,40 @@ def test_a_number_in_doubt_is_passed_over_when_one_more_unit_settles_the_attack(
         return len(ids(game, KARELIA, "Germans")), agent.battle_odds.counts[CHAIN]
     assert sent(spare=("attacks",)) == (2, 1)
     assert sent(spare=("attacks", "onward")) == (2, 0)
+
+
+def test_an_attack_well_under_the_odds_needed_asks_no_chain_with_the_narrower_band():
+    # three armour against an infantry and an armour: the quick chance of taking with all three is
+    # 0.075 to 0.1 under the odds needed, in doubt for TAKE_BELOW (the chain asked: it says no) and
+    # a no for SPARED_BELOW (part "below"), without the chain
+    units = {BELORUSSIA: {"Germans": {"armour": 3}}, KARELIA: {"Russians": {"infantry": 1, "armour": 1}}}
+    assert _combat_move(units, spare=("attacks",)) == (False, 1)
+    assert _combat_move(units, spare=("attacks", "below")) == (False, 0)
+
+
+def test_more_aircraft_against_a_submarine_they_cannot_hit_ask_no_chain_again():
+    # three fighters against a submarine: the quick simulation sends one, two, three; the chain
+    # says exactly 0 for one (aircraft hit a submarine only beside a destroyer), and with the
+    # part "zeros" two and three fighters, of the same type, are not asked again
+    planes = {"Germany": {"Germans": {"fighter": 3, "infantry": 1}}, BALTIC: {"British": {"submarine": 1}}}
+    asked = []
+    for spare in (("fleets",), ("fleets", "zeros")):
+        game = make_game(BASE, scenario={"setup": "empty", "units": {
+            **planes, "United Kingdom": {"British": {"infantry": 1}}}}, agents={"Germans": "heuristic"})
+        agent = game.agents["Germans"] = HeuristicAgent(1, "Germans", spare=spare)
+        run_phases(game, "Germans", "combat_move")
+        assert ids(game, BALTIC, "Germans") == []
+        asked.append(agent.fleet_odds.counts[CHAIN])
+    assert asked[0] > 1 and asked[1] == 1
+
+
+def test_a_retreat_question_a_narrower_margin_settles_asks_no_chain():
+    # (the shipped rulesets retreat below 35%) an armour against an infantry (the quick estimate
+    # between 0.15 and 0.25 over the threshold) and two infantry against two (as far under it): in
+    # doubt for ADVICE_MARGIN, settled for ADVICE_NEAR (part "advice"), the same answers
+    assert _retreat_question({"armour": 1}, {"infantry": 1}, spare=("retreat",)) == (False, 1)
+    assert _retreat_question({"armour": 1}, {"infantry": 1}, spare=("retreat", "advice")) == (False, 0)
+    assert _retreat_question({"infantry": 2}, {"infantry": 2}, spare=("retreat",)) == (True, 1)
+    assert _retreat_question({"infantry": 2}, {"infantry": 2}, spare=("retreat", "advice")) == (True, 0)
+    # three infantry against two: near the threshold, the chain still answers
+    assert _retreat_question({"infantry": 3}, {"infantry": 2}, spare=("retreat", "advice")) == (False, 1)

@@ -29,6 +29,17 @@ TAKE_BELOW = 0.1
 # may let air units hit some ships only beside others, which the chain knows), so the ships must
 # carry the battle; in seeded games of the shipped rules (seeds 1-12) the chain agreed with all 72
 FLEET_ABOVE = 0.15
+# ... and (SPARE "below") the quick chance of taking a space as a no once it is more than
+# SPARED_BELOW under what is needed (TAKE_BELOW without the part): in seeded house-rules games
+# (seeds 1-40) the chain said no in 147 of the 157 runs it made 0.075 to 0.1 under, 206 of 231
+# 0.05 to 0.075 under, 182 of 252 less than 0.05 under; a no moves `_fewest_spared` on to one
+# more unit, as the chain's no did. 0.05 played weaker as the Allies over seeds 1-80 (paired
+# duels: docs/performance.md, "Session 15: the chain's remaining queries")
+SPARED_BELOW = 0.075
+# FLEET_ZEROS: (SPARE "zeros") an attack at sea the chain gives no chance at all (exactly 0: units
+# that cannot hit some of the defence, as the shipped rules say of air units against some ships
+# with none of their side's escorts beside them) is not asked again with more units of the same
+# types: in seeded house-rules games (seeds 1-40) the chain gave 0 again in all 57 such runs
 
 
 class AttackPlanning:
@@ -167,13 +178,13 @@ class AttackPlanning:
                       amphibious_from: str | None = None, quick: float | None = None) -> bool | None:
         """Whether `units` take `target` with at least `needed` odds, for a `spare` agent: the quick
         chance of taking it (`_quick_takes`, unless given as `quick`) when it is TAKE_ABOVE over
-        `needed` or more than TAKE_BELOW under it, else the chain's (None when the chain said no;
-        over its budget, the quick chance against `needed`)."""
+        `needed` or more than TAKE_BELOW under it (SPARED_BELOW with the part "below"), else the
+        chain's (None when the chain said no; over its budget, the quick chance against `needed`)."""
         if quick is None:
             quick = self._quick_takes(game, units, defenders)
         if quick >= needed + TAKE_ABOVE:
             return True
-        if quick < needed - TAKE_BELOW:
+        if quick < needed - (SPARED_BELOW if "below" in self.spare else TAKE_BELOW):
             return False
         found = self.battle_odds.chance(game, self.player, units, target, amphibious_from=amphibious_from, take=True)
         if found is None:
@@ -237,7 +248,8 @@ class AttackPlanning:
         simulation knows nothing of what may fire at what (units the rules let hit only some
         others, say); a battle the chain does not answer (over its budget, or one it cannot
         follow) is not fought. A `spare` agent asks no chain of an attack `_fleet_settled`
-        makes."""
+        makes, nor (with the part "zeros") of one that adds only units of the types of a smaller
+        attack on the zone the chain gave no chance at all (FLEET_ZEROS)."""
         board = game.board
         unit_of = game.state.unit_index().get  # (as in `_combat_plan`: no unit comes or goes meanwhile)
         reach: dict[str, list[tuple[int, tuple]]] = {}
@@ -272,14 +284,19 @@ class AttackPlanning:
                           if self._wins(game, units[:n], defenders) / SIM_TRIALS >= ATTACK_ODDS), None)
             if guess is None:
                 continue
+            hopeless: set | None = None  # the unit types of a number the chain gave no chance at all
             for n in range(guess, min(len(units), guess + EXTRA_UNITS) + 1):
                 if "fleets" in self.spare and self._fleet_settled(game, units[:n], defenders):
                     win, lost, destroyed = 1.0, 0.0, 1.0  # (taken as won: the attack is made)
+                elif hopeless is not None and units[n - 1].type in hopeless:
+                    continue  # (SPARE "zeros": more of the same types, no chance again: not made)
                 else:
                     found = self.fleet_odds.exchange(game, self.player, units[:n], target)
                     if found is None:
                         break
                     win, lost, destroyed = found
+                    if win == 0 and "zeros" in self.spare:
+                        hopeless = {u.type for u in units[:n]}
                 if win >= ATTACK_ODDS and destroyed > lost:
                     for uid, path in eligible[:n]:
                         used.add(uid)
