@@ -76,7 +76,7 @@ def test_the_agent_spares_every_part_by_default_and_none_with_quick_odds():
 def test_an_unknown_part_to_spare_is_refused():
     with pytest.raises(ValueError, match="attacks"):
         HeuristicAgent(1, "Germans", spare=("everything",))
-    assert set(SPARE) == {"retreat", "attacks", "holds", "fleets", "onward", "rollouts", "below", "zeros", "advice"}
+    assert set(SPARE) == {"retreat", "attacks", "holds", "fleets", "rollouts", "below", "zeros", "advice"}
 
 
 def _fleet_attack(units: dict, **options) -> tuple[int, int]:
@@ -134,22 +134,6 @@ def test_an_attack_a_tenth_over_the_odds_needed_asks_no_chain():
     units = {BELORUSSIA: {"Germans": {"armour": 4}}, KARELIA: {"Russians": {"infantry": 2}}}
     assert _combat_move(units, spare=("attacks",)) == (True, 0)
     assert _combat_move(units, spare=())[0] is True
-
-
-def test_a_number_in_doubt_is_passed_over_when_one_more_unit_settles_the_attack():
-    # four armour against an infantry (Karelia raises the Germans' score: 0.55 needed): one armour
-    # is in doubt a little under, two take it by the quick chance alone; the agent sparing
-    # "attacks" asks the chain of one (which says no) and sends two, the one sparing "onward" too
-    # sends two and asks no chain
-    units = {BELORUSSIA: {"Germans": {"armour": 4}}, KARELIA: {"Russians": {"infantry": 1}}}
-
-    def sent(**options) -> tuple[int, int]:
-        game = make_game(BASE, scenario={"setup": "empty", "units": units}, agents={"Germans": "heuristic"})
-        agent = game.agents["Germans"] = HeuristicAgent(1, "Germans", **options)
-        run_phases(game, "Germans", "combat_move")
-        return len(ids(game, KARELIA, "Germans")), agent.battle_odds.counts[CHAIN]
-    assert sent(spare=("attacks",)) == (2, 1)
-    assert sent(spare=("attacks", "onward")) == (2, 0)
 
 
 def test_an_attack_well_under_the_odds_needed_asks_no_chain_with_the_narrower_band():

@@ -36,7 +36,7 @@ FLEET_ABOVE = 0.15
 # more unit, as the chain's no did. 0.05 played weaker as the Allies over seeds 1-80 (paired
 # duels: docs/performance.md, "Session 15: the chain's remaining queries")
 SPARED_BELOW = 0.075
-# FLEET_ZEROS: (SPARE "zeros") an attack at sea the chain gives no chance at all (exactly 0: units
+# (SPARE "zeros", `_fleet_attacks`) an attack at sea the chain gives no chance at all (exactly 0: units
 # that cannot hit some of the defence, as the shipped rules say of air units against some ships
 # with none of their side's escorts beside them) is not asked again with more units of the same
 # types: in seeded house-rules games (seeds 1-40) the chain gave 0 again in all 57 such runs
@@ -148,24 +148,10 @@ class AttackPlanning:
         """`_fewest` of a `spare` agent: the first number of units (from the first land unit on)
         that `_takes` by the quick chance of taking the space, asking the chain only where that
         leaves the answer in doubt (`_spared_takes`); None once the chain has said no
-        EXTRA_UNITS + 1 times (as `_fewest` checks a guess and up to EXTRA_UNITS more). With
-        "onward" spared, a number in doubt under `needed` is passed over without the chain when
-        one more unit takes the space by the quick chance alone (TAKE_ABOVE over `needed`): in
-        seeded house-rules games (seeds 1-10) the chain said no to 86 of the 103 such numbers it
-        was asked of, so that the attack went with one more unit anyway, and yes to 17 (one unit
-        more than the chain's answer, then). The next number's estimate is the one it is then
-        judged by, so the agent's generator throws the same dice as before wherever the chain
-        would have said no."""
+        EXTRA_UNITS + 1 times (as `_fewest` checks a guess and up to EXTRA_UNITS more)."""
         refused = 0
-        ahead = None  # the next number's quick chance of taking, when `onward` looked at it
         for n in range(land, len(units) + 1):
-            quick = ahead if ahead is not None else self._quick_takes(game, units[:n], defenders)
-            ahead = None
-            if "onward" in self.spare and needed - TAKE_BELOW <= quick < needed and n < len(units):
-                ahead = self._quick_takes(game, units[:n + 1], defenders)
-                if ahead >= needed + TAKE_ABOVE:
-                    continue  # (one more unit, no chain)
-            found = self._spared_takes(game, target, units[:n], defenders, needed, quick=quick)
+            found = self._spared_takes(game, target, units[:n], defenders, needed)
             if found:
                 return n
             if found is None:
@@ -175,13 +161,12 @@ class AttackPlanning:
         return None
 
     def _spared_takes(self, game, target: str, units: list, defenders: list, needed: float, *,
-                      amphibious_from: str | None = None, quick: float | None = None) -> bool | None:
+                      amphibious_from: str | None = None) -> bool | None:
         """Whether `units` take `target` with at least `needed` odds, for a `spare` agent: the quick
-        chance of taking it (`_quick_takes`, unless given as `quick`) when it is TAKE_ABOVE over
-        `needed` or more than TAKE_BELOW under it (SPARED_BELOW with the part "below"), else the
-        chain's (None when the chain said no; over its budget, the quick chance against `needed`)."""
-        if quick is None:
-            quick = self._quick_takes(game, units, defenders)
+        chance of taking it (`_quick_takes`) when it is TAKE_ABOVE over `needed` or more than
+        TAKE_BELOW under it (SPARED_BELOW with the part "below"), else the chain's (None when the
+        chain said no; over its budget, the quick chance against `needed`)."""
+        quick = self._quick_takes(game, units, defenders)
         if quick >= needed + TAKE_ABOVE:
             return True
         if quick < needed - (SPARED_BELOW if "below" in self.spare else TAKE_BELOW):
@@ -249,7 +234,7 @@ class AttackPlanning:
         others, say); a battle the chain does not answer (over its budget, or one it cannot
         follow) is not fought. A `spare` agent asks no chain of an attack `_fleet_settled`
         makes, nor (with the part "zeros") of one that adds only units of the types of a smaller
-        attack on the zone the chain gave no chance at all (FLEET_ZEROS)."""
+        attack on the zone the chain gave no chance at all (the comment on "zeros" above the class)."""
         board = game.board
         unit_of = game.state.unit_index().get  # (as in `_combat_plan`: no unit comes or goes meanwhile)
         reach: dict[str, list[tuple[int, tuple]]] = {}

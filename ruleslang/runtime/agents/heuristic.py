@@ -71,15 +71,13 @@ FLEET_STATES = 600   # the exact chain's states for one combat move's attacks at
 # decision fed `win_chance` (`_advised`); "attacks", the combat plan's attacks on territories, by
 # land and from transports (attack_planning.py's `_takes`); "holds", whether a factory's
 # territory is held against the enemy next to it (purchasing.py's `_holds`); "fleets", the
-# attacks at sea (attack_planning.py's `_fleet_settled`); "onward", the chain of a number of
-# attackers in doubt under the odds needed when one more takes the space by the quick chance
-# alone (attack_planning.py's `_fewest_spared`); "below", a narrower doubt under the odds an
+# attacks at sea (attack_planning.py's `_fleet_settled`); "below", a narrower doubt under the odds an
 # attack on a territory needs (attack_planning.py's SPARED_BELOW); "zeros", an attack at sea
-# asked again with more units of types the chain gave no chance (FLEET_ZEROS); "advice", a
+# asked again with more units of types the chain gave no chance (`_fleet_attacks`); "advice", a
 # retreat question's quick estimate taken as ADVICE_NEAR from the chain's at most. The
 # look-ahead's rollouts: "rollouts", a rule decision's rounds of rollouts stopped once the rounds
 # so far settle the choice (lookahead.py's `settle`)
-SPARE = ("retreat", "attacks", "holds", "fleets", "onward", "rollouts", "below", "zeros", "advice")
+SPARE = ("retreat", "attacks", "holds", "fleets", "rollouts", "below", "zeros", "advice")
 ADVICE_MARGIN = 0.25  # a retreat question's quick estimate is taken as this far from the chain's at most
 # ... and with the part "advice" (SPARE) this far: of the retreat questions the chain answered with
 # ADVICE_MARGIN (seeds 1-40), the quick estimate +-0.15 settled 273 (188 chain runs, 4.7 a game),
@@ -99,7 +97,7 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         before, kept to measure against: benchmarks/play.py --paired). `spare` (with exact odds):
         the parts of SPARE in which the agent spares work where something cheaper settles the
         answer: asks the chain only where the quick simulation leaves the answer in doubt
-        (`_advised`, `_takes`, `_holds`, `_fleet_settled`, `_fewest_spared`), stops a look-ahead's
+        (`_advised`, `_takes`, `_holds`, `_fleet_settled`), stops a look-ahead's
         rollouts once they settle the choice ("rollouts", session 15): all of them unless given
         (the default since session 14); `spare=()` is the agent shipped before, which asks the
         chain of every attack and retreat question within its budget and plays every rollout
