@@ -76,7 +76,8 @@ def test_the_agent_spares_every_part_by_default_and_none_with_quick_odds():
 def test_an_unknown_part_to_spare_is_refused():
     with pytest.raises(ValueError, match="attacks"):
         HeuristicAgent(1, "Germans", spare=("everything",))
-    assert set(SPARE) == {"retreat", "attacks", "holds", "fleets", "rollouts", "below", "zeros", "advice"}
+    assert set(SPARE) == {"retreat", "attacks", "holds", "fleets", "rollouts", "below", "zeros", "advice",
+                          "horizon"}
 
 
 def _fleet_attack(units: dict, **options) -> tuple[int, int]:

@@ -54,7 +54,7 @@ def test_rounds_stop_when_the_answers_are_valued_alike_or_fall_behind(monkeypatc
     values = lookahead.Lookahead.values
 
     def scripted(name):
-        def rollout(self, game, start, agent, note_dice=False):
+        def rollout(self, game, start, agent, note_dice=False, within=False):
             r = int(agent.stream.rsplit(":", 1)[1])
             found[name].append((agent.answer, r))
             return scripts[name][answers_now.index(agent.answer)][r], False

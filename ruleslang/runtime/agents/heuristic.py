@@ -76,8 +76,9 @@ FLEET_STATES = 600   # the exact chain's states for one combat move's attacks at
 # asked again with more units of types the chain gave no chance (`_fleet_attacks`); "advice", a
 # retreat question's quick estimate taken as ADVICE_NEAR from the chain's at most. The
 # look-ahead's rollouts: "rollouts", a rule decision's rounds of rollouts stopped once the rounds
-# so far settle the choice (lookahead.py's `settle`)
-SPARE = ("retreat", "attacks", "holds", "fleets", "rollouts", "below", "zeros", "advice")
+# so far settle the choice (lookahead.py's `settle`); "horizon", a rollout played to the end of
+# the decision's phase, not of the turn (lookahead.py's `horizon`)
+SPARE = ("retreat", "attacks", "holds", "fleets", "rollouts", "below", "zeros", "advice", "horizon")
 ADVICE_MARGIN = 0.25  # a retreat question's quick estimate is taken as this far from the chain's at most
 # ... and with the part "advice" (SPARE) this far: of the retreat questions the chain answered with
 # ADVICE_MARGIN (seeds 1-40), the quick estimate +-0.15 settled 273 (188 chain runs, 4.7 a game),
@@ -98,7 +99,8 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         the parts of SPARE in which the agent spares work where something cheaper settles the
         answer: asks the chain only where the quick simulation leaves the answer in doubt
         (`_advised`, `_takes`, `_holds`, `_fleet_settled`), stops a look-ahead's
-        rollouts once they settle the choice ("rollouts", session 15): all of them unless given
+        rollouts once they settle the choice ("rollouts", session 15), ends each rollout with the
+        decision's phase ("horizon", session 15): all of them unless given
         (the default since session 14); `spare=()` is the agent shipped before, which asks the
         chain of every attack and retreat question within its budget and plays every rollout
         (benchmarks/play.py --spare-paired plays the two). `previous`: play as the
@@ -133,6 +135,7 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         self.spare = frozenset(spare) if self.battle_odds is not None else frozenset()
         if self.lookahead is not None:
             self.lookahead.settle = "rollouts" in self.spare
+            self.lookahead.horizon = "horizon" in self.spare
         # the exact chain for attacks at sea (`_fleet_attacks`): small battles, FLEET_STATES a plan
         self.fleet_odds = BattleOdds(decision_states=FLEET_STATES)
         self.rng = random.Random(f"heuristic:{seed}:{player}")

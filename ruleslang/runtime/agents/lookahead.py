@@ -26,7 +26,15 @@ phase's start. To value the answers of a decision asked in that phase:
   move and attack, fight the battles, land their air units and place what they bought, so an
   answer whose worth shows only through what the units then do (where units stand, what they
   can reach) is valued by it; the copy plays to the end of the turn (the rest of the phase, then
-  the turn's later phases) or for at most MAX_AFTER more decisions. Bounds on the cost: the
+  the turn's later phases) or for at most MAX_AFTER more decisions; with `horizon` (the heuristic
+  agent's SPARE part "horizon"), a decision asked in a battle (the game's context fighting one:
+  a rule's question before or within a battle, a retreat's destination) has its copies play the
+  rest of the phase only (the turn's remaining battles), not the turn's later phases: these fight
+  no battle in the rulesets measured, and added the same to every answer's rollout there
+  (aar/house-rules@1 seeds 1-40: all 366 rounds of rollouts of decisions in the battle phase; the
+  aa50 and g40 house rules, a few seeds: all 9),
+  so the answers compare as they would (a win the later phases declare, or air units lost for
+  want of a landing that one answer would leave, are not seen). Bounds on the cost: the
   quick policies share their battle estimates (`sims`: every rollout asks about the same
   battles, and so do the next decisions' rollouts), and their non-combat moves are only the
   landings of air units (the valuation does not see where the other units stand).
@@ -472,9 +480,11 @@ class Lookahead:
     """Values the answers of a heuristic agent's rule decisions (see the module docstring)."""
 
     def __init__(self, player: str, policy: Callable[[str, dict], Agent], rollouts: int = ROLLOUTS,
-                 moves: bool = True, settle: bool = False):
+                 moves: bool = True, settle: bool = False, horizon: bool = False):
         self.player = player
         self.settle = settle  # `choose` stops the rollouts where the rounds so far settle the choice
+        # a decision asked in a battle: its rollouts end with the phase (the module docstring)
+        self.horizon = horizon
         # (player, a memo of battle estimates) -> the quick policy playing it in rollouts
         self.policy = policy
         self.rollouts = rollouts
@@ -519,6 +529,8 @@ class Lookahead:
             # not depend on the rollouts played before it (its seed is its own, the battle estimates
             # `sims` and the settings kept are the same whichever copy makes them first), and each
             # answer's values are summed in the order of its rollouts, as one answer at a time did
+            # with `horizon`, a decision asked in a battle: its rollouts end with the phase
+            within = self.horizon and game.ctx.battle is not None
             n = len(answers)
             totals, played = [0.0] * n, [0] * n
             same: list = [None] * n  # an answer's value in every rollout, when its first threw no die after it
@@ -533,7 +545,7 @@ class Lookahead:
                     # (the rollout's agent is not kept here: its players hold the copy)
                     value, diceless = self._rollout(game, start, _Rollout(
                         replay, asked, d, answers[i], f"look-ahead:{game.seed}:{number}:{r}", self.policy, sims,
-                        self.moves), note_dice=r == 0 and r + 1 < self.rollouts)
+                        self.moves), note_dice=r == 0 and r + 1 < self.rollouts, within=within)
                     totals[i] += value
                     firsts.append(value)
                     if diceless:
@@ -567,14 +579,16 @@ class Lookahead:
                 gc.enable()
             self.seconds += time.process_time() - began
 
-    def _rollout(self, game, start: PhaseStart, agent: _Rollout, note_dice: bool = False) -> tuple[float, bool]:
+    def _rollout(self, game, start: PhaseStart, agent: _Rollout, note_dice: bool = False,
+                 within: bool = False) -> tuple[float, bool]:
         """The value of the state a copy of `game` from `start`, played by `agent`, comes to, and
-        (`note_dice`) whether the copy threw no die after the answer valued (`_Rollout.drew_no_die`)."""
+        (`note_dice`) whether the copy threw no die after the answer valued (`_Rollout.drew_no_die`).
+        `within`: the copy plays the rest of the phase only, not the turn's later phases."""
         kept = game.on_phase.configs
         copy_ = fork(game, start, {p: agent for p in game.agents}, kept)
         sequence = game.turn_sequence
         # the phase, then the turn's later phases (none after the bid phase, which is outside turns)
-        later = sequence[sequence.index(start.phase) + 1:] if start.phase in sequence else []
+        later = sequence[sequence.index(start.phase) + 1:] if start.phase in sequence and not within else []
         try:
             copy_.host.reset_budget()
             if start.point is None:
