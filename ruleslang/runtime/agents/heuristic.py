@@ -120,9 +120,6 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         self.previous = previous
         self.check_advice = check_advice
         self.advice_checks: dict[str, list[int]] = {}
-        # the quick policies of the look-ahead's rollouts: this agent as shipped before it
-        self.lookahead = None if previous else Lookahead(
-            player, lambda p, sims: HeuristicAgent(seed, p, previous=True, sims=sims, rollout=True))
         self.sims = sims
         self.rollout = rollout
         if odds is None:
@@ -133,9 +130,10 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         if unknown:
             raise ValueError(f"unknown parts to spare: {sorted(unknown)} (known: {', '.join(SPARE)})")
         self.spare = frozenset(spare) if self.battle_odds is not None else frozenset()
-        if self.lookahead is not None:
-            self.lookahead.settle = "rollouts" in self.spare
-            self.lookahead.horizon = "horizon" in self.spare
+        # the quick policies of the look-ahead's rollouts: this agent as shipped before it
+        self.lookahead = None if previous else Lookahead(
+            player, lambda p, sims: HeuristicAgent(seed, p, previous=True, sims=sims, rollout=True),
+            settle="rollouts" in self.spare, horizon="horizon" in self.spare)
         # the exact chain for attacks at sea (`_fleet_attacks`): small battles, FLEET_STATES a plan
         self.fleet_odds = BattleOdds(decision_states=FLEET_STATES)
         self.rng = random.Random(f"heuristic:{seed}:{player}")
