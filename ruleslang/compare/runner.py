@@ -151,8 +151,10 @@ def play_all(workspace: LoadedOnce, roots: Sequence[str | Path], tasks: Iterable
         except BaseException:
             # the games in flight are lost anyway: stop their workers now rather than wait for them
             # (the executor offers no public way to)
-            workers = list((pool._processes or {}).values())
-            pool.shutdown(wait=False, cancel_futures=True)
-            for process in workers:
+            for process in list((pool._processes or {}).values()):
                 process.terminate()
+            # then wait for the pool's manager thread, which sees the workers gone and closes its
+            # pipes: one still running at interpreter exit races CPython's own exit hook for the
+            # pipe (gh-125451, unlocked in 3.11) and prints "Bad file descriptor" with a traceback
+            pool.shutdown(wait=True, cancel_futures=True)
             raise
