@@ -3,6 +3,8 @@ as the board stands, with the carrier room there; what the heuristic agent plans
 
 from __future__ import annotations
 
+from ruleslang.runtime.kit.movement import Move
+from ruleslang.runtime.kit.movement_rules import MoveBoard
 from test_movement import aar, board, engine, one, rules  # noqa: F401 (aar and rules are fixtures)
 
 KARELIA = "Karelia S.S.R."
@@ -26,3 +28,33 @@ def test_landings_after_a_move_with_the_carrier_room_left(aar, rules):  # noqa: 
     assert "Germany" not in germans.landings(flying, ("Germany", "5 Sea Zone", KARELIA, "Archangel", "Russia"))
     assert germans.landings(aboard, ("5 Sea Zone", KARELIA))["5 Sea Zone"] == 2   # its own place too
     assert germans.landings(one(state, "Germany", "Germans", "infantry"), ("Germany", "Eastern Europe")) == {}
+
+
+def test_landings_asked_again_are_kept_until_the_carrier_room_changes(aar, rules, monkeypatch):  # noqa: F811
+    """The plans ask `landings` of every air unit for every target: an answer is kept for the space
+    the path ends in, the movement left there, the carrier cost and where the unit stands (all it
+    depends on of the unit), until the carrier room changes."""
+    state = board(aar, """
+        setup: empty
+        units:
+          5 Sea Zone: {Germans: {carrier: 1, fighter: 1}}
+          Germany: {Germans: {fighter: 2}}
+          Karelia S.S.R.: {Russians: {infantry: 1}}
+    """)
+    germans = engine(state, rules, "Germans")
+    first, second = sorted(u.id for u in state.units if u.space == "Germany")
+    aboard = one(state, "5 Sea Zone", "Germans", "fighter")
+    searched: list[str] = []
+    reach = MoveBoard.air_reach
+    monkeypatch.setattr(MoveBoard, "air_reach",
+                        lambda self, start, left: (searched.append(start), reach(self, start, left))[1])
+    path = ("Germany", "5 Sea Zone", KARELIA)
+    kept = germans.landings(first, path)
+    assert kept["5 Sea Zone"] == 1 and kept["Norway"] is None
+    assert germans.landings(second, path) == kept        # the fighter beside it: the same answer...
+    assert searched == [KARELIA]                         # ...not worked out again
+    kept["5 Sea Zone"] = 7                               # (a copy: the caller may change it)
+    assert germans.landings(first, path)["5 Sea Zone"] == 1
+    germans.apply(Move((aboard,), ("5 Sea Zone", "Germany")))  # its place on the carrier is free now
+    assert germans.landings(first, path)["5 Sea Zone"] == 2
+    assert searched == [KARELIA, KARELIA]

@@ -2,11 +2,14 @@
 player's units by space (`_mine_by_space`, moved along by `apply`), the side's units with
 cargo (`_unloads`' list, kept until a load or an unload), the zones its carriers can still reach
 (`_later_zones`, kept while no carrier moves) and the land territories air units may land in
-(`_landing`'s, kept until a rebuild). After every move of random and heuristic games the kept
+(`_landing`'s, kept until a rebuild), and the answers of `landings` (kept until the carrier
+room changes, session 16). After every move of random and heuristic games the kept
 engine's loads, unloads, index, later zones and landing distances are those of a new engine on
 the same board."""
 
 from __future__ import annotations
+
+from types import SimpleNamespace
 
 import pytest
 
@@ -23,7 +26,8 @@ def _index(engine) -> dict[str, list[int]]:
                                                             (["g40/house-rules@1"], 2, 1, "random", "loads"),
                                                             (["aar/house-rules@1"], 4, 1, "heuristic", "unloads")])
 def test_kept_lists_are_those_of_a_new_engine(refs, rounds, seed, agent, offered, monkeypatch):
-    seen = {"moves": 0, "loads": 0, "unloads": 0, "landings": 0, "may_load": 0, "lands_at": 0, "raid_units": 0}
+    seen = {"moves": 0, "loads": 0, "unloads": 0, "landings": 0, "may_load": 0, "lands_at": 0, "raid_units": 0,
+            "landings_kept": 0}
     kept_apply = MovementEngine.apply
 
     def compared(self, move):
@@ -62,6 +66,12 @@ def test_kept_lists_are_those_of_a_new_engine(refs, rounds, seed, agent, offered
                     assert ok == (fresh._landing_problem(flyer, fresh._ur[flyer.id], space) is None), \
                         (self.player, self.phase, move, cost, space)
                     seen["lands_at"] += 1
+        # `landings` answers, kept until the carrier room changes: worked out anew for a stand-in air
+        # unit (all they read of the unit is where it stands, and of its rules its carrier cost)
+        for (end, left, cost, space), found in self._landings_kept.items():
+            assert found == fresh._landings(SimpleNamespace(space=space), SimpleNamespace(carrier_cost=cost),
+                                            end, left), (self.player, self.phase, move, end, left, cost, space)
+            seen["landings_kept"] += 1
     monkeypatch.setattr(MovementEngine, "apply", compared)
     game = make_game(refs, seed=seed, rounds=rounds, default_agent=agent)
     game.run(rounds)
@@ -69,6 +79,7 @@ def test_kept_lists_are_those_of_a_new_engine(refs, rounds, seed, agent, offered
     assert seen["moves"] > 50 and seen[offered] > 0 and seen["landings"] > 20 and seen["may_load"] > 20, seen
     assert seen["lands_at"] > 100, seen
     assert agent == "random" or seen["raid_units"] > 10, seen  # (the heuristic asks for the raiding units)
+    assert agent == "random" or seen["landings_kept"] > 10, seen  # (and where its air units could land)
 
 
 def test_an_air_unit_standing_where_it_may_land_reaches_a_space_in_combat_move(monkeypatch):

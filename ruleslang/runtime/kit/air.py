@@ -342,6 +342,17 @@ class AirPart:
         left = rules.movement - unit.moved - (len(path) - 1)
         if left < 0:
             return {}
+        # the answer depends on the unit only through these (its own place: where it stands): the
+        # plans ask it of each air unit for each target, and units of a kind that stand together
+        # ask the same; kept with the carrier room it read, until that changes (`_reset_air`)
+        key = (end, left, rules.carrier_cost, unit.space)
+        found = self._landings_kept.get(key)
+        if found is None:
+            found = self._landings_kept[key] = self._landings(unit, rules, end, left)
+        return dict(found)
+
+    def _landings(self, unit: Unit, rules: UnitRules, end: str, left: int) -> dict[str, int | None]:
+        """`landings` worked out: for the air unit with `left` movement at `end`."""
         spaces = [end] + [s for s, _ in self.board.air_reach(end, left)]
         found: dict[str, int | None] = {}
         enemy, is_sea, may_land = self._enemy, self.board.is_sea, self._may_land

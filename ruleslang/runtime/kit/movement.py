@@ -290,6 +290,9 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         # carrier cost -> space -> whether an air unit of that cost may end a non-combat move there
         # (`_air_walk`: its `_landing_problem` is None)
         self._lands_at: dict[int, dict[str, bool]] = {}
+        # (end, movement left, carrier cost, the unit's space) -> `landings` (what it reads of the
+        # board stands while the carrier room does: enemy units and control change only by a rebuild)
+        self._landings_kept: dict[tuple, dict[str, int | None]] = {}
 
     def _rules(self, unit: Unit) -> UnitRules:
         return self._ur[unit.id]
