@@ -101,6 +101,42 @@ def test_an_air_unit_standing_where_it_may_land_reaches_a_space_in_combat_move(m
     assert len(taken) > 20
 
 
+@pytest.mark.parametrize("refs,rounds,seed,agent", [(["aar/house-rules@1"], 4, 1, "heuristic"),
+                                                   (["aar/house-rules@1"], 4, 2, "random"),
+                                                   (["g40/house-rules@1"], 2, 1, "heuristic"),
+                                                   (["aa50/house-rules@1"], 2, 1, "heuristic")])
+def test_a_move_along_an_offered_path_is_one_the_checks_accept(refs, rounds, seed, agent, monkeypatch):
+    """`check` answers a move of one unit along the path its reach, already worked out, gives it
+    without the checks of `_check` (`_offered`): each such move of these games is one `_check`
+    accepts, of every domain."""
+    accepted: list[str] = []
+    offered = MovementEngine._offered
+
+    def compared(self, move):
+        answer = offered(self, move)
+        if answer:
+            assert self._check(move) == [], (self.player, self.phase, move)
+            accepted.append(self._ur[move.units[0]].domain)
+        return answer
+    monkeypatch.setattr(MovementEngine, "_offered", compared)
+    game = make_game(refs, seed=seed, rounds=rounds, default_agent=agent)
+    game.run(rounds)
+    assert len(accepted) > 30 and (agent == "random" or set(accepted) == {"land", "sea", "air"}), accepted
+
+
+def test_a_move_along_an_offered_path_is_answered_without_the_checks(monkeypatch):
+    """The heuristic agent checks each move of its plan, made from `destinations`, and `apply`
+    checks it again: most are answered by the reach (`_offered`), not by `_check`."""
+    checked, asked = [], []
+    kept_check, kept_ask = MovementEngine._check, MovementEngine.check
+    monkeypatch.setattr(MovementEngine, "_check", lambda self, move: checked.append(move) or kept_check(self, move))
+    monkeypatch.setattr(MovementEngine, "check", lambda self, move: asked.append(move) or kept_ask(self, move))
+    game = make_game(["aar/house-rules@1"], seed=1, rounds=2, default_agent="heuristic")
+    game.run(2)
+    # (seed 1, two rounds: 565 asked, 117 checked; 305 before `_offered`)
+    assert len(asked) > 100 and 3 * len(checked) < len(asked), (len(asked), len(checked))
+
+
 @pytest.mark.parametrize("refs,rounds,seed", [(["aar/house-rules@1"], 5, 1), (["g40/house-rules@1"], 2, 2)])
 def test_the_moves_of_a_unit_are_those_a_new_engine_gives(refs, rounds, seed, monkeypatch):
     """What the agent is offered for the unit it picked (`moves_of`: the reach worked out from

@@ -356,15 +356,37 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
             if found is None:
                 found = self._air_reach[key] = self._air_walk(unit, rules, left)
             return found
-        if rules.domain == "land":
-            key = ("land", rules.can_blitz, unit.space, left)
-        else:
-            key = ("sea", rules.passes_blockers, unit.space, left)
+        key = self._walk_key(unit, rules, left)
         found = self._reach.get(key)
         if found is None:
             walk = self._land_walk if rules.domain == "land" else self._sea_walk
             found = self._reach[key] = walk(unit.space, left, rules)
         return found
+
+    @staticmethod
+    def _walk_key(unit: Unit, rules: UnitRules, left: int) -> tuple:
+        """The key of a land or sea unit's reach in `_reach` (what its walk depends on)."""
+        if rules.domain == "land":
+            return ("land", rules.can_blitz, unit.space, left)
+        return ("sea", rules.passes_blockers, unit.space, left)
+
+    def _offered(self, move: Move) -> bool:
+        """Whether `move` is a "move" of one unit along the very path its reach, already worked out
+        on this board, gives it (the answer `destinations` gave): such a move is legal, since the
+        walks that found the path apply the rules `_check` checks (the agent checks each move of
+        its plan, which it made from those answers, and `apply` checks it again)."""
+        if move.kind != "move" or move.transport is not None or len(move.units) != 1 or len(move.path) < 2:
+            return False
+        unit = self._by_id.get(move.units[0])
+        if unit is None:
+            return False
+        rules = self._ur[unit.id]
+        left = rules.movement - unit.moved
+        if rules.domain == "air":
+            kept = self._air_reach.get((rules.carrier_cost, unit.space, left))
+        else:
+            kept = self._reach.get(self._walk_key(unit, rules, left))
+        return kept is not None and kept.get(move.path[-1]) == move.path and self._blocked(unit, rules) is None
 
     def _can_reach(self, unit: Unit, rules: UnitRules) -> bool:
         """Whether `_reach_of` is not empty; for an air unit whose reach is not known yet, found
@@ -545,7 +567,7 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         last = self._last_check
         if last is not None and last[0] is move and last[1] == self.state.version:
             return list(last[2])
-        problems = self._check(move)
+        problems = [] if self._offered(move) else self._check(move)
         self._last_check = (move, self.state.version, problems)
         return list(problems)
 
