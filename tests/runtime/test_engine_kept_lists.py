@@ -14,7 +14,9 @@ from types import SimpleNamespace
 import pytest
 
 from game_fixtures import make_game
-from ruleslang.runtime.kit.movement import MovementEngine
+from movement_fixtures import aar, board, engine, rules  # noqa: F401 (aar and rules are fixtures)
+from ruleslang.board.state import Unit
+from ruleslang.runtime.kit.movement import Move, MovementEngine
 
 
 def _index(engine) -> dict[str, list[int]]:
@@ -200,3 +202,23 @@ def test_the_kept_move_policy_is_the_one_the_settings_give_now(refs, monkeypatch
     game = make_game(refs, seed=3, rounds=2, default_agent="random")
     game.run(2)
     assert len(phases) >= 10
+
+
+def test_a_unit_leaving_a_crowded_space_is_found_in_the_index_by_identity(aar, rules, monkeypatch):  # noqa: F811
+    """`apply` moves the unit along in the player's units by space (`_follow`) without comparing
+    the units before it field by field (the data class's `__eq__`)."""
+    state = board(aar, """
+        setup: empty
+        units:
+          Germany: {Germans: {infantry: 3}}
+    """)
+    germans = engine(state, rules, "Germans")
+    first, second, last = sorted(u.id for u in state.units)
+    assert germans.movable_units() == [first, second, last]
+    assert _index(germans) == {"Germany": [first, second, last]}
+    compared = []
+    equal = Unit.__eq__
+    monkeypatch.setattr(Unit, "__eq__", lambda self, other: compared.append(self.id) or equal(self, other))
+    germans.apply(Move((last,), ("Germany", "Eastern Europe")))
+    assert compared == []
+    assert _index(germans) == {"Germany": [first, second], "Eastern Europe": [last]}

@@ -759,7 +759,13 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         for unit in units:
             for moved in (unit, *(by_id[cid] for cid in unit.cargo)):
                 if moved.space != start and self._own(moved):
-                    index[start].remove(moved)
+                    # found by identity: `list.remove` would compare the units before it with the
+                    # data class's `__eq__`, field by field
+                    there = index[start]
+                    i = 0
+                    while there[i] is not moved:
+                        i += 1
+                    del there[i]
                     index.setdefault(moved.space, []).append(moved)
 
     def _stop_among_blockers(self, units: list[Unit], end: str) -> None:
