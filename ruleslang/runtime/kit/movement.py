@@ -350,25 +350,25 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
     def _reach_of(self, unit: Unit, rules: UnitRules) -> dict[str, tuple[str, ...]]:
         """Every space the unit can end a "move" in -> one shortest legal path (cached)."""
         left = rules.movement - unit.moved
-        if rules.domain == "air":
-            key = (rules.carrier_cost, unit.space, left)
-            found = self._air_reach.get(key)
-            if found is None:
-                found = self._air_reach[key] = self._air_walk(unit, rules, left)
-            return found
-        key = self._walk_key(unit, rules, left)
-        found = self._reach.get(key)
+        table, key = self._reach_kept(unit, rules, left)
+        found = table.get(key)
         if found is None:
-            walk = self._land_walk if rules.domain == "land" else self._sea_walk
-            found = self._reach[key] = walk(unit.space, left, rules)
+            if rules.domain == "air":
+                found = self._air_walk(unit, rules, left)
+            else:
+                walk = self._land_walk if rules.domain == "land" else self._sea_walk
+                found = walk(unit.space, left, rules)
+            table[key] = found
         return found
 
-    @staticmethod
-    def _walk_key(unit: Unit, rules: UnitRules, left: int) -> tuple:
-        """The key of a land or sea unit's reach in `_reach` (what its walk depends on)."""
+    def _reach_kept(self, unit: Unit, rules: UnitRules, left: int) -> tuple[dict, tuple]:
+        """Where a unit's reach is kept (air units' apart: they go when the carrier room changes,
+        `_reset_air`) and its key there: what its walk depends on."""
+        if rules.domain == "air":
+            return self._air_reach, (rules.carrier_cost, unit.space, left)
         if rules.domain == "land":
-            return ("land", rules.can_blitz, unit.space, left)
-        return ("sea", rules.passes_blockers, unit.space, left)
+            return self._reach, ("land", rules.can_blitz, unit.space, left)
+        return self._reach, ("sea", rules.passes_blockers, unit.space, left)
 
     def _offered(self, move: Move) -> bool:
         """Whether `move` is a "move" of one unit along the very path its reach, already worked out
@@ -381,11 +381,8 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         if unit is None:
             return False
         rules = self._ur[unit.id]
-        left = rules.movement - unit.moved
-        if rules.domain == "air":
-            kept = self._air_reach.get((rules.carrier_cost, unit.space, left))
-        else:
-            kept = self._reach.get(self._walk_key(unit, rules, left))
+        table, key = self._reach_kept(unit, rules, rules.movement - unit.moved)
+        kept = table.get(key)
         return kept is not None and kept.get(move.path[-1]) == move.path and self._blocked(unit, rules) is None
 
     def _can_reach(self, unit: Unit, rules: UnitRules) -> bool:
@@ -396,8 +393,8 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
                 return True
             return bool(self._reach_of(unit, rules))
         left = rules.movement - unit.moved
-        key = (rules.carrier_cost, unit.space, left)
-        found = self._air_reach.get(key)
+        table, key = self._reach_kept(unit, rules, left)
+        found = table.get(key)
         if found is not None:
             return bool(found)
         known = self._air_any.get(key)
