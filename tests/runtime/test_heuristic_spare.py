@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from game_fixtures import BASE, ids, make_game, run_phases
+from ruleslang.runtime.agents import quick_battle
 from ruleslang.runtime.agents.battle_odds import CHAIN
 from ruleslang.runtime.agents.heuristic import SPARE, HeuristicAgent
 from ruleslang.runtime.decisions import Decision
@@ -77,7 +78,7 @@ def test_an_unknown_part_to_spare_is_refused():
     with pytest.raises(ValueError, match="attacks"):
         HeuristicAgent(1, "Germans", spare=("everything",))
     assert set(SPARE) == {"retreat", "attacks", "holds", "fleets", "rollouts", "below", "zeros", "advice",
-                          "horizon"}
+                          "horizon", "settled"}
 
 
 def _fleet_attack(units: dict, **options) -> tuple[int, int]:
@@ -172,3 +173,33 @@ def test_a_retreat_question_a_narrower_margin_settles_asks_no_chain():
     assert _retreat_question({"infantry": 2}, {"infantry": 2}, spare=("retreat", "advice")) == (True, 0)
     # three infantry against two: near the threshold, the chain still answers
     assert _retreat_question({"infantry": 3}, {"infantry": 2}, spare=("retreat", "advice")) == (False, 1)
+
+
+def test_settled_estimates_play_the_game_every_trial_plays(monkeypatch):
+    """The part "settled": each quick estimate rolled by a generator of its own (seeded from the
+    agent's) and stopped once the trials left cannot change what its caller takes from it. The
+    games are those of the same agent with every estimate's SIM_TRIALS trials thrown (the same
+    events, seeded house-rules games), from fewer trials."""
+    one_hit, any_units = quick_battle._one_hit_trials, quick_battle._trials
+    counted = {"settled": 0, "every": 0}
+    mode = ["settled"]
+
+    def counting(trials):
+        def run(a_vals, d_vals, getrandbits, takes=False, settle=None):
+            def drawing(bits):
+                counted[mode[0]] += 1
+                return getrandbits(bits)
+            return trials(a_vals, d_vals, drawing, takes, settle if mode[0] == "settled" else None)
+        return run
+
+    monkeypatch.setattr(quick_battle, "_one_hit_trials", counting(one_hit))
+    monkeypatch.setattr(quick_battle, "_trials", counting(any_units))
+    events = {}
+    for seed in (1, 2):
+        for mode[0] in ("settled", "every"):
+            game = make_game(["aar/house-rules@1"], seed=seed, default_agent="heuristic")
+            game.run(3)
+            events[mode[0]] = game.state.events
+        assert events["settled"] == events["every"]
+    assert "settled" in SPARE
+    assert counted["settled"] < 0.8 * counted["every"]  # dice thrown

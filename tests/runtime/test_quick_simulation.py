@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from ruleslang.runtime.agents.quick_battle import SIM_TRIALS, simulate, hits as _hits, take as _take
+from ruleslang.runtime.agents.quick_battle import SIM_TRIALS, settling, simulate, hits as _hits, take as _take
 
 
 def _hits_by_randint(rng: random.Random, side: list[list]) -> int:
@@ -113,3 +113,35 @@ def test_simulate_takes_counts_battles_a_unit_that_takes_outlives():
         assert takes <= wins
         fewer += takes < wins
     assert fewer > 0  # battles won with no unit left that takes the space
+
+
+def test_settling_tells_how_many_more_wins_leave_an_answer_as_it_is():
+    # an answer that changes at 45 wins (0.75) and at 51 (0.85)
+    settle = settling(lambda quick: (quick >= 0.75, quick >= 0.85))
+    assert len(settle) == SIM_TRIALS + 1
+    assert settle[0] == 44 and settle[44] == 0 and settle[45] == 5 and settle[50] == 0
+    assert settle[51] == SIM_TRIALS - 51 and settle[SIM_TRIALS] == 0
+    assert settling(lambda quick: True) == tuple(SIM_TRIALS - w for w in range(SIM_TRIALS + 1))
+
+
+def test_settled_trials_give_the_answer_all_of_them_give():
+    """With `settle`, the trials stop once those left cannot change the caller's answer: the count
+    returned answers as the count of all SIM_TRIALS does, from the same dice, and the trials that
+    were not needed are not thrown (the generator stops earlier)."""
+    pick = random.Random(17)
+    stopped = 0
+    for seed in range(150):
+        a_vals, d_vals = _battle(pick, multi_hit=seed % 3 == 0)
+        takes = seed % 2 == 0
+        if takes:
+            a_vals = tuple(sorted((*u, pick.random() < 0.7) for u in a_vals))
+        needed = pick.choice([0.25, 0.55, 0.75])
+        def judge(quick, needed=needed):
+            return quick >= needed + 0.1, quick < needed - 0.075, quick >= needed
+        mine, full = random.Random(seed), random.Random(seed)
+        settled = simulate(a_vals, d_vals, mine, takes=takes, settle=settling(judge))
+        whole = simulate(a_vals, d_vals, full, takes=takes)
+        assert judge(settled / SIM_TRIALS) == judge(whole / SIM_TRIALS)
+        assert settled <= whole
+        stopped += mine.getstate() != full.getstate()
+    assert stopped > 50  # most estimates stop before the last trial

@@ -8,7 +8,9 @@ The methods read the agent's unit facts and estimates (heuristic.py) through `se
 
 from __future__ import annotations
 
-from ruleslang.runtime.agents.quick_battle import SIM_TRIALS
+from functools import lru_cache
+
+from ruleslang.runtime.agents.quick_battle import SIM_TRIALS, settling
 from ruleslang.runtime.kit.movement import Move
 
 ATTACK_ODDS = 0.75   # attack when the simulated chance of taking the space is at least this
@@ -40,6 +42,20 @@ SPARED_BELOW = 0.075
 # that cannot hit some of the defence, as the shipped rules say of air units against some ships
 # with none of their side's escorts beside them) is not asked again with more units of the same
 # types: in seeded house-rules games (seeds 1-40) the chain gave 0 again in all 57 such runs
+
+
+# what the plans take from a quick estimate (quick_battle.py's `settling`: with the part "settled"
+# of SPARE, its trials stop once that is settled): an attack at sea's chance against ATTACK_ODDS,
+# and (`_fleet_settled`) against ATTACK_ODDS + FLEET_ABOVE
+_FLEET_WINS = settling(lambda quick: quick >= ATTACK_ODDS)
+_FLEET_SETTLED = settling(lambda quick: quick < ATTACK_ODDS + FLEET_ABOVE)
+
+
+@lru_cache(maxsize=None)
+def _takes_settle(above: float, below: float, needed: float) -> tuple[int, ...]:
+    """What `_spared_takes` takes from a quick chance of taking a space: whether it is at least
+    `above`, under `below`, and (between them, when the chain gives no answer) at least `needed`."""
+    return settling(lambda quick: (quick >= above, quick < below, quick >= needed))
 
 
 class AttackPlanning:
@@ -166,10 +182,12 @@ class AttackPlanning:
         chance of taking it (`_quick_takes`) when it is TAKE_ABOVE over `needed` or more than
         TAKE_BELOW under it (SPARED_BELOW with the part "below"), else the chain's (None when the
         chain said no; over its budget, the quick chance against `needed`)."""
-        quick = self._quick_takes(game, units, defenders)
-        if quick >= needed + TAKE_ABOVE:
+        above = needed + TAKE_ABOVE
+        below = needed - (SPARED_BELOW if "below" in self.spare else TAKE_BELOW)
+        quick = self._quick_takes(game, units, defenders, _takes_settle(above, below, needed))
+        if quick >= above:
             return True
-        if quick < needed - (SPARED_BELOW if "below" in self.spare else TAKE_BELOW):
+        if quick < below:
             return False
         found = self.battle_odds.chance(game, self.player, units, target, amphibious_from=amphibious_from, take=True)
         if found is None:
@@ -266,7 +284,7 @@ class AttackPlanning:
             units = [unit_of(uid) for uid, _ in eligible]
             # the quick simulation guesses how many; the chain checks the guess and up to EXTRA_UNITS more
             guess = next((n for n in range(1, len(units) + 1)
-                          if self._wins(game, units[:n], defenders) / SIM_TRIALS >= ATTACK_ODDS), None)
+                          if self._wins(game, units[:n], defenders, _FLEET_WINS) / SIM_TRIALS >= ATTACK_ODDS), None)
             if guess is None:
                 continue
             hopeless: set | None = None  # the unit types of a number the chain gave no chance at all
@@ -294,10 +312,10 @@ class AttackPlanning:
         win against `defenders` with at least ATTACK_ODDS + FLEET_ABOVE, and so do (with
         ATTACK_ODDS) those of them that are not air units (the quick simulation cannot tell the
         targets the rules let air units hit; ships that win alone do not need them)."""
-        if self._wins(game, units, defenders) / SIM_TRIALS < ATTACK_ODDS + FLEET_ABOVE:
+        if self._wins(game, units, defenders, _FLEET_SETTLED) / SIM_TRIALS < ATTACK_ODDS + FLEET_ABOVE:
             return False
         ships = [u for u in units if self._domain(game, u) != "air"]
-        return self._wins(game, ships, defenders) / SIM_TRIALS >= ATTACK_ODDS
+        return self._wins(game, ships, defenders, _FLEET_WINS) / SIM_TRIALS >= ATTACK_ODDS
 
     def _supports_landing(self, game, unit) -> bool:
         """Whether `unit` sails with the player's amphibious assaults to the zone they land from:

@@ -77,8 +77,9 @@ FLEET_STATES = 600   # the exact chain's states for one combat move's attacks at
 # retreat question's quick estimate taken as ADVICE_NEAR from the chain's at most. The
 # look-ahead's rollouts: "rollouts", a rule decision's rounds of rollouts stopped once the rounds
 # so far settle the choice (lookahead.py's `settle`); "horizon", a rollout played to the end of
-# the decision's phase, not of the turn (lookahead.py's `horizon`)
-SPARE = ("retreat", "attacks", "holds", "fleets", "rollouts", "below", "zeros", "advice", "horizon")
+# the decision's phase, not of the turn (lookahead.py's `horizon`). The quick simulation: "settled",
+# an estimate's trials stopped once those left cannot change what its caller takes from it (`_wins`)
+SPARE = ("retreat", "attacks", "holds", "fleets", "rollouts", "below", "zeros", "advice", "horizon", "settled")
 ADVICE_MARGIN = 0.25  # a retreat question's quick estimate is taken as this far from the chain's at most
 # ... and with the part "advice" (SPARE) this far: of the retreat questions the chain answered with
 # ADVICE_MARGIN (seeds 1-40), the quick estimate +-0.15 settled 273 (188 chain runs, 4.7 a game),
@@ -137,6 +138,7 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         # the exact chain for attacks at sea (`_fleet_attacks`): small battles, FLEET_STATES a plan
         self.fleet_odds = BattleOdds(decision_states=FLEET_STATES)
         self.rng = random.Random(f"heuristic:{seed}:{player}")
+        self._estimate_dice = random.Random()  # (reseeded for each quick estimate: `_dice`)
         self._plan: list = []
         self._plan_key = None
         self._deltas: dict[str, float] = {}  # space -> _score_delta, for the plan being made
@@ -348,22 +350,27 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
                 return found
         return self._wins(game, attack, defence) / SIM_TRIALS
 
-    def _quick_takes(self, game, attack: list, defence: list) -> float:
+    def _quick_takes(self, game, attack: list, defence: list, settle: tuple[int, ...] | None = None) -> float:
         """The quick simulation's chance that `attack` takes the space `defence` holds: it destroys
         the defence with a unit that takes territory (a land unit, by `_domain`) left. Its dice are
-        the agent's own generator's, as `_wins`'s."""
+        the agent's own generator's, as `_wins`'s (`settle`: as there)."""
         if not defence:
             return 1.0 if any(self._domain(game, u) == "land" for u in attack) else 0.0
         a_vals = tuple(sorted((*self._combatant(game, u, "attacker"), self._domain(game, u) == "land")
                               for u in attack))
         d_vals = tuple(sorted(self._combatant(game, u, "defender") for u in defence))
-        return simulate(a_vals, d_vals, self.rng, takes=True) / SIM_TRIALS
+        if "settled" not in self.spare:
+            return simulate(a_vals, d_vals, self.rng, takes=True) / SIM_TRIALS
+        return simulate(a_vals, d_vals, self._dice(), takes=True, settle=settle) / SIM_TRIALS
 
-    def _wins(self, game, attack: list, defence: list) -> int:
+    def _wins(self, game, attack: list, defence: list, settle: tuple[int, ...] | None = None) -> int:
         """In how many of SIM_TRIALS simulated battles the attacking units destroy the defending ones.
         With a shared memo (`sims`), each different battle is simulated once, with dice of its own
         (a generator seeded by the game's seed and the battle), so an estimate is the same
-        whichever agent asks it first."""
+        whichever agent asks it first. With the part "settled" (SPARE), `settle` (quick_battle.py's
+        `settling` of the one answer the caller takes from the count) stops the trials once the
+        trials left cannot change that answer, each estimate rolled by a generator of its own
+        (`_dice`)."""
         if not defence:
             return SIM_TRIALS if attack else 0
         if not attack:
@@ -371,12 +378,23 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         a_vals = tuple(sorted(self._combatant(game, u, "attacker") for u in attack))
         d_vals = tuple(sorted(self._combatant(game, u, "defender") for u in defence))
         if self.sims is None:
-            return simulate(a_vals, d_vals, self.rng)
+            if "settled" not in self.spare:
+                return simulate(a_vals, d_vals, self.rng)
+            return simulate(a_vals, d_vals, self._dice(), settle=settle)
         key = (a_vals, d_vals)
         found = self.sims.get(key)
         if found is None:
             found = self.sims[key] = simulate(a_vals, d_vals, random.Random(f"quick:{self.seed}:{key}"))
         return found
+
+    def _dice(self) -> random.Random:
+        """The generator of one quick estimate of an agent with the part "settled": one of the
+        estimate's own, seeded from the agent's generator, so that an estimate whose trials stop
+        early leaves the dice of every later estimate as they would have been (each estimate
+        still rolls fresh dice of its own, as from the agent's generator)."""
+        dice = self._estimate_dice
+        dice.seed(self.rng.getrandbits(64))
+        return dice
 
     # ------------------------------------------------------------------ moves
 

@@ -23,7 +23,20 @@ SIM_TRIALS = 60      # the quick simulation's battles per estimate (the fallback
 ROUNDS = 12          # the most rounds a simulated battle lasts
 
 
-def simulate(a_vals: tuple, d_vals: tuple, rng: random.Random, *, takes: bool = False) -> int:
+def settling(judge) -> tuple[int, ...]:
+    """For a caller that needs only `judge(wins / SIM_TRIALS)` of an estimate (an answer that
+    changes at a few counts of wins, such as a comparison with the odds an attack needs): for
+    each count w of wins so far, how many more wins leave the answer as it is at w (`simulate`'s
+    `settle`: the trials stop once no more than that many are left)."""
+    answers = [judge(w / SIM_TRIALS) for w in range(SIM_TRIALS + 1)]
+    same = [0] * (SIM_TRIALS + 1)
+    for w in range(SIM_TRIALS - 1, -1, -1):
+        same[w] = same[w + 1] + 1 if answers[w] == answers[w + 1] else 0
+    return tuple(same)
+
+
+def simulate(a_vals: tuple, d_vals: tuple, rng: random.Random, *, takes: bool = False,
+             settle: tuple[int, ...] | None = None) -> int:
     """In how many of SIM_TRIALS battles of attackers `a_vals` against defenders `d_vals` (each a
     (fire value, cost, hit points) of a unit) the attackers destroy the defenders, rolled by `rng`:
     each round every attacking unit, in its side's order, then every defending one throws a die
@@ -31,13 +44,15 @@ def simulate(a_vals: tuple, d_vals: tuple, rng: random.Random, *, takes: bool = 
     (`take`). `takes`: each attacker is a (fire value, cost, hit points, takes) and a battle counts
     only when an attacker that takes territory (true `takes`) is left: the attack takes the space
     (air units do not; the cheapest fall first, so a few land units among air units often do not
-    outlive the battle)."""
+    outlive the battle). `settle` (`settling`): the trials stop as soon as the trials left cannot
+    change the caller's answer (no more than `settle[wins]` of them), and the wins so far are
+    returned: the caller's judge answers the same of them as of all SIM_TRIALS."""
     # (the tests over the sides' units are made in C: most estimates are of a few units, where a
     # Python-level loop per side cost a tenth of an estimate's set-up); a side empty from the start
     # goes to `_trials`, as `_one_hit_trials` looks for a battle's end only after a hit
     if a_vals and d_vals and max(map(_HIT_POINTS, a_vals)) <= 1 and max(map(_HIT_POINTS, d_vals)) <= 1:
-        return _one_hit_trials(a_vals, d_vals, rng.getrandbits, takes)
-    return _trials(a_vals, d_vals, rng.getrandbits, takes)
+        return _one_hit_trials(a_vals, d_vals, rng.getrandbits, takes, settle)
+    return _trials(a_vals, d_vals, rng.getrandbits, takes, settle)
 
 
 def _thresholds(vals) -> tuple:
@@ -46,7 +61,8 @@ def _thresholds(vals) -> tuple:
     return tuple(map(math.floor, map(_FIRE, vals)))  # (a whole number is its own floor)
 
 
-def _one_hit_trials(a_vals: tuple, d_vals: tuple, getrandbits, takes: bool = False) -> int:
+def _one_hit_trials(a_vals: tuple, d_vals: tuple, getrandbits, takes: bool = False,
+                    settle: tuple[int, ...] | None = None) -> int:
     """`_trials` for sides whose units all take one hit. Such a side throws in its first order
     until it first takes a hit, then in casualty order (`take`'s stable sort: the cheapest
     first), losing its first units in that order: it is two fixed orders and a count of the
@@ -68,7 +84,9 @@ def _one_hit_trials(a_vals: tuple, d_vals: tuple, getrandbits, takes: bool = Fal
     # all but those after its last unit that takes territory, in casualty order
     left = na if not takes else next((na - i for i, u in enumerate(reversed(a_sorted)) if u[3]), 0)
     wins = 0
-    for _ in range(SIM_TRIALS):
+    for rest in range(SIM_TRIALS, 0, -1):
+        if settle is not None and rest <= settle[wins]:
+            break
         a_lost = d_lost = 0
         a_side, d_side = a_first, d_first
         for _round in range(ROUNDS):
@@ -108,10 +126,14 @@ def _one_hit_trials(a_vals: tuple, d_vals: tuple, getrandbits, takes: bool = Fal
     return wins
 
 
-def _trials(a_vals: tuple, d_vals: tuple, getrandbits, takes: bool = False) -> int:
-    """In how many of SIM_TRIALS battles of any units the attackers win (`takes`: as `simulate`)."""
+def _trials(a_vals: tuple, d_vals: tuple, getrandbits, takes: bool = False,
+            settle: tuple[int, ...] | None = None) -> int:
+    """In how many of SIM_TRIALS battles of any units the attackers win (`takes`, `settle`: as
+    `simulate`)."""
     wins = 0
-    for _ in range(SIM_TRIALS):
+    for rest in range(SIM_TRIALS, 0, -1):
+        if settle is not None and rest <= settle[wins]:
+            break
         a = list(map(list, a_vals))  # (copied in C: a copy per trial)
         dd = list(map(list, d_vals))
         a_ordered = d_ordered = False  # whether a side is in casualty order (`take`)
