@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from game_fixtures import BASE, ids, make_game, run_phases
-from ruleslang.runtime.agents import quick_battle
+from ruleslang.runtime.agents import heuristic, quick_battle
 from ruleslang.runtime.agents.battle_odds import CHAIN
 from ruleslang.runtime.agents.heuristic import SPARE, HeuristicAgent
 from ruleslang.runtime.decisions import Decision
@@ -78,7 +78,7 @@ def test_an_unknown_part_to_spare_is_refused():
     with pytest.raises(ValueError, match="attacks"):
         HeuristicAgent(1, "Germans", spare=("everything",))
     assert set(SPARE) == {"retreat", "attacks", "holds", "fleets", "rollouts", "below", "zeros", "advice",
-                          "horizon", "settled"}
+                          "horizon", "settled", "outmatched"}
 
 
 def _fleet_attack(units: dict, **options) -> tuple[int, int]:
@@ -203,3 +203,33 @@ def test_settled_estimates_play_the_game_every_trial_plays(monkeypatch):
         assert events["settled"] == events["every"]
     assert "settled" in SPARE
     assert counted["settled"] < 0.8 * counted["every"]  # dice thrown
+
+
+def test_outmatched_attacks_are_taken_as_winning_no_trial_and_play_the_same_games(monkeypatch):
+    """The part "outmatched": an attack whose Lanchester strength is under OUTMATCHED of the
+    defence's is taken as winning none of the trials, without rolling them, where the caller's
+    answer is the same up to OUTMATCHED_WINS wins. Its generator's seed is drawn all the same, so
+    the other estimates' dice are as they were: the seeded house-rules games are those of the agent
+    without the part (OUTMATCHED 0), event for event."""
+    assert quick_battle.outmatched(((1, 3, 1), (1, 3, 1)), ((2, 3, 1), (2, 3, 1), (2, 3, 1)), 0.5)  # 2 x 2 < 0.5 x 6 x 3
+    assert not quick_battle.outmatched(((3, 10, 1), (1, 3, 1)), ((2, 3, 1),), 0.5)
+    assert not quick_battle.outmatched(((1, 3, 1),), ((2, 3, 1),), 0.5)  # 1 x 1 is not under 0.5 x 2 x 1
+    taken = [0]
+    judged = quick_battle.outmatched
+
+    def counting(a_vals, d_vals, ratio):
+        found = judged(a_vals, d_vals, ratio)
+        taken[0] += found
+        return found
+
+    monkeypatch.setattr(heuristic, "outmatched", counting)
+    for seed in (1, 2):
+        events = []
+        for ratio in (heuristic.OUTMATCHED, 0.0):
+            monkeypatch.setattr(heuristic, "OUTMATCHED", ratio)
+            game = make_game(["aar/house-rules@1"], seed=seed, default_agent="heuristic")
+            game.run(3)
+            events.append(game.state.events)
+        assert events[0] == events[1]
+    assert "outmatched" in SPARE
+    assert taken[0] >= 20

@@ -23,6 +23,14 @@ SIM_TRIALS = 60      # the quick simulation's battles per estimate (the fallback
 ROUNDS = 12          # the most rounds a simulated battle lasts
 
 
+def outmatched(a_vals: tuple, d_vals: tuple, ratio: float) -> bool:
+    """Whether attackers `a_vals` are far weaker than defenders `d_vals` (each a (fire value, cost,
+    hit points, ...) of a unit): a side's strength taken by Lanchester's square law as its fire
+    values' sum times its hit points' sum, the attack's under `ratio` of the defence's."""
+    return (sum(map(_FIRE, a_vals)) * sum(map(_HIT_POINTS, a_vals))
+            < ratio * sum(map(_FIRE, d_vals)) * sum(map(_HIT_POINTS, d_vals)))
+
+
 def settling(judge) -> tuple[int, ...]:
     """For a caller that needs only `judge(wins / SIM_TRIALS)` of an estimate (an answer that
     changes at a few counts of wins, such as a comparison with the odds an attack needs): for
