@@ -56,12 +56,20 @@ def run(ctx, proc) -> None:
 
     def allowed(territory: str, types: list[str]) -> list[str]:
         # refusals without their messages (asked by `pack`) are kept apart from those with
-        key = (refusal_texts_read(), territory, *types)
+        read = refusal_texts_read()
+        key = (read, territory, *types)
         if kept is not None:
             if kept_at[0] != state.version:
                 kept.clear()
                 kept_at[0] = state.version
             found = kept.get(key)
+            if found is None and read:
+                # the answer's check asks again, with the messages, what the agent's planner
+                # found accepted on this board: a list no constraint refused without its
+                # messages is refused by none with them (a message is worked out only on a refusal)
+                found = kept.get((False, territory, *types))
+                if found:
+                    found = None
             if found is not None:
                 return list(found)
         listed = tuple(map(unittype_values.__getitem__, types))
