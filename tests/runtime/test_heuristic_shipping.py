@@ -5,6 +5,8 @@ transports while such units wait ashore."""
 from __future__ import annotations
 
 from game_fixtures import BASE, events, ids, make_game, run_phases
+from ruleslang.runtime.agents.shipping import Shipping
+from ruleslang.runtime.kit.turn_state import UnitFacts
 
 SZ60, SZ61 = "60 Sea Zone", "61 Sea Zone"
 
@@ -60,3 +62,22 @@ def test_transports_are_bought_while_units_wait_where_no_enemy_can_be_reached_by
     game = make_game(BASE, agents={"Germans": "heuristic"})
     run_phases(game, "Germans", "purchase")
     assert "transport" not in game.kit.purchased["Germans"]
+
+
+def test_stranded_units_are_found_without_asking_the_cargo_cost_of_units_at_the_front(monkeypatch):
+    # Japan's infantry wait on an island; the armour in Manchuria reaches Buryatia by land
+    game = japanese({"Japan": {"Japanese": {"infantry": 2}}, "Manchuria": {"Japanese": {"armour": 1}},
+                     SZ61: {"Japanese": {"transport": 1}}})
+    asked = []
+    real = UnitFacts.transport_cost
+
+    def transport_cost(self, unit):
+        asked.append(unit.type)
+        return real(self, unit)
+    monkeypatch.setattr(UnitFacts, "transport_cost", transport_cost)
+    shipping = Shipping(game, "Japanese")
+    assert shipping.stranded(set()) == {"Japan": ids(game, "Japan", "Japanese", "infantry")}
+    assert shipping.stranded_count() == 2
+    # a unit where the fighting can be reached by land is no candidate, whatever its cargo cost
+    # (before: the armour's asked too)
+    assert asked == ["infantry"]

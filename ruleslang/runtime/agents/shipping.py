@@ -96,12 +96,13 @@ class Shipping:
         kind_of, front, kept, cargo_cost = self.board.graph.kind_of, self._front, self._cargo_costs, self.cargo_cost
         out = []
         for u in self._mine_units():
-            if u.id in used or kind_of.get(u.space) != "land":
+            # (most of the player's units stand where the fighting can be reached by land: asked first)
+            if u.space in front or u.id in used or kind_of.get(u.space) != "land":
                 continue
             cost = kept.get((u.type, u.owner))
             if cost is None:
                 cost = cargo_cost(u)
-            if cost > 0 and u.space not in front:
+            if cost > 0:
                 out.append(u)
         return out
 
