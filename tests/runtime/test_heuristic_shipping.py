@@ -5,7 +5,9 @@ transports while such units wait ashore."""
 from __future__ import annotations
 
 from game_fixtures import BASE, events, ids, make_game, run_phases
+from ruleslang.runtime.agents.heuristic import HeuristicAgent
 from ruleslang.runtime.agents.shipping import Shipping
+from ruleslang.runtime.kit.movement import MovementEngine
 from ruleslang.runtime.kit.turn_state import UnitFacts
 
 SZ60, SZ61 = "60 Sea Zone", "61 Sea Zone"
@@ -81,3 +83,36 @@ def test_stranded_units_are_found_without_asking_the_cargo_cost_of_units_at_the_
     # a unit where the fighting can be reached by land is no candidate, whatever its cargo cost
     # (before: the armour's asked too)
     assert asked == ["infantry"]
+
+
+def _asking(monkeypatch, refused=frozenset()) -> list:
+    """The moves the heuristic agent's `_may` is asked of from now on; those moving a unit of
+    `refused` are refused."""
+    asked = []
+
+    def may(self, move):
+        asked.append(move)
+        return not refused.intersection(move.units)
+    monkeypatch.setattr(HeuristicAgent, "_may", may)
+    return asked
+
+
+def test_the_moves_of_the_players_own_units_are_planned_without_asking_may(monkeypatch):
+    game = japanese({"Japan": {"Japanese": {"infantry": 2}}, SZ61: {"Japanese": {"transport": 1}}})
+    asked = _asking(monkeypatch)
+    run_phases(game, "Japanese", "noncombat_move")
+    kinds = [e["answer"]["kind"] for e in events(game, "decision", decision="move") if "path" in e["answer"]]
+    assert kinds == ["load", "load", "unload", "unload"]  # as when every move is asked
+    # (before: asked of the transport's every path and of each load)
+    assert asked == []
+
+
+def test_an_allys_unit_the_player_commands_moves_only_where_may_lets_it(monkeypatch):
+    game = japanese({"Japan": {"Japanese": {"infantry": 2}}, "59 Sea Zone": {"Japanese": {"transport": 1}}})
+    [transport] = [u.id for u in game.state.units if u.type == "transport"]
+    # the transport taken for one the player commands: `may` is asked of its moves, and refuses them
+    monkeypatch.setattr(MovementEngine, "commanded_units", lambda self: [transport])
+    asked = _asking(monkeypatch, refused=frozenset({transport}))
+    run_phases(game, "Japanese", "noncombat_move")
+    assert asked and all(move.units == (transport,) for move in asked)
+    assert game.unit_or_none(transport).space == "59 Sea Zone"

@@ -19,9 +19,11 @@ from ruleslang.runtime.kit.movement import Move
 class Shipping:
     """The shipping of one player for one phase (`engine`: the phase's movement engine; None
     for the questions a purchase asks; `may(move)`: whether a plan may make a move the engine
-    offers, e.g. by the rules' constraints; default: every one). `front`: `front_distances(game,
-    player)` for the board as it stands, when the caller has it (it is read, never changed);
-    `commanded`: the ids of `engine.commanded_units()`, when the caller has them."""
+    offers that moves an ally's unit the player commands, e.g. by the rules' constraints; default:
+    every one; a move of the player's own units alone is made whenever the engine offers it, and
+    `may` is not asked of it). `front`: `front_distances(game, player)` for the board as it
+    stands, when the caller has it (it is read, never changed); `commanded`: the ids of
+    `engine.commanded_units()`, when the caller has them."""
 
     def __init__(self, game, player: str, engine=None, may=None, *, front: dict[str, int] | None = None,
                  commanded: frozenset[int] | None = None):
@@ -130,8 +132,11 @@ class Shipping:
         """The sea zones the transport can end in this phase (where it is, too), with their paths."""
         out = {transport.space: (transport.space,)}
         if transport.id in self.engine.movable_units():
-            out.update((zone, path) for zone, path in self.engine.destinations(transport.id).items()
-                       if self.may(Move.of_tuples((transport.id,), path)))
+            if transport.id not in self._commanded:  # (its own: every path the engine offers, no move made to ask)
+                out.update(self.engine.destinations(transport.id))
+            else:
+                out.update((zone, path) for zone, path in self.engine.destinations(transport.id).items()
+                           if self.may(Move.of_tuples((transport.id,), path)))
         return out
 
     def _loads(self, transport, stranded: dict[str, list[int]]) -> list[Move]:
@@ -142,7 +147,7 @@ class Shipping:
                 unit = self.game.unit_or_none(uid)
                 cost = self.cargo_cost(unit)
                 move = Move.of_tuples((uid,), (territory, zone), "load", transport.id)
-                if cost <= room and not self.engine.check(move) and self.may(move):
+                if cost <= room and not self.engine.check(move) and (uid not in self._commanded or self.may(move)):
                     loads.append(move)
                     room -= cost
                     stranded[territory].remove(uid)
@@ -250,6 +255,7 @@ class Shipping:
         `supports(unit)` names and that can reach the zone it lands from (`_support`)."""
         stranded = self.stranded(used)
         plan: list[Move] = []
+        commanded = self._commanded  # (`may` is asked of the moves of these units alone)
         for transport in self.transports():
             if transport.id in used:
                 continue
@@ -265,7 +271,8 @@ class Shipping:
                     continue
                 for territory in self.board.neighbours(zone, "land"):
                     if self._enemy(self._control.get(territory)) \
-                            and all(self.may(Move.of_tuples((uid,), (zone, territory), "unload", transport.id))
+                            and all(uid not in commanded
+                                    or self.may(Move.of_tuples((uid,), (zone, territory), "unload", transport.id))
                                     for uid in cargo) \
                             and wins(units, territory, zone):
                         target = (zone, territory)
@@ -300,7 +307,7 @@ class Shipping:
                 reach[u.id] = ()
             elif u.id in movable:
                 path = self.engine.destinations(u.id).get(zone)
-                if path is not None and self.may(Move.of_tuples((u.id,), path)):
+                if path is not None and (u.id not in self._commanded or self.may(Move.of_tuples((u.id,), path))):
                     reach[u.id] = path
         for uid in sorted(reach, key=lambda i: (len(reach[i]), i)):
             if found >= most:
