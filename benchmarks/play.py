@@ -252,7 +252,8 @@ def report_timing(ws, args, unit: float) -> None:
 class AgentParts:
     """The heuristic agent's own parts of its games' CPU time, as the agents count them: the exact
     chain's queries (`BattleOdds.seconds`: the attacks at sea, and every battle with odds="exact"),
-    the look-ahead (`Lookahead.seconds`, with the phase starts it had made by replay) and the
+    the look-ahead (`Lookahead.seconds`, with the phase starts it had made by replay or taken from
+    the game as it stood at a resume point, `PhaseStarts.taken`) and the
     boards kept at phase starts for it (`PhaseStarts.seconds`). The parts are disjoint but for
     the chain's queries made by the quick policies of rollouts (none: they are the agent as
     shipped before attacks at sea)."""
@@ -260,7 +261,7 @@ class AgentParts:
     def __init__(self):
         self.games = 0
         self.chain, self.queries, self.looked, self.decisions, self.starts = 0.0, 0, 0.0, 0, 0.0
-        self.boards, self.marks, self.replayed = 0, 0, 0
+        self.boards, self.marks, self.replayed, self.taken = 0, 0, 0, 0
 
     def add(self, game) -> None:
         agents = [a for a in {id(a): a for a in game.agents.values()}.values() if isinstance(a, HeuristicAgent)]
@@ -280,6 +281,7 @@ class AgentParts:
             self.starts += hook.seconds
             self.boards += hook.boards
             self.replayed += hook.replayed
+            self.taken += hook.taken
             self.marks += hook.boards + hook.marked
 
     def line(self, games: int) -> str:
@@ -287,7 +289,8 @@ class AgentParts:
         return (f"{'':>9}         of which the agent's own (per game): the exact chain {self.chain / n:.3f} s "
                 f"({self.queries / n:.1f} queries), the look-ahead {self.looked / n:.3f} s ({self.decisions / n:.1f} "
                 f"decisions looked ahead), phase starts {self.starts / n:.3f} s ({self.marks / n:.0f} starts, "
-                f"{self.boards / n:.0f} boards kept, {self.replayed / n:.1f} made by replay)")
+                f"{self.boards / n:.0f} boards kept, {self.replayed / n:.1f} made by replay, "
+                f"{self.taken / n:.1f} taken from the game)")
 
 
 class Tally:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 import yaml
 
 from game_fixtures import make_game
@@ -396,29 +397,34 @@ def test_a_side_that_won_before_the_point_has_won_in_the_rollouts_from_it(tmp_pa
     assert seen == seen_whole
 
 
-def test_a_start_made_at_a_resume_point_is_the_game_there(tmp_path, monkeypatch):
-    # the copy replayed up to a resume point is the game as it was there: its board (but for
-    # the version, which is the one a copy from the phase's start had: see `_Points`), the
-    # kit's state (the battles left, the battle and its step), dice, results, options
+@pytest.mark.parametrize("taken", [True, False])
+def test_a_start_made_at_a_resume_point_is_the_game_there(tmp_path, monkeypatch, taken):
+    # the start at a resume point, replayed up to it from the last board kept or (`taken`) taken
+    # from the game as it stands when nothing changed since (`PhaseStarts._untouched`), is the
+    # game as it was there: its board (but for the version, which is the one a copy from the
+    # phase's start had when replayed: see `_Points`), the kit's state (the battles left, the
+    # battle and its step, whether a procedure ended), dice, results, options
     import pickle
     from ruleslang.runtime.agents import lookahead
 
     kept: dict = {}
-    point, replayed = lookahead.PhaseStarts.resume_point, lookahead.PhaseStarts._replayed
+    point, start_of = lookahead.PhaseStarts.resume_point, lookahead.PhaseStarts.start_of
     made: list = []
+    hooks: list = []
 
     def keep_all(self, game):
         number = self.point
         point(self, game)
         kept[number] = lookahead.PhaseStart(game, game.state.phase, point=number)
 
-    def compared(self, game, mark):
-        start = replayed(self, game, mark)
-        if mark.point is not None:
-            there = kept[mark.point]
-            for name in ("rng", "phase", "round", "player", "options", "contested", "point"):
+    def compared(self, game):
+        start = start_of(self, game)
+        hooks.append(self)
+        if start is not None and start.point is not None:
+            there = kept[start.point]
+            for name in ("rng", "phase", "round", "player", "options", "contested", "point", "winner"):
                 assert getattr(start, name) == getattr(there, name), name
-            assert start.answered == mark.answered == there.answered
+            assert start.answered == there.answered and start.events == there.events
             assert pickle.loads(start.results) == pickle.loads(there.results)
             assert repr(pickle.loads(start.kit)) == repr(pickle.loads(there.kit))
             board, board_there = pickle.loads(start.board), pickle.loads(there.board)
@@ -428,10 +434,14 @@ def test_a_start_made_at_a_resume_point_is_the_game_there(tmp_path, monkeypatch)
             made.append(pickle.loads(start.kit))
         return start
     monkeypatch.setattr(lookahead.PhaseStarts, "resume_point", keep_all)
-    monkeypatch.setattr(lookahead.PhaseStarts, "_replayed", compared)
+    monkeypatch.setattr(lookahead.PhaseStarts, "start_of", compared)
+    if not taken:
+        monkeypatch.setattr(lookahead.PhaseStarts, "_untouched", lambda self, game: False)
     game = gift_game(tmp_path)
     game.run(1)
     assert len(made) >= 5
+    hook = hooks[0]
+    assert (hook.taken >= 5 and hook.replayed == 0) if taken else (hook.taken == 0 and hook.replayed >= 5)
     # within a battle (a retreat's: before its step) and as the battle phase's procedure ended
     # (the gift, asked after it)
     assert any(kit["battle_at"] is not None for kit in made)

@@ -8,8 +8,10 @@ phase's start is made only when a look-ahead asks for it, by replaying the phase
 the game's answers and dice (`PhaseStarts`). Within a phase, the game also tells where its runtime
 procedure could go on from the game's state alone (`Game.on_resume_point`: before each battle and
 each step of a battle, as a procedure ends); a look-ahead after such a point has the game made
-there once (the phase replayed up to it) and its rollouts go on from it (`resume`), not from the
-phase's start. To value the answers of a decision asked in that phase:
+there once and its rollouts go on from it (`resume`), not from the phase's start: taken from the
+game as it stands when nothing but rule code that changed nothing ran since the point (a decision
+asked at a battle's start or in its retreat step, `PhaseStarts._untouched`), else made by
+replaying the phase up to it. To value the answers of a decision asked in that phase:
 
 - a copy of the game is made from what was kept (`fork`: its own board, host, context, kit and
   settings' caches, these starting with the answers the game's settings have cached; the
@@ -79,6 +81,7 @@ from ruleslang.board.queries import BoardQueries
 from ruleslang.lang.eval.context import EvalContext
 from ruleslang.lang.eval.host import Host
 from ruleslang.lang.eval.statements import run_procedure
+from ruleslang.lang.syntax.declarations import RuntimeProcedure
 from ruleslang.runtime.decisions import DONE, Agent, Decision
 
 ROLLOUTS = 3          # rollouts per answer valued
@@ -140,7 +143,7 @@ class PhaseStart(PhaseMark):
     winner the rules declared so far."""
 
     def __init__(self, game, phase: str, mark: PhaseMark | None = None, version: tuple | None = None,
-                 point: int | None = None):
+                 point: int | None = None, ended: bool | None = None):
         super().__init__(game, phase, point)
         if mark is not None:
             vars(self).update(vars(mark))
@@ -164,8 +167,10 @@ class PhaseStart(PhaseMark):
         data["version"], data["quiet_changes"] = self.version, self.quiet_changes
         self.board = pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
         # the kit's state between phases; its caches (private names) are made again by the copy
-        self.kit = pickle.dumps({k: v for k, v in vars(game.kit).items() if k != "game" and not k.startswith("_")},
-                                protocol=pickle.HIGHEST_PROTOCOL)
+        kit = {k: v for k, v in vars(game.kit).items() if k != "game" and not k.startswith("_")}
+        if ended is not None:
+            kit["ended"] = ended  # (a start at a point taken from the game later: `PhaseStarts._untouched`)
+        self.kit = pickle.dumps(kit, protocol=pickle.HIGHEST_PROTOCOL)
         self.rng = game.host.rng.getstate()
 
 
@@ -203,8 +208,9 @@ class PhaseStarts:
         self.anchor: PhaseStart | None = None  # the last phase start whose board was kept
         self.marks: list[PhaseMark] = []       # the phase starts since it, in order
         self.point = 0                         # the resume points the game's phase has passed
-        # the last of them a copy can resume at: (its number, the game's answers, events then)
-        self.at: tuple[int, int, int] | None = None
+        # the last of them a copy can resume at: (its number, the game's answers, events, board version
+        # and quiet changes then, whether it is a runtime procedure's end: the kit's `ended`)
+        self.at: tuple[int, int, int, int, int, bool] | None = None
         # procedure id -> the settings (runtime/config.py) a copy built for a runtime procedure the
         # game had not run yet (a look-ahead early in a turn plays phases the game has not reached):
         # given to the next copies as the game's own are (`fork`), so that each copy does not
@@ -213,6 +219,8 @@ class PhaseStarts:
         # what keeping them cost (benchmarks/play.py): CPU time at phase starts, boards kept there,
         # starts only marked, starts made by replay (their time is the look-ahead's, `Lookahead.seconds`)
         self.seconds, self.boards, self.marked, self.replayed = 0.0, 0, 0, 0
+        # starts at a resume point taken from the game as it stands (`_untouched`), not replayed
+        self.taken = 0
 
     def __call__(self, game, phase: str) -> None:
         began = time.process_time()
@@ -232,12 +240,16 @@ class PhaseStarts:
 
     def resume_point(self, game) -> None:
         """`Game.on_resume_point`: counts the point (as a copy does) and notes it when the phase's
-        body runs the procedure itself (a copy resumes the phase's body, `resume`). Called before
-        every step of every battle: kept to a few operations (its time is the game's)."""
+        body runs the procedure itself (a copy resumes the phase's body, `resume`), with what
+        tells whether the game is still as it was there (`_untouched`). Called before every step
+        of every battle: kept to a few operations (its time is the game's)."""
         point = self.point
         self.point = point + 1
-        self.at = (point, len(game.answers), len(game.state.events)) \
-            if game.ctx.running == [game.state.phase] else None
+        if game.ctx.running == [game.state.phase]:
+            state = game.state
+            self.at = (point, len(game.answers), len(state.events), state.version, state.quiet_changes, game.kit.ended)
+        else:
+            self.at = None
 
     def start_of(self, game) -> PhaseStart | None:
         """The start of the phase `game` is in, with its board (made now if only marked), or None
@@ -247,16 +259,54 @@ class PhaseStarts:
         if start is None or not start.current(game):
             return None
         if self.at is not None:
-            mark = PhaseMark(game, game.state.phase, self.at[0])
-            mark.answered, mark.events = self.at[1:]
-            start = self.start = self.anchor = self._replayed(game, mark)
+            point, answered, events = self.at[:3]
+            if self._untouched(game):
+                # the game is as it was at the point: the start there is the game as it stands (the
+                # kit's `ended` as it was there: set only while the game was told)
+                start = PhaseStart(game, game.state.phase, point=point, ended=self.at[5])
+                start.answered, start.events = answered, events
+                self.taken += 1
+            else:
+                mark = PhaseMark(game, game.state.phase, point)
+                mark.answered, mark.events = answered, events
+                start = self._replayed(game, mark)
+                self.replayed += 1
+            self.start = self.anchor = start
             self.marks, self.at = [], None
-            self.replayed += 1
         elif not isinstance(start, PhaseStart):
             start = self.start = self.anchor = self._replayed(game, start)
             self.marks = []
             self.replayed += 1
         return start
+
+    def _untouched(self, game) -> bool:
+        """Whether the game as it stands is the game at the resume point noted (`at`) but for its
+        Python stack (a decision asked in a step or hook begun since): nothing ran since but rule
+        code that changed nothing. The board's version and quiet changes are as they were (every
+        change of the board steps them, and so does a what-if of an agent), and every event logged
+        since is a decision, a hook fired or the start of a phase or step that is not a runtime
+        procedure: every effect of the rules logs an event (the board's, a battle's hits, submerges
+        and retreats, a win) and so does every die the game throws (`Game.__init__` has the host
+        log each), while the kit's own code (a runtime procedure) may change its state without
+        one, and a procedure that ended since did more than start. Then the start at the point
+        is taken from the game (`start_of`): the same board, kit state, dice, results and options
+        as a copy replaying the phases up to the point has (tests/runtime/test_lookahead.py), and
+        the game's own board version, which the copies read only through their own changes."""
+        _, _, events, version, quiet, _ = self.at
+        state = game.state
+        if state.version != version or state.quiet_changes != quiet:
+            return False
+        symbols = game.compiled.symbols
+        for event in state.events[events:]:
+            kind = event["kind"]
+            if kind == "phase":
+                sym = symbols.get(event["name"])
+                if event.get("stage") != "start" or sym is None \
+                        or isinstance(getattr(sym.decl, "procedure", None), RuntimeProcedure):
+                    return False
+            elif kind not in ("decision", "hook"):
+                return False
+        return True
 
     def _replayed(self, game, mark: PhaseMark) -> PhaseStart:
         """`mark`'s start, made by a copy of the game from the last board kept, the phases since

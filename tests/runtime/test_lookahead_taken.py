@@ -1,0 +1,107 @@
+"""A look-ahead's start at a resume point taken from the game as it stands when nothing changed
+since the point (lookahead.py `PhaseStarts._untouched`, session 17), not made by replaying the
+turn's phases up to it: the answers are valued with the very floats of the replayed starts, and a
+die thrown or an effect made since the point has the start replayed."""
+
+from __future__ import annotations
+
+import pytest
+
+from game_fixtures import make_game
+from ruleslang.base.paths import packaged_root
+from ruleslang.runtime.agents import lookahead
+from ruleslang.runtime.agents.heuristic import HeuristicAgent
+from ruleslang.runtime.saves import GameSetup, build_game
+from ruleslang.workspace.compositions import Workspace
+
+# a decision asked after the battles of each turn (as the look-ahead tests' gift game), after a
+# die whose value the answer's worth holds (`luck`: thrown before the question, since the options
+# read it) or after an effect (`before`); the retreats in the battles are asked just after a point
+LUCK = """\
+ruleset lookahead/luck@1
+uses aar/base@1
+
+hook gift after battle:
+    let p = current_player()
+    let luck = d6
+    {before}
+    let n = choose one of 0..(2 + (if luck > 0 then 1 else 0)) by p "how many?"
+    change treasury(p) by (if n == 3 then 0 else 5 * n) + luck
+"""
+
+
+def _luck_game(tmp_path, before: str = "let quiet = 0"):
+    folder = tmp_path / "lookahead"
+    folder.mkdir(exist_ok=True)
+    (folder / "luck@1.rules").write_text(LUCK.format(before=before))
+    game = build_game(Workspace([tmp_path, packaged_root()]), GameSetup(refs=["lookahead/luck@1"], seed=4, rounds=1))
+    for player in list(game.agents):
+        # (the agent asking the chain of every retreat: the Russians retreat, so that look-aheads start within a battle)
+        game.agents[player] = HeuristicAgent(4, player, spare=())
+    return game
+
+
+def _house_rules_game(seed: int):
+    game = make_game(["aar/house-rules@1"], seed=seed, default_agent="heuristic")
+    for player in list(game.agents):
+        game.agents[player] = HeuristicAgent(game.seed, player, spare=())  # (the games these tests follow)
+    return game
+
+
+def _valued(monkeypatch, make, rounds: int, taken: bool, ahead: int = 0) -> tuple:
+    """The game `make()` gives, played `rounds` rounds, with every look-ahead's values and its phase starts' hook;
+    `taken=False`: every start at a resume point made by replay (as before session 17); `ahead`:
+    the game's board version stepped by so much at every phase start (as the agent's what-ifs
+    step it, changing nothing), so that a start taken from the game has a version a replayed one
+    has not."""
+    values, call = lookahead.Lookahead.values, lookahead.PhaseStarts.__call__
+    seen: list = []
+
+    def noted(self, game, d, answers, **kwargs):
+        found = values(self, game, d, answers, **kwargs)
+        seen.append((d.id, found))
+        return found
+
+    def stepped(self, game, phase):
+        game.state.version += ahead
+        call(self, game, phase)
+    monkeypatch.setattr(lookahead.Lookahead, "values", noted)
+    monkeypatch.setattr(lookahead.PhaseStarts, "__call__", stepped)
+    if not taken:
+        monkeypatch.setattr(lookahead.PhaseStarts, "_untouched", lambda self, game: False)
+    game = make()
+    game.run(rounds)
+    monkeypatch.undo()
+    return game, seen, game.on_phase
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_starts_taken_from_the_game_value_answers_as_replayed_ones(monkeypatch, seed):
+    # house-rules games: the emergency purchases (asked in a hook before a battle's start step)
+    # and the retreats' destinations (asked in the retreat step after whether to retreat) come
+    # just after a point, so their starts are taken from the game; every look-ahead's values must
+    # be the very floats of the starts made by replay, and the games the same
+    game, seen, hook = _valued(monkeypatch, lambda: _house_rules_game(seed), 3, taken=True)
+    replayed, seen_replayed, hook_replayed = _valued(monkeypatch, lambda: _house_rules_game(seed), 3, taken=False)
+    assert seen == seen_replayed and len(seen) >= 2
+    assert hook.taken >= 2 and hook.replayed < hook_replayed.replayed and hook_replayed.taken == 0
+    assert game.decisions == replayed.decisions and game.state.events == replayed.state.events
+    # a start taken from a game whose version ran ahead of a replay's: the copies read no version
+    # number but their own changes', so the values are the same floats
+    ahead, seen_ahead, hook_ahead = _valued(monkeypatch, lambda: _house_rules_game(seed), 3, taken=True, ahead=1000)
+    assert seen_ahead == seen_replayed and hook_ahead.taken == hook.taken
+    assert ahead.decisions == replayed.decisions
+
+
+@pytest.mark.parametrize("before", ["let quiet = 0", "change treasury(p) by 1"])
+def test_a_die_thrown_or_an_effect_since_the_point_has_the_start_replayed(tmp_path, monkeypatch, before):
+    # the gift is asked after the battle phase's procedure ended (a point), after a die (logged
+    # as an event) and, in the second game, a change of the treasury: those starts are made by
+    # replay (their copies throw the die again from the generator as it was at the point), the
+    # retreats' starts in battles are taken; the values as with every start replayed
+    game, seen, hook = _valued(monkeypatch, lambda: _luck_game(tmp_path, before), 1, taken=True)
+    replayed, seen_replayed, hook_replayed = _valued(monkeypatch, lambda: _luck_game(tmp_path, before), 1, taken=False)
+    gifts = [values for decision, values in seen if decision == "gift.n"]
+    assert len(gifts) == 5 and seen == seen_replayed
+    assert hook.replayed == hook_replayed.replayed - hook.taken and hook.replayed >= 5 and hook.taken >= 1
+    assert game.decisions == replayed.decisions and game.state.events == replayed.state.events
