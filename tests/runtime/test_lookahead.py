@@ -436,7 +436,7 @@ def test_a_start_made_at_a_resume_point_is_the_game_there(tmp_path, monkeypatch,
     monkeypatch.setattr(lookahead.PhaseStarts, "resume_point", keep_all)
     monkeypatch.setattr(lookahead.PhaseStarts, "start_of", compared)
     if not taken:
-        monkeypatch.setattr(lookahead.PhaseStarts, "_untouched", lambda self, game: False)
+        monkeypatch.setattr(lookahead.PhaseStarts, "_untouched", staticmethod(lambda *args: False))
     game = gift_game(tmp_path)
     game.run(1)
     assert len(made) >= 5
@@ -549,7 +549,7 @@ def test_an_answer_whose_first_rollout_throws_no_die_after_it_values_as_all_its_
         monkeypatch.setattr(lookahead.Lookahead, "values", noted)
         monkeypatch.setattr(lookahead.Lookahead, "_rollout", counted)
         if not shortcut:
-            monkeypatch.setattr(lookahead._Rollout, "drew_no_die", lambda self, game: False)
+            monkeypatch.setattr(lookahead._Rollout, "drew_no_die", staticmethod(lambda *args: False))
         game = make()
         game.run(1)
         alike = sum(a.lookahead.counts.get(lookahead.DICELESS, 0) for a in game.agents.values())

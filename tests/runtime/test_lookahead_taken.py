@@ -1,7 +1,7 @@
-"""A look-ahead's start at a resume point taken from the game as it stands when nothing changed
-since the point (lookahead.py `PhaseStarts._untouched`, session 17), not made by replaying the
-turn's phases up to it: the answers are valued with the very floats of the replayed starts, and a
-die thrown or an effect made since the point has the start replayed."""
+"""A look-ahead's start at a resume point or a phase start taken from the game as it stands when
+nothing changed since (lookahead.py `PhaseStarts._untouched`, session 17), not made by replaying
+the turn's phases up to it: the answers are valued with the very floats of the replayed starts,
+and a die thrown or an effect made since, or a runtime phase's body begun, has the start replayed."""
 
 from __future__ import annotations
 
@@ -14,26 +14,27 @@ from ruleslang.runtime.agents.heuristic import HeuristicAgent
 from ruleslang.runtime.saves import GameSetup, build_game
 from ruleslang.workspace.compositions import Workspace
 
-# a decision asked after the battles of each turn (as the look-ahead tests' gift game), after a
-# die whose value the answer's worth holds (`luck`: thrown before the question, since the options
-# read it) or after an effect (`before`); the retreats in the battles are asked just after a point
+# a decision asked in a hook (after the battles of each turn, as the look-ahead tests' gift game,
+# or before another phase), after a die whose value the answer's worth holds (`luck`: thrown
+# before the question, since the options read it) or after an effect (`before`); the retreats in
+# the battles are asked just after a point
 LUCK = """\
 ruleset lookahead/luck@1
 uses aar/base@1
 
-hook gift after battle:
+hook gift {target}:
     let p = current_player()
-    let luck = d6
+    let luck = {luck}
     {before}
     let n = choose one of 0..(2 + (if luck > 0 then 1 else 0)) by p "how many?"
     change treasury(p) by (if n == 3 then 0 else 5 * n) + luck
 """
 
 
-def _luck_game(tmp_path, before: str = "let quiet = 0"):
+def _luck_game(tmp_path, before: str = "let quiet = 0", target: str = "after battle", luck: str = "d6"):
     folder = tmp_path / "lookahead"
     folder.mkdir(exist_ok=True)
-    (folder / "luck@1.rules").write_text(LUCK.format(before=before))
+    (folder / "luck@1.rules").write_text(LUCK.format(before=before, target=target, luck=luck))
     game = build_game(Workspace([tmp_path, packaged_root()]), GameSetup(refs=["lookahead/luck@1"], seed=4, rounds=1))
     for player in list(game.agents):
         # (the agent asking the chain of every retreat: the Russians retreat, so that look-aheads start within a battle)
@@ -68,7 +69,7 @@ def _valued(monkeypatch, make, rounds: int, taken: bool, ahead: int = 0) -> tupl
     monkeypatch.setattr(lookahead.Lookahead, "values", noted)
     monkeypatch.setattr(lookahead.PhaseStarts, "__call__", stepped)
     if not taken:
-        monkeypatch.setattr(lookahead.PhaseStarts, "_untouched", lambda self, game: False)
+        monkeypatch.setattr(lookahead.PhaseStarts, "_untouched", staticmethod(lambda *args: False))
     game = make()
     game.run(rounds)
     monkeypatch.undo()
@@ -104,4 +105,23 @@ def test_a_die_thrown_or_an_effect_since_the_point_has_the_start_replayed(tmp_pa
     gifts = [values for decision, values in seen if decision == "gift.n"]
     assert len(gifts) == 5 and seen == seen_replayed
     assert hook.replayed == hook_replayed.replayed - hook.taken and hook.replayed >= 5 and hook.taken >= 1
+    assert game.decisions == replayed.decisions and game.state.events == replayed.state.events
+
+
+@pytest.mark.parametrize("target, taken", [("before collect_income", True), ("before place", False)])
+def test_a_start_at_a_phase_start_is_taken_before_a_rule_phase_not_in_a_runtime_one(tmp_path, monkeypatch, target,
+                                                                                     taken):
+    # the gift asked in a hook before a phase (no die: `luck` 1), at whose start the game only
+    # marked it: before a rule phase (collect_income) nothing ran since the mark but the hook, so
+    # the start is the game as it stands; before a runtime one (place) the kit's body may have
+    # begun (nothing tells a hook before it from the body), so it is made by replay; either way
+    # the values as with every start replayed
+    def make():
+        return _luck_game(tmp_path, target=target, luck="1")
+    game, seen, hook = _valued(monkeypatch, make, 1, taken=True)
+    replayed, seen_replayed, hook_replayed = _valued(monkeypatch, make, 1, taken=False)
+    gifts = [values for decision, values in seen if decision == "gift.n"]
+    assert len(gifts) == 5 and seen == seen_replayed
+    assert hook.replayed == hook_replayed.replayed - hook.taken
+    assert hook.replayed == (0 if taken else 5)  # (the retreats' starts at points are taken either way)
     assert game.decisions == replayed.decisions and game.state.events == replayed.state.events

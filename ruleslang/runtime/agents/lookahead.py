@@ -219,7 +219,8 @@ class PhaseStarts:
         # what keeping them cost (benchmarks/play.py): CPU time at phase starts, boards kept there,
         # starts only marked, starts made by replay (their time is the look-ahead's, `Lookahead.seconds`)
         self.seconds, self.boards, self.marked, self.replayed = 0.0, 0, 0, 0
-        # starts at a resume point taken from the game as it stands (`_untouched`), not replayed
+        # starts (at a phase start or a resume point) taken from the game as it stands (`_untouched`),
+        # not made by replay
         self.taken = 0
 
     def __call__(self, game, phase: str) -> None:
@@ -259,11 +260,11 @@ class PhaseStarts:
         if start is None or not start.current(game):
             return None
         if self.at is not None:
-            point, answered, events = self.at[:3]
-            if self._untouched(game):
+            point, answered, events, version, quiet, ended = self.at
+            if self._untouched(game, events, version, quiet):
                 # the game is as it was at the point: the start there is the game as it stands (the
                 # kit's `ended` as it was there: set only while the game was told)
-                start = PhaseStart(game, game.state.phase, point=point, ended=self.at[5])
+                start = PhaseStart(game, game.state.phase, point=point, ended=ended)
                 start.answered, start.events = answered, events
                 self.taken += 1
             else:
@@ -274,13 +275,20 @@ class PhaseStarts:
             self.start = self.anchor = start
             self.marks, self.at = [], None
         elif not isinstance(start, PhaseStart):
-            start = self.start = self.anchor = self._replayed(game, start)
+            if self._untouched(game, start.events, start.version, start.quiet_changes):
+                start = PhaseStart(game, start.phase, start)  # (as the phase started: a hook before its body)
+                self.taken += 1
+            else:
+                start = self._replayed(game, start)
+                self.replayed += 1
+            self.start = self.anchor = start
             self.marks = []
-            self.replayed += 1
         return start
 
-    def _untouched(self, game) -> bool:
-        """Whether the game as it stands is the game at the resume point noted (`at`) but for its
+    @staticmethod
+    def _untouched(game, events: int, version: int, quiet: int) -> bool:
+        """Whether the game as it stands is the game at a resume point or phase start where it had
+        logged `events` events and its board was at `version` and `quiet` changes, but for its
         Python stack (a decision asked in a step or hook begun since): nothing ran since but rule
         code that changed nothing. The board's version and quiet changes are as they were (every
         change of the board steps them, and so does a what-if of an agent), and every event logged
@@ -291,8 +299,9 @@ class PhaseStarts:
         one, and a procedure that ended since did more than start. Then the start at the point
         is taken from the game (`start_of`): the same board, kit state, dice, results and options
         as a copy replaying the phases up to the point has (tests/runtime/test_lookahead.py), and
-        the game's own board version, which the copies read only through their own changes."""
-        _, _, events, version, quiet, _ = self.at
+        the game's own board version, which the copies read only through their own changes. (At
+        a phase start, the phase's own start is among the events: a decision in a hook before a
+        rule phase's body; a runtime phase's body may have begun.)"""
         state = game.state
         if state.version != version or state.quiet_changes != quiet:
             return False
