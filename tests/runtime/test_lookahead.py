@@ -223,7 +223,7 @@ def _same_start(made, kept) -> None:
 
 
 def test_a_phase_start_made_by_replaying_the_turn_is_the_one_the_game_had(tmp_path, monkeypatch):
-    # the board is kept at a turn's first phase only; the look-ahead in a later phase has its
+    # the board is kept at a round's first phase only; the look-ahead in a later phase has its
     # start made by replaying the phases before it: compare it with the board kept there
     from ruleslang.runtime.agents import lookahead
 

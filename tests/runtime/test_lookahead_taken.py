@@ -125,3 +125,18 @@ def test_a_start_at_a_phase_start_is_taken_before_a_rule_phase_not_in_a_runtime_
     assert hook.replayed == hook_replayed.replayed - hook.taken
     assert hook.replayed == (0 if taken else 5)  # (the retreats' starts at points are taken either way)
     assert game.decisions == replayed.decisions and game.state.events == replayed.state.events
+
+
+def test_the_board_is_kept_at_a_rounds_first_phase_and_replays_cross_turns(tmp_path, monkeypatch):
+    # every start made by replay (as if none could be taken): the board kept once a round (no
+    # ANCHOR_EVENTS bound here), so each power's gift after its battles is replayed from the
+    # round's first phase, through the turns of the powers before it; the values are those of
+    # the starts taken from the game, and the game the same
+    def make():
+        monkeypatch.setattr(lookahead, "ANCHOR_EVENTS", 10 ** 9)
+        return _luck_game(tmp_path)
+    replayed, seen_replayed, hook_replayed = _valued(monkeypatch, make, 1, taken=False)
+    game, seen, hook = _valued(monkeypatch, make, 1, taken=True)
+    assert hook_replayed.boards == hook.boards == 1 and hook_replayed.replayed >= 5
+    assert seen == seen_replayed and len([s for s in seen if s[0] == "gift.n"]) == 5
+    assert game.decisions == replayed.decisions and game.state.events == replayed.state.events

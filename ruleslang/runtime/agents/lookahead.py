@@ -3,9 +3,10 @@
 The game tells the look-ahead when each phase starts (`Game.on_phase`, hooked in by the agent's
 `joined`), and it keeps the game there (`PhaseStart`): the board without its event log, the dice
 generator's state, the kit's state between phases, the option values and how many answers the
-game had been given. The board is kept at a turn's first phase (and after many events); a later
-phase's start is made only when a look-ahead asks for it, by replaying the phases between with
-the game's answers and dice (`PhaseStarts`). Within a phase, the game also tells where its runtime
+game had been given. The board is kept at a round's first phase (and after many events); a later
+phase's start is made only when a look-ahead asks for it, taken from the game as it stands when
+nothing changed since the phase started, else by replaying the phases between with the game's
+answers and dice (`PhaseStarts`). Within a phase, the game also tells where its runtime
 procedure could go on from the game's state alone (`Game.on_resume_point`: before each battle and
 each step of a battle, as a procedure ends); a look-ahead after such a point has the game made
 there once and its rollouts go on from it (`resume`), not from the phase's start: taken from the
@@ -188,12 +189,17 @@ class PhaseStarts:
     """`Game.on_phase` for the look-ahead: keeps the latest phase start (one for all the agents
     of a game).
 
-    The board is kept (`PhaseStart`: pickled) at the first phase of each turn, and again once
-    ANCHOR_EVENTS events have passed since the last board kept; at the other phase starts only
-    a `PhaseMark`. A look-ahead in such a phase has its start made then (`start_of`): a copy of
-    the game from the last board kept replays the phases between with the game's answers and
-    dice (what a rollout does within the phase), and is kept there. A game keeps its board at
-    about 350 phase starts and asks 3-5 look-aheads.
+    The board is kept (`PhaseStart`: pickled) at the first phase of each round (of each turn in
+    the bids, round 0), and again once ANCHOR_EVENTS events have passed since the last board
+    kept; at the other phase starts only a `PhaseMark`. A look-ahead in such a phase has its
+    start made then (`start_of`): taken from the game as it stands when nothing changed since the
+    phase started (`_untouched`), else by a copy of the game from the last board kept that replays
+    the phases between with the game's answers and dice (what a rollout does within the phase),
+    beginning each player's turn as the game did (`_turn_of`); the start is kept. A game passes
+    about 350 phase starts and asks 3-5 look-aheads; since the starts are taken from the game, a
+    house-rules game replays none (seeds 1-20: 86 starts, all taken), and the boards kept once a
+    turn (44 a game, 0.011 s) were kept for nothing: now once a round and every ANCHOR_EVENTS
+    events (20 a game).
 
     The resume points of a phase (`Game.on_resume_point`: where a runtime procedure could go on
     from the game's state alone: kit/battle.py's before each battle and before each step of a
@@ -228,7 +234,7 @@ class PhaseStarts:
         self.point, self.at = 0, None
         mark = PhaseMark(game, phase)
         anchor = self.anchor
-        if anchor is None or (anchor.round, anchor.player) != (mark.round, mark.player) \
+        if anchor is None or anchor.round != mark.round or (not mark.round and anchor.player != mark.player) \
                 or mark.events - anchor.events > ANCHOR_EVENTS:
             self.start = self.anchor = PhaseStart(game, phase)
             self.marks = []
@@ -331,6 +337,7 @@ class PhaseStarts:
         try:
             for i, start in enumerate(starts):
                 if i:
+                    _turn_of(copy_, start)
                     copy_.state.set_phase(start.phase)
                     points.phase_starts(copy_, start)
                 if start is starts[-1] and mark.point is not None:
@@ -345,6 +352,7 @@ class PhaseStarts:
                     raise _Diverged()
             if mark.point is not None:
                 raise _Diverged()  # the phase ended before the point came
+            _turn_of(copy_, mark)
             copy_.state.set_phase(mark.phase)
             made = PhaseStart(copy_, mark.phase, mark)
         except _Reached as reached:
@@ -354,6 +362,16 @@ class PhaseStarts:
         if agent.count != len(replay):
             raise _Diverged()
         return made
+
+
+def _turn_of(copy_, start: PhaseMark) -> None:
+    """Begin `start`'s player's turn in a copy replaying the phases when the copy is in another
+    player's, as `Game.run` begins a turn (its battle results emptied, the income it notes asked;
+    a round begins with a board kept, so a replay never crosses one)."""
+    if copy_.state.current_player != start.player:
+        copy_.state.start_turn(start.player)
+        copy_.battle_results = []
+        copy_.income(start.player)
 
 
 class _Reached(Exception):
