@@ -109,6 +109,8 @@ class BoardQueries:
                                                                       state.places_kept, state.units)
         if not places_stay:
             self._units_by_space: dict[str, list[Unit]] | None = None
+            self._units_by_id: list[Unit] | None = None
+            self._spaces_asked = 0  # spaces asked for (`units_in`) since: the index is made at the second
         if not units_stay:
             self._unit_answers: dict[Hashable, object] = {}
         self._components: dict[Hashable, dict[str, tuple[str, ...]]] = {}
@@ -312,18 +314,15 @@ class BoardQueries:
     def units(self, space: str | None = None, owner: str | None = None, unit_type: str | None = None,
               has_tag: Callable[[str], bool] | None = None) -> list[Unit]:
         """Units filtered by space, owner, type and a test on the unit type (its tags), by id."""
-        self._refresh()
-        if self._units_by_space is None:
-            index: dict[str, list[Unit]] = defaultdict(list)  # read with .get only: no key is added by a read
-            # every unit by id, kept with the index: rules ask for the whole board's units often
-            self._units_by_id = sorted(self.state.units, key=_id_of)
-            for unit in self._units_by_id:
-                index[unit.space].append(unit)
-            self._units_by_space = index
         if space is not None:
-            pool = self._units_by_space.get(self._space(space), _NO_UNITS)
+            pool = self.units_in(space)
         else:
+            self._refresh()
             pool = self._units_by_id
+            if pool is None:
+                # every unit by id, kept until a unit moves, comes or goes: rules ask for the whole
+                # board's units often (the index by space is made only when spaces are asked for)
+                pool = self._units_by_id = sorted(self.state.units, key=_id_of)
         if owner is None and unit_type is None and has_tag is None:
             return list(pool)
         return [u for u in pool
@@ -335,9 +334,30 @@ class BoardQueries:
         """The units in one space, by id: the index's own list (read it, do not change it; it is
         kept until a unit moves, comes or goes). `units(space)` without filters, uncopied."""
         self._refresh()
-        if self._units_by_space is None:
-            self.units()
-        return self._units_by_space.get(self._space(space), _NO_UNITS)
+        index = self._units_by_space
+        if index is None:
+            if not self._spaces_asked:
+                # the first space asked for since units moved, came or went (a battle's first step
+                # asks for its own space, and often nothing else is asked before the next move or
+                # casualty): its units found by one pass over the board, without the index of all
+                self._spaces_asked = 1
+                name = self._space(space)
+                here = [u for u in self.state.units if u.space == name]
+                if len(here) > 1:
+                    here.sort(key=_id_of)  # (the index's order)
+                return here
+            index = self._units_by_space = self._index_by_space()
+        return index.get(self._space(space), _NO_UNITS)
+
+    def _index_by_space(self) -> dict[str, list[Unit]]:
+        """Every space's units by id (a space holding none is not a key)."""
+        index: dict[str, list[Unit]] = defaultdict(list)  # read with .get only: no key is added by a read
+        by_id = self._units_by_id
+        if by_id is None:
+            by_id = self._units_by_id = sorted(self.state.units, key=_id_of)
+        for unit in by_id:
+            index[unit.space].append(unit)
+        return index
 
     def factories(self, space: str | None = None, owner: str | None = None) -> tuple[Factory, ...]:
         """Factories, optionally in one space or of one owner, in natural space order."""

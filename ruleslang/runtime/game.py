@@ -197,14 +197,25 @@ class Game(GameServices):
         # every die as an event: where it was rolled named by ruleset reference, not by a path
         # that depends on the checkout
         self._rule_files = {source.name: ref for ref, source in ruleset_sources(loaded).items()}
+        self._roll_places: dict[int, tuple[Span, str]] = {}  # id(span) -> (span, where it is as a roll's `at`)
         self.host.on_roll = self._log_roll
         # the bids (`play --bid`), checked now: (side or power, its powers in turn order, IPCs)
         self.bids = resolve_bids(self, bids or {})
         self.bid_purse: int | None = None  # what the power bidding now may still spend
 
     def _log_roll(self, roll: Roll, span: Span | None) -> None:
-        at = roll.where if span is None else \
-            f"{self._rule_files.get(span.source.name, span.source.name)}:{span.line}:{span.column}"
+        if span is None:
+            at = roll.where
+        else:
+            # a rule's dice are rolled from a few places, many times: each place's text is made
+            # once (its line and column found by a search of the file's line starts), kept with
+            # its span so that the id is not another span's
+            kept = self._roll_places.get(id(span))
+            if kept is not None and kept[0] is span:
+                at = kept[1]
+            else:
+                at = f"{self._rule_files.get(span.source.name, span.source.name)}:{span.line}:{span.column}"
+                self._roll_places[id(span)] = (span, at)
         self.log("roll", sides=roll.sides, value=roll.value, at=at)
 
     # ------------------------------------------------------------------ decisions
@@ -423,7 +434,8 @@ def offered(decision: Decision) -> dict:
     options are the ones the rules allow in the state the log describes."""
     out: dict[str, Any] = {}
     if decision.options:
-        out["options"] = [encode_answer(o) for o in decision.options]
+        # (most options are unit ids or names: as they are, without a call for each)
+        out["options"] = [o if o is None or type(o) in _AS_THEY_ARE else encode_answer(o) for o in decision.options]
     if decision.kind in ("choose", "casualties"):
         out["mode"] = decision.mode
         out["count"] = decision.count
@@ -522,7 +534,7 @@ def encode_answer(answer: Any) -> Any:
     if isinstance(answer, dict):
         return {str(k): encode_answer(v) for k, v in answer.items()}
     if isinstance(answer, (list, tuple)):
-        return [encode_answer(v) for v in answer]
+        return [v if v is None or type(v) in _AS_THEY_ARE else encode_answer(v) for v in answer]
     if hasattr(answer, "name") and type(answer).__name__ == "_Sentinel":
         return {"sentinel": answer.name}
     return to_json(answer)

@@ -291,6 +291,8 @@ class Generator:
             if folded is not NO_VALUE:
                 return _Code("", folded)
             return _Code(f"{self.const(compiled.callable(name))}(ctx)")
+        if kind == "counter" and compiled.coverage is None:
+            return self._counter(name, [])
         if kind in ("formula", "modifiers", "counter"):
             return _Code(f"{self.const(compiled.callable(name))}(ctx)")
         if kind in ("table", "die table"):
@@ -468,8 +470,16 @@ class Generator:
         if info.kind in ("table", "die table"):
             return self._table(node, info.name)
         args = ordered_args(node, info.symbol.decl, self._arg)  # in parameter order, as the closures
+        if info.symbol.kind == "counter" and self.compiled.coverage is None:
+            return self._counter(info.name, args)
         fn = self.const(self.compiled.callable(info.name))
         return _Code(f"{fn}({', '.join(['ctx'] + args)})")
+
+    def _counter(self, name: str, args: list[str]):
+        """A counter read as the context's `counter(name, key)` itself, which its callable
+        (`CompiledProgram.callable`) only hands the key to: the rules read counters in loops."""
+        key = f"({args[0]},)" if len(args) == 1 else f"({', '.join(args)})"
+        return _Code(f"ctx.counter({self.const(name)}, {key})")
 
     def _table(self, node, name, column: str | None = None):
         """A table read; with `column`, that column of the row (only for tables of constant rows:

@@ -231,7 +231,7 @@ class EvalContext:
             store = self._counter_store(name)
         if len(key) == 1:  # most keys are one player, space or unit id
             a = key[0]
-            raw_key = (a.name if type(a) is EnumValue else counter_key(a),)
+            raw_key = (a.name if type(a) is EnumValue else str(a) if type(a) is int else counter_key(a),)
         else:
             raw_key = _text_key(key)
         raw = store.get(raw_key, _NOT_READ)
@@ -254,6 +254,10 @@ class EvalContext:
                     return raw
             units = self._unit_value_by_id if reader is None else reader.unit_value_by_id
             return self.compiled.convert_data(raw, self.compiled.symbols[name].type, f"counter {name}", units=units)
+        # an unset entry: most are of counters whose default is a constant
+        found = self.compiled.counter_constants.get(name, _NOT_READ)
+        if found is not _NOT_READ:
+            return found
         return self.compiled.counter_default(reader or self, name, key)
 
     def board_unit(self, uid: int):

@@ -202,6 +202,10 @@ class CompiledProgram:
         self._unit_attr_constants: dict[str, dict] = {}  # attribute -> {type name: constant value}
         self._space_attr_cache: dict[tuple[str, str], Any] = {}
         self._counter_defaults: dict[str, Callable] = {}
+        # the value of an unset entry of a counter whose default is a constant (or not given: its
+        # type's zero), by name, noted as `counter_default` first makes it: a context reads it
+        # without a call
+        self.counter_constants: dict[str, Any] = {}
         self._explainers: dict[str, Callable] = {}
         self._advice: dict[str, Advice | None] = {}
         self.unit_tags: dict[str, tuple[str, ...]] = {}
@@ -562,10 +566,12 @@ class CompiledProgram:
         if fn is None:
             decl = self.symbols[name].decl
             if decl.default is None:
-                zero = _zero_of(self.symbols[name].type)
+                zero = self.counter_constants[name] = _zero_of(self.symbols[name].type)
                 fn = lambda ctx, key: zero  # noqa: E731
             else:
-                body = self.expr_compiler.expr(decl.default)
+                body, folded = self.expr_compiler.expr_folded(decl.default)
+                if folded is not NO_VALUE:  # (what `body` gives, whatever the key)
+                    self.counter_constants[name] = folded
                 size = self.info.frames.get(id(decl), 1)
 
                 def fn(ctx, key, body=body, size=size):

@@ -356,9 +356,10 @@ class Battle:
         """Units the rules brought into the space before the first round (a hook adding
         defenders before the battle starts) fight with their side; `present`: the units there before."""
         fights = self.rules.fights
-        carried = aboard(self.game.state, self.space)
-        for unit in self.game.state.units:
-            if unit.space != self.space or unit.id in present or unit.id in carried:
+        here = units_at(self.game.state, self.space)
+        carried = aboard(self.game.state, self.space, here)
+        for unit in here:
+            if unit.id in present or unit.id in carried:
                 continue
             if unit.owner == self.attacker:
                 self.attacking.append(unit.id)
@@ -382,9 +383,18 @@ def with_cargo(game, ids: list[int]) -> list[int]:
     return out
 
 
-def aboard(state, space: str) -> set[int]:
-    """The units carried by others in `space` (cargo at sea): they do not fight."""
-    return {cid for u in state.units if u.space == space for cid in u.cargo}
+def aboard(state, space: str, here: list | None = None) -> set[int]:
+    """The units carried by others in `space` (cargo at sea): they do not fight. `here`: the
+    units in `space` (`units_at`), when the caller has them."""
+    if here is None:
+        here = units_at(state, space)
+    return {cid for u in here for cid in u.cargo}
+
+
+def units_at(state, space: str) -> list:
+    """The board's units in `space`, in the board's order: one walk over the board, from which a
+    battle's set-up finds its sides, its cargo and the units present (each was a walk of its own)."""
+    return [u for u in state.units if u.space == space]
 
 
 def _check_casualties(answer, room: dict[int, int], count: int) -> list[str]:
@@ -482,7 +492,7 @@ def _fight(ctx, game, space: str, steps: dict, sequence: list[str], rules: Battl
     kit = game.kit
     resumed = kit.battle_at
     if resumed is None:
-        battle, enemies = _new_battle(game, space, rules)
+        battle, enemies, here = _new_battle(game, space, rules)
     else:
         battle, at, present = resumed
         battle.game, battle.rules = game, rules
@@ -494,7 +504,8 @@ def _fight(ctx, game, space: str, steps: dict, sequence: list[str], rules: Battl
             game.log("battle", space=space, attacker=attacker, defender=battle.defender,
                      attacking=len(battle.attacking), defending=len(battle.defending), amphibious=battle.amphibious)
             at = START if steps["start"] else None
-            present = {u.id for u in state.units if u.space == space} if steps["start"] else None
+            # (the units there as the battle was set up: the defender setting and the log move none)
+            present = {u.id for u in here} if steps["start"] else None
         if at == START:
             _resume_point(game, battle, START, present)
             run_procedure(ctx, steps["start"])
@@ -531,18 +542,20 @@ def _fight(ctx, game, space: str, steps: dict, sequence: list[str], rules: Battl
 START = -1  # the step a battle is at (the kit's `battle_at`) before its start step
 
 
-def _new_battle(game, space: str, rules: BattleRules) -> tuple[Battle, list]:
-    """The battle in `space` as it starts (its defender not yet chosen) and the enemy units there."""
+def _new_battle(game, space: str, rules: BattleRules) -> tuple[Battle, list, list]:
+    """The battle in `space` as it starts (its defender not yet chosen), the enemy units there and
+    all the units there (`units_at`)."""
     state = game.state
     attacker = state.current_player
     fights = rules.fights
+    here = units_at(state, space)
     # units on a bombing raid raid the factory; they do not also fight for the territory
-    carried = aboard(state, space)  # cargo at sea does not fight
+    carried = aboard(state, space, here)  # cargo at sea does not fight
     # the attacker's units, and the allies' units it commanded in its combat move (`commands`)
     commanded = game.kit.commanded
-    attacking = [u.id for u in state.units if u.space == space and (u.owner == attacker or u.id in commanded)
+    attacking = [u.id for u in here if (u.owner == attacker or u.id in commanded)
                  and not u.flags.get("bombing") and u.id not in carried]
-    enemies = [u for u in state.units if u.space == space and rules.enemy(u.owner, attacker) and u.id not in carried]
+    enemies = [u for u in here if rules.enemy(u.owner, attacker) and u.id not in carried]
     defending = [u.id for u in enemies if fights is None or fights(u)]
     battle = Battle(game, space, attacker, None, amphibious=game.kit.amphibious.get(space, False),
                     attacking=attacking, defending=defending,
@@ -552,7 +565,7 @@ def _new_battle(game, space: str, rules: BattleRules) -> tuple[Battle, list]:
                     support=_offshore(game, space, attacker), rules=rules)
     if game.board.is_sea(space):
         game.kit.supported.update(attacking)  # a ship that fought a sea battle does not bombard this turn
-    return battle, enemies
+    return battle, enemies, here
 
 
 def _rounds(ctx, game, battle: Battle, sequence: list[str], rules: BattleRules, at: int | None) -> None:
