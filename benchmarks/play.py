@@ -38,7 +38,10 @@ the agent sparing those parts (since session 15 a part may spare the look-ahead'
     python benchmarks/play.py --bytecodes [--games N] [--rounds N] [--ruleset REF ...]   # Python bytecodes per game
 
 Targets (issue 15): under `aar/house-rules@1`, < 0.2 s per 10-round game with random agents,
-< 0.5 s with heuristic agents; a cold `ruleslang call aar/commerce-raiding@1 raid_cap "United
+< 0.5 s with heuristic agents (a heuristic game's time depends on which games its seeds give: a
+game won early is short, and a change of play changes which games seeds 1..N are, so a change of
+play is timed over many, `--games 100 --timed aar/house-rules@1 --agent heuristic`, since session
+17); a cold `ruleslang call aar/commerce-raiding@1 raid_cap "United
 Kingdom"` < 0.2 s (with the compiled-ruleset cache of a later session). Heuristic beats random in
 > 90% of seeded games, on each side (issue 9: the heuristic loses no aircraft for want of a landing).
 
