@@ -434,8 +434,7 @@ def offered(decision: Decision) -> dict:
     options are the ones the rules allow in the state the log describes."""
     out: dict[str, Any] = {}
     if decision.options:
-        # (most options are unit ids or names: as they are, without a call for each)
-        out["options"] = [o if o is None or type(o) in _AS_THEY_ARE else encode_answer(o) for o in decision.options]
+        out["options"] = encode_answer(decision.options)
     if decision.kind in ("choose", "casualties"):
         out["mode"] = decision.mode
         out["count"] = decision.count
@@ -534,6 +533,7 @@ def encode_answer(answer: Any) -> Any:
     if isinstance(answer, dict):
         return {str(k): encode_answer(v) for k, v in answer.items()}
     if isinstance(answer, (list, tuple)):
+        # (most parts are unit ids or names, a decision's options too: as they are, without a call for each)
         return [v if v is None or type(v) in _AS_THEY_ARE else encode_answer(v) for v in answer]
     if hasattr(answer, "name") and type(answer).__name__ == "_Sentinel":
         return {"sentinel": answer.name}

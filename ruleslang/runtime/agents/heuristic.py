@@ -371,9 +371,7 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         a_vals = tuple(sorted((*self._combatant(game, u, "attacker"), self._domain(game, u) == "land")
                               for u in attack))
         d_vals = tuple(sorted(self._combatant(game, u, "defender") for u in defence))
-        if "settled" not in self.spare:
-            return simulate(a_vals, d_vals, self.rng, takes=True) / SIM_TRIALS
-        return self._settled(a_vals, d_vals, settle, takes=True) / SIM_TRIALS
+        return self._estimate(a_vals, d_vals, settle, takes=True) / SIM_TRIALS
 
     def _wins(self, game, attack: list, defence: list, settle: tuple[int, ...] | None = None) -> int:
         """In how many of SIM_TRIALS simulated battles the attacking units destroy the defending ones.
@@ -390,20 +388,21 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         a_vals = tuple(sorted(self._combatant(game, u, "attacker") for u in attack))
         d_vals = tuple(sorted(self._combatant(game, u, "defender") for u in defence))
         if self.sims is None:
-            if "settled" not in self.spare:
-                return simulate(a_vals, d_vals, self.rng)
-            return self._settled(a_vals, d_vals, settle)
+            return self._estimate(a_vals, d_vals, settle)
         key = (a_vals, d_vals)
         found = self.sims.get(key)
         if found is None:
             found = self.sims[key] = simulate(a_vals, d_vals, random.Random(f"quick:{self.seed}:{key}"))
         return found
 
-    def _settled(self, a_vals: tuple, d_vals: tuple, settle: tuple[int, ...] | None, takes: bool = False) -> int:
-        """`simulate` for an agent with the part "settled" (`_wins`); with "outmatched", 0 wins for an
-        attack far weaker than the defence where the caller's answer is the same from 0 wins to
+    def _estimate(self, a_vals: tuple, d_vals: tuple, settle: tuple[int, ...] | None, takes: bool = False) -> int:
+        """`simulate` with the agent's own generator; with the part "settled", with the estimate's
+        own (`_dice`), stopped by `settle` (`_wins`); with "outmatched", 0 wins for an attack far
+        weaker than the defence where the caller's answer is the same from 0 wins to
         OUTMATCHED_WINS (its generator's seed drawn all the same: the later estimates' dice stay
         as they would have been)."""
+        if "settled" not in self.spare:
+            return simulate(a_vals, d_vals, self.rng, takes=takes)
         dice = self._dice()
         if ("outmatched" in self.spare and settle is not None and settle[0] >= OUTMATCHED_WINS
                 and outmatched(a_vals, d_vals, OUTMATCHED)):

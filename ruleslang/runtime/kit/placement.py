@@ -67,9 +67,9 @@ def run(ctx, proc) -> None:
                 # the answer's check asks again, with the messages, what the agent's planner
                 # found accepted on this board: a list no constraint refused without its
                 # messages is refused by none with them (a message is worked out only on a refusal)
-                found = kept.get((False, territory, *types))
-                if found:
-                    found = None
+                quiet = kept.get((False, territory, *types))
+                if quiet is not None and not quiet:
+                    found = quiet
             if found is not None:
                 return list(found)
         listed = tuple(map(unittype_values.__getitem__, types))
