@@ -533,7 +533,9 @@ class Rules:
         game = new_game(self.refs, seed=seed, rounds=rounds, agent=agent, players=players, scenario=scenario,
                         settings=settings, workspace=self._workspace)
         result = game.run(rounds)
-        return PlayedGame(result, [s.to_json() for s in game.summaries], list(game.state.events))
+        played = PlayedGame(result, [s.to_json() for s in game.summaries], list(game.state.events))
+        game.close()  # freed now, not by the collector's next full pass (`Game.close`)
+        return played
 
     # ------------------------------------------------------------------------------ internals
 

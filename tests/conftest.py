@@ -21,6 +21,21 @@ def workspace() -> Workspace:
     return Workspace([FIXTURES])
 
 
+class LoadedOnceHere(Workspace):
+    """compare/runner.py's `LoadedOnce` (each composition loaded once, its program shared by every
+    game of it) without its collector freeze, which would freeze the test process's objects."""
+
+    def __init__(self, roots=()):
+        super().__init__(list(roots))
+        self.loaded: dict = {}
+
+    def load(self, refs, *, kept=False):
+        key = tuple(refs)
+        if key not in self.loaded:
+            self.loaded[key] = super().load(refs, kept=kept)
+        return self.loaded[key]
+
+
 @pytest.fixture
 def collector_paused():
     """The cyclic garbage collector run once and paused for the test (what is freed then is freed

@@ -90,7 +90,7 @@ class GamePlayer:
         players = frozenset(game.ctx.player_values)
         spaces = frozenset(s.name for s in game.state.map.spaces)
         played = len(game.summaries)
-        return {
+        record = {
             "seed": task.seed,  # `play --seed` with the same rulesets, agents and rounds plays it again
             "winner": result.get("winner"),
             "ahead": result.get("ahead"),
@@ -102,6 +102,8 @@ class GamePlayer:
             "control_changes": [len(s.control_changes) for s in game.summaries],
             "accounting": game_accounting(game.state.events, players, spaces, played),
         }
+        game.close()  # freed now, not by the collector's next full pass in the next game (`Game.close`)
+        return record
 
 
 _worker: GamePlayer | None = None  # the player of a worker process, made by its initializer

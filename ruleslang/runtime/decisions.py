@@ -60,3 +60,8 @@ class Agent:
     def joined(self, game) -> None:
         """Told once, when `game` starts (or resumes) playing with this agent: an agent that
         follows the game between its decisions (the heuristic's look-ahead) hooks in here."""
+
+    def left(self, game) -> None:
+        """Told once, when `game` is closed (`Game.close`: its caller is done with it): an agent
+        that holds something of the game in reference cycles (the heuristic's kept chain) lets
+        go of it here."""

@@ -271,6 +271,21 @@ class Game(GameServices):
 
     # ------------------------------------------------------------------ the game
 
+    def close(self) -> None:
+        """Let go of everything the game holds (its context, host, board, events, agents), for a
+        caller done with the game: it answers nothing after. A game is in reference cycles (its
+        context names it as the game, its host's roll log and decisions are its methods), so a
+        game simply dropped left its board, its events and its agents (some 20,000-30,000
+        objects after a 10-round Revised game) to the cyclic collector's next full pass, which a
+        process playing game after game (compare workers) paid in the next game, 20-60 ms each
+        (docs/performance.md, session 18); emptied, they are freed by reference counting as the
+        game is dropped. What the caller keeps of it (its events, summaries, result) stays."""
+        for agent in {id(a): a for a in self.agents.values()}.values():  # (one agent may play several powers)
+            agent.left(self)
+        for held in (self.ctx, self.host):
+            vars(held).clear()
+        vars(self).clear()
+
     def run(self, rounds: int, progress: Callable | None = None) -> dict:
         """Play until a side wins or `rounds` rounds are over, after the bids the game was built
         with (`play_bids`); the result as a dict."""

@@ -7,6 +7,7 @@ the methods here, which turn board names into language values and back.
 
 from __future__ import annotations
 
+import weakref
 from typing import Any, Callable, Iterable
 
 from ruleslang.base.errors import EvalError
@@ -325,7 +326,7 @@ class WatchedContext:
     board, the state, the battle, the dice ...). Closed world: whatever is not known to be
     unchanging counts as `other`, so an answer is never kept on a read this class does not know."""
 
-    __slots__ = ("_ctx", "host", "counters_read", "other")
+    __slots__ = ("_ctx", "host", "counters_read", "other", "__weakref__")
 
     def __init__(self, ctx: EvalContext):
         object.__setattr__(self, "_ctx", ctx)
@@ -361,20 +362,29 @@ class WatchedContext:
 
 
 class _WatchedHost:
-    """A host whose dice, record and log count as reads of something that changes (`other`)."""
+    """A host whose dice, record and log count as reads of something that changes (`other`).
+
+    It names its watch weakly: the watch holds it as its `host`, and a cycle would leave every
+    watch made (one per answer a caller keeps: runtime/config.py `lasting`), with the context it
+    holds, to the cyclic collector (a played game's context among them: `Game.close`)."""
 
     __slots__ = ("_host", "_watch")
 
     def __init__(self, host: Host, watch: WatchedContext):
         object.__setattr__(self, "_host", host)
-        object.__setattr__(self, "_watch", watch)
+        object.__setattr__(self, "_watch", weakref.ref(watch))
+
+    def _note(self) -> None:
+        watch = self._watch()
+        if watch is not None:  # (a watch dropped has no reader left to tell)
+            object.__setattr__(watch, "other", True)
 
     def __getattr__(self, name):
         if name not in _HOST_BUDGET:
-            object.__setattr__(self._watch, "other", True)
+            self._note()
         return getattr(self._host, name)
 
     def __setattr__(self, name, value):
         if name not in _HOST_BUDGET:
-            object.__setattr__(self._watch, "other", True)
+            self._note()
         setattr(self._host, name, value)

@@ -80,6 +80,13 @@ class BattleOdds:
         self._spent = 0
         self._cache = {}
 
+    def close(self) -> None:
+        """Let go of the chain kept for a battle in progress (`KeptBattle`; `Chain.close`), for an
+        agent whose game is closed (`Agent.left`)."""
+        if self._kept is not None:
+            self._kept.chain.close()
+            self._kept = None
+
     def chance(self, game, attacker: str, attack: list, space: str, *, defence: list | None = None,
                amphibious_from: str | None = None, take: bool = False, round_number: int = 1) -> float | None:
         """The chance that `attack` (units of `attacker`) destroys the defence of `space` with some
@@ -177,8 +184,12 @@ class BattleOdds:
         progress), when it is kept for the battle's later rounds (`KeptBattle`)."""
         try:
             chain = Chain(game, spec, exact=False, board=game.state, store=self._store(game))
+        except EvalError:
+            return None
+        try:
             result = chain.solve()
         except EvalError:
+            chain.close()  # (as below: freed at once)
             return None
         if keep:
             if self._kept is not None:  # the battle kept before is done with

@@ -174,6 +174,11 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         if self.lookahead is not None:
             follow(game)  # the game keeps its phase starts for the look-ahead
 
+    def left(self, game) -> None:
+        for odds in (self.battle_odds, self.fleet_odds):
+            if odds is not None:
+                odds.close()
+
     def decide(self, decision: Decision, game):
         self._combatants = {}
         self._kinds = {}
