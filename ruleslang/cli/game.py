@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import json
 import sys
 
@@ -15,6 +14,7 @@ from ruleslang.board.scenario import find_scenario
 from ruleslang.cli.inputs import open_workspace
 from ruleslang.lang.compose.composition import composition_rulesets
 from ruleslang.lang.compose.loader import without_mark
+from ruleslang.runtime import collector
 from ruleslang.cli.output import (EXIT_ERRORS, EXIT_OK, EXIT_USAGE, check_output_file, report_diagnostics,
                                    show_composition, write_output)
 
@@ -98,9 +98,10 @@ def cmd_play(args) -> int:
                         agent=args.agent or defaults.get("agent", "heuristic"), scenario=args.scenario,
                         settings=args.settings, orders=args.orders, bids=bids, scenario_text=scenario_text,
                         workspace=ws)
-    # the loaded program lives as long as the process: out of the collector's full passes
-    # (compare/runner.py's LoadedOnce does the same for a worker's games)
-    gc.freeze()
+    # the loaded program lives as long as the process: out of the collector's full passes, and
+    # the young generations collected as a game's objects want (runtime/collector.py; a compare
+    # worker's LoadedOnce does the same)
+    collector.for_play()
     # under --format json standard output is the result alone; what a person reads goes to stderr
     text = sys.stderr if args.format == "json" else sys.stdout
     if args.show_composition:

@@ -9,7 +9,6 @@ and the order games finish in.
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import signal
 import time
@@ -20,6 +19,7 @@ from typing import Callable, Iterable, Sequence
 
 from ruleslang.compare.accounting import game_accounting
 from ruleslang.lang.eval.codegen import default_backend
+from ruleslang.runtime import collector
 from ruleslang.runtime.saves import GameSetup, build_game
 from ruleslang.workspace.compositions import Loaded, Workspace
 
@@ -70,8 +70,9 @@ class LoadedOnce(Workspace):
             self._loaded[key] = super().load(refs, kept=kept)
             # the program lives as long as the process: out of the collector's full passes, which
             # would scan its hundreds of thousands of objects again in every game (about half of
-            # a heuristic game's collection time; docs/performance.md, session 9)
-            gc.freeze()
+            # a heuristic game's collection time; docs/performance.md, session 9); the young
+            # generations collected as a game's objects want (runtime/collector.py)
+            collector.for_play()
         return self._loaded[key]
 
 
