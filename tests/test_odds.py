@@ -13,7 +13,7 @@ from math import comb
 
 import pytest
 
-from conftest import LoadedOnceHere, write_rulesets
+from conftest import write_rulesets
 from ruleslang.base.errors import EvalError
 from ruleslang.cli.app import main
 from ruleslang.runtime.decisions import Decision
@@ -103,25 +103,6 @@ def test_a_dropped_chain_is_freed_without_the_garbage_collector(base_game, space
     alive = weakref.ref(chain)
     del chain
     assert alive() is None
-
-
-def test_the_chains_of_two_games_of_one_program_share_its_compiled_steps():
-    # the battle steps' executors are compiled once a program (`CompiledProgram.branchings`), not
-    # once a game: a process playing game after game compiled them again in each (chain.py `_branching`)
-    from ruleslang.runtime import saves
-
-    ws = LoadedOnceHere()
-    setup = saves.GameSetup(refs=["aar/base@1"], scenario=None, seed=1, rounds=1, players={},
-                            default_agent="random", settings=[], orders=None)
-    games = [saves.build_game(ws, setup) for _ in range(2)]
-    assert games[0] is not games[1] and games[0].compiled is games[1].compiled
-    spec = {"attacking": {"infantry": 2, "artillery": 1}, "defending": {"infantry": 2}}
-    chains = [Chain(g, BattleSpec(LAND, "Germans", spec["attacking"], spec["defending"], "Russians"), exact=False)
-              for g in games]
-    assert chains[0].branching is chains[1].branching
-    assert chains[0].solve().ends == chains[1].solve().ends
-    exact = Chain(games[1], BattleSpec(LAND, "Germans", spec["attacking"], spec["defending"], "Russians"))
-    assert exact.branching is not chains[0].branching  # (fractions, not floats: a Branching of its own)
 
 
 @pytest.mark.parametrize("space, attacking, defending, defender", [

@@ -211,10 +211,10 @@ class CompiledProgram:
         self.unit_tags: dict[str, tuple[str, ...]] = {}
         self._member_sets: dict[str, LSet] = {}  # side -> its players as `members(side)` gives them
         self._member_lookups: dict[str, frozenset] = {}  # side -> the same players, for `in`
-        # the program's branching executors (branching.py), by kind of chance (exact or not):
-        # made by the exact chain once a program and shared by the chains of all its games
-        # (runtime/odds/chain.py `_branching`); held here, they go when the program goes
-        self.branchings: dict[Any, Any] = {}
+        # what a caller compiles from the program and keeps for as long as the program lives, under
+        # the caller's own key (the exact chain's branching executors of the battle steps: compiled
+        # once a program, not once a game of it; a table keyed by the program would keep it alive)
+        self.kept: dict[Any, Any] = {}
         self._build_sides()
         self._build_units()
 
