@@ -18,8 +18,9 @@ The engine is this facade over its parts (mixins sharing its board facts and cac
 `paths.py` (land and sea paths, hostility, blocking, canals, blitzes), `air.py` (landing spaces,
 carriers, stranded air units), `transport.py` (loads, unloads, cargo) and `airborne.py` (land
 units flown into an attack: the move kind "airborne", its rules in that module), `takeover.py`
-(territories taken over by a non-combat move into them, the setting `taken_over`) and `raids.py`
-(the "bomb" moves of bombing and escorting air units, and the raids they make); the data they share
+(territories taken over by a non-combat move into them, the setting `taken_over`), `raids.py`
+(the "bomb" moves of bombing and escorting air units, and the raids they make) and `move_lists.py`
+(the lists of moves and of movable units kept between moves); the data they share
 (`UnitRules`, `MovePolicy`, `MovementRules`, `Move`, the map's precomputed adjacency) is in
 `movement_rules.py`.
 
@@ -143,6 +144,7 @@ from __future__ import annotations
 from ruleslang.board.state import GameState, Unit
 from ruleslang.runtime.kit.air import AirPart
 from ruleslang.runtime.kit.airborne import AIRBORNE, AirbornePart
+from ruleslang.runtime.kit.move_lists import MoveListsPart
 from ruleslang.runtime.kit.movement_rules import (COMBAT, DOMAINS, KINDS, NONCOMBAT, PHASES, Move, MovePolicy,
                                                   MovementRules, UnitRules, move_board, id_of, unit_name)
 from ruleslang.runtime.kit.paths import PathsPart
@@ -154,7 +156,7 @@ __all__ = ["COMBAT", "DOMAINS", "KINDS", "NONCOMBAT", "PHASES", "Move", "MovePol
            "MovementRules", "UnitRules"]
 
 
-class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPart, RaidsPart):
+class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPart, RaidsPart, MoveListsPart):
     """Legal moves of one player in one movement phase ("combat" or "noncombat"); see the module
     docstring for the rules. Queries are cached until the state changes; the engine's own moves
     update its caches in place."""
@@ -263,6 +265,7 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         self._may_raid: dict[str, bool] = {}
         self._canal_open: dict[str, str | None] = {}
         self._reach: dict[tuple, dict[str, tuple[str, ...]]] = {}
+        self._reach_any: dict[tuple, bool] = {}  # land and sea: whether such a reach is not empty (`_can_reach`)
         self._lists: dict[int, list[Move]] | None = None   # unit id -> its "move"/"bomb" moves
         self._dirty: set[int] = set()                      # ids whose list must be remade
         self._transfers: tuple[list[Move], list[Move]] | None = None   # (loads, unloads)
@@ -385,68 +388,6 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         kept = table.get(key)
         return kept is not None and kept.get(move.path[-1]) == move.path and self._blocked(unit, rules) is None
 
-    def _can_reach(self, unit: Unit, rules: UnitRules) -> bool:
-        """Whether `_reach_of` is not empty; for an air unit whose reach is not known yet, found
-        without working out every path (`_air_walk` stopped at the first space it would keep)."""
-        if rules.domain != "air":
-            if rules.movement - unit.moved >= 1 and self._first_step(unit.space, rules):
-                return True
-            return bool(self._reach_of(unit, rules))
-        left = rules.movement - unit.moved
-        table, key = self._reach_kept(unit, rules, left)
-        found = table.get(key)
-        if found is not None:
-            return bool(found)
-        known = self._air_any.get(key)
-        if known is None:
-            if self.combat and self._lands_near(unit.space, left):
-                known = True  # (no landing search over the whole map)
-            else:
-                known = self._air_walk(unit, rules, left, first_only=True) != {}
-            self._air_any[key] = known
-        return known
-
-    def _lands_near(self, start: str, left: int) -> bool:
-        """In combat move, for an air unit in `start` with `left` movement: True when it stands in
-        a land territory where it may land and has two steps (a flight to a space next to it, and
-        back), or a land territory next to it is one where it may land (it flies there); False:
-        it may still reach a space, as the full landing search (`_air_walk`) finds."""
-        if left >= 2 and self._lands_in(start):
-            return True
-        return left >= 1 and any(self._lands_in(there) for there in self.board.air[start])
-
-    def _lands_in(self, start: str) -> bool:
-        """Whether `start` is a land territory from which `_landing`'s search starts for every air
-        unit (no enemy units; the landing condition holds) and has a space next to it to fly to."""
-        board = self.board
-        return (not board.is_sea[start] and board.passable[start] and bool(board.air[start])
-                and start not in self._enemy and self._landable(start))
-
-    def _first_step(self, start: str, rules: UnitRules) -> bool:
-        """Whether a land or sea unit in `start` can end a move one step away, as `_land_walk` and
-        `_sea_walk` find the first layer of their search (True: its reach is not empty; False:
-        a sea unit may still end further away)."""
-        if rules.domain == "land":
-            if self.combat:
-                return bool(self.board.land[start])
-            enemy, friendly = self._enemy, self._friendly
-            return any(not (there in enemy or not friendly(there)) or self._taken_over(there)
-                       for there in self.board.land[start])
-        blocking = self._blocking if not rules.passes_blockers else self._stops_passers
-        canal_steps = self.board.canal_steps
-        for there in self.board.sea[start]:
-            if there == start:
-                continue
-            if not self.combat and there in blocking:
-                if rules.ends_among_enemies:
-                    return True
-                continue
-            if (start, there) in canal_steps and self._closed_by(start, there) is not None:
-                continue
-            if self.combat or self._may_end(there, rules):
-                return True
-        return False
-
     def destinations(self, unit_id: int) -> dict[str, tuple[str, ...]]:
         """Every space the unit can end a "move" in this phase -> one shortest legal path (start
         first), in natural order; {} when it cannot move (loads and unloads: `legal_moves`)."""
@@ -455,106 +396,6 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         if self._blocked(unit, rules) is not None:
             return {}
         return dict(self._reach_of(unit, rules))
-
-    def moves_of(self, unit_id: int) -> list[Move]:
-        """The unit's own "move" and "bomb" moves (loads and unloads: `legal_moves`); [] when it
-        cannot move."""
-        self._sync()
-        moves = list(self._unit_moves(self._unit(unit_id)))
-        if self.combat and self._ur[unit_id].airborne:
-            moves += self.airborne_moves(unit_id)
-        return moves
-
-    def _unit_moves(self, unit: Unit) -> list[Move]:
-        """The unit's "move" (and "bomb") moves: [] when it cannot move."""
-        rules = self._ur[unit.id]
-        if self._blocked(unit, rules) is not None:
-            return []
-        reach = self._reach_of(unit, rules)
-        uid = (unit.id,)
-        made = Move.of_tuples
-        moves = [made(uid, path) for path in reach.values()]
-        if self._bombs_or_escorts(rules):
-            moves += self._raid_moves(unit, rules, reach)
-        return moves
-
-    def _move_lists(self) -> dict[int, list[Move]]:
-        """Every unit's own moves, by id; remade only for the units the last moves touched."""
-        lists = self._lists
-        if lists is None:
-            lists = self._lists = {u.id: self._unit_moves(u) for u in self._mine}
-            self._dirty.clear()
-        elif self._dirty:
-            for uid in self._dirty:
-                lists[uid] = self._unit_moves(self._by_id[uid])
-            self._dirty.clear()
-        return lists
-
-    def legal_moves(self, limit: int | None = None) -> list[Move]:
-        """Single-unit legal moves: every unit's "move" to each destination (and "bomb" raids) by
-        unit id then natural order of the destination; then loads (by unit, sea zone,
-        transport); then unloads (by transport, unit, territory); then, in combat move, airborne moves
-        (by unit: `airborne_moves`). At most `limit` moves."""
-        self._sync()
-        moves: list[Move] = []
-        for unit_moves in self._move_lists().values():
-            moves += unit_moves
-            if limit is not None and len(moves) >= limit:
-                return moves[:limit]
-        loads, unloads = self._transfer_moves()
-        moves += loads
-        moves += unloads
-        if self.combat:
-            for unit in self._mine:
-                if self._ur[unit.id].airborne:
-                    moves += self.airborne_moves(unit.id)
-        return moves if limit is None else moves[:limit]
-
-    def movable_units(self) -> list[int]:
-        """Ids of the player's units that have a legal move this phase (a move, a raid, a load,
-        an unload or, in combat move, an airborne move: every unit `moves_of` or `legal_moves`
-        offers a move), by id."""
-        self._sync()
-        # agents ask this many times between two moves: kept until the next move or change
-        found = self._movable
-        if found is None:
-            if self._lists is not None:
-                ids = {uid for uid, unit_moves in self._move_lists().items() if unit_moves}
-            else:
-                # each unit's answer is kept until a move touches it (the units `apply` marks dirty
-                # for the move lists: their reach may have changed; no other unit's has): only
-                # those are asked again
-                can_move = self._can_move
-                unasked = self._unasked
-                ur = self._ur
-                by_id = self._by_id
-                for unit in self._mine if unasked is None else [by_id[uid] for uid in sorted(unasked)]:
-                    uid = unit.id
-                    rules = ur[uid]
-                    if self._blocked(unit, rules) is None and self._can_reach(unit, rules):
-                        can_move.add(uid)
-                    else:
-                        can_move.discard(uid)
-                self._unasked = set()
-                ids = set(can_move)
-            if self._transfers is not None:
-                loads, unloads = self._transfers
-                ids.update(m.units[0] for m in loads)
-            else:  # the units that may load, without making every load
-                may_load = self._may_load
-                if may_load is None:  # kept across moves that move no transport and no unit it carries
-                    may_load = self._may_load = set()
-                    self._loads(may_load)
-                ids |= may_load
-                unloads = self._unloads()
-            ids.update(m.units[0] for m in unloads)
-            if self.combat:  # a land unit whose one move is a flight (`airborne_moves`)
-                airborne = self._airborne_units
-                if airborne is None:
-                    airborne = self._airborne_units = [u for u in self._mine if self._ur[u.id].airborne]
-                ids.update(u.id for u in airborne if u.id not in ids and self.airborne_moves(u.id))
-            found = self._movable = sorted(ids)
-        return list(found)
 
     def check(self, move: Move) -> list[str]:
         """Why `move` is illegal, one message per problem; [] when it is legal."""
@@ -725,26 +566,6 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         self._dirty |= touched
         if self._unasked is not None:
             self._unasked |= touched
-
-    def _forget_loads(self, units: list[Unit]) -> None:
-        """The units that may load (`_may_load`) after a move of `units` that is not a load or an
-        unload: all found again when a transport moved (or one of them carries cargo); else only
-        the answers of the moved units transports carry changed (their place, their movement,
-        their flags: no transport's place, cargo or flags did), and only those are asked again."""
-        ur, by_id = self._ur, self._by_id
-        carried = []
-        for unit in units:
-            for moved in (unit, *(by_id[cid] for cid in unit.cargo)):
-                rules = ur[moved.id]
-                if rules.transport_capacity > 0:
-                    self._may_load = None
-                    return
-                if rules.transport_cost > 0:
-                    carried.append(moved)
-        if carried:
-            may_load = self._may_load
-            may_load.difference_update(u.id for u in carried)
-            self._loads(may_load, among=carried)
 
     def _follow(self, units: list[Unit], start: str) -> None:
         """The player's units by space (`_mine_by_space`) after a move of `units` (and their cargo)

@@ -246,6 +246,7 @@ class MoveBoard:
                         self.canal_steps[(a, b)] = self.canal_steps.get((a, b), ()) + (canal,)
         self.graph = map_graph(game_map)
         self._air: dict[tuple[str, int], tuple[tuple[str, int], ...]] = {}
+        self._land_steps: dict[str, dict[str, tuple[str, str]]] = {}
         self._air_paths: dict[str, dict[str, tuple[str, ...]]] = {}
         self._nearest: dict[tuple[str, ...], dict[str, tuple[int, str]]] = {}
 
@@ -271,6 +272,18 @@ class MoveBoard:
         if len(self._nearest) >= NEAREST_KEPT:
             del self._nearest[next(iter(self._nearest))]  # the oldest
         self._nearest[sources] = found
+        return found
+
+    def land_steps(self, start: str) -> dict[str, tuple[str, str]]:
+        """Every passable land territory next to `start` -> the path (start, it), in natural order:
+        the reach of a land unit with one step left in combat move, which no board fact bounds (a
+        unit ends its move in the first space it enters). The answer is shared: do not change it."""
+        found = self._land_steps.get(start)
+        if found is None:
+            order = self.order
+            found = self._land_steps[start] = {there: (start, there)
+                                               for there in sorted(self.land[start], key=order.__getitem__)
+                                               if there != start}
         return found
 
     def air_reach(self, start: str, left: int) -> tuple[tuple[str, int], ...]:

@@ -88,6 +88,15 @@ class PathsPart:
 
     def _land_walk(self, start: str, left: int, rules: UnitRules) -> dict[str, tuple[str, ...]]:
         enemy = self._enemy
+        if left == 1:
+            # one step: the map's own answer in combat move (whatever it enters ends the move there),
+            # and those of its spaces a non-combat move may enter (most walks: a unit of one step)
+            steps = self.board.land_steps(start)
+            if self.combat:
+                return steps
+            friendly = self._friendly
+            return {there: path for there, path in steps.items()
+                    if not (there in enemy or not friendly(there)) or self._taken_over(there)}
         stopping = self._stopping if self.combat else enemy
         friendly = self._friendly
         land = self.board.land
