@@ -1,10 +1,15 @@
 """A land unit with one step left needs no walk: in combat move its reach is the map's (every land
 territory next to it, kept once per map, `MoveBoard.land_steps`), in non-combat move those of them
 it may enter; and whether a land or sea unit can move is asked once for units of a kind standing
-together (`_can_reach`, kept with the reaches)."""
+together (`_can_reach`, kept with the reaches). The air units stranded where they stand
+(`stranded_air`, asked after every move of a non-combat plan) are kept until an air unit or a
+carrier moves."""
 
 from __future__ import annotations
 
+import pytest
+
+from game_fixtures import make_game
 from movement_fixtures import REVISED, aar, board, engine, ids, rules  # noqa: F401 (fixtures)
 from ruleslang.runtime.kit.movement import MovementEngine
 from ruleslang.runtime.kit.paths import PathsPart
@@ -82,3 +87,25 @@ def test_units_of_a_kind_standing_together_ask_once_whether_they_can_move(aar, r
             if fresh._blocked(unit, unit_rules) is None and fresh._reach_of(unit, unit_rules):
                 assert unit.id in movable, unit
         asked.clear()
+
+
+@pytest.mark.parametrize("refs,rounds,seed", [(["aar/house-rules@1"], 4, 1), (["g40/house-rules@1"], 2, 1)])
+def test_the_kept_stranded_air_units_are_those_of_a_new_engine(refs, rounds, seed, monkeypatch):
+    seen = {"asked": 0, "kept": 0}
+    kept_apply = MovementEngine.apply
+
+    def compared(self, move):
+        kept_apply(self, move)
+        if self.phase != "noncombat":
+            return
+        self._sync()
+        kept = getattr(self, "_stranded", None) is not None  # (read before asking: asking keeps it)
+        fresh = MovementEngine(self.state, self.rules, self.player, self.phase)
+        assert self.stranded_air() == fresh.stranded_air(), (self.player, move)
+        seen["asked"] += 1
+        seen["kept"] += kept
+    monkeypatch.setattr(MovementEngine, "apply", compared)
+    game = make_game(refs, seed=seed, rounds=rounds, default_agent="heuristic")
+    game.run(rounds)
+    # most moves move no air unit nor carrier: the answer before them stands
+    assert seen["asked"] > 50 and seen["kept"] > seen["asked"] // 3, seen

@@ -380,6 +380,11 @@ class AirPart:
         without room for it on its side's carriers (allied air units keep their places first,
         then the player's by id). By id."""
         self._sync()
+        # asked after every move of a non-combat plan: kept until an air unit or a carrier moves
+        # (`_forget_stranded`) or the board changes otherwise (a rebuild)
+        kept = self._stranded
+        if kept is not None:
+            return list(kept)
         stranded = []
         at_sea: dict[str, list[Unit]] = {}
         is_sea = self.board.is_sea
@@ -405,7 +410,24 @@ class AirPart:
         for unit in self._mine:
             if not is_sea[unit.space] and ur[unit.id].domain == "air" and not self._landable(unit.space):
                 stranded.append(unit.id)
-        return sorted(stranded)
+        stranded.sort()
+        self._stranded = stranded
+        return list(stranded)
+
+    def _forget_stranded(self, units: list[Unit]) -> None:
+        """After the player's move of `units` (and their cargo), which changed nothing else: the
+        stranded air units stand unless an air unit or a carrier moved (what `stranded_air` reads
+        of the board besides control, enemy units and the landing condition, which change only by
+        a rebuild: where the side's air units and carriers are)."""
+        if self._stranded is None:
+            return
+        ur, by_id = self._ur, self._by_id
+        for unit in units:
+            for moved in (unit, *(by_id[cid] for cid in unit.cargo)):
+                rules = ur[moved.id]
+                if rules.domain == "air" or rules.carrier_capacity:
+                    self._stranded = None
+                    return
 
 
 def _own_then_id(pair: tuple) -> tuple:

@@ -279,6 +279,7 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         self._laden: list[Unit] | None = None              # the side's units with cargo (`_unloads`)
         self._may_load: set[int] | None = None             # ids of the units that may load (`movable_units`)
         self._land_spots: list[str] | None = None  # land territories air units may land in (`_landing`)
+        self._stranded: list[int] | None = None    # `stranded_air`, until an air unit or a carrier moves
         self._reset_air()
         self._version = state.version
 
@@ -545,6 +546,7 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         self._transfers = None
         self._movable = None
         self._follow(units, path[0])
+        self._forget_stranded(units)
         if move.kind in ("load", "unload"):
             self._laden = None  # cargo came aboard or went ashore
             self._may_load = None
