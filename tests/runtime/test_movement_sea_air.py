@@ -4,10 +4,12 @@ tests/runtime/test_movement.py)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
-from ruleslang.runtime.kit.movement import Move
-from movement_fixtures import aar, board, engine, ids, one, rules  # noqa: F401,F811 (aar, rules: pytest fixtures, used by name)
+from ruleslang.runtime.kit.movement import Move, MovementRules
+from movement_fixtures import REVISED, aar, board, engine, ids, one, rules  # noqa: F401,F811 (aar, rules: pytest fixtures, used by name)
 
 
 # ---------------------------------------------------------------- sea
@@ -20,6 +22,22 @@ SEA = """
       6 Sea Zone: {Germans: {destroyer: 1}}
       8 Sea Zone: {Germans: {submarine: 1}}
 """
+
+
+@pytest.mark.parametrize("first", ["submarine", "destroyer"])
+def test_a_sea_reach_is_kept_apart_for_units_that_may_end_among_enemies(aar, first):
+    # a submarine that may end a non-combat move among enemy units (g40's and aa50's rule) and a
+    # destroyer alike in all else, in one zone: the engine keeps each one's reach, whichever it
+    # is asked first (the key of a sea reach holds what the walk reads)
+    kinds = dict(REVISED, submarine=replace(REVISED["submarine"], ends_among_enemies=True))
+    side = {p.name: p.side for p in aar.players}
+    subs_end = MovementRules(lambda unit_type, owner: kinds[unit_type], lambda a, b: side[a] == side[b])
+    state = board(aar, SEA)
+    british = engine(state, subs_end, "British", "noncombat")
+    units = {kind: one(state, "7 Sea Zone", "British", kind) for kind in ("submarine", "destroyer")}
+    order = [first] + [k for k in units if k != first]
+    reach = {kind: british.destinations(units[kind]) for kind in order}
+    assert "6 Sea Zone" in reach["submarine"] and "6 Sea Zone" not in reach["destroyer"]
 
 
 def test_enemy_blocking_units_stop_sea_movement(aar, rules):

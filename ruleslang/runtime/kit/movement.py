@@ -372,7 +372,8 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
             return self._air_reach, (rules.carrier_cost, unit.space, left)
         if rules.domain == "land":
             return self._reach, ("land", rules.can_blitz, unit.space, left)
-        return self._reach, ("sea", rules.passes_blockers, unit.space, left)
+        # (a sea walk reads whether the unit passes blocking units and whether it may end among enemies)
+        return self._reach, ("sea", rules.passes_blockers, rules.ends_among_enemies, unit.space, left)
 
     def _offered(self, move: Move) -> bool:
         """Whether `move` is a "move" of one unit along the very path its reach, already worked out
