@@ -296,12 +296,13 @@ class ProcedureConfig:
         make = self._fn(name)
         ctx = self.ctx
         cache = self._cache
+        pad = [None] * (self.size - 1)  # (`_env` in line: its context is `self.ctx` when asked, a chain's step swaps it)
 
         def of_unit(unit):
             key = (name, unit.type, unit.owner)
             found = cache.get(key, _UNASKED)  # (one look-up: asked for every unit a round or a plan looks at)
             if found is _UNASKED:
-                found = cache[key] = make(self._env(), ctx.unit_value(unit))
+                found = cache[key] = make([self.ctx] + pad, ctx.unit_value(unit))
             return found
         return of_unit
 
@@ -312,12 +313,13 @@ class ProcedureConfig:
         make = self._fn(name)
         ctx = self.ctx
         cache = self._cache
+        pad = [None] * (self.size - 1)
 
         def of_type(type_name: str):
             key = (name, type_name)
             found = cache.get(key, _UNASKED)
             if found is _UNASKED:
-                found = cache[key] = make(self._env(), ctx.unittype_values[type_name])
+                found = cache[key] = make([self.ctx] + pad, ctx.unittype_values[type_name])
             return found
         return of_type
 

@@ -385,14 +385,22 @@ def _side_of(ctx, p):
     return side
 
 
+def _allied(ctx, a, b):
+    if a is None or b is None:
+        return False
+    if a == b:
+        return True
+    side = ctx.side_of(a.name)  # (asked once: the rules ask it of every unit in loops)
+    return side is not None and side == ctx.side_of(b.name)
+
+
 builtin("side_of", "side_of(p): the side player p plays on")(
     (signature([T.PLAYER], T.SIDE), _side_of))
 builtin("members", "members(s): the players of side s")(
     (signature([T.SIDE], PLAYERS), lambda ctx, s: ctx.compiled.side_member_set(need(s, "a side").name)))
 builtin("allied", "allied(a, b): true when players a and b are on the same side (or are the same player)")(
     (signature([T.PLAYER, T.PLAYER], T.BOOL),
-     lambda ctx, a, b: a is not None and b is not None and (a == b or ctx.side_of(a.name) is not None
-                                                            and ctx.side_of(a.name) == ctx.side_of(b.name))))
+     _allied))
 builtin("enemies", "enemies(p): the players on other sides")(
     (signature([T.PLAYER], PLAYERS), lambda ctx, p: LSet.of_enums(ctx.enemies_of(p.name))))
 builtin("players", "players(): every player, in turn order")(

@@ -168,6 +168,13 @@ class UnitFacts:
         self._cargo_cost = self._setting("move", "transport_cost", "unit")
         self._deck = self._setting("move", "carrier_capacity", "unit")
         self._deck_cost = self._setting("move", "carrier_cost", "unit")
+        # a setting the rules give is answered by its own function, without a method's call in
+        # between (hit points and domains are asked for every unit a round or a plan looks at)
+        for name, fn in (("hit_points", self._hp), ("domain", self._domain), ("transport_capacity", self._capacity),
+                         ("transport_cost", self._cargo_cost), ("carrier_capacity", self._deck),
+                         ("carrier_cost", self._deck_cost)):
+            if fn is not None:
+                setattr(self, name, fn)
 
     def _setting(self, procedure: str, name: str, of: str):
         proc = setting_procedure(self.game.compiled, procedure, name)
