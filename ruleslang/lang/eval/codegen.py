@@ -442,7 +442,12 @@ class Generator:
         if fi.kind in ("unit", "unittype"):
             # a constant value (most costs, attack and defence values ...) read from the program's
             # table of them; any other asked of the context, which works it out (a watch notes its reads)
-            constants = self.const(self.compiled.unit_attribute_constants(name))
+            table = self.compiled.unit_attribute_constants(name)
+            constants = self.const(table)
+            if len(table) == len(self.compiled.scope.enums["unittype"].by_name):
+                # every type's value is a constant: read by the type's name, without a call (the
+                # rules read attack values and costs of every unit a battle or a plan looks at)
+                return _Code(self.marked(f"{constants}[{obj}{'.type' if fi.kind == 'unit' else ''}.name]", span))
             return _Code(self.marked(f"_unit_attribute(ctx, {obj}, {self.const(name)}, {constants})", span))
         if fi.kind == "space":
             values = self.const(SpaceAttribute(self.compiled, name, span))
