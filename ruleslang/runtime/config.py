@@ -329,7 +329,8 @@ class ProcedureConfig:
             return None if default is None else (lambda space: default)
         make = self._fn(name)
         ctx = self.ctx
-        return lambda space: make(self._env(), ctx.space_values[space])
+        pad = [None] * (self.size - 1)  # (`_env` in line, as `unit_fn`: asked of every space a move reaches)
+        return lambda space: make([self.ctx] + pad, ctx.space_values[space])
 
     def value_fn(self, name: str) -> Callable | None:
         """A `x => ...` setting as a Python function of a language value (not cached)."""

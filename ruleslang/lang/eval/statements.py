@@ -660,19 +660,23 @@ def run_procedure(ctx, name: str, *, span=None, resumed: bool = False) -> None:
     if len(ctx.running) > 50:
         raise EvalError("E521", "phases run inside each other more than 50 deep: " + " -> ".join(ctx.running[-6:]),
                         span)
+    # most phases and steps have no hooks: their three looks for applicable ones are skipped
+    hooked = procs.hooks.get(name)  # (as the branching run skips them: lang/eval/branching.py)
     try:
         instead = None
         if not resumed:
             ctx.log("phase", name=name, stage="start")
-            for found in procs.applicable_hooks(ctx, name, "before"):
-                fire(ctx, found, name)
-            instead = procs.replacing_hook(ctx, name, span)
+            if hooked:
+                for found in procs.applicable_hooks(ctx, name, "before"):
+                    fire(ctx, found, name)
+                instead = procs.replacing_hook(ctx, name, span)
         if instead is not None:
             fire(ctx, instead, name)
         else:
             procs.body(name)(ctx)
-        for found in procs.applicable_hooks(ctx, name, "after"):
-            fire(ctx, found, name)
+        if hooked:
+            for found in procs.applicable_hooks(ctx, name, "after"):
+                fire(ctx, found, name)
         ctx.log("phase", name=name, stage="end")
     finally:
         ctx.running.pop()
