@@ -8,7 +8,6 @@ from game_fixtures import BASE, events, ids, make_game, run_phases
 from ruleslang.runtime.agents.heuristic import HeuristicAgent
 from ruleslang.runtime.agents.shipping import Shipping
 from ruleslang.runtime.kit.movement import MovementEngine
-from ruleslang.runtime.kit.turn_state import UnitFacts
 
 SZ60, SZ61 = "60 Sea Zone", "61 Sea Zone"
 
@@ -71,12 +70,13 @@ def test_stranded_units_are_found_without_asking_the_cargo_cost_of_units_at_the_
     game = japanese({"Japan": {"Japanese": {"infantry": 2}}, "Manchuria": {"Japanese": {"armour": 1}},
                      SZ61: {"Japanese": {"transport": 1}}})
     asked = []
-    real = UnitFacts.transport_cost
+    facts = game.unit_rules()
+    real = facts.transport_cost  # (the setting's own function, which the kit's facts answer through)
 
-    def transport_cost(self, unit):
+    def transport_cost(unit):
         asked.append(unit.type)
-        return real(self, unit)
-    monkeypatch.setattr(UnitFacts, "transport_cost", transport_cost)
+        return real(unit)
+    monkeypatch.setattr(facts, "transport_cost", transport_cost)
     shipping = Shipping(game, "Japanese")
     assert shipping.stranded(set()) == {"Japan": ids(game, "Japan", "Japanese", "infantry")}
     assert shipping.stranded_count() == 2
