@@ -296,13 +296,12 @@ class ProcedureConfig:
         make = self._fn(name)
         ctx = self.ctx
         cache = self._cache
-        pad = [None] * (self.size - 1)  # (`_env` in line: its context is `self.ctx` when asked, a chain's step swaps it)
 
         def of_unit(unit):
             key = (name, unit.type, unit.owner)
             found = cache.get(key, _UNASKED)  # (one look-up: asked for every unit a round or a plan looks at)
             if found is _UNASKED:
-                found = cache[key] = make([self.ctx] + pad, ctx.unit_value(unit))
+                found = cache[key] = make(self._env(), ctx.unit_value(unit))
             return found
         return of_unit
 
@@ -313,13 +312,12 @@ class ProcedureConfig:
         make = self._fn(name)
         ctx = self.ctx
         cache = self._cache
-        pad = [None] * (self.size - 1)
 
         def of_type(type_name: str):
             key = (name, type_name)
             found = cache.get(key, _UNASKED)
             if found is _UNASKED:
-                found = cache[key] = make([self.ctx] + pad, ctx.unittype_values[type_name])
+                found = cache[key] = make(self._env(), ctx.unittype_values[type_name])
             return found
         return of_type
 
@@ -329,8 +327,7 @@ class ProcedureConfig:
             return None if default is None else (lambda space: default)
         make = self._fn(name)
         ctx = self.ctx
-        pad = [None] * (self.size - 1)  # (`_env` in line, as `unit_fn`: asked of every space a move reaches)
-        return lambda space: make([self.ctx] + pad, ctx.space_values[space])
+        return lambda space: make(self._env(), ctx.space_values[space])
 
     def value_fn(self, name: str) -> Callable | None:
         """A `x => ...` setting as a Python function of a language value (not cached)."""
