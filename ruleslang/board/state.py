@@ -246,8 +246,11 @@ class GameState:
         unit (their list is the copy's own: units may come and go). The fields named in `shared`
         (`control`, `counters`, ...) are this state's own too: the caller changes none of them in
         place (it may give the copy a new value)."""
-        inside = iter(_copy_units([u for u in self.units if u.space in spaces]))
-        return self._copy_with([next(inside) if u.space in spaces else u for u in self.units], False, shared)
+        units = list(self.units)
+        at = [i for i, u in enumerate(units) if u.space in spaces]  # (one pass over the board's units)
+        for i, copied in zip(at, _copy_units([units[i] for i in at])):
+            units[i] = copied
+        return self._copy_with(units, False, shared)
 
     def _copy_with(self, units: list[Unit], events: bool, shared: Collection[str] = ()) -> "GameState":
         """A copy of the state with these units, its other fields deep-copied (`copy`) but those

@@ -164,15 +164,13 @@ class UnitFacts:
         self._domain = self._setting("move", "domain", "unit")
         self._cost = self._setting("purchase", "cost", "type")
         self._lot = self._setting("purchase", "lot", "type")
-        self._capacity = self._setting("move", "transport_capacity", "unit")
-        self._cargo_cost = self._setting("move", "transport_cost", "unit")
-        self._deck = self._setting("move", "carrier_capacity", "unit")
-        self._deck_cost = self._setting("move", "carrier_cost", "unit")
+        # the transport and carrier settings, made when first asked (`_room`): a battle chain, made
+        # for every battle an agent asks about, makes unit facts of its own and asks none of them
+        self._capacity = self._cargo_cost = self._deck = self._deck_cost = _NOT_ASKED
         # a setting the rules give is answered by its own function, without a method's call in
-        # between (hit points and domains are asked for every unit a round or a plan looks at)
-        for name, fn in (("hit_points", self._hp), ("domain", self._domain), ("transport_capacity", self._capacity),
-                         ("transport_cost", self._cargo_cost), ("carrier_capacity", self._deck),
-                         ("carrier_cost", self._deck_cost)):
+        # between (hit points and domains are asked for every unit a round or a plan looks at; the
+        # room settings so once made: `_room`)
+        for name, fn in (("hit_points", self._hp), ("domain", self._domain)):
             if fn is not None:
                 setattr(self, name, fn)
 
@@ -198,14 +196,40 @@ class UnitFacts:
         lot = self._lot(type_name) if self._lot is not None else 1
         return price if lot == 1 else Fraction(price, lot)
 
+    def _room(self, name: str):
+        """The `move` procedure's unit setting `name` (a transport or carrier setting) as a function
+        of a unit, None without one; made on first use and kept in its own attribute."""
+        fn = self._setting("move", name, "unit")
+        setattr(self, _ROOM_SETTINGS[name], fn)
+        if fn is not None:
+            setattr(self, name, fn)  # (answered by the setting's own function from now on)
+        return fn
+
     def transport_capacity(self, unit) -> int:
-        return self._capacity(unit) if self._capacity is not None else 0
+        fn = self._capacity
+        if fn is _NOT_ASKED:
+            fn = self._room("transport_capacity")
+        return fn(unit) if fn is not None else 0
 
     def transport_cost(self, unit) -> int:
-        return self._cargo_cost(unit) if self._cargo_cost is not None else 0
+        fn = self._cargo_cost
+        if fn is _NOT_ASKED:
+            fn = self._room("transport_cost")
+        return fn(unit) if fn is not None else 0
 
     def carrier_capacity(self, unit) -> int:
-        return self._deck(unit) if self._deck is not None else 0
+        fn = self._deck
+        if fn is _NOT_ASKED:
+            fn = self._room("carrier_capacity")
+        return fn(unit) if fn is not None else 0
 
     def carrier_cost(self, unit) -> int:
-        return self._deck_cost(unit) if self._deck_cost is not None else 0
+        fn = self._deck_cost
+        if fn is _NOT_ASKED:
+            fn = self._room("carrier_cost")
+        return fn(unit) if fn is not None else 0
+
+
+# the setting of each room function `UnitFacts` makes on first use -> the attribute it is kept in
+_ROOM_SETTINGS = {"transport_capacity": "_capacity", "transport_cost": "_cargo_cost",
+                  "carrier_capacity": "_deck", "carrier_cost": "_deck_cost"}

@@ -194,11 +194,13 @@ class Chain(BattleStates, BattleDecisions, BattleSteps, BattleFactors, BattlePro
         holds those of every chain that joined it, and a chain joins only where they agree on the
         types and owners both have (`SharedRounds.generation`): a transition reads those of its
         state's units alone."""
-        host = self.host
+        facts = self.host.unit_rules()
         found: dict = {}
-        for u in host.state.units[len(self._base):]:
-            found.setdefault((u.type, u.owner), set()).add((host.unit_cost(u), host.hit_points(u)))
-        return {key: tuple(sorted(values)) for key, values in found.items()}
+        for u in self.host.state.units[len(self._base):]:
+            key = (u.type, u.owner)
+            if key not in found:  # both answers are kept per type and owner: one unit of each asks
+                found[key] = ((facts.cost(u.type), facts.hit_points(u)),)
+        return found
 
     def _end(self, sid: tuple) -> tuple | None:
         """(outcome, taken) when the battle in the state named `sid` (`sid`) is over, else None."""
