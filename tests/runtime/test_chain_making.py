@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from odds_fixtures import LAND, make_game
 from ruleslang.runtime.kit import turn_state
-from ruleslang.runtime.kit.turn_state import UnitFacts
 from ruleslang.runtime.odds.chain import BattleSpec, Chain
 
 HOUSE = ("aar/house-rules@1",)
@@ -47,12 +46,13 @@ def test_unit_reads_ask_one_unit_of_each_type_and_owner(monkeypatch):
     for u in units:
         by_unit.setdefault((u.type, u.owner), set()).add((chain.host.unit_cost(u), chain.host.hit_points(u)))
     calls = []
-    real = UnitFacts.hit_points
+    facts = chain.host.unit_rules()
+    real = facts.hit_points  # (the setting's own function: the facts answer through it)
 
-    def counted(self, unit):
+    def counted(unit):
         calls.append(unit.id)
-        return real(self, unit)
-    monkeypatch.setattr(UnitFacts, "hit_points", counted)
+        return real(unit)
+    monkeypatch.setattr(facts, "hit_points", counted)
     reads = chain._unit_reads()
     assert reads == {key: tuple(sorted(values)) for key, values in by_unit.items()}
     assert len(units) > len(reads)  # (several units of one type and owner)
