@@ -7,7 +7,8 @@ agent beats the random one, and what the agents throw away or build: aircraft lo
 landing and factories bought, per agent kind and game (read from the games' events). Times are
 CPU time (`time.process_time`, a child's user+sys for processes), so other work on the machine
 does not count; each is also given in units of a fixed pure-Python workload timed in the same run
-(`calibration`), comparable between machines and loads.
+(`calibration`), comparable between machines and loads. A game's time includes closing it
+(`Game.close`, `closed`: freeing the played game, which a process that plays many games does).
 
 Agents (issues 10 and 11): per agent kind, the decisions of each kind it took and how often each
 answer of a rule's decision (`choose`, by its id) was chosen; how the heuristic agent's battle
