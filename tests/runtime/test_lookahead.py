@@ -5,6 +5,7 @@ the game's dice and log are its own; and bid units go where they add most."""
 from __future__ import annotations
 
 import random
+import weakref
 
 import pytest
 import yaml
@@ -307,14 +308,19 @@ def test_a_copy_keeps_its_answers_not_their_log_entries(tmp_path, monkeypatch):
 
     def kept(*args, **kwargs):
         clone = fork(*args, **kwargs)
-        copies.append(clone)
+        close = clone.close
+
+        def noted():  # what the copy kept, as the look-ahead closes it once valued
+            copies.append((list(clone.answers), list(clone.decisions), list(clone.state.events)))
+            close()
+        clone.close = noted
         return clone
     monkeypatch.setattr(lookahead, "fork", kept)
     game = gift_game(tmp_path)
     game.run(1)
-    assert copies and any(c.answers for c in copies) and not any(c.decisions for c in copies)
+    assert copies and any(answers for answers, _, _ in copies) and not any(decided for _, decided, _ in copies)
     # (the game's entries carry what was offered; a rule's `choose` logs its own, which stay)
-    assert not any(e["kind"] == "decision" and "offered" in e for c in copies for e in c.state.events)
+    assert not any(e["kind"] == "decision" and "offered" in e for _, _, events in copies for e in events)
     logged = []
 
     def recording(*args, **kwargs):
@@ -587,3 +593,21 @@ def test_a_rollout_that_throws_a_die_after_the_answer_is_not_taken_for_its_other
     assert not agent.drew_no_die(game)
     game.host.rng = random.Random(agent.stream)
     assert not agent.drew_no_die(game)  # another generator, even as fresh
+
+
+def test_a_copy_is_freed_once_valued_without_the_collector(tmp_path, monkeypatch, collector_paused):
+    # each copy is closed as its rollout ends (`Game.close`): freed by reference counting, it
+    # leaves the collector nothing, where a collection after each rollout freed it before
+    from ruleslang.runtime.agents import lookahead
+
+    fork, copies = lookahead.fork, []
+
+    def kept(*args, **kwargs):
+        clone = fork(*args, **kwargs)
+        # (its context may live on, emptied: the settings it built are kept as templates)
+        copies.append((weakref.ref(clone), weakref.ref(clone.state), weakref.ref(clone.board)))
+        return clone
+    monkeypatch.setattr(lookahead, "fork", kept)
+    game = gift_game(tmp_path)
+    game.run(1)
+    assert copies and all(ref() is None for refs in copies for ref in refs)

@@ -586,12 +586,13 @@ class Lookahead:
             self._count(NO_START)
             return None
         began = time.process_time()
-        # the cyclic collector is paused while looking ahead, and the young objects collected after
-        # each rollout: a copy of the game is in reference cycles (its context, kit and settings
-        # point back at it), so it is freed by a collection only; collected as the rollout made
-        # it, the copy's objects were promoted while it played (it is alive till the rollout ends)
-        # and, dead, left to the full collections their numbers then set off (a tenth of a Global
-        # 1940 game). A collection of the young objects after each rollout frees the copy at once.
+        # the cyclic collector is paused while looking ahead: a copy of the game is in reference
+        # cycles (its context, kit and settings point back at it), and collected as the rollout
+        # made it, the copy's objects were promoted while it played (it is alive till the rollout
+        # ends) and, dead, left to the full collections their numbers then set off (a tenth of a
+        # Global 1940 game). Each copy is closed once valued (`_rollout`, `Game.close`): freed by
+        # reference counting as the rollout ends, it leaves the collector nothing (a collection of
+        # the young objects after each rollout, which freed it before, found none left: session 18).
         collecting = gc.isenabled()
         gc.disable()
         try:
@@ -628,8 +629,6 @@ class Lookahead:
                     if diceless:
                         same[i] = value
                         self._count(DICELESS)
-                    if collecting:
-                        gc.collect(0)  # the copy and its players (nothing here holds them now)
                 if not settle or r + 1 >= self.rollouts:
                     continue
                 if r == 0 and all(v == firsts[0] for v in firsts):
@@ -685,7 +684,11 @@ class Lookahead:
             _keep_configs(game, copy_, kept)
         if agent.count <= len(agent.replay):
             raise _Diverged()  # the phase ended before the decision came
-        return valuation(copy_, self.player), note_dice and agent.drew_no_die(copy_)
+        found = valuation(copy_, self.player), note_dice and agent.drew_no_die(copy_)
+        # freed now, not by a collection (`values`); the settings it built and the game keeps
+        # (`_keep_configs`) are templates that later copies copy for their own context
+        copy_.close()
+        return found
 
     def choose(self, game, d: Decision, own) -> Any:
         """The best of the decision's answers by look-ahead; `own` (the agent's answer without
