@@ -21,6 +21,19 @@ def workspace() -> Workspace:
     return Workspace([FIXTURES])
 
 
+def record_calls(monkeypatch, owner, name: str, note) -> list:
+    """Wrap `owner.name` (a module's function, a class's method, an object's own attribute) so that
+    each call, answered as before, appends `note(*its arguments)` to the list returned."""
+    calls: list = []
+    real = getattr(owner, name)
+
+    def recorded(*args, **kwargs):
+        calls.append(note(*args))
+        return real(*args, **kwargs)
+    monkeypatch.setattr(owner, name, recorded)
+    return calls
+
+
 class LoadedOnceHere(Workspace):
     """compare/runner.py's `LoadedOnce` (each composition loaded once, its program shared by every
     game of it) without its collector freeze, which would freeze the test process's objects."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 import gc
 import weakref
 
-from conftest import LoadedOnceHere
+from conftest import LoadedOnceHere, record_calls
 from odds_fixtures import LAND
 from ruleslang.lang.eval import branching
 from ruleslang.runtime.odds.chain import BattleSpec, Chain
@@ -30,13 +30,7 @@ def _ends(chain) -> list:
 
 
 def test_games_of_one_program_share_its_branching_executors(monkeypatch):
-    written = []
-    real = branching.write_block
-
-    def counted(*args, **kwargs):
-        written.append(args[2])
-        return real(*args, **kwargs)
-    monkeypatch.setattr(branching, "write_block", counted)
+    written = record_calls(monkeypatch, branching, "write_block", lambda *args: args[2])
     workspace = LoadedOnceHere()
     first, second = _game(workspace, 1), _game(workspace, 2)
     assert first.compiled is second.compiled

@@ -5,6 +5,7 @@ board's units once where one walk does; every answer as before."""
 
 from __future__ import annotations
 
+from conftest import record_calls
 from odds_fixtures import LAND, make_game
 from ruleslang.runtime.kit import turn_state
 from ruleslang.runtime.odds.chain import BattleSpec, Chain
@@ -17,13 +18,7 @@ SPEC = BattleSpec(LAND, "Germans", {"infantry": 3, "artillery": 1, "armour": 1})
 
 def test_a_chains_unit_facts_make_the_room_settings_only_when_asked(monkeypatch):
     game = make_game(HOUSE)
-    asked = []
-    real = turn_state.setting_procedure
-
-    def noted(compiled, procedure, setting):
-        asked.append(setting)
-        return real(compiled, procedure, setting)
-    monkeypatch.setattr(turn_state, "setting_procedure", noted)
+    asked = record_calls(monkeypatch, turn_state, "setting_procedure", lambda compiled, procedure, setting: setting)
     chain = Chain(game, SPEC, exact=False, board=game.state)
     assert "hit_points" in asked and "domain" in asked  # the facts were made (the set-up asks domains)
     assert not set(ROOM) & set(asked)  # (main made all eight settings at once)
@@ -45,14 +40,8 @@ def test_unit_reads_ask_one_unit_of_each_type_and_owner(monkeypatch):
     by_unit = {}
     for u in units:
         by_unit.setdefault((u.type, u.owner), set()).add((chain.host.unit_cost(u), chain.host.hit_points(u)))
-    calls = []
-    facts = chain.host.unit_rules()
-    real = facts.hit_points  # (the setting's own function: the facts answer through it)
-
-    def counted(unit):
-        calls.append(unit.id)
-        return real(unit)
-    monkeypatch.setattr(facts, "hit_points", counted)
+    # (the facts answer through the setting's own function, their own attribute)
+    calls = record_calls(monkeypatch, chain.host.unit_rules(), "hit_points", lambda unit: unit.id)
     reads = chain._unit_reads()
     assert reads == {key: tuple(sorted(values)) for key, values in by_unit.items()}
     assert len(units) > len(reads)  # (several units of one type and owner)

@@ -9,22 +9,15 @@ from __future__ import annotations
 
 import pytest
 
+from conftest import record_calls
 from game_fixtures import make_game
 from movement_fixtures import REVISED, aar, board, engine, ids, rules  # noqa: F401 (fixtures)
 from ruleslang.runtime.kit.movement import MovementEngine
-from ruleslang.runtime.kit.paths import PathsPart
 
 
 def _walked(monkeypatch) -> list[str]:
     """The starts of the paths the engine's land and sea walks work out (`_paths`), as they are asked."""
-    walked = []
-    paths = PathsPart._paths
-
-    def counted(self, start, parent, ends):
-        walked.append(start)
-        return paths(self, start, parent, ends)
-    monkeypatch.setattr(MovementEngine, "_paths", counted)
-    return walked
+    return record_calls(monkeypatch, MovementEngine, "_paths", lambda self, start, parent, ends: start)
 
 
 def test_one_step_reaches_are_the_first_layer_of_a_walk_and_walk_nothing(aar, rules, monkeypatch):  # noqa: F811
@@ -62,13 +55,7 @@ def test_one_step_reaches_are_the_first_layer_of_a_walk_and_walk_nothing(aar, ru
 
 def test_units_of_a_kind_standing_together_ask_once_whether_they_can_move(aar, rules, monkeypatch):  # noqa: F811
     state = board(aar)
-    asked = []
-    first_step = MovementEngine._first_step
-
-    def counted(self, start, unit_rules):
-        asked.append((start, unit_rules))
-        return first_step(self, start, unit_rules)
-    monkeypatch.setattr(MovementEngine, "_first_step", counted)
+    asked = record_calls(monkeypatch, MovementEngine, "_first_step", lambda self, start, unit_rules: (start, unit_rules))
     for phase in ("combat", "noncombat"):
         germans = engine(state, rules, "Germans", phase)
         movable = germans.movable_units()

@@ -11,11 +11,11 @@ Each answer is compared with the full computation, after every event of games.""
 
 from __future__ import annotations
 
+from conftest import record_calls
 from game_fixtures import make_game
 from ruleslang.base.source import Span
 from ruleslang.board.queries import BoardQueries
 from ruleslang.board.state import GameState
-from ruleslang.lang.eval.context import EvalContext
 from ruleslang.lang.eval.program import CompiledProgram
 
 
@@ -75,13 +75,7 @@ def test_the_second_space_asked_for_makes_the_index_kept_while_units_stand():
 
 
 def test_unset_entries_of_counters_with_constant_defaults_are_read_without_the_default(monkeypatch):
-    evaluated = []
-    default = CompiledProgram.counter_default
-
-    def counted(self, ctx, name, key):
-        evaluated.append(name)
-        return default(self, ctx, name, key)
-    monkeypatch.setattr(CompiledProgram, "counter_default", counted)
+    evaluated = record_calls(monkeypatch, CompiledProgram, "counter_default", lambda self, ctx, name, key: name)
     game = make_game(["aar/house-rules@1"])
     ctx = game.ctx
     uk, russia = ctx.player_values["British"], ctx.space_values["Russia"]

@@ -12,6 +12,7 @@ Each answer is compared with the closures' or the full computation's."""
 
 from __future__ import annotations
 
+from conftest import record_calls
 from game_fixtures import make_game
 from ruleslang.lang.eval import statements
 from ruleslang.lang.eval.program import CompiledProgram
@@ -35,13 +36,7 @@ def test_a_unit_attribute_constant_for_every_type_is_read_without_a_call():
 
 
 def test_a_step_without_hooks_looks_for_none(monkeypatch):
-    looked: list[str] = []
-    applicable = statements.Procedures.applicable_hooks
-
-    def counted(self, ctx, name, when):
-        looked.append(name)
-        return applicable(self, ctx, name, when)
-    monkeypatch.setattr(statements.Procedures, "applicable_hooks", counted)
+    looked = record_calls(monkeypatch, statements.Procedures, "applicable_hooks", lambda self, ctx, name, when: name)
     game = make_game(["aar/house-rules@1"], seed=2, rounds=1, default_agent="random")
     game.run(1)
     hooked = game.ctx.procedures.hooks

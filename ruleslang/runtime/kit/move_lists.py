@@ -62,9 +62,7 @@ class MoveListsPart:
         if rules.domain == "land":
             if self.combat:
                 return bool(self.board.land[start])
-            enemy, friendly = self._enemy, self._friendly
-            return any(not (there in enemy or not friendly(there)) or self._taken_over(there)
-                       for there in self.board.land[start])
+            return any(map(self._enters_noncombat, self.board.land[start]))
         blocking = self._blocking if not rules.passes_blockers else self._stops_passers
         canal_steps = self.board.canal_steps
         for there in self.board.sea[start]:

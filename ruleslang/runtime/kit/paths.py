@@ -18,6 +18,12 @@ class PathsPart:
         holder = self.state.control.get(space)
         return holder is not None and self._ally.get(holder, False)
 
+    def _enters_noncombat(self, space: str) -> bool:
+        """Whether a land unit may enter land territory `space` in non-combat move: one held by its
+        side and no enemy unit, or one it takes over by entering it (kit/takeover.py: that ends
+        the move there)."""
+        return not (space in self._enemy or not self._friendly(space)) or self._taken_over(space)
+
     def _friendly_since_start(self, space: str) -> bool:
         holder = self.state.control_at_turn_start.get(space)
         return holder is not None and self._ally.get(holder, False) and self._friendly(space)
@@ -87,17 +93,15 @@ class PathsPart:
         return result
 
     def _land_walk(self, start: str, left: int, rules: UnitRules) -> dict[str, tuple[str, ...]]:
-        enemy = self._enemy
         if left == 1:
             # one step: the map's own answer in combat move (whatever it enters ends the move there),
             # and those of its spaces a non-combat move may enter (most walks: a unit of one step)
             steps = self.board.land_steps(start)
             if self.combat:
                 return steps
-            friendly = self._friendly
-            return {there: path for there, path in steps.items()
-                    if not (there in enemy or not friendly(there)) or self._taken_over(there)}
-        stopping = self._stopping if self.combat else enemy
+            enters = self._enters_noncombat
+            return {there: path for there, path in steps.items() if enters(there)}
+        stopping = self._stopping if self.combat else self._enemy
         friendly = self._friendly
         land = self.board.land
         combat = self.combat
@@ -118,8 +122,8 @@ class PathsPart:
                 for there in land[here]:
                     if there in parent:
                         continue
-                    if not combat and (there in enemy or not friendly(there)) and not self._taken_over(there):
-                        continue  # (a territory taken over by entering it ends the move: kit/takeover.py)
+                    if not combat and not self._enters_noncombat(there):
+                        continue
                     seen = layer.get(there)
                     if seen is None or cost < seen[0]:
                         layer[there] = (cost, here)

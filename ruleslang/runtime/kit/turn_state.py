@@ -196,38 +196,30 @@ class UnitFacts:
         lot = self._lot(type_name) if self._lot is not None else 1
         return price if lot == 1 else Fraction(price, lot)
 
-    def _room(self, name: str):
-        """The `move` procedure's unit setting `name` (a transport or carrier setting) as a function
-        of a unit, None without one; made on first use and kept in its own attribute."""
-        fn = self._setting("move", name, "unit")
-        setattr(self, _ROOM_SETTINGS[name], fn)
-        if fn is not None:
-            setattr(self, name, fn)  # (answered by the setting's own function from now on)
-        return fn
+    def _room(self, name: str, unit) -> int:
+        """`unit`'s answer to the `move` procedure's unit setting `name` (a transport or carrier
+        setting; 0 without one). The setting is made on first use and kept in its own attribute,
+        and then answers in place of this method (`name` set to its function)."""
+        attribute = _ROOM_SETTINGS[name]
+        fn = getattr(self, attribute)
+        if fn is _NOT_ASKED:
+            fn = self._setting("move", name, "unit")
+            setattr(self, attribute, fn)
+            if fn is not None:
+                setattr(self, name, fn)  # (answered by the setting's own function from now on)
+        return fn(unit) if fn is not None else 0
 
     def transport_capacity(self, unit) -> int:
-        fn = self._capacity
-        if fn is _NOT_ASKED:
-            fn = self._room("transport_capacity")
-        return fn(unit) if fn is not None else 0
+        return self._room("transport_capacity", unit)
 
     def transport_cost(self, unit) -> int:
-        fn = self._cargo_cost
-        if fn is _NOT_ASKED:
-            fn = self._room("transport_cost")
-        return fn(unit) if fn is not None else 0
+        return self._room("transport_cost", unit)
 
     def carrier_capacity(self, unit) -> int:
-        fn = self._deck
-        if fn is _NOT_ASKED:
-            fn = self._room("carrier_capacity")
-        return fn(unit) if fn is not None else 0
+        return self._room("carrier_capacity", unit)
 
     def carrier_cost(self, unit) -> int:
-        fn = self._deck_cost
-        if fn is _NOT_ASKED:
-            fn = self._room("carrier_cost")
-        return fn(unit) if fn is not None else 0
+        return self._room("carrier_cost", unit)
 
 
 # the setting of each room function `UnitFacts` makes on first use -> the attribute it is kept in

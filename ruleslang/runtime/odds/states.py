@@ -179,10 +179,7 @@ class BattleStates:
             raise EvalError("E548", f"{spec.defender} is not at war with {spec.attacker} on this board (the battle's "
                                     f"`at_war` setting): its units in {space} would not fight",
                             hint="give a --scenario where they are at war (the rules' own counters)")
-        here, away = [], []  # the battle's space's units, and the others in the board's order (one pass)
-        units = state.units
-        for u in units:
-            (here if u.space == space else away).append(u)
+        here = [u for u in state.units if u.space == space]
         here_by_id = {u.id: u for u in here}  # the battle's units are all here (not the board's index of all)
         enemies = named or self.rules.enemies_at(space, spec.attacker, here)
         fights = self.rules.fights
@@ -215,11 +212,8 @@ class BattleStates:
         self._type_order = {t: i for i, t in enumerate(order)}
         fighting = set(attacking) | set(battle.defending)  # made once, not per unit of the board
         # the board's units outside the battle first, in the board's order (those fighting are all here)
+        self._base = [u for u in state.units if u.space != space or u.id not in fighting]
         battle_units = [u for u in here if u.id in fighting]
-        # (every unit here fights, mostly: then those outside the battle are the others as they stood)
-        split = state.units is units and len(units) == len(here) + len(away)  # (the board's units as split)
-        self._base = away if split and len(battle_units) == len(here) else [u for u in state.units
-                                                                            if u.space != space or u.id not in fighting]
         self.base_index = self.host.base_index = {u.id: u for u in self._base}  # the host's without a proxy
         # the board's index of units (`set_units`): those outside the battle, and the battle's of the
         # state on the board, kept from one state to the next (`_materialize`: a state's ids are the
