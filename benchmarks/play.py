@@ -72,7 +72,8 @@ from ruleslang.compare.runner import LoadedOnce
 from ruleslang.compare.stats import paired_difference
 from ruleslang.runtime.agents.battle_odds import REASONS
 from ruleslang.runtime.agents.heuristic import SPARE, HeuristicAgent
-from ruleslang.runtime.agents.lookahead import CHANGED, LOOKED, PhaseStarts
+from ruleslang.runtime.agents.lookahead import CHANGED, LOOKED
+from ruleslang.runtime.agents.phase_starts import PhaseStarts
 from ruleslang.runtime.saves import GameSetup, build_game
 
 LANDING_LOSS = "no place to land"  # the reason the move procedure gives when it removes stranded air units

@@ -172,7 +172,7 @@ class Game(GameServices):
         self.decisions: list[dict] = []   # every answer, in order (saves and replays)
         self.answers: list = []           # the same answers as given (a look-ahead replays a phase with them)
         self.recorder = recorder
-        # False in a look-ahead's copy of the game (runtime/agents/lookahead.py `fork`): no one
+        # False in a look-ahead's copy of the game (runtime/agents/phase_starts.py `fork`): no one
         # reads its decisions or their events, so only the answers are kept (`_record`)
         self.records_decisions = True
         self.configs: dict[int, Any] = {}
@@ -186,11 +186,11 @@ class Game(GameServices):
                                                 "play", None, hint="declare one, e.g. sequence turn: purchase, ..."))
         self.on_turn: Callable | None = None
         # told of every phase as it starts, after its `phase` event (an agent's look-ahead keeps
-        # the state there: runtime/agents/lookahead.py); agents set it in `Agent.joined`
+        # the state there: runtime/agents/phase_starts.py); agents set it in `Agent.joined`
         self.on_phase: Callable | None = None
         # told, with the game, where a runtime procedure could go on from the game's state alone
         # (kit/battle.py: before each battle and each step of a battle; kit/table.py: as a kit
-        # procedure ends); a look-ahead's copy of the game can be made there (runtime/agents/lookahead.py)
+        # procedure ends); a look-ahead's copy of the game can be made there (runtime/agents/phase_starts.py)
         self.on_resume_point: Callable | None = None
         self.setup = None
         self.start: dict | None = None  # the state before play as saves and logs give it (saves.start_record)

@@ -12,6 +12,7 @@ import yaml
 
 from game_fixtures import make_game
 from ruleslang.base.paths import packaged_root
+from ruleslang.runtime.agents import phase_starts
 from ruleslang.runtime.agents.heuristic import HeuristicAgent
 from ruleslang.runtime.saves import GameSetup, build_game
 from ruleslang.workspace.compositions import Workspace
@@ -183,7 +184,6 @@ def test_settings_a_copy_built_go_to_the_next_copies_with_the_same_answers(tmp_p
     # settings keep for the next copies is their lasting answers (each unit kind's movement
     # rules ...): count the answers worked out, each through a watched context
     from ruleslang.runtime import config
-    from ruleslang.runtime.agents import lookahead
 
     worked_out: list[int] = []
     watched = config.WatchedContext
@@ -199,12 +199,12 @@ def test_settings_a_copy_built_go_to_the_next_copies_with_the_same_answers(tmp_p
     # the look-ahead after the first battles plays phases the game had not reached (the non-combat move)
     assert kept
     worked_out.clear()
-    init = lookahead.PhaseStarts.__init__
+    init = phase_starts.PhaseStarts.__init__
 
     def forgetful(self):
         init(self)
         self.configs = _Forgetful()
-    monkeypatch.setattr(lookahead.PhaseStarts, "__init__", forgetful)
+    monkeypatch.setattr(phase_starts.PhaseStarts, "__init__", forgetful)
     plain = gift_game(tmp_path)
     plain.run(1)
     assert not plain.on_phase.configs
@@ -226,14 +226,13 @@ def _same_start(made, kept) -> None:
 def test_a_phase_start_made_by_replaying_the_turn_is_the_one_the_game_had(tmp_path, monkeypatch):
     # the board is kept at a round's first phase only; the look-ahead in a later phase has its
     # start made by replaying the phases before it: compare it with the board kept there
-    from ruleslang.runtime.agents import lookahead
 
     kept: dict = {}
-    call, replayed = lookahead.PhaseStarts.__call__, lookahead.PhaseStarts._replayed
+    call, replayed = phase_starts.PhaseStarts.__call__, phase_starts.PhaseStarts._replayed
     made: list = []
 
     def keep_all(self, game, phase):
-        kept[id(self)] = lookahead.PhaseStart(game, phase)
+        kept[id(self)] = phase_starts.PhaseStart(game, phase)
         call(self, game, phase)
 
     def compared(self, game, mark):
@@ -241,8 +240,8 @@ def test_a_phase_start_made_by_replaying_the_turn_is_the_one_the_game_had(tmp_pa
         _same_start(start, kept[id(self)])
         made.append(mark.phase)
         return start
-    monkeypatch.setattr(lookahead.PhaseStarts, "__call__", keep_all)
-    monkeypatch.setattr(lookahead.PhaseStarts, "_replayed", compared)
+    monkeypatch.setattr(phase_starts.PhaseStarts, "__call__", keep_all)
+    monkeypatch.setattr(phase_starts.PhaseStarts, "_replayed", compared)
     _no_resume_points(monkeypatch)  # (the starts made at resume points: test further below)
     game = gift_game(tmp_path)
     game.run(1)
@@ -251,11 +250,10 @@ def test_a_phase_start_made_by_replaying_the_turn_is_the_one_the_game_had(tmp_pa
 
 
 def test_keeping_the_board_at_every_phase_start_decides_the_same(tmp_path, monkeypatch):
-    from ruleslang.runtime.agents import lookahead
 
     game = gift_game(tmp_path, seed=5)
     game.run(1)
-    monkeypatch.setattr(lookahead, "ANCHOR_EVENTS", -1)  # every phase start keeps the board
+    monkeypatch.setattr(phase_starts, "ANCHOR_EVENTS", -1)  # every phase start keeps the board
     every = gift_game(tmp_path, seed=5)
     every.run(1)
     assert not every.on_phase.marks
@@ -271,7 +269,7 @@ def test_each_copy_is_freed_when_its_rollout_ends(tmp_path, monkeypatch):
 
     copies: list = []
     alive: list[int] = []
-    fork, values = lookahead.fork, lookahead.Lookahead.values
+    fork, values = phase_starts.fork, lookahead.Lookahead.values
 
     def watched(*args, **kwargs):
         clone = fork(*args, **kwargs)
@@ -283,7 +281,7 @@ def test_each_copy_is_freed_when_its_rollout_ends(tmp_path, monkeypatch):
         alive.append(sum(1 for ref in copies if ref() is not None))
         assert gc.isenabled()  # given back
         return out
-    monkeypatch.setattr(lookahead, "fork", watched)
+    monkeypatch.setattr(phase_starts, "fork", watched)
     monkeypatch.setattr(lookahead.Lookahead, "values", counted)
     threshold = gc.get_threshold()
     gc.set_threshold(10 ** 8)  # no collection but the look-ahead's own
@@ -302,9 +300,8 @@ def test_each_copy_is_freed_when_its_rollout_ends(tmp_path, monkeypatch):
 def test_a_copy_keeps_its_answers_not_their_log_entries(tmp_path, monkeypatch):
     # a look-ahead's copy answers as the game would but writes no decision entries or their
     # events (nothing reads them, session 10): the game decides as with copies that do
-    from ruleslang.runtime.agents import lookahead
 
-    fork, copies = lookahead.fork, []
+    fork, copies = phase_starts.fork, []
 
     def kept(*args, **kwargs):
         clone = fork(*args, **kwargs)
@@ -315,7 +312,7 @@ def test_a_copy_keeps_its_answers_not_their_log_entries(tmp_path, monkeypatch):
             close()
         clone.close = noted
         return clone
-    monkeypatch.setattr(lookahead, "fork", kept)
+    monkeypatch.setattr(phase_starts, "fork", kept)
     game = gift_game(tmp_path)
     game.run(1)
     assert copies and any(answers for answers, _, _ in copies) and not any(decided for _, decided, _ in copies)
@@ -328,7 +325,7 @@ def test_a_copy_keeps_its_answers_not_their_log_entries(tmp_path, monkeypatch):
         clone.records_decisions = True
         logged.append(len(clone.decisions))
         return clone
-    monkeypatch.setattr(lookahead, "fork", recording)
+    monkeypatch.setattr(phase_starts, "fork", recording)
     again = gift_game(tmp_path)
     again.run(1)
     assert len(logged) == len(copies)
@@ -338,14 +335,13 @@ def test_a_copy_keeps_its_answers_not_their_log_entries(tmp_path, monkeypatch):
 def _no_resume_points(monkeypatch) -> None:
     """The game's resume points counted but never noted: every look-ahead's rollouts play the
     phase from its start (as before session 11)."""
-    from ruleslang.runtime.agents import lookahead
 
-    point = lookahead.PhaseStarts.resume_point
+    point = phase_starts.PhaseStarts.resume_point
 
     def counted(self, game):
         point(self, game)
         self.at = None
-    monkeypatch.setattr(lookahead.PhaseStarts, "resume_point", counted)
+    monkeypatch.setattr(phase_starts.PhaseStarts, "resume_point", counted)
 
 
 def _looked_ahead(tmp_path, monkeypatch, points: bool, extra: str = "") -> tuple:
@@ -354,7 +350,7 @@ def _looked_ahead(tmp_path, monkeypatch, points: bool, extra: str = "") -> tuple
     rollout plays the phase from its start (as before session 11)."""
     from ruleslang.runtime.agents import lookahead
 
-    values, start_of = lookahead.Lookahead.values, lookahead.PhaseStarts.start_of
+    values, start_of = lookahead.Lookahead.values, phase_starts.PhaseStarts.start_of
     seen: list = []
     starts: list = []
 
@@ -369,7 +365,7 @@ def _looked_ahead(tmp_path, monkeypatch, points: bool, extra: str = "") -> tuple
         return start
 
     monkeypatch.setattr(lookahead.Lookahead, "values", noted)
-    monkeypatch.setattr(lookahead.PhaseStarts, "start_of", started)
+    monkeypatch.setattr(phase_starts.PhaseStarts, "start_of", started)
     if not points:
         _no_resume_points(monkeypatch)
     game = gift_game(tmp_path, extra=extra)
@@ -411,17 +407,16 @@ def test_a_start_made_at_a_resume_point_is_the_game_there(tmp_path, monkeypatch,
     # phase's start had when replayed: see `_Points`), the kit's state (the battles left, the
     # battle and its step, whether a procedure ended), dice, results, options
     import pickle
-    from ruleslang.runtime.agents import lookahead
 
     kept: dict = {}
-    point, start_of = lookahead.PhaseStarts.resume_point, lookahead.PhaseStarts.start_of
+    point, start_of = phase_starts.PhaseStarts.resume_point, phase_starts.PhaseStarts.start_of
     made: list = []
     hooks: list = []
 
     def keep_all(self, game):
         number = self.point
         point(self, game)
-        kept[number] = lookahead.PhaseStart(game, game.state.phase, point=number)
+        kept[number] = phase_starts.PhaseStart(game, game.state.phase, point=number)
 
     def compared(self, game):
         start = start_of(self, game)
@@ -439,10 +434,10 @@ def test_a_start_made_at_a_resume_point_is_the_game_there(tmp_path, monkeypatch,
             assert repr(board) == repr(board_there)
             made.append(pickle.loads(start.kit))
         return start
-    monkeypatch.setattr(lookahead.PhaseStarts, "resume_point", keep_all)
-    monkeypatch.setattr(lookahead.PhaseStarts, "start_of", compared)
+    monkeypatch.setattr(phase_starts.PhaseStarts, "resume_point", keep_all)
+    monkeypatch.setattr(phase_starts.PhaseStarts, "start_of", compared)
     if not taken:
-        monkeypatch.setattr(lookahead.PhaseStarts, "_untouched", staticmethod(lambda *args: False))
+        monkeypatch.setattr(phase_starts.PhaseStarts, "_untouched", staticmethod(lambda *args: False))
     game = gift_game(tmp_path)
     game.run(1)
     assert len(made) >= 5
@@ -598,16 +593,15 @@ def test_a_rollout_that_throws_a_die_after_the_answer_is_not_taken_for_its_other
 def test_a_copy_is_freed_once_valued_without_the_collector(tmp_path, monkeypatch, collector_paused):
     # each copy is closed as its rollout ends (`Game.close`): freed by reference counting, it
     # leaves the collector nothing, where a collection after each rollout freed it before
-    from ruleslang.runtime.agents import lookahead
 
-    fork, copies = lookahead.fork, []
+    fork, copies = phase_starts.fork, []
 
     def kept(*args, **kwargs):
         clone = fork(*args, **kwargs)
         # (its context may live on, emptied: the settings it built are kept as templates)
         copies.append((weakref.ref(clone), weakref.ref(clone.state), weakref.ref(clone.board)))
         return clone
-    monkeypatch.setattr(lookahead, "fork", kept)
+    monkeypatch.setattr(phase_starts, "fork", kept)
     game = gift_game(tmp_path)
     game.run(1)
     assert copies and all(ref() is None for refs in copies for ref in refs)

@@ -9,7 +9,7 @@ import pytest
 
 from game_fixtures import make_game
 from ruleslang.base.paths import packaged_root
-from ruleslang.runtime.agents import lookahead
+from ruleslang.runtime.agents import lookahead, phase_starts
 from ruleslang.runtime.agents.heuristic import HeuristicAgent
 from ruleslang.runtime.saves import GameSetup, build_game
 from ruleslang.workspace.compositions import Workspace
@@ -55,7 +55,7 @@ def _valued(monkeypatch, make, rounds: int, taken: bool, ahead: int = 0) -> tupl
     the game's board version stepped by so much at every phase start (as the agent's what-ifs
     step it, changing nothing), so that a start taken from the game has a version a replayed one
     has not."""
-    values, call = lookahead.Lookahead.values, lookahead.PhaseStarts.__call__
+    values, call = lookahead.Lookahead.values, phase_starts.PhaseStarts.__call__
     seen: list = []
 
     def noted(self, game, d, answers, **kwargs):
@@ -67,9 +67,9 @@ def _valued(monkeypatch, make, rounds: int, taken: bool, ahead: int = 0) -> tupl
         game.state.version += ahead
         call(self, game, phase)
     monkeypatch.setattr(lookahead.Lookahead, "values", noted)
-    monkeypatch.setattr(lookahead.PhaseStarts, "__call__", stepped)
+    monkeypatch.setattr(phase_starts.PhaseStarts, "__call__", stepped)
     if not taken:
-        monkeypatch.setattr(lookahead.PhaseStarts, "_untouched", staticmethod(lambda *args: False))
+        monkeypatch.setattr(phase_starts.PhaseStarts, "_untouched", staticmethod(lambda *args: False))
     game = make()
     game.run(rounds)
     monkeypatch.undo()
@@ -133,7 +133,7 @@ def test_the_board_is_kept_at_a_rounds_first_phase_and_replays_cross_turns(tmp_p
     # round's first phase, through the turns of the powers before it; the values are those of
     # the starts taken from the game, and the game the same
     def make():
-        monkeypatch.setattr(lookahead, "ANCHOR_EVENTS", 10 ** 9)
+        monkeypatch.setattr(phase_starts, "ANCHOR_EVENTS", 10 ** 9)
         return _luck_game(tmp_path)
     replayed, seen_replayed, hook_replayed = _valued(monkeypatch, make, 1, taken=False)
     game, seen, hook = _valued(monkeypatch, make, 1, taken=True)

@@ -57,7 +57,8 @@ from ruleslang.lang.check.advice import OPTIONS
 from ruleslang.runtime.decisions import DONE, Agent, Decision
 from ruleslang.runtime.agents.attack_planning import AttackPlanning
 from ruleslang.runtime.agents.battle_odds import BattleOdds, Belligerents
-from ruleslang.runtime.agents.lookahead import MARGIN, Lookahead, candidates, follow
+from ruleslang.runtime.agents.lookahead import MARGIN, Lookahead, candidates
+from ruleslang.runtime.agents.phase_starts import follow
 from ruleslang.runtime.agents.purchasing import Purchasing, Sample
 from ruleslang.runtime.agents.quick_battle import SIM_TRIALS, outmatched, simulate
 from ruleslang.runtime.agents.shipping import Shipping, enemy_held, front_distances

@@ -73,7 +73,7 @@ class Battle:
             self.rules = BattleRules(self.game, None)
 
     def __getstate__(self) -> dict:
-        """The battle's own data, for a copy of the game made within it (runtime/agents/lookahead.py):
+        """The battle's own data, for a copy of the game made within it (runtime/agents/phase_starts.py):
         not its game or settings, which the copy gives it again, nor what it kept of the board."""
         data = dict(vars(self))
         data["game"] = data["rules"] = None

@@ -17,7 +17,7 @@ from ruleslang.runtime.kit.turn_state import KitState
 
 def _ending(run: Callable) -> Callable:
     """`run`, telling the game as it ends (`Game.on_resume_point`): a copy of the game made there
-    goes on from its end (the phase's `after` hooks: runtime/agents/lookahead.py); in such a copy
+    goes on from its end (the phase's `after` hooks: runtime/agents/phase_starts.py); in such a copy
     (the kit's `ended` set) it has ended already."""
     def ending(ctx, proc) -> None:
         game = ctx.game

@@ -40,7 +40,7 @@ class KitState:
         self.placed_at_contest: dict[int, str] = {}
         # while the battle procedure fights its queue: (the spaces left to fight, in order, the sea
         # zones landings wait for, the late sea battles); a copy of the game made between two
-        # battles goes on from there (kit/battle.py `run`; runtime/agents/lookahead.py)
+        # battles goes on from there (kit/battle.py `run`; runtime/agents/phase_starts.py)
         self.battles_left: tuple[list[str], set[str], list[str]] | None = None
         # while a battle is fought, at the points a copy could be made (kit/battle.py `_resume_point`):
         # (the battle, the step it is at, the units present before its start step)
