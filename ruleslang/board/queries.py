@@ -111,6 +111,9 @@ class BoardQueries:
             self._units_by_space: dict[str, list[Unit]] | None = None
             self._units_by_id: list[Unit] | None = None
             self._spaces_asked = 0  # spaces asked for (`units_in`) since: the index is made at the second
+            # (space, its units by id) found without the index since (`units_in`'s first question, or
+            # a caller's own walk: `note_units_in`): asked again, answered without making the index
+            self._one_space: tuple[str, list[Unit]] | None = None
         if not units_stay:
             self._unit_answers: dict[Hashable, object] = {}
         self._components: dict[Hashable, dict[str, tuple[str, ...]]] = {}
@@ -336,6 +339,9 @@ class BoardQueries:
         self._refresh()
         index = self._units_by_space
         if index is None:
+            one = self._one_space
+            if one is not None and one[0] == space:
+                return one[1]
             if not self._spaces_asked:
                 # the first space asked for since units moved, came or went (a battle's first step
                 # asks for its own space, and often nothing else is asked before the next move or
@@ -345,9 +351,19 @@ class BoardQueries:
                 here = [u for u in self.state.units if u.space == name]
                 if len(here) > 1:
                     here.sort(key=_id_of)  # (the index's order)
+                self._one_space = (name, here)
                 return here
             index = self._units_by_space = self._index_by_space()
         return index.get(self._space(space), _NO_UNITS)
+
+    def note_units_in(self, space: str, units: list[Unit]) -> None:
+        """Take `units` as the units in `space` now (in any order), from a caller that has just
+        walked the board for them (a battle's set-up: its first step then asks for its own
+        space): `units_in(space)` answers them, by id, until a unit moves, comes or goes, without
+        a pass over the board of its own. Not counted as a question (`units_in`'s first)."""
+        self._refresh()
+        if self._units_by_space is None:
+            self._one_space = (self._space(space), sorted(units, key=_id_of))
 
     def _index_by_space(self) -> dict[str, list[Unit]]:
         """Every space's units by id (a space holding none is not a key)."""

@@ -454,13 +454,22 @@ def offered(decision: Decision) -> dict:
         out["mode"] = decision.mode
         out["count"] = decision.count
     for name, value in decision.context.items():
+        kind = type(value)
+        if kind in _OPAQUE:
+            continue  # (the movement engine, the rules' checks, the battle: most of a context, left out at once)
         found = _plain_json(value)
         if found is not _NOT_PLAIN:
             out[name] = found
+        elif not issubclass(kind, _MAYBE_PLAIN):
+            _OPAQUE.add(kind)
     return out
 
 
 _NOT_PLAIN = object()  # (`_plain_json`: the value is not JSON data as it is)
+# the types whose values `_plain_json` may find JSON data (None aside); of any other type, a value
+# never is: `offered` notes such types as it meets them (`_OPAQUE`) and passes their values over
+_MAYBE_PLAIN = (bool, int, str, list, tuple, dict)
+_OPAQUE: set[type] = set()
 
 
 def _plain_json(value: Any) -> Any:

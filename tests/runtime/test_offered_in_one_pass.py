@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from conftest import record_calls
 from game_fixtures import make_game
 from ruleslang.runtime import game as game_module
 from ruleslang.runtime.decisions import Decision
@@ -70,3 +71,18 @@ def test_every_decision_of_a_game_is_logged_as_the_long_way_logs_it(monkeypatch)
     g = make_game(["aar/house-rules@1"], default_agent="heuristic", seed=3, rounds=2)
     g.run(2)
     assert seen["decisions"] > 100 and seen["context"] > 100, seen
+
+
+def test_values_of_types_never_plain_are_passed_over_once_met(monkeypatch):
+    class Engine:
+        """A context value of a type that is never JSON data (as the movement engine is)."""
+    context = {"engine": Engine(), "check": len, "fraction": Fraction(1, 2), "sub": _Number(4),
+               "bad_list": [object()], "bad_map": {"a": object()}, "money": 3}
+    decision = Decision("choose", "Germans", "?", options=["a"], mode="one", count=1, context=context)
+    first = offered(decision)
+    asked = record_calls(monkeypatch, game_module, "_plain_json", lambda value: type(value))
+    again = offered(decision)
+    assert first == again == _offered_long(decision)
+    assert {Engine, type(len), Fraction}.isdisjoint(asked)  # met once: passed over since
+    # values of types that may be plain data another time are looked at each time
+    assert {_Number, list, dict, int} <= set(asked)

@@ -491,8 +491,10 @@ def _fight(ctx, game, space: str, steps: dict, sequence: list[str], rules: Battl
     board = game.board
     kit = game.kit
     resumed = kit.battle_at
+    placed = None  # the board's units as the battle was set up (their list, and its changes that moved units)
     if resumed is None:
         battle, enemies, here = _new_battle(game, space, rules)
+        placed = (state.version - state.places_kept, state.units)
     else:
         battle, at, present = resumed
         battle.game, battle.rules = game, rules
@@ -509,7 +511,10 @@ def _fight(ctx, game, space: str, steps: dict, sequence: list[str], rules: Battl
         if at == START:
             _resume_point(game, battle, START, present)
             run_procedure(ctx, steps["start"])
-            battle.join_arrivals(present)
+            # no unit can have come when none moved, came or went since the set-up (the board's
+            # version less `GameState.places_kept`, as `Battle.units` reads it): no walk over the board
+            if placed is None or placed[1] is not state.units or placed[0] != state.version - state.places_kept:
+                battle.join_arrivals(present)
             at = None
         _rounds(ctx, game, battle, sequence, rules, at)
         kit.battle_at = None
@@ -549,6 +554,7 @@ def _new_battle(game, space: str, rules: BattleRules) -> tuple[Battle, list, lis
     attacker = state.current_player
     fights = rules.fights
     here = units_at(state, space)
+    game.board.note_units_in(space, here)  # (the battle's first step asks for them: `units(battle_space(), ...)`)
     # units on a bombing raid raid the factory; they do not also fight for the territory
     carried = aboard(state, space, here)  # cargo at sea does not fight
     # the attacker's units, and the allies' units it commanded in its combat move (`commands`)
@@ -609,15 +615,20 @@ def _allied_air_follows_its_carriers(game, zone: str, attacker: str, retreated_t
     def side_units(space: str):
         return [u for u in state.units if u.space == space and game.allied(u.owner, attacker)]
 
-    def room(space: str) -> int:
-        units = side_units(space)
+    def room(space: str, units: list | None = None) -> int:
+        if units is None:
+            units = side_units(space)
         # the allies' air units already on carriers there keep their places first (by id)
         return (sum(facts.carrier_capacity(u) for u in units)
                 - sum(facts.carrier_cost(u) for u in units if u.owner != attacker and game.domain(u) == "air"))
 
-    guests = sorted((u for u in side_units(zone) if u.owner != attacker and game.domain(u) == "air"
+    # (the zone's units found once, for its guests and its room; no room worked out without guests)
+    here = side_units(zone)
+    guests = sorted((u for u in here if u.owner != attacker and game.domain(u) == "air"
                      and facts.carrier_cost(u) > 0), key=lambda u: u.id, reverse=True)
-    free = room(zone)
+    if not guests:
+        return
+    free = room(zone, here)
     homeless = []
     for unit in guests:  # the last to have come (highest id) lose their places first
         if free >= 0:
@@ -645,7 +656,9 @@ def _offshore(game, space: str, attacker: str) -> list[int]:
     (`support_units()`, which may bombard):
     those in a sea zone the landing came from when the battle begins (not ships that sailed away),
     each supporting one landing a turn (a ship bombards once a turn)."""
-    zones = game.kit.landed_from.get(space, [])
+    zones = game.kit.landed_from.get(space)
+    if not zones:
+        return []  # (no landing came from the sea: most battles; no walk over the board)
     commanded = game.kit.commanded
     ships = [u.id for u in game.state.units if u.space in zones and (u.owner == attacker or u.id in commanded)
              and game.domain(u) == "sea" and u.id not in game.kit.supported]

@@ -21,6 +21,8 @@ def late_sea_battles(game, rules: BattleRules) -> list[str]:
     if not kit.placed_at_contest:
         return []
     state, board = game.state, game.board
+    if kit.stand_as_at_contest(state):
+        return []  # no unit moved, came or went since the combat move ended: none came (no walk over the board)
     player = state.current_player
     kind_of = board.graph.kind_of  # (`board.is_sea` for the spaces units stand in, without a call per unit)
     arrived = {u.space for u in state.units if kind_of[u.space] == "sea" and rules.enemy(u.owner, player)

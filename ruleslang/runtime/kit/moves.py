@@ -275,7 +275,7 @@ def run(ctx, proc) -> None:
         # the allies' units the player commanded (the `commands` setting) fight its battles with its own
         kit.commanded = set(engine.commanded_units())
         kit.pending_battles = engine.contested()
-        kit.placed_at_contest = {u.id: u.space for u in game.state.units}
+        kit.note_contest(game.state)
         kit.pending_raids = engine.bombing_raids()
         ctx.contested_spaces = list(kit.pending_battles)  # what `contested()` reads
         for space in kit.pending_battles:
