@@ -383,10 +383,18 @@ class GameState:
     def remove_units(self, ids: Iterable[int]) -> None:
         """Take units off the board (they leave any cargo list they were in)."""
         gone = {u.id for u in self._units_by_id(ids)}
+        by_id = self._unit_index  # (the list's own: `_units_by_id` has just made or checked it)
         self.units = [u for u in self.units if u.id not in gone]
         for unit in self.units:
             if unit.cargo and not gone.isdisjoint(unit.cargo):
                 unit.cargo = [i for i in unit.cargo if i not in gone]
+        # the index of the units left: the old one copied (in C) less the units gone, not made again
+        # from every unit of the board (a casualty's removal is followed by a look-up by id); a new
+        # dict, since the old one may be held by whoever asked `unit_index()`
+        index = by_id.copy()
+        for uid in gone:
+            del index[uid]
+        self._unit_index, self._indexed = index, self.units
         self._record("remove_units", ids=sorted(gone))
 
     def move_units(self, ids: Iterable[int], to_space: str, steps: int = 0, *, path: Iterable[str] | None = None,

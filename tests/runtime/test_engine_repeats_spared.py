@@ -121,3 +121,25 @@ def test_a_roll_s_place_is_written_once_per_place(monkeypatch):
     for e in rolls:  # written as before: the ruleset, the line and the column
         ref, row, column = e["at"].rsplit(":", 2)
         assert ref.startswith("aar/") and int(row) > 0 and int(column) > 0
+
+
+def test_a_removal_leaves_the_index_by_id_of_the_units_left_without_changing_the_old(monkeypatch):
+    """(session 19) `GameState.remove_units` gives the board the index of the units left, copied
+    from the old one less the units gone, rather than leaving it to be made again from every unit
+    at the next look-up; whoever holds the old index keeps it as it was."""
+    game = make_game(["aar/house-rules@1"], seed=2, rounds=3, default_agent="random")
+    real = GameState.remove_units
+    seen = {"removals": 0}
+
+    def compared(self, ids):
+        held = self.unit_index()
+        before = dict(held)
+        real(self, ids)
+        assert held == before  # (the old index, as a caller may hold it, unchanged)
+        assert self._indexed is self.units  # the new index is made with the removal
+        index = self.unit_index()
+        assert list(index.items()) == [(u.id, u) for u in self.units]  # as made from the units, in order
+        seen["removals"] += 1
+    monkeypatch.setattr(GameState, "remove_units", compared)
+    game.run(3)
+    assert seen["removals"] > 5, seen
