@@ -15,7 +15,12 @@ from ruleslang.workspace.compositions import Workspace
 HOUSE = ["aar/house-rules@1"]
 
 
-def _played(monkeypatch, repeatable: bool):
+# a constraint on moves that only reads (the house rules guard no move: their move checks ask none)
+GUARDED = ('ruleset aar/guarded@1\ntitle "t"\nuses aar/house-rules@1\n'
+           'constraint some_units on move(p, moving, path):\n    require count(moving) > 0 else "no units"\n')
+
+
+def _played(monkeypatch, repeatable: bool, refs=HOUSE, workspace=None):
     calls = []
     real = placement.check_action
 
@@ -26,21 +31,29 @@ def _played(monkeypatch, repeatable: bool):
     monkeypatch.setattr(moves, "check_action", counted)
     if not repeatable:
         monkeypatch.setattr(statements.Procedures, "repeatable", lambda self, action: False)
-    game = make_game(HOUSE, seed=3, rounds=3, default_agent="random")
+    game = make_game(refs, seed=3, rounds=3, default_agent="random", workspace=workspace)
     game.run(3)
     monkeypatch.undo()
     return [e for e in game.state.events], calls.count("place"), calls.count("move")
 
 
-def test_kept_refusals_play_the_same_game_with_fewer_evaluations(monkeypatch):
+def test_kept_refusals_play_the_same_game_with_fewer_evaluations(monkeypatch, tmp_path):
     kept_events, kept_places, kept_moves = _played(monkeypatch, True)
     asked_events, asked_places, asked_moves = _played(monkeypatch, False)
     assert kept_events == asked_events
     assert any(e["kind"] == "place" for e in kept_events)
     assert any(e["kind"] == "move_units" for e in kept_events)
     assert kept_places < asked_places, (kept_places, asked_places)
+    assert kept_moves == asked_moves == 0  # no constraint guards a move under the house rules
     # the agent's check and the decision's check of the same move: the constraints run once
-    assert kept_moves < asked_moves * 0.7, (kept_moves, asked_moves)
+    family = tmp_path / "aar"
+    family.mkdir()
+    (family / "guarded@1.rules").write_text(GUARDED, encoding="utf-8")
+    workspace = Workspace([tmp_path, packaged_root()])
+    kept_events, _, kept_moves = _played(monkeypatch, True, ["aar/guarded@1"], workspace)
+    asked_events, _, asked_moves = _played(monkeypatch, False, ["aar/guarded@1"], workspace)
+    assert kept_events == asked_events
+    assert 0 < kept_moves < asked_moves * 0.7, (kept_moves, asked_moves)
 
 
 def test_the_shipped_placement_constraints_only_read():

@@ -227,9 +227,15 @@ def run(ctx, proc) -> None:
         last[:] = [answer, state.version, reasons]
         return list(reasons)
 
+    # the actions a move is checked as that some constraint guards: with none (many rulesets guard
+    # no move), a move's units and path are not made into values only to be asked of no constraint
+    guarded = {action for action in ("move", "bomb") if ctx.procedures.constraints_on(action)}
+
     def constraints(answer) -> list[str]:
         """The rules' constraints' refusals of a move the engine would accept (the engine is not
         asked: a planned move may need others made first, e.g. a load before its unload)."""
+        if "move" not in guarded and (answer.kind != "bomb" or "bomb" not in guarded):
+            return []
         units = tuple(ctx.unit_value(game.unit_or_none(uid)) for uid in answer.units)
         path = tuple(ctx.space_values[s] for s in answer.path)
         refusals = check_action(ctx, "move", [player_value, units, path])
