@@ -93,7 +93,8 @@ class Purchasing:
         refusals = d.context.get("place_refusals")
         if refusals is None or not bought:
             return bought
-        if game.ctx.procedures.repeatable("place"):
+        repeatable = game.ctx.procedures.repeatable("place")
+        if repeatable:
             refusals = _asked_once(refusals)
         board = game.board
         facts = game.unit_rules()
@@ -108,7 +109,7 @@ class Purchasing:
             if found is None:
                 found = sea[t] = facts.domain(Sample(t, self.player)) == "sea"
             return found
-        plan = pack(board, candidates, units, refusals, at_sea)
+        plan = pack(board, candidates, units, refusals, at_sea, repeatable=repeatable)
         placed: dict[str, int] = {}
         for _, _, types in plan:
             for t in types:
@@ -210,7 +211,8 @@ class Purchasing:
         if not self.previous and game.bid_purse is not None:  # units bought with a bid (kit/bid.py)
             return self._place_bid(d, game)
         territories = sorted(d.context["candidates"], key=lambda t: (-self._danger(game, t), game.space_order(t)))
-        return pack(game.board, territories, sorted(d.context["units"]), d.context["allowed"], d.context["at_sea"])
+        return pack(game.board, territories, sorted(d.context["units"]), d.context["allowed"], d.context["at_sea"],
+                    repeatable=game.ctx.procedures.repeatable("place"))
 
     def _danger(self, game, territory: str) -> int:
         """Enemy attack strength next to a territory (a rough threat measure)."""

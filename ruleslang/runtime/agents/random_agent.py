@@ -73,7 +73,8 @@ class RandomAgent(Agent):
         self.rng.shuffle(left)
         territories = list(d.context["candidates"])
         self.rng.shuffle(territories)
-        return pack(game.board, territories, left, d.context["allowed"], d.context["at_sea"], pick_sea=self.rng.choice)
+        return pack(game.board, territories, left, d.context["allowed"], d.context["at_sea"], pick_sea=self.rng.choice,
+                    repeatable=game.ctx.procedures.repeatable("place"))
 
     def _casualties(self, d: Decision, game):
         room = dict(d.context["room"])

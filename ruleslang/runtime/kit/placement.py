@@ -126,7 +126,7 @@ def run(ctx, proc) -> None:
 
     def fallback():
         """Place what fits, territory by territory; the rest is lost."""
-        return pack(game.board, candidates, pending, allowed, at_sea)
+        return pack(game.board, candidates, pending, allowed, at_sea, repeatable=kept is not None)
 
     answer = game.ask(decision, check, fallback)
     placed: list[str] = []
@@ -203,17 +203,20 @@ def _carrier_room(state, player: str, carrier_capacity, carrier_cost, takes=None
     return {space: capacity.get(space, 0) - max(0, used.get(space, 0) - closed.get(space, 0)) for space in spaces}
 
 
-def pack(board, territories, units, allowed, at_sea, pick_sea=lambda seas: seas[0]) -> list:
+def pack(board, territories, units, allowed, at_sea, pick_sea=lambda seas: seas[0], repeatable=False) -> list:
     """A placement answer: the `units` (type names) put territory by territory, in the order of
     `territories`, each taking every unit the rules still accept there (`allowed(territory,
     types)` lists the refusals; sea units only where a sea zone borders it, the one `pick_sea`
     picks among them). What fits nowhere is left out. Only whether there are refusals is read:
-    the rules' constraints do not work out their messages meanwhile."""
+    the rules' constraints do not work out their messages meanwhile. `repeatable`: `allowed`
+    gives the same answer whenever it is asked the same (the place constraints only read:
+    `Procedures.repeatable`; the board does not change while a plan is made), so a unit of a
+    type refused at a territory is not asked again there until a unit is placed there."""
     with refusal_texts_unread():
-        return _pack(board, territories, units, allowed, at_sea, pick_sea)
+        return _pack(board, territories, units, allowed, at_sea, pick_sea, repeatable)
 
 
-def _pack(board, territories, units, allowed, at_sea, pick_sea) -> list:
+def _pack(board, territories, units, allowed, at_sea, pick_sea, repeatable) -> list:
     plan = []
     left = list(units)
     # whether a type goes to sea, asked once a type here (in the order first asked): the placement
@@ -222,7 +225,12 @@ def _pack(board, territories, units, allowed, at_sea, pick_sea) -> list:
     for territory in territories:
         seas = board.neighbours(territory, "sea")
         fits: list[str] = []
+        # the types refused here with `fits` as it stands: another unit of one would be the same
+        # question (a unit of a kind is tried after each of its kind refused, when they are many)
+        refused: set[str] = set()
         for t in list(left):
+            if t in refused:
+                continue
             goes = sea.get(t)
             if goes is None:
                 goes = sea[t] = at_sea(t) is True
@@ -231,6 +239,9 @@ def _pack(board, territories, units, allowed, at_sea, pick_sea) -> list:
             if not allowed(territory, fits + [t]):
                 fits.append(t)
                 left.remove(t)
+                refused.clear()
+            elif repeatable:
+                refused.add(t)
         if fits:
             plan.append((territory, pick_sea(seas) if seas and any(map(sea.__getitem__, fits)) else None, fits))
     return plan
@@ -281,7 +292,8 @@ def place_bid(ctx, player: str, units: list[str], *, space, per_space: int | Non
             at.setdefault(where, []).extend(types)
         return [reason for where, types in at.items() for reason in allowed(where, types)]
 
-    answer = game.ask(decision, check, fallback=lambda: pack(board, candidates, units, allowed, at_sea))
+    answer = game.ask(decision, check, fallback=lambda: pack(board, candidates, units, allowed, at_sea,
+                                                                       repeatable=True))
     placed: list[str] = []
     logged = []
     for item in answer:
