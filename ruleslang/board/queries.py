@@ -94,18 +94,21 @@ class BoardQueries:
         self._refresh()
 
     def _refresh(self) -> None:
+        if self._version != self.state.version:
+            self._advance(self.state.version)
+
+    def _advance(self, version: int) -> None:
+        """Take the state as it stands for `version` (the state's version, or one it is back at)."""
         state = self.state
-        if self._version == state.version:
-            return
         # the units' index and answers stay when every change since was an event that changes no
         # unit (counters, treasury, income, the log: `GameState.quiet_changes`) on the same list
-        steps = state.version - self._version
+        steps = version - self._version
         same_list = self._units_seen is state.units
         units_stay = same_list and state.quiet_changes - self._quiet == steps
         # the index of units by place stays, too, when every change since left each unit where it
         # stood (`GameState.places_kept`: hits, flags, owners and control may have changed)
         places_stay = same_list and state.places_kept - self._places == steps
-        self._version, self._quiet, self._places, self._units_seen = (state.version, state.quiet_changes,
+        self._version, self._quiet, self._places, self._units_seen = (version, state.quiet_changes,
                                                                       state.places_kept, state.units)
         if not places_stay:
             self._units_by_space: dict[str, list[Unit]] | None = None
@@ -119,6 +122,18 @@ class BoardQueries:
         self._components: dict[Hashable, dict[str, tuple[str, ...]]] = {}
         self._verdicts: dict[Hashable, dict[str, bool]] = {}
         self._answers: dict[Hashable, object] = {}
+
+    def restored(self, version: int) -> None:
+        """The state is again exactly as it was at `version`, by a change written straight into it
+        and undone, with no event between (an agent's what-if: the state's counts of changes are
+        those of `version`): what these queries keep for the board at `version` (the index of units
+        by place, the answers) holds for the state's version now. Nothing is kept when they were
+        asked meanwhile (what they hold is of the changed board)."""
+        if self._version > version:
+            return
+        if self._version < version:
+            self._advance(version)  # as a question at `version` would have taken it
+        self._version = self.state.version
 
     def answers(self) -> dict[Hashable, object]:
         """A memo for answers worked out from the board (by whoever asks, under keys of its own),

@@ -94,3 +94,46 @@ def test_moves_the_rules_guard_are_still_asked(monkeypatch):
     game = make_game(["g40/house-rules@1"], default_agent="random", rounds=1, seed=1)
     game.run(1)
     assert "move" in asked
+
+
+def test_a_what_if_of_control_keeps_the_boards_index_of_units_by_place(monkeypatch):
+    """The heuristic agent's what-if (`_what_if_taken`: the score with a territory taken, control
+    changed and changed back) leaves the board as it was: the board's index of units by place is
+    not made again after it (before: the version stepped twice, and the combat plan's next
+    questions made the index again, about 30 times a game)."""
+    from ruleslang.board.queries import BoardQueries
+
+    game = make_game(HOUSE, default_agent="heuristic")
+    agent = game.agents["Germans"]
+    board, state = game.board, game.state
+    before = {space: list(board.units(space)) for space in ("Germany", "Karelia S.S.R.")}
+    board.units("Germany")  # the index of every space is made at the second question
+    made = record_calls(monkeypatch, BoardQueries, "_index_by_space", lambda self: self)
+    version, control = state.version, dict(state.control)
+    assert agent._what_if_taken(game, "Karelia S.S.R.") != 0.0  # the score read the changed control
+    assert state.version == version + 2 and state.control == control
+    assert {space: list(board.units(space)) for space in before} == before
+    assert made == []
+
+
+def test_a_board_asked_while_changed_keeps_nothing_when_restored(monkeypatch):
+    """`BoardQueries.restored` keeps the answers of the version the board is back at only when
+    nothing was asked of the changed board: an answer worked out meanwhile is of that board."""
+    from ruleslang.board.queries import BoardQueries
+
+    game = make_game(HOUSE)
+    board, state = game.board, game.state
+    board.units("Germany")
+    board.units("Karelia S.S.R.")  # the index is made
+    version = state.version
+    held = state.control["Karelia S.S.R."]
+    state.control["Karelia S.S.R."] = "Germans"
+    state.version += 1
+    board.units("Germany")  # asked of the changed board: the queries moved to its version
+    state.control["Karelia S.S.R."] = held
+    state.version += 1
+    made = record_calls(monkeypatch, BoardQueries, "_index_by_space", lambda self: self)
+    board.restored(version)
+    board.units("Germany")
+    board.units("Karelia S.S.R.")
+    assert len(made) == 1  # made again: nothing of the version before the change was kept

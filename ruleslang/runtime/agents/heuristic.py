@@ -584,6 +584,10 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         engine = self._engine
         if engine is not None and engine.state is state:
             engine.restored(version)
+        # and so do the board's queries (their index of units by place: the combat plan's next
+        # questions made it again after every what-if), when the score logged nothing (no dice)
+        if game.board.state is state and state.version == version + 2:
+            game.board.restored(version)
         self._score_now = (state, state.version, side, before)
         try:
             return float(after - before)
