@@ -388,3 +388,93 @@ def test_a_kept_enemy_free_space_is_the_boards(monkeypatch):
     monkeypatch.setattr(Shipping, "_enemy_free", compared)
     _heuristic_game(2)
     assert seen["calls"] > 50 and seen["kept"] > 10 and seen["enemy"] > 0, seen
+
+
+def test_the_fewest_units_asks_each_units_estimate_values_once(monkeypatch):
+    """`_fewest_spared` makes the quick simulation's values of the defence and of each unit once,
+    adding a unit's as the number grows (each number made those of all its units again): every
+    `_quick_takes` it asks is given the sorted values `_quick_takes` would make of those units,
+    and a call asks `_combatant` at most once for each unit it could try and each defender."""
+    kept_fewest, kept_quick = AttackPlanning._fewest_spared, HeuristicAgent._quick_takes
+    kept_combatant = HeuristicAgent._combatant
+    seen = {"calls": 0, "numbers": 0, "given": 0}
+    inside: list[int] = []
+
+    def fewest(self, game, target, units, defenders, needed, land):
+        inside.append(0)
+        try:
+            answer = kept_fewest(self, game, target, units, defenders, needed, land)
+        finally:
+            asked = inside.pop()
+        tried = (answer if answer is not None else len(units)) - land + 1
+        assert asked <= len(units) + len(defenders), (asked, len(units), len(defenders))
+        seen["calls"] += 1
+        seen["numbers"] += tried > 1
+        return answer
+
+    def quick(self, game, attack, defence, settle=None, **given):
+        values = given.get("values")
+        if values is not None:
+            before = inside[-1]  # (the check's own asks are not the plan's)
+            assert values == (tuple(sorted(self._taker(game, u) for u in attack)),
+                              self._defence_values(game, defence))
+            inside[-1] = before
+            seen["given"] += 1
+        return kept_quick(self, game, attack, defence, settle, **given)
+
+    def combatant(self, game, unit, side):
+        if inside:
+            inside[-1] += 1
+        return kept_combatant(self, game, unit, side)
+    monkeypatch.setattr(AttackPlanning, "_fewest_spared", fewest)
+    monkeypatch.setattr(HeuristicAgent, "_quick_takes", quick)
+    monkeypatch.setattr(HeuristicAgent, "_combatant", combatant)
+    _heuristic_game(1)
+    assert seen["calls"] > 20 and seen["numbers"] > 5 and seen["given"] > 40, seen
+
+
+def test_a_combat_plan_asks_a_units_fire_and_a_zones_enemies_once(monkeypatch):
+    """The combat plan orders each target's candidates by a key found once a unit (its attack
+    fire asked at its first target), and the attacks at sea keep each zone's enemies for the
+    plan (whether to attack it, its fleet's worth, the defence): no unit's attack fire is asked
+    twice by the plan's targets on land, nor a zone's enemies twice by `_fleet_attacks`."""
+    kept_plan, kept_fleets = AttackPlanning._combat_plan, AttackPlanning._fleet_attacks
+    kept_fire, kept_enemies = HeuristicAgent._fire, HeuristicAgent._enemies
+    where: list[str] = []  # "land" in the plan's targets on land, "sea" in `_fleet_attacks`
+    asked: dict[str, list] = {"land": [], "sea": []}
+    seen = {"plans": 0, "fire": 0, "zones": 0}
+
+    def plan(self, game, engine):
+        where.append("land")
+        try:
+            return kept_plan(self, game, engine)
+        finally:
+            where.pop()
+            for kind, counted in (("fire", asked["land"]), ("zones", asked["sea"])):
+                assert len(counted) == len(set(counted)), sorted(counted)
+                seen[kind] += len(counted)
+                counted.clear()
+            seen["plans"] += 1
+
+    def fleets(self, game, engine, used, held):
+        where.append("sea")
+        try:
+            return kept_fleets(self, game, engine, used, held)
+        finally:
+            where.pop()
+
+    def fire(self, game, unit, side):
+        if where and where[-1] == "land" and side == "attacker":
+            asked["land"].append(unit.id)
+        return kept_fire(self, game, unit, side)
+
+    def enemies(self, game, space):
+        if where and where[-1] == "sea":
+            asked["sea"].append(space)
+        return kept_enemies(self, game, space)
+    monkeypatch.setattr(AttackPlanning, "_combat_plan", plan)
+    monkeypatch.setattr(AttackPlanning, "_fleet_attacks", fleets)
+    monkeypatch.setattr(HeuristicAgent, "_fire", fire)
+    monkeypatch.setattr(HeuristicAgent, "_enemies", enemies)
+    _heuristic_game(1)
+    assert seen["plans"] > 5 and seen["fire"] > 30 and seen["zones"] > 10, seen

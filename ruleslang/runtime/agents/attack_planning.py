@@ -8,6 +8,7 @@ The methods read the agent's unit facts and estimates (heuristic.py) through `se
 
 from __future__ import annotations
 
+from bisect import insort
 from functools import lru_cache
 
 from ruleslang.runtime.agents.quick_battle import SIM_TRIALS, settling
@@ -90,13 +91,22 @@ class AttackPlanning:
         used: set[int] = set()
         reserved: dict[str, int] = {}  # sea zone -> carrier places promised to this plan's air units
         targets = sorted(reach, key=lambda t: (-self._value(game, t), game.space_order(t)))
+        # unit id -> its place in the order of candidates below, found at its first target (a unit
+        # is a candidate for each target it reaches; its fire stands while the plan is made)
+        rank: dict[int, tuple] = {}
+
+        def ranked(up: tuple[int, tuple]) -> tuple:
+            uid = up[0]
+            found = rank.get(uid)
+            if found is None:
+                found = rank[uid] = (uid in can_raid, -self._fire(game, unit_of(uid), "attacker"), uid)
+            return found
         for target in targets:
             defenders = [u for u in self._enemies(game, target) if self._fire(game, u, "defender") > 0]
             candidates = [(uid, path) for uid, path in reach[target] if uid not in used and uid not in held]
             # strongest attackers first, units that could raid a factory last; land units must be
             # among them to take the space
-            candidates.sort(key=lambda up: (up[0] in can_raid, -self._fire(game, unit_of(up[0]), "attacker"),
-                                            up[0]))
+            candidates.sort(key=ranked)
             if not any(self._domain(game, unit_of(uid)) == "land" for uid, _ in candidates):
                 continue
             needed = SCORE_ODDS if self._score_delta(game, target) > 0 else ATTACK_ODDS
@@ -166,8 +176,19 @@ class AttackPlanning:
         leaves the answer in doubt (`_spared_takes`); None once the chain has said no
         EXTRA_UNITS + 1 times (as `_fewest` checks a guess and up to EXTRA_UNITS more)."""
         refused = 0
+        # the simulation's values of the defence and of the first n units, sorted: made once, a
+        # unit's added as n grows (each number asked the values of all its units again), as
+        # `_quick_takes` makes them (the same sorted tuples, its units asked in the same order;
+        # no defence: it makes none)
+        values = defence = None
+        attack = sorted(self._taker(game, u) for u in units[:land - 1]) if defenders else []
         for n in range(land, len(units) + 1):
-            found = self._spared_takes(game, target, units[:n], defenders, needed)
+            if defenders:
+                insort(attack, self._taker(game, units[n - 1]))
+                if defence is None:
+                    defence = self._defence_values(game, defenders)
+                values = (tuple(attack), defence)
+            found = self._spared_takes(game, target, units[:n], defenders, needed, values=values)
             if found:
                 return n
             if found is None:
@@ -177,14 +198,14 @@ class AttackPlanning:
         return None
 
     def _spared_takes(self, game, target: str, units: list, defenders: list, needed: float, *,
-                      amphibious_from: str | None = None) -> bool | None:
+                      amphibious_from: str | None = None, values: tuple[tuple, tuple] | None = None) -> bool | None:
         """Whether `units` take `target` with at least `needed` odds, for a `spare` agent: the quick
-        chance of taking it (`_quick_takes`) when it is TAKE_ABOVE over `needed` or more than
-        TAKE_BELOW under it (SPARED_BELOW with the part "below"), else the chain's (None when the
-        chain said no; over its budget, the quick chance against `needed`)."""
+        chance of taking it (`_quick_takes`; `values`: as there) when it is TAKE_ABOVE over
+        `needed` or more than TAKE_BELOW under it (SPARED_BELOW with the part "below"), else the
+        chain's (None when the chain said no; over its budget, the quick chance against `needed`)."""
         above = needed + TAKE_ABOVE
         below = needed - (SPARED_BELOW if "below" in self.spare else TAKE_BELOW)
-        quick = self._quick_takes(game, units, defenders, _takes_settle(above, below, needed))
+        quick = self._quick_takes(game, units, defenders, _takes_settle(above, below, needed), values=values)
         if quick >= above:
             return True
         if quick < below:
@@ -256,7 +277,9 @@ class AttackPlanning:
         board = game.board
         unit_of = game.state.unit_index().get  # (as in `_combat_plan`: no unit comes or goes meanwhile)
         reach: dict[str, list[tuple[int, tuple]]] = {}
-        hostile: dict[str, bool] = {}  # sea zone -> enemy units fight there, asked once a zone
+        # space -> the enemy units that fight there (none asked of a territory), asked once a space:
+        # whether to attack it, what its fleet is worth, and the defence
+        hostile: dict[str, list] = {}
         commanded = self._commanded
         for uid in engine.movable_units():
             unit = unit_of(uid)
@@ -266,16 +289,16 @@ class AttackPlanning:
             for target, path in engine.destinations(uid).items():
                 found = hostile.get(target)
                 if found is None:
-                    found = hostile[target] = not board.is_land(target) and bool(self._enemies(game, target))
+                    found = hostile[target] = [] if board.is_land(target) else self._enemies(game, target)
                 if found and (uid not in commanded or self._may(Move.of_tuples((uid,), path))):
                     reach.setdefault(target, []).append((uid, path))
-        worth = {t: sum(game.unit_cost(u) for u in self._enemies(game, t)) for t in reach}
+        worth = {t: sum(game.unit_cost(u) for u in hostile[t]) for t in reach}
         plan: list = []
         self.fleet_odds.new_decision()
         for target in sorted(reach, key=lambda t: (-worth[t], game.space_order(t))):
             candidates = [(uid, path) for uid, path in reach[target] if uid not in used]
             candidates.sort(key=lambda up: (-self._fire(game, unit_of(up[0]), "attacker"), up[0]))
-            defenders = self._enemies(game, target)
+            defenders = hostile[target]
             # an air unit goes only where a territory is left to land in: a carrier place may sail
             # away or sink before the non-combat move (a battle at sea is where carriers fight)
             eligible = [(uid, path) for uid, path in candidates

@@ -368,16 +368,27 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
                 return found
         return self._wins(game, attack, defence) / SIM_TRIALS
 
-    def _quick_takes(self, game, attack: list, defence: list, settle: tuple[int, ...] | None = None) -> float:
+    def _quick_takes(self, game, attack: list, defence: list, settle: tuple[int, ...] | None = None, *,
+                     values: tuple[tuple, tuple] | None = None) -> float:
         """The quick simulation's chance that `attack` takes the space `defence` holds: it destroys
         the defence with a unit that takes territory (a land unit, by `_domain`) left. Its dice are
-        the agent's own generator's, as `_wins`'s (`settle`: as there)."""
+        the agent's own generator's, as `_wins`'s (`settle`: as there). `values`: the simulation's
+        (attack, defence) values of these units (`_taker` of each attacker, sorted; the
+        defenders' `_combatant`, sorted), when the caller has them."""
         if not defence:
             return 1.0 if any(self._domain(game, u) == "land" for u in attack) else 0.0
-        a_vals = tuple(sorted((*self._combatant(game, u, "attacker"), self._domain(game, u) == "land")
-                              for u in attack))
-        d_vals = tuple(sorted(self._combatant(game, u, "defender") for u in defence))
-        return self._estimate(a_vals, d_vals, settle, takes=True) / SIM_TRIALS
+        if values is None:
+            values = (tuple(sorted(self._taker(game, u) for u in attack)), self._defence_values(game, defence))
+        return self._estimate(*values, settle, takes=True) / SIM_TRIALS
+
+    def _taker(self, game, unit) -> tuple:
+        """What the quick simulation of taking a space knows of an attacking unit: its
+        `_combatant` values and whether it takes territory (a land unit)."""
+        return (*self._combatant(game, unit, "attacker"), self._domain(game, unit) == "land")
+
+    def _defence_values(self, game, defence: list) -> tuple:
+        """The defenders' `_combatant` values, sorted: the quick simulation's defence."""
+        return tuple(sorted(self._combatant(game, u, "defender") for u in defence))
 
     def _wins(self, game, attack: list, defence: list, settle: tuple[int, ...] | None = None) -> int:
         """In how many of SIM_TRIALS simulated battles the attacking units destroy the defending ones.
