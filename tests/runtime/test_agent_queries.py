@@ -437,7 +437,8 @@ def test_a_combat_plan_asks_a_units_fire_and_a_zones_enemies_once(monkeypatch):
     """The combat plan orders each target's candidates by a key found once a unit (its attack
     fire asked at its first target), and the attacks at sea keep each zone's enemies for the
     plan (whether to attack it, its fleet's worth, the defence): no unit's attack fire is asked
-    twice by the plan's targets on land, nor a zone's enemies twice by `_fleet_attacks`."""
+    twice by the plan's targets on land, nor a zone's enemies twice by `_fleet_attacks`, which
+    asks none of a zone where no unit stands."""
     kept_plan, kept_fleets = AttackPlanning._combat_plan, AttackPlanning._fleet_attacks
     kept_fire, kept_enemies = HeuristicAgent._fire, HeuristicAgent._enemies
     where: list[str] = []  # "land" in the plan's targets on land, "sea" in `_fleet_attacks`
@@ -470,6 +471,7 @@ def test_a_combat_plan_asks_a_units_fire_and_a_zones_enemies_once(monkeypatch):
 
     def enemies(self, game, space):
         if where and where[-1] == "sea":
+            assert game.board.units_in(space), space  # (a zone with no units has no enemies to ask for)
             asked["sea"].append(space)
         return kept_enemies(self, game, space)
     monkeypatch.setattr(AttackPlanning, "_combat_plan", plan)
@@ -478,3 +480,35 @@ def test_a_combat_plan_asks_a_units_fire_and_a_zones_enemies_once(monkeypatch):
     monkeypatch.setattr(HeuristicAgent, "_enemies", enemies)
     _heuristic_game(1)
     assert seen["plans"] > 5 and seen["fire"] > 30 and seen["zones"] > 10, seen
+
+
+def test_the_noncombat_plan_asks_no_destinations_of_a_unit_at_a_front(monkeypatch):
+    """A unit standing at one of the non-combat plan's fronts stays there: the plan asks the
+    engine where it could go only of the units elsewhere (and of the allies' units it commands,
+    whose moves the rules' constraints are asked of), and moves none from a front."""
+    kept_plan, kept_destinations = HeuristicAgent._noncombat_plan, MovementEngine.destinations
+    planning: list = []  # the agent making its non-combat plan
+    seen = {"plans": 0, "asked": 0, "stay": 0}
+
+    def plan(self, game, engine):
+        planning.append((self, game))
+        try:
+            made = kept_plan(self, game, engine)
+        finally:
+            planning.pop()
+        at_front = {u.id for u in game.state.units if u.space in self._fronts}
+        assert not any(uid in at_front and move.kind == "move" for move in made for uid in move.units)
+        seen["plans"] += 1
+        seen["stay"] += len(at_front)
+        return made
+
+    def destinations(self, unit_id):
+        if planning:
+            agent, game = planning[-1]
+            assert game.unit_or_none(unit_id).space not in agent._fronts or unit_id in agent._commanded, unit_id
+            seen["asked"] += 1
+        return kept_destinations(self, unit_id)
+    monkeypatch.setattr(HeuristicAgent, "_noncombat_plan", plan)
+    monkeypatch.setattr(MovementEngine, "destinations", destinations)
+    _heuristic_game(2)
+    assert seen["plans"] > 5 and seen["asked"] > 50 and seen["stay"] > 50, seen

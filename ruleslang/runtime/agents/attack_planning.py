@@ -289,7 +289,9 @@ class AttackPlanning:
             for target, path in engine.destinations(uid).items():
                 found = hostile.get(target)
                 if found is None:
-                    found = hostile[target] = [] if board.is_land(target) else self._enemies(game, target)
+                    # (most zones a unit reaches are empty: no units, no enemies to ask for)
+                    found = hostile[target] = [] if board.is_land(target) or not board.units_in(target) \
+                        else self._enemies(game, target)
                 if found and (uid not in commanded or self._may(Move.of_tuples((uid,), path))):
                     reach.setdefault(target, []).append((uid, path))
         worth = {t: sum(game.unit_cost(u) for u in hostile[t]) for t in reach}

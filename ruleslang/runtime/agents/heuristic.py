@@ -619,6 +619,8 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
             unit = unit_of(uid)
             if unit is None or uid in landing:
                 continue
+            if unit.space in fronts and uid not in self._commanded:
+                continue  # (it stays at the front: where it could go is not asked)
             destinations = engine.destinations(uid)
             if uid in self._commanded:
                 destinations = {s: path for s, path in destinations.items() if self._may(Move.of_tuples((uid,), path))}
