@@ -64,8 +64,11 @@ class AttackPlanning:
 
     def _combat_plan(self, game, engine) -> list:
         movers = self._movers(game, engine)
+        # (the decision's kept domains read in line, `_domain` asked on a kind's first unit: the
+        # plan's loops ask it of every unit the player moves, a few kinds for many units)
+        domains, domain = self._domains, self._domain
         self._origins = {u.id: u.space for u in game.state.units
-                         if u.id in movers and self._domain(game, u) == "air"}
+                         if u.id in movers and (domains.get((u.type, u.owner)) or domain(game, u)) == "air"}
         # the board's units by id: no unit comes or goes while the plan is made (its what-ifs change
         # control alone; the battles it estimates are fought on copies): read, never changed
         unit_of = game.state.unit_index().get
@@ -75,7 +78,7 @@ class AttackPlanning:
         commanded = self._commanded  # (`_may` asks the rules only of a move of these units)
         for uid in engine.movable_units():
             unit = unit_of(uid)
-            if unit is None or self._domain(game, unit) == "sea":
+            if unit is None or (domains.get((unit.type, unit.owner)) or domain(game, unit)) == "sea":
                 continue
             for target, path in engine.destinations(uid).items():
                 is_target = targets.get(target)
@@ -281,9 +284,11 @@ class AttackPlanning:
         # whether to attack it, what its fleet is worth, and the defence
         hostile: dict[str, list] = {}
         commanded = self._commanded
+        domains, domain = self._domains, self._domain  # (read in line, as in `_combat_plan`)
         for uid in engine.movable_units():
             unit = unit_of(uid)
-            if uid in used or uid in held or unit is None or self._domain(game, unit) == "land" \
+            if uid in used or uid in held or unit is None \
+                    or (domains.get((unit.type, unit.owner)) or domain(game, unit)) == "land" \
                     or self._fire(game, unit, "attacker") <= 0:
                 continue
             for target, path in engine.destinations(uid).items():
