@@ -433,6 +433,19 @@ def test_the_fewest_units_asks_each_units_estimate_values_once(monkeypatch):
     assert seen["calls"] > 20 and seen["numbers"] > 5 and seen["given"] > 40, seen
 
 
+def _within(where: list, label: str, kept, after=None):
+    """`kept` (a method) wrapped to note `label` in `where` while it runs, then call `after`."""
+    def wrapped(self, *args):
+        where.append(label)
+        try:
+            return kept(self, *args)
+        finally:
+            where.pop()
+            if after is not None:
+                after()
+    return wrapped
+
+
 def test_a_combat_plan_asks_a_units_fire_and_a_zones_enemies_once(monkeypatch):
     """The combat plan orders each target's candidates by a key found once a unit (its attack
     fire asked at its first target), and the attacks at sea keep each zone's enemies for the
@@ -445,24 +458,14 @@ def test_a_combat_plan_asks_a_units_fire_and_a_zones_enemies_once(monkeypatch):
     asked: dict[str, list] = {"land": [], "sea": []}
     seen = {"plans": 0, "fire": 0, "zones": 0}
 
-    def plan(self, game, engine):
-        where.append("land")
-        try:
-            return kept_plan(self, game, engine)
-        finally:
-            where.pop()
-            for kind, counted in (("fire", asked["land"]), ("zones", asked["sea"])):
-                assert len(counted) == len(set(counted)), sorted(counted)
-                seen[kind] += len(counted)
-                counted.clear()
-            seen["plans"] += 1
-
-    def fleets(self, game, engine, used, held):
-        where.append("sea")
-        try:
-            return kept_fleets(self, game, engine, used, held)
-        finally:
-            where.pop()
+    def planned():  # a plan made: what it asked, each once
+        for kind, counted in (("fire", asked["land"]), ("zones", asked["sea"])):
+            assert len(counted) == len(set(counted)), sorted(counted)
+            seen[kind] += len(counted)
+            counted.clear()
+        seen["plans"] += 1
+    plan = _within(where, "land", kept_plan, planned)
+    fleets = _within(where, "sea", kept_fleets)
 
     def fire(self, game, unit, side):
         if where and where[-1] == "land" and side == "attacker":
