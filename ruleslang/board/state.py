@@ -322,6 +322,16 @@ class GameState:
             raise BoardError(f"no unit with id {missing[0]} is on the board")
         return [by_id[i] for i in wanted]
 
+    def placement_mark(self) -> tuple:
+        """A mark of where the board's units stand now: `stand_as(mark)` is true while no unit has
+        moved, come or gone since (the version's steps that were not events in UNITS_IN_PLACE, on
+        the same list of units)."""
+        return (self.version - self.places_kept, self.units)
+
+    def stand_as(self, mark: tuple | None) -> bool:
+        """Whether every unit surely stands as it did at `mark` (`placement_mark`; None: not known)."""
+        return mark is not None and mark[1] is self.units and mark[0] == self.version - self.places_kept
+
     def _record(self, event_kind: str, **data) -> dict:
         event = {"kind": event_kind, **data}
         self.events.append(event)

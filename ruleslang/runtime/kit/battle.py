@@ -491,10 +491,10 @@ def _fight(ctx, game, space: str, steps: dict, sequence: list[str], rules: Battl
     board = game.board
     kit = game.kit
     resumed = kit.battle_at
-    placed = None  # the board's units as the battle was set up (their list, and its changes that moved units)
+    placed = None  # where the board's units stood as the battle was set up (`GameState.placement_mark`)
     if resumed is None:
         battle, enemies, here = _new_battle(game, space, rules)
-        placed = (state.version - state.places_kept, state.units)
+        placed = state.placement_mark()
     else:
         battle, at, present = resumed
         battle.game, battle.rules = game, rules
@@ -511,9 +511,8 @@ def _fight(ctx, game, space: str, steps: dict, sequence: list[str], rules: Battl
         if at == START:
             _resume_point(game, battle, START, present)
             run_procedure(ctx, steps["start"])
-            # no unit can have come when none moved, came or went since the set-up (the board's
-            # version less `GameState.places_kept`, as `Battle.units` reads it): no walk over the board
-            if placed is None or placed[1] is not state.units or placed[0] != state.version - state.places_kept:
+            # no unit can have come when none moved, came or went since the set-up: no walk over the board
+            if not state.stand_as(placed):
                 battle.join_arrivals(present)
             at = None
         _rounds(ctx, game, battle, sequence, rules, at)

@@ -48,9 +48,9 @@ class KitState:
         # set only while the game is told a runtime procedure has ended (kit/table.py): a copy of the
         # game made then runs the procedure again as having ended
         self.ended = False
-        # the board as the combat move ended (`note_contest`): its list of units and its changes
-        # that moved units then; not kept in a copy of the game (a private name: see `stand_as_at_contest`)
-        self._contest_board: tuple[int, list] | None = None
+        # where the board's units stood as the combat move ended (`note_contest`,
+        # `GameState.placement_mark`); not kept in a copy of the game (a private name: see `stand_as_at_contest`)
+        self._contest_board: tuple | None = None
         self._facts: UnitFacts | None = None
         self._battle_proc = None  # the composition's `runtime battle` procedure, once looked up (False: none)
         self._battle_phase = _NOT_ASKED  # (round, player, phase) of the last `battle_config` call
@@ -67,17 +67,14 @@ class KitState:
     def note_contest(self, state) -> None:
         """The combat move has ended: note where every unit of the board stands (`placed_at_contest`)."""
         self.placed_at_contest = {u.id: u.space for u in state.units}
-        self._contest_board = (state.version - state.places_kept, state.units)
+        self._contest_board = state.placement_mark()
 
     def stand_as_at_contest(self, state) -> bool:
         """True when every unit of the board surely stands where `placed_at_contest` has it, no
-        unit having moved, come or gone since the combat move ended (the board's version less
-        `GameState.places_kept` as it was then, on the same list of units, as `Battle.units`
-        reads them); False when that is not known (a copy of the game, whose board and versions
-        were made again, does not keep the note)."""
-        noted = self._contest_board
-        return (noted is not None and noted[1] is state.units
-                and noted[0] == state.version - state.places_kept)
+        unit having moved, come or gone since the combat move ended (`GameState.stand_as`); False
+        when that is not known (a copy of the game, whose board and versions were made again,
+        does not keep the note)."""
+        return state.stand_as(self._contest_board)
 
     def facts(self) -> UnitFacts:
         """The rule values the kit reads of units: movement domain, hit points, cost, transport room."""
