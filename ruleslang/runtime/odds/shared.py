@@ -123,13 +123,17 @@ class Generation:
     """The transitions of the chains that agreed on what they read of the board outside the battle,
     and on what the kit reads of their units of each type and owner both had."""
 
-    __slots__ = ("answers", "rounds", "units")
+    __slots__ = ("answers", "rounds", "units", "makings")
 
     def __init__(self, units: dict):
         self.answers: dict = {}    # (kind, name, arguments) -> answer (`BoardReads`)
         # (attacker's records, defender's, counters written, round class) -> [after], each side's
         # records without their type order (`BattleFactors._unordered_side`)
         self.rounds: dict = {}
+        # (a deferred hit but its count, counters written, side index, that side's records) -> the
+        # hit made for every count up to some number on that side (`BattleSteps._every_count`),
+        # with that number; a few for each round kept, dropped with the generation
+        self.makings: dict = {}
         self.units = dict(units)   # (unit type, owner) -> what the kit reads of such units (`Chain._unit_reads`)
 
     def holds(self, ask) -> bool:

@@ -405,19 +405,69 @@ class BattleSteps:
         (`_families`): (that side's index, what it read, per number of casualties n the result
         `_made_side` gives for n hits, the most hits it answers: any number when the side took
         fewer than `most`). None as `_counted` says, or when the last hit had nothing to hit
-        after those before it (the state after those is not written)."""
-        every = self._every_made(hits[-1], key, round_class, most, hits[:-1])
+        after those before it (the state after those is not written).
+
+        What the making wrote depends on the side it read alone (its records, the counters the
+        battle wrote, the hits' statements and frame values: `family`, which holds no unit of the
+        battle's own ids where it is found again) and on the board outside the battle, so the
+        chains of one generation (runtime/odds/shared.py) share it (`Generation.makings`: by that
+        side's records without their type order, as the generation's round transitions hold
+        them; `_shared_making`)."""
+        gen = self._gen
+        every = self._shared_making(gen, family, key, x, y, most) if gen is not None else None
         if every is None:
-            return None
-        written, made_reads, took_all = every
+            every = self._every_made(hits[-1], key, round_class, most, hits[:-1])
+            if every is None:
+                return None
+            shared = gen is not None and not self._outside.poisoned
+        else:
+            shared = False
+        written, made_reads, took_all, made_hits = every
         found = self._one_side_written(key, split, made_reads, written)
         if found is None:
             return None
         index, sides = found
+        if shared:
+            mine = ("attacker", "defender")[index]
+            if all(side == mine for side, _rows in written):  # (kept: a later chain's own other side differs)
+                # (one found kept could not answer: this one answers more)
+                gen.makings[(family, key[1], index, self._unordered_side(x if index == 0 else y))] = (
+                    [tuple([r[:1] + r[2:] for r in rows]) for _side, rows in written], made_reads, took_all,
+                    made_hits, most)
         made = [(index, made_reads, [(after, self.one)], after is not None) for after in sides]
         answers = _EVERY if took_all else len(made)
         found = self._families[(family, key[1], index, x if index == 0 else y)] = (index, made_reads, made, answers)
         return found
+
+    def _shared_making(self, gen, family: tuple, key: tuple, x: int, y: int, most: int) -> tuple | None:
+        """What `_every_made` gives for the last of the hits `family` (but its count) with `most`
+        hits in state `key`, from a making an earlier chain of generation `gen` kept for a side with
+        the records of one of this state's sides (`_every_count`), or None. A making of `kept` hits
+        answers one of `most` when it made them all and `most` is no more, or when the side took all
+        it could (fewer than `kept`); the casualties of fewer hits are the first of those of more.
+        The sides it wrote are given this chain's type order (`_reordered_side`), in their order."""
+        makings = gen.makings
+        unordered, counters = self._unordered_side, key[1]
+        index = 0
+        found = makings.get((family, counters, 0, unordered(x)))
+        if found is None:
+            index = 1
+            found = makings.get((family, counters, 1, unordered(y)))
+            if found is None:
+                return None
+        written, made_reads, took_all, made, kept = found
+        if most != kept:
+            if not took_all and most > kept:  # the side may take more than that making asked
+                return None
+            now = min(most, made)
+            if now == 0 and made:  # the state after the hits before it is not among those written
+                return None
+            if now < made:  # (else all that making made, or the state after the hits before it)
+                written, took_all, made = written[:now], False, now
+            else:
+                took_all = now < most
+        side, rows, reordered = ("attacker", "defender")[index], self._side_rows, self._reordered_side
+        return [(side, rows[reordered(after)]) for after in written], made_reads, took_all, made
 
     def _every_made(self, hit, key: tuple, round_class, most: int = _EVERY, before: tuple = ()) -> tuple | None:
         """Deferred `hit` made in state `key` (after deferred hits `before`, made as they are) with
@@ -479,10 +529,11 @@ class BattleSteps:
                         or self._written_keys(key, split_of(key[0]), written[-1:])[0] != self._key()):
             return None
         start = last[0]
-        took_all = len(written) - start < most  # (fewer: the side took all it can take)
+        made = len(written) - start
+        took_all = made < most  # (fewer: the side took all it can take)
         # the last hit's; none when it found nothing left to hit: then the state after those before
         # it, what any count of it makes
-        return written[start:] or written[start - 1:start], frozenset(watch.reads), took_all
+        return written[start:] or written[start - 1:start], frozenset(watch.reads), took_all, made
 
     @staticmethod
     def _written_keys(key: tuple, split: int, written: list) -> list:
@@ -508,7 +559,7 @@ class BattleSteps:
             if every is None:
                 self._count_by_count.add(family)
                 return None
-            written, aspects, _took_all = every
+            written, aspects, _took_all, _made = every
             written = self._written_keys(key, split, written)
             made = [_changes(key, split, {k: self.one}, aspects) for k in written]
             if None in made:  # a side it did not read whole changed: kept for this state alone

@@ -1,0 +1,94 @@
+"""Hits made for every count shared between the chains of one generation (runtime/odds/shared.py
+`Generation.makings`, steps.py `_every_count`; issue 15, session 20): the chains of one battle
+asked with fewer attackers each time, as an agent asks them, answer with the same floats to the
+last digit whether they share a store or each works alone, and a later chain makes no hit for
+every count on a side whose records an earlier chain of the generation made it on."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ruleslang.runtime import saves
+from ruleslang.runtime.odds.chain import BattleSpec, Chain
+from ruleslang.runtime.odds.shared import SharedRounds
+from ruleslang.runtime.odds.steps import _EVERY
+from ruleslang.runtime.odds.watch import split_of
+from ruleslang.workspace.compositions import Workspace
+
+LAND = "Karelia S.S.R."
+DEFENCE = {"infantry": 2, "armour": 1}
+
+
+@lru_cache(maxsize=None)
+def _game():
+    setup = saves.GameSetup(refs=["aar/house-rules@1"], scenario=None, seed=1, rounds=1, players={},
+                            default_agent="heuristic", settings=[], orders=None)
+    return saves.build_game(Workspace([]), setup)
+
+
+class _Noting(Chain):
+    """A chain that notes each hit it makes for every count: (the chain's place in the sequence, the
+    hit's statement, the side hit, that side's records before, the counters written)."""
+
+    made: list = []
+    place = 0
+
+    def _every_made(self, hit, key, round_class, most=_EVERY, before=()):
+        found = super()._every_made(hit, key, round_class, most, before)
+        if found is not None and found[0]:
+            side = found[0][0][0]
+            split = split_of(key[0])
+            rows = key[0][:split] if side == "attacker" else key[0][split:]
+            self.made.append((self.place, id(hit.stmt), side, rows, key[1]))
+        return found
+
+
+def _floats(result) -> tuple:
+    return (result.states, [repr(p) for p in result.ends.values()], repr(result.taken), repr(result.rounds),
+            repr(result.expected_loss("attacker")), repr(result.expected_loss("defender")))
+
+
+def _sequence(store, attacks) -> tuple[list, list, list]:
+    """(each chain's floats, the hits made for every count as `_Noting` notes them, each chain's step runs)."""
+    game = _game()
+    made: list = []
+    answers, runs = [], []
+    for place, attacking in enumerate(attacks):
+        chain = _Noting(game, BattleSpec(LAND, "Germans", attacking, DEFENCE, "Russians"), exact=False,
+                        board=game.state, store=store)
+        chain.made, chain.place = made, place
+        answers.append(_floats(chain.solve()))
+        runs.append(chain.step_runs)
+        chain.close()
+    return answers, made, runs
+
+
+def _made_again(made: list) -> list:
+    """The makings a chain made on a side an earlier chain had made the same hit on."""
+    first: dict = {}
+    again = []
+    for place, *what in made:
+        what = tuple(what)
+        if first.setdefault(what, place) < place:
+            again.append(what)
+    return again
+
+
+def test_later_chains_take_the_hits_an_earlier_chain_made_with_the_same_floats():
+    # three to one infantry with an armour: the defender's side is the same in every chain, so the
+    # attacker's fire on it from the battle's first state is made by the first chain alone
+    attacks = [{"infantry": n, "armour": 1} for n in (3, 2, 1)]
+    alone = [_sequence(None, [attacking])[0][0] for attacking in attacks]
+    shared, made, runs = _sequence(SharedRounds(), attacks)
+    assert shared == alone
+    assert all(runs)  # each chain ran its own steps (its first round is its own)
+    assert not _made_again(made)
+
+
+def test_a_chain_asking_more_hits_than_a_making_answers_makes_them_itself():
+    # more attackers each time: a making of the first chain, for fewer hits than the defence can
+    # take, cannot answer the later chain's larger counts; those it made for all the side could take can
+    attacks = [{"infantry": n, "armour": 1} for n in (1, 2, 4)]
+    alone = [_sequence(None, [attacking])[0][0] for attacking in attacks]
+    shared, _made, _runs = _sequence(SharedRounds(), attacks)
+    assert shared == alone
