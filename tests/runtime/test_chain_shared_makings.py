@@ -11,7 +11,7 @@ from functools import lru_cache
 from ruleslang.runtime import saves
 from ruleslang.runtime.odds.chain import BattleSpec, Chain
 from ruleslang.runtime.odds.shared import SharedRounds
-from ruleslang.runtime.odds.steps import _EVERY
+from ruleslang.runtime.odds.steps import _EVERY, _holds_unit
 from ruleslang.runtime.odds.watch import split_of
 from ruleslang.workspace.compositions import Workspace
 
@@ -92,3 +92,12 @@ def test_a_chain_asking_more_hits_than_a_making_answers_makes_them_itself():
     alone = [_sequence(None, [attacking])[0][0] for attacking in attacks]
     shared, _made, _runs = _sequence(SharedRounds(), attacks)
     assert shared == alone
+
+
+
+def test_a_hits_key_that_names_a_unit_is_told_apart():
+    # a making whose hits' key holds a battle unit (by its id: `hit 1 of [u]`) is kept for no other
+    # chain, where that id may name another unit (`_every_count`); a lazy let's key holds none
+    unit = ("unit", 209, "infantry", "Russians", "Karelia S.S.R.", 0, 0, ())
+    assert _holds_unit(((1, 1, False, ((unit,),)),))
+    assert not _holds_unit(((1, False, (("lazy", 2, 0, ()),)),))

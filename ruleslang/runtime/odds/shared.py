@@ -41,6 +41,12 @@ anything the watch does not know (`EVERYTHING`: the board's units, a counter key
 the store a number of transitions in all (then it starts afresh; a chain that misses works its
 transitions out again, to the same answers).
 
+A generation also keeps the hits its chains made for every count (`Generation.makings`,
+steps.py `_every_count`): a making reads one side alone (the side hit, its records without their
+type order as the transitions hold them), the hits' statements and frame values and the board
+outside the battle as the generation's reads note it, so a later chain that hits a side with the
+same records (most often the defence, the same in every chain of a battle) takes it.
+
 A battle in progress (an agent's retreat question: `BattleSpec.round` after the first, its
 defence named, with the hits its units took) shares the site of the chains that planned it. What
 its chain does otherwise than a plan's rounds after the first, and why none of it is missing here:

@@ -429,7 +429,10 @@ class BattleSteps:
         index, sides = found
         if shared:
             mine = ("attacker", "defender")[index]
-            if all(side == mine for side, _rows in written):  # (kept: a later chain's own other side differs)
+            # not kept when a casualty is on the other side (a later chain's own other side differs),
+            # nor when the hits' key holds a unit: a battle unit's id names another unit in a chain
+            # whose sides' blocks of ids begin elsewhere (`_materialize`)
+            if all(side == mine for side, _rows in written) and not _holds_unit(family):
                 # (one found kept could not answer: this one answers more)
                 gen.makings[(family, key[1], index, self._unordered_side(x if index == 0 else y))] = (
                     [tuple([r[:1] + r[2:] for r in rows]) for _side, rows in written], made_reads, took_all,
@@ -725,6 +728,18 @@ def _counts(desc: tuple) -> bool:
     """Whether deferred hits `desc` (their key) are one or two, each with a number of hits."""
     n = len(desc)
     return (n == 1 and type(desc[0][1]) is int) or (n == 2 and type(desc[0][1]) is int and type(desc[1][1]) is int)
+
+
+def _holds_unit(value) -> bool:
+    """Whether a key made by `content` holds a unit."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if type(v) is tuple:
+            if len(v) == 8 and v[0] == "unit":
+                return True
+            stack.extend(v)
+    return False
 
 
 def _side_read(made_reads) -> int | None:
