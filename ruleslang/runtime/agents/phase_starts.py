@@ -198,7 +198,7 @@ class PhaseStarts:
         mark = PhaseMark(game, phase)
         anchor = self.anchor
         if anchor is None or anchor.round != mark.round or (not mark.round and anchor.player != mark.player) \
-                or mark.events - anchor.events > ANCHOR_EVENTS:
+                or (self.replayed and mark.events - anchor.events > ANCHOR_EVENTS):
             self.start = self.anchor = PhaseStart(game, phase)
             self.marks = []
             self.boards += 1
