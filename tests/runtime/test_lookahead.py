@@ -254,6 +254,7 @@ def test_keeping_the_board_at_every_phase_start_decides_the_same(tmp_path, monke
     game = gift_game(tmp_path, seed=5)
     game.run(1)
     monkeypatch.setattr(phase_starts, "ANCHOR_EVENTS", -1)  # every phase start keeps the board
+    monkeypatch.setattr(phase_starts.PhaseStarts, "anchoring", True)  # (from the first: no replay needed)
     every = gift_game(tmp_path, seed=5)
     every.run(1)
     assert not every.on_phase.marks

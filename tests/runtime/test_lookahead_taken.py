@@ -140,3 +140,15 @@ def test_the_board_is_kept_at_a_rounds_first_phase_and_replays_cross_turns(tmp_p
     assert hook_replayed.boards == hook.boards == 1 and hook_replayed.replayed >= 5
     assert seen == seen_replayed and len([s for s in seen if s[0] == "gift.n"]) == 5
     assert game.decisions == replayed.decisions and game.state.events == replayed.state.events
+
+
+def test_boards_between_a_rounds_first_phases_are_kept_only_once_a_start_was_replayed(monkeypatch):
+    # a house-rules game whose look-aheads' starts are all taken from the game keeps the board at
+    # each round's first phase only: the boards kept every ANCHOR_EVENTS events shorten replays,
+    # and it makes none; with every start made by replay, the game keeps them again from its first
+    # replay on, and each look-ahead values its answers as with the starts taken
+    game, seen, hook = _valued(monkeypatch, lambda: _house_rules_game(1), 3, taken=True)
+    replayed, seen_replayed, hook_replayed = _valued(monkeypatch, lambda: _house_rules_game(1), 3, taken=False)
+    assert hook.replayed == 0 and hook.taken >= 2 and hook.boards == 3 and not hook.anchoring
+    assert hook_replayed.replayed >= 2 and hook_replayed.anchoring and hook_replayed.boards > 3
+    assert seen == seen_replayed and game.decisions == replayed.decisions

@@ -5,7 +5,7 @@ The game tells its `PhaseStarts` when each phase starts (`Game.on_phase`, hooked
 heuristic agent's `joined`: `follow`), and it keeps the game there (`PhaseStart`): the board
 without its event log, the dice generator's state, the kit's state between phases, the option
 values and how many answers the game had been given. The board is kept at a round's first phase
-(and after ANCHOR_EVENTS events); a later phase's start is made only when a look-ahead asks for
+(and, once the game has made a start by replay, after ANCHOR_EVENTS events); a later phase's start is made only when a look-ahead asks for
 it, taken from the game as it stands when nothing changed since the phase started, else by
 replaying the phases between with the game's answers and dice (a copy played by `Replay`).
 Within a phase, the game also tells where its runtime procedure could go on from the game's
@@ -38,7 +38,9 @@ from ruleslang.lang.eval.statements import run_procedure
 from ruleslang.lang.syntax.declarations import RuntimeProcedure
 from ruleslang.runtime.decisions import Agent, Decision
 
-ANCHOR_EVENTS = 400   # events after which a phase start keeps the board again (`PhaseStarts`)
+# events after which a phase start keeps the board again, in a game that has made a start by
+# replay (`PhaseStarts`)
+ANCHOR_EVENTS = 400
 
 
 class Diverged(Exception):
@@ -153,16 +155,21 @@ class PhaseStarts:
     of a game).
 
     The board is kept (`PhaseStart`: pickled) at the first phase of each round (of each turn in
-    the bids, round 0), and again once ANCHOR_EVENTS events have passed since the last board
-    kept; at the other phase starts only a `PhaseMark`. A look-ahead in such a phase has its
+    the bids, round 0), and, once the game has made a start by replay (`anchoring`), again when
+    ANCHOR_EVENTS events have passed since the last board kept; at the other phase starts only a
+    `PhaseMark`. A look-ahead in such a phase has its
     start made then (`start_of`): taken from the game as it stands when nothing changed since the
     phase started (`_untouched`), else by a copy of the game from the last board kept that replays
     the phases between with the game's answers and dice (what a rollout does within the phase),
     beginning each player's turn as the game did (`_turn_of`); the start is kept. A game passes
     about 350 phase starts and asks 3-5 look-aheads; since the starts are taken from the game, a
     house-rules game replays none (seeds 1-20: 86 starts, all taken), and the boards kept once a
-    turn (44 a game, 0.011 s) were kept for nothing: now once a round and every ANCHOR_EVENTS
-    events (20 a game).
+    turn (44 a game, 0.011 s) were kept for nothing: now once a round (10 a game). The boards kept
+    every ANCHOR_EVENTS events only shorten the replays (a replay from an earlier board comes to
+    the same start: the phases between played again with the game's answers and dice), so a game
+    keeps them once it has made a start by replay (a Global 1940 game: some of its custom phases
+    leave a start that cannot be taken), not before (16 of a house-rules game's 26 boards, seeds
+    1-5, 0.006 s a game, kept for no replay).
 
     The resume points of a phase (`Game.on_resume_point`: where a runtime procedure could go on
     from the game's state alone: kit/battle.py's before each battle and before each step of a
@@ -171,6 +178,10 @@ class PhaseStarts:
     battle, or in a hook after a runtime phase (a move's `after` hooks), then replays the phase
     up to that point once, keeps the copy there, and each rollout goes on from it (`resume`)
     rather than playing the phase's earlier battles, steps or moves again."""
+
+    # whether a board is also kept once ANCHOR_EVENTS events have passed since the last (not only at
+    # a round's first phase): set once the game has made a start by replay (`start_of`)
+    anchoring = False
 
     def __init__(self):
         self.start: PhaseMark | None = None
@@ -198,7 +209,7 @@ class PhaseStarts:
         mark = PhaseMark(game, phase)
         anchor = self.anchor
         if anchor is None or anchor.round != mark.round or (not mark.round and anchor.player != mark.player) \
-                or (self.replayed and mark.events - anchor.events > ANCHOR_EVENTS):
+                or (self.anchoring and mark.events - anchor.events > ANCHOR_EVENTS):
             self.start = self.anchor = PhaseStart(game, phase)
             self.marks = []
             self.boards += 1
@@ -239,6 +250,7 @@ class PhaseStarts:
             else:
                 mark = PhaseMark(game, game.state.phase, point)
                 mark.answered, mark.events = answered, events
+                self.anchoring = True
                 start = self._replayed(game, mark)
                 self.replayed += 1
             self.start = self.anchor = start
@@ -248,6 +260,7 @@ class PhaseStarts:
                 start = PhaseStart(game, start.phase, start)  # (as the phase started: a hook before its body)
                 self.taken += 1
             else:
+                self.anchoring = True
                 start = self._replayed(game, start)
                 self.replayed += 1
             self.start = self.anchor = start
