@@ -249,6 +249,33 @@ def test_a_phase_start_made_by_replaying_the_turn_is_the_one_the_game_had(tmp_pa
     assert answers(game, "gift.n") == [2] * 5
 
 
+def test_a_phase_start_made_by_replaying_into_the_next_round_is_the_one_the_game_had(tmp_path, monkeypatch):
+    # no board kept but the game's first (as in a game that has made no start by replay yet): the
+    # look-aheads of round 2 are replayed from the start of round 1's last look-ahead, through
+    # the round's end and the next one's beginning (`_turn_of`); each start is the game's there
+
+    kept: dict = {}
+    call, replayed = phase_starts.PhaseStarts.__call__, phase_starts.PhaseStarts._replayed
+    made: list = []
+
+    def keep_all(self, game, phase):
+        kept[id(self)] = phase_starts.PhaseStart(game, phase)
+        call(self, game, phase)
+
+    def compared(self, game, mark):
+        start = replayed(self, game, mark)
+        _same_start(start, kept[id(self)])
+        made.append((game.state.round, mark.phase))
+        return start
+    monkeypatch.setattr(phase_starts.PhaseStarts, "__call__", keep_all)
+    monkeypatch.setattr(phase_starts.PhaseStarts, "_replayed", compared)
+    monkeypatch.setattr(phase_starts.PhaseStarts, "anchoring", property(lambda self: False, lambda self, value: None))
+    _no_resume_points(monkeypatch)
+    game = gift_game(tmp_path, rounds=2)
+    game.run(2)
+    assert game.on_phase.boards == 1 and len(made) == 10 and [r for r, _ in made].count(2) == 5
+    assert answers(game, "gift.n") == [2] * 10
+
 def test_keeping_the_board_at_every_phase_start_decides_the_same(tmp_path, monkeypatch):
 
     game = gift_game(tmp_path, seed=5)

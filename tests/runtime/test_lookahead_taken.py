@@ -142,13 +142,32 @@ def test_the_board_is_kept_at_a_rounds_first_phase_and_replays_cross_turns(tmp_p
     assert game.decisions == replayed.decisions and game.state.events == replayed.state.events
 
 
-def test_boards_between_a_rounds_first_phases_are_kept_only_once_a_start_was_replayed(monkeypatch):
+
+def test_boards_after_the_first_are_kept_only_once_a_start_was_replayed(monkeypatch):
     # a house-rules game whose look-aheads' starts are all taken from the game keeps the board at
-    # each round's first phase only: the boards kept every ANCHOR_EVENTS events shorten replays,
-    # and it makes none; with every start made by replay, the game keeps them again from its first
-    # replay on, and each look-ahead values its answers as with the starts taken
+    # its first phase only: the boards kept at each round's first phase and every ANCHOR_EVENTS
+    # events shorten replays, and it makes none; with every start made by replay, the game keeps
+    # them again from its first replay on, and each look-ahead values its answers as with the
+    # starts taken
     game, seen, hook = _valued(monkeypatch, lambda: _house_rules_game(1), 3, taken=True)
     replayed, seen_replayed, hook_replayed = _valued(monkeypatch, lambda: _house_rules_game(1), 3, taken=False)
-    assert hook.replayed == 0 and hook.taken >= 2 and hook.boards == 3 and not hook.anchoring
+    assert hook.replayed == 0 and hook.taken >= 2 and hook.boards == 1 and not hook.anchoring
     assert hook_replayed.replayed >= 2 and hook_replayed.anchoring and hook_replayed.boards > 3
     assert seen == seen_replayed and game.decisions == replayed.decisions
+
+
+def test_a_replay_crosses_rounds_as_the_game_did(tmp_path, monkeypatch):
+    # every start made by replay and no board kept but the game's first: each power's gift in
+    # round 2 is replayed from the start before it, the first from the last gift's in round 1
+    # (the round ended and the next begun in the copy as `Game.run` does); the values and the
+    # game as with a board kept at every round's first phase
+    def make(anchoring):
+        monkeypatch.setattr(phase_starts.PhaseStarts, "anchoring", anchoring)
+        return _luck_game(tmp_path)
+    kept, seen_kept, hook_kept = _valued(monkeypatch, lambda: make(True), 2, taken=False)
+    never = property(lambda self: False, lambda self, value: None)  # (never set: no board after the first)
+    crossed, seen_crossed, hook_crossed = _valued(monkeypatch, lambda: make(never), 2, taken=False)
+    assert hook_crossed.boards == 1 and hook_kept.boards >= 2 and hook_crossed.replayed == hook_kept.replayed
+    assert [s[0] for s in seen_crossed].count("gift.n") == 10 and crossed.state.round == 2
+    assert seen_crossed == seen_kept
+    assert crossed.decisions == kept.decisions and crossed.state.events == kept.state.events

@@ -4,8 +4,9 @@ kept (`PhaseStarts`), and a copy of the game made from one (`fork`).
 The game tells its `PhaseStarts` when each phase starts (`Game.on_phase`, hooked in by the
 heuristic agent's `joined`: `follow`), and it keeps the game there (`PhaseStart`): the board
 without its event log, the dice generator's state, the kit's state between phases, the option
-values and how many answers the game had been given. The board is kept at a round's first phase
-(and, once the game has made a start by replay, after ANCHOR_EVENTS events); a later phase's start is made only when a look-ahead asks for
+values and how many answers the game had been given. The board is kept at the game's first phase
+(and each bid turn's), and, once the game has made a start by replay, at each round's first phase
+and after ANCHOR_EVENTS events; a later phase's start is made only when a look-ahead asks for
 it, taken from the game as it stands when nothing changed since the phase started, else by
 replaying the phases between with the game's answers and dice (a copy played by `Replay`).
 Within a phase, the game also tells where its runtime procedure could go on from the game's
@@ -39,7 +40,7 @@ from ruleslang.lang.syntax.declarations import RuntimeProcedure
 from ruleslang.runtime.decisions import Agent, Decision
 
 # events after which a phase start keeps the board again, in a game that has made a start by
-# replay (`PhaseStarts`)
+# replay (`PhaseStarts.anchoring`)
 ANCHOR_EVENTS = 400
 
 
@@ -154,22 +155,24 @@ class PhaseStarts:
     """`Game.on_phase` for the look-ahead: keeps the latest phase start (one for all the agents
     of a game).
 
-    The board is kept (`PhaseStart`: pickled) at the first phase of each round (of each turn in
-    the bids, round 0), and, once the game has made a start by replay (`anchoring`), again when
-    ANCHOR_EVENTS events have passed since the last board kept; at the other phase starts only a
-    `PhaseMark`. A look-ahead in such a phase has its
-    start made then (`start_of`): taken from the game as it stands when nothing changed since the
-    phase started (`_untouched`), else by a copy of the game from the last board kept that replays
-    the phases between with the game's answers and dice (what a rollout does within the phase),
-    beginning each player's turn as the game did (`_turn_of`); the start is kept. A game passes
-    about 350 phase starts and asks 3-5 look-aheads; since the starts are taken from the game, a
+    The board is kept (`PhaseStart`: pickled) at the game's first phase, at each bid turn's
+    (round 0) and at the first phase after the bids, and, once the game has made a start by replay
+    (`anchoring`), at the first phase of each round and again when ANCHOR_EVENTS events have
+    passed since the last board kept; at the other phase starts only a `PhaseMark`. A look-ahead
+    in such a phase has its start made then (`start_of`): taken from the game as it stands when
+    nothing changed since the phase started (`_untouched`), else by a copy of the game from the
+    last board kept that replays the phases between with the game's answers and dice (what a
+    rollout does within the phase), beginning each player's turn, and each round, as the game did
+    (`_turn_of`); the start is kept (a later replay begins from it). A game passes about 350
+    phase starts and asks 3-5 look-aheads; since the starts are taken from the game, a
     house-rules game replays none (seeds 1-20: 86 starts, all taken), and the boards kept once a
-    turn (44 a game, 0.011 s) were kept for nothing: now once a round (10 a game). The boards kept
-    every ANCHOR_EVENTS events only shorten the replays (a replay from an earlier board comes to
-    the same start: the phases between played again with the game's answers and dice), so a game
-    keeps them once it has made a start by replay (a Global 1940 game: some of its custom phases
-    leave a start that cannot be taken), not before (16 of a house-rules game's 26 boards, seeds
-    1-5, 0.006 s a game, kept for no replay).
+    turn (44 a game, 0.011 s) were kept for nothing, and so were those kept once a round and every
+    ANCHOR_EVENTS events after (26 a game, seeds 1-5, 0.010 s). Past the bids, a board kept only
+    shortens the replays (a replay from an earlier start comes to the same one: the phases, turns
+    and rounds between played again with the game's answers and dice), so a game keeps them once
+    it has made a start by replay (a Global 1940 game: some of its custom phases leave a start
+    that cannot be taken, first in round 1 in the games measured), not before: a house-rules
+    game keeps one.
 
     The resume points of a phase (`Game.on_resume_point`: where a runtime procedure could go on
     from the game's state alone: kit/battle.py's before each battle and before each step of a
@@ -179,8 +182,9 @@ class PhaseStarts:
     up to that point once, keeps the copy there, and each rollout goes on from it (`resume`)
     rather than playing the phase's earlier battles, steps or moves again."""
 
-    # whether a board is also kept once ANCHOR_EVENTS events have passed since the last (not only at
-    # a round's first phase): set once the game has made a start by replay (`start_of`)
+    # whether a board is kept at each round's first phase and once ANCHOR_EVENTS events have passed
+    # since the last (not only at the game's first phase and in the bids): set once the game has
+    # asked for a start by replay (`start_of`)
     anchoring = False
 
     def __init__(self):
@@ -208,8 +212,9 @@ class PhaseStarts:
         self.point, self.at = 0, None
         mark = PhaseMark(game, phase)
         anchor = self.anchor
-        if anchor is None or anchor.round != mark.round or (not mark.round and anchor.player != mark.player) \
-                or (self.anchoring and mark.events - anchor.events > ANCHOR_EVENTS):
+        # (a replay crosses no bid turn nor the bids' end: `_turn_of`)
+        if anchor is None or (not anchor.round and (mark.round or anchor.player != mark.player)) \
+                or (self.anchoring and (anchor.round != mark.round or mark.events - anchor.events > ANCHOR_EVENTS)):
             self.start = self.anchor = PhaseStart(game, phase)
             self.marks = []
             self.boards += 1
@@ -342,10 +347,17 @@ class PhaseStarts:
 
 def _turn_of(copy_, start: PhaseMark) -> None:
     """Begin `start`'s player's turn in a copy replaying the phases when the copy is in another
-    player's, as `Game.run` begins a turn (its battle results emptied, the income it notes asked;
-    a round begins with a board kept, so a replay never crosses one)."""
-    if copy_.state.current_player != start.player:
-        copy_.state.start_turn(start.player)
+    player's, as `Game.run` begins a turn (its battle results emptied, the income it notes asked),
+    and, in another round, `start`'s round first, as `Game.run` ends a round and begins the next
+    (the scores it notes asked; the bids, round 0, end otherwise: a board is kept at the first
+    phase after them, so no replay crosses their end)."""
+    state = copy_.state
+    new_round = state.round != start.round
+    if new_round:
+        copy_.scores()
+        state.start_round(start.round)
+    if new_round or state.current_player != start.player:
+        state.start_turn(start.player)
         copy_.battle_results = []
         copy_.income(start.player)
 
