@@ -276,6 +276,7 @@ def test_a_phase_start_made_by_replaying_into_the_next_round_is_the_one_the_game
     assert game.on_phase.boards == 1 and len(made) == 10 and [r for r, _ in made].count(2) == 5
     assert answers(game, "gift.n") == [2] * 10
 
+
 def test_keeping_the_board_at_every_phase_start_decides_the_same(tmp_path, monkeypatch):
 
     game = gift_game(tmp_path, seed=5)

@@ -128,8 +128,8 @@ def test_a_start_at_a_phase_start_is_taken_before_a_rule_phase_not_in_a_runtime_
 
 
 def test_the_board_is_kept_at_a_rounds_first_phase_and_replays_cross_turns(tmp_path, monkeypatch):
-    # every start made by replay (as if none could be taken): the board kept once a round (no
-    # ANCHOR_EVENTS bound here), so each power's gift after its battles is replayed from the
+    # every start made by replay (as if none could be taken): the board kept at the round's first
+    # phase only (no ANCHOR_EVENTS bound here), so each power's gift after its battles is replayed from the
     # round's first phase, through the turns of the powers before it; the values are those of
     # the starts taken from the game, and the game the same
     def make():
@@ -140,7 +140,6 @@ def test_the_board_is_kept_at_a_rounds_first_phase_and_replays_cross_turns(tmp_p
     assert hook_replayed.boards == hook.boards == 1 and hook_replayed.replayed >= 5
     assert seen == seen_replayed and len([s for s in seen if s[0] == "gift.n"]) == 5
     assert game.decisions == replayed.decisions and game.state.events == replayed.state.events
-
 
 
 def test_boards_after_the_first_are_kept_only_once_a_start_was_replayed(monkeypatch):
