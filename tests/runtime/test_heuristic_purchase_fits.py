@@ -67,8 +67,7 @@ def test_the_forecast_asks_each_territory_and_list_once_and_buys_the_same(tmp_pa
     _, _, once = japanese_turn(["agents/three@1"], workspace)
     forecast_once = list(asked)
     asked.clear()
-    monkeypatch.setattr(purchasing, "_asked_once", lambda refusals: refusals)  # every try asked
-    # (and the planner's own tries: it skips a type refused at a territory where nothing was placed since)
+    # every try asked (the planner skips a type refused at a territory where nothing was placed since)
     monkeypatch.setattr(purchasing, "pack",
                         lambda *args, **kwargs: placement.pack(*args, **{**kwargs, "repeatable": False}))
     _, _, every = japanese_turn(["agents/three@1"], workspace)

@@ -88,10 +88,11 @@ class BlockGenerator(Generator):
         return assemble(label, ["env"], prologue, [f"return {src}"], self.ns, self.spans, STATEMENTS)
 
     def prologue(self) -> list[str]:
-        lines = ["ctx = env[0]", "host = ctx.host"]
-        if self.locals:
-            lines.append(f"[{', '.join(self.locals)}] = env[1:]")
-        return lines
+        # the frame unpacked whole (a slice of it made and unpacked cost a list more: every
+        # constraint of every list the placement planner checks runs this)
+        if not self.locals:
+            return ["ctx = env[0]", "host = ctx.host"]
+        return [f"ctx, {', '.join(self.locals)} = env", "host = ctx.host"]
 
     # ---------------------------------------------------------------------- blocks
 

@@ -479,6 +479,7 @@ class Procedures:
         self._constraints_on: dict[str, list[str]] = {}
         self._constraint_runs: dict[str, list[Callable]] = {}  # action -> the executors of its constraints
         self._repeatable: dict[str, bool] = {}
+        self._checking: dict[str, tuple[list[Callable], bool]] = {}  # action -> (its runs, repeatable)
         # the compiled settings of runtime procedures (runtime/config.py), by (procedure, setting):
         # they hold no game, so every game of this program shares them
         self.settings: dict[tuple[int, str], Callable] = {}
@@ -503,11 +504,10 @@ class Procedures:
                 self._bodies[name] = _runtime_procedure(name, proc)
             else:
                 block = self.executor(proc.body, name, decl)
-                size = self.frame_size(decl)
+                pad = (None,) * (self.frame_size(decl) - 1)  # the frame's slots
 
-                def run(ctx, block=block, size=size):
-                    env = [ctx] + [None] * (size - 1)
-                    block(env)
+                def run(ctx, block=block, pad=pad):
+                    block([ctx, *pad])
                 coverage = self.compiled.coverage
                 self._bodies[name] = run if coverage is None else coverage.wrap(name, run)
         return self._bodies[name]
@@ -518,12 +518,12 @@ class Procedures:
         if run is None:
             decl = self.compiled.symbols[name].decl
             block = self.executor(decl.body, name, decl)
-            size = self.frame_size(decl)
             n = len(decl.params)
+            pad = (None,) * (self.frame_size(decl) - 1 - n)  # the frame's slots past the parameters
 
-            def run(ctx, args, block=block, size=size, n=n):
-                env = [ctx, *args[:n]] + [None] * (size - 1 - n)
-                block(env)
+            def run(ctx, args, block=block, n=n, pad=pad):
+                # (one list made: the frame is made for every constraint of every action checked)
+                block([ctx, *args[:n], *pad])
             self._bodies[name] = run
         return run
 
@@ -559,6 +559,14 @@ class Procedures:
                 isinstance(node, _NOT_REPEATABLE) or info.is_random(node)
                 for name in self.constraints_on(action)
                 for node in ast.walk(self.compiled.symbols[name].decl.body))
+        return found
+
+    def checking(self, action: str) -> tuple[list[Callable], bool]:
+        """(`constraint_runs(action)`, `repeatable(action)`), found once: what `check_action`
+        reads for every check."""
+        found = self._checking.get(action)
+        if found is None:
+            found = self._checking[action] = (self.constraint_runs(action), self.repeatable(action))
         return found
 
     def expression(self, node, owner: str, decl) -> Callable:
@@ -687,11 +695,16 @@ def check_action(ctx, action: str, args: list) -> list[Refusal]:
     `refusal_texts_unread`, when the constraints only read, the first refusal alone (its message
     None): the caller asks only whether there is one."""
     procs: Procedures = ctx.procedures
+    # (the placement planner checks thousands of lists a game: one look-up for what the action needs)
+    found = procs._checking.get(action)
+    runs, repeatable = found if found is not None else procs.checking(action)
+    if not runs:
+        return []
     saved = ctx.collector
     texts = _TEXTS_READ.get()
-    ctx.collector = collector = _Collector(texts, not texts and procs.repeatable(action))
+    ctx.collector = collector = _Collector(texts, repeatable and not texts)
     try:
-        for run in procs.constraint_runs(action):
+        for run in runs:
             run(ctx, args)
     except _Refused:
         pass  # the first refusal, for a caller that reads no more

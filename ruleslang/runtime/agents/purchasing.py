@@ -8,8 +8,6 @@ methods read the agent's unit facts and estimates (heuristic.py) through `self`.
 
 from __future__ import annotations
 
-from typing import Callable
-
 from ruleslang.runtime.decisions import Decision
 from ruleslang.runtime.agents.battle_odds import most_numerous_owner
 from ruleslang.runtime.agents.quick_battle import SIM_TRIALS, settling
@@ -93,9 +91,9 @@ class Purchasing:
         refusals = d.context.get("place_refusals")
         if refusals is None or not bought:
             return bought
+        # (`pack` asks no (territory, units) twice when the constraints only read: its refusals
+        # are asked as they come, with nothing kept)
         repeatable = game.ctx.procedures.repeatable("place")
-        if repeatable:
-            refusals = _asked_once(refusals)
         board = game.board
         facts = game.unit_rules()
         control = game.state.control
@@ -325,19 +323,3 @@ def bid_unit(type_name: str, owner: str, space: str) -> Sample:
     unit = Sample(type_name, owner)
     unit.space = space
     return unit
-
-
-def _asked_once(refusals: Callable[[str, list[str]], list[str]]) -> Callable[[str, list[str]], list[str]]:
-    """`refusals(territory, types)` asked once for each territory and list of types. `pack` tries
-    each unit of a kind again while the units it placed there are the same, and constraints that
-    only read (`Procedures.repeatable`) refuse the same on the same board: the purchase's forecast
-    does not change the board."""
-    kept: dict[tuple, list[str]] = {}
-
-    def asked(territory: str, types: list[str]) -> list[str]:
-        key = (territory, *types)
-        found = kept.get(key)
-        if found is None:
-            found = kept[key] = refusals(territory, types)
-        return found
-    return asked
