@@ -478,7 +478,14 @@ class Generator:
         if info.symbol.kind == "counter" and self.compiled.coverage is None:
             return self._counter(info.name, args)
         fn = self.const(self.compiled.callable(info.name))
+        if self.keeps(node, info):
+            return _Code(f"_kept_call({', '.join(['ctx', fn] + args)})")
         return _Code(f"{fn}({', '.join(['ctx'] + args)})")
+
+    def keeps(self, node, info) -> bool:
+        """Whether a call of a definition goes through `_kept_call` (statements.kept_call): only in
+        a constraint's block (codegen_blocks.py)."""
+        return False
 
     def _counter(self, name: str, args: list[str]):
         """A counter read as the context's `counter(name, key)` itself, which its callable

@@ -32,6 +32,7 @@ from ruleslang.lang.eval import statements as S
 from ruleslang.lang.eval.codegen import Generator, Unsupported
 from ruleslang.lang.eval.codegen_runtime import assemble
 from ruleslang.lang.eval.operations import located
+from ruleslang.lang import types as T
 from ruleslang.lang.syntax.expressions import Name
 from ruleslang.lang.syntax.statements import (AddEffect, Block, ChangeEffect, Choose, ForStmt, HitEffect, IfStmt, Let,
                                               LogEffect, MoveEffect, RemoveEffect, Require, RetreatEffect, RunEffect,
@@ -48,7 +49,7 @@ _EFFECTS = (AddEffect, RemoveEffect, MoveEffect, ChangeEffect, SetEffect, HitEff
 
 # What generated statements call, by the names the source uses.
 _STATEMENT_HELPERS = {
-    "_refuse": S.refuse, "_texts_unread": S.texts_unread, "_decide": S.decide, "_plus": S.plus,
+    "_refuse": S.refuse, "_texts_unread": S.texts_unread, "_kept_call": S.kept_call, "_decide": S.decide, "_plus": S.plus,
     "_state": S.game_state, "_battle": S.battle_of,
     "_unit_ids": S.unit_ids, "_units_to_add": S.units_to_add, "_hits_to_score": S.hits_to_score,
     "_current_player": S.current_player, "_winning_side": S.winning_side, "_declare_winner": S.declare_winner,
@@ -71,6 +72,10 @@ class BlockGenerator(Generator):
         self.locals = [f"s{i}" for i in range(1, size)]
         self.fell_back: list[tuple[str, str]] = []  # (statement kind, why)
         self.written = 0  # statements written as Python
+        symbol = compiled.symbols.get(owner)
+        # a constraint's parameters (the first slots): a formula called with them alone may be kept
+        # while a planner asks list after list on one board (`statements.kept_call`)
+        self.params = len(symbol.decl.params) if symbol is not None and isinstance(symbol.decl, ConstraintDecl) else 0
 
     def function(self, block: Block, label: str) -> Callable:
         """The executor of `block`: `f(env)`."""
@@ -86,6 +91,18 @@ class BlockGenerator(Generator):
         slots = sorted({int(slot) for slot in _LOCAL.findall(src)})
         prologue = ["ctx = env[0]", "host = ctx.host"] + [f"s{slot} = env[{slot}]" for slot in slots]
         return assemble(label, ["env"], prologue, [f"return {src}"], self.ns, self.spans, STATEMENTS)
+
+    def keeps(self, node, info) -> bool:
+        """A call of a formula with parameters of the constraint alone, each naming one thing (a
+        player, a space): kept while a planner asks list after list (`statements.kept_call`)."""
+        if not self.params or node.kwargs or not node.args or info.symbol.kind != "formula":
+            return False
+        for arg in node.args:
+            res = self.info.names.get(id(arg)) if isinstance(arg, Name) else None
+            if (res is None or res.kind != "local" or not 1 <= res.slot <= self.params
+                    or not isinstance(self.info.types.get(id(arg)), T.EnumType)):
+                return False
+        return True
 
     def prologue(self) -> list[str]:
         # the frame unpacked whole (a slice of it made and unpacked cost a list more: every

@@ -44,12 +44,32 @@ class _Collector:
     reads only whether there is a refusal and the constraints only read (`Procedures.repeatable`):
     the first refusal then ends the run (`_Refused`), nothing after it could make it accepted."""
 
-    __slots__ = ("refusals", "texts", "first")
+    __slots__ = ("refusals", "texts", "first", "kept")
 
     def __init__(self, texts: bool = True, first: bool = False):
         self.refusals: list[Refusal] = []
         self.texts = texts
         self.first = first
+        self.kept: dict | None = None  # `kept_call`'s answers, when the board stays as it is (`_Kept`)
+
+
+class _Kept:
+    """The answers `kept_call` keeps within `refusal_texts_unread(unchanged=True)`: for one context,
+    state and version of it (made again when any differs: the caller said the board does not change
+    while it asks, this makes sure)."""
+
+    __slots__ = ("ctx", "state", "version", "answers")
+
+    def __init__(self):
+        self.ctx = self.state = self.version = None
+        self.answers: dict[tuple, tuple] = {}
+
+    def answers_for(self, ctx) -> dict[tuple, tuple]:
+        state = ctx.state
+        version = state.version if state is not None else None
+        if self.ctx is not ctx or self.state is not state or self.version != version:
+            self.ctx, self.state, self.version, self.answers = ctx, state, version, {}
+        return self.answers
 
 
 class _Refused(Exception):
@@ -59,24 +79,55 @@ class _Refused(Exception):
 
 # False while the caller of `check_action` reads only whether there are refusals, not what they say
 _TEXTS_READ: ContextVar[bool] = ContextVar("refusal_texts_read", default=True)
+# Within `refusal_texts_unread(unchanged=True)`: the answers `kept_call` keeps
+_KEPT: ContextVar[_Kept | None] = ContextVar("kept_answers", default=None)
 
 
 @contextmanager
-def refusal_texts_unread() -> Iterator[None]:
+def refusal_texts_unread(unchanged: bool = False) -> Iterator[None]:
     """Within: the refusals `check_action` gives carry no message (None), for a caller that asks
     only whether there are any (a placement planner trying unit after unit). A message may read
     the board or work out formulas again. When the constraints only read, they stop at their
-    first refusal (the list holds that one); else every condition is evaluated as always."""
+    first refusal (the list holds that one); else every condition is evaluated as always.
+
+    `unchanged`: the caller asks on a board that does not change meanwhile (nor what else the
+    rules read: the current player, the battle). Constraints that only read then work out a
+    formula they call with their own parameters once per arguments (`kept_call`): a planner
+    asks of one territory list after list, each asking the same formula of the territory."""
     token = _TEXTS_READ.set(False)
+    kept = _KEPT.set(_Kept() if unchanged else None)
     try:
         yield
     finally:
+        _KEPT.reset(kept)
         _TEXTS_READ.reset(token)
 
 
 def refusal_texts_read() -> bool:
     """False within `refusal_texts_unread` (a caller keeping refusals keys them on this)."""
     return _TEXTS_READ.get()
+
+
+def kept_call(ctx, fn, *args):
+    """`fn(ctx, *args)`, a formula a constraint calls with its own parameters: within
+    `refusal_texts_unread(unchanged=True)`, for constraints that only read, its answer is worked
+    out once for these arguments on the board as it is, and given again with the steps of the
+    budget it spent charged again (with fewer steps left it runs, and fails where it would). An
+    answer that raised is not kept."""
+    collector = ctx.collector
+    kept = collector.kept if collector is not None else None
+    if kept is None:
+        return fn(ctx, *args)
+    key = (fn, *args)
+    found = kept.get(key)
+    host = ctx.host
+    if found is not None and host.steps >= found[1]:
+        host.steps -= found[1]
+        return found[0]
+    before = host.steps
+    value = fn(ctx, *args)
+    kept[key] = (value, before - host.steps)
+    return value
 
 
 def texts_unread(ctx) -> bool:
@@ -703,6 +754,10 @@ def check_action(ctx, action: str, args: list) -> list[Refusal]:
     saved = ctx.collector
     texts = _TEXTS_READ.get()
     ctx.collector = collector = _Collector(texts, repeatable and not texts)
+    if collector.first:
+        kept = _KEPT.get()
+        if kept is not None:
+            collector.kept = kept.answers_for(ctx)
     try:
         for run in runs:
             run(ctx, args)
