@@ -213,7 +213,7 @@ def pack(board, territories, units, allowed, at_sea, pick_sea=lambda seas: seas[
     `Procedures.repeatable`; the board does not change while a plan is made), so a unit of a
     type refused at a territory is not asked again there until a unit is placed there, and a
     formula the constraints call with their own parameters is worked out once per arguments
-    (`refusal_texts_unread(unchanged=True)`: the infantry limit of a territory, asked of every
+    (`refusal_texts_unread(unchanged=True)`: a limit the rules set per territory, asked of every
     list tried there)."""
     with refusal_texts_unread(unchanged=repeatable):
         return _pack(board, territories, units, allowed, at_sea, pick_sea, repeatable)
