@@ -157,6 +157,9 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         self._deltas: dict[str, float] = {}  # space -> _score_delta, for the plan being made
         self._score_now: tuple | None = None  # (state, its version, side, score): `_what_if_taken`'s "before"
         self._combatants: dict[tuple, tuple] = {}  # (unit id, type, owner, side) -> _combatant, this decision
+        # ... keyed (type, owner, side) alone where the firepower advice reads its unit only for
+        # its kind (`Advice.by_kind`): set by `decide` for its decision
+        self._fire_by_kind = False
         self._kinds: dict[tuple, tuple] = {}  # (type, owner) -> (cost, hit points): `_combatant`, this decision
         self._domains: dict[tuple, str] = {}  # (type, owner) -> `_domain`, this decision
         self._worth: dict[str, int] = {}  # space -> _territory_value, this decision
@@ -182,6 +185,8 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
 
     def decide(self, decision: Decision, game):
         self._combatants = {}
+        advice = game.compiled.advice("firepower")
+        self._fire_by_kind = advice is None or 0 in advice.by_kind
         self._kinds = {}
         self._domains = {}
         self._worth = {}
@@ -214,8 +219,11 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
     def _combatant(self, game, unit, side: str) -> tuple[int, int, int]:
         """(fire value, cost, hit points) of a unit in a simulated battle, by the rules' values: its
         firepower advice (0 without it), its purchase cost setting and its hit points setting."""
-        # a stand-in unit (Sample) has no id of its own: its type and owner tell it apart
-        key = (unit.id, unit.type, unit.owner, side)
+        # a stand-in unit (Sample) has no id of its own: its type and owner tell it apart. Where the
+        # advice reads its unit only for the unit's kind, every unit of the kind fires alike while
+        # the board stands (a decision's: its what-ifs put the board back before anything else is
+        # asked): one answer a kind and side, where units of a few kinds are asked thousands of times
+        key = (unit.type, unit.owner, side) if self._fire_by_kind else (unit.id, unit.type, unit.owner, side)
         found = self._combatants.get(key)
         if found is None:
             advice = game.compiled.advice("firepower")

@@ -1,0 +1,86 @@
+"""Which unit parameters of a definition it reads only for the unit's kind (type and owner).
+
+A bot asks some advice (`advice firepower(u: unit, side: text)`) of every unit a plan or an
+estimate looks at, most of them units of a few kinds. Where the advice reads its unit only through
+what every unit of its type and owner shares, one answer serves all of them on the same board; the
+bot may keep it by kind (runtime/agents/heuristic.py `_combatant`). This module tells, from the
+checked program, which parameters are read so: a static walk of the definition and of the formulas
+the unit is passed to, with what the checker resolved (`CheckInfo`: names, calls, fields).
+
+A unit parameter `u` is read for its kind when every use of it is one of `u.type`, `u.owner`,
+`u.tags` or a unit type's attribute (`u.attack`: the program's value for the type,
+`CompiledProgram.unit_attribute`), `has_tag(u, ...)`, or an argument of a formula that reads that
+parameter so too. Any other use (`u.id`, `u.space`, `u.hits`, `u.moved`, a comparison of units, the
+unit in a list, passed to another builtin, a table, a counter or modifiers) reads the unit itself.
+What it reads besides its unit (the board, counters) is the same for every unit asked while the
+board stands: the caller keeps an answer only that long. (Advice rolls no dice: the checker
+refuses it, so each call of it gives the same answer on the same board.)
+"""
+
+from __future__ import annotations
+
+from ruleslang.lang.syntax import ast
+from ruleslang.lang.syntax.declarations import FormulaDecl, NamedType
+from ruleslang.lang.syntax.expressions import Call, Field, Lambda, Name
+
+# what a unit value holds of itself (lang/values.py UnitValue): the rest is its type's or owner's
+_OWN_FIELDS = frozenset(("id", "space", "hits", "moved", "flags"))
+# the builtins that read a unit argument (at this place) for its type alone
+_KIND_BUILTINS = {"has_tag": 0}
+
+
+def kind_params(info, decl) -> frozenset[int]:
+    """The indices of `decl`'s unit parameters (an advice's: `params`, `lets`, `body`) that it
+    reads only for the unit's kind, by the checker's `info` (see the module docstring). Asked of
+    advice alone: a formula that rolls dice would be read here as any other."""
+    return frozenset(i for i, p in enumerate(decl.params or ())
+                     if isinstance(p.type, NamedType) and p.type.name == "unit" and _reads_kind(info, decl, i, set()))
+
+
+def _slot(decl, index: int) -> int:
+    """The frame slot of `decl`'s parameter `index` (the context is slot 0, then the parameters)."""
+    return index + 1
+
+
+def _reads_kind(info, decl, index: int, asked: set) -> bool:
+    """Whether every use of `decl`'s parameter `index` reads only its kind; `asked`: the
+    (definition, parameter) pairs being worked out further up (a recursion reads nothing more)."""
+    key = (id(decl), index)
+    if key in asked:
+        return True
+    asked.add(key)
+    slot = _slot(decl, index)
+
+    def is_param(node) -> bool:
+        if not isinstance(node, Name):
+            return False
+        found = info.names.get(id(node))
+        return found is not None and found.kind == "local" and found.slot == slot
+
+    def fits(node) -> bool:
+        if isinstance(node, Lambda):
+            return False  # (its own frame numbers its slots again: not followed)
+        if isinstance(node, Name):
+            return not is_param(node)
+        if isinstance(node, Field) and is_param(node.obj):
+            fi = info.fields.get(id(node))
+            return fi is not None and fi.kind == "unit" and fi.name not in _OWN_FIELDS
+        if isinstance(node, Call) and any(is_param(a) for a in node.args):
+            call = info.calls.get(id(node))
+            if call is None or node.kwargs:
+                return False
+            for i, arg in enumerate(node.args):
+                if not is_param(arg):
+                    if not fits(arg):
+                        return False
+                elif call.kind == "builtin" and _KIND_BUILTINS.get(call.name) == i:
+                    continue
+                elif call.kind == "formula" and call.symbol is not None and isinstance(call.symbol.decl, FormulaDecl):
+                    if not _reads_kind(info, call.symbol.decl, i, asked):
+                        return False
+                else:
+                    return False
+            return True
+        return all(fits(child) for child in ast.children(node))
+
+    return all(fits(let.value) for let in decl.lets) and fits(decl.body)

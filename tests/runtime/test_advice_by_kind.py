@@ -1,0 +1,134 @@
+"""The firepower advice read for a unit's kind (lang/eval/kind_reads.py, `Advice.by_kind`): an
+advice that reads its unit only through its type and owner is marked so, and the heuristic agent
+asks it once a kind and side in a decision; one that reads the unit itself (its hits, its id, its
+space, its dice) is not, and each unit is asked its own (issue 15, session 20)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from game_fixtures import make_game
+from ruleslang.base.paths import packaged_root
+from ruleslang.runtime.agents.heuristic import HeuristicAgent
+from ruleslang.runtime.decisions import Decision
+from ruleslang.workspace.compositions import Workspace
+
+KARELIA = "Karelia S.S.R."
+# (a decision the rules advise on, so that `decide` runs without a look-ahead)
+HEAD = """\
+ruleset kinds/{name}@1
+uses aar/base@1
+
+phase ask:
+    let n = choose one of [1, 2] by current_player() "which?"
+
+advice ask.n = 1
+formula own_fire(u: unit, side: text) -> int = firing_value(u, side)
+"""
+
+
+def game_of(tmp_path, name: str, advice: str, scenario: dict | None = None):
+    folder = tmp_path / "kinds"
+    folder.mkdir(exist_ok=True)
+    (folder / f"{name}@1.rules").write_text(HEAD.format(name=name) + advice + "\n")
+    return make_game([f"kinds/{name}"], scenario=scenario, workspace=Workspace([tmp_path, packaged_root()]))
+
+
+@pytest.mark.parametrize("ref", ["aar/house-rules@1", "aa50/base@1", "g40/base@1"])
+def test_the_shipped_firepower_advice_reads_its_unit_for_its_kind(ref):
+    assert make_game([ref]).compiled.advice("firepower").by_kind == frozenset({0})
+
+
+@pytest.mark.parametrize("name, body, by_kind", [
+    ("attrs", "if has_tag(u, air) and u.owner == Germans then u.attack else own_fire(u, side)", {0}),
+    ("typed", "if u.type == fighter then 2 else own_fire(u, side)", {0}),
+    ("hits", "if u.hits > 0 then 0 else own_fire(u, side)", set()),
+    ("ident", "u.id - u.id + own_fire(u, side)", set()),
+    ("space", "if controller(u.space) == u.owner then own_fire(u, side) else 0", set()),
+    ("builtin", "if hits(u) > 0 then 0 else own_fire(u, side)", set()),
+    ("listed", "count([v for v in [u] where v.attack > 0])", set()),
+])
+def test_an_advice_is_read_for_its_units_kind_only_when_every_use_of_the_unit_is_its_kinds(
+        tmp_path, name, body, by_kind):
+    game = game_of(tmp_path, name, f"override advice firepower(u: unit, side: text) = {body}")
+    assert game.compiled.advice("firepower").by_kind == frozenset(by_kind)
+
+
+def _fires(tmp_path, monkeypatch, name: str, body: str) -> tuple[list, list, int]:
+    """The agent's fire for each German infantry in Karelia in a decision, the advice's own for
+    each, and how many times the agent evaluated the advice."""
+    units = {KARELIA: {"Germans": {"infantry": 3}}}
+    game = game_of(tmp_path, name, f"override advice firepower(u: unit, side: text) = {body}",
+                   {"setup": "empty", "units": units})
+    advice = game.compiled.advice("firepower")
+    evaluations = []
+
+    def counted(ctx, *args):
+        evaluations.append(args)
+        return advice.fn(ctx, *args)
+    original = type(game.compiled).advice
+    monkeypatch.setattr(type(game.compiled), "advice", lambda self, key: replace(advice, fn=counted)
+                        if key == "firepower" else original(self, key))
+    agent = HeuristicAgent(1, "Germans")
+    agent.decide(Decision("choose", "Germans", "which?", options=[1, 2], mode="one", count=1, id="ask.n"), game)
+    infantry = [u for u in game.board.units(KARELIA) if u.type == "infantry"]
+    fires = [agent._fire(game, u, "attacker") for u in infantry]
+    return fires, [advice.fn(game.ctx, game.ctx.unit_value(u), "attacker") for u in infantry], len(evaluations)
+
+
+def test_a_unit_is_asked_its_own_fire_where_the_advice_reads_the_unit_itself(tmp_path, monkeypatch):
+    # (each unit fires at its id's remainder: units of one kind fire at different values)
+    fires, own, evaluations = _fires(tmp_path, monkeypatch, "ids", "u.id - 3 * floor(u.id / 3)")
+    assert fires == own and len(set(own)) == 3 and evaluations == 3
+
+
+def test_units_of_a_kind_share_one_evaluation_where_the_advice_reads_the_kind(tmp_path, monkeypatch):
+    fires, own, evaluations = _fires(tmp_path, monkeypatch, "kind", "own_fire(u, side)")
+    assert fires == own == [1, 1, 1] and evaluations == 1
+
+
+def test_in_heuristic_games_a_fire_kept_by_kind_is_the_units_own(monkeypatch):
+    """In heuristic house-rules games (whose firepower advice reads the unit's kind), every fire
+    `_combatant` gives is the advice's own for that very unit, and the agent evaluates the advice
+    at most once a kind and side in a decision."""
+    compiled_class = type(make_game(["aar/house-rules@1"]).compiled)
+    original_advice, original_decide, original_combatant = (
+        compiled_class.advice, HeuristicAgent.decide, HeuristicAgent._combatant)
+    decisions: dict[int, int] = {}  # id(agent) -> its decisions so far
+    asking: list = []  # the (agent, its decision) whose `_combatant` runs
+    evaluated: list = []  # (agent, decision, type, owner, side) of each evaluation by the agent
+    seen = {"calls": 0}
+
+    def advice(self, key):
+        found = original_advice(self, key)
+        if key != "firepower" or found is None:
+            return found
+
+        def counted(ctx, unit, side):
+            if asking:
+                evaluated.append((*asking[-1], unit.type.name, unit.owner.name, side))
+            return found.fn(ctx, unit, side)
+        return replace(found, fn=counted)
+
+    def decide(self, decision, game):
+        decisions[id(self)] = decisions.get(id(self), 0) + 1
+        return original_decide(self, decision, game)
+
+    def combatant(self, game, unit, side):
+        asking.append((id(self), decisions.get(id(self))))
+        try:
+            answer = original_combatant(self, game, unit, side)
+        finally:
+            asking.pop()
+        own = original_advice(game.compiled, "firepower").fn(game.ctx, game.ctx.unit_value(unit), side)
+        assert answer[0] == own, (unit.type, unit.owner, side)
+        seen["calls"] += 1
+        return answer
+    monkeypatch.setattr(compiled_class, "advice", advice)
+    monkeypatch.setattr(HeuristicAgent, "decide", decide)
+    monkeypatch.setattr(HeuristicAgent, "_combatant", combatant)
+    make_game(["aar/house-rules@1"], seed=2, rounds=3, default_agent="heuristic").run(3)
+    assert len(evaluated) == len(set(evaluated)), [e for e in set(evaluated) if evaluated.count(e) > 1][:5]
+    assert seen["calls"] > 500 and len(evaluated) < seen["calls"] // 2, (seen, len(evaluated))
