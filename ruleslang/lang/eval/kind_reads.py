@@ -20,8 +20,8 @@ refuses it, so each call of it gives the same answer on the same board.)
 from __future__ import annotations
 
 from ruleslang.lang.syntax import ast
-from ruleslang.lang.syntax.declarations import FormulaDecl, NamedType
-from ruleslang.lang.syntax.expressions import Call, Field, Lambda, Name
+from ruleslang.lang.syntax.declarations import CounterDecl, FormulaDecl, NamedType
+from ruleslang.lang.syntax.expressions import Call, DiceLit, Explain, Field, Lambda, Name
 
 # what a unit value holds of itself (lang/values.py UnitValue): the rest is its type's or owner's
 _OWN_FIELDS = frozenset(("id", "space", "hits", "moved", "flags"))
@@ -84,3 +84,76 @@ def _reads_kind(info, decl, index: int, asked: set) -> bool:
         return all(fits(child) for child in ast.children(node))
 
     return all(fits(let.value) for let in decl.lets) and fits(decl.body)
+
+
+# the builtins that read nothing of the game: numbers, collections, text, a unit type's tags
+# (lang/builtins/core.py; not its dice, nor the players' and sides' questions, tables' rows)
+_PURE_BUILTINS = frozenset(("abs", "all", "any", "ceil", "count", "difference", "floor", "has_tag", "intersection",
+                            "keys", "max", "min", "set_of", "sorted", "sum", "text", "union", "values"))
+# fields that read nothing of the game: an enumeration's member or name, a record's field, a
+# player's side and a side's players (the program's)
+_STATIC_FIELDS = frozenset(("member", "enumname", "record", "player", "side"))
+
+
+def counters_read(compiled, decl) -> frozenset[str] | None:
+    """The counters `decl` (an advice whose unit parameters `kind_params` gives) reads, when it
+    reads nothing else of the game: what it asks of a unit is its kind's, and besides its arguments
+    it reads only constants, the unit types' constant attributes, counters (each one's default
+    read the same way) and formulas that read so too; None when it may read more (the board, a
+    battle, the turn, a table, modifiers, a space's attributes, a constant worked out when read).
+    Its answer for a kind then stands while those counters do, from one decision to the next."""
+    info = compiled.info
+    kinds = kind_params(info, decl)
+    units = {_slot(decl, i) for i, p in enumerate(decl.params or ())
+             if isinstance(p.type, NamedType) and p.type.name == "unit"}
+    if units - {_slot(decl, i) for i in kinds}:
+        return None
+    read: set[str] = set()
+    done: set[int] = set()
+
+    def plain_attribute(name: str) -> bool:
+        if name in ("type", "owner", "tags", "name"):
+            return True
+        if name in _OWN_FIELDS or name not in compiled.scope.unit_attributes:
+            return False
+        return len(compiled.unit_attribute_constants(name)) == len(compiled.scope.enums["unittype"].by_name)
+
+    def fits(node) -> bool:
+        if isinstance(node, (Lambda, Explain, DiceLit)):
+            return False
+        if isinstance(node, Name):
+            found = info.names.get(id(node))
+            return found is not None and found.kind in ("local", "const")
+        if isinstance(node, Field):
+            fi = info.fields.get(id(node))
+            if fi is None:
+                return False
+            if fi.kind in ("unit", "unittype"):
+                ok = plain_attribute(fi.name)
+            else:
+                ok = fi.kind in _STATIC_FIELDS
+            return ok and (fi.kind == "member" or fits(node.obj))
+        if isinstance(node, Call):
+            call = info.calls.get(id(node))
+            if call is None or not all(fits(a) for a in node.args) or not all(fits(k.value) for k in node.kwargs):
+                return False
+            if call.kind == "builtin":
+                return call.name in _PURE_BUILTINS
+            decl_of = call.symbol.decl if call.symbol is not None else None
+            if call.kind == "formula" and isinstance(decl_of, FormulaDecl):
+                return body_fits(decl_of, [let.value for let in decl_of.lets] + [decl_of.body])
+            if call.kind == "counter" and isinstance(decl_of, CounterDecl):
+                read.add(call.name)
+                return body_fits(decl_of, [decl_of.default] if decl_of.default is not None else [])
+            return False
+        return all(fits(child) for child in ast.children(node))
+
+    def body_fits(of, parts: list) -> bool:
+        if id(of) in done:
+            return True
+        done.add(id(of))
+        return all(fits(part) for part in parts)
+
+    # (a unit parameter read for its kind: `kind_params` checked every use of it, so the walk
+    # takes its fields and calls as any other's)
+    return frozenset(read) if body_fits(decl, [let.value for let in decl.lets] + [decl.body]) else None

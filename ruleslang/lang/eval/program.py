@@ -24,7 +24,7 @@ from ruleslang.lang.eval.operations import NO_VALUE
 from ruleslang.lang.eval.compile_exact import ExactCompiler, bind_lets, exact_body
 from ruleslang.lang.eval.coverage import Coverage
 from ruleslang.lang.eval.explain import Explanation, Term, formula_explainer
-from ruleslang.lang.eval.kind_reads import kind_params
+from ruleslang.lang.eval.kind_reads import counters_read, kind_params
 from ruleslang.lang.eval.statements import Procedures
 from ruleslang.base.errors import EvalError
 from ruleslang.base.suggest import did_you_mean
@@ -162,11 +162,14 @@ class Advice:
     """Compiled advice: `fn(ctx, *args)` gives the advised answer or value; `params` names what the
     bot passes, in order (for a decision, estimates; lang/check/advice.py lists them); `by_kind`:
     the indices of the unit arguments it reads only for the unit's type and owner (kind_reads.py),
-    whose answer a bot may keep for every unit of the kind while the board stands."""
+    whose answer a bot may keep for every unit of the kind while the board stands; `counters`:
+    the counters it reads where it reads nothing else of the game (kind_reads.py `counters_read`:
+    its answer for a kind stands while they do), else None."""
 
     params: tuple[str, ...]
     fn: Callable
     by_kind: frozenset[int] = frozenset()
+    counters: frozenset[str] | None = None
 
 
 class CoveredTable(TableRuntime):
@@ -428,7 +431,8 @@ class CompiledProgram:
             if decl is not None and self.backend == "codegen":
                 fn = self._generated(decl, advice_key(key))
             self._advice[key] = None if decl is None else Advice(
-                tuple(p.name.text for p in decl.params or ()), fn or self._formula(decl), kind_params(self.info, decl))
+                tuple(p.name.text for p in decl.params or ()), fn or self._formula(decl), kind_params(self.info, decl),
+                counters_read(self, decl))
         return self._advice[key]
 
     def _modifiers(self, decl: ModifiersDecl) -> Callable:

@@ -160,6 +160,10 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         # ... keyed (type, owner, side) alone where the firepower advice reads its unit only for
         # its kind (`Advice.by_kind`): set by `decide` for its decision
         self._fire_by_kind = False
+        # (type, owner, side) -> the advice's fire, kept from decision to decision where the advice
+        # reads nothing of the game but counters (`Advice.counters`) while those stand (`_fires_mark`)
+        self._fires: dict[tuple, int] = {}
+        self._fires_mark: tuple | None = None
         self._kinds: dict[tuple, tuple] = {}  # (type, owner) -> (cost, hit points): `_combatant`, this decision
         self._domains: dict[tuple, str] = {}  # (type, owner) -> `_domain`, this decision
         self._worth: dict[str, int] = {}  # space -> _territory_value, this decision
@@ -187,6 +191,7 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         self._combatants = {}
         advice = game.compiled.advice("firepower")
         self._fire_by_kind = advice is None or 0 in advice.by_kind
+        self._keep_fires(game, advice)
         self._kinds = {}
         self._domains = {}
         self._worth = {}
@@ -226,8 +231,12 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         key = (unit.type, unit.owner, side) if self._fire_by_kind else (unit.id, unit.type, unit.owner, side)
         found = self._combatants.get(key)
         if found is None:
-            advice = game.compiled.advice("firepower")
-            fire = advice.fn(game.ctx, game.ctx.unit_value(unit), side) if advice is not None else 0
+            fire = self._fires.get(key)  # (an earlier decision's, by kind, while the counters it read stand)
+            if fire is None:
+                advice = game.compiled.advice("firepower")
+                fire = advice.fn(game.ctx, game.ctx.unit_value(unit), side) if advice is not None else 0
+                if self._fires_mark is not None:
+                    self._fires[key] = fire
             # the cost and hit points are settings the kit keeps by type and owner for the phase
             # (`ProcedureConfig.unit_fn`, `type_fn`): asked once a kind in a decision
             kind = (unit.type, unit.owner)
@@ -236,6 +245,24 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
                 worth = self._kinds[kind] = (game.unit_cost(unit), max(1, game.hit_points(unit)))
             found = self._combatants[key] = (fire, *worth)
         return found
+
+    def _keep_fires(self, game, advice) -> None:
+        """Keep the fires of the last decisions (`_fires`) for this one where the firepower advice
+        reads nothing of the game but its unit's kind and counters (kind_reads.py), and none of
+        those counters was written since, in the same game state (its counters dicts the same, each
+        written as often: `GameState.counter_writes`); else start anew (and keep none where it may
+        read more)."""
+        state = game.ctx.state
+        if advice is None or 0 not in advice.by_kind or advice.counters is None or state is None:
+            self._fires, self._fires_mark = {}, None
+            return
+        counters, writes = state.counters, state.counter_writes
+        mark = (state, counters, tuple((counters.get(name), writes.get(name, 0)) for name in sorted(advice.counters)))
+        kept = self._fires_mark
+        if kept is None or kept[0] is not state or kept[1] is not counters or any(
+                a[0] is not b[0] or a[1] != b[1] for a, b in zip(kept[2], mark[2])) or len(kept[2]) != len(mark[2]):
+            self._fires = {}
+        self._fires_mark = mark
 
     def _territory_value(self, game, space: str) -> int:
         """What `space` is worth: the ruleset's `advice territory_value`, else 0 (every space alike)."""
