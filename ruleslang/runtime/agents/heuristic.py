@@ -158,12 +158,13 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         self._score_now: tuple | None = None  # (state, its version, side, score): `_what_if_taken`'s "before"
         self._combatants: dict[tuple, tuple] = {}  # (unit id, type, owner, side) -> _combatant, this decision
         # ... keyed (type, owner, side) alone where the firepower advice reads its unit only for
-        # its kind (`Advice.by_kind`): set by `decide` for its decision
-        self._fire_by_kind = False
+        # its kind (`Advice.by_kind`): found at a decision's first `_combatant` (None: not yet)
+        self._fire_by_kind: bool | None = None
         # (type, owner, side) -> the advice's fire, kept from decision to decision where the advice
         # reads nothing of the game but counters (`Advice.counters`) while those stand (`_fires_mark`)
         self._fires: dict[tuple, int] = {}
         self._fires_mark: tuple | None = None
+        self._fire_names: tuple = (None, ())  # (the advice, the counters it reads, sorted)
         self._kinds: dict[tuple, tuple] = {}  # (type, owner) -> (cost, hit points): `_combatant`, this decision
         self._domains: dict[tuple, str] = {}  # (type, owner) -> `_domain`, this decision
         self._worth: dict[str, int] = {}  # space -> _territory_value, this decision
@@ -189,9 +190,7 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
 
     def decide(self, decision: Decision, game):
         self._combatants = {}
-        advice = game.compiled.advice("firepower")
-        self._fire_by_kind = advice is None or 0 in advice.by_kind
-        self._keep_fires(game, advice)
+        self._fire_by_kind = None  # (`_fire_kinds`, at the decision's first `_combatant`)
         self._kinds = {}
         self._domains = {}
         self._worth = {}
@@ -228,7 +227,10 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         # advice reads its unit only for the unit's kind, every unit of the kind fires alike while
         # the board stands (a decision's: its what-ifs put the board back before anything else is
         # asked): one answer a kind and side, where units of a few kinds are asked thousands of times
-        key = (unit.type, unit.owner, side) if self._fire_by_kind else (unit.id, unit.type, unit.owner, side)
+        by_kind = self._fire_by_kind
+        if by_kind is None:
+            by_kind = self._fire_kinds(game)
+        key = (unit.type, unit.owner, side) if by_kind else (unit.id, unit.type, unit.owner, side)
         found = self._combatants.get(key)
         if found is None:
             fire = self._fires.get(key)  # (an earlier decision's, by kind, while the counters it read stand)
@@ -246,23 +248,28 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
             found = self._combatants[key] = (fire, *worth)
         return found
 
-    def _keep_fires(self, game, advice) -> None:
-        """Keep the fires of the last decisions (`_fires`) for this one where the firepower advice
-        reads nothing of the game but its unit's kind and counters (kind_reads.py), and none of
-        those counters was written since, in the same game state (its counters dicts the same, each
-        written as often: `GameState.counter_writes`); else start anew (and keep none where it may
-        read more)."""
+    def _fire_kinds(self, game) -> bool:
+        """Whether this decision's fires are kept by kind (the advice reads its unit only for its
+        kind: `Advice.by_kind`; no advice: every unit fires at 0), asked at its first `_combatant`
+        (most decisions ask none). The fires of earlier decisions (`_fires`) are kept for it where
+        the advice reads nothing of the game but its unit's kind and counters (kind_reads.py) and
+        none of those counters was written since, in the same game state (its counters dicts the
+        same, or equal, and each written as often: `GameState.counter_writes`); else it starts anew
+        (and keeps none where the advice may read more)."""
+        advice = game.compiled.advice("firepower")
+        by_kind = self._fire_by_kind = advice is None or 0 in advice.by_kind
         state = game.ctx.state
-        if advice is None or 0 not in advice.by_kind or advice.counters is None or state is None:
+        if advice is None or not by_kind or advice.counters is None or state is None:
             self._fires, self._fires_mark = {}, None
-            return
+            return by_kind
+        if self._fire_names[0] is not advice:
+            self._fire_names = (advice, tuple(sorted(advice.counters)))
         counters, writes = state.counters, state.counter_writes
-        mark = (state, counters, tuple((counters.get(name), writes.get(name, 0)) for name in sorted(advice.counters)))
-        kept = self._fires_mark
-        if kept is None or kept[0] is not state or kept[1] is not counters or any(
-                a[0] is not b[0] or a[1] != b[1] for a, b in zip(kept[2], mark[2])) or len(kept[2]) != len(mark[2]):
+        mark = (state, counters, *[(counters.get(name), writes.get(name, 0)) for name in self._fire_names[1]])
+        if mark != self._fires_mark:  # (a tuple compares its items by identity first: the same dicts)
             self._fires = {}
-        self._fires_mark = mark
+            self._fires_mark = mark
+        return by_kind
 
     def _territory_value(self, game, space: str) -> int:
         """What `space` is worth: the ruleset's `advice territory_value`, else 0 (every space alike)."""
