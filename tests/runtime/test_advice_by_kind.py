@@ -176,6 +176,7 @@ def test_a_kinds_fire_is_kept_from_decision_to_decision_until_a_counter_it_read_
     def fire() -> int:
         agent.decide(casualties, game)
         return agent._fire(game, fighter, "defender")
+    game.state.set_counter("developed", ("Russians", "jet_power"), True)  # (the counter's entries: one dict)
     assert (fire(), fire(), len(evaluations)) == (4, 4, 1)  # (the second decision's kept)
     game.state.set_counter("developed", ("Germans", "jet_power"), True)  # (jet fighters defend at 5)
     assert (fire(), len(evaluations)) == (5, 2)
