@@ -56,12 +56,8 @@ def test_an_advice_is_read_for_its_units_kind_only_when_every_use_of_the_unit_is
     assert game.compiled.advice("firepower").by_kind == frozenset(by_kind)
 
 
-def _fires(tmp_path, monkeypatch, name: str, body: str) -> tuple[list, list, int]:
-    """The agent's fire for each German infantry in Karelia in a decision, the advice's own for
-    each, and how many times the agent evaluated the advice."""
-    units = {KARELIA: {"Germans": {"infantry": 3}}}
-    game = game_of(tmp_path, name, f"override advice firepower(u: unit, side: text) = {body}",
-                   {"setup": "empty", "units": units})
+def _counted(monkeypatch, game) -> tuple:
+    """(`game`'s firepower advice, the list of the arguments of each evaluation of it from now on)."""
     advice = game.compiled.advice("firepower")
     evaluations = []
 
@@ -71,6 +67,16 @@ def _fires(tmp_path, monkeypatch, name: str, body: str) -> tuple[list, list, int
     original = type(game.compiled).advice
     monkeypatch.setattr(type(game.compiled), "advice", lambda self, key: replace(advice, fn=counted)
                         if key == "firepower" else original(self, key))
+    return advice, evaluations
+
+
+def _fires(tmp_path, monkeypatch, name: str, body: str) -> tuple[list, list, int]:
+    """The agent's fire for each German infantry in Karelia in a decision, the advice's own for
+    each, and how many times the agent evaluated the advice."""
+    units = {KARELIA: {"Germans": {"infantry": 3}}}
+    game = game_of(tmp_path, name, f"override advice firepower(u: unit, side: text) = {body}",
+                   {"setup": "empty", "units": units})
+    advice, evaluations = _counted(monkeypatch, game)
     agent = HeuristicAgent(1, "Germans")
     agent.decide(Decision("choose", "Germans", "which?", options=[1, 2], mode="one", count=1, id="ask.n"), game)
     infantry = [u for u in game.board.units(KARELIA) if u.type == "infantry"]
@@ -159,15 +165,7 @@ def test_an_advice_reads_only_counters_when_nothing_it_asks_reads_the_board(tmp_
 def test_a_kinds_fire_is_kept_from_decision_to_decision_until_a_counter_it_read_is_written(monkeypatch):
     units = {KARELIA: {"Germans": {"fighter": 1}}}
     game = make_game(["aar/house-rules@1"], scenario={"setup": "empty", "units": units})
-    advice = game.compiled.advice("firepower")
-    evaluations = []
-
-    def counted(ctx, *args):
-        evaluations.append(args)
-        return advice.fn(ctx, *args)
-    original = type(game.compiled).advice
-    monkeypatch.setattr(type(game.compiled), "advice", lambda self, key: replace(advice, fn=counted)
-                        if key == "firepower" else original(self, key))
+    advice, evaluations = _counted(monkeypatch, game)
     agent = HeuristicAgent(1, "Germans")
     fighter = next(u for u in game.board.units(KARELIA) if u.type == "fighter")
     casualties = Decision("casualties", "Germans", "?", options=[], mode="exactly", count=0,

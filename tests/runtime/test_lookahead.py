@@ -223,10 +223,9 @@ def _same_start(made, kept) -> None:
         assert getattr(made, name) == getattr(kept, name), name
 
 
-def test_a_phase_start_made_by_replaying_the_turn_is_the_one_the_game_had(tmp_path, monkeypatch):
-    # the board is kept at a round's first phase only; the look-ahead in a later phase has its
-    # start made by replaying the phases before it: compare it with the board kept there
-
+def _replays_compared(monkeypatch, noted) -> list:
+    """Every phase start made by replay compared with the board the game had there (each phase
+    start keeps one besides the game's own keeping); `noted(game, mark)` of each, listed."""
     kept: dict = {}
     call, replayed = phase_starts.PhaseStarts.__call__, phase_starts.PhaseStarts._replayed
     made: list = []
@@ -238,10 +237,18 @@ def test_a_phase_start_made_by_replaying_the_turn_is_the_one_the_game_had(tmp_pa
     def compared(self, game, mark):
         start = replayed(self, game, mark)
         _same_start(start, kept[id(self)])
-        made.append(mark.phase)
+        made.append(noted(game, mark))
         return start
     monkeypatch.setattr(phase_starts.PhaseStarts, "__call__", keep_all)
     monkeypatch.setattr(phase_starts.PhaseStarts, "_replayed", compared)
+    return made
+
+
+def test_a_phase_start_made_by_replaying_the_turn_is_the_one_the_game_had(tmp_path, monkeypatch):
+    # the board is kept at a round's first phase only; the look-ahead in a later phase has its
+    # start made by replaying the phases before it: compare it with the board kept there
+
+    made = _replays_compared(monkeypatch, lambda game, mark: mark.phase)
     _no_resume_points(monkeypatch)  # (the starts made at resume points: test further below)
     game = gift_game(tmp_path)
     game.run(1)
@@ -254,21 +261,7 @@ def test_a_phase_start_made_by_replaying_into_the_next_round_is_the_one_the_game
     # look-aheads of round 2 are replayed from the start of round 1's last look-ahead, through
     # the round's end and the next one's beginning (`_turn_of`); each start is the game's there
 
-    kept: dict = {}
-    call, replayed = phase_starts.PhaseStarts.__call__, phase_starts.PhaseStarts._replayed
-    made: list = []
-
-    def keep_all(self, game, phase):
-        kept[id(self)] = phase_starts.PhaseStart(game, phase)
-        call(self, game, phase)
-
-    def compared(self, game, mark):
-        start = replayed(self, game, mark)
-        _same_start(start, kept[id(self)])
-        made.append((game.state.round, mark.phase))
-        return start
-    monkeypatch.setattr(phase_starts.PhaseStarts, "__call__", keep_all)
-    monkeypatch.setattr(phase_starts.PhaseStarts, "_replayed", compared)
+    made = _replays_compared(monkeypatch, lambda game, mark: (game.state.round, mark.phase))
     monkeypatch.setattr(phase_starts.PhaseStarts, "anchoring", property(lambda self: False, lambda self, value: None))
     _no_resume_points(monkeypatch)
     game = gift_game(tmp_path, rounds=2)
