@@ -95,15 +95,15 @@ _PURE_BUILTINS = frozenset(("abs", "all", "any", "ceil", "count", "difference", 
 _STATIC_FIELDS = frozenset(("member", "enumname", "record", "player", "side"))
 
 
-def counters_read(compiled, decl) -> frozenset[str] | None:
-    """The counters `decl` (an advice whose unit parameters `kind_params` gives) reads, when it
-    reads nothing else of the game: what it asks of a unit is its kind's, and besides its arguments
-    it reads only constants, the unit types' constant attributes, counters (each one's default
-    read the same way) and formulas that read so too; None when it may read more (the board, a
-    battle, the turn, a table, modifiers, a space's attributes, a constant worked out when read).
-    Its answer for a kind then stands while those counters do, from one decision to the next."""
+def counters_read(compiled, decl, kinds: frozenset[int]) -> frozenset[str] | None:
+    """The counters `decl` (an advice whose unit parameters read for their kind are `kinds`, as
+    `kind_params` gives them) reads, when it reads nothing else of the game: what it asks of a unit
+    is its kind's, and besides its arguments it reads only constants, the unit types' constant
+    attributes, counters (each one's default read the same way) and formulas that read so too;
+    None when it may read more (the board, a battle, the turn, a table, modifiers, a space's
+    attributes, a constant worked out when read). Its answer for a kind then stands while those
+    counters do, from one decision to the next."""
     info = compiled.info
-    kinds = kind_params(info, decl)
     units = {_slot(decl, i) for i, p in enumerate(decl.params or ())
              if isinstance(p.type, NamedType) and p.type.name == "unit"}
     if units - {_slot(decl, i) for i in kinds}:

@@ -430,9 +430,12 @@ class CompiledProgram:
             fn = None
             if decl is not None and self.backend == "codegen":
                 fn = self._generated(decl, advice_key(key))
-            self._advice[key] = None if decl is None else Advice(
-                tuple(p.name.text for p in decl.params or ()), fn or self._formula(decl), kind_params(self.info, decl),
-                counters_read(self, decl))
+            if decl is None:
+                self._advice[key] = None
+            else:
+                kinds = kind_params(self.info, decl)  # (found once: `counters_read` starts from them)
+                self._advice[key] = Advice(tuple(p.name.text for p in decl.params or ()), fn or self._formula(decl),
+                                           kinds, counters_read(self, decl, kinds))
         return self._advice[key]
 
     def _modifiers(self, decl: ModifiersDecl) -> Callable:

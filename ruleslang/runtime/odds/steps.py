@@ -434,13 +434,19 @@ class BattleSteps:
             # whose sides' blocks of ids begin elsewhere (`_materialize`)
             if all(side == mine for side, _rows in written) and not _holds_unit(family):
                 # (one found kept could not answer: this one answers more)
-                gen.makings[(family, key[1], index, self._unordered_side(x if index == 0 else y))] = (
+                gen.makings[self._making_key(family, key[1], index, x if index == 0 else y)] = (
                     [tuple([r[:1] + r[2:] for r in rows]) for _side, rows in written], made_reads, took_all,
                     made_hits, most)
         made = [(index, made_reads, [(after, self.one)], after is not None) for after in sides]
         answers = _EVERY if took_all else len(made)
         found = self._families[(family, key[1], index, x if index == 0 else y)] = (index, made_reads, made, answers)
         return found
+
+    def _making_key(self, family: tuple, counters, index: int, side: int) -> tuple:
+        """The key of `Generation.makings` for the hits `family` (but their count) on the side of
+        index `index` whose records are `side`'s, with the battle's `counters`: that side's records
+        without their type order (`_unordered_side`), as the generation's transitions hold them."""
+        return (family, counters, index, self._unordered_side(side))
 
     def _shared_making(self, gen, family: tuple, key: tuple, x: int, y: int, most: int) -> tuple | None:
         """What `_every_made` gives for the last of the hits `family` (but its count) with `most`
@@ -449,13 +455,12 @@ class BattleSteps:
         answers one of `most` when it made them all and `most` is no more, or when the side took all
         it could (fewer than `kept`); the casualties of fewer hits are the first of those of more.
         The sides it wrote are given this chain's type order (`_reordered_side`), in their order."""
-        makings = gen.makings
-        unordered, counters = self._unordered_side, key[1]
+        makings, making_key = gen.makings, self._making_key
         index = 0
-        found = makings.get((family, counters, 0, unordered(x)))
+        found = makings.get(making_key(family, key[1], 0, x))
         if found is None:
             index = 1
-            found = makings.get((family, counters, 1, unordered(y)))
+            found = makings.get(making_key(family, key[1], 1, y))
             if found is None:
                 return None
         written, made_reads, took_all, made, kept = found
