@@ -76,15 +76,27 @@ class AttackPlanning:
         # space -> `_target`, asked once a space: the board stands still while the plan is made
         targets: dict[str, bool] = {}
         commanded = self._commanded  # (`_may` asks the rules only of a move of these units)
+        # a reach the engine keeps (one dict for the units of a kind standing together) -> (it, the
+        # targets in it with their paths, in its order): the units of a group share the walk, so
+        # their spaces are sorted out once (the dict is held here: its id is not reused meanwhile)
+        aimed: dict[int, tuple[dict, list]] = {}
         for uid in engine.movable_units():
             unit = unit_of(uid)
             if unit is None or (domains.get((unit.type, unit.owner)) or domain(game, unit)) == "sea":
                 continue
-            for target, path in engine.destinations(uid).items():
-                is_target = targets.get(target)
-                if is_target is None:
-                    is_target = targets[target] = self._target(game, target)
-                if is_target and (uid not in commanded or self._may(Move.of_tuples((uid,), path))):
+            places = engine.kept_destinations(uid)
+            found = aimed.get(id(places))
+            if found is None:
+                at = []
+                for target, path in places.items():
+                    is_target = targets.get(target)
+                    if is_target is None:
+                        is_target = targets[target] = self._target(game, target)
+                    if is_target:
+                        at.append((target, path))
+                found = aimed[id(places)] = (places, at)
+            for target, path in found[1]:
+                if uid not in commanded or self._may(Move.of_tuples((uid,), path)):
                     reach.setdefault(target, []).append((uid, path))
         raiding = set(engine.raiding_units())  # (the only units with raids: most have none to ask for)
         can_raid = {uid for uid in engine.movable_units()

@@ -561,7 +561,7 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
                 continue
             # only where it can land as the board stands: this agent moves no carrier to meet it
             now = engine.landings(uid, (game.unit_or_none(uid).space,))
-            offered[uid] = {s: path for s, path in engine.destinations(uid).items() if s in now}
+            offered[uid] = {s: path for s, path in engine.kept_destinations(uid).items() if s in now}
         # those that can land only on carriers first, fewest choices first: carrier room is
         # scarce, a territory takes any number
         ashore = {uid: any(board.is_land(s) for s in offered[uid]) for uid in offered}
@@ -657,32 +657,44 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         plan = []
         landing = set(engine.stranded_air())  # they land after the plan's moves (_landing_move)
         unit_of = game.state.unit_index().get  # (no unit comes or goes while the plan is made)
+        # a reach the engine keeps (one dict for the units of a kind standing together: they share
+        # its start) -> (it, where they go): worked out once a dict (held here: its id stays its own)
+        toward: dict[int, tuple[dict, str | None]] = {}
         for uid in engine.movable_units():
             unit = unit_of(uid)
             if unit is None or uid in landing:
                 continue
             if unit.space in fronts and uid not in self._commanded:
                 continue  # (it stays at the front: where it could go is not asked)
-            destinations = engine.destinations(uid)
             if uid in self._commanded:
-                destinations = {s: path for s, path in destinations.items() if self._may(Move.of_tuples((uid,), path))}
-            if not destinations or unit.space in fronts:
-                continue
-            best = None
-            for front in fronts:
-                if front in destinations:
-                    best = front
-                    break
-            if best is None:
-                # a step toward the most threatened front that it can reach
-                ranked = sorted(destinations, key=lambda s: (self._distance(game, s, fronts), game.space_order(s)))
-                best = ranked[0] if ranked else None
-                if best is not None and self._distance(game, best, fronts) >= self._distance(game, unit.space, fronts):
-                    best = None
+                destinations = {s: path for s, path in engine.destinations(uid).items()
+                                if self._may(Move.of_tuples((uid,), path))}
+                best = self._toward_fronts(game, destinations, unit.space, fronts)
+            else:
+                destinations = engine.kept_destinations(uid)
+                found = toward.get(id(destinations))
+                if found is None:
+                    found = toward[id(destinations)] = (
+                        destinations, self._toward_fronts(game, destinations, unit.space, fronts))
+                best = found[1]
             if best is not None:
                 plan.append(Move.of_tuples((uid,), destinations[best]))
         used = {uid for move in plan for uid in move.units}
         return plan + self._shipping(game, engine).ferry(used)
+
+    def _toward_fronts(self, game, destinations: dict, start: str, fronts: list[str]) -> str | None:
+        """Where a unit in `start` that can end its move in `destinations` goes in the non-combat
+        plan: the first of `fronts` it reaches, else the space nearest them (a step toward the most
+        threatened front), if nearer than `start`; None: it stays (at a front, or nowhere nearer)."""
+        if not destinations or start in fronts:
+            return None
+        for front in fronts:
+            if front in destinations:
+                return front
+        best = min(destinations, key=lambda s: (self._distance(game, s, fronts), game.space_order(s)))
+        if self._distance(game, best, fronts) >= self._distance(game, start, fronts):
+            return None
+        return best
 
     def _distance(self, game, space: str, fronts: list[str]) -> int:
         """Land steps from `space` to the nearest of `fronts` (99: none by land). The map's

@@ -133,9 +133,9 @@ class Shipping:
         out = {transport.space: (transport.space,)}
         if transport.id in self.engine.movable_units():
             if transport.id not in self._commanded:  # (its own: every path the engine offers, no move made to ask)
-                out.update(self.engine.destinations(transport.id))
+                out.update(self.engine.kept_destinations(transport.id))
             else:
-                out.update((zone, path) for zone, path in self.engine.destinations(transport.id).items()
+                out.update((zone, path) for zone, path in self.engine.kept_destinations(transport.id).items()
                            if self.may(Move.of_tuples((transport.id,), path)))
         return out
 
@@ -306,7 +306,7 @@ class Shipping:
             if u.space == zone:
                 reach[u.id] = ()
             elif u.id in movable:
-                path = self.engine.destinations(u.id).get(zone)
+                path = self.engine.kept_destinations(u.id).get(zone)
                 if path is not None and (u.id not in self._commanded or self.may(Move.of_tuples((u.id,), path))):
                     reach[u.id] = path
         for uid in sorted(reach, key=lambda i: (len(reach[i]), i)):

@@ -399,6 +399,17 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
             return {}
         return dict(self._reach_of(unit, rules))
 
+    def kept_destinations(self, unit_id: int) -> dict[str, tuple[str, ...]]:
+        """`destinations`' answer as the engine keeps it, not copied: read it, never change it. The
+        units whose walk is one (a kind standing together with the same movement left) get the
+        same dict, the same object while the engine keeps it (until the board changes), so that a
+        plan asking it of every unit works out what it derives from a reach once per dict."""
+        unit = self._unit(unit_id)
+        rules = self._rules(unit)
+        if self._blocked(unit, rules) is not None:
+            return {}
+        return self._reach_of(unit, rules)
+
     def check(self, move: Move) -> list[str]:
         """Why `move` is illegal, one message per problem; [] when it is legal."""
         self._sync()
