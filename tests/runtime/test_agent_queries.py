@@ -489,7 +489,7 @@ def test_the_noncombat_plan_asks_no_destinations_of_a_unit_at_a_front(monkeypatc
     """A unit standing at one of the non-combat plan's fronts stays there: the plan asks the
     engine where it could go only of the units elsewhere (and of the allies' units it commands,
     whose moves the rules' constraints are asked of), and moves none from a front."""
-    kept_plan, kept_destinations = HeuristicAgent._noncombat_plan, MovementEngine.destinations
+    kept_plan = HeuristicAgent._noncombat_plan
     planning: list = []  # the agent making its non-combat plan
     seen = {"plans": 0, "asked": 0, "stay": 0}
 
@@ -505,13 +505,16 @@ def test_the_noncombat_plan_asks_no_destinations_of_a_unit_at_a_front(monkeypatc
         seen["stay"] += len(at_front)
         return made
 
-    def destinations(self, unit_id):
-        if planning:
-            agent, game = planning[-1]
-            assert game.unit_or_none(unit_id).space not in agent._fronts or unit_id in agent._commanded, unit_id
-            seen["asked"] += 1
-        return kept_destinations(self, unit_id)
+    def asking(kept):  # (the plan asks the engine's kept reaches, and a commanded unit's copy)
+        def destinations(self, unit_id):
+            if planning:
+                agent, game = planning[-1]
+                assert game.unit_or_none(unit_id).space not in agent._fronts or unit_id in agent._commanded, unit_id
+                seen["asked"] += 1
+            return kept(self, unit_id)
+        return destinations
     monkeypatch.setattr(HeuristicAgent, "_noncombat_plan", plan)
-    monkeypatch.setattr(MovementEngine, "destinations", destinations)
+    for name in ("destinations", "kept_destinations"):
+        monkeypatch.setattr(MovementEngine, name, asking(getattr(MovementEngine, name)))
     _heuristic_game(2)
     assert seen["plans"] > 5 and seen["asked"] > 50 and seen["stay"] > 50, seen

@@ -406,7 +406,7 @@ class AttackPlanning:
             for uid in escorts:
                 if waiting <= 0:
                     break
-                if uid not in held and target in engine.destinations(uid):
+                if uid not in held and target in engine.kept_destinations(uid):
                     held.add(uid)
                     waiting -= 1
         return held
@@ -424,7 +424,7 @@ class AttackPlanning:
                     break
                 if uid in used or uid not in raiding or not engine.escorts_raids(uid):
                     continue
-                path = engine.destinations(uid).get(target)
+                path = engine.kept_destinations(uid).get(target)
                 if path is not None and self._may(Move.of_tuples((uid,), path, "bomb")) \
                         and self._keeps_landing(game, engine, uid, path, reserved):
                     escorts.append(Move.of_tuples((uid,), path, "bomb"))
