@@ -111,3 +111,34 @@ def test_the_noncombat_plan_works_out_a_shared_reachs_step_once(monkeypatch):
     monkeypatch.setattr(HeuristicAgent, "_toward_fronts", toward)
     _heuristic_game(2)
     assert seen["plans"] > 5 and seen["moved"] > 20 and seen["asked"] > 20, seen
+
+
+def test_the_noncombat_plan_asks_no_list_of_movable_units(monkeypatch):
+    """The non-combat plan (and its ferries) asks every unit the player moves for its reach, not
+    the engine's list of the units that can move (whose making it does not need); each unit it
+    moves is one that list holds."""
+    kept_plan, kept_movable = HeuristicAgent._noncombat_plan, MovementEngine.movable_units
+    planning: list = []
+    seen = {"plans": 0, "moved": 0}
+
+    def movable(self):
+        assert not planning  # (asked by the non-combat plan)
+        return kept_movable(self)
+
+    def plan(self, game, engine):
+        planning.append(self)
+        try:
+            made = kept_plan(self, game, engine)
+        finally:
+            planning.pop()
+        can = set(kept_movable(engine))
+        for move in made:
+            if move.kind == "move":
+                assert set(move.units) <= can, move
+                seen["moved"] += 1
+        seen["plans"] += 1
+        return made
+    monkeypatch.setattr(HeuristicAgent, "_noncombat_plan", plan)
+    monkeypatch.setattr(MovementEngine, "movable_units", movable)
+    _heuristic_game(2)
+    assert seen["plans"] > 5 and seen["moved"] > 20, seen

@@ -660,7 +660,11 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         # a reach the engine keeps (one dict for the units of a kind standing together: they share
         # its start) -> (it, where they go): worked out once a dict (held here: its id stays its own)
         toward: dict[int, tuple[dict, str | None]] = {}
-        for uid in engine.movable_units():
+        # every unit the player moves, by id: a unit the engine's `movable_units` leaves out has no
+        # destinations (an empty reach, or none allowed), so the plan moves the same units as when
+        # it asked that list, whose making (whether each unit can move at all: its first steps, air
+        # units' landings, the loads) this plan does not need: it asks each unit's reach
+        for uid in engine.player_units():
             unit = unit_of(uid)
             if unit is None or uid in landing:
                 continue

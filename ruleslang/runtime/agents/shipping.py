@@ -131,12 +131,13 @@ class Shipping:
     def _reach(self, transport) -> dict[str, tuple[str, ...]]:
         """The sea zones the transport can end in this phase (where it is, too), with their paths."""
         out = {transport.space: (transport.space,)}
-        if transport.id in self.engine.movable_units():
-            if transport.id not in self._commanded:  # (its own: every path the engine offers, no move made to ask)
-                out.update(self.engine.kept_destinations(transport.id))
-            else:
-                out.update((zone, path) for zone, path in self.engine.kept_destinations(transport.id).items()
-                           if self.may(Move.of_tuples((transport.id,), path)))
+        # (a transport that cannot move has no destinations: no need of the engine's list of the
+        # units that can, which the non-combat plan no longer asks for)
+        if transport.id not in self._commanded:  # (its own: every path the engine offers, no move made to ask)
+            out.update(self.engine.kept_destinations(transport.id))
+        else:
+            out.update((zone, path) for zone, path in self.engine.kept_destinations(transport.id).items()
+                       if self.may(Move.of_tuples((transport.id,), path)))
         return out
 
     def _loads(self, transport, stranded: dict[str, list[int]]) -> list[Move]:

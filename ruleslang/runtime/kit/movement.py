@@ -311,6 +311,13 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         self._sync()
         return [u.id for u in self._mine if u.owner != self.player]
 
+    def player_units(self) -> list[int]:
+        """Ids of every unit the player moves as its own this phase (its own and the allies' units
+        it commands), by id: those `movable_units` lists and those without a legal move, whose
+        destinations are empty (for a plan that asks every unit's reach anyway)."""
+        self._sync()
+        return [u.id for u in self._mine]
+
     def _unit(self, unit_id: int) -> Unit:
         if self._version != self.state.version:  # (`_sync` in line: asked for every unit of every plan)
             self._rebuild()
