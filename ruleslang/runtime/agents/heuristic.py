@@ -546,8 +546,9 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
 
     def _movers(self, game, engine) -> set[int]:
         """Ids of the units the player moves this phase: its own, and the allies' units the
-        engine lets it command (the move setting `commands`)."""
-        return {u.id for u in game.state.units if u.owner == self.player} | set(engine.commanded_units())
+        engine lets it command (the move setting `commands`): the engine's own list, made by its
+        pass over the board (no second pass here)."""
+        return set(engine.player_units())
 
     def _landing_move(self, game, engine, check) -> Move | None:
         """A landing for one of the player's air units that has none where it stands (the
