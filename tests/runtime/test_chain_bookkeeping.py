@@ -13,7 +13,7 @@ import pytest
 from ruleslang.runtime import saves
 from ruleslang.runtime.odds.chain import Chain, BattleSpec
 from ruleslang.runtime.odds.states import RETREATED, BattleStates
-from ruleslang.runtime.odds.steps import _EVERY
+from ruleslang.runtime.odds.makings import _EVERY
 from ruleslang.runtime.odds.watch import PENDING
 from ruleslang.workspace.compositions import Workspace
 

@@ -1,5 +1,5 @@
 """Hits made for every count shared between the chains of one generation (runtime/odds/shared.py
-`Generation.makings`, steps.py `_every_count`; issue 15, session 20): the chains of one battle
+`Generation.makings`, makings.py `_every_count`; issue 15, session 20): the chains of one battle
 asked with fewer attackers each time, as an agent asks them, answer with the same floats to the
 last digit whether they share a store or each works alone, and a later chain makes no hit for
 every count on a side whose records an earlier chain of the generation made it on."""
@@ -11,7 +11,7 @@ from functools import lru_cache
 from ruleslang.runtime import saves
 from ruleslang.runtime.odds.chain import BattleSpec, Chain
 from ruleslang.runtime.odds.shared import SharedRounds
-from ruleslang.runtime.odds.steps import _EVERY, _holds_unit
+from ruleslang.runtime.odds.makings import _EVERY, _holds_unit
 from ruleslang.runtime.odds.watch import split_of
 from ruleslang.workspace.compositions import Workspace
 

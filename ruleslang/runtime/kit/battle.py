@@ -227,7 +227,7 @@ class Battle:
     def hit(self, ctx, count: int, unit_ids: list[int], chooser: str, now: bool, each=None) -> None:
         """`hit N of UNITS by PLAYER`: PLAYER assigns N hits among those units still fighting.
         `each(uid)`, when given, is called with each casualty chosen, in turn, once it has taken
-        its hit (the exact chain's makes of one hit for every count: runtime/odds/steps.py).
+        its hit (the exact chain's makes of one hit for every count: runtime/odds/makings.py).
         A game whose `casualties_chosen` is set (the exact chain's host) answers the casualty
         decision itself, from the units: no `Decision` is made (`_casualties`, with its message and
         the check of the answer, is what a player is asked), and its `unit_hit` marks each hit."""

@@ -7,7 +7,7 @@ the cheapest first, by the `cost` setting of `runtime purchase`, then the lowest
 a unit with two hit points survives does not depend on whether its side's hits came in one
 `hit` or in two. The casualties of n hits are the first n of those of more hits (the rank does
 not depend on the count): the exact chain makes a hit once for every count on this
-(runtime/odds/steps.py, `_every_made`).
+(runtime/odds/makings.py, `_every_made`).
 """
 
 from __future__ import annotations

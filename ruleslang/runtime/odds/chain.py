@@ -40,10 +40,12 @@ from ruleslang.runtime.odds.results import (ATTACKER_WINS, BOTH_DESTROYED, DEFEN
 from ruleslang.runtime.odds.rounds import LateRound, came_back, never_left
 from ruleslang.runtime.odds.shared import BoardReads, SharedRounds, ask_board
 from ruleslang.runtime.odds.states import RETREATED, BattleHost, BattleStates
-from ruleslang.runtime.odds.steps import BattleSteps, Kept
+from ruleslang.runtime.odds.kept import Kept
+from ruleslang.runtime.odds.makings import BattleMakings
+from ruleslang.runtime.odds.steps import BattleSteps
 from ruleslang.runtime.odds.watch import StepWatch
 
-# what callers take from here (the parts live in results, decisions, states, steps)
+# what callers take from here (the parts live in results, decisions, states, steps, makings)
 __all__ = ["ATTACKER_WINS", "BOTH_DESTROYED", "DEFENDER_HOLDS", "OUTCOMES", "RETREAT", "ROUND_LIMIT", "STALEMATE",
            "BattleSpec", "CasualtyPolicy", "Chain", "LateRound", "Result", "advised_answer", "asks_win_chance",
            "battle_odds", "choose_casualties"]
@@ -72,7 +74,7 @@ def _branching(game, exact: bool) -> Branching:
     return found
 
 
-class Chain(BattleStates, BattleDecisions, BattleSteps, BattleFactors, BattleProgress):
+class Chain(BattleStates, BattleDecisions, BattleSteps, BattleMakings, BattleFactors, BattleProgress):
     """The exact odds of one battle of a game's composition and board (`source_game`: a `Game`,
     whose state is copied and not changed). `exact`: fractions, else floats; `policies`: the
     casualty order of each side ("attacker", "defender"); `round_limit`: the battle's last round

@@ -357,7 +357,7 @@ class BattleFactors:
         key = (ra + rd, counters)
         self._projected = (key, x, y)
         if self.share and name not in self._plain:
-            # a step whose hits wait: its effect by the numbers of the sides (steps.py)
+            # a step whose hits wait: its effect by the numbers of the sides (makings.py `_side_outcomes`)
             try:
                 found = self._side_outcomes(name, key, x, y, round_class, reads)
             except NotDeferred:  # (`_step` finds it so too)

@@ -42,7 +42,7 @@ the store a number of transitions in all (then it starts afresh; a chain that mi
 transitions out again, to the same answers).
 
 A generation also keeps the hits its chains made for every count (`Generation.makings`,
-steps.py `_every_count`): a making reads one side alone (the side hit, its records without their
+makings.py `_every_count`): a making reads one side alone (the side hit, its records without their
 type order as the transitions hold them), the hits' statements and frame values and the board
 outside the battle as the generation's reads note it, so a later chain that hits a side with the
 same records (most often the defence, the same in every chain of a battle) takes it.

@@ -44,7 +44,7 @@ ROUND = ("round", "")
 # board's or one the battle wrote, and every state's key holds what the battle wrote (its counters),
 # so a projection (which always holds them) tells it. Shared as such by the transitions kept under
 # the projection, but otherwise taken as `EVERYTHING` (an effect deferred before it, a step's
-# effect on the factored round, the hits made by one side: runtime/odds/factors.py, steps.py).
+# effect on the factored round, the hits made by one side: runtime/odds/factors.py, makings.py).
 COUNTERS = ("counters", "")
 WHOLE_READS = (EVERYTHING, COUNTERS)  # the reads that end a factored round (`BattleFactors._effect`)
 
