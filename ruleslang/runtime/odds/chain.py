@@ -144,6 +144,7 @@ class Chain(BattleStates, BattleDecisions, BattleSteps, BattleMakings, BattleFac
         self._most: dict[int, int] = {}        # a hit statement's id -> the most hits it made in a plan (`_most_hits`)
         self._every_applied: dict[tuple, Kept] = {}  # a deferred hit but its count -> its makings, kept as `_applied`
         self._count_by_count: set = set()      # hits but their counts that `_every_made` cannot make
+        self._units_read: dict[int, tuple] = {}  # a side's number -> what the kit reads of its units (`_side_units`)
         self._saturated: dict[tuple, Kept] = {}  # a deferred hit but its count -> (its changes, the most it made)
         self._plain: set[str] = set()          # the steps whose effects cannot wait (NotDeferred)
         self.deferring = False                 # Branching's world: a run's hits are deferred now

@@ -11,6 +11,7 @@ from bisect import bisect_left, insort
 
 from ruleslang.lang.eval.branching_values import DeferredHit
 from ruleslang.runtime.odds.kept import Kept, apply_changes, as_changes
+from ruleslang.runtime.odds.shared import MakingReads
 from ruleslang.runtime.odds.watch import COUNTERS, EVERYTHING, ROUND, NotDeferred, changed_by, split_of
 
 _EVERY = 1 << 62  # a count of hits above what any battle's units can take (`_every_count`)
@@ -129,7 +130,7 @@ class BattleMakings:
         side's records without their type order, as the generation's round transitions hold
         them; `_shared_making`)."""
         gen = self._gen
-        every = self._shared_making(gen, family, key, x, y, most) if gen is not None else None
+        every = self._shared_making(family, key, x, y, most) if gen is not None else None
         if every is None:
             every = self._every_made(hits[-1], key, round_class, most, hits[:-1])
             if every is None:
@@ -137,7 +138,7 @@ class BattleMakings:
             shared = gen is not None and not self._outside.poisoned
         else:
             shared = False
-        written, made_reads, took_all, made_hits = every
+        written, made_reads, took_all, made_hits, anywhere = every
         found = self._one_side_written(key, split, made_reads, written)
         if found is None:
             return None
@@ -149,35 +150,62 @@ class BattleMakings:
             # whose sides' blocks of ids begin elsewhere (`_materialize`)
             if all(side == mine for side, _rows in written) and not _holds_unit(family):
                 # (one found kept could not answer: this one answers more)
-                gen.makings[self._making_key(family, key[1], index, x if index == 0 else y)] = (
-                    [tuple([r[:1] + r[2:] for r in rows]) for _side, rows in written], made_reads, took_all,
-                    made_hits, most)
+                making = ([tuple([r[:1] + r[2:] for r in rows]) for _side, rows in written], made_reads, took_all,
+                          made_hits, most)
+                side = x if index == 0 else y
+                if anywhere:  # read nothing of the board outside the battle nor of the site
+                    self._store.keep_making(self._making_key(family, key[1], index, side, True), making)
+                else:
+                    gen.makings[self._making_key(family, key[1], index, side)] = making
         made = [(index, made_reads, [(after, self.one)], after is not None) for after in sides]
         answers = _EVERY if took_all else len(made)
         found = self._families[(family, key[1], index, x if index == 0 else y)] = (index, made_reads, made, answers)
         return found
 
-    def _making_key(self, family: tuple, counters, index: int, side: int) -> tuple:
+    def _making_key(self, family: tuple, counters, index: int, side: int, anywhere: bool = False) -> tuple:
         """The key of `Generation.makings` for the hits `family` (but their count) on the side of
         index `index` whose records are `side`'s, with the battle's `counters`: that side's records
-        without their type order (`_unordered_side`), as the generation's transitions hold them."""
-        return (family, counters, index, self._unordered_side(side))
+        without their type order (`_unordered_side`), as the generation's transitions hold them.
+        `anywhere`: the key of `SharedRounds.makings` (kept for every site), which also holds what
+        the kit reads of the side's units (their costs and hit points, `Generation.units`) and the
+        battle's attacker and defender."""
+        if not anywhere:
+            return (family, counters, index, self._unordered_side(side))
+        return (family, counters, index, self._unordered_side(side), self._side_units(side), self.attacker,
+                self.defender)
 
-    def _shared_making(self, gen, family: tuple, key: tuple, x: int, y: int, most: int) -> tuple | None:
-        """What `_every_made` gives for the last of the hits `family` (but its count) with `most`
-        hits in state `key`, from a making an earlier chain of generation `gen` kept for a side with
-        the records of one of this state's sides (`_every_count`), or None. A making of `kept` hits
-        answers one of `most` when it made them all and `most` is no more, or when the side took all
-        it could (fewer than `kept`); the casualties of fewer hits are the first of those of more.
-        The sides it wrote are given this chain's type order (`_reordered_side`), in their order."""
-        makings, making_key = gen.makings, self._making_key
-        index = 0
-        found = makings.get(making_key(family, key[1], 0, x))
+    def _side_units(self, side: int) -> tuple:
+        """What the kit reads of the units of side `side` (`Generation.units`), record by record."""
+        found = self._units_read.get(side)
         if found is None:
-            index = 1
-            found = makings.get(making_key(family, key[1], 1, y))
-            if found is None:
-                return None
+            units = self._gen.units
+            found = self._units_read[side] = tuple([units[r[1], r[2]] for r in self._unordered_side(side)])
+        return found
+
+    def _shared_making(self, family: tuple, key: tuple, x: int, y: int, most: int) -> tuple | None:
+        """What `_every_made` gives for the last of the hits `family` (but its count) with `most`
+        hits in state `key`, from a making an earlier chain kept for a side with the records of one
+        of this state's sides (`_every_count`): a chain of its generation, or one of any site and
+        generation when the making read neither the board outside the battle nor the site
+        (`SharedRounds.makings`); or None. A making of `kept` hits answers one of `most` when it
+        made them all and `most` is no more, or when the side took all it could (fewer than
+        `kept`); the casualties of fewer hits are the first of those of more. The sides it wrote
+        are given this chain's type order (`_reordered_side`), in their order."""
+        making_key = self._making_key
+        counters = key[1]
+        index = 0
+        found = None
+        for makings, anywhere in ((self._gen.makings, False), (self._store.makings, True)):
+            found = makings.get(making_key(family, counters, 0, x, anywhere))
+            if found is not None:
+                index = 0
+                break
+            found = makings.get(making_key(family, counters, 1, y, anywhere))
+            if found is not None:
+                index = 1
+                break
+        if found is None:
+            return None
         written, made_reads, took_all, made, kept = found
         if most != kept:
             if not took_all and most > kept:  # the side may take more than that making asked
@@ -190,7 +218,7 @@ class BattleMakings:
             else:
                 took_all = now < most
         side, rows, reordered = ("attacker", "defender")[index], self._side_rows, self._reordered_side
-        return [(side, rows[reordered(after)]) for after in written], made_reads, took_all, made
+        return [(side, rows[reordered(after)]) for after in written], made_reads, took_all, made, False
 
     def _every_made(self, hit, key: tuple, round_class, most: int = _EVERY, before: tuple = ()) -> tuple | None:
         """Deferred `hit` made in state `key` (after deferred hits `before`, made as they are) with
@@ -198,7 +226,9 @@ class BattleMakings:
         needs no more: its casualties are the first of those): (after each of its casualties
         has taken its hit (`Battle.hit`'s `each`), the side it is on and that side's
         records (`_written_keys`: the states), what the making read, whether the side took fewer
-        than `most`: all it can take). The
+        than `most` (all it can take), how many hits the last made, whether it read nothing of the
+        board outside the battle nor of the battle's site, in a chain that shares its transitions:
+        kept for every site, `_every_count`). The
         state after n of them is what the hit of n hits makes: the casualties of n hits are the
         first n of those of more (the casualty order, runtime/kit/casualties.py, answers every
         casualty decision of the chain), and each casualty takes its hit in turn; a hit of more
@@ -230,7 +260,10 @@ class BattleMakings:
                     rows[uid] = new
                     insort(ordered, new)
             written.append((side, tuple(ordered)))
-        watch = self._watching(each=each)
+        # a making of a chain that shares its transitions notes its own reads of the board outside
+        # the battle and of the site: one that read neither is kept for every site (`_every_count`)
+        log = MakingReads(self._outside) if self._outside is not None else None
+        watch = self._watching(each=each, log=log)
         every = DeferredHit(hit.stmt, most, hit.now, hit.env, hit.units, hit.chooser, hit.reads, hit.epoch)
         config = self.rules.config
         self._watch, saved, config.ctx = watch, config.ctx, watch
@@ -256,7 +289,8 @@ class BattleMakings:
         took_all = made < most  # (fewer: the side took all it can take)
         # the last hit's; none when it found nothing left to hit: then the state after those before
         # it, what any count of it makes
-        return written[start:] or written[start - 1:start], frozenset(watch.reads), took_all, made
+        anywhere = log is not None and not log.read and not watch.battle.site_read
+        return written[start:] or written[start - 1:start], frozenset(watch.reads), took_all, made, anywhere
 
     @staticmethod
     def _written_keys(key: tuple, split: int, written: list) -> list:
@@ -282,7 +316,7 @@ class BattleMakings:
             if every is None:
                 self._count_by_count.add(family)
                 return None
-            written, aspects, _took_all, _made = every
+            written, aspects, _took_all, _made, _anywhere = every
             written = self._written_keys(key, split, written)
             made = [as_changes(key, split, {k: self.one}, aspects) for k in written]
             if None in made:  # a side it did not read whole changed: kept for this state alone

@@ -45,7 +45,13 @@ A generation also keeps the hits its chains made for every count (`Generation.ma
 makings.py `_every_count`): a making reads one side alone (the side hit, its records without their
 type order as the transitions hold them), the hits' statements and frame values and the board
 outside the battle as the generation's reads note it, so a later chain that hits a side with the
-same records (most often the defence, the same in every chain of a battle) takes it.
+same records (most often the defence, the same in every chain of a battle) takes it. A making
+that read nothing of the board outside the battle (its own log of reads, `MakingReads`) and
+nothing of its site but the sides' players (watch.py `SiteNotedView`) is kept for every site and
+generation instead (`SharedRounds.makings`), under the costs and hit points of its side's units
+(`Generation.units`) and the battle's attacker and defender as well: what it wrote depends on
+nothing else (the casualty order, runtime/kit/casualties.py, reads the units' types, owners,
+hits, costs and hit points; the rules' settings and lazy targets are read through the watch).
 
 A battle in progress (an agent's retreat question: `BattleSpec.round` after the first, its
 defence named, with the hits its units took) shares the site of the chains that planned it. What
@@ -75,6 +81,9 @@ GENERATIONS = 4          # the generations a site keeps (the oldest dropped firs
 # games of a process (battle_odds.py), which keep about a thousand each in the agents' chains, at
 # about 1.2 KB a transition: some 60 MB at most, the transitions of fifty-odd games
 TRANSITIONS = 50_000
+# the hits made for every count a store keeps for every site (`SharedRounds.makings`) before it
+# starts them afresh: a game's chains keep about 300 (seeds 4-8), each a few side records
+MAKINGS = 20_000
 
 MISSING = object()  # no entry (a space no one holds)
 
@@ -125,6 +134,38 @@ class BoardReads:
         return recorded
 
 
+class MakingReads:
+    """What one making of hits for every count (runtime/odds/makings.py `_every_made`) read of the
+    board outside the battle: the reads are noted in the chain's `BoardReads` (`reads`) as any
+    step's are; `read` tells whether there were any (a making that read none is shared across sites
+    and generations: `SharedRounds.makings`)."""
+
+    __slots__ = ("reads", "read")
+
+    def __init__(self, reads: BoardReads):
+        self.reads = reads
+        self.read = False
+
+    def note_counter(self, name: str) -> None:
+        """`BoardReads.note_counter`, noted as a read."""
+        self.read = True
+        self.reads.note_counter(name)
+
+    def note(self, key: tuple, value) -> None:
+        """`BoardReads.note`, noted as a read."""
+        self.read = True
+        self.reads.note(key, value)
+
+    def call(self, kind: str, name: str, fn):
+        """`BoardReads.call`, each call noted as a read."""
+        recorded = self.reads.call(kind, name, fn)
+
+        def noted(*args, **kwargs):
+            self.read = True
+            return recorded(*args, **kwargs)
+        return noted
+
+
 class Generation:
     """The transitions of the chains that agreed on what they read of the board outside the battle,
     and on what the kit reads of their units of each type and owner both had."""
@@ -163,10 +204,16 @@ class Generation:
 class SharedRounds:
     """The round transitions of one game's chains, by site (module docstring)."""
 
-    def __init__(self, transitions: int = TRANSITIONS, generations: int = GENERATIONS):
+    def __init__(self, transitions: int = TRANSITIONS, generations: int = GENERATIONS, makings: int = MAKINGS):
         self.limit = transitions
         self.generations = generations
         self.sites: dict[tuple, list[Generation]] = {}
+        # (a deferred hit but its count, counters written, side index, that side's records, what the
+        # kit reads of their units, the attacker, the defender) -> the hit made for every count up
+        # to some number on that side, as `Generation.makings` keeps them, for every site
+        # (module docstring); started afresh when it holds `makings_limit`
+        self.makings: dict = {}
+        self.makings_limit = makings
         self.kept = 0       # transitions kept in all
         self.joined = 0     # chains that joined a generation with transitions
         self.started = 0    # chains that started a generation
@@ -186,6 +233,7 @@ class SharedRounds:
                 return gen
         if self.kept >= self.limit:  # full: start afresh
             self.sites = {site: []}
+            self.makings = {}
             kept = self.sites[site]
             self.kept = 0
         gen = Generation(units)
@@ -200,6 +248,13 @@ class SharedRounds:
         if key not in gen.rounds:
             gen.rounds[key] = after
             self.kept += 1
+
+
+    def keep_making(self, key: tuple, making: tuple) -> None:
+        """Keep a hit made for every count for every site (`makings`), starting afresh when full."""
+        if len(self.makings) >= self.makings_limit:
+            self.makings = {}
+        self.makings[key] = making
 
 
 def ask_board(ctx, key: tuple):

@@ -99,13 +99,16 @@ class BattleSteps:
         checked since in that mode, so left off there."""
         return self.retreat_below is None and not self._notes_retreats
 
-    def _watching(self, deferring: bool = False, each=None) -> StepWatch:
+    def _watching(self, deferring: bool = False, each=None, log=None) -> StepWatch:
         """The watch a step runs through (watch.py); one that also notes what the step reads of the
         board outside the battle when the chain shares its transitions with other chains
-        (`_outside`, runtime/odds/shared.py)."""
+        (`_outside`, runtime/odds/shared.py); with `log` (a `MakingReads` over `_outside`), notes
+        them there, and notes whether the step read the battle's site (`SiteNotedView`)."""
         outside = self._outside
         if outside is None:
             return StepWatch(self.ctx, self.battle, deferring, each, self._shares_counters())
+        if log is not None:
+            return RecordingWatch(self.ctx, self.battle, deferring, each, self._shares_counters(), log, True)
         return RecordingWatch(self.ctx, self.battle, deferring, each, self._shares_counters(), outside)
 
     def _watched(self, watch: StepWatch) -> None:

@@ -58,6 +58,9 @@ _CONTEXT_SAME = frozenset({
 # What a battle hands out that is the same in every state of the chain's battle.
 _BATTLE_SAME = frozenset({"space", "attacker", "defender", "kind", "amphibious", "rules", "support",
                           "support_units", "side_of_unit"})
+# Of those, what tells one battle site from another (runtime/odds/shared.py) but for its sides'
+# players: a view that notes the site (`SiteNotedView`) notes a read of these.
+_SITE = frozenset({"space", "kind", "amphibious", "support", "support_units"})
 # What the board hands out that does not change while the chain runs (no step may change the
 # board outside the battle's units and counters).
 _BOARD_SAME = frozenset({
@@ -130,7 +133,8 @@ class StepWatch:
     __slots__ = ("_ctx", "reads", "battle", "board", "host", "_battle", "_sides", "deferring", "_units",
                  "unit_has_any_tag", "_counters", "_outside")
 
-    def __init__(self, ctx, battle, deferring: bool = False, each=None, counters: bool = False, outside=None):
+    def __init__(self, ctx, battle, deferring: bool = False, each=None, counters: bool = False, outside=None,
+                 site: bool = False):
         put = _put  # (this class's own `__setattr__` notes a read: its slots are set past it)
         put(self, "_ctx", ctx)
         put(self, "_counters", counters)  # a counter keyed by no unit may be `COUNTERS`
@@ -143,7 +147,8 @@ class StepWatch:
         put(self, "reads", reads)
         put(self, "_battle", battle)
         put(self, "_sides", None)
-        put(self, "battle", BattleView(battle, reads, deferring, each))
+        # (`site`: a view that notes whether the step read the battle's site, `SiteNotedView`)
+        put(self, "battle", (SiteNotedView if site else BattleView)(battle, reads, deferring, each))
         # `outside`, when given (a `BoardReads`: the chain's transitions are shared with other
         # chains, runtime/odds/shared.py), notes what the step read of the board outside the battle
         put(self, "_outside", outside)
@@ -299,6 +304,31 @@ class BattleView(_View):
             raise NotDeferred("retreat")
         self._reads.update((("full", "attacker"), ("standing", "defender"), ("origins", "attacker")))
         self._inner.retreat(ctx, to)
+
+
+class SiteNotedView(BattleView):
+    """A `BattleView` that also notes whether the step read the battle's site (`site_read`): its
+    space, kind, whether it is an assault, the ships supporting it (`_SITE`), which every state of
+    a chain shares and a plain view hands out without a read. What is shared across sites (the
+    hits made for every count, runtime/odds/makings.py) must have read none of it."""
+
+    __slots__ = ("site_read",)
+
+    def __init__(self, inner, reads: set, deferring: bool = False, each=None):
+        BattleView.__init__(self, inner, reads, deferring, each)
+        self.site_read = False
+
+
+def _site_property(name: str) -> property:
+    """A property of `SiteNotedView` that hands out the battle's `name`, noting a read of the site."""
+    def read(view):
+        view.site_read = True
+        return getattr(view._inner, name)
+    return property(read)
+
+
+for _name in _SITE:
+    setattr(SiteNotedView, _name, _site_property(_name))
 
 
 class _BoardView(_View):
