@@ -11,6 +11,7 @@ from __future__ import annotations
 from bisect import insort
 from functools import lru_cache
 
+from ruleslang.runtime.agents.meetings import Stalemates
 from ruleslang.runtime.agents.quick_battle import SIM_TRIALS, settling
 from ruleslang.runtime.kit.movement import Move
 
@@ -314,6 +315,8 @@ class AttackPlanning:
         worth = {t: sum(game.unit_cost(u) for u in hostile[t]) for t in reach}
         plan: list = []
         self.fleet_odds.new_decision()
+        # (SPARE "hittable") which of the plan's air units the rules let hit which defenders
+        stalemates = Stalemates(game) if "hittable" in self.spare else None
         for target in sorted(reach, key=lambda t: (-worth[t], game.space_order(t))):
             candidates = [(uid, path) for uid, path in reach[target] if uid not in used]
             candidates.sort(key=lambda up: (-self._fire(game, unit_of(up[0]), "attacker"), up[0]))
@@ -331,10 +334,17 @@ class AttackPlanning:
                 continue
             hopeless: set | None = None  # the unit types of a number the chain gave no chance at all
             for n in range(guess, min(len(units), guess + EXTRA_UNITS) + 1):
-                if "fleets" in self.spare and self._fleet_settled(game, units[:n], defenders):
+                if "fleets" in self.spare and self._fleet_settled(game, units[:n], defenders, target, stalemates):
                     win, lost, destroyed = 1.0, 0.0, 1.0  # (taken as won: the attack is made)
                 elif hopeless is not None and units[n - 1].type in hopeless:
                     continue  # (SPARE "zeros": more of the same types, no chance again: not made)
+                elif stalemates is not None and any(stalemates.at_once(target, self.player, units[:n], enemy)
+                                                    for enemy in defenders):
+                    # (SPARE "hittable": a defender the attack cannot hit, nor it the attack, is
+                    # never destroyed: no chance, as the chain would say; "zeros" as after its 0)
+                    if "zeros" in self.spare:
+                        hopeless = {u.type for u in units[:n]}
+                    continue
                 else:
                     found = self.fleet_odds.exchange(game, self.player, units[:n], target)
                     if found is None:
@@ -349,15 +359,33 @@ class AttackPlanning:
                     break
         return plan
 
-    def _fleet_settled(self, game, units: list, defenders: list) -> bool:
+    def _fleet_settled(self, game, units: list, defenders: list, target: str | None = None,
+                       stalemates: Stalemates | None = None) -> bool:
         """Whether a `spare` agent makes an attack at sea by the quick simulation alone: `units`
         win against `defenders` with at least ATTACK_ODDS + FLEET_ABOVE, and so do (with
         ATTACK_ODDS) those of them that are not air units (the quick simulation cannot tell the
-        targets the rules let air units hit; ships that win alone do not need them)."""
+        targets the rules let air units hit; ships that win alone do not need them). With
+        `stalemates` (the part "hittable"), an attack whose air units the rules let hit every
+        defender needs no more than the first (`_hittable`)."""
         if self._wins(game, units, defenders, _FLEET_SETTLED) / SIM_TRIALS < ATTACK_ODDS + FLEET_ABOVE:
             return False
         ships = [u for u in units if self._domain(game, u) != "air"]
+        if stalemates is not None and len(ships) < len(units) \
+                and self._hittable(target, [u for u in units if self._domain(game, u) == "air"], defenders, stalemates):
+            if ships and "settled" in self.spare:
+                # the ships' estimate, not needed, has its generator's seed drawn all the same (as
+                # "outmatched" draws it): every later estimate throws the dice it would have thrown
+                self._dice()
+            return True
         return self._wins(game, ships, defenders, _FLEET_WINS) / SIM_TRIALS >= ATTACK_ODDS
+
+    def _hittable(self, target: str, air: list, defenders: list, stalemates: Stalemates) -> bool:
+        """Whether each of the `air` units alone against each of `defenders` alone at `target` is a
+        battle the rules fight (their `stalemate` setting does not end it at once: one of the two
+        can hit the other), so that the quick simulation, which lets every unit hit every other,
+        does not count much fire the rules withhold; False where the rules cannot say."""
+        return all(stalemates.at_once(target, self.player, [unit], enemy) is False
+                   for unit in air for enemy in defenders)
 
     def _supports_landing(self, game, unit) -> bool:
         """Whether `unit` sails with the player's amphibious assaults to the zone they land from:

@@ -81,9 +81,11 @@ FLEET_STATES = 600   # the exact chain's states for one combat move's attacks at
 # the decision's phase, not of the turn (lookahead.py's `horizon`). The quick simulation: "settled",
 # an estimate's trials stopped once those left cannot change what its caller takes from it (`_wins`);
 # "outmatched", with "settled", an attack far weaker than the defence taken as winning no trial
-# where the caller's answer is the same up to OUTMATCHED_WINS wins (`_wins`)
+# where the caller's answer is the same up to OUTMATCHED_WINS wins (`_wins`); "hittable", with
+# "fleets", an attack at sea made on its quick chance alone where the rules let its air units hit
+# every defender (attack_planning.py's `_hittable`), its ships not asked to win alone
 SPARE = ("retreat", "attacks", "holds", "fleets", "rollouts", "below", "zeros", "advice", "horizon", "settled",
-         "outmatched")
+         "outmatched", "hittable")
 ADVICE_MARGIN = 0.25  # a retreat question's quick estimate is taken as this far from the chain's at most
 # ... and with the part "advice" (SPARE) this far: of the retreat questions the chain answered with
 # ADVICE_MARGIN (seeds 1-40), the quick estimate +-0.15 settled 273 (188 chain runs, 4.7 a game),
