@@ -20,6 +20,7 @@ class _Meeting(Battle):
     Only asked (its settings, by the rules' built-ins), never fought."""
 
     def units(self, side: str) -> list:
+        """The units of a side: those of its list still on the board, wherever they stand."""
         ids = self.attacking if side == "attacker" else self.defending
         return [u for u in map(self.game.unit_or_none, ids) if u is not None]
 
