@@ -145,3 +145,20 @@ def test_settled_trials_give_the_answer_all_of_them_give():
         assert settled <= whole
         stopped += mine.getstate() != full.getstate()
     assert stopped > 50  # most estimates stop before the last trial
+
+
+def test_more_trials_are_the_trials_after_the_first_thrown_with_the_same_dice():
+    """`trials`: an estimate of that many battles; thrown after an estimate of SIM_TRIALS with the
+    same generator going on, its wins and the first's are those of one estimate of both counts
+    (the doubt's more trials, attack_planning.py's DOUBT_TRIALS), and `settling(judge, trials)`
+    judges a count of that many."""
+    pick = random.Random(23)
+    for seed in range(40):
+        a_vals, d_vals = _battle(pick, multi_hit=seed % 3 == 0)
+        mine, theirs = random.Random(seed), random.Random(seed)
+        first = simulate(a_vals, d_vals, mine)
+        assert first + simulate(a_vals, d_vals, mine, trials=3 * SIM_TRIALS) == \
+            simulate(a_vals, d_vals, theirs, trials=4 * SIM_TRIALS)
+        assert mine.getstate() == theirs.getstate()
+    settle = settling(lambda quick: quick >= 0.75, 4 * SIM_TRIALS)
+    assert len(settle) == 4 * SIM_TRIALS + 1 and settle[0] == 179 and settle[180] == 4 * SIM_TRIALS - 180

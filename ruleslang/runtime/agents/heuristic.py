@@ -83,9 +83,11 @@ FLEET_STATES = 600   # the exact chain's states for one combat move's attacks at
 # "outmatched", with "settled", an attack far weaker than the defence taken as winning no trial
 # where the caller's answer is the same up to OUTMATCHED_WINS wins (`_wins`); "hittable", with
 # "fleets", an attack at sea made on its quick chance alone where the rules let its air units hit
-# every defender (attack_planning.py's `_hittable`), its ships not asked to win alone
+# every defender (attack_planning.py's `_hittable`), its ships not asked to win alone; "doubt", with
+# "attacks", a quick chance of taking a territory that leaves the answer in doubt thrown again with
+# more trials before the chain is asked (attack_planning.py's DOUBT_TRIALS)
 SPARE = ("retreat", "attacks", "holds", "fleets", "rollouts", "below", "zeros", "advice", "horizon", "settled",
-         "outmatched", "hittable")
+         "outmatched", "hittable", "doubt")
 ADVICE_MARGIN = 0.25  # a retreat question's quick estimate is taken as this far from the chain's at most
 # ... and with the part "advice" (SPARE) this far: of the retreat questions the chain answered with
 # ADVICE_MARGIN (seeds 1-40), the quick estimate +-0.15 settled 273 (188 chain runs, 4.7 a game),
@@ -424,6 +426,19 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         if values is None:
             values = (tuple(sorted(self._taker(game, u) for u in attack)), self._defence_values(game, defence))
         return self._estimate(*values, settle, takes=True) / SIM_TRIALS
+
+    def _quick_takes_more(self, game, attack: list, defence: list, first: int, trials: int,
+                          settle: tuple[int, ...] | None = None, *, values: tuple[tuple, tuple] | None = None) -> float:
+        """`_quick_takes` of `trials` trials in all, after the `first` wins of the SIM_TRIALS trials
+        of the estimate just made of the same battle: the trials after them thrown with that
+        estimate's dice, going on (`_dice`, with the part "settled"; else the agent's generator),
+        so later estimates roll as they would have; `settle` (`settling` of the chance of all
+        `trials`, indexed by these trials' wins) stops them once the caller's answer is settled."""
+        if values is None:
+            values = (tuple(sorted(self._taker(game, u) for u in attack)), self._defence_values(game, defence))
+        dice = self._estimate_dice if "settled" in self.spare else self.rng
+        more = simulate(*values, dice, takes=True, settle=settle, trials=trials - SIM_TRIALS)
+        return (first + more) / trials
 
     def _taker(self, game, unit) -> tuple:
         """What the quick simulation of taking a space knows of an attacking unit: its

@@ -31,20 +31,20 @@ def outmatched(a_vals: tuple, d_vals: tuple, ratio: float) -> bool:
             < ratio * sum(map(_FIRE, d_vals)) * sum(map(_HIT_POINTS, d_vals)))
 
 
-def settling(judge) -> tuple[int, ...]:
-    """For a caller that needs only `judge(wins / SIM_TRIALS)` of an estimate (an answer that
-    changes at a few counts of wins, such as a comparison with the odds an attack needs): for
-    each count w of wins so far, how many more wins leave the answer as it is at w (`simulate`'s
-    `settle`: the trials stop once no more than that many are left)."""
-    answers = [judge(w / SIM_TRIALS) for w in range(SIM_TRIALS + 1)]
-    same = [0] * (SIM_TRIALS + 1)
-    for w in range(SIM_TRIALS - 1, -1, -1):
+def settling(judge, trials: int = SIM_TRIALS) -> tuple[int, ...]:
+    """For a caller that needs only `judge(wins / trials)` of an estimate (an answer that changes
+    at a few counts of wins, such as a comparison with the odds an attack needs): for each count
+    w of wins so far, how many more wins leave the answer as it is at w (`simulate`'s `settle`:
+    the trials stop once no more than that many are left)."""
+    answers = [judge(w / trials) for w in range(trials + 1)]
+    same = [0] * (trials + 1)
+    for w in range(trials - 1, -1, -1):
         same[w] = same[w + 1] + 1 if answers[w] == answers[w + 1] else 0
     return tuple(same)
 
 
 def simulate(a_vals: tuple, d_vals: tuple, rng: random.Random, *, takes: bool = False,
-             settle: tuple[int, ...] | None = None) -> int:
+             settle: tuple[int, ...] | None = None, trials: int = SIM_TRIALS) -> int:
     """In how many of SIM_TRIALS battles of attackers `a_vals` against defenders `d_vals` (each a
     (fire value, cost, hit points) of a unit) the attackers destroy the defenders, rolled by `rng`:
     each round every attacking unit, in its side's order, then every defending one throws a die
@@ -54,13 +54,14 @@ def simulate(a_vals: tuple, d_vals: tuple, rng: random.Random, *, takes: bool = 
     (air units do not; the cheapest fall first, so a few land units among air units often do not
     outlive the battle). `settle` (`settling`): the trials stop as soon as the trials left cannot
     change the caller's answer (no more than `settle[wins]` of them), and the wins so far are
-    returned: the caller's judge answers the same of them as of all SIM_TRIALS."""
+    returned: the caller's judge answers the same of them as of all SIM_TRIALS. `trials`: that many
+    battles instead of SIM_TRIALS (`settle` then indexed by the wins of these)."""
     # (the tests over the sides' units are made in C: most estimates are of a few units, where a
     # Python-level loop per side cost a tenth of an estimate's set-up); a side empty from the start
     # goes to `_trials`, as `_one_hit_trials` looks for a battle's end only after a hit
     if a_vals and d_vals and max(map(_HIT_POINTS, a_vals)) <= 1 and max(map(_HIT_POINTS, d_vals)) <= 1:
-        return _one_hit_trials(a_vals, d_vals, rng.getrandbits, takes, settle)
-    return _trials(a_vals, d_vals, rng.getrandbits, takes, settle)
+        return _one_hit_trials(a_vals, d_vals, rng.getrandbits, takes, settle, trials)
+    return _trials(a_vals, d_vals, rng.getrandbits, takes, settle, trials)
 
 
 def _thresholds(vals) -> tuple:
@@ -70,7 +71,7 @@ def _thresholds(vals) -> tuple:
 
 
 def _one_hit_trials(a_vals: tuple, d_vals: tuple, getrandbits, takes: bool = False,
-                    settle: tuple[int, ...] | None = None) -> int:
+                    settle: tuple[int, ...] | None = None, trials: int = SIM_TRIALS) -> int:
     """`_trials` for sides whose units all take one hit. Such a side throws in its first order
     until it first takes a hit, then in casualty order (`take`'s stable sort: the cheapest
     first), losing its first units in that order: it is two fixed orders and a count of the
@@ -92,7 +93,7 @@ def _one_hit_trials(a_vals: tuple, d_vals: tuple, getrandbits, takes: bool = Fal
     # all but those after its last unit that takes territory, in casualty order
     left = na if not takes else next((na - i for i, u in enumerate(reversed(a_sorted)) if u[3]), 0)
     wins = 0
-    for rest in range(SIM_TRIALS, 0, -1):
+    for rest in range(trials, 0, -1):
         if settle is not None and rest <= settle[wins]:
             break
         a_lost = d_lost = 0
@@ -135,11 +136,11 @@ def _one_hit_trials(a_vals: tuple, d_vals: tuple, getrandbits, takes: bool = Fal
 
 
 def _trials(a_vals: tuple, d_vals: tuple, getrandbits, takes: bool = False,
-            settle: tuple[int, ...] | None = None) -> int:
-    """In how many of SIM_TRIALS battles of any units the attackers win (`takes`, `settle`: as
+            settle: tuple[int, ...] | None = None, trials: int = SIM_TRIALS) -> int:
+    """In how many of `trials` battles of any units the attackers win (`takes`, `settle`: as
     `simulate`)."""
     wins = 0
-    for rest in range(SIM_TRIALS, 0, -1):
+    for rest in range(trials, 0, -1):
         if settle is not None and rest <= settle[wins]:
             break
         a = list(map(list, a_vals))  # (copied in C: a copy per trial)
