@@ -37,10 +37,11 @@ def test_an_attack_the_quick_chance_of_taking_settles_asks_fewer_chains():
 
 def test_an_attack_in_doubt_is_thrown_again_before_the_chain_is_asked():
     """The part "doubt": a quick chance of taking in the band where the chain is asked is thrown
-    again with DOUBT_TRIALS trials of the same estimate's dice, and the chain asked only when
-    those leave it within DOUBT_ABOVE over and DOUBT_BELOW under the odds needed. Four armour
-    against an infantry: two of them (about 90%) are in doubt at 60 trials and sure at 480; three
-    armour against two infantry: the chance of three, near the odds needed, is still in doubt.
+    again with more trials of the same estimate's dice (the stages of DOUBT_TRIALS), and the chain
+    asked only when those leave it within DOUBT_ABOVE over and DOUBT_BELOW under the odds needed.
+    Four armour against an infantry: two of them (about 90%) are in doubt at 60 trials and sure
+    with more; three armour against two infantry: the chance of three, near the odds needed, is
+    still in doubt.
     The more trials draw nothing from the agent's own generator: later estimates roll as before."""
     sure = {BELORUSSIA: {"Germans": {"armour": 4}}, KARELIA: {"Russians": {"infantry": 1}}}
     assert _combat_move(sure, spare=("attacks", "settled")) == (True, 1)

@@ -8,6 +8,7 @@ The methods read the agent's unit facts and estimates (heuristic.py) through `se
 
 from __future__ import annotations
 
+import math
 from bisect import insort
 from functools import lru_cache
 
@@ -41,16 +42,19 @@ FLEET_ABOVE = 0.15
 # duels: docs/performance.md, "Session 15: the chain's remaining queries")
 SPARED_BELOW = 0.075
 # (SPARE "doubt") a quick chance of taking a space left in the band where the chain is asked is
-# thrown again with more trials of the same estimate's dice, DOUBT_TRIALS in all, and the chain
-# asked only when that chance is still under DOUBT_ABOVE over what is needed and not more than
-# DOUBT_BELOW under it (else it is the answer, as a quick chance outside the band is): the quick
-# chance misses the chain's answer mostly by its own spread at SIM_TRIALS trials (about 0.055 at
-# 0.75). In seeded house-rules games (seeds 1-40, main's play; 1,649 chain answers in the band,
-# 583 of assaults) a quick chance of 2,400 trials differed from the chain's by 0.003 on average
-# (standard deviation 0.022; 0.015 by land, 0.031 in assaults); with DOUBT_TRIALS, DOUBT_ABOVE
-# and DOUBT_BELOW as here the chain was asked 320 times, and 31 answers went against the chain's
-# (9 yes, 22 no: docs/performance.md, "Session 21: the quick estimate's doubt")
-DOUBT_TRIALS = 480
+# thrown again with more trials of the same estimate's dice, in stages of DOUBT_TRIALS trials in
+# all: at a stage before the last the chance is the answer once it is more than DOUBT_SPREAD of its
+# standard errors (and DOUBT_ABOVE or DOUBT_BELOW) over or under what is needed; at the last, the
+# chain is asked only when it is still under DOUBT_ABOVE over and not more than DOUBT_BELOW under
+# (else it is the answer, as a quick chance outside the band is): the quick chance misses the
+# chain's answer mostly by its own spread at SIM_TRIALS trials (about 0.055 at 0.75). In seeded
+# house-rules games (seeds 1-40, main's play; 1,649 chain answers in the band, 583 of assaults) a
+# quick chance of 2,400 trials differed from the chain's by 0.003 on average (standard deviation
+# 0.022; 0.015 by land, 0.031 in assaults); with the constants as here the chain was asked 316
+# times, and 31 answers went against the chain's (9 yes, 22 no), 311 more trials a question (480
+# all at once: 320, 31, 420; docs/performance.md, "Session 21: the quick estimate's doubt")
+DOUBT_TRIALS = (240, 480)
+DOUBT_SPREAD = 2.0
 DOUBT_ABOVE = 0.03
 DOUBT_BELOW = 0.03
 # (SPARE "zeros", `_fleet_attacks`) an attack at sea the chain gives no chance at all (exactly 0: units
@@ -77,16 +81,32 @@ def _takes_settle(above: float, below: float, needed: float) -> tuple[int, ...]:
 def _doubt_settle(above: float, below: float) -> tuple[int, ...]:
     """`_takes_settle` of an agent with the part "doubt": the trials stop once the quick chance is
     settled at least `above` or under `below`, never between (all SIM_TRIALS trials are counted
-    there, the first of the doubt's DOUBT_TRIALS)."""
+    there, the first of the doubt's)."""
     return settling(lambda quick: True if quick >= above else False if quick < below else quick)
 
 
+def _doubt_judge(quick: float, needed: float, trials: int):
+    """What a stage of the doubt takes from a chance of `trials` trials: True or False once it is
+    DOUBT_ABOVE over or DOUBT_BELOW under `needed` (before the last stage, also DOUBT_SPREAD of
+    its standard errors), else the chance itself (the next stage goes on from all these trials;
+    after the last, the chain is asked)."""
+    spread = 0.0 if trials == DOUBT_TRIALS[-1] else DOUBT_SPREAD * math.sqrt(max(quick * (1 - quick), 0.01) / trials)
+    if quick >= needed + max(DOUBT_ABOVE, spread):
+        return True
+    if quick < needed - max(DOUBT_BELOW, spread):
+        return False
+    return quick
+
+
 @lru_cache(maxsize=None)
-def _doubt_more(above: float, below: float, needed: float, first: int) -> tuple[int, ...]:
-    """What the doubt's more trials settle, after `first` wins of SIM_TRIALS: the chance of all
-    DOUBT_TRIALS against `above`, `below` and (when the chain gives no answer) `needed`; indexed
-    by the wins of the more trials."""
-    return settling(lambda quick: (quick >= above, quick < below, quick >= needed), DOUBT_TRIALS)[first:]
+def _doubt_more(needed: float, wins: int, trials: int) -> tuple[int, ...]:
+    """What the doubt's trials up to `trials` in all settle, after `wins` so far: at the last stage
+    the chance against DOUBT_ABOVE, DOUBT_BELOW and (when the chain gives no answer) `needed`,
+    before it `_doubt_judge`; indexed by the wins of the stage's own trials."""
+    if trials == DOUBT_TRIALS[-1]:
+        return settling(lambda quick: (quick >= needed + DOUBT_ABOVE, quick < needed - DOUBT_BELOW,
+                                       quick >= needed), trials)[wins:]
+    return settling(lambda quick: _doubt_judge(quick, needed, trials), trials)[wins:]
 
 
 class AttackPlanning:
@@ -248,9 +268,8 @@ class AttackPlanning:
         chance of taking it (`_quick_takes`; `values`: as there) when it is TAKE_ABOVE over
         `needed` or more than TAKE_BELOW under it (SPARED_BELOW with the part "below"), else the
         chain's (None when the chain said no; over its budget, the quick chance against `needed`).
-        With the part "doubt", a quick chance between is thrown again with more trials
-        (DOUBT_TRIALS in all) and the chain asked only where those leave it in DOUBT_ABOVE's and
-        DOUBT_BELOW's narrower band."""
+        With the part "doubt", a quick chance between is thrown again with more trials, in the
+        stages of DOUBT_TRIALS, and the chain asked only where those leave it in doubt."""
         above = needed + TAKE_ABOVE
         below = needed - (SPARED_BELOW if "below" in self.spare else TAKE_BELOW)
         doubt = "doubt" in self.spare and defenders
@@ -261,15 +280,15 @@ class AttackPlanning:
         if quick < below:
             return False
         if doubt:
-            # (the chance of SIM_TRIALS trials, all thrown: `_doubt_settle`)
-            first = round(quick * SIM_TRIALS)
-            above, below = needed + DOUBT_ABOVE, needed - DOUBT_BELOW
-            quick = self._quick_takes_more(game, units, defenders, first, DOUBT_TRIALS,
-                                           _doubt_more(above, below, needed, first), values=values)
-            if quick >= above:
-                return True
-            if quick < below:
-                return False
+            # (the wins of SIM_TRIALS trials, all thrown: `_doubt_settle`)
+            wins, done = round(quick * SIM_TRIALS), SIM_TRIALS
+            for trials in DOUBT_TRIALS:
+                wins += self._more_takes(game, units, defenders, trials - done, _doubt_more(needed, wins, trials),
+                                         values=values)
+                quick, done = wins / trials, trials
+                settled = _doubt_judge(quick, needed, trials)
+                if settled is True or settled is False:
+                    return settled
         found = self.battle_odds.chance(game, self.player, units, target, amphibious_from=amphibious_from, take=True)
         if found is None:
             return quick >= needed

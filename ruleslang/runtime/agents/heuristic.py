@@ -427,18 +427,16 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
             values = (tuple(sorted(self._taker(game, u) for u in attack)), self._defence_values(game, defence))
         return self._estimate(*values, settle, takes=True) / SIM_TRIALS
 
-    def _quick_takes_more(self, game, attack: list, defence: list, first: int, trials: int,
-                          settle: tuple[int, ...] | None = None, *, values: tuple[tuple, tuple] | None = None) -> float:
-        """`_quick_takes` of `trials` trials in all, after the `first` wins of the SIM_TRIALS trials
-        of the estimate just made of the same battle: the trials after them thrown with that
-        estimate's dice, going on (`_dice`, with the part "settled"; else the agent's generator),
-        so later estimates roll as they would have; `settle` (`settling` of the chance of all
-        `trials`, indexed by these trials' wins) stops them once the caller's answer is settled."""
+    def _more_takes(self, game, attack: list, defence: list, trials: int, settle: tuple[int, ...] | None = None, *,
+                    values: tuple[tuple, tuple] | None = None) -> int:
+        """In how many of `trials` more battles `attack` takes the space `defence` holds, after the
+        estimate of the same battle just made (`_quick_takes`, all its trials thrown): thrown with
+        that estimate's dice, going on (`_dice`, with the part "settled"; else the agent's
+        generator), so later estimates roll as they would have (`settle`, `values`: as there)."""
         if values is None:
             values = (tuple(sorted(self._taker(game, u) for u in attack)), self._defence_values(game, defence))
         dice = self._estimate_dice if "settled" in self.spare else self.rng
-        more = simulate(*values, dice, takes=True, settle=settle, trials=trials - SIM_TRIALS)
-        return (first + more) / trials
+        return simulate(*values, dice, takes=True, settle=settle, trials=trials)
 
     def _taker(self, game, unit) -> tuple:
         """What the quick simulation of taking a space knows of an attacking unit: its
