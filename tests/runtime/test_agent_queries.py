@@ -22,9 +22,14 @@ RAID = {"scenario": {"units": {HB: {"Germans": {"bomber": 1, "fighter": 1, "infa
                                 "answers": {"bombing_raid.target": "industrial_complex"}}]}}
 
 
-def _heuristic_game(seed: int) -> None:
-    """Play 3 rounds of a house-rules game with heuristic agents (the wrapped queries check as it goes)."""
-    make_game(["aar/house-rules@1"], seed=seed, rounds=3, default_agent="heuristic").run(3)
+def _heuristic_game(seed: int, spare: tuple[str, ...] | None = None) -> None:
+    """Play 3 rounds of a house-rules game with heuristic agents (the wrapped queries check as it
+    goes); `spare`: the agents' parts of SPARE, where a test follows the game of an agent before one."""
+    game = make_game(["aar/house-rules@1"], seed=seed, rounds=3, default_agent="heuristic")
+    if spare is not None:
+        for player in list(game.agents):
+            game.agents[player] = HeuristicAgent(seed, player, spare=spare)
+    game.run(3)
 
 
 @pytest.mark.parametrize("case", ["heuristic", "escort"])
@@ -52,7 +57,9 @@ def test_a_units_raids_are_its_bomb_moves(case, monkeypatch):
     monkeypatch.setattr(MovementEngine, "raids_of", compared)
     monkeypatch.setattr(MovementEngine, "apply", applied)
     if case == "heuristic":
-        _heuristic_game(1)
+        # (the game of the agent before the part "doubt", session 21, whose seed-1 game raids with
+        # more units: with it, 9 units are asked)
+        _heuristic_game(1, spare=tuple(part for part in heuristic.SPARE if part != "doubt"))
         assert asked["units"] > 10 and asked["raids"] > 10, asked  # (only `raiding_units` are asked: session 12)
     else:
         game = make_game(["g40/house-rules@1"], **RAID)
