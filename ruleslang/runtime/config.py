@@ -15,6 +15,7 @@ from typing import Any, Callable
 from weakref import WeakKeyDictionary
 
 from ruleslang.lang.eval.context import WatchedContext, counter_key
+from ruleslang.lang.eval.kind_reads import constant_setting
 from ruleslang.lang.syntax.expressions import Lambda
 from ruleslang.lang.syntax.declarations import RuntimeProcedure
 
@@ -296,12 +297,18 @@ class ProcedureConfig:
         make = self._fn(name)
         ctx = self.ctx
         cache = self._cache
+        kept = self._kind_answers(name, True)
 
         def of_unit(unit):
             key = (name, unit.type, unit.owner)
             found = cache.get(key, _UNASKED)  # (one look-up: asked for every unit a round or a plan looks at)
             if found is _UNASKED:
-                found = cache[key] = make(self._env(), ctx.unit_value(unit))
+                found = kept.get(key, _UNASKED) if kept is not None else _UNASKED
+                if found is _UNASKED:
+                    found = make(self._env(), ctx.unit_value(unit))
+                    if kept is not None:
+                        kept[key] = found
+                cache[key] = found
             return found
         return of_unit
 
@@ -312,14 +319,39 @@ class ProcedureConfig:
         make = self._fn(name)
         ctx = self.ctx
         cache = self._cache
+        kept = self._kind_answers(name, False)
 
         def of_type(type_name: str):
             key = (name, type_name)
             found = cache.get(key, _UNASKED)
             if found is _UNASKED:
-                found = cache[key] = make(self._env(), ctx.unittype_values[type_name])
+                found = kept.get(key, _UNASKED) if kept is not None else _UNASKED
+                if found is _UNASKED:
+                    found = make(self._env(), ctx.unittype_values[type_name])
+                    if kept is not None:
+                        kept[key] = found
+                cache[key] = found
             return found
         return of_type
+
+    def _kind_answers(self, name: str, unit: bool) -> dict | None:
+        """The answers of the setting `name` (on units: `unit`, else on unit types) kept for every
+        game of the program played with these options, by the kind or type asked (`unit_fn`,
+        `type_fn`), when it gives every unit of a kind the same answer wherever the game asks it
+        (kind_reads.py `constant_setting`: it reads nothing else of the game); else None, and it is
+        asked again in each phase. A game asks the settings of every kind on its board again as
+        each procedure's phase starts, and so does every copy of the game a look-ahead plays and
+        every exact battle chain (their settings are this game's, made for their own context)."""
+        shared = self._shared_key(("kinds", name))
+        if shared is None:
+            return None
+        answers = self.ctx.procedures.constant_answers
+        found = answers.get(shared)
+        if found is None:
+            node = self.fields[name]
+            constant = isinstance(node, Lambda) and constant_setting(self.ctx.compiled, node, unit)
+            found = answers[shared] = {} if constant else False
+        return found if found is not False else None
 
     def space_fn(self, name: str, default: Any = None) -> Callable | None:
         """A `t => ...` setting on spaces (not cached: it may read the board)."""

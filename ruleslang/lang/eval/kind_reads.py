@@ -45,11 +45,16 @@ def _slot(decl, index: int) -> int:
 def _reads_kind(info, decl, index: int, asked: set) -> bool:
     """Whether every use of `decl`'s parameter `index` reads only its kind; `asked`: the
     (definition, parameter) pairs being worked out further up (a recursion reads nothing more)."""
-    key = (id(decl), index)
+    return _reads_kind_in(info, (id(decl), index), _slot(decl, index), [let.value for let in decl.lets] + [decl.body],
+                          asked)
+
+
+def _reads_kind_in(info, key: tuple, slot: int, parts: list, asked: set) -> bool:
+    """Whether every use of the unit in frame slot `slot` in `parts` (a definition's lets and body)
+    reads only its kind; `key` names the (definition, parameter) pair for `asked` (`_reads_kind`)."""
     if key in asked:
         return True
     asked.add(key)
-    slot = _slot(decl, index)
 
     def is_param(node) -> bool:
         if not isinstance(node, Name):
@@ -83,7 +88,7 @@ def _reads_kind(info, decl, index: int, asked: set) -> bool:
             return True
         return all(fits(child) for child in ast.children(node))
 
-    return all(fits(let.value) for let in decl.lets) and fits(decl.body)
+    return all(fits(part) for part in parts)
 
 
 # the builtins that read nothing of the game: numbers, collections, text, a unit type's tags
@@ -103,11 +108,33 @@ def counters_read(compiled, decl, kinds: frozenset[int]) -> frozenset[str] | Non
     None when it may read more (the board, a battle, the turn, a table, modifiers, a space's
     attributes, a constant worked out when read). Its answer for a kind then stands while those
     counters do, from one decision to the next."""
-    info = compiled.info
     units = {_slot(decl, i) for i, p in enumerate(decl.params or ())
              if isinstance(p.type, NamedType) and p.type.name == "unit"}
     if units - {_slot(decl, i) for i in kinds}:
         return None
+    return _reads_besides(compiled, decl, [let.value for let in decl.lets] + [decl.body])
+
+
+def constant_setting(compiled, setting, unit: bool) -> bool:
+    """Whether a runtime procedure's setting `x => ...` (`setting`, a Lambda) on a unit (`unit`)
+    or on a unit type gives the same answer wherever the game asks it of units of one kind (type
+    and owner), or of one unit type: it reads a unit parameter for its kind alone (as
+    `kind_params` walks it), and besides its parameter nothing of the game but constants and the
+    unit types' constant attributes, through formulas that read so too (as `counters_read` walks
+    them, reading no counter). Such an answer may be kept for every game of the program played
+    with the same options (runtime/config.py `unit_fn`, `type_fn`)."""
+    slot = compiled.info.slots.get(id(setting.param))
+    if slot is None:
+        return False
+    if unit and not _reads_kind_in(compiled.info, (id(setting), 0), slot, [setting.body], set()):
+        return False
+    return _reads_besides(compiled, setting, [setting.body]) == frozenset()
+
+
+def _reads_besides(compiled, top, parts: list) -> frozenset[str] | None:
+    """The counters `parts` (the lets and body of `top`: a definition or a setting) read when
+    they read nothing else of the game but their arguments (`counters_read`), else None."""
+    info = compiled.info
     read: set[str] = set()
     done: set[int] = set()
 
@@ -156,4 +183,4 @@ def counters_read(compiled, decl, kinds: frozenset[int]) -> frozenset[str] | Non
 
     # (a unit parameter read for its kind: `kind_params` checked every use of it, so the walk
     # takes its fields and calls as any other's)
-    return frozenset(read) if body_fits(decl, [let.value for let in decl.lets] + [decl.body]) else None
+    return frozenset(read) if body_fits(top, parts) else None
