@@ -5,66 +5,32 @@ same battle fought in another territory takes it, and answers with the floats of
 
 from __future__ import annotations
 
-from functools import lru_cache
-
-from ruleslang.runtime import saves
+from making_fixtures import NotingChain, chain_floats, house_rules_game
 from ruleslang.runtime.odds.chain import BattleSpec, Chain
-from ruleslang.runtime.odds.makings import _EVERY
 from ruleslang.runtime.odds.shared import BoardReads, MakingReads, SharedRounds
-from ruleslang.runtime.odds.watch import SiteNotedView, split_of
-from ruleslang.workspace.compositions import Workspace
+from ruleslang.runtime.odds.watch import SiteNotedView
 
 SITES = ("Karelia S.S.R.", "West Russia", "Archangel")
 ATTACK = {"infantry": 2, "armour": 1}
 DEFENCE = {"infantry": 2, "armour": 1}
 
 
-@lru_cache(maxsize=None)
-def _game():
-    setup = saves.GameSetup(refs=["aar/house-rules@1"], scenario=None, seed=1, rounds=1, players={},
-                            default_agent="heuristic", settings=[], orders=None)
-    return saves.build_game(Workspace([]), setup)
-
-
-class _Noting(Chain):
-    """A chain that notes each hit it makes for every count: (the chain's place in the sequence, the
-    hit's statement, the side hit, that side's records before, the counters written)."""
-
-    made: list = []
-    place = 0
-
-    def _every_made(self, hit, key, round_class, most=_EVERY, before=()):
-        found = super()._every_made(hit, key, round_class, most, before)
-        if found is not None and found[0]:
-            side = found[0][0][0]
-            split = split_of(key[0])
-            rows = key[0][:split] if side == "attacker" else key[0][split:]
-            # the records without their ids' place in the type order (the sites' type orders differ)
-            self.made.append((self.place, id(hit.stmt), side, tuple(r[:1] + r[2:] for r in rows), key[1]))
-        return found
-
-
-def _floats(result) -> tuple:
-    return (result.states, [repr(p) for p in result.ends.values()], repr(result.taken), repr(result.rounds),
-            repr(result.expected_loss("attacker")), repr(result.expected_loss("defender")))
-
-
 def _sequence(store, sites) -> tuple[list, list, list]:
-    """(each chain's floats, the hits made for every count as `_Noting` notes them, each chain's generation)."""
-    game = _game()
+    """(each chain's floats, the hits made for every count as `NotingChain` notes them, each chain's generation)."""
+    game = house_rules_game()
     made: list = []
     answers, generations = [], []
     for place, space in enumerate(sites):
-        chain = _Noting(game, BattleSpec(space, "Germans", dict(ATTACK), dict(DEFENCE), "Russians"), exact=False,
-                        board=game.state, store=store)
-        chain.made, chain.place = made, place
-        answers.append(_floats(chain.solve()))
+        chain = NotingChain(game, BattleSpec(space, "Germans", dict(ATTACK), dict(DEFENCE), "Russians"),
+                            exact=False, board=game.state, store=store)
+        chain.made, chain.place, chain.by_place = made, place, True
+        answers.append(chain_floats(chain.solve()))
         generations.append(chain._gen)
         chain.close()
     return answers, made, generations
 
 
-def test_chains_at_other_sites_take_the_hits_an_earlier_chain_made_with_the_same_floats():
+def test_chains_at_other_sites_take_the_hits_an_earlier_chain_made_with_the_samechain_floats():
     alone = [_sequence(None, [space])[0][0] for space in SITES]
     store = SharedRounds()
     shared, made, generations = _sequence(store, SITES)
@@ -95,7 +61,7 @@ def test_a_store_without_the_makings_kept_for_every_site_makes_them_at_each_site
 
 
 def test_a_site_noted_view_tells_a_read_of_the_site_from_one_of_the_sides_players():
-    game = _game()
+    game = house_rules_game()
     chain = Chain(game, BattleSpec(SITES[0], "Germans", dict(ATTACK), dict(DEFENCE), "Russians"), exact=False,
                   board=game.state)
     try:

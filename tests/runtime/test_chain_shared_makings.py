@@ -6,58 +6,25 @@ every count on a side whose records an earlier chain of the generation made it o
 
 from __future__ import annotations
 
-from functools import lru_cache
-
-from ruleslang.runtime import saves
-from ruleslang.runtime.odds.chain import BattleSpec, Chain
+from making_fixtures import NotingChain, chain_floats, house_rules_game
+from ruleslang.runtime.odds.chain import BattleSpec
+from ruleslang.runtime.odds.makings import _holds_unit
 from ruleslang.runtime.odds.shared import SharedRounds
-from ruleslang.runtime.odds.makings import _EVERY, _holds_unit
-from ruleslang.runtime.odds.watch import split_of
-from ruleslang.workspace.compositions import Workspace
 
 LAND = "Karelia S.S.R."
 DEFENCE = {"infantry": 2, "armour": 1}
 
 
-@lru_cache(maxsize=None)
-def _game():
-    setup = saves.GameSetup(refs=["aar/house-rules@1"], scenario=None, seed=1, rounds=1, players={},
-                            default_agent="heuristic", settings=[], orders=None)
-    return saves.build_game(Workspace([]), setup)
-
-
-class _Noting(Chain):
-    """A chain that notes each hit it makes for every count: (the chain's place in the sequence, the
-    hit's statement, the side hit, that side's records before, the counters written)."""
-
-    made: list = []
-    place = 0
-
-    def _every_made(self, hit, key, round_class, most=_EVERY, before=()):
-        found = super()._every_made(hit, key, round_class, most, before)
-        if found is not None and found[0]:
-            side = found[0][0][0]
-            split = split_of(key[0])
-            rows = key[0][:split] if side == "attacker" else key[0][split:]
-            self.made.append((self.place, id(hit.stmt), side, rows, key[1]))
-        return found
-
-
-def _floats(result) -> tuple:
-    return (result.states, [repr(p) for p in result.ends.values()], repr(result.taken), repr(result.rounds),
-            repr(result.expected_loss("attacker")), repr(result.expected_loss("defender")))
-
-
 def _sequence(store, attacks) -> tuple[list, list, list]:
-    """(each chain's floats, the hits made for every count as `_Noting` notes them, each chain's step runs)."""
-    game = _game()
+    """(each chain's floats, the hits made for every count as `NotingChain` notes them, each chain's step runs)."""
+    game = house_rules_game()
     made: list = []
     answers, runs = [], []
     for place, attacking in enumerate(attacks):
-        chain = _Noting(game, BattleSpec(LAND, "Germans", attacking, DEFENCE, "Russians"), exact=False,
-                        board=game.state, store=store)
+        chain = NotingChain(game, BattleSpec(LAND, "Germans", attacking, DEFENCE, "Russians"), exact=False,
+                            board=game.state, store=store)
         chain.made, chain.place = made, place
-        answers.append(_floats(chain.solve()))
+        answers.append(chain_floats(chain.solve()))
         runs.append(chain.step_runs)
         chain.close()
     return answers, made, runs
@@ -74,7 +41,7 @@ def _made_again(made: list) -> list:
     return again
 
 
-def test_later_chains_take_the_hits_an_earlier_chain_made_with_the_same_floats():
+def test_later_chains_take_the_hits_an_earlier_chain_made_with_the_samechain_floats():
     # three to one infantry with an armour: the defender's side is the same in every chain, so the
     # attacker's fire on it from the battle's first state is made by the first chain alone
     attacks = [{"infantry": n, "armour": 1} for n in (3, 2, 1)]

@@ -89,12 +89,7 @@ def test_the_noncombat_plan_works_out_a_shared_reachs_step_once(monkeypatch):
             seen["asked"] += 1
         return kept_toward(self, game, destinations, start, fronts)
 
-    def plan(self, game, engine):
-        planning.append({})
-        try:
-            made = kept_plan(self, game, engine)
-        finally:
-            planning.pop()
+    def check(self, game, engine, made):
         for move in made:
             if move.kind != "move" or len(move.units) != 1:
                 continue  # (the ferries' moves)
@@ -106,7 +101,7 @@ def test_the_noncombat_plan_works_out_a_shared_reachs_step_once(monkeypatch):
             assert fresh[move.path[-1]] == move.path
             seen["moved"] += 1
         seen["plans"] += 1
-        return made
+    plan = _watched_plan(kept_plan, planning, lambda agent: {}, check)
     monkeypatch.setattr(HeuristicAgent, "_noncombat_plan", plan)
     monkeypatch.setattr(HeuristicAgent, "_toward_fronts", toward)
     _heuristic_game(2)
@@ -125,20 +120,30 @@ def test_the_noncombat_plan_asks_no_list_of_movable_units(monkeypatch):
         assert not planning  # (asked by the non-combat plan)
         return kept_movable(self)
 
-    def plan(self, game, engine):
-        planning.append(self)
-        try:
-            made = kept_plan(self, game, engine)
-        finally:
-            planning.pop()
+    def check(self, game, engine, made):
         can = set(kept_movable(engine))
         for move in made:
             if move.kind == "move":
                 assert set(move.units) <= can, move
                 seen["moved"] += 1
         seen["plans"] += 1
-        return made
+    plan = _watched_plan(kept_plan, planning, lambda agent: agent, check)
     monkeypatch.setattr(HeuristicAgent, "_noncombat_plan", plan)
     monkeypatch.setattr(MovementEngine, "movable_units", movable)
     _heuristic_game(2)
     assert seen["plans"] > 5 and seen["moved"] > 20, seen
+
+
+def _watched_plan(kept_plan, planning: list, mark, check):
+    """The non-combat plan `kept_plan` wrapped for a test: `mark(agent)` stands on `planning` while
+    it plans (the test's wrappers of what it asks read it), then `check(agent, game, engine, made)`
+    looks at the moves it made."""
+    def plan(self, game, engine):
+        planning.append(mark(self))
+        try:
+            made = kept_plan(self, game, engine)
+        finally:
+            planning.pop()
+        check(self, game, engine, made)
+        return made
+    return plan
