@@ -72,3 +72,17 @@ def test_a_host_given_a_generator_seeds_none_and_rolls_with_it():
     loaded = Loaded()
     host = Host(None, rng=loaded)
     assert host.rng is loaded and host.roll(6) == 6 and host.roll(20) == 20
+
+
+def test_a_generator_put_in_its_place_draws_the_next_dice_and_a_pickled_host_rolls_on_alike():
+    # (the host binds its generator's draw and its record's append once: each must follow the
+    # generator and record it holds now, also in a copy of it)
+    import pickle
+
+    host, twin = Host(0), random.Random(11)
+    host.roll(6)
+    host.rng = random.Random(11)
+    assert [host.roll(6) for _ in range(20)] == [twin.randint(1, 6) for _ in range(20)]
+    copy = pickle.loads(pickle.dumps(host))
+    assert [copy.roll(6) for _ in range(20)] == [host.roll(6) for _ in range(20)]
+    assert len(copy.rolls) == len(host.rolls) == 41 and copy.rng.getstate() == host.rng.getstate()

@@ -112,12 +112,24 @@ class Host:
         # where the dice come from (a test may load its own; `rng`: one given, no generator seeded)
         self.rng = random.Random(seed) if rng is None else rng
         # the last dice rolled, oldest first, as (sides, value, span): `rolls` shows them as `Roll`s
-        self._kept: deque[tuple] = deque(maxlen=MAX_KEPT_ROLLS)
+        self.rolls = ()
         self.budget = budget
         self.steps = budget
         self.events: list[dict] = []
         # told of every die as it is rolled, with the span of the rule text that rolled it
         self.on_roll: Callable[[Roll, Span | None], None] | None = None
+
+    @property
+    def rng(self) -> random.Random:
+        """Where the dice come from."""
+        return self._rng
+
+    @rng.setter
+    def rng(self, rng) -> None:
+        # (a die is the commonest call of sampled rules: `roll` draws it by the generator's
+        # `getrandbits`, bound here once, where that draws as `randint` does; else by `randint`)
+        self._rng = rng
+        self._bits = rng.getrandbits if type(rng) is _Random else None
 
     @property
     def rolls(self) -> RollRecord:
@@ -128,6 +140,7 @@ class Host:
     def rolls(self, rolls) -> None:
         # a caller starting a new record (`host.rolls = []`): kept bounded as before
         self._kept = deque(((r.sides, r.value, r.span) for r in rolls), maxlen=MAX_KEPT_ROLLS)
+        self._keep = self._kept.append  # (bound once: `roll` keeps every die)
 
     def reset_budget(self, budget: int | None = None) -> None:
         """Start a new top-level evaluation with a full budget."""
@@ -149,17 +162,17 @@ class Host:
 
     def roll(self, sides: int, span: Span | None = None) -> int:
         """One die: 1..sides, recorded."""
-        rng = self.rng
-        if type(rng) is _Random and sides > 0:
+        bits = self._bits
+        if bits is not None and sides > 0:
             # `_randint_by_bits` in line: a die is the commonest call of sampled rules
             k = sides.bit_length()
-            r = rng.getrandbits(k)
+            r = bits(k)
             while r >= sides:
-                r = rng.getrandbits(k)
+                r = bits(k)
             value = r + 1
         else:
-            value = rng.randint(1, sides)
-        self._kept.append((sides, value, span))
+            value = self._rng.randint(1, sides)
+        self._keep((sides, value, span))
         if self.on_roll is not None:
             self.on_roll(Roll(sides, value, span), span)
         return value
