@@ -424,7 +424,7 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         if not defence:
             return 1.0 if any(self._domain(game, u) == "land" for u in attack) else 0.0
         if values is None:
-            values = (tuple(sorted(self._taker(game, u) for u in attack)), self._defence_values(game, defence))
+            values = self._take_values(game, attack, defence)
         return self._estimate(*values, settle, takes=True) / SIM_TRIALS
 
     def _more_takes(self, game, attack: list, defence: list, trials: int, settle: tuple[int, ...] | None = None, *,
@@ -434,9 +434,14 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         that estimate's dice, going on (`_dice`, with the part "settled"; else the agent's
         generator), so later estimates roll as they would have (`settle`, `values`: as there)."""
         if values is None:
-            values = (tuple(sorted(self._taker(game, u) for u in attack)), self._defence_values(game, defence))
+            values = self._take_values(game, attack, defence)
         dice = self._estimate_dice if "settled" in self.spare else self.rng
         return simulate(*values, dice, takes=True, settle=settle, trials=trials)
+
+    def _take_values(self, game, attack: list, defence: list) -> tuple[tuple, tuple]:
+        """The quick simulation's (attack, defence) values of taking the space `defence` holds:
+        each attacker's `_taker`, sorted, and the defenders' `_defence_values`."""
+        return tuple(sorted(self._taker(game, u) for u in attack)), self._defence_values(game, defence)
 
     def _taker(self, game, unit) -> tuple:
         """What the quick simulation of taking a space knows of an attacking unit: its
