@@ -422,10 +422,13 @@ def test_the_fewest_units_asks_each_units_estimate_values_once(monkeypatch):
     def quick(self, game, attack, defence, settle=None, **given):
         values = given.get("values")
         if values is not None:
-            before = inside[-1]  # (the check's own asks are not the plan's)
+            # (the check's own asks are not the plan's; an assault's estimate, outside
+            # `_fewest_spared`, is given the values `_spared_takes` made once for its stages)
+            before = inside[-1] if inside else None
             assert values == (tuple(sorted(self._taker(game, u) for u in attack)),
                               self._defence_values(game, defence))
-            inside[-1] = before
+            if inside:
+                inside[-1] = before
             seen["given"] += 1
         return kept_quick(self, game, attack, defence, settle, **given)
 

@@ -85,9 +85,13 @@ FLEET_STATES = 600   # the exact chain's states for one combat move's attacks at
 # "fleets", an attack at sea made on its quick chance alone where the rules let its air units hit
 # every defender (attack_planning.py's `_hittable`), its ships not asked to win alone; "doubt", with
 # "attacks", a quick chance of taking a territory that leaves the answer in doubt thrown again with
-# more trials before the chain is asked (attack_planning.py's DOUBT_TRIALS)
+# more trials before the chain is asked (attack_planning.py's DOUBT_TRIALS); "band", with "doubt", a
+# narrower doubt after the last of those trials (attack_planning.py's DOUBT_BAND); "again", with
+# "settled" and "attacks", an estimate of taking a territory asked again within one combat plan
+# (the same force against the same defence, the same odds needed) answered as the first time
+# (attack_planning.py's `_spared_takes`)
 SPARE = ("retreat", "attacks", "holds", "fleets", "rollouts", "below", "zeros", "advice", "horizon", "settled",
-         "outmatched", "hittable", "doubt")
+         "outmatched", "hittable", "doubt", "band", "again")
 ADVICE_MARGIN = 0.25  # a retreat question's quick estimate is taken as this far from the chain's at most
 # ... and with the part "advice" (SPARE) this far: of the retreat questions the chain answered with
 # ADVICE_MARGIN (seeds 1-40), the quick estimate +-0.15 settled 273 (188 chain runs, 4.7 a game),
@@ -158,6 +162,7 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         self._estimate_dice = random.Random()  # (reseeded for each quick estimate: `_dice`)
         self._plan: list = []
         self._plan_key = None
+        self._verdicts: dict = {}  # (SPARE "again") a combat plan's estimates of taking a space
         self._deltas: dict[str, float] = {}  # space -> _score_delta, for the plan being made
         self._score_now: tuple | None = None  # (state, its version, side, score): `_what_if_taken`'s "before"
         self._combatants: dict[tuple, tuple] = {}  # (unit id, type, owner, side) -> _combatant, this decision
