@@ -14,6 +14,7 @@ hit)."""
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from operator import itemgetter
@@ -71,13 +72,15 @@ def _thresholds(vals) -> tuple:
 
 
 def _one_hit_trials(a_vals: tuple, d_vals: tuple, getrandbits, takes: bool = False,
-                    settle: tuple[int, ...] | None = None, trials: int = SIM_TRIALS) -> int:
+                    settle: tuple[int, ...] | None = None, trials: int = SIM_TRIALS,
+                    lost: list[int] | None = None) -> int:
     """`_trials` for sides whose units all take one hit. Such a side throws in its first order
     until it first takes a hit, then in casualty order (`take`'s stable sort: the cheapest
     first), losing its first units in that order: it is two fixed orders and a count of the
     fallen. Each die is drawn as `hits` draws it, written out in line: most of these battles are
     of two or three units, where a call per side and round cost about a quarter of the time.
-    Both sides have units (`simulate` sends a battle with an empty side to `_trials`)."""
+    Both sides have units (`simulate` sends a battle with an empty side to `_trials`). `lost`
+    (`exchange`): [the attack's, the defence's] costs of the units destroyed, added to."""
     a_first, d_first = _thresholds(a_vals), _thresholds(d_vals)
     # casualty order (`_casualty_key`): every unit takes one hit here, so the cheapest first (a
     # stable sort on the cost alone gives the same order)
@@ -92,6 +95,9 @@ def _one_hit_trials(a_vals: tuple, d_vals: tuple, getrandbits, takes: bool = Fal
     # the attack wins while fewer than `left` of its units have fallen: all of them, or (`takes`)
     # all but those after its last unit that takes territory, in casualty order
     left = na if not takes else next((na - i for i, u in enumerate(reversed(a_sorted)) if u[3]), 0)
+    if lost is not None:  # (the costs of the first i fallen, in casualty order)
+        a_costs = [0, *itertools.accumulate(map(_COST, a_sorted))]
+        d_costs = [0, *itertools.accumulate(sorted(map(_COST, d_vals)))]
     wins = 0
     for rest in range(trials, 0, -1):
         if settle is not None and rest <= settle[wins]:
@@ -132,13 +138,19 @@ def _one_hit_trials(a_vals: tuple, d_vals: tuple, getrandbits, takes: bool = Fal
                 a_side = a_sides[a_lost]
         if d_lost == nd and a_lost < left:
             wins += 1
+        if lost is not None:
+            lost[0] += a_costs[a_lost]
+            lost[1] += d_costs[d_lost]
     return wins
 
 
 def _trials(a_vals: tuple, d_vals: tuple, getrandbits, takes: bool = False,
-            settle: tuple[int, ...] | None = None, trials: int = SIM_TRIALS) -> int:
+            settle: tuple[int, ...] | None = None, trials: int = SIM_TRIALS,
+            lost: list[int] | None = None) -> int:
     """In how many of `trials` battles of any units the attackers win (`takes`, `settle`: as
-    `simulate`)."""
+    `simulate`; `lost`: as `_one_hit_trials`)."""
+    if lost is not None:
+        a_cost, d_cost = sum(map(_COST, a_vals)), sum(map(_COST, d_vals))
     wins = 0
     for rest in range(trials, 0, -1):
         if settle is not None and rest <= settle[wins]:
@@ -157,7 +169,23 @@ def _trials(a_vals: tuple, d_vals: tuple, getrandbits, takes: bool = False,
                 break
         if not dd and a and (not takes or any(unit[3] for unit in a)):
             wins += 1
+        if lost is not None:
+            lost[0] += a_cost - sum(map(_COST, a))
+            lost[1] += d_cost - sum(map(_COST, dd))
     return wins
+
+
+def exchange(a_vals: tuple, d_vals: tuple, rng: random.Random, trials: int) -> tuple[int, int, int]:
+    """(wins, the attack's losses, the defence's losses) over `trials` battles fought as `simulate`
+    fights them (without `takes`), rolled by `rng` as it rolls them: a side's losses are the costs
+    (each unit's second value) of its units destroyed in each battle, summed (a unit left with a
+    hit is not lost, as the exact chain's expected loss counts it: runtime/odds/results.py)."""
+    lost = [0, 0]
+    if a_vals and d_vals and max(map(_HIT_POINTS, a_vals)) <= 1 and max(map(_HIT_POINTS, d_vals)) <= 1:
+        wins = _one_hit_trials(a_vals, d_vals, rng.getrandbits, trials=trials, lost=lost)
+    else:
+        wins = _trials(a_vals, d_vals, rng.getrandbits, trials=trials, lost=lost)
+    return wins, lost[0], lost[1]
 
 
 def hits(getrandbits, side: list[list]) -> int:
