@@ -207,11 +207,11 @@ def test_settled_estimates_play_the_game_every_trial_plays(monkeypatch):
     mode = ["settled"]
 
     def counting(trials):
-        def run(a_vals, d_vals, getrandbits, takes=False, settle=None, count=quick_battle.SIM_TRIALS):
+        def run(a_vals, d_vals, getrandbits, takes=False, settle=None, count=quick_battle.SIM_TRIALS, lost=None):
             def drawing(bits):
                 counted[mode[0]] += 1
                 return getrandbits(bits)
-            return trials(a_vals, d_vals, drawing, takes, settle if mode[0] == "settled" else None, count)
+            return trials(a_vals, d_vals, drawing, takes, settle if mode[0] == "settled" else None, count, lost)
         return run
 
     monkeypatch.setattr(quick_battle, "_one_hit_trials", counting(one_hit))

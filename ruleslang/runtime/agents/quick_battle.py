@@ -182,9 +182,9 @@ def exchange(a_vals: tuple, d_vals: tuple, rng: random.Random, trials: int) -> t
     hit is not lost, as the exact chain's expected loss counts it: runtime/odds/results.py)."""
     lost = [0, 0]
     if a_vals and d_vals and max(map(_HIT_POINTS, a_vals)) <= 1 and max(map(_HIT_POINTS, d_vals)) <= 1:
-        wins = _one_hit_trials(a_vals, d_vals, rng.getrandbits, trials=trials, lost=lost)
+        wins = _one_hit_trials(a_vals, d_vals, rng.getrandbits, False, None, trials, lost)
     else:
-        wins = _trials(a_vals, d_vals, rng.getrandbits, trials=trials, lost=lost)
+        wins = _trials(a_vals, d_vals, rng.getrandbits, False, None, trials, lost)
     return wins, lost[0], lost[1]
 
 
