@@ -78,7 +78,8 @@ FLEET_STATES = 600   # the exact chain's states for one combat move's attacks at
 # retreat question's quick estimate taken as ADVICE_NEAR from the chain's at most. The
 # look-ahead's rollouts: "rollouts", a rule decision's rounds of rollouts stopped once the rounds
 # so far settle the choice (lookahead.py's `settle`); "horizon", a rollout played to the end of
-# the decision's phase, not of the turn (lookahead.py's `horizon`). The quick simulation: "settled",
+# the decision's phase, not of the turn (lookahead.py's `horizon`); "fought", with "horizon", to the
+# end of the battle the decision was asked in (lookahead.py's `fought`). The quick simulation: "settled",
 # an estimate's trials stopped once those left cannot change what its caller takes from it (`_wins`);
 # "outmatched", with "settled", an attack far weaker than the defence taken as winning no trial
 # where the caller's answer is the same up to OUTMATCHED_WINS wins (`_wins`); "hittable", with
@@ -93,7 +94,7 @@ FLEET_STATES = 600   # the exact chain's states for one combat move's attacks at
 # units the rules let hit every defender settled by more trials of the quick simulation, with the
 # values each side loses, before the chain is asked (attack_planning.py's EXCHANGE_STAGES)
 SPARE = ("retreat", "attacks", "holds", "fleets", "rollouts", "below", "zeros", "advice", "horizon", "settled",
-         "outmatched", "hittable", "doubt", "band", "again", "exchange")
+         "outmatched", "hittable", "doubt", "band", "again", "exchange", "fought")
 ADVICE_MARGIN = 0.25  # a retreat question's quick estimate is taken as this far from the chain's at most
 # ... and with the part "advice" (SPARE) this far: of the retreat questions the chain answered with
 # ADVICE_MARGIN (seeds 1-40), the quick estimate +-0.15 settled 273 (188 chain runs, 4.7 a game),
@@ -157,7 +158,7 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         # the quick policies of the look-ahead's rollouts: this agent as shipped before it
         self.lookahead = None if previous else Lookahead(
             player, lambda p, sims: HeuristicAgent(seed, p, previous=True, sims=sims, rollout=True),
-            settle="rollouts" in self.spare, horizon="horizon" in self.spare)
+            settle="rollouts" in self.spare, horizon="horizon" in self.spare, fought="fought" in self.spare)
         # the exact chain for attacks at sea (`_fleet_attacks`): small battles, FLEET_STATES a plan
         self.fleet_odds = BattleOdds(decision_states=FLEET_STATES)
         self.rng = random.Random(f"heuristic:{seed}:{player}")

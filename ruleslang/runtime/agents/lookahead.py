@@ -24,7 +24,11 @@ a phase:
   (aar/house-rules@1 seeds 1-40: all 366 rounds of rollouts of decisions in the battle phase; the
   aa50 and g40 house rules, a few seeds: all 9),
   so the answers compare as they would (a win the later phases declare, or air units lost for
-  want of a landing that one answer would leave, are not seen). Bounds on the cost: the
+  want of a landing that one answer would leave, are not seen); with `fought` too (the part
+  "fought"), those copies end with the battle the decision was asked in (`_Fought`): the phase's
+  other battles, fought by the rollout's own dice that the answers shift, add noise rather than
+  a difference the answer makes (a later battle the decision's battle changes, such as a landing
+  waiting for a sea battle, and the battle procedure's `after` hooks, are not seen). Bounds on the cost: the
   quick policies share their battle estimates (`sims`: every rollout asks about the same
   battles, and so do the next decisions' rollouts), and their non-combat moves are only the
   landings of air units (the valuation does not see where the other units stand).
@@ -137,15 +141,30 @@ class _Rollout(Replay):
         return agent.decide(d, game)
 
 
+class _Fought:
+    """`Game.on_resume_point` of a copy whose rollout ends with the battle its decision was asked
+    in (`Lookahead.fought`): past the decision, the first point outside a battle (before the
+    phase's next battle, or as its procedure ends) stops the rollout there."""
+
+    def __init__(self, agent: _Rollout):
+        self.agent = agent
+
+    def __call__(self, game) -> None:
+        if game.ctx.battle is None and self.agent.count > len(self.agent.replay):
+            raise _Stop()
+
+
 class Lookahead:
     """Values the answers of a heuristic agent's rule decisions (see the module docstring)."""
 
     def __init__(self, player: str, policy: Callable[[str, dict], Agent], rollouts: int = ROLLOUTS,
-                 moves: bool = True, settle: bool = False, horizon: bool = False):
+                 moves: bool = True, settle: bool = False, horizon: bool = False, fought: bool = False):
         self.player = player
         self.settle = settle  # `choose` stops the rollouts where the rounds so far settle the choice
         # a decision asked in a battle: its rollouts end with the phase (the module docstring)
         self.horizon = horizon
+        # ... and, with `horizon`, with the battle it was asked in (the module docstring)
+        self.fought = fought
         # (player, a memo of battle estimates) -> the quick policy playing it in rollouts
         self.policy = policy
         self.rollouts = rollouts
@@ -249,6 +268,8 @@ class Lookahead:
         sequence = game.turn_sequence
         # the phase, then the turn's later phases (none after the bid phase, which is outside turns)
         later = sequence[sequence.index(start.phase) + 1:] if start.phase in sequence and not within else []
+        if within and self.fought:
+            copy_.on_resume_point = _Fought(agent)
         try:
             copy_.host.reset_budget()
             if start.point is None:
