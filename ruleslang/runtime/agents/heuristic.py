@@ -124,8 +124,9 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         answer: asks the chain only where the quick simulation leaves the answer in doubt
         (`_advised`, `_takes`, `_holds`, `_fleet_settled`), stops a look-ahead's
         rollouts once they settle the choice ("rollouts", session 15), ends each rollout with the
-        decision's phase ("horizon", session 15), stops a quick estimate's trials once they
-        settle what its caller asks of it ("settled", session 17: `_wins`): all of them unless given
+        decision's phase ("horizon", session 15) or battle ("fought", session 22), stops a quick
+        estimate's trials once they settle what its caller asks of it ("settled", session 17:
+        `_wins`): all of them unless given
         (the default since session 14); `spare=()` is the agent shipped before, which asks the
         chain of every attack and retreat question within its budget and plays every rollout
         (benchmarks/play.py --spare-paired plays the two). `previous`: play as the
