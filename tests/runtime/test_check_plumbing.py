@@ -24,7 +24,7 @@ from game_fixtures import make_game
 from ruleslang.lang.eval import statements
 from ruleslang.lang.eval.statements import check_action, refusal_texts_unread
 from ruleslang.base.errors import EvalError
-from ruleslang.runtime.agents import purchasing
+from ruleslang.runtime.agents import heuristic, purchasing
 
 HOUSE = ["aar/house-rules@1"]
 
@@ -43,6 +43,8 @@ def test_the_forecast_hands_the_rules_refusals_to_the_planner_as_they_are(monkey
         planned.append((allowed, kwargs.get("repeatable")))
         return real(board, territories, units, allowed, at_sea, **kwargs)
     monkeypatch.setattr(purchasing, "pack", noted)
+    # (the agent without the part "forecast" of SPARE, which keeps the refusals for the placement)
+    monkeypatch.setattr(heuristic, "SPARE", tuple(part for part in heuristic.SPARE if part != "forecast"))
     given = record_calls(monkeypatch, purchasing.Purchasing, "_placeable",
                          lambda self, d, *rest: d.context.get("place_refusals"))
     game = make_game(HOUSE, default_agent="heuristic", rounds=1, seed=4)

@@ -92,9 +92,11 @@ FLEET_STATES = 600   # the exact chain's states for one combat move's attacks at
 # (the same force against the same defence, the same odds needed) answered as the first time
 # (attack_planning.py's `_spared_takes`); "exchange", with "hittable", an attack at sea whose air
 # units the rules let hit every defender settled by more trials of the quick simulation, with the
-# values each side loses, before the chain is asked (attack_planning.py's EXCHANGE_STAGES)
+# values each side loses, before the chain is asked (attack_planning.py's EXCHANGE_STAGES);
+# "forecast", a placement's question given the answer the turn's purchase had where the rules
+# refused it (purchasing.py's `_place_allowed`)
 SPARE = ("retreat", "attacks", "holds", "fleets", "rollouts", "below", "zeros", "advice", "horizon", "settled",
-         "outmatched", "hittable", "doubt", "band", "again", "exchange", "fought")
+         "outmatched", "hittable", "doubt", "band", "again", "exchange", "fought", "forecast")
 ADVICE_MARGIN = 0.25  # a retreat question's quick estimate is taken as this far from the chain's at most
 # ... and with the part "advice" (SPARE) this far: of the retreat questions the chain answered with
 # ADVICE_MARGIN (seeds 1-40), the quick estimate +-0.15 settled 273 (188 chain runs, 4.7 a game),

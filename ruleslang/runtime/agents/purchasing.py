@@ -30,8 +30,16 @@ HOLD_MARGIN = 0.1
 _HOLDS = settling(lambda quick: (abs(quick - HOLD_ODDS) >= HOLD_MARGIN, quick < HOLD_ODDS))
 
 
+# (SPARE "forecast") what a placement is told of a list the purchase's forecast found refused
+_FORECAST_REFUSED = ("refused when the purchase was planned",)
+
+
 class Purchasing:
     """Purchase, placement and bid decisions of the heuristic agent (a part of HeuristicAgent)."""
+
+    # (with the part "forecast") the lists the purchase's forecast found refused, for the turn's
+    # placement: (the game state, its round, {(territory, units)})
+    _forecast: tuple | None = None
 
     def _purchase(self, d: Decision, game):
         money = d.context["money"]
@@ -101,6 +109,8 @@ class Purchasing:
         units = sorted((t for t, n in bought.items() for _ in range(n * lots.get(t, 1))),
                        key=lambda t: (-costs[t] / lots.get(t, 1), t))
         sea: dict[str, bool] = {}  # type -> placed at sea: `pack` asks it of every unit at every territory
+        if "forecast" in self.spare:
+            refusals = self._forecasting(game, refusals)
 
         def at_sea(t: str) -> bool:
             found = sea.get(t)
@@ -114,6 +124,19 @@ class Purchasing:
                 placed[t] = placed.get(t, 0) + 1
         kept = {t: min(n, placed.get(t, 0) // lots.get(t, 1)) for t, n in bought.items()}
         return {t: n for t, n in kept.items() if n}
+
+    def _forecasting(self, game, refusals):
+        """`refusals` (the purchase's `place_refusals`), the lists they refuse kept for the turn's
+        placement (part "forecast" of SPARE: `_place_allowed`)."""
+        refused: set[tuple] = set()
+        self._forecast = (game.state, game.state.round, refused)
+
+        def kept(territory: str, types: list[str]) -> list:
+            found = refusals(territory, types)
+            if found:
+                refused.add((territory, tuple(types)))
+            return found
+        return kept
 
     def _factory(self, d: Decision, game) -> list[str]:
         """Where to build a factory this turn ([] or [territory]): the most valuable site worth one
@@ -209,8 +232,29 @@ class Purchasing:
         if not self.previous and game.bid_purse is not None:  # units bought with a bid (kit/bid.py)
             return self._place_bid(d, game)
         territories = sorted(d.context["candidates"], key=lambda t: (-self._danger(game, t), game.space_order(t)))
-        return pack(game.board, territories, sorted(d.context["units"]), d.context["allowed"], d.context["at_sea"],
-                    repeatable=game.ctx.procedures.repeatable("place"))
+        return pack(game.board, territories, sorted(d.context["units"]), self._place_allowed(d, game),
+                    d.context["at_sea"], repeatable=game.ctx.procedures.repeatable("place"))
+
+    def _place_allowed(self, d: Decision, game):
+        """The placement's `allowed`; with the part "forecast" of SPARE, a list the purchase's
+        forecast of this turn found refused at a territory (`_forecasting`) is taken as refused
+        without asking the rules again (the turn's moves and battles rarely change where the player
+        may place: in seeded house-rules games, seeds 1-10, each of the 5,706 questions the placement
+        asked that the forecast had asked had the forecast's answer). Every list the placement's
+        answer holds is one the rules accepted on the board as it stands; once an answer is refused
+        (asked again with `refusals`), every list is asked of the rules."""
+        allowed = d.context["allowed"]
+        kept = self._forecast
+        if "forecast" not in self.spare or d.refusals or kept is None \
+                or kept[0] is not game.state or kept[1] != game.state.round:
+            return allowed
+        refused = kept[2]
+
+        def forecast(territory: str, types: list[str]) -> list:
+            if (territory, tuple(types)) in refused:
+                return list(_FORECAST_REFUSED)
+            return allowed(territory, types)
+        return forecast
 
     def _danger(self, game, territory: str) -> int:
         """Enemy attack strength next to a territory (a rough threat measure)."""
