@@ -93,8 +93,8 @@ FLEET_STATES = 600   # the exact chain's states for one combat move's attacks at
 # (attack_planning.py's `_spared_takes`); "exchange", with "hittable", an attack at sea whose air
 # units the rules let hit every defender settled by more trials of the quick simulation, with the
 # values each side loses, before the chain is asked (attack_planning.py's EXCHANGE_STAGES);
-# "forecast", a placement's question given the answer the turn's purchase had where the rules
-# refused it (purchasing.py's `_place_allowed`)
+# "forecast", a placement's list the turn's purchase found refused taken as refused (purchasing.py's
+# `_place_allowed`)
 SPARE = ("retreat", "attacks", "holds", "fleets", "rollouts", "below", "zeros", "advice", "horizon", "settled",
          "outmatched", "hittable", "doubt", "band", "again", "exchange", "fought", "forecast")
 ADVICE_MARGIN = 0.25  # a retreat question's quick estimate is taken as this far from the chain's at most
