@@ -23,6 +23,8 @@ import yaml
 from ruleslang.base.paths import packaged_root
 from ruleslang.workspace.compositions import Workspace
 from ruleslang.lang.eval.statements import run_procedure
+from ruleslang.runtime.agents import lookahead
+from ruleslang.runtime.agents.heuristic import HeuristicAgent
 from ruleslang.runtime.agents.scripted import ScriptedAgent
 from ruleslang.runtime.saves import GameSetup, build_game
 
@@ -152,3 +154,17 @@ def tap_dice(game) -> list[Die]:
 def dice_of(tapped, step: str, round: int | None = None) -> list[int]:
     """The values of the tapped dice a step rolled (in one battle round, if given)."""
     return [d.value for d in tapped if d.step == step and (round is None or d.round == round)]
+
+
+def play_looked_ahead(monkeypatch, values, valuation, spare: tuple) -> None:
+    """Seeds 1 and 2 of aar/house-rules@1, three rounds, every player a heuristic agent sparing
+    `spare`, with the look-ahead's `Lookahead.values` and `valuation` replaced by `values` and
+    `valuation` while they play (the look-ahead tests' watch on each decision's rollouts)."""
+    monkeypatch.setattr(lookahead.Lookahead, "values", values)
+    monkeypatch.setattr(lookahead, "valuation", valuation)
+    for seed in (1, 2):
+        game = make_game(["aar/house-rules@1"], seed=seed, default_agent="heuristic")
+        for player in list(game.agents):
+            game.agents[player] = HeuristicAgent(game.seed, player, spare=spare)
+        game.run(3)
+    monkeypatch.undo()

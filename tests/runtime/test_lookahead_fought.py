@@ -6,7 +6,7 @@ valued as before."""
 
 from __future__ import annotations
 
-from game_fixtures import make_game
+from game_fixtures import play_looked_ahead
 from ruleslang.runtime.agents import lookahead
 from ruleslang.runtime.agents.heuristic import SPARE, HeuristicAgent
 
@@ -44,14 +44,7 @@ def test_a_battle_decisions_copies_fight_its_battle_alone(monkeypatch):
                           [(n - before, space) for n, space in fought]))
         seen.append((battle.space if battle is not None else None, *found))
         return found[1][0]
-    monkeypatch.setattr(lookahead.Lookahead, "values", both)
-    monkeypatch.setattr(lookahead, "valuation", noting)
-    for seed in (1, 2):
-        game = make_game(["aar/house-rules@1"], seed=seed, default_agent="heuristic")
-        for player in list(game.agents):
-            game.agents[player] = HeuristicAgent(game.seed, player, spare=("horizon",))
-        game.run(3)
-    monkeypatch.undo()
+    play_looked_ahead(monkeypatch, both, noting, spare=("horizon",))
     in_battle = [s for s in seen if s[0] is not None]
     assert len(in_battle) >= 4 and len(seen) > len(in_battle)
     for space, (near, near_fought), (far, far_fought) in seen:

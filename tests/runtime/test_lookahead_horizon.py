@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from game_fixtures import make_game
+from game_fixtures import play_looked_ahead
 from ruleslang.runtime.agents import lookahead
 from ruleslang.runtime.agents.heuristic import SPARE, HeuristicAgent
 
@@ -42,14 +42,7 @@ def test_rollouts_in_battles_end_with_the_phase_and_value_the_answers_as_far_apa
             found.append((values(self, game, d, answers), set(ended)))
         seen.append((game.state.phase, game.ctx.battle is not None, *found))
         return found[1][0]
-    monkeypatch.setattr(lookahead.Lookahead, "values", both)
-    monkeypatch.setattr(lookahead, "valuation", noting)
-    for seed in (1, 2):
-        game = make_game(["aar/house-rules@1"], seed=seed, default_agent="heuristic")
-        for player in list(game.agents):
-            game.agents[player] = HeuristicAgent(game.seed, player, spare=())
-        game.run(3)
-    monkeypatch.undo()
+    play_looked_ahead(monkeypatch, both, noting, spare=())
     in_battle = [s for s in seen if s[1]]
     assert len(in_battle) >= 4 and len(seen) > len(in_battle)
     for phase, battle, (near, near_ended), (far, far_ended) in seen:

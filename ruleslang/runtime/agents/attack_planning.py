@@ -61,7 +61,7 @@ DOUBT_BELOW = 0.03
 # under what is needed (DOUBT_ABOVE and DOUBT_BELOW without the part; the stages before keep
 # those): in the seeded games above the chain was asked 186 times, not 320, and 50 answers went
 # against the chain's (20 yes, 30 no), each within 0.03 of what is needed at 480 trials
-# (docs/performance.md, "Session 22: the doubt's last band")
+# (docs/performance.md, "Session 22: the land attacks' estimates")
 DOUBT_BAND = 0.02
 # (SPARE "zeros", `_fleet_attacks`) an attack at sea the chain gives no chance at all (exactly 0: units
 # that cannot hit some of the defence, as the shipped rules say of air units against some ships
@@ -514,7 +514,7 @@ class AttackPlanning:
         if air and not self._hittable(target, air, defenders, stalemates):
             return None
         a_vals = tuple(sorted(self._combatant(game, u, "attacker") for u in units))
-        d_vals = tuple(sorted(self._combatant(game, u, "defender") for u in defenders))
+        d_vals = self._defence_values(game, defenders)
         dice = self._estimate_dice if "settled" in self.spare else self.rng
         wins = lost = destroyed = done = 0
         for trials, odds, value in EXCHANGE_STAGES:
