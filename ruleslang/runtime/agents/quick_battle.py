@@ -57,12 +57,18 @@ def simulate(a_vals: tuple, d_vals: tuple, rng: random.Random, *, takes: bool = 
     change the caller's answer (no more than `settle[wins]` of them), and the wins so far are
     returned: the caller's judge answers the same of them as of all SIM_TRIALS. `trials`: that many
     battles instead of SIM_TRIALS (`settle` then indexed by the wins of these)."""
+    return _trial_loop(a_vals, d_vals)(a_vals, d_vals, rng.getrandbits, takes, settle, trials)
+
+
+def _trial_loop(a_vals: tuple, d_vals: tuple):
+    """The loop that fights battles of `a_vals` against `d_vals`: `_one_hit_trials` where both
+    sides have units and each of them takes one hit, else `_trials`."""
     # (the tests over the sides' units are made in C: most estimates are of a few units, where a
     # Python-level loop per side cost a tenth of an estimate's set-up); a side empty from the start
     # goes to `_trials`, as `_one_hit_trials` looks for a battle's end only after a hit
     if a_vals and d_vals and max(map(_HIT_POINTS, a_vals)) <= 1 and max(map(_HIT_POINTS, d_vals)) <= 1:
-        return _one_hit_trials(a_vals, d_vals, rng.getrandbits, takes, settle, trials)
-    return _trials(a_vals, d_vals, rng.getrandbits, takes, settle, trials)
+        return _one_hit_trials
+    return _trials
 
 
 def _thresholds(vals) -> tuple:
@@ -181,10 +187,7 @@ def exchange(a_vals: tuple, d_vals: tuple, rng: random.Random, trials: int) -> t
     (each unit's second value) of its units destroyed in each battle, summed (a unit left with a
     hit is not lost, as the exact chain's expected loss counts it: runtime/odds/results.py)."""
     lost = [0, 0]
-    if a_vals and d_vals and max(map(_HIT_POINTS, a_vals)) <= 1 and max(map(_HIT_POINTS, d_vals)) <= 1:
-        wins = _one_hit_trials(a_vals, d_vals, rng.getrandbits, False, None, trials, lost)
-    else:
-        wins = _trials(a_vals, d_vals, rng.getrandbits, False, None, trials, lost)
+    wins = _trial_loop(a_vals, d_vals)(a_vals, d_vals, rng.getrandbits, False, None, trials, lost)
     return wins, lost[0], lost[1]
 
 
