@@ -101,7 +101,7 @@ def test_an_unknown_part_to_spare_is_refused():
         HeuristicAgent(1, "Germans", spare=("everything",))
     assert set(SPARE) == {"retreat", "attacks", "holds", "fleets", "rollouts", "below", "zeros", "advice",
                           "horizon", "settled", "outmatched", "hittable", "doubt", "band", "again", "exchange",
-                          "fought", "forecast"}
+                          "fought", "forecast", "reckon"}
 
 
 def _fleet_attack(units: dict, **options) -> tuple[int, int]:
@@ -256,4 +256,4 @@ def test_outmatched_attacks_are_taken_as_winning_no_trial_and_play_the_same_game
             events.append(game.state.events)
         assert events[0] == events[1]
     assert "outmatched" in SPARE
-    assert taken[0] >= 20
+    assert taken[0] >= 10  # (fewer with the part "reckon": a battle it reckons is not judged so)

@@ -13,7 +13,7 @@ from bisect import insort
 from functools import lru_cache
 
 from ruleslang.runtime.agents.meetings import Stalemates
-from ruleslang.runtime.agents.quick_battle import SIM_TRIALS, exchange, settling
+from ruleslang.runtime.agents.quick_battle import SIM_TRIALS, exchange, reckon, reckonable, settling
 from ruleslang.runtime.kit.movement import Move
 
 ATTACK_ODDS = 0.75   # attack when the simulated chance of taking the space is at least this
@@ -88,6 +88,14 @@ EXCHANGE_STAGES = ((240, 0.06, 2.0), (480, 0.03, 1.0))
 # and (`_fleet_settled`) against ATTACK_ODDS + FLEET_ABOVE
 _FLEET_WINS = settling(lambda quick: quick >= ATTACK_ODDS)
 _FLEET_SETTLED = settling(lambda quick: quick < ATTACK_ODDS + FLEET_ABOVE)
+
+
+def _exchange_settles(found: tuple[float, float, float], odds: float, value: float) -> bool:
+    """Whether a stage of EXCHANGE_STAGES settles an attack at sea of `found` (chance of winning,
+    value lost, value destroyed): its chance `odds` under ATTACK_ODDS or the value it destroys
+    less what it loses under -`value` (not made), or both as far over (made)."""
+    return (found[0] < ATTACK_ODDS - odds or found[2] - found[1] < -value
+            or (found[0] >= ATTACK_ODDS + odds and found[2] - found[1] > value))
 
 
 @lru_cache(maxsize=None)
@@ -336,9 +344,13 @@ class AttackPlanning:
         if quick < below:
             return False
         if doubt:
+            band = (DOUBT_BAND, DOUBT_BAND) if "band" in self.spare else (DOUBT_ABOVE, DOUBT_BELOW)
+            if "reckon" in self.spare and reckonable(*values):
+                # (SPARE "reckon": the chance is what the stages' trials tend to: judged as the last
+                # stage judges its own)
+                return _doubt_judge(quick, needed, DOUBT_TRIALS[-1], band)
             # (the wins of SIM_TRIALS trials, all thrown: `_doubt_settle`)
             wins, done = round(quick * SIM_TRIALS), SIM_TRIALS
-            band = (DOUBT_BAND, DOUBT_BAND) if "band" in self.spare else (DOUBT_ABOVE, DOUBT_BELOW)
             for trials in DOUBT_TRIALS:
                 wins += self._more_takes(game, units, defenders, trials - done,
                                          _doubt_more(needed, wins, trials, band), values=values)
@@ -515,14 +527,17 @@ class AttackPlanning:
             return None
         a_vals = tuple(sorted(self._combatant(game, u, "attacker") for u in units))
         d_vals = self._defence_values(game, defenders)
+        if "reckon" in self.spare and reckonable(a_vals, d_vals):
+            # (SPARE "reckon": what the stages' trials tend to, judged as the last stage judges its own)
+            found = reckon(a_vals, d_vals)
+            return found if _exchange_settles(found, *EXCHANGE_STAGES[-1][1:]) else None
         dice = self._estimate_dice if "settled" in self.spare else self.rng
         wins = lost = destroyed = done = 0
         for trials, odds, value in EXCHANGE_STAGES:
             won, gone, taken = exchange(a_vals, d_vals, dice, trials - done)
             wins, lost, destroyed, done = wins + won, lost + gone, destroyed + taken, trials
             found = (wins / trials, lost / trials, destroyed / trials)
-            if found[0] < ATTACK_ODDS - odds or found[2] - found[1] < -value \
-                    or (found[0] >= ATTACK_ODDS + odds and found[2] - found[1] > value):
+            if _exchange_settles(found, odds, value):
                 return found
         return None
 

@@ -60,7 +60,7 @@ from ruleslang.runtime.agents.battle_odds import BattleOdds, Belligerents
 from ruleslang.runtime.agents.lookahead import MARGIN, Lookahead, candidates
 from ruleslang.runtime.agents.phase_starts import follow
 from ruleslang.runtime.agents.purchasing import Purchasing, Sample
-from ruleslang.runtime.agents.quick_battle import SIM_TRIALS, outmatched, simulate
+from ruleslang.runtime.agents.quick_battle import SIM_TRIALS, outmatched, reckon, reckonable, simulate
 from ruleslang.runtime.agents.shipping import Shipping, enemy_held, front_distances
 from ruleslang.runtime.kit.casualties import casualty_order, cheapest_rank, enemy_casualty_order
 from ruleslang.runtime.kit.movement import Move
@@ -94,9 +94,12 @@ FLEET_STATES = 600   # the exact chain's states for one combat move's attacks at
 # units the rules let hit every defender settled by more trials of the quick simulation, with the
 # values each side loses, before the chain is asked (attack_planning.py's EXCHANGE_STAGES);
 # "forecast", a placement's list the turn's purchase found refused taken as refused (purchasing.py's
-# `_place_allowed`)
+# `_place_allowed`); "reckon", with "settled", a quick estimate of a small battle (quick_battle.py's
+# `reckonable`) worked out exactly (`reckon`: the chance its trials tend to) instead of thrown, and
+# a doubt or an exchange at sea that it leaves judged as their last stage judges (`_quick_verdict`,
+# `_fleet_exchange`)
 SPARE = ("retreat", "attacks", "holds", "fleets", "rollouts", "below", "zeros", "advice", "horizon", "settled",
-         "outmatched", "hittable", "doubt", "band", "again", "exchange", "fought", "forecast")
+         "outmatched", "hittable", "doubt", "band", "again", "exchange", "fought", "forecast", "reckon")
 ADVICE_MARGIN = 0.25  # a retreat question's quick estimate is taken as this far from the chain's at most
 # ... and with the part "advice" (SPARE) this far: of the retreat questions the chain answered with
 # ADVICE_MARGIN (seeds 1-40), the quick estimate +-0.15 settled 273 (188 chain runs, 4.7 a game),
@@ -378,7 +381,7 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
             game, battle.attacker, attack, battle.space, defence=defence,
             amphibious_from=support[0].space if support else None, round_number=battle.round + 1)
         # the quick simulation's count as a fraction: an advice's threshold is compared exactly
-        won = Fraction(found) if found is not None else Fraction(self._wins(game, attack, defence), SIM_TRIALS)
+        won = Fraction(found if found is not None else Fraction(self._wins(game, attack, defence)) / SIM_TRIALS)
         return won if game.allied(d.player, battle.attacker) else 1 - won
 
     def _spared_win_chance(self, advice, d: Decision, game) -> Fraction | None:
@@ -463,8 +466,9 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         """The defenders' `_combatant` values, sorted: the quick simulation's defence."""
         return tuple(sorted(self._combatant(game, u, "defender") for u in defence))
 
-    def _wins(self, game, attack: list, defence: list, settle: tuple[int, ...] | None = None) -> int:
-        """In how many of SIM_TRIALS simulated battles the attacking units destroy the defending ones.
+    def _wins(self, game, attack: list, defence: list, settle: tuple[int, ...] | None = None) -> float:
+        """In how many of SIM_TRIALS simulated battles the attacking units destroy the defending ones
+        (with the part "reckon", of a small battle, how many on average: `_estimate`).
         With a shared memo (`sims`), each different battle is simulated once, with dice of its own
         (a generator seeded by the game's seed and the battle), so an estimate is the same
         whichever agent asks it first. With the part "settled" (SPARE), `settle` (quick_battle.py's
@@ -485,14 +489,17 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
             found = self.sims[key] = simulate(a_vals, d_vals, random.Random(f"quick:{self.seed}:{key}"))
         return found
 
-    def _estimate(self, a_vals: tuple, d_vals: tuple, settle: tuple[int, ...] | None, takes: bool = False) -> int:
+    def _estimate(self, a_vals: tuple, d_vals: tuple, settle: tuple[int, ...] | None, takes: bool = False) -> float:
         """`simulate` with the agent's own generator; with the part "settled", with the estimate's
         own (`_dice`), stopped by `settle` (`_wins`); with "outmatched", 0 wins for an attack far
         weaker than the defence where the caller's answer is the same from 0 wins to
         OUTMATCHED_WINS (its generator's seed drawn all the same: the later estimates' dice stay
-        as they would have been)."""
+        as they would have been); with "reckon", a battle small enough (`reckonable`) worked out
+        exactly, its wins the chance times SIM_TRIALS (a float; no dice drawn)."""
         if "settled" not in self.spare:
             return simulate(a_vals, d_vals, self.rng, takes=takes)
+        if "reckon" in self.spare and reckonable(a_vals, d_vals):
+            return reckon(a_vals, d_vals, takes)[0] * SIM_TRIALS
         dice = self._dice()
         if ("outmatched" in self.spare and settle is not None and settle[0] >= OUTMATCHED_WINS
                 and outmatched(a_vals, d_vals, OUTMATCHED)):

@@ -17,11 +17,18 @@ from __future__ import annotations
 import itertools
 import math
 import random
+from functools import lru_cache
 from operator import itemgetter
 
 _FIRE, _COST, _HIT_POINTS = itemgetter(0), itemgetter(1), itemgetter(2)  # of a (fire value, cost, hit points)
 SIM_TRIALS = 60      # the quick simulation's battles per estimate (the fallback of the exact odds)
 ROUNDS = 12          # the most rounds a simulated battle lasts
+# `reckon` works out battles of at most this many states (each side's hits taken, from none to all
+# its hit points: (the attack's + 1) * (the defence's + 1)); a larger one costs more to reckon than
+# SIM_TRIALS trials cost to throw (benchmarks: docs/performance.md, "Session 23: the quick model
+# reckoned")
+RECKON_STATES = 48
+RECKON_KEPT = 4096   # the battles `reckon` keeps its answers of (most estimates ask a few hundred)
 
 
 def outmatched(a_vals: tuple, d_vals: tuple, ratio: float) -> bool:
@@ -189,6 +196,87 @@ def exchange(a_vals: tuple, d_vals: tuple, rng: random.Random, trials: int) -> t
     lost = [0, 0]
     wins = _trial_loop(a_vals, d_vals)(a_vals, d_vals, rng.getrandbits, False, None, trials, lost)
     return wins, lost[0], lost[1]
+
+
+def reckonable(a_vals: tuple, d_vals: tuple) -> bool:
+    """Whether `reckon` works out the battle of `a_vals` against `d_vals` (RECKON_STATES)."""
+    return (sum(map(_HIT_POINTS, a_vals)) + 1) * (sum(map(_HIT_POINTS, d_vals)) + 1) <= RECKON_STATES
+
+
+@lru_cache(maxsize=RECKON_KEPT)
+def reckon(a_vals: tuple, d_vals: tuple, takes: bool = False) -> tuple[float, float, float]:
+    """(the chance that the attack wins, the costs the attack loses, the costs the defence loses, on
+    average) of the battle `simulate` fights (`takes`: as there), worked out exactly rather than
+    thrown: the chance that `simulate`'s trials tend to, but for its ROUNDS (a battle here goes on
+    until a side is destroyed, or forever where neither side can hit: not won, its losses as they
+    stand). Each side's state is the number of hits it has taken (`take` removes casualties in an
+    order that hits alone decide), so the battle is a chain of (attack's hits taken, defence's
+    hits taken), each taken in turn: a state's chance is what flows into it over the chance of a
+    round that changes nothing there, spread over the states its sides' hits lead to."""
+    a_states, d_states = _side_states(a_vals, takes), _side_states(d_vals, False)
+    na, nd = len(a_states) - 1, len(d_states) - 1  # (a side with all its hits taken is destroyed)
+    mass = [[0.0] * (nd + 1) for _ in range(na + 1)]
+    mass[0][0] = 1.0
+    for i in range(na):
+        row = mass[i]
+        a_hits = a_states[i][0]
+        for j in range(nd):
+            m = row[j]
+            if not m:
+                continue
+            d_hits = d_states[j][0]
+            stay = a_hits[0] * d_hits[0]
+            if stay >= 1.0:  # (neither side can hit: the battle stands here; counted below)
+                continue
+            row[j] = 0.0
+            m /= 1.0 - stay
+            for x, px in enumerate(a_hits):
+                if px:
+                    column = j + x if j + x < nd else nd
+                    mx = m * px
+                    for y, py in enumerate(d_hits):
+                        if py and (x or y):
+                            mass[i + y if i + y < na else na][column] += mx * py
+    # every chance is left in a state no round leaves: a side destroyed, or neither able to hit
+    won = a_lost = d_lost = 0.0
+    for i, row in enumerate(mass):
+        a_cost = a_states[i][1]
+        for j, m in enumerate(row):
+            if m:
+                if j == nd and i < na and a_states[i][2]:
+                    won += m
+                a_lost += m * a_cost
+                d_lost += m * d_states[j][1]
+    return min(won, 1.0), a_lost, d_lost  # (the sums' rounding may pass 1 by a hair)
+
+
+@lru_cache(maxsize=RECKON_KEPT)
+def _side_states(vals: tuple, takes: bool) -> tuple[tuple[tuple[float, ...], int, bool], ...]:
+    """For each number of hits a side of `vals` has taken, from none to all its hit points: (the
+    chances of each number of hits it throws, the costs of its units destroyed, whether a unit
+    that takes territory is left (`takes`; else whether any unit is)), casualties taken as `take`
+    takes them."""
+    side = [[*unit[:3], unit[3] if takes else True] for unit in vals]
+    total = sum(map(_COST, vals))
+    states = []
+    while True:
+        states.append((_hit_chances(tuple(sorted(map(math.floor, map(_FIRE, side))))),
+                       total - sum(map(_COST, side)), any(unit[3] for unit in side)))
+        if not side:
+            return tuple(states)
+        take(side, 1)
+
+
+@lru_cache(maxsize=RECKON_KEPT)
+def _hit_chances(thresholds: tuple[int, ...]) -> tuple[float, ...]:
+    """The chances of 0, 1, ... hits of units whose dice hit under `thresholds` (a die of six faces
+    hits under t with the chance t / 6, as `hits` throws it)."""
+    chances = [1.0]
+    for t in thresholds:
+        p = min(max(t, 0), 6) / 6
+        if p:
+            chances = [a * (1 - p) + b * p for a, b in zip(chances + [0.0], [0.0] + chances)]
+    return tuple(chances)
 
 
 def hits(getrandbits, side: list[list]) -> int:
