@@ -58,7 +58,7 @@ def test_a_units_raids_are_its_bomb_moves(case, monkeypatch):
     monkeypatch.setattr(MovementEngine, "apply", applied)
     if case == "heuristic":
         # (the game of the agent before the parts "doubt", session 21, and "reckon", session 23,
-        # whose seed-1 game raids with more units: with either, 10 or fewer are asked)
+        # whose seed-1 game raids with more units: with "doubt", 9 units are asked)
         _heuristic_game(1, spare=tuple(part for part in heuristic.SPARE if part not in ("doubt", "reckon")))
         assert asked["units"] > 10 and asked["raids"] > 10, asked  # (only `raiding_units` are asked: session 12)
     else:
