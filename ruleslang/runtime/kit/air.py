@@ -160,14 +160,23 @@ class AirPart:
             self._may_land[space] = found
         return found
 
-    def _landing(self, cost: int) -> dict[str, tuple[int, str]]:
+    def _landing(self, cost: int, *, near: bool = False) -> dict[str, tuple[int, str]]:
         """For every space: (air distance, nearest landing space) for an air unit of this
-        carrier cost (multi-source breadth-first search from every landing space)."""
-        found = self._landing_cache.get(cost)
+        carrier cost (multi-source breadth-first search from every landing space). `near`: the
+        search may start only from the land territories within the movement left of one of the
+        player's air units (`_near_landing`), which tells as well whether an air unit can land
+        after a move (`_air_walk`); the distances beyond, and which space is nearest, may differ."""
+        found = self._landing_cache.get(cost)  # (the full search serves `near` too)
         if found is not None:
             return found
+        if near:
+            found = self._near_cache.get(cost)
+            if found is not None:
+                return found
         land = self._land_spots
-        if land is None:  # by enemy units and control alone: kept until the next rebuild
+        if land is None and near:
+            land = self._near_landing()
+        elif land is None:  # by enemy units and control alone: kept until the next rebuild
             land = self._land_spots = [s for s in self.board.land_spaces if s not in self._enemy and self._landable(s)]
         spots = list(land)
         if cost > 0:
@@ -175,8 +184,33 @@ class AirPart:
                       if room >= cost and (self.combat or z not in self._enemy)]
             spots += [z for z, capacity in self._later_zones().items() if capacity >= cost and z not in spots]
             spots.sort(key=self.board.order.__getitem__)
-        found = self._landing_cache[cost] = self.board.nearest(tuple(spots))
+        found = self.board.nearest(tuple(spots))
+        (self._landing_cache if land is self._land_spots else self._near_cache)[cost] = found
         return found
+
+    def _near_landing(self) -> list[str]:
+        """The land territories where the player's air units may land (as `_landing` finds them)
+        within the movement left of one of them as they stand now, in natural order: kept until
+        the next rebuild. An air unit that can land after a move can land within its movement
+        left at the move's start, so these are all the landing territories a flight of this
+        phase can use (a unit that has moved stands no farther from where it stood than it flew);
+        the landing condition of the others is not asked (a combat move asks it of every land
+        territory otherwise, where most of the map lies beyond every air unit's reach)."""
+        land = self._near_spots
+        if land is None:
+            board, by_id, ur = self.board, self._by_id, self._ur
+            within: set[str] = set()
+            starts = set()
+            for uid in self._my_air:
+                unit = by_id[uid]
+                start = (unit.space, ur[uid].movement - unit.moved)
+                if start not in starts:
+                    starts.add(start)
+                    within.add(unit.space)
+                    within.update(s for s, _ in board.air_reach(*start))
+            land = self._near_spots = [s for s in board.land_spaces
+                                       if s in within and s not in self._enemy and self._landable(s)]
+        return land
 
     def _own_place(self, unit: Unit, rules: UnitRules) -> dict[str, int] | None:
         """Air distances to the unit's own place on a carrier where it stands now (free once it
@@ -239,7 +273,7 @@ class AirPart:
         start = unit.space
         result = {}
         if self.combat:
-            landing = self._landing(rules.carrier_cost)
+            landing = self._landing(rules.carrier_cost, near=True)
             own = self._own_place(unit, rules)
             for space, d in board.air_reach(start, left):
                 found = landing.get(space)
