@@ -5,7 +5,10 @@ cargo (`_unloads`' list, kept until a load or an unload), the zones its carriers
 (`_landing`'s, kept until a rebuild), and the answers of `landings` (kept until the carrier
 room changes, session 16). After every move of random and heuristic games the kept
 engine's loads, unloads, index, later zones and landing distances are those of a new engine on
-the same board."""
+the same board; the landing distances of the combat move's air walks, from the landing
+territories within the air units' reach alone (session 23), tell every air unit of the player
+where it can land as a new engine's full search does; and the stranded air units, kept across
+flights between land territories (session 23), are a new engine's."""
 
 from __future__ import annotations
 
@@ -29,7 +32,7 @@ def _index(engine) -> dict[str, list[int]]:
                                                             (["aar/house-rules@1"], 4, 1, "heuristic", "unloads")])
 def test_kept_lists_are_those_of_a_new_engine(refs, rounds, seed, agent, offered, monkeypatch):
     seen = {"moves": 0, "loads": 0, "unloads": 0, "landings": 0, "may_load": 0, "lands_at": 0, "raid_units": 0,
-            "landings_kept": 0}
+            "landings_kept": 0, "stranded": 0}
     kept_apply = MovementEngine.apply
 
     def compared(self, move):
@@ -58,6 +61,24 @@ def test_kept_lists_are_those_of_a_new_engine(refs, rounds, seed, agent, offered
         for cost, found in self._landing_cache.items():
             assert found == fresh._landing(cost), (self.player, self.phase, move, cost)
             seen["landings"] += 1
+        # the near search's distances (`_air_walk` in combat move): for every air unit of the player
+        # of that carrier cost, as it stands now, and every space it can fly to, whether it can land
+        # after the flight is the full search's answer
+        for cost, found in self._near_cache.items():
+            full = fresh._landing(cost)
+            for flyer in fresh._mine:
+                rules = fresh._ur[flyer.id]
+                if rules.domain != "air" or rules.carrier_cost != cost:
+                    continue
+                left = rules.movement - flyer.moved
+                for space, d in fresh.board.air_reach(flyer.space, left):
+                    near, far = found.get(space), full.get(space)
+                    assert (near is not None and near[0] <= left - d) == (far is not None and far[0] <= left - d), \
+                        (self.player, self.phase, move, cost, flyer, space)
+            seen["landings"] += 1
+        if self._stranded is not None:
+            assert self.stranded_air() == fresh.stranded_air(), (self.player, self.phase, move)
+            seen["stranded"] += 1
         # where an air unit of each carrier cost may end a non-combat move (`_air_walk`'s answers,
         # kept until the carrier room changes), asked of the new engine for an air unit of that cost
         for cost, lands in self._lands_at.items():
@@ -82,6 +103,7 @@ def test_kept_lists_are_those_of_a_new_engine(refs, rounds, seed, agent, offered
     assert seen["lands_at"] > 100, seen
     assert agent == "random" or seen["raid_units"] > 10, seen  # (the heuristic asks for the raiding units)
     assert agent == "random" or seen["landings_kept"] > 10, seen  # (and where its air units could land)
+    assert agent == "random" or seen["stranded"] > 10, seen  # (and which have nowhere to land)
 
 
 def test_an_air_unit_standing_where_it_may_land_reaches_a_space_in_combat_move(monkeypatch):

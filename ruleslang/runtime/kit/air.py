@@ -415,10 +415,20 @@ class AirPart:
         then the player's by id). By id."""
         self._sync()
         # asked after every move of a non-combat plan: kept until an air unit or a carrier moves
-        # (`_forget_stranded`) or the board changes otherwise (a rebuild)
+        # (`_forget_stranded`: a flight between land territories only changes the flown unit's
+        # entry) or the board changes otherwise (a rebuild)
         kept = self._stranded
         if kept is not None:
+            flown = self._flown
+            if flown:
+                self._flown = {}
+                for uid in sorted(flown):  # (each flown unit's landing asked as the pass below asks it: by id)
+                    unit = flown[uid]
+                    if self._own(unit) and not self._landable(unit.space):
+                        kept.append(uid)
+                kept.sort()
             return list(kept)
+        self._flown = {}
         stranded = []
         at_sea: dict[str, list[Unit]] = {}
         is_sea = self.board.is_sea
@@ -448,20 +458,36 @@ class AirPart:
         self._stranded = stranded
         return list(stranded)
 
-    def _forget_stranded(self, units: list[Unit]) -> None:
-        """After the player's move of `units` (and their cargo), which changed nothing else: the
-        stranded air units stand unless an air unit or a carrier moved (what `stranded_air` reads
-        of the board besides control, enemy units and the landing condition, which change only by
-        a rebuild: where the side's air units and carriers are)."""
-        if self._stranded is None:
+    def _forget_stranded(self, units: list[Unit], start: str) -> None:
+        """After the player's move of `units` (and their cargo) from `start`, which changed nothing
+        else: the stranded air units stand unless an air unit or a carrier moved (what
+        `stranded_air` reads of the board besides control, enemy units and the landing condition,
+        which change only by a rebuild: where the side's air units and carriers are). A flight of
+        air units without cargo from a land territory to a land territory leaves the side's units
+        at sea and their carriers as they were: only the flown units' entries change (each
+        stranded where it ends when the landing condition refuses that territory), found when the
+        list is next asked (`_flown`), the others' kept (the air units a non-combat plan lands
+        after its moves fly so, one move each)."""
+        stranded = self._stranded
+        if stranded is None:
             return
-        ur, by_id = self._ur, self._by_id
+        ur, by_id, is_sea = self._ur, self._by_id, self.board.is_sea
+        ashore = not is_sea[start]
+        flown = []
         for unit in units:
             for moved in (unit, *(by_id[cid] for cid in unit.cargo)):
                 rules = ur[moved.id]
-                if rules.domain == "air" or rules.carrier_capacity:
+                if rules.domain == "air" and ashore and not is_sea[moved.space] and not rules.carrier_capacity \
+                        and not moved.cargo:
+                    flown.append(moved)
+                elif rules.domain == "air" or rules.carrier_capacity:
                     self._stranded = None
                     return
+        if flown:
+            gone = {unit.id for unit in flown}
+            stranded[:] = [uid for uid in stranded if uid not in gone]
+            for unit in flown:
+                self._flown[unit.id] = unit
 
 
 def _own_then_id(pair: tuple) -> tuple:

@@ -281,6 +281,7 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         self._land_spots: list[str] | None = None  # land territories air units may land in (`_landing`)
         self._near_spots: list[str] | None = None  # those within the player's air units' reach (`_near_landing`)
         self._stranded: list[int] | None = None    # `stranded_air`, until an air unit or a carrier moves
+        self._flown: dict[int, Unit] = {}          # air units flown between land territories since (`_forget_stranded`)
         self._reset_air()
         self._version = state.version
 
@@ -567,7 +568,7 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         self._transfers = None
         self._movable = None
         self._follow(units, path[0])
-        self._forget_stranded(units)
+        self._forget_stranded(units, path[0])
         if move.kind in ("load", "unload"):
             self._laden = None  # cargo came aboard or went ashore
             self._may_load = None
