@@ -67,10 +67,10 @@ def test_kept_lists_are_those_of_a_new_engine(refs, rounds, seed, agent, offered
         for cost, found in self._near_cache.items():
             full = fresh._landing(cost)
             for flyer in fresh._mine:
-                rules = fresh._ur[flyer.id]
-                if rules.domain != "air" or rules.carrier_cost != cost:
+                flyer_rules = fresh._ur[flyer.id]
+                if flyer_rules.domain != "air" or flyer_rules.carrier_cost != cost:
                     continue
-                left = rules.movement - flyer.moved
+                left = flyer_rules.movement - flyer.moved
                 for space, d in fresh.board.air_reach(flyer.space, left):
                     near, far = found.get(space), full.get(space)
                     assert (near is not None and near[0] <= left - d) == (far is not None and far[0] <= left - d), \
