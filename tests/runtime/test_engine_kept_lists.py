@@ -61,9 +61,9 @@ def test_kept_lists_are_those_of_a_new_engine(refs, rounds, seed, agent, offered
         for cost, found in self._landing_cache.items():
             assert found == fresh._landing(cost), (self.player, self.phase, move, cost)
             seen["landings"] += 1
-        # the near search's distances (`_air_walk` in combat move): for every air unit of the player
-        # of that carrier cost, as it stands now, and every space it can fly to, whether it can land
-        # after the flight is the full search's answer
+        # the near search's steps (`_landing_steps`, `_air_walk`'s in combat move): for every air unit
+        # of the player of that carrier cost, as it stands now, and every space it can fly to,
+        # whether it can land after the flight is the full search's answer
         for cost, found in self._near_cache.items():
             full = fresh._landing(cost)
             for flyer in fresh._mine:
@@ -73,7 +73,7 @@ def test_kept_lists_are_those_of_a_new_engine(refs, rounds, seed, agent, offered
                 left = flyer_rules.movement - flyer.moved
                 for space, d in fresh.board.air_reach(flyer.space, left):
                     near, far = found.get(space), full.get(space)
-                    assert (near is not None and near[0] <= left - d) == (far is not None and far[0] <= left - d), \
+                    assert (near is not None and near <= left - d) == (far is not None and far[0] <= left - d), \
                         (self.player, self.phase, move, cost, flyer, space)
             seen["landings"] += 1
         if self._stranded is not None:

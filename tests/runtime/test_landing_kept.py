@@ -1,9 +1,10 @@
 """Where air units may land, asked no more than a move phase needs (issue 15, session 23).
 
 In combat move an air unit's reach keeps the spaces from which it can still land: the search of
-landing distances (`_landing`) starts from the landing territories within the movement left of
-one of the player's air units alone (`_near_landing`), whose landing condition is all it asks;
-the reach is the one a search from every landing territory gives. After a non-combat flight
+landing steps (`_landing_steps`) starts from the landing territories within the movement left of
+one of the player's air units alone (`_near_landing`), whose landing condition is all it asks,
+and goes through that reach alone (`MoveBoard.steps_within`); the reach is the one a search from
+every landing territory over the whole map (`_landing`) gives. After a non-combat flight
 between land territories the stranded air units (`stranded_air`) change only by the flown unit:
 the others' entries are kept, the flown unit's found where it ends. The heuristic agent's landing
 move keeps each stranded air unit's offer while the engine's answers it is made of stand."""
@@ -15,6 +16,7 @@ from game_fixtures import make_game, run_phases
 from movement_fixtures import REVISED, aar, board, engine, ids  # noqa: F401 (aar is a fixture)
 from ruleslang.runtime.agents.heuristic import HeuristicAgent
 from ruleslang.runtime.kit.movement import Move, MovementEngine, MovementRules
+from ruleslang.runtime.kit.movement_rules import MoveBoard, move_board
 
 
 def _rules(aar, asked: list, holds) -> MovementRules:
@@ -29,7 +31,7 @@ def _rules(aar, asked: list, holds) -> MovementRules:
                          landing=landing)
 
 
-def test_the_combat_move_asks_the_landing_condition_only_within_the_air_units_reach(aar):
+def test_the_combat_move_asks_the_landing_condition_only_within_the_air_units_reach(aar, monkeypatch):
     state = board(aar, """
         setup: empty
         units:
@@ -41,14 +43,18 @@ def test_the_combat_move_asks_the_landing_condition_only_within_the_air_units_re
     rules = _rules(aar, asked, landable.__contains__)
     combat = engine(state, rules, "Germans", "combat")
     fighter, bomber = ids(state, "Germany", "Germans", "fighter")[0], ids(state, "Norway", "Germans", "bomber")[0]
+    searched = record_calls(monkeypatch, MoveBoard, "steps_within", lambda board, sources, within: set(within))
+    nearest = record_calls(monkeypatch, MoveBoard, "nearest", lambda board, sources: sources)
     reach = {uid: combat.destinations(uid) for uid in (fighter, bomber)}
     within = {"Germany", "Norway"}
     for start, left in (("Germany", 4), ("Norway", 6)):
         within.update(s for s, _ in combat.board.air_reach(start, left))
     assert asked and set(asked) <= within and "Japan" not in asked, asked
+    # the landing steps searched through the air units' reach alone, not over the whole map
+    assert searched == [within, within] and nearest == []  # (bombers land on no carrier: cost 0, fighters 1)
     # the same reaches as a search from every landing territory of the map
     full = engine(state, _rules(aar, [], landable.__contains__), "Germans", "combat")
-    full._landing = lambda cost, **how: MovementEngine._landing(full, cost)
+    full._landing_steps = lambda cost: {s: d for s, (d, _) in full._landing(cost).items()}
     assert reach == {uid: full.destinations(uid) for uid in (fighter, bomber)}
     assert "Eastern Europe" in reach[fighter]
     # a space it could fly to but not back from is left out: Caucasus is 4 steps from Germany
@@ -135,3 +141,17 @@ def test_a_landing_offer_is_made_again_once_a_carriers_room_is_taken(monkeypatch
     assert len(ids(game.state, "27 Sea Zone", "Germans", "fighter")) == 2
     assert not ids(game.state, "26 Sea Zone", "Germans", "fighter")  # (lost at the phase's end: nowhere to land)
     assert seen["asks"] == 3 and seen["made"] == 6 and seen["again"] == 3 and seen["empty"] == 1, seen
+
+
+def test_the_steps_within_a_set_of_spaces_are_the_nearest_sources_steps_where_their_paths_lie_within(aar):
+    board = move_board(aar)
+    sources = ("Germany", "Japan", "8 Sea Zone")
+    everywhere = board.steps_within(sources, frozenset(board.order))
+    assert everywhere == {s: d for s, (d, _) in board.nearest(sources).items()}
+    # through the spaces within 2 of Karelia: the steps there from Germany's side (2, through
+    # Eastern Europe) are kept, Japan's far side is not reached, nor anything beyond
+    within = {"Karelia S.S.R."} | {s for s, _ in board.air_reach("Karelia S.S.R.", 2)}
+    near = board.steps_within(sources, within)
+    assert set(near) <= within | set(sources)
+    assert near["Karelia S.S.R."] == everywhere["Karelia S.S.R."] == 2
+    assert "China" not in near and all(near[s] >= everywhere[s] for s in near)

@@ -160,42 +160,52 @@ class AirPart:
             self._may_land[space] = found
         return found
 
-    def _landing(self, cost: int, *, near: bool = False) -> dict[str, tuple[int, str]]:
+    def _landing(self, cost: int) -> dict[str, tuple[int, str]]:
         """For every space: (air distance, nearest landing space) for an air unit of this
-        carrier cost (multi-source breadth-first search from every landing space). `near`: the
-        search may start only from the land territories within the movement left of one of the
-        player's air units (`_near_landing`), which tells as well whether an air unit can land
-        after a move (`_air_walk`); the distances beyond, and which space is nearest, may differ."""
-        found = self._landing_cache.get(cost)  # (the full search serves `near` too)
+        carrier cost (multi-source breadth-first search from every landing space)."""
+        found = self._landing_cache.get(cost)
         if found is not None:
             return found
-        if near:
-            found = self._near_cache.get(cost)
-            if found is not None:
-                return found
         land = self._land_spots
-        if land is None and near:
-            land = self._near_landing()
-        elif land is None:  # by enemy units and control alone: kept until the next rebuild
+        if land is None:  # by enemy units and control alone: kept until the next rebuild
             land = self._land_spots = [s for s in self.board.land_spaces if s not in self._enemy and self._landable(s)]
+        found = self._landing_cache[cost] = self.board.nearest(self._landing_sources(land, cost))
+        return found
+
+    def _landing_sources(self, land: list[str], cost: int) -> tuple[str, ...]:
+        """The landing spaces for an air unit of this carrier cost: the landing territories `land`
+        and, for a unit that lands on carriers, the zones of carriers with room for it (now, or
+        reached later: `_later_zones`), in natural order."""
+        if cost <= 0:
+            return tuple(land)
         spots = list(land)
-        if cost > 0:
-            spots += [z for z, room in self._rooms().items()
-                      if room >= cost and (self.combat or z not in self._enemy)]
-            spots += [z for z, capacity in self._later_zones().items() if capacity >= cost and z not in spots]
-            spots.sort(key=self.board.order.__getitem__)
-        found = self.board.nearest(tuple(spots))
-        (self._landing_cache if land is self._land_spots else self._near_cache)[cost] = found
+        spots += [z for z, room in self._rooms().items() if room >= cost and (self.combat or z not in self._enemy)]
+        spots += [z for z, capacity in self._later_zones().items() if capacity >= cost and z not in spots]
+        spots.sort(key=self.board.order.__getitem__)
+        return tuple(spots)
+
+    def _landing_steps(self, cost: int) -> dict[str, int]:
+        """The air steps to the nearest landing space for an air unit of this carrier cost, as far
+        as they tell whether one of the player's air units can land after a flight of this phase
+        (`_air_walk` in combat move): a search from the landing territories within the air
+        units' reach (`_near_landing`) and the carrier zones, through that reach alone. A landing
+        space within an air unit's movement left at a flight's end, and every space on the way
+        to it, lie within its movement left at the flight's start, so a space's steps are the
+        full search's (`_landing`) where they are within what a flight there leaves, and more,
+        or none, where they are not; the landing condition of the territories beyond is not
+        asked (most of the map lies beyond every air unit's reach). Kept until the carrier room
+        changes (`_reset_air`)."""
+        found = self._near_cache.get(cost)
+        if found is None:
+            land = self._near_landing()
+            found = self._near_cache[cost] = self.board.steps_within(self._landing_sources(land, cost), self._near_reach)
         return found
 
     def _near_landing(self) -> list[str]:
         """The land territories where the player's air units may land (as `_landing` finds them)
-        within the movement left of one of them as they stand now, in natural order: kept until
-        the next rebuild. An air unit that can land after a move can land within its movement
-        left at the move's start, so these are all the landing territories a flight of this
-        phase can use (a unit that has moved stands no farther from where it stood than it flew);
-        the landing condition of the others is not asked (a combat move asks it of every land
-        territory otherwise, where most of the map lies beyond every air unit's reach)."""
+        within the movement left of one of them as they stand now (`_near_reach`: the spaces
+        within it), in natural order: kept until the next rebuild (a unit that has moved stands
+        no farther from where it stood than it flew)."""
         land = self._near_spots
         if land is None:
             board, by_id, ur = self.board, self._by_id, self._ur
@@ -207,7 +217,8 @@ class AirPart:
                 if start not in starts:
                     starts.add(start)
                     within.add(unit.space)
-                    within.update(s for s, _ in board.air_reach(*start))
+                    within.update(dict(board.air_reach(*start)))  # (its keys: the spaces)
+            self._near_reach = within
             land = self._near_spots = [s for s in board.land_spaces
                                        if s in within and s not in self._enemy and self._landable(s)]
         return land
@@ -273,11 +284,10 @@ class AirPart:
         start = unit.space
         result = {}
         if self.combat:
-            landing = self._landing(rules.carrier_cost, near=True)
+            landing = self._landing_steps(rules.carrier_cost)
             own = self._own_place(unit, rules)
             for space, d in board.air_reach(start, left):
-                found = landing.get(space)
-                best = found[0] if found is not None else None
+                best = landing.get(space)
                 if own is not None:
                     extra = own.get(space)
                     if extra is not None and (best is None or extra < best):

@@ -280,6 +280,7 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         self._may_load: set[int] | None = None             # ids of the units that may load (`movable_units`)
         self._land_spots: list[str] | None = None  # land territories air units may land in (`_landing`)
         self._near_spots: list[str] | None = None  # those within the player's air units' reach (`_near_landing`)
+        self._near_reach: set[str] = set()         # the spaces within that reach (`_near_landing`)
         self._stranded: list[int] | None = None    # `stranded_air`, until an air unit or a carrier moves
         self._flown: dict[int, Unit] = {}          # air units flown between land territories since (`_forget_stranded`)
         self._reset_air()
@@ -291,7 +292,7 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         self._closed: dict[str, int] = {}      # capacity of carriers taking no landings, per zone
         self._later: dict[str, int] | None = None
         self._landing_cache: dict[int, dict[str, tuple[int, str]]] = {}
-        self._near_cache: dict[int, dict[str, tuple[int, str]]] = {}  # `_landing(cost, near=True)` from `_near_landing`
+        self._near_cache: dict[int, dict[str, int]] = {}  # `_landing_steps`
         self._air_reach: dict[tuple, dict[str, tuple[str, ...]]] = {}
         self._air_any: dict[tuple, bool] = {}   # whether such a reach is not empty (`_can_reach`)
         # carrier cost -> space -> whether an air unit of that cost may end a non-combat move there

@@ -5,8 +5,9 @@ kind of move (computed once per map). The engine (`movement.py`) and its parts (
 from __future__ import annotations
 
 import functools
-from operator import attrgetter
 from collections import deque
+from itertools import chain
+from operator import attrgetter
 from dataclasses import dataclass
 from typing import Callable
 
@@ -272,6 +273,21 @@ class MoveBoard:
         if len(self._nearest) >= NEAREST_KEPT:
             del self._nearest[next(iter(self._nearest))]  # the oldest
         self._nearest[sources] = found
+        return found
+
+    def steps_within(self, sources: tuple[str, ...], within: set[str] | frozenset[str]) -> dict[str, int]:
+        """For every space of `within` reached by air from `sources` through `within` alone (and
+        the sources): the air steps to the nearest source (`nearest`'s distances, no more, for
+        the spaces whose shortest paths to a source lie within; more, or none, for the others).
+        A search by whole steps, each step's spaces found by set operations."""
+        found = dict.fromkeys(sources, 0)
+        air = self.air
+        layer: tuple[str, ...] | set[str] = sources
+        steps = 0
+        while layer:
+            steps += 1
+            layer = within.intersection(chain.from_iterable(map(air.__getitem__, layer))).difference(found)
+            found.update(dict.fromkeys(layer, steps))
         return found
 
     def land_steps(self, start: str) -> dict[str, tuple[str, str]]:
