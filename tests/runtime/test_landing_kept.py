@@ -6,15 +6,12 @@ one of the player's air units alone (`_near_landing`), whose landing condition i
 and goes through that reach alone (`MoveBoard.steps_within`); the reach is the one a search from
 every landing territory over the whole map (`_landing`) gives. After a non-combat flight
 between land territories the stranded air units (`stranded_air`) change only by the flown unit:
-the others' entries are kept, the flown unit's found where it ends. The heuristic agent's landing
-move keeps each stranded air unit's offer while the engine's answers it is made of stand."""
+the others' entries are kept, the flown unit's found where it ends."""
 
 from __future__ import annotations
 
 from conftest import record_calls
-from game_fixtures import make_game, run_phases
 from movement_fixtures import REVISED, aar, board, engine, ids  # noqa: F401 (aar is a fixture)
-from ruleslang.runtime.agents.heuristic import HeuristicAgent
 from ruleslang.runtime.kit.movement import Move, MovementEngine, MovementRules
 from ruleslang.runtime.kit.movement_rules import MoveBoard, move_board
 
@@ -91,56 +88,6 @@ def test_a_flight_between_land_territories_changes_only_the_flown_units_entry(aa
     # k2 lands on the carrier: a flight to sea, the list worked out anew
     noncombat.apply(Move((k2,), to_carrier))
     assert noncombat.stranded_air() == [] == fresh()
-
-
-def _watched_offers(monkeypatch) -> dict:
-    """Counts of the heuristic agent's landing offers, each checked after every ask of its landing
-    move against the engine's answers as they are then (the move it returns is not made yet)."""
-    seen = {"asks": 0, "offers": 0, "made": 0, "again": 0, "empty": 0}
-    real = HeuristicAgent._landing_move
-
-    def compared(self, game, engine, check):
-        before = dict(self._offers)
-        asked = [uid for uid in engine.stranded_air() if uid not in self._grounded]
-        found = real(self, game, engine, check)
-        seen["asks"] += 1
-        seen["offers"] += len(asked)
-        for uid in asked:
-            now = engine.landings(uid, (game.unit_or_none(uid).space,))
-            offer = self._offers[uid][2]
-            assert offer == {s: path for s, path in engine.destinations(uid).items() if s in now}, uid
-            seen["empty"] += not offer
-            if before.get(uid) is not self._offers[uid]:
-                seen["made"] += 1
-                seen["again"] += uid in before
-        return found
-    monkeypatch.setattr(HeuristicAgent, "_landing_move", compared)
-    return seen
-
-
-def test_the_landings_offered_to_stranded_air_units_are_kept_while_the_engines_answers_stand(monkeypatch):
-    """The heuristic agent's landing move, asked after every landing of a non-combat phase, offers
-    each stranded air unit the spaces of its reach where it can land: kept while the engine's
-    answers it is made of (its reach, its landings) are the same dicts."""
-    seen = _watched_offers(monkeypatch)
-    for seed in (1, 2):
-        make_game(["aar/house-rules@1"], seed=seed, rounds=4, default_agent="heuristic").run(4)
-    # most offers are kept from an earlier ask of the phase
-    assert seen["asks"] > 20 and seen["made"] < seen["offers"] // 2, seen
-
-
-def test_a_landing_offer_is_made_again_once_a_carriers_room_is_taken(monkeypatch):
-    """Three German fighters stranded at sea, whose one landing is a carrier (its own fighter
-    flies off in the plan, leaving room for two): after each landing on it, the offers left are
-    made again from the engine's new answers, and the third fighter is offered nothing."""
-    seen = _watched_offers(monkeypatch)
-    game = make_game(["aar/base@1"], agents={"Germans": "heuristic"}, scenario={
-        "setup": "empty", "units": {"26 Sea Zone": {"Germans": {"fighter": 3}},
-                                    "27 Sea Zone": {"Germans": {"carrier": 1, "fighter": 1}}}})
-    run_phases(game, "Germans", "noncombat_move")
-    assert len(ids(game.state, "27 Sea Zone", "Germans", "fighter")) == 2
-    assert not ids(game.state, "26 Sea Zone", "Germans", "fighter")  # (lost at the phase's end: nowhere to land)
-    assert seen["asks"] == 3 and seen["made"] == 6 and seen["again"] == 3 and seen["empty"] == 1, seen
 
 
 def test_the_steps_within_a_set_of_spaces_are_the_nearest_sources_steps_where_their_paths_lie_within(aar):

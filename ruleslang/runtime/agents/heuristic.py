@@ -191,7 +191,6 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         self._fronts: list[str] = []  # the territories the non-combat plan moves toward
         self._steps: dict[str, int] = {}  # space -> `_distance` to `_fronts` (the map's: kept while they stand)
         self._grounded: set[int] = set()  # air units with no landing offered, this phase
-        self._offers: dict[int, tuple] = {}  # air unit id -> (kept landings, kept reach, its offer): `_landing_move`
         self._belligerents = Belligerents()  # who fights whom in a battle (`_enemies`)
         self._commanded: frozenset[int] = frozenset()  # the allies' units the player commands, this phase
         self._constraints = None  # the rules' constraints on a move, this phase (`_may`)
@@ -526,7 +525,6 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
             self._plan_key = key
             self._deltas = {}
             self._grounded = set()
-            self._offers = {}
             self._commanded = frozenset(engine.commanded_units())
             self._constraints = d.context.get("constraints")
             if kind == "combat":
@@ -597,19 +595,12 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         counted as it is now) and the rules' constraints allow; None when no such unit is left."""
         board = game.board
         offered = {}
-        offers = self._offers
         for uid in engine.stranded_air():
             if uid in self._grounded:
                 continue
             # only where it can land as the board stands: this agent moves no carrier to meet it
-            # (asked after every landing of the phase: worked out again only when the engine's
-            # answers it is made of are new, the kept ones being the same dicts while they stand)
-            now = engine.kept_landings(uid, (game.unit_or_none(uid).space,))
-            reach = engine.kept_destinations(uid)
-            kept = offers.get(uid)
-            if kept is None or kept[0] is not now or kept[1] is not reach:
-                kept = offers[uid] = (now, reach, {s: path for s, path in reach.items() if s in now})
-            offered[uid] = kept[2]
+            now = engine.landings(uid, (game.unit_or_none(uid).space,))
+            offered[uid] = {s: path for s, path in engine.kept_destinations(uid).items() if s in now}
         # those that can land only on carriers first, fewest choices first: carrier room is
         # scarce, a territory takes any number
         ashore = {uid: any(board.is_land(s) for s in offered[uid]) for uid in offered}

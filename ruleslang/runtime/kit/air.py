@@ -378,13 +378,6 @@ class AirPart:
         units of its carrier cost the carriers of its side there have room for (its own place
         counted where it stands). Spaces holding enemy units are left out (a landing there would
         depend on a battle). Natural order; {} for a unit that is not an air unit."""
-        return dict(self.kept_landings(unit_id, path))
-
-    def kept_landings(self, unit_id: int, path: tuple[str, ...]) -> dict[str, int | None]:
-        """`landings`' answer as the engine keeps it, not copied: read it, never change it. The
-        same dict while the engine keeps it (until the carrier room or the board changes), for
-        every air unit whose answer is one, so that a plan asking it again can tell an answer it
-        has seen (an empty dict, where there is none, is new each time)."""
         unit = self._unit(unit_id)
         rules = self._rules(unit)
         if rules.domain != "air":
@@ -400,7 +393,7 @@ class AirPart:
         found = self._landings_kept.get(key)
         if found is None:
             found = self._landings_kept[key] = self._landings(unit, rules, end, left)
-        return found
+        return dict(found)
 
     def _landings(self, unit: Unit, rules: UnitRules, end: str, left: int) -> dict[str, int | None]:
         """`landings` worked out: for the air unit with `left` movement at `end`."""
