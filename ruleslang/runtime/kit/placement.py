@@ -226,7 +226,9 @@ def _pack(board, territories, units, allowed, at_sea, pick_sea, repeatable) -> l
     # settings are kept for the phase, and this asks of every unit at every territory
     sea: dict[str, bool] = {}
     for territory in territories:
-        seas = board.neighbours(territory, "sea")
+        # the sea zones bordering it, looked up at the first sea unit tried there (most plans
+        # place none, and a plan tries every territory the player holds)
+        seas = None
         fits: list[str] = []
         # the types refused here with `fits` as it stands: another unit of one would be the same
         # question (a unit of a kind is tried after each of its kind refused, when they are many)
@@ -237,8 +239,11 @@ def _pack(board, territories, units, allowed, at_sea, pick_sea, repeatable) -> l
             goes = sea.get(t)
             if goes is None:
                 goes = sea[t] = at_sea(t) is True
-            if goes and not seas:
-                continue
+            if goes:
+                if seas is None:
+                    seas = board.neighbours(territory, "sea")
+                if not seas:
+                    continue
             if not allowed(territory, fits + [t]):
                 fits.append(t)
                 left.remove(t)
