@@ -97,9 +97,10 @@ FLEET_STATES = 600   # the exact chain's states for one combat move's attacks at
 # `_place_allowed`); "reckon", with "settled", a quick estimate of a small battle (quick_battle.py's
 # `reckonable`) worked out exactly (`reckon`: the chance its trials tend to) instead of thrown, and
 # a doubt or an exchange at sea that it leaves judged as their last stage judges (`_quick_verdict`,
-# `_fleet_exchange`)
+# `_fleet_exchange`); "stock", the purchase's forecast planned as a placement and that plan placed
+# where the rules still accept it (purchasing.py's `_stocked`)
 SPARE = ("retreat", "attacks", "holds", "fleets", "rollouts", "below", "zeros", "advice", "horizon", "settled",
-         "outmatched", "hittable", "doubt", "band", "again", "exchange", "fought", "forecast", "reckon")
+         "outmatched", "hittable", "doubt", "band", "again", "exchange", "fought", "forecast", "reckon", "stock")
 ADVICE_MARGIN = 0.25  # a retreat question's quick estimate is taken as this far from the chain's at most
 # ... and with the part "advice" (SPARE) this far: of the retreat questions the chain answered with
 # ADVICE_MARGIN (seeds 1-40), the quick estimate +-0.15 settled 273 (188 chain runs, 4.7 a game),

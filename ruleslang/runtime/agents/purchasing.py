@@ -11,6 +11,7 @@ from __future__ import annotations
 from ruleslang.runtime.decisions import Decision
 from ruleslang.runtime.agents.battle_odds import most_numerous_owner
 from ruleslang.runtime.agents.quick_battle import SIM_TRIALS, settling
+from ruleslang.lang.eval.statements import refusal_texts_unread
 from ruleslang.runtime.kit.placement import pack
 
 # A factory is bought where the rules let one be built and it pays: in a territory whose value
@@ -40,6 +41,9 @@ class Purchasing:
     # (with the part "forecast") the lists the purchase's forecast found refused, for the turn's
     # placement: (the game state, its round, {(territory, units)})
     _forecast: tuple | None = None
+    # (with the part "stock") the purchase's forecast plan, for the turn's placement to take as it
+    # stands: (the game state, its round, the plan, whether each of its types goes to sea)
+    _stock: tuple | None = None
 
     def _purchase(self, d: Decision, game):
         money = d.context["money"]
@@ -106,6 +110,11 @@ class Purchasing:
         facts = game.unit_rules()
         control = game.state.control
         candidates = [t for t in board.spaces("land") if control.get(t) == self.player]
+        stock = "stock" in self.spare and not d.refusals
+        if stock:
+            # (part "stock") planned as the placement plans, the most threatened territory first,
+            # so that the placement can take the plan as it stands (`_stocked`)
+            candidates.sort(key=lambda t: (-self._danger(game, t), game.space_order(t)))
         units = sorted((t for t, n in bought.items() for _ in range(n * lots.get(t, 1))),
                        key=lambda t: (-costs[t] / lots.get(t, 1), t))
         sea: dict[str, bool] = {}  # type -> placed at sea: `pack` asks it of every unit at every territory
@@ -118,6 +127,8 @@ class Purchasing:
                 found = sea[t] = facts.domain(Sample(t, self.player)) == "sea"
             return found
         plan = pack(board, candidates, units, refusals, at_sea, repeatable=repeatable)
+        if stock:
+            self._stock = (game.state, game.state.round, plan, dict(sea))
         placed: dict[str, int] = {}
         for _, _, types in plan:
             for t in types:
@@ -231,9 +242,36 @@ class Purchasing:
     def _place(self, d: Decision, game):
         if not self.previous and game.bid_purse is not None:  # units bought with a bid (kit/bid.py)
             return self._place_bid(d, game)
+        stocked = self._stocked(d, game)
+        if stocked is not None:
+            return stocked
         territories = sorted(d.context["candidates"], key=lambda t: (-self._danger(game, t), game.space_order(t)))
         return pack(game.board, territories, sorted(d.context["units"]), self._place_allowed(d, game),
                     d.context["at_sea"], repeatable=game.ctx.procedures.repeatable("place"))
+
+    def _stocked(self, d: Decision, game) -> list | None:
+        """(Part "stock" of SPARE) the plan the turn's purchase forecast made (`_placeable`: by the
+        threats at the turn's start), when it places exactly the units to place, each type at sea
+        or on land as the placement's `at_sea` says, at territories the placement offers, each
+        territory's list one the rules accept on the board as it stands (asked once a territory:
+        the answer's check finds it kept); else None, and the placement is planned again."""
+        kept = self._stock
+        self._stock = None
+        if "stock" not in self.spare or d.refusals or kept is None \
+                or kept[0] is not game.state or kept[1] != game.state.round:
+            return None
+        plan, sea = kept[2], kept[3]
+        at_sea = d.context["at_sea"]
+        left = sorted(d.context["units"])
+        if sorted(t for _, _, types in plan for t in types) != left \
+                or any((at_sea(t) is True) != goes for t, goes in sea.items() if t in left):
+            return None
+        candidates = set(d.context["candidates"])
+        allowed = d.context["allowed"]
+        with refusal_texts_unread():
+            if any(territory not in candidates or allowed(territory, list(types)) for territory, _, types in plan):
+                return None
+        return [(territory, zone, list(types)) for territory, zone, types in plan]
 
     def _place_allowed(self, d: Decision, game):
         """The placement's `allowed`; with the part "forecast" of SPARE, a list the purchase's
