@@ -8,10 +8,10 @@ methods read the agent's unit facts and estimates (heuristic.py) through `self`.
 
 from __future__ import annotations
 
+from ruleslang.lang.eval.statements import refusal_texts_unread
 from ruleslang.runtime.decisions import Decision
 from ruleslang.runtime.agents.battle_odds import most_numerous_owner
 from ruleslang.runtime.agents.quick_battle import SIM_TRIALS, settling
-from ruleslang.lang.eval.statements import refusal_texts_unread
 from ruleslang.runtime.kit.placement import pack
 
 # A factory is bought where the rules let one be built and it pays: in a territory whose value
