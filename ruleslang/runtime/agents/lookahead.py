@@ -52,7 +52,12 @@ answers made: a retreat's destination, say), and after each round but the last, 
 than SETTLED (that round's) below the own answer's mean so far is dropped (the rest of the
 rounds would have to make up more than it can be expected to) and valued -inf (it lost: never
 taken); another answer's value is the mean of the rollouts played for it (all of them unless
-every answer left was dropped, or the first round valued them alike). Everything is deterministic: the same game,
+every answer left was dropped, or the first round valued them alike). With `settle` too, the
+first round of a decision outside a battle plays each answer's copy to the end of the decision's
+phase and holds it there (`_phase`); when they are all the same game, the rest of the turn
+would play alike in each, and the answers are valued alike there (`_same_game`: the own answer
+stands, as the turn played on would choose); else the held copies play on (a commerce raid's
+zone: its copies meet as the collection ends, the raid's damage alike). Everything is deterministic: the same game,
 seed and decision give the same answer whatever the machine or PYTHONHASHSEED.
 """
 
@@ -90,6 +95,8 @@ LOOKED, CHANGED, NO_START, ONE_ANSWER, DIVERGED, FAILED = (
 DICELESS = "rollouts alike"
 # with `settle`: rounds of rollouts not played since the answers' values settled the choice
 SETTLED_ALIKE, SETTLED_BEHIND = "settled: valued alike", "settled: answer behind"
+# ... and a decision outside a battle whose copies all come to the same game as its phase ends
+SETTLED_SAME = "settled: same game"
 
 
 class _Stop(Exception):
@@ -109,6 +116,11 @@ class _Rollout(Replay):
         self.moves = moves
         self.policies: dict[str, Agent] = {}
         self.dice: random.Random | None = None  # the copy's own generator, from the answer valued on
+        # whether the quick policies have kept nothing of what they answered so far (`_quiet`)
+        self.untouched = True
+        # (`Lookahead.values`, a decision outside a battle) the copy, played to its phase's end and
+        # held there; whether its rollout stopped in the phase (`_Stop`)
+        self.held, self.stopped = None, False
 
     def drew_no_die(self, game) -> bool:
         """Whether the copy `game` (played) threw no die after the answer valued: its generator
@@ -135,10 +147,21 @@ class _Rollout(Replay):
             raise _Stop()
         if d.kind == "move" and not self.moves:
             return DONE
+        if self.untouched and not _quiet(d, game):
+            self.untouched = False
         agent = self.policies.get(d.player)
         if agent is None:
             agent = self.policies[d.player] = self.policy(d.player, self.sims)
         return agent.decide(d, game)
+
+
+def _quiet(d: Decision, game) -> bool:
+    """Whether a quick policy keeps nothing of its answer to `d`: a rule question the ruleset gives
+    no advice on, which the heuristic agent without a look-ahead answers by its options alone
+    (heuristic.py `_choose`, `_neutral`), its per-decision caches started anew as any decision
+    starts them (`HeuristicAgent.decide`). A policy that answered only such questions is as one
+    made anew (tests/runtime/test_lookahead_same.py)."""
+    return d.kind == "choose" and (not d.id or game.compiled.advice(d.id) is None)
 
 
 class _Fought:
@@ -212,21 +235,33 @@ class Lookahead:
             # answer's values are summed in the order of its rollouts, as one answer at a time did
             # with `horizon`, a decision asked in a battle: its rollouts end with the phase
             within = self.horizon and game.ctx.battle is not None
+            # with `settle`, a decision outside a battle whose turn has phases after its own: the
+            # first round's copies are played to the phase's end and held there (`_same_game`)
+            hold = settle and not within and bool(self._later(game, start, within))
             n = len(answers)
             totals, played = [0.0] * n, [0] * n
             same: list = [None] * n  # an answer's value in every rollout, when its first threw no die after it
             live = list(range(n))
             for r in range(self.rollouts):
                 firsts = []
+                # (the rollouts' agents are not kept past the round: their players hold the copies)
+                agents = {i: _Rollout(replay, asked, d, answers[i], f"look-ahead:{game.seed}:{number}:{r}", self.policy,
+                                      sims, self.moves) for i in live if same[i] is None}
+                if hold and r == 0:
+                    for agent in agents.values():
+                        self._phase(game, start, agent, within)
+                    alike = self._same_game(list(agents.values()))
+                    if alike is not None:
+                        self._count(SETTLED_SAME)
+                        self._count(LOOKED)
+                        return [alike] * n
                 for i in live:
                     played[i] += 1
                     if same[i] is not None:
                         totals[i] += same[i]  # (the rollout would play as the first did: added as it would be)
                         continue
-                    # (the rollout's agent is not kept here: its players hold the copy)
-                    value, diceless = self._rollout(game, start, _Rollout(
-                        replay, asked, d, answers[i], f"look-ahead:{game.seed}:{number}:{r}", self.policy, sims,
-                        self.moves), note_dice=r == 0 and r + 1 < self.rollouts, within=within)
+                    value, diceless = self._rollout(game, start, agents[i], note_dice=r == 0 and r + 1 < self.rollouts,
+                                                    within=within)
                     totals[i] += value
                     firsts.append(value)
                     if diceless:
@@ -262,27 +297,21 @@ class Lookahead:
                  within: bool = False) -> tuple[float, bool]:
         """The value of the state a copy of `game` from `start`, played by `agent`, comes to, and
         (`note_dice`) whether the copy threw no die after the answer valued (`_Rollout.drew_no_die`).
-        `within`: the copy plays the rest of the phase only, not the turn's later phases."""
+        `within`: the copy plays the rest of the phase only, not the turn's later phases. The
+        copy is the one `agent` holds at its phase's end (`_phase`), if it holds one."""
+        if agent.held is None:
+            self._phase(game, start, agent, within)
+        copy_, agent.held = agent.held, None
         kept = game.on_phase.configs
-        copy_ = phase_starts.fork(game, start, {p: agent for p in game.agents}, kept)
-        sequence = game.turn_sequence
-        # the phase, then the turn's later phases (none after the bid phase, which is outside turns)
-        later = sequence[sequence.index(start.phase) + 1:] if start.phase in sequence and not within else []
-        if within and self.fought:
-            copy_.on_resume_point = _Fought(agent)
         try:
-            copy_.host.reset_budget()
-            if start.point is None:
-                run_procedure(copy_.ctx, start.phase)
-            else:
-                resume(copy_.ctx, start.phase)
-            for phase in later:
-                if copy_.ctx.winner is not None:
-                    break
-                copy_.state.set_phase(phase)
-                copy_.host.reset_budget()
-                copy_.ctx.running = []
-                run_procedure(copy_.ctx, phase)
+            if not agent.stopped:
+                for phase in self._later(game, start, within):
+                    if copy_.ctx.winner is not None:
+                        break
+                    copy_.state.set_phase(phase)
+                    copy_.host.reset_budget()
+                    copy_.ctx.running = []
+                    run_procedure(copy_.ctx, phase)
         except _Stop:
             pass
         finally:
@@ -294,6 +323,54 @@ class Lookahead:
         # (`keep_configs`) are templates that later copies copy for their own context
         copy_.close()
         return found
+
+    @staticmethod
+    def _later(game, start: PhaseStart, within: bool) -> list[str]:
+        """The turn's phases a rollout plays after the decision's (none after the bid phase, which
+        is outside turns, nor for a decision `within` a battle)."""
+        sequence = game.turn_sequence
+        return sequence[sequence.index(start.phase) + 1:] if start.phase in sequence and not within else []
+
+    def _phase(self, game, start: PhaseStart, agent: _Rollout, within: bool) -> None:
+        """A copy of `game` from `start`, played by `agent` to the end of the decision's phase (or
+        of its battle: `fought`), held by `agent` (`_Rollout.held`, `stopped`)."""
+        kept = game.on_phase.configs
+        copy_ = agent.held = phase_starts.fork(game, start, {p: agent for p in game.agents}, kept)
+        if within and self.fought:
+            copy_.on_resume_point = _Fought(agent)
+        try:
+            copy_.host.reset_budget()
+            if start.point is None:
+                run_procedure(copy_.ctx, start.phase)
+            else:
+                resume(copy_.ctx, start.phase)
+        except _Stop:
+            agent.stopped = True
+        finally:
+            keep_configs(game, copy_, kept)
+
+    def _same_game(self, agents: list[_Rollout]) -> float | None:
+        """The value every answer comes to when the copies `agents` hold at the decision's phase's
+        end are the same game (`phase_starts.likeness`), each having answered as many decisions
+        since its answer, and the quick policies kept nothing of their answers (`_quiet`): from
+        there the rest of the turn plays alike in each (the same game, dice and policies), and the
+        answers' rollouts come to one value. It is the value there, which ranks the answers as
+        the turn's end would (all alike: the own answer stands), and the copies are closed; else
+        None, the copies still held."""
+        seen = None
+        for agent in agents:
+            if agent.stopped or agent.count <= len(agent.replay) or not agent.untouched:
+                return None
+            found = (agent.count, phase_starts.likeness(agent.held))
+            if seen is None:
+                seen = found
+            elif found != seen:
+                return None
+        value = valuation(agents[0].held, self.player)
+        for agent in agents:
+            agent.held.close()
+            agent.held = None
+        return value
 
     def choose(self, game, d: Decision, own) -> Any:
         """The best of the decision's answers by look-ahead; `own` (the agent's answer without

@@ -127,18 +127,55 @@ class PhaseStart(PhaseMark):
         self.unit_class = type(units[0]) if units else None
         self.unit_fields = tuple(vars(units[0])) if units else ()
         self.by_init = _init_takes(self.unit_class, self.unit_fields)
-        skip = ("map", "events", "_unit_index", "_indexed", "units")
-        # data only: a method put on the instance (a test's observer) stays with the game's board
-        data = {k: v for k, v in vars(state).items() if k not in skip and not callable(v)}
-        data["units"] = [tuple(vars(u).values()) for u in units]
+        data = _board_data(state)
         data["version"], data["quiet_changes"] = self.version, self.quiet_changes
         self.board = pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
-        # the kit's state between phases; its caches (private names) are made again by the copy
-        kit = {k: v for k, v in vars(game.kit).items() if k != "game" and not k.startswith("_")}
+        kit = _kit_data(game)
         if ended is not None:
             kit["ended"] = ended  # (a start at a point taken from the game later: `PhaseStarts._untouched`)
         self.kit = pickle.dumps(kit, protocol=pickle.HIGHEST_PROTOCOL)
         self.rng = game.host.rng.getstate()
+
+
+def _board_data(state) -> dict:
+    """The board's data, its units as tuples of their fields (several times faster to pickle than
+    the unit objects), without the map (shared), the event log and the unit index (a cache)."""
+    skip = ("map", "events", "_unit_index", "_indexed", "units")
+    # data only: a method put on the instance (a test's observer) stays with the game's board
+    data = {k: v for k, v in vars(state).items() if k not in skip and not callable(v)}
+    data["units"] = [tuple(vars(u).values()) for u in state.units]
+    return data
+
+
+def _kit_data(game) -> dict:
+    """The kit's state between phases; its caches (private names) are made again by a copy."""
+    return {k: v for k, v in vars(game.kit).items() if k != "game" and not k.startswith("_")}
+
+
+# the board's counts of its changes: read only to tell whether a cache still holds (board/queries.py,
+# the settings' lasting answers, the movement engine's and the battle's marks), never for an answer
+BOOKKEEPING = ("version", "quiet_changes", "places_kept", "counter_writes")
+
+
+def likeness(game) -> bytes:
+    """A copy of the game between phases as bytes to compare with another copy's: equal bytes, the
+    same game to play on (given the same players). What a `PhaseStart` keeps, which a copy made
+    from it plays on from (the board, the kit's state, the dice generator's state, the options,
+    contested spaces, winner and bid purse), and the battle results and the dice kept for
+    `rolls()`, which a copy reads too; not the board's counts of its changes (BOOKKEEPING) nor a
+    copy's caches (the kit's private names, the settings' cached answers), which tell or keep
+    what the rules would answer again, nor its event log and answers, which nothing in a copy
+    reads. Equal objects may pickle apart (a dict's order, shared objects): a copy then only
+    seems unlike the other, never the reverse."""
+    data = _board_data(game.state)
+    for name in BOOKKEEPING:
+        data.pop(name, None)
+    rolls = [(roll.sides, roll.value, id(roll.span)) for roll in game.host.rolls]
+    winner = game.ctx.winner  # (the side's enumeration value, by its name, and why)
+    winner = None if winner is None else (winner[0].name, winner[1])
+    return pickle.dumps((data, _kit_data(game), game.host.rng.getstate(), rolls, game.battle_results,
+                         game.ctx.options, game.ctx.contested_spaces, winner, game.bid_purse),
+                        protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def _init_takes(cls, names: tuple) -> bool:
