@@ -56,8 +56,9 @@ every answer left was dropped, or the first round valued them alike). With `sett
 first round of a decision outside a battle plays each answer's copy to the end of the decision's
 phase and holds it there (`_phase`); when they are all the same game, the rest of the turn
 would play alike in each, and the answers are valued alike there (`_same_game`: the own answer
-stands, as the turn played on would choose); else the held copies play on (a commerce raid's
-zone: its copies meet as the collection ends, the raid's damage alike). Everything is deterministic: the same game,
+stands, as the turn played on would choose); else the held copies play on (an answer written to
+a counter that its hook sets back before it ends: its copies meet as the phase ends, where the
+answers' effects came out alike). Everything is deterministic: the same game,
 seed and decision give the same answer whatever the machine or PYTHONHASHSEED.
 """
 
