@@ -26,6 +26,7 @@ from ruleslang.lang.eval.statements import run_procedure
 from ruleslang.runtime.agents import lookahead
 from ruleslang.runtime.agents.heuristic import HeuristicAgent
 from ruleslang.runtime.agents.scripted import ScriptedAgent
+from ruleslang.runtime.kit import placement
 from ruleslang.runtime.saves import GameSetup, build_game
 
 REPO = Path(__file__).resolve().parents[2]
@@ -168,3 +169,16 @@ def play_looked_ahead(monkeypatch, values, valuation, spare: tuple) -> None:
             game.agents[player] = HeuristicAgent(game.seed, player, spare=spare)
         game.run(3)
     monkeypatch.undo()
+
+
+def placement_checks(monkeypatch) -> list[str]:
+    """The actions the kit's placement asks the rules to check (`placement.check_action`), in
+    order, from now on in the test: the list is filled as they are asked (clear it between games)."""
+    asked: list[str] = []
+    real = placement.check_action
+
+    def counting(ctx, action, *rest, **options):
+        asked.append(action)
+        return real(ctx, action, *rest, **options)
+    monkeypatch.setattr(placement, "check_action", counting)
+    return asked

@@ -4,11 +4,10 @@ again (purchasing.py `_forecasting`, `_place_allowed`)."""
 
 from __future__ import annotations
 
-from game_fixtures import make_game
+from game_fixtures import make_game, placement_checks
 from ruleslang.runtime.agents import heuristic
 from ruleslang.runtime.agents.heuristic import SPARE, HeuristicAgent
 from ruleslang.runtime.decisions import Decision
-from ruleslang.runtime.kit import placement
 
 HOUSE = ["aar/house-rules@1"]
 
@@ -17,13 +16,7 @@ def test_seeded_games_place_as_before_with_fewer_questions(monkeypatch):
     """Seeds 4 and 5, two rounds: the placements ask the rules about half as many questions, and
     the games are those of the agent without the part, event for event (both without the part
     "stock", whose placements take the forecast's plan and ask few questions either way)."""
-    asked = []
-    real = placement.check_action
-
-    def counting(ctx, action, *rest, **options):
-        asked.append(action)
-        return real(ctx, action, *rest, **options)
-    monkeypatch.setattr(placement, "check_action", counting)
+    asked = placement_checks(monkeypatch)
     counts = []
     for seed in (4, 5):
         played = []

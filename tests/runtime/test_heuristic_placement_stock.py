@@ -5,11 +5,10 @@ board as it stands, one question a territory (purchasing.py `_placeable`, `_stoc
 
 from __future__ import annotations
 
-from game_fixtures import make_game
+from game_fixtures import make_game, placement_checks
 from ruleslang.runtime.agents import heuristic
 from ruleslang.runtime.agents.heuristic import SPARE, HeuristicAgent
 from ruleslang.runtime.decisions import Decision
-from ruleslang.runtime.kit import placement
 
 HOUSE = ["aar/house-rules@1"]
 PLAN = [("Germany", None, ["armour", "infantry"]), ("W. Europe", None, ["infantry"])]
@@ -18,13 +17,7 @@ PLAN = [("Germany", None, ["armour", "infantry"]), ("W. Europe", None, ["infantr
 def test_seeded_placements_ask_the_rules_a_fraction_of_the_questions(monkeypatch):
     """Seeds 4 and 5, two rounds: with the part, the placements ask the rules under a third of
     the questions the agent without it asks, and place every unit bought."""
-    asked = []
-    real = placement.check_action
-
-    def counting(ctx, action, *rest, **options):
-        asked.append(action)
-        return real(ctx, action, *rest, **options)
-    monkeypatch.setattr(placement, "check_action", counting)
+    asked = placement_checks(monkeypatch)
     counts = {}
     for spare in (SPARE, tuple(part for part in SPARE if part != "stock")):
         asked.clear()

@@ -279,7 +279,8 @@ class MoveBoard:
         """For every space of `within` reached by air from `sources` through `within` alone (and
         the sources): the air steps to the nearest source (`nearest`'s distances, no more, for
         the spaces whose shortest paths to a source lie within; more, or none, for the others).
-        A search by whole steps, each step's spaces found by set operations."""
+        A search by whole steps, each step's spaces found by set operations (so the dict's order
+        within a step is a set's, which varies with PYTHONHASHSEED: read it by key alone)."""
         found = dict.fromkeys(sources, 0)
         air = self.air
         layer: tuple[str, ...] | set[str] = sources
