@@ -46,9 +46,9 @@ from ruleslang.runtime.odds.shared import SharedRounds
 QUERY_STATES = 36        # the largest battle (estimated states) a query runs in the chain: 5 v 5 single hits
 DECISION_STATES = 100    # the chain states one decision's queries may run in all
 
-CHAIN, CACHED, OVER_BUDGET, DECISION_BUDGET, NOT_FOLLOWED, KEPT = (
-    "chain", "cached", "over budget", "decision budget", "not followed", "kept chain")
-REASONS = (CHAIN, CACHED, OVER_BUDGET, DECISION_BUDGET, NOT_FOLLOWED, KEPT)
+CHAIN, CACHED, OVER_BUDGET, DECISION_BUDGET, NOT_FOLLOWED, KEPT, RECALLED_ANSWER = (
+    "chain", "cached", "over budget", "decision budget", "not followed", "kept chain", "recalled")
+REASONS = (CHAIN, CACHED, OVER_BUDGET, DECISION_BUDGET, NOT_FOLLOWED, KEPT, RECALLED_ANSWER)
 
 # composition -> the round transitions its games' chains share (runtime/odds/shared.py), one store
 # per map, options and facts the games were given (a game's scenario sets them; nothing else a
@@ -59,14 +59,26 @@ REASONS = (CHAIN, CACHED, OVER_BUDGET, DECISION_BUDGET, NOT_FOLLOWED, KEPT)
 # composition, so a dropped composition frees its stores
 _STORES: WeakKeyDictionary = WeakKeyDictionary()
 STORES_PER_COMPOSITION = 2  # (each up to `shared.TRANSITIONS`)
+# (the part "sonar" of heuristic.py's SPARE: `BattleOdds(recall=True)`) the chain's answers kept
+# across battle sites and games: store (`_STORES`) -> the chain's `first_state` -> [(its
+# `answer_reads`, its space if one of those names it, else None, its states, `_run`'s answer)]; a later chain of the same first state whose board
+# and units answer those reads the same (`Chain.reads_hold`) takes the answer without solving. Its
+# space is not in the key (nor is what a step reads of it: a decision's prompt names it), so this
+# is a change of play where the rules' steps read it otherwise than in a prompt. In seeded
+# house-rules games a retreat question, an attack at sea and a small land attack are asked again
+# and again of the same few sides at other spaces (one infantry against one, one armour against one)
+_RECALLED: WeakKeyDictionary = WeakKeyDictionary()
+RECALLED = 20_000  # first states kept per store before it starts afresh
 
 
 class BattleOdds:
     """The attacker's chance to win battles on a game's board, from the exact chain (see above)."""
 
-    def __init__(self, query_states: int = QUERY_STATES, decision_states: int = DECISION_STATES):
+    def __init__(self, query_states: int = QUERY_STATES, decision_states: int = DECISION_STATES, *,
+                 recall: bool = False):
         self.query_states = query_states
         self.decision_states = decision_states
+        self.recall = recall  # answers kept across battle sites (`_RECALLED`)
         self.counts = dict.fromkeys(REASONS, 0)
         self.seconds = 0.0  # CPU time in the chain's queries (benchmarks/play.py)
         self._cache: dict[tuple, float | None] = {}
@@ -173,32 +185,46 @@ class BattleOdds:
         if found is None:
             self._refused.add(kinds)
             return self._skip(NOT_FOLLOWED)
-        states, answer = found
+        states, answer, recalled = found
         self._spent += max(states, 1)
-        self.counts[CHAIN] += 1
+        self.counts[RECALLED_ANSWER if recalled else CHAIN] += 1
         return answer
 
-    def _solve(self, game, spec: BattleSpec, keep: bool = False) -> tuple[int, tuple[float, float, float, float]] | None:
-        """(the chain's states, `_run`'s answer) for `spec`; None when the chain cannot follow the
-        battle (E546, E547). The chain is dropped on return, but with `keep` (a battle in
-        progress), when it is kept for the battle's later rounds (`KeptBattle`)."""
+    def _solve(self, game, spec: BattleSpec, keep: bool = False) -> tuple[int, tuple, bool] | None:
+        """(the chain's states, `_run`'s answer, whether it was an answer kept for another chain:
+        `recall`) for `spec`; None when the chain cannot follow the battle (E546, E547). The
+        chain is dropped on return, but with `keep` (a battle in progress), when it is kept for the
+        battle's later rounds (`KeptBattle`)."""
+        store = self._store(game)
         try:
-            chain = Chain(game, spec, exact=False, board=game.state, store=self._store(game))
+            chain = Chain(game, spec, exact=False, board=game.state, store=store, recall=self.recall)
         except EvalError:
             return None
+        if self.recall:
+            first = chain.first_state()
+            recalled = _recalled(store, chain, first)
+            if recalled is not None:
+                chain.close()
+                if keep and self._kept is not None:  # no chain is kept for this battle's later rounds
+                    self._kept.chain.close()
+                    self._kept = None
+                return recalled + (True,)
         try:
             result = chain.solve()
         except EvalError:
             chain.close()  # (as below: freed at once)
             return None
+        answer = (float(result.outcome(ATTACKER_WINS)), float(result.taken),
+                  float(result.expected_loss("attacker")), float(result.expected_loss("defender")))
+        if self.recall:
+            _keep_answer(store, chain, first, result.states, answer)
         if keep:
             if self._kept is not None:  # the battle kept before is done with
                 self._kept.chain.close()
             self._kept = KeptBattle(game, spec, chain)
         else:
             chain.close()  # freed at once as it is dropped, not by the collector (`Chain.close`)
-        return result.states, (float(result.outcome(ATTACKER_WINS)), float(result.taken),
-                               float(result.expected_loss("attacker")), float(result.expected_loss("defender")))
+        return result.states, answer, False
 
     @staticmethod
     def _store(game) -> SharedRounds:
@@ -294,6 +320,29 @@ class Belligerents:
         if kept is None or kept[0] is not game or kept[1] != key:
             kept = self._kept = (game, key, BattleRules(game, game.kit.battle_config()))
         return kept[2].enemies_at(space, attacker)
+
+
+def _recalled(store: SharedRounds, chain: Chain, first: tuple) -> tuple | None:
+    """(states, `_run`'s answer) kept for a chain of the first state `first` (`Chain.first_state`)
+    whose reads `chain`'s board and units answer the same (`_RECALLED`), else None."""
+    space = chain.spec.space
+    for reads, at, states, answer in _RECALLED.get(store, {}).get(first, ()):
+        if (at is None or at == space) and chain.reads_hold(reads):
+            return states, answer
+    return None
+
+
+def _keep_answer(store: SharedRounds, chain: Chain, first: tuple, states: int, answer: tuple) -> None:
+    """Keep `chain`'s answer for later chains of its first state `first` (`_RECALLED`), where it
+    read only what its reads note (`Chain.answer_reads`)."""
+    reads = chain.answer_reads()
+    if reads is None:
+        return
+    kept = _RECALLED.get(store)
+    if kept is None or len(kept) >= RECALLED:
+        kept = _RECALLED[store] = {}
+    # (an answer that read a board query of its space holds there alone)
+    kept.setdefault(first, []).append((reads, chain.spec.space if reads[2] else None, states, answer))
 
 
 def _types(units: list) -> dict[str, int]:

@@ -98,9 +98,11 @@ FLEET_STATES = 600   # the exact chain's states for one combat move's attacks at
 # `reckonable`) worked out exactly (`reckon`: the chance its trials tend to) instead of thrown, and
 # a doubt or an exchange at sea that it leaves judged as their last stage judges (`_quick_verdict`,
 # `_fleet_exchange`); "stock", the purchase's forecast planned as a placement and that plan placed
-# where the rules still accept it (purchasing.py's `_stocked`)
+# where the rules still accept it (purchasing.py's `_stocked`); "sonar", the chain's answer for a battle
+# of the same sides at the same space, read the same of the board, taken again without solving
+# (battle_odds.py's `_RECALLED`)
 SPARE = ("retreat", "attacks", "holds", "fleets", "rollouts", "below", "zeros", "advice", "horizon", "settled",
-         "outmatched", "hittable", "doubt", "band", "again", "exchange", "fought", "forecast", "reckon", "stock")
+         "outmatched", "hittable", "doubt", "band", "again", "exchange", "fought", "forecast", "reckon", "stock", "sonar")
 ADVICE_MARGIN = 0.25  # a retreat question's quick estimate is taken as this far from the chain's at most
 # ... and with the part "advice" (SPARE) this far: of the retreat questions the chain answered with
 # ADVICE_MARGIN (seeds 1-40), the quick estimate +-0.15 settled 273 (188 chain runs, 4.7 a game),
@@ -162,12 +164,14 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         if unknown:
             raise ValueError(f"unknown parts to spare: {sorted(unknown)} (known: {', '.join(SPARE)})")
         self.spare = frozenset(spare) if self.battle_odds is not None else frozenset()
+        if self.battle_odds is not None:
+            self.battle_odds.recall = "sonar" in self.spare
         # the quick policies of the look-ahead's rollouts: this agent as shipped before it
         self.lookahead = None if previous else Lookahead(
             player, lambda p, sims: HeuristicAgent(seed, p, previous=True, sims=sims, rollout=True),
             settle="rollouts" in self.spare, horizon="horizon" in self.spare, fought="fought" in self.spare)
         # the exact chain for attacks at sea (`_fleet_attacks`): small battles, FLEET_STATES a plan
-        self.fleet_odds = BattleOdds(decision_states=FLEET_STATES)
+        self.fleet_odds = BattleOdds(decision_states=FLEET_STATES, recall="sonar" in self.spare)
         self.rng = random.Random(f"heuristic:{seed}:{player}")
         self._estimate_dice = random.Random()  # (reseeded for each quick estimate: `_dice`)
         self._plan: list = []

@@ -43,7 +43,7 @@ from ruleslang.runtime.odds.states import RETREATED, BattleHost, BattleStates
 from ruleslang.runtime.odds.kept import Kept
 from ruleslang.runtime.odds.makings import BattleMakings
 from ruleslang.runtime.odds.steps import BattleSteps
-from ruleslang.runtime.odds.watch import StepWatch
+from ruleslang.runtime.odds.watch import EVERYTHING, RecordingWatch, StepWatch
 
 # what callers take from here (the parts live in results, decisions, states, steps, makings)
 __all__ = ["ATTACKER_WINS", "BOTH_DESTROYED", "DEFENDER_HOLDS", "OUTCOMES", "RETREAT", "ROUND_LIMIT", "STALEMATE",
@@ -90,7 +90,8 @@ class Chain(BattleStates, BattleDecisions, BattleSteps, BattleMakings, BattleFac
 
     def __init__(self, source_game, spec: BattleSpec, *, exact: bool = True,
                  policies: dict[str, CasualtyPolicy] | None = None, round_limit: int | None = None,
-                 retreat_below=None, share: bool = True, board=None, store: SharedRounds | None = None):
+                 retreat_below=None, share: bool = True, board=None, store: SharedRounds | None = None,
+                 recall: bool = False):
         self.spec = spec
         self.share = share
         self.step_runs = 0
@@ -156,12 +157,16 @@ class Chain(BattleStates, BattleDecisions, BattleSteps, BattleMakings, BattleFac
         # the round transitions shared with the other chains of this battle (`store`,
         # runtime/odds/shared.py): their generation, and what this chain's steps read of the board
         # outside the battle (none: not shared)
-        self._store, self._gen, self._outside = None, None, None
+        self._store, self._gen, self._outside, self._first_units = None, None, None, None
+        self._start_reads: BoardReads | None = None
         self._setup()
         if store is not None and share and retreat_below is None and not self.policies:
             ctx = self.ctx
-            self._gen = store.generation(self._site(), lambda key: ask_board(ctx, key), self._unit_reads())
+            self._first_units = self._unit_reads()  # (its units as set up: `answer_reads`)
+            self._gen = store.generation(self._site(), lambda key: ask_board(ctx, key), self._first_units)
             self._store, self._outside = store, BoardReads(self._gen.answers, self._base_counters)
+            if recall:  # what the start step reads, noted apart from the generation's (`answer_reads`)
+                self._start_reads = BoardReads({}, self._base_counters)
 
     def close(self) -> None:
         """Let go of the chain's host, its context and its copy of the board, for a caller done
@@ -189,6 +194,51 @@ class Chain(BattleStates, BattleDecisions, BattleSteps, BattleMakings, BattleFac
         support = tuple((u.id, u.type, u.owner, u.hits) for u in map(host.unit_or_none, self.battle.support)
                         if u is not None)
         return (spec.space, self.attacker, self.defender, spec.amphibious_from, support, self.exact, self.round_limit)
+
+    def first_state(self) -> tuple:
+        """The battle's first state (`initial`: its units' records without ids, the counters it
+        wrote) with what else its answer depends on besides the board outside the battle and its
+        space: the sides' players, where an assault comes from and the ships supporting it, exact
+        or float, the round limit, whether it is in progress, and whether winning takes the
+        territory (`takes_land`). A key for answers kept across battle sites (battle_odds.py's
+        part "sonar"), with `answer_reads`."""
+        spec, host = self.spec, self.host
+        space = spec.space
+        records, written = self.initial
+        # a unit that came from no other space (the agents name none) has the battle's own as its
+        # origin: as the space is not keyed, neither is that (None for it)
+        records = tuple([r if r[6] != space else r[:6] + (None,) + r[7:] for r in records])
+        return ((records, written), self._site()[1:], spec.round > 1,
+                takes_land(host.board, host.allied, space, self.attacker))
+
+    def answer_reads(self) -> tuple | None:
+        """What this chain's answer read of the board outside the battle (the reads its generation
+        of shared transitions holds: runtime/odds/shared.py) and of its units past the steps' watch
+        (`_unit_reads`, as it was set up), for a caller that keeps the answer for later chains of the same
+        `first_state` (`reads_hold`); None when the chain shares no transitions or a step read
+        what no read notes (`BoardReads.poisoned`; made without `recall`, none); and whether a read names the battle's space
+        (a board query of it: its answer holds at that space alone). A step's reads of the
+        battle's site are not among them: `first_state` keys all of the site but its space, which
+        a step may read (a decision's prompt names it), so an answer kept across spaces is the
+        caller's choice."""
+        start = self._start_reads
+        if self._outside is None or self._outside.poisoned or start is None or start.poisoned:
+            return None
+        answers = dict(self._gen.answers)
+        answers.update(start.answers)
+        return answers, self._first_units, any(_names(key, self.spec.space) for key in answers)
+
+    def reads_hold(self, reads: tuple) -> bool:
+        """Whether this chain's board and units answer `reads` (`answer_reads` of another chain)
+        as they answered that chain."""
+        answers, units, _space = reads
+        if self._outside is None or units != self._first_units:
+            return False
+        ctx = self.ctx
+        for key, value in answers.items():
+            if ask_board(ctx, key) != value:
+                return False
+        return True
 
     def _unit_reads(self) -> dict:
         """What the kit reads of the battle's units past the steps' watch (the casualty order's
@@ -292,7 +342,7 @@ class Chain(BattleStates, BattleDecisions, BattleSteps, BattleMakings, BattleFac
         # step and first round are behind it
         first = self.spec.round
         fresh = first == 1 and self.steps["start"]
-        start = self._run(self.initial, 0, self.steps["start"]) if fresh else {self.initial: self.one}
+        start = self._start() if fresh else {self.initial: self.one}
         named: dict = {}
         for key, p in start.items():
             sid = self.sid(key)
@@ -323,6 +373,20 @@ class Chain(BattleStates, BattleDecisions, BattleSteps, BattleMakings, BattleFac
         return Result(self.spec, self.attacker, self.defender, initial, self.costs,
                       dict(sorted(ends.items(), key=lambda kv: (OUTCOMES.index(kv[0][0]), kv[0][1]))),
                       taken, rounds, len(self._round_cache), "exact" if self.exact else "float")
+
+    def _start(self) -> dict:
+        """The states after the battle's `start` step, from its first state; with `recall`, run
+        through a watch that notes what it reads of the board outside the battle (a read of the
+        board's units poisons them: `answer_reads`). Its run is not shared, so elsewhere it reads
+        past any watch."""
+        noted = self._start_reads
+        if noted is None:
+            return self._run(self.initial, 0, self.steps["start"])
+        watch = RecordingWatch(self.ctx, self.battle, False, None, self._shares_counters(), noted)
+        out = self._run(self.initial, 0, self.steps["start"], watch)
+        if EVERYTHING in watch.reads:
+            noted.poisoned = True
+        return out
 
     def _flow(self, live: dict, absorb) -> object:
         """From the live states at the start of the second round (name -> probability): the chance
@@ -391,6 +455,13 @@ class Chain(BattleStates, BattleDecisions, BattleSteps, BattleMakings, BattleFac
                     finished.append(sid)
         finished.reverse()
         return finished
+
+
+def _names(value, space: str) -> bool:
+    """Whether a read's key (`BoardReads`: nested tuples of names and arguments) names `space`."""
+    if isinstance(value, tuple):
+        return any(_names(v, space) for v in value)
+    return value == space
 
 
 def battle_odds(game, spec: BattleSpec, **options) -> Result:
