@@ -61,12 +61,13 @@ _STORES: WeakKeyDictionary = WeakKeyDictionary()
 STORES_PER_COMPOSITION = 2  # (each up to `shared.TRANSITIONS`)
 # (the part "sonar" of heuristic.py's SPARE: `BattleOdds(recall=True)`) the chain's answers kept
 # across battle sites and games: store (`_STORES`) -> the chain's `first_state` -> [(its
-# `answer_reads`, its space if one of those names it, else None, its states, `_run`'s answer)]; a later chain of the same first state whose board
-# and units answer those reads the same (`Chain.reads_hold`) takes the answer without solving. Its
-# space is not in the key (nor is what a step reads of it: a decision's prompt names it), so this
-# is a change of play where the rules' steps read it otherwise than in a prompt. In seeded
-# house-rules games a retreat question, an attack at sea and a small land attack are asked again
-# and again of the same few sides at other spaces (one infantry against one, one armour against one)
+# `answer_reads`, its space if one of those reads names it, else None, its states, `_run`'s
+# answer)]; a later chain of the same first state whose board and units answer those reads the
+# same (`Chain.reads_hold`) takes the answer without solving. The space is not in the key (nor is
+# what a step reads of it: a decision's prompt names it), so this is a change of play where the
+# rules' steps read it otherwise than in a prompt. A chain whose start step read the board's units
+# (an AA gun's `units(...)`) keeps nothing, so in the house rules only battles in progress (retreat
+# questions: no start step) are kept: the same few sides are asked again and again at other spaces
 _RECALLED: WeakKeyDictionary = WeakKeyDictionary()
 RECALLED = 20_000  # first states kept per store before it starts afresh
 
