@@ -60,14 +60,14 @@ REASONS = (CHAIN, CACHED, OVER_BUDGET, DECISION_BUDGET, NOT_FOLLOWED, KEPT, RECA
 _STORES: WeakKeyDictionary = WeakKeyDictionary()
 STORES_PER_COMPOSITION = 2  # (each up to `shared.TRANSITIONS`)
 # (the part "sonar" of heuristic.py's SPARE: `BattleOdds(recall=True)`) the chain's answers kept
-# across battle sites and games: store (`_STORES`) -> the chain's `first_state` -> [(its
-# `answer_reads`, its space if one of those reads names it, else None, its states, `_run`'s
-# answer)]; a later chain of the same first state whose board and units answer those reads the
-# same (`Chain.reads_hold`) takes the answer without solving. The space is not in the key (nor is
-# what a step reads of it: a decision's prompt names it), so this is a change of play where the
-# rules' steps read it otherwise than in a prompt. A chain whose start step read the board's units
-# (an AA gun's `units(...)`) keeps nothing, so in the house rules only battles in progress (retreat
-# questions: no start step) are kept: the same few sides are asked again and again at other spaces
+# across decisions and games: store (`_STORES`) -> the chain's `first_state` (its units, its site
+# with its space) -> [(its `answer_reads`, its states, `_run`'s answer)]; a later chain of the same
+# first state whose board and units answer those reads the same (`Chain.reads_hold`) takes the
+# answer without solving: the answer it would work out (the reads are those that decide which
+# shared transitions a chain may take, runtime/odds/shared.py). A chain whose start step read the
+# board's units (an AA gun's `units(...)`, which no read notes) keeps nothing, so in the house
+# rules only battles in progress (retreat questions: no start step) are kept: the same few sides
+# are asked again and again at the same spaces, game after game
 _RECALLED: WeakKeyDictionary = WeakKeyDictionary()
 RECALLED = 20_000  # first states kept per store before it starts afresh
 
@@ -326,9 +326,8 @@ class Belligerents:
 def _recalled(store: SharedRounds, chain: Chain, first: tuple) -> tuple | None:
     """(states, `_run`'s answer) kept for a chain of the first state `first` (`Chain.first_state`)
     whose reads `chain`'s board and units answer the same (`_RECALLED`), else None."""
-    space = chain.spec.space
-    for reads, at, states, answer in _RECALLED.get(store, {}).get(first, ()):
-        if (at is None or at == space) and chain.reads_hold(reads):
+    for reads, states, answer in _RECALLED.get(store, {}).get(first, ()):
+        if chain.reads_hold(reads):
             return states, answer
     return None
 
@@ -342,8 +341,7 @@ def _keep_answer(store: SharedRounds, chain: Chain, first: tuple, states: int, a
     kept = _RECALLED.get(store)
     if kept is None or len(kept) >= RECALLED:
         kept = _RECALLED[store] = {}
-    # (an answer that read a board query of its space holds there alone)
-    kept.setdefault(first, []).append((reads, chain.spec.space if reads[2] else None, states, answer))
+    kept.setdefault(first, []).append((reads, states, answer))
 
 
 def _types(units: list) -> dict[str, int]:

@@ -196,42 +196,33 @@ class Chain(BattleStates, BattleDecisions, BattleSteps, BattleMakings, BattleFac
         return (spec.space, self.attacker, self.defender, spec.amphibious_from, support, self.exact, self.round_limit)
 
     def first_state(self) -> tuple:
-        """The battle's first state (`initial`: its units' records without ids, the counters it
-        wrote) with what else its answer depends on besides the board outside the battle and its
-        space: the sides' players, where an assault comes from and the ships supporting it, exact
-        or float, the round limit, whether it is in progress, and whether winning takes the
-        territory (`takes_land`). A key for answers kept across battle sites (battle_odds.py's
-        part "sonar"), with `answer_reads`."""
+        """The battle's first state (`initial`: its units' records, the counters it wrote) with
+        what else its answer depends on besides the board outside the battle: its site (the
+        space, the sides' players, where an assault comes from and the ships supporting it, exact
+        or float, the round limit: `_site`), whether it is in progress, and whether winning takes
+        the territory (`takes_land`). A key for answers kept across chains and games
+        (battle_odds.py's part "sonar"), with `answer_reads`."""
         spec, host = self.spec, self.host
-        space = spec.space
-        records, written = self.initial
-        # a unit that came from no other space (the agents name none) has the battle's own as its
-        # origin: as the space is not keyed, neither is that (None for it)
-        records = tuple([r if r[6] != space else r[:6] + (None,) + r[7:] for r in records])
-        return ((records, written), self._site()[1:], spec.round > 1,
-                takes_land(host.board, host.allied, space, self.attacker))
+        return (self.initial, self._site(), spec.round > 1, takes_land(host.board, host.allied, spec.space, self.attacker))
 
     def answer_reads(self) -> tuple | None:
         """What this chain's answer read of the board outside the battle (the reads its generation
-        of shared transitions holds: runtime/odds/shared.py) and of its units past the steps' watch
-        (`_unit_reads`, as it was set up), for a caller that keeps the answer for later chains of the same
-        `first_state` (`reads_hold`); None when the chain shares no transitions or a step read
-        what no read notes (`BoardReads.poisoned`; made without `recall`, none); and whether a read names the battle's space
-        (a board query of it: its answer holds at that space alone). A step's reads of the
-        battle's site are not among them: `first_state` keys all of the site but its space, which
-        a step may read (a decision's prompt names it), so an answer kept across spaces is the
-        caller's choice."""
+        of shared transitions holds: runtime/odds/shared.py, and its start step's) and of its units
+        past the steps' watch (`_unit_reads`, as it was set up), for a caller that keeps the answer
+        for later chains of the same `first_state` (`reads_hold`); None when the chain shares no
+        transitions or a step read what no read notes (`BoardReads.poisoned`; made without
+        `recall`, none)."""
         start = self._start_reads
         if self._outside is None or self._outside.poisoned or start is None or start.poisoned:
             return None
         answers = dict(self._gen.answers)
         answers.update(start.answers)
-        return answers, self._first_units, any(_names(key, self.spec.space) for key in answers)
+        return answers, self._first_units
 
     def reads_hold(self, reads: tuple) -> bool:
         """Whether this chain's board and units answer `reads` (`answer_reads` of another chain)
         as they answered that chain."""
-        answers, units, _space = reads
+        answers, units = reads
         if self._outside is None or units != self._first_units:
             return False
         ctx = self.ctx
@@ -455,13 +446,6 @@ class Chain(BattleStates, BattleDecisions, BattleSteps, BattleMakings, BattleFac
                     finished.append(sid)
         finished.reverse()
         return finished
-
-
-def _names(value, space: str) -> bool:
-    """Whether a read's key (`BoardReads`: nested tuples of names and arguments) names `space`."""
-    if isinstance(value, tuple):
-        return any(_names(v, space) for v in value)
-    return value == space
 
 
 def battle_odds(game, spec: BattleSpec, **options) -> Result:
