@@ -15,6 +15,8 @@ from making_fixtures import house_rules_game
 from ruleslang.runtime.agents import battle_odds
 from ruleslang.runtime.agents.battle_odds import CHAIN, RECALLED_ANSWER, BattleOdds
 from ruleslang.runtime.agents.heuristic import SPARE, HeuristicAgent
+from ruleslang.runtime.odds.chain import Chain
+from ruleslang.runtime.odds.results import BattleSpec
 
 KARELIA, ARCHANGEL = "Karelia S.S.R.", "Archangel"
 
@@ -99,3 +101,17 @@ def test_the_agent_recalls_answers_with_the_part_sonar():
     assert agent.battle_odds.recall and agent.fleet_odds.recall
     without = HeuristicAgent(1, "Germans", spare=tuple(part for part in SPARE if part != "sonar"))
     assert not without.battle_odds.recall and not without.fleet_odds.recall
+
+
+def test_a_battle_in_progress_under_a_round_limit_is_keyed_by_its_round(game):
+    # without a limit every round after the first plays alike (the same answer from round 2 or 5);
+    # with one, the rounds left differ: the key holds the round
+    def key(round_number: int, limit: int | None) -> tuple:
+        spec = BattleSpec(KARELIA, "Germans", {"armour": 2}, {"infantry": 2}, "Russians", round=round_number)
+        chain = Chain(game, spec, exact=False, board=game.state, round_limit=limit)
+        try:
+            return chain.first_state()
+        finally:
+            chain.close()
+    assert key(2, None) == key(5, None)
+    assert key(2, 6) != key(5, 6)

@@ -199,11 +199,13 @@ class Chain(BattleStates, BattleDecisions, BattleSteps, BattleMakings, BattleFac
         """The battle's first state (`initial`: its units' records, the counters it wrote) with
         what else its answer depends on besides the board outside the battle: its site (the
         space, the sides' players, where an assault comes from and the ships supporting it, exact
-        or float, the round limit: `_site`), whether it is in progress, and whether winning takes
-        the territory (`takes_land`). A key for answers kept across chains and games
-        (battle_odds.py's part "sonar"), with `answer_reads`."""
+        or float, the round limit: `_site`), whether it is in progress (with a round limit, its
+        round: the rounds it has left), and whether winning takes the territory (`takes_land`). A
+        key for answers kept across chains and games (battle_odds.py's part "sonar"), with
+        `answer_reads`."""
         spec, host = self.spec, self.host
-        return (self.initial, self._site(), spec.round > 1, takes_land(host.board, host.allied, spec.space, self.attacker))
+        progress = spec.round if self.round_limit is not None else spec.round > 1
+        return (self.initial, self._site(), progress, takes_land(host.board, host.allied, spec.space, self.attacker))
 
     def answer_reads(self) -> tuple | None:
         """What this chain's answer read of the board outside the battle (the reads its generation
