@@ -13,7 +13,7 @@ from bisect import insort
 from functools import lru_cache
 
 from ruleslang.runtime.agents.meetings import Stalemates
-from ruleslang.runtime.agents.quick_battle import SIM_TRIALS, exchange, reckon, reckonable, settling
+from ruleslang.runtime.agents.quick_battle import SIM_TRIALS, exchange, reckon, settling
 from ruleslang.runtime.kit.movement import Move
 
 ATTACK_ODDS = 0.75   # attack when the simulated chance of taking the space is at least this
@@ -345,7 +345,7 @@ class AttackPlanning:
             return False
         if doubt:
             band = (DOUBT_BAND, DOUBT_BAND) if "band" in self.spare else (DOUBT_ABOVE, DOUBT_BELOW)
-            if "reckon" in self.spare and reckonable(*values):
+            if self._reckons(*values):
                 # (SPARE "reckon": the chance is what the stages' trials tend to: judged as the last
                 # stage judges its own)
                 return _doubt_judge(quick, needed, DOUBT_TRIALS[-1], band)
@@ -527,7 +527,7 @@ class AttackPlanning:
             return None
         a_vals = tuple(sorted(self._combatant(game, u, "attacker") for u in units))
         d_vals = self._defence_values(game, defenders)
-        if "reckon" in self.spare and reckonable(a_vals, d_vals):
+        if self._reckons(a_vals, d_vals):
             # (SPARE "reckon": what the stages' trials tend to, judged as the last stage judges its own)
             found = reckon(a_vals, d_vals)
             return found if _exchange_settles(found, *EXCHANGE_STAGES[-1][1:]) else None

@@ -158,14 +158,12 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         self.rollout = rollout
         if odds is None:
             odds = "quick" if previous else "exact"
-        self.battle_odds = BattleOdds() if odds == "exact" else None
         spare = SPARE if spare is None else spare
         unknown = set(spare) - set(SPARE)
         if unknown:
             raise ValueError(f"unknown parts to spare: {sorted(unknown)} (known: {', '.join(SPARE)})")
-        self.spare = frozenset(spare) if self.battle_odds is not None else frozenset()
-        if self.battle_odds is not None:
-            self.battle_odds.recall = "sonar" in self.spare
+        self.spare = frozenset(spare) if odds == "exact" else frozenset()
+        self.battle_odds = BattleOdds(recall="sonar" in self.spare) if odds == "exact" else None
         # the quick policies of the look-ahead's rollouts: this agent as shipped before it
         self.lookahead = None if previous else Lookahead(
             player, lambda p, sims: HeuristicAgent(seed, p, previous=True, sims=sims, rollout=True),
@@ -503,13 +501,18 @@ class HeuristicAgent(Purchasing, AttackPlanning, Agent):
         exactly, its wins the chance times SIM_TRIALS (a float; no dice drawn)."""
         if "settled" not in self.spare:
             return simulate(a_vals, d_vals, self.rng, takes=takes)
-        if "reckon" in self.spare and reckonable(a_vals, d_vals):
+        if self._reckons(a_vals, d_vals):
             return reckon(a_vals, d_vals, takes)[0] * SIM_TRIALS
         dice = self._dice()
         if ("outmatched" in self.spare and settle is not None and settle[0] >= OUTMATCHED_WINS
                 and outmatched(a_vals, d_vals, OUTMATCHED)):
             return 0
         return simulate(a_vals, d_vals, dice, takes=takes, settle=settle)
+
+    def _reckons(self, a_vals: tuple, d_vals: tuple) -> bool:
+        """Whether an estimate of `a_vals` against `d_vals` is reckoned (the part "reckon", a battle
+        `reckonable` says is small enough) rather than thrown."""
+        return "reckon" in self.spare and reckonable(a_vals, d_vals)
 
     def _dice(self) -> random.Random:
         """The generator of one quick estimate of an agent with the part "settled": one of the

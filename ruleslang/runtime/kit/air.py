@@ -197,17 +197,17 @@ class AirPart:
         changes (`_reset_air`)."""
         found = self._near_cache.get(cost)
         if found is None:
-            land = self._near_landing()
-            found = self._near_cache[cost] = self.board.steps_within(self._landing_sources(land, cost), self._near_reach)
+            land, within = self._near_landing()
+            found = self._near_cache[cost] = self.board.steps_within(self._landing_sources(land, cost), within)
         return found
 
-    def _near_landing(self) -> list[str]:
-        """The land territories where the player's air units may land (as `_landing` finds them)
-        within the movement left of one of them as they stand now (`_near_reach`: the spaces
-        within it), in natural order: kept until the next rebuild (a unit that has moved stands
-        no farther from where it stood than it flew)."""
-        land = self._near_spots
-        if land is None:
+    def _near_landing(self) -> tuple[list[str], set[str]]:
+        """(the land territories where the player's air units may land (as `_landing` finds them)
+        within the movement left of one of them as they stand now, in natural order; the spaces
+        within that reach): kept until the next rebuild (a unit that has moved stands no farther
+        from where it stood than it flew)."""
+        near = self._near
+        if near is None:
             board, by_id, ur = self.board, self._by_id, self._ur
             within: set[str] = set()
             starts = set()
@@ -218,10 +218,9 @@ class AirPart:
                     starts.add(start)
                     within.add(unit.space)
                     within.update(dict(board.air_reach(*start)))  # (its keys: the spaces)
-            self._near_reach = within
-            land = self._near_spots = [s for s in board.land_spaces
-                                       if s in within and s not in self._enemy and self._landable(s)]
-        return land
+            near = self._near = ([s for s in board.land_spaces if s in within and s not in self._enemy
+                                  and self._landable(s)], within)
+        return near
 
     def _own_place(self, unit: Unit, rules: UnitRules) -> dict[str, int] | None:
         """Air distances to the unit's own place on a carrier where it stands now (free once it

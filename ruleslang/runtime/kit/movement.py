@@ -279,8 +279,8 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         self._laden: list[Unit] | None = None              # the side's units with cargo (`_unloads`)
         self._may_load: set[int] | None = None             # ids of the units that may load (`movable_units`)
         self._land_spots: list[str] | None = None  # land territories air units may land in (`_landing`)
-        self._near_spots: list[str] | None = None  # those within the player's air units' reach (`_near_landing`)
-        self._near_reach: set[str] = set()         # the spaces within that reach (`_near_landing`)
+        # those within the player's air units' reach, and the spaces within it (`_near_landing`)
+        self._near: tuple[list[str], set[str]] | None = None
         self._stranded: list[int] | None = None    # `stranded_air`, until an air unit or a carrier moves
         self._flown: dict[int, Unit] = {}          # air units flown between land territories since (`_forget_stranded`)
         self._reset_air()
