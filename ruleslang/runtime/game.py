@@ -175,6 +175,12 @@ class Game(GameServices):
         # False in a look-ahead's copy of the game (runtime/agents/phase_starts.py `fork`): no one
         # reads its decisions or their events, so only the answers are kept (`_record`)
         self.records_decisions = True
+        # False where nothing reads a decision's log entries beyond their kind and player (a
+        # compare worker: its record is the game's result and the accounting of its events,
+        # compare/runner.py): each decision is still an event and an entry of `decisions`, as the
+        # game's own readers (the kit's turn state, the look-ahead) find them, without its offers
+        # and its answer worked out as JSON (`_record`); such a game's log is not a log to save
+        self.logs_offers = True
         self.configs: dict[int, Any] = {}
         self.summaries: list[RoundSummary] = []
         self.battle_results: list[dict] = []
@@ -239,6 +245,15 @@ class Game(GameServices):
     def _record(self, decision: Decision, answer: Any) -> None:
         self.answers.append(answer)
         if not self.records_decisions:
+            return
+        if not self.logs_offers:
+            entry = {"kind": decision.kind, "player": decision.player}
+            if decision.id:
+                entry["id"] = decision.id
+            self.decisions.append(entry)
+            self.log("decision", decision=entry["kind"], player=entry["player"])
+            if self.recorder is not None:
+                self.recorder(entry)
             return
         entry = {"kind": decision.kind, "player": decision.player, "answer": encode_answer(answer)}
         if decision.id:
