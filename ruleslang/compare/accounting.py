@@ -69,6 +69,11 @@ def _reason(why: str, spaces: frozenset[str]) -> str:
     return head if sep and tail in spaces else why
 
 
+# the kinds of event the accounting reads (`game_accounting`); a game's others are passed over
+_READ = frozenset(("round", "turn", "phase", "treasury", "counter", "hook", "log", "refused", "purchase", "lost",
+                   "removed"))
+
+
 def game_accounting(events: Iterable[dict], players: frozenset[str], spaces: frozenset[str],
                     rounds: int) -> dict[str, dict[str, list[float]]]:
     """The accounting of one game's events: key -> power -> amount per round (round 0, the bids,
@@ -80,21 +85,25 @@ def game_accounting(events: Iterable[dict], players: frozenset[str], spaces: fro
     phase = None
     for e in events:
         kind = e.get("kind")
+        if kind not in _READ:
+            continue  # (most of a game's events: moves, dice, decisions, hits)
         if kind == "round":
             round_ = e.get("round", round_)
             continue
         if round_ < 1:
             continue
+        if kind == "phase":  # (the most frequent of the kinds read; it names no power)
+            stage = e.get("stage")
+            if "phase" in e:
+                phase, running = e["phase"], []
+            elif stage == "start":
+                running.append(e.get("name"))
+            elif stage == "end" and running:
+                running.pop()
+            continue
         who = e.get("player") if e.get("player") in players else turn
         if kind == "turn":
             turn = e.get("player")
-        elif kind == "phase":
-            if "phase" in e:
-                phase, running = e["phase"], []
-            elif e.get("stage") == "start":
-                running.append(e.get("name"))
-            elif e.get("stage") == "end" and running:
-                running.pop()
         elif kind == "treasury":
             ledger.add(f"treasury:{running[-1] if running else phase}", who, round_, e.get("amount", 0))
         elif kind == "counter":
