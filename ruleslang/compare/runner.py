@@ -87,7 +87,7 @@ class GamePlayer:
         setup = GameSetup(refs=list(task.refs), scenario=task.scenario, seed=task.seed, rounds=task.rounds,
                           players=dict(task.players), default_agent=task.agent, bids=dict(task.bids))
         game = build_game(self.workspace, setup, scenario_text=task.scenario_text)
-        game.logs_offers = False  # (the record below reads no decision's offers nor answer: `Game.logs_offers`)
+        game.full_record = False  # (the record below reads the result, the rounds' counts and the events' accounting)
         result = game.run(task.rounds)
         players = frozenset(game.ctx.player_values)
         spaces = frozenset(s.name for s in game.state.map.spaces)

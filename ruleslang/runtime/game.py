@@ -42,8 +42,9 @@ class RoundSummary:
     collected: dict[str, int] = field(default_factory=dict)     # what the income collection gained
     gains: dict[str, dict[str, int]] = field(default_factory=dict)  # player -> cause -> other gains
     battles: list[dict] = field(default_factory=list)
-    # space, controller before, after, whether it was taken on the move (not in a battle)
-    control_changes: list[tuple[str, str | None, str | None, bool]] = field(default_factory=list)
+    # space, controller before, after, whether it was taken on the move (not in a battle; None where
+    # the game does not work it out: `Game.full_record`)
+    control_changes: list[tuple[str, str | None, str | None, bool | None]] = field(default_factory=list)
     scores: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict:
@@ -175,12 +176,14 @@ class Game(GameServices):
         # False in a look-ahead's copy of the game (runtime/agents/phase_starts.py `fork`): no one
         # reads its decisions or their events, so only the answers are kept (`_record`)
         self.records_decisions = True
-        # False where nothing reads a decision's log entries beyond their kind and player (a
-        # compare worker: its record is the game's result and the accounting of its events,
-        # compare/runner.py): each decision is still an event and an entry of `decisions`, as the
-        # game's own readers (the kit's turn state, the look-ahead) find them, without its offers
-        # and its answer worked out as JSON (`_record`); such a game's log is not a log to save
-        self.logs_offers = True
+        # False where nothing reads the game's record beyond its result, each round's incomes and
+        # its numbers of battles and control changes, and the accounting of its events (a compare
+        # worker's record, compare/runner.py): each decision is still an event and an entry of
+        # `decisions`, as the game's own readers (the kit's turn state, the look-ahead) find them,
+        # without its offers and answer made into JSON (`_record`), and a turn's gains by cause and
+        # its territories taken on the move are not worked out from its events (`run`); such a
+        # game's log and summaries are not ones to save or report
+        self.full_record = True
         self.configs: dict[int, Any] = {}
         self.summaries: list[RoundSummary] = []
         self.battle_results: list[dict] = []
@@ -246,7 +249,7 @@ class Game(GameServices):
         self.answers.append(answer)
         if not self.records_decisions:
             return
-        if not self.logs_offers:
+        if not self.full_record:
             entry = {"kind": decision.kind, "player": decision.player}
             if decision.id:
                 entry["id"] = decision.id
@@ -340,18 +343,21 @@ class Game(GameServices):
                         break
                 if income_before[player] is not None:
                     summary.income[player] = income_before[player]
-                turn_events = state.events[first_event:]
-                gains = self.kit.gains(turn_events, player)
-                summary.collected[player] = gains.pop(None, 0)
-                for cause, amount in gains.items():
-                    summary.gains.setdefault(player, {})[cause] = amount
+                # (the turn's gains and what it took on the move are read from its events: not where
+                # nothing reads them, `full_record`)
+                turn_events = state.events[first_event:] if self.full_record else None
+                if turn_events is not None:
+                    gains = self.kit.gains(turn_events, player)
+                    summary.collected[player] = gains.pop(None, 0)
+                    for cause, amount in gains.items():
+                        summary.gains.setdefault(player, {})[cause] = amount
                 summary.battles.extend(self.battle_results)
                 if state.control != control_before:  # (most turns take no territory: no walk over the map)
-                    on_move = self.kit.taken_on_move(turn_events)
+                    on_move = self.kit.taken_on_move(turn_events) if turn_events is not None else None
                     for space, owner in state.control.items():
                         if control_before.get(space) != owner:
                             summary.control_changes.append((space, control_before.get(space), owner,
-                                                            space in on_move))
+                                                            None if on_move is None else space in on_move))
             summary.scores = self.scores()
             self.summaries.append(summary)
             if progress is not None:

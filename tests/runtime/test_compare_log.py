@@ -1,8 +1,10 @@
-"""A compare worker's game logs each decision by its kind and player alone (`Game.logs_offers`):
-its record reads no decision's offers nor answer, and the game's own readers of its events and
-decisions (the kit's turn state, the look-ahead) read only their kind and player. The game is
-the same game: every other event, every answer and the record are those of the game logged in
-full."""
+"""A compare worker's game keeps only the record its worker reads (`Game.full_record`): each
+decision is logged by its kind and player alone (the record reads no decision's offers nor
+answer, and the game's own readers of its events and decisions, the kit's turn state and the
+look-ahead, read only their kind and player), and a turn's gains by cause and the territories it
+took on the move are not worked out. The game is the same game: every other event, every
+answer, the rounds' incomes, battles and control changes, and the record are those of the game
+recorded in full."""
 
 from __future__ import annotations
 
@@ -30,8 +32,8 @@ def _lean(event: dict) -> dict:
     return {k: v for k, v in event.items() if k not in ("offered", "answer")}
 
 
-@pytest.mark.parametrize("agent, rounds", [("random", 3), ("heuristic", 2)])
-def test_a_worker_logs_decisions_by_kind_and_player(agent, rounds, monkeypatch):
+def _both(agent: str, rounds: int, monkeypatch) -> tuple[dict, dict, object]:
+    """The same game played by a compare worker (what its game kept, and its record) and in full."""
     workspace = LoadedOnceHere()
     seed = game_seed(1, 0)
     played = {}
@@ -39,15 +41,21 @@ def test_a_worker_logs_decisions_by_kind_and_player(agent, rounds, monkeypatch):
     def build(*args, **kwargs):
         game = build_game(*args, **kwargs)
         # (the game is emptied once its record is made: its lists are kept as they are)
-        played.update(events=game.state.events, decisions=game.decisions, answers=game.answers)
+        played.update(events=game.state.events, decisions=game.decisions, answers=game.answers,
+                      summaries=game.summaries)
         return game
     monkeypatch.setattr(runner, "build_game", build)
     record = GamePlayer(workspace).play(GameTask(0, 0, REFS, None, None, seed, rounds, (), agent))
 
     full = build_game(workspace, GameSetup(refs=list(REFS), seed=seed, rounds=rounds, default_agent=agent))
     full.run(rounds)
-    events = full.state.events
+    return played, record, full
 
+
+@pytest.mark.parametrize("agent, rounds", [("random", 3), ("heuristic", 2)])
+def test_a_worker_logs_decisions_by_kind_and_player(agent, rounds, monkeypatch):
+    played, record, full = _both(agent, rounds, monkeypatch)
+    events = full.state.events
     logged = [e for e in played["events"] if _asked(e)]
     assert len(logged) > 20 and not any("offered" in e or "answer" in e for e in logged)
     assert all("offered" in e and "answer" in e for e in events if _asked(e))
@@ -58,5 +66,19 @@ def test_a_worker_logs_decisions_by_kind_and_player(agent, rounds, monkeypatch):
     players = frozenset(full.ctx.player_values)
     spaces = frozenset(s.name for s in full.state.map.spaces)
     assert record["accounting"] == game_accounting(events, players, spaces, len(full.summaries))
+    full.close()
+
+
+@pytest.mark.parametrize("agent, rounds", [("random", 3), ("heuristic", 2)])
+def test_a_worker_works_out_no_turn_gains_nor_moves_taken(agent, rounds, monkeypatch):
+    played, record, full = _both(agent, rounds, monkeypatch)
+    lean = played["summaries"]
+    assert len(lean) == len(full.summaries) == rounds
+    for mine, theirs in zip(lean, full.summaries):
+        assert (mine.income, mine.battles, mine.scores) == (theirs.income, theirs.battles, theirs.scores)
+        assert [c[:3] for c in mine.control_changes] == [c[:3] for c in theirs.control_changes]
+        assert all(c[3] is None for c in mine.control_changes) and not mine.collected and not mine.gains
+    assert any(s.control_changes for s in lean) and all(s.collected for s in full.summaries)
     assert record["rounds"] == len(full.summaries)
+    assert record["control_changes"] == [len(s.control_changes) for s in full.summaries]
     full.close()
