@@ -180,9 +180,10 @@ class Game(GameServices):
         # its numbers of battles and control changes, and the accounting of its events (a compare
         # worker's record, compare/runner.py): each decision is still an event and an entry of
         # `decisions`, as the game's own readers (the kit's turn state, the look-ahead) find them,
-        # without its offers and answer made into JSON (`_record`), and a turn's gains by cause and
-        # its territories taken on the move are not worked out from its events (`run`); such a
-        # game's log and summaries are not ones to save or report
+        # without its offers and answer made into JSON (`_record`), a die is an event without its
+        # value and place (`_log_roll`), and a turn's gains by cause and its territories taken on
+        # the move are not worked out from its events (`run`); such a game's log and summaries are
+        # not ones to save or report
         self.full_record = True
         self.configs: dict[int, Any] = {}
         self.summaries: list[RoundSummary] = []
@@ -213,6 +214,9 @@ class Game(GameServices):
         self.bid_purse: int | None = None  # what the power bidding now may still spend
 
     def _log_roll(self, roll: Roll, span: Span | None) -> None:
+        if not self.full_record:
+            self.log("roll")  # (a die is still an event: the look-ahead reads that one was thrown)
+            return
         if span is None:
             at = roll.where
         else:

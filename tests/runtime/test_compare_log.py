@@ -1,10 +1,10 @@
 """A compare worker's game keeps only the record its worker reads (`Game.full_record`): each
-decision is logged by its kind and player alone (the record reads no decision's offers nor
-answer, and the game's own readers of its events and decisions, the kit's turn state and the
-look-ahead, read only their kind and player), and a turn's gains by cause and the territories it
-took on the move are not worked out. The game is the same game: every other event, every
-answer, the rounds' incomes, battles and control changes, and the record are those of the game
-recorded in full."""
+decision is logged by its kind and player alone, each die by its kind (the record reads no
+decision's offers nor answer, no die; the game's own readers of its events and decisions, the
+kit's turn state and the look-ahead, read only their kind and player), and a turn's gains by
+cause and the territories it took on the move are not worked out. The game is the same game:
+every other event, every answer, the rounds' incomes, battles and control changes, and the record
+are those of the game recorded in full."""
 
 from __future__ import annotations
 
@@ -27,6 +27,8 @@ def _asked(event: dict) -> bool:
 
 def _lean(event: dict) -> dict:
     """An event as a compare worker's game logs it."""
+    if event["kind"] == "roll":
+        return {"kind": "roll"}
     if not _asked(event):
         return event
     return {k: v for k, v in event.items() if k not in ("offered", "answer")}
@@ -59,6 +61,8 @@ def test_a_worker_logs_decisions_by_kind_and_player(agent, rounds, monkeypatch):
     logged = [e for e in played["events"] if _asked(e)]
     assert len(logged) > 20 and not any("offered" in e or "answer" in e for e in logged)
     assert all("offered" in e and "answer" in e for e in events if _asked(e))
+    rolls = [e for e in played["events"] if e["kind"] == "roll"]
+    assert len(rolls) > 20 and all(e == {"kind": "roll"} for e in rolls)
     # the same game, event for event, answer for answer
     assert played["events"] == [_lean(e) for e in events]
     assert played["answers"] == full.answers
