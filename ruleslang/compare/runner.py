@@ -86,8 +86,8 @@ class GamePlayer:
         """The record of one game: its result, what each round looked like, its accounting."""
         setup = GameSetup(refs=list(task.refs), scenario=task.scenario, seed=task.seed, rounds=task.rounds,
                           players=dict(task.players), default_agent=task.agent, bids=dict(task.bids))
-        game = build_game(self.workspace, setup, scenario_text=task.scenario_text)
-        game.full_record = False  # (the record below reads the result, the rounds' counts and the events' accounting)
+        # (the record below reads the result, the rounds' incomes and counts and the events' accounting)
+        game = build_game(self.workspace, setup, scenario_text=task.scenario_text, full_record=False)
         result = game.run(task.rounds)
         players = frozenset(game.ctx.player_values)
         spaces = frozenset(s.name for s in game.state.map.spaces)

@@ -65,10 +65,12 @@ def _hash(text: str) -> str:
 
 
 def build_game(workspace, setup: GameSetup, *, recorded: list[dict] | None = None, scenario_text: str | None = None,
-               recorder=None, kept: bool = False) -> Game:
+               recorder=None, kept: bool = False, full_record: bool = True) -> Game:
     """A game from a setup; with `recorded` decisions, those are answered first (resume, replay).
     With `kept`, a composition checked by an earlier run and unchanged since is read back from the
-    cache (`Workspace.load`), as `call` reads it: a process that plays one game (`ruleslang play`)."""
+    cache (`Workspace.load`), as `call` reads it: a process that plays one game (`ruleslang play`).
+    `full_record` False: a game whose caller reads only its result, its rounds' incomes and counts
+    and its events' accounting (a compare worker): no start record, and `Game.full_record`."""
     loaded = workspace.load(setup.refs, kept=kept)
     if not loaded.ok:
         raise DiagnosticError(loaded.diagnostics)
@@ -113,7 +115,9 @@ def build_game(workspace, setup: GameSetup, *, recorded: list[dict] | None = Non
     if scenario is not None:
         set_scenario_values(game.ctx, scenario, options=options)
     game.setup = setup
-    game.start = start_record(game)
+    game.full_record = full_record
+    if full_record:
+        game.start = start_record(game)
     return game
 
 

@@ -2,9 +2,9 @@
 decision is logged by its kind and player alone, each die by its kind (the record reads no
 decision's offers nor answer, no die; the game's own readers of its events and decisions, the
 kit's turn state and the look-ahead, read only their kind and player), and a turn's gains by
-cause and the territories it took on the move are not worked out. The game is the same game:
-every other event, every answer, the rounds' incomes, battles and control changes, and the record
-are those of the game recorded in full."""
+cause, the territories it took on the move and the game's start record are not worked out. The
+game is the same game: every other event, every answer, the rounds' incomes, battles and control
+changes, and the record are those of the game recorded in full."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ def _both(agent: str, rounds: int, monkeypatch) -> tuple[dict, dict, object]:
         game = build_game(*args, **kwargs)
         # (the game is emptied once its record is made: its lists are kept as they are)
         played.update(events=game.state.events, decisions=game.decisions, answers=game.answers,
-                      summaries=game.summaries)
+                      summaries=game.summaries, start=game.start)
         return game
     monkeypatch.setattr(runner, "build_game", build)
     record = GamePlayer(workspace).play(GameTask(0, 0, REFS, None, None, seed, rounds, (), agent))
@@ -76,6 +76,7 @@ def test_a_worker_logs_decisions_by_kind_and_player(agent, rounds, monkeypatch):
 @pytest.mark.parametrize("agent, rounds", [("random", 3), ("heuristic", 2)])
 def test_a_worker_works_out_no_turn_gains_nor_moves_taken(agent, rounds, monkeypatch):
     played, record, full = _both(agent, rounds, monkeypatch)
+    assert played["start"] is None and full.start["kind"] == "start"  # (the state before play: saves, logs)
     lean = played["summaries"]
     assert len(lean) == len(full.summaries) == rounds
     for mine, theirs in zip(lean, full.summaries):
