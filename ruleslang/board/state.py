@@ -315,12 +315,22 @@ class GameState:
         return self._index().get(unit_id)
 
     def _units_by_id(self, ids: Iterable[int]) -> list[Unit]:
-        wanted = list(dict.fromkeys(ids))
+        """The units with these ids, each once, in the order first named."""
         by_id = self._index()
-        missing = [i for i in wanted if i not in by_id]
-        if missing:
-            raise BoardError(f"no unit with id {missing[0]} is on the board")
-        return [by_id[i] for i in wanted]
+        # (most calls name a few units once each, all on the board: looked up at once, the
+        # duplicates and missing ids checked only where the look-up or the count says so)
+        named = ids if type(ids) is list else list(ids)
+        try:
+            units = [by_id[i] for i in named]
+        except KeyError:
+            units = None
+        if units is None or (len(named) > 1 and len(set(named)) != len(named)):
+            wanted = list(dict.fromkeys(named))
+            missing = [i for i in wanted if i not in by_id]
+            if missing:
+                raise BoardError(f"no unit with id {missing[0]} is on the board")
+            units = [by_id[i] for i in wanted]
+        return units
 
     def placement_mark(self) -> tuple:
         """A mark of where the board's units stand now: `stand_as(mark)` is true while no unit has
