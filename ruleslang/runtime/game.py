@@ -253,21 +253,18 @@ class Game(GameServices):
         self.answers.append(answer)
         if not self.records_decisions:
             return
-        if not self.full_record:
-            entry = {"kind": decision.kind, "player": decision.player}
-            if decision.id:
-                entry["id"] = decision.id
-            self.decisions.append(entry)
-            self.log("decision", decision=entry["kind"], player=entry["player"])
-            if self.recorder is not None:
-                self.recorder(entry)
-            return
-        entry = {"kind": decision.kind, "player": decision.player, "answer": encode_answer(answer)}
+        full = self.full_record
+        entry = {"kind": decision.kind, "player": decision.player}
+        if full:
+            entry["answer"] = encode_answer(answer)
         if decision.id:
             entry["id"] = decision.id
         self.decisions.append(entry)
-        self.log("decision", decision=entry["kind"], player=entry["player"], offered=offered(decision),
-                 answer=entry["answer"])
+        if full:
+            self.log("decision", decision=entry["kind"], player=entry["player"], offered=offered(decision),
+                     answer=entry["answer"])
+        else:
+            self.log("decision", decision=entry["kind"], player=entry["player"])
         if self.recorder is not None:
             self.recorder(entry)
 
