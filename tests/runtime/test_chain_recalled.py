@@ -2,8 +2,9 @@
 `first_state`, `answer_reads`, `reads_hold`; issue 15, session 23): the chain's answer for a
 battle of the same first state asked again at the same space (in a later decision or game), on a
 board that answers what the first chain read the same, is taken again without solving, to the
-same floats; another space, a board that answers otherwise, or a chain whose start step read the
-board's units (an AA gun's `units(...)`) asks the chain."""
+same floats; another space or a board that answers otherwise asks the chain. A battle's first
+round is kept too (session 24): its start step's read of the units at the space (an AA gun's
+`units(...)`) is noted by the units there outside the battle."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ from ruleslang.runtime.agents.battle_odds import CHAIN, RECALLED_ANSWER, BattleO
 from ruleslang.runtime.agents.heuristic import SPARE, HeuristicAgent
 from ruleslang.runtime.odds.chain import Chain
 from ruleslang.runtime.odds.results import BattleSpec
+from ruleslang.runtime.odds.shared import BoardReads
+from ruleslang.runtime.odds.watch import EVERYTHING, RecordingWatch
 
 KARELIA, ARCHANGEL = "Karelia S.S.R.", "Archangel"
 
@@ -82,17 +85,54 @@ def test_a_board_that_answers_a_read_otherwise_asks_the_chain(game):
     assert (later.counts[CHAIN], later.counts[RECALLED_ANSWER]) == (1, 0)
 
 
-def test_a_first_round_whose_start_step_reads_the_boards_units_keeps_no_answer(game):
-    # a battle from its first round runs the start step, whose AA fire asks the units at the space
-    # (a read of the board's units, which no read notes): its answer is not kept
-    asked = [BattleOdds(recall=True), BattleOdds(recall=True)]
-    for odds in asked:
-        scratch = game.state.copy()
-        attack = scratch.add_units(KARELIA, "armour", "Germans", 3)
-        odds.new_decision()
-        assert odds.chance(game, "Germans", attack, KARELIA) is not None
-    assert [(odds.counts[CHAIN], odds.counts[RECALLED_ANSWER]) for odds in asked] == [(1, 0), (1, 0)]
-    assert not any(battle_odds._RECALLED.values())
+def _first_round(odds: BattleOdds, game, space: str) -> float:
+    """The Germans' chance with a bomber and two armour against the defence of `space` as the board
+    stands, from the first round: its start step's AA fire asks the units at the space."""
+    scratch = game.state.copy()
+    attack = scratch.add_units(space, "bomber", "Germans", 1) + scratch.add_units(space, "armour", "Germans", 2)
+    odds.new_decision()
+    return odds.chance(game, "Germans", attack, space)
+
+
+def test_a_first_round_asked_again_takes_the_answer_kept_with_the_same_floats(game):
+    # (session 24) the start step's `units(battle_space(), tag: aa)` is noted by the units there
+    # outside the battle (none at Archangel), not as a read of everything: the answer is kept
+    odds, later = BattleOdds(recall=True), BattleOdds(recall=True)
+    first = _first_round(odds, game, ARCHANGEL)
+    again = _first_round(later, game, ARCHANGEL)
+    assert (odds.counts[CHAIN], later.counts[CHAIN], later.counts[RECALLED_ANSWER]) == (1, 0, 1)
+    alone = BattleOdds()
+    assert repr(_first_round(alone, game, ARCHANGEL)) == repr(again) == repr(first)
+
+
+def test_a_first_round_at_a_space_whose_units_outside_the_battle_changed_asks_the_chain(game):
+    # an AA gun (which does not fight: a unit outside the battle) comes to the space after the first
+    # answer: the units read there answer otherwise, and the chain's answer differs
+    odds, later = BattleOdds(recall=True), BattleOdds(recall=True)
+    first = _first_round(odds, game, ARCHANGEL)
+    game.state.add_units(ARCHANGEL, "aaGun", "Russians", 1)
+    game.state.version += 1
+    again = _first_round(later, game, ARCHANGEL)
+    assert (later.counts[CHAIN], later.counts[RECALLED_ANSWER]) == (1, 0)
+    assert again < first
+    alone = BattleOdds()
+    assert repr(_first_round(alone, game, ARCHANGEL)) == repr(again)
+
+
+def test_a_read_of_the_units_in_a_space_notes_those_outside_the_battle_and_of_the_board_everything(game):
+    # Russia holds an AA gun, which does not fight, and units that do (the battle's: not noted)
+    chain = Chain(game, BattleSpec("Russia", "Germans", {"armour": 2}), exact=False, board=game.state)
+    try:
+        noted = BoardReads({}, {})
+        watch = RecordingWatch(chain.ctx, chain.battle, False, None, False, noted)
+        here = watch.board.units_in("Russia")
+        assert EVERYTHING not in watch.reads
+        (gun,) = noted.answers[("units in", "Russia")]
+        assert gun[1:3] == ("aaGun", "Russians") and len(here) > 1
+        watch.board.units  # (the whole board's units: a read nothing notes)
+        assert EVERYTHING in watch.reads
+    finally:
+        chain.close()
 
 
 def test_the_agent_recalls_answers_with_the_part_sonar():

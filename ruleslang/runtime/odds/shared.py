@@ -275,4 +275,17 @@ def ask_board(ctx, key: tuple):
         return getattr(board.state, name).get(key[2], MISSING)
     if kind == "whole map":
         return dict(getattr(board.state, name))
+    if kind == "units in":  # the units in a space that are not the battle's (`units_outside`)
+        return units_outside(board, ctx.game.base_index, name)
     return MISSING
+
+
+def units_outside(board, base_index: dict, space: str) -> tuple:
+    """What a read of the units in `space` on a chain's board (`board.units_in`, by id) notes:
+    those outside the battle (`base_index`: the chain's units of the board outside it), each with
+    every field but its space, in their order. The battle's own units, after them (their ids are the
+    chain's, above the board's), are the state's records and what the step did to them, the same
+    in every chain that runs that state: a chain whose board answers this the same sees the same
+    units there, but for the ids the chain gives its own units (no chain's transitions read those)."""
+    return tuple((u.id, u.type, u.owner, u.hits, u.moved, frozen(u.flags), tuple(u.cargo))
+                 for u in board.units_in(space) if u.id in base_index)

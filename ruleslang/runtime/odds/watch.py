@@ -34,7 +34,7 @@ from operator import attrgetter, itemgetter
 from typing import Any
 
 from ruleslang.lang.values import EnumValue, UnitValue
-from ruleslang.runtime.odds.shared import MISSING
+from ruleslang.runtime.odds.shared import MISSING, units_outside
 
 _put = object.__setattr__  # a watch's slots set past its own `__setattr__`, which notes a read
 
@@ -153,7 +153,7 @@ class StepWatch:
         # chains, runtime/odds/shared.py), notes what the step read of the board outside the battle
         put(self, "_outside", outside)
         put(self, "board", _BoardView(ctx.board, reads) if outside is None else
-            _RecordedBoardView(ctx.board, reads, outside))
+            _RecordedBoardView(ctx.board, reads, outside, ctx.game.base_index))
         put(self, "host", _HostView(ctx.host, reads))
 
     def __getattr__(self, name):
@@ -420,9 +420,25 @@ class _RecordedBoardView(_RecordedView):
     """The board as a watched step sees it when its reads outside the battle are noted
     (`RecordingWatch`): a query the board answers the same in every state of the chain
     (`_BOARD_SAME`) is noted with its arguments and answer; its state's maps of who holds each
-    space by the spaces asked (`_RecordedMap`); anything else is a read of everything."""
+    space by the spaces asked (`_RecordedMap`); the units in a space by those of them outside the
+    battle (`units_in`); anything else is a read of everything."""
 
-    __slots__ = ()
+    __slots__ = ("_base",)
+
+    def __init__(self, inner, reads: set, outside, base: dict):
+        _RecordedView.__init__(self, inner, reads, outside)
+        _put(self, "_base", base)  # the chain's units of the board outside the battle, by id
+
+    def unit_answers(self) -> dict:
+        """A memo of answers from the board's units for one question alone: the board's own would
+        answer a later question without asking `units_in`, so without noting its read."""
+        return {}
+
+    def units_in(self, space: str) -> list:
+        """The units in `space` (the board's `units_in`), noted by those of them outside the battle
+        (shared.py `units_outside`): the rest are the battle's units of the state the step runs."""
+        self._outside.note(("units in", space), units_outside(self._inner, self._base, space))
+        return self._inner.units_in(space)
 
     def __getattr__(self, name):
         value = getattr(self._inner, name)
