@@ -64,10 +64,10 @@ STORES_PER_COMPOSITION = 2  # (each up to `shared.TRANSITIONS`)
 # with its space) -> [(its `answer_reads`, its states, `_run`'s answer)]; a later chain of the same
 # first state whose board and units answer those reads the same (`Chain.reads_hold`) takes the
 # answer without solving: the answer it would work out (the reads are those that decide which
-# shared transitions a chain may take, runtime/odds/shared.py). A chain whose start step read the
-# board's units (an AA gun's `units(...)`, which no read notes) keeps nothing, so in the house
-# rules only battles in progress (retreat questions: no start step) are kept: the same few sides
-# are asked again and again at the same spaces, game after game
+# shared transitions a chain may take, runtime/odds/shared.py; a read of the units at a space,
+# as every battle's start step makes in the house rules (an AA gun's `units(battle_space(), ...)`),
+# by those of them outside the battle, `units_outside`; one of the whole board's units keeps
+# nothing). The same few sides are asked again and again at the same spaces, game after game
 _RECALLED: WeakKeyDictionary = WeakKeyDictionary()
 RECALLED = 20_000  # first states kept per store before it starts afresh
 

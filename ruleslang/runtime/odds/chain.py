@@ -369,9 +369,10 @@ class Chain(BattleStates, BattleDecisions, BattleSteps, BattleMakings, BattleFac
 
     def _start(self) -> dict:
         """The states after the battle's `start` step, from its first state; with `recall`, run
-        through a watch that notes what it reads of the board outside the battle (a read of the
-        board's units poisons them: `answer_reads`). Its run is not shared, so elsewhere it reads
-        past any watch."""
+        through a watch that notes what it reads of the board outside the battle (the units in a
+        space by those of them outside the battle, as an AA gun's `units(battle_space(), ...)` asks;
+        a read of the whole board's units poisons them: `answer_reads`). Its run is not shared, so
+        elsewhere it reads past any watch."""
         noted = self._start_reads
         if noted is None:
             return self._run(self.initial, 0, self.steps["start"])

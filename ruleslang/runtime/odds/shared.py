@@ -36,8 +36,9 @@ who held a space, the context's facts and options, the board's entries of each c
 the first generation whose reads all answer the same on its own board (a dependency-checked memo,
 as an incremental build checks a target's inputs), takes its transitions and adds its own, with
 the reads it made; none answering the same, it starts a new one. A chain whose steps read
-anything the watch does not know (`EVERYTHING`: the board's units, a counter keyed by a unit
-...) adds nothing from then on (`poisoned`). Bounded: a site keeps its last few generations,
+anything the watch does not know (`EVERYTHING`: the whole board's units, a counter keyed by a
+unit ...) adds nothing from then on (`poisoned`); the units in one space are noted by those of
+them outside the battle (`units_outside`: the battle's own are its state's). Bounded: a site keeps its last few generations,
 the store a number of transitions in all (then it starts afresh; a chain that misses works its
 transitions out again, to the same answers).
 
@@ -58,9 +59,9 @@ defence named, with the hits its units took) shares the site of the chains that 
 its chain does otherwise than a plan's rounds after the first, and why none of it is missing here:
 - its set-up (states.py `_setup`) takes the space's enemy units off the board and makes the named
   defence anew, all of the most numerous owner's, with their hits: the units, owners, hits and
-  origins are the states' records; what else the space holds is the board's units, which a step
-  reads only as `EVERYTHING` (and the kit past the watch, in a round, looks at the battle's own
-  units and lists); who defends (the rules' `defender` setting, asked of the named units) is in
+  origins are the states' records; what else the space holds is the board's units outside the
+  battle, which a step's read notes by their fields (`units_outside`; the kit past the watch, in a
+  round, looks at the battle's own units and lists); who defends (the rules' `defender` setting, asked of the named units) is in
   the site;
 - the counters the real battle wrote are on the board, not in its states' counters (those the
   chain wrote): a step's read of a counter notes the board's entries of it (`note_counter`), so

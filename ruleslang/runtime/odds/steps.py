@@ -112,7 +112,7 @@ class BattleSteps:
         return RecordingWatch(self.ctx, self.battle, deferring, each, self._shares_counters(), outside)
 
     def _watched(self, watch: StepWatch) -> None:
-        """After a run through `watch`: a run that read everything (the board's units, a counter keyed
+        """After a run through `watch`: a run that read everything (the whole board's units, a counter keyed
         by a unit, ...) may have read the board outside the battle in a way `_outside` does not
         note, so the chain adds no transition to those shared from then on."""
         if self._outside is not None and EVERYTHING in watch.reads:

@@ -23,7 +23,9 @@ Closed world, as `WatchedContext` (lang/eval/context.py): whatever the watch doe
 the same in every state of the battle counts as `EVERYTHING`, so a transition is never shared on
 a read this module does not know. The rest of the board does not change in the chain (a step
 that changes it is refused), so what only depends on it (who holds a space, its neighbours, the
-players) is not noted.
+players) is not noted. A watch that records the reads outside the battle (`RecordingWatch`)
+notes a read of the units in one space by those there outside the battle, with their fields
+(`_RecordedBoardView.units_in`); the whole board's units are still `EVERYTHING`.
 """
 
 from __future__ import annotations
