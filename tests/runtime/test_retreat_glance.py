@@ -1,0 +1,65 @@
+"""The part "glance" of the heuristic agent's SPARE (advising.py's GLANCE_NEAR, `_glanced`): a retreat
+question whose quick estimate is worked out exactly (a small battle the agent reckons) is settled
+by that estimate within GLANCE_NEAR of the threshold, where ADVICE_NEAR leaves it in doubt; a
+thrown estimate, or one nearer the threshold, still asks the chain."""
+
+from __future__ import annotations
+
+from game_fixtures import BASE, ids, make_game
+from ruleslang.runtime.agents.heuristic import SPARE, HeuristicAgent
+from ruleslang.runtime.decisions import Decision
+from ruleslang.runtime.kit.battle import Battle
+
+KARELIA, BELORUSSIA = "Karelia S.S.R.", "Belorussia"
+WITHOUT = tuple(part for part in SPARE if part != "glance")
+
+
+def _retreat_question(attackers: dict, defenders: dict, spare: tuple) -> tuple[bool, int, bool]:
+    """(the Germans' answer to the retreat question of a battle for Karelia after its first round,
+    the questions their agent made with `spare` asked of its exact odds, whether its quick estimate
+    is reckoned)."""
+    game = make_game(BASE, scenario={"setup": "empty", "units": {
+        KARELIA: {"Germans": attackers, "Russians": defenders}, BELORUSSIA: {"Germans": {"infantry": 1}}}})
+    attacking = ids(game, KARELIA, "Germans")
+    battle = Battle(game, KARELIA, "Germans", "Russians", amphibious=False, attacking=attacking,
+                    defending=ids(game, KARELIA, "Russians"), came_from=dict.fromkeys(attacking, BELORUSSIA))
+    battle.round = 1
+    game.ctx.battle = battle
+    agent = HeuristicAgent(1, "Germans", spare=spare)
+    agent.battle_odds.new_decision()
+    retreat = Decision("choose", "Germans", "?", options=[True, False], mode="one", count=1, id="attacker_retreat.go")
+    return agent._choose(retreat, game), sum(agent.battle_odds.counts.values()), agent._glanced(game)
+
+
+def test_glance_is_a_part_of_the_default():
+    assert "glance" in SPARE
+    assert "glance" in HeuristicAgent(1, "Germans").spare
+
+
+def test_a_reckoned_estimate_within_the_wider_band_settles_the_retreat_question():
+    # (the shipped rulesets retreat below 35%) an infantry against an infantry (0.25), two against
+    # two (about 0.27), four armour against six infantry (about 0.22): each reckoned, in doubt for
+    # ADVICE_NEAR (the chain asked), settled for GLANCE_NEAR, with the chain's answer
+    for attackers, defenders in (({"infantry": 1}, {"infantry": 1}), ({"infantry": 2}, {"infantry": 2}),
+                                 ({"armour": 4}, {"infantry": 6})):
+        assert _retreat_question(attackers, defenders, WITHOUT) == (True, 1, True)
+        assert _retreat_question(attackers, defenders, SPARE) == (True, 0, True)
+
+
+def test_a_reckoned_estimate_near_the_threshold_still_asks_the_chain():
+    # an armour against an armour: 1/3, within GLANCE_NEAR of 0.35
+    assert _retreat_question({"armour": 1}, {"armour": 1}, SPARE) == (True, 1, True)
+
+
+def test_a_thrown_estimate_still_asks_the_chain():
+    # six armour against eight infantry: too large to reckon, its thrown estimate (about 0.27)
+    # within ADVICE_NEAR of the threshold: the exact odds are asked, as without the part
+    assert _retreat_question({"armour": 6}, {"infantry": 8}, SPARE) == (True, 1, False)
+    assert _retreat_question({"armour": 6}, {"infantry": 8}, WITHOUT)[:2] == (True, 1)
+
+
+def test_without_reckon_no_estimate_is_glanced():
+    # the part needs "reckon" (and "settled"): without it the estimate is thrown
+    for part in ("reckon", "settled"):
+        spare = tuple(other for other in SPARE if other != part)
+        assert _retreat_question({"infantry": 1}, {"infantry": 1}, spare)[2] is False
