@@ -22,7 +22,7 @@ ADVICE_NEAR = 0.15
 # ... and with the part "glance" this far where the quick estimate is reckoned (worked out exactly
 # for a small battle, not thrown: the agent's `_reckons`): of the retreat questions the chain
 # answered with ADVICE_NEAR whose estimate was reckoned (seeds 1-100: 740, the reckoned chance equal
-# to the chain's in 625), the reckoned chance +-0.05 settled 458 (about 7 ms of chain answers a
+# to the chain's in 672), the reckoned chance +-0.05 settled 458 (about 7 ms of chain answers a
 # game), where the advice fed the chain's answer differed in 4 (0.02: 536, 16; 0.1: 167, 2)
 GLANCE_NEAR = 0.05
 
