@@ -44,6 +44,8 @@ class Purchasing:
     # (with the part "stock") the purchase's forecast plan, for the turn's placement to take as it
     # stands: (the game state, its round, the plan, whether each of its types goes to sea)
     _stock: tuple | None = None
+    # (type, owner) -> its fire as an attacker, for the decision's `_threats` (`_fire_total`)
+    _kind_fires: dict | None = None
 
     def _purchase(self, d: Decision, game):
         money = d.context["money"]
@@ -54,10 +56,17 @@ class Purchasing:
         money_at_start = money
         land, air = [], []
         facts = game.unit_rules()
+        typed: dict[tuple, int] = {}  # (type, side) -> `_type_fire`: the keys below ask each many times
+
+        def type_fire(t: str, side: str) -> int:
+            found = typed.get((t, side))
+            if found is None:
+                found = typed[t, side] = self._type_fire(game, t, side)
+            return found
         for t, c in costs.items():
             sample = Sample(t, self.player)
             domain = facts.domain(sample)
-            if domain == "land" and (self._type_fire(game, t, "attacker") or self._type_fire(game, t, "defender")):
+            if domain == "land" and (type_fire(t, "attacker") or type_fire(t, "defender")):
                 land.append(t)
             elif domain == "air":
                 air.append(t)
@@ -68,7 +77,7 @@ class Purchasing:
         lots = d.context.get("lots", {})
 
         def fire(t: str, side: str) -> int:
-            return self._type_fire(game, t, side) * lots.get(t, 1)
+            return type_fire(t, side) * lots.get(t, 1)
         defender = max(land, key=lambda t: (fire(t, "defender") / costs[t], -costs[t], t))
         attacker = max(land, key=lambda t: (fire(t, "attacker") / costs[t], fire(t, "attacker"), t))
         bought: dict[str, int] = {}
@@ -323,10 +332,27 @@ class Purchasing:
                     friend = allied[u.owner] = game.allied(u.owner, self.player)
                 if not friend:
                     threats.setdefault(u.space, []).append(u)
+            self._kind_fires = {}
         found = threats.get(space, 0)
         if type(found) is list:
-            found = threats[space] = sum(self._fire(game, u, "attacker") for u in found)
+            found = threats[space] = self._fire_total(game, found)
         return found
+
+    def _fire_total(self, game, units: list) -> int:
+        """The sum of `units`' fire values as attackers, in their order; where the decision's fires
+        go by kind (`_fire_kinds`), each kind's is asked once for the decision's threats (the enemy
+        units near the player's territories are a few kinds, summed space by space)."""
+        kept = self._kind_fires
+        fires = []
+        for u in units:
+            kind = (u.type, u.owner)
+            fire = kept.get(kind)
+            if fire is None:
+                fire = self._fire(game, u, "attacker")
+                if self._fire_by_kind:
+                    kept[kind] = fire
+            fires.append(fire)
+        return sum(fires)
 
     def _place_bid(self, d: Decision, game):
         """Units bought with a bid, the most costly first, each where it adds most (`_bid_gain`)
