@@ -11,6 +11,7 @@ from __future__ import annotations
 from ruleslang.lang.eval.statements import refusal_texts_unread
 from ruleslang.runtime.decisions import Decision
 from ruleslang.runtime.agents.battle_odds import most_numerous_owner
+from ruleslang.runtime.agents.place_ledger import PlaceLedger
 from ruleslang.runtime.agents.quick_battle import SIM_TRIALS, settling
 from ruleslang.runtime.kit.placement import pack
 
@@ -46,6 +47,8 @@ class Purchasing:
     _stock: tuple | None = None
     # (type, owner) -> its fire as an attacker, for the decision's `_threats` (`_fire_total`)
     _kind_fires: dict | None = None
+    # (with the part "ledger") the rules' answers to the forecasts' questions, kept across turns
+    _ledger: PlaceLedger | None = None
 
     def _purchase(self, d: Decision, game):
         money = d.context["money"]
@@ -129,6 +132,12 @@ class Purchasing:
         sea: dict[str, bool] = {}  # type -> placed at sea: `pack` asks it of every unit at every territory
         if "forecast" in self.spare:
             refusals = self._forecasting(game, refusals)
+        if "ledger" in self.spare and not d.refusals:
+            # (part "ledger") the rules' answers of earlier turns' forecasts, where the territory
+            # stands as it did (outside "forecast": the placement asks the rules of those itself)
+            if self._ledger is None:
+                self._ledger = PlaceLedger()
+            refusals = self._ledger.asking(game, refusals)
 
         def at_sea(t: str) -> bool:
             found = sea.get(t)
