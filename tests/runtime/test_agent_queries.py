@@ -129,6 +129,30 @@ def test_the_kept_land_steps_follow_a_change_of_control():
     assert steps == _plain_front(game, "Germans")
 
 
+def test_the_enemy_held_territories_are_looked_at_again_only_where_a_territory_changed_hands(monkeypatch):
+    """A board whose version moved with no territory changing hands (units moved, a treasury
+    changed) has the enemy holding what it held: the kept steps are taken without looking over the
+    territories again (`enemy_held`); a change of hands looks again."""
+    looked = []
+    real = heuristic.enemy_held
+
+    def counted(game, player):
+        looked.append(player)
+        return real(game, player)
+    monkeypatch.setattr(heuristic, "enemy_held", counted)
+    game = make_game(["aar/house-rules@1"], seed=1)
+    agent = HeuristicAgent(1, "Germans")
+    first = agent._shipping(game)._front
+    game.state.change_treasury("Germans", 5)
+    unit = next(u for u in game.state.units if u.owner == "Germans" and u.type == "infantry")
+    game.state.move_units([unit.id], next(iter(game.board.neighbours(unit.space, "land"))))
+    assert agent._shipping(game)._front is first and len(looked) == 1
+    held = next(t for t, n in first.items() if n == 0)
+    game.state.set_control(held, "Germans")
+    again = agent._shipping(game)._front
+    assert len(looked) == 2 and again == _plain_front(game, "Germans") and again.get(held) != 0
+
+
 def test_a_what_if_leaves_the_engine_its_answers(monkeypatch):
     """A what-if of the score (`_what_if_taken`) puts the board back as it was, and the phase's
     movement engine keeps what it worked out (`MovementEngine.restored`): on every what-if of

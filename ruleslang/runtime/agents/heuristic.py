@@ -196,7 +196,7 @@ class HeuristicAgent(Advising, Purchasing, AttackPlanning, Agent):
         self._commanded: frozenset[int] = frozenset()  # the allies' units the player commands, this phase
         self._constraints = None  # the rules' constraints on a move, this phase (`_may`)
         self._engine = None  # the movement engine of the move phase being planned (`_what_if_taken`)
-        self._front_kept: tuple | None = None  # (board, version, map, enemy_held, front_distances): `_shipping`
+        self._front_kept: tuple | None = None  # (board, version, map, enemy_held, front_distances, control): `_shipping`
 
     def joined(self, game) -> None:
         if self.lookahead is not None:
@@ -308,14 +308,18 @@ class HeuristicAgent(Advising, Purchasing, AttackPlanning, Agent):
         kept = self._front_kept
         if kept is None or kept[0] is not state or kept[1] != state.version:
             # the steps read the map and the territories the enemy holds: kept while those stand
-            # (most changes of the board move units, or change hands among one side's powers)
-            enemy = enemy_held(game, self.player)
-            if kept is not None and kept[2] is state.map and kept[3] == enemy:
-                kept = self._front_kept = (state, state.version, state.map, enemy, kept[4])
+            # (most changes of the board move units, or change hands among one side's powers); the
+            # enemy holds what it held where no territory changed hands (the sides are the rules')
+            if kept is not None and kept[0] is state and kept[5] == state.control:
+                kept = self._front_kept = (state, state.version, *kept[2:])
             else:
-                steps = game.board.graph.land_steps()  # (kept by the map's graph)
-                kept = self._front_kept = (state, state.version, state.map, enemy,
-                                           front_distances(game, self.player, enemy, steps.__getitem__))
+                enemy, control = enemy_held(game, self.player), dict(state.control)
+                if kept is not None and kept[2] is state.map and kept[3] == enemy:
+                    kept = self._front_kept = (state, state.version, state.map, enemy, kept[4], control)
+                else:
+                    steps = game.board.graph.land_steps()  # (kept by the map's graph)
+                    kept = self._front_kept = (state, state.version, state.map, enemy,
+                                               front_distances(game, self.player, enemy, steps.__getitem__), control)
         if engine is None:
             return Shipping(game, self.player, front=kept[4])
         return Shipping(game, self.player, engine, self._may, front=kept[4], commanded=self._commanded)
