@@ -139,12 +139,14 @@ def test_in_heuristic_games_a_fire_kept_by_kind_is_the_units_own(monkeypatch):
     monkeypatch.setattr(HeuristicAgent, "_combatant", combatant)
     game = make_game([ref], seed=2, rounds=3, default_agent="heuristic")
     # (the game of the agent before the part "fought", session 22, whose rollouts fight the phase's
-    # later battles too: with it, 2,750 calls and 276 evaluations, the ratio at the bound's edge)
+    # later battles too: with it, 2,750 calls and 276 evaluations, the ratio at the bound's edge;
+    # since session 24 the threats ask a kind's fire once a decision (`_fire_total`): 2,622 calls
+    # and the same 271 evaluations without "fought", so the bound is an eighth)
     for player in list(game.agents):
         game.agents[player] = HeuristicAgent(game.seed, player, spare=tuple(p for p in SPARE if p != "fought"))
     game.run(3)
     assert len(evaluated) == len(set(evaluated)), [e for e in set(evaluated) if evaluated.count(e) > 1][:5]
-    assert seen["calls"] > 500 and len(evaluated) < seen["calls"] // 10, (seen, len(evaluated))
+    assert seen["calls"] > 500 and len(evaluated) < seen["calls"] // 8, (seen, len(evaluated))
 
 
 @pytest.mark.parametrize("ref, counters", [("aar/house-rules@1", {"developed"}), ("aa50/house-rules@1", {"has_tech"}),

@@ -43,8 +43,9 @@ def test_the_forecast_hands_the_rules_refusals_to_the_planner_as_they_are(monkey
         planned.append((allowed, kwargs.get("repeatable")))
         return real(board, territories, units, allowed, at_sea, **kwargs)
     monkeypatch.setattr(purchasing, "pack", noted)
-    # (the agent without the part "forecast" of SPARE, which keeps the refusals for the placement)
-    monkeypatch.setattr(heuristic, "SPARE", tuple(part for part in heuristic.SPARE if part != "forecast"))
+    # (the agent without the parts "forecast" of SPARE, which keeps the refusals for the placement,
+    # and "ledger", which keeps them for later turns: both hand the planner a wrapper)
+    monkeypatch.setattr(heuristic, "SPARE", tuple(part for part in heuristic.SPARE if part not in ("forecast", "ledger")))
     given = record_calls(monkeypatch, purchasing.Purchasing, "_placeable",
                          lambda self, d, *rest: d.context.get("place_refusals"))
     game = make_game(HOUSE, default_agent="heuristic", rounds=1, seed=4)

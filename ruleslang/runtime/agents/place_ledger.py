@@ -7,7 +7,8 @@ the rules answered the same (a territory with nothing to place at, a production 
 ledger keeps each answer by (territory, list), with what stood at the territory when the rules
 gave it: who holds it, who held it at the turn's start, its factory (owner, kind, damage) and who
 held that at the turn's start. A later forecast of the same game takes the kept answer while those
-stand, and asks the rules otherwise. A rule that reads more of the board (a limit by the
+stand, and asks the rules otherwise (kept only where the place constraints only read:
+`Procedures.repeatable`). A rule that reads more of the board (a limit by the
 territories connected to a capital, say) may answer otherwise than its kept answer: a change of
 play, measured by paired duels. The turn's placement asks the rules of the plan it takes (`_stocked`)
 or plans anew with the rules' own answers, so no unit goes where the rules refuse it.

@@ -132,9 +132,10 @@ class Purchasing:
         sea: dict[str, bool] = {}  # type -> placed at sea: `pack` asks it of every unit at every territory
         if "forecast" in self.spare:
             refusals = self._forecasting(game, refusals)
-        if "ledger" in self.spare and not d.refusals:
+        if "ledger" in self.spare and not d.refusals and repeatable:
             # (part "ledger") the rules' answers of earlier turns' forecasts, where the territory
-            # stands as it did (outside "forecast": the placement asks the rules of those itself)
+            # stands as it did and the constraints only read (outside "forecast": the placement
+            # asks the rules of those itself)
             if self._ledger is None:
                 self._ledger = PlaceLedger()
             refusals = self._ledger.asking(game, refusals)
