@@ -25,6 +25,8 @@ from ruleslang.workspace.compositions import Workspace
 from ruleslang.lang.eval.statements import run_procedure
 from ruleslang.runtime.agents import lookahead
 from ruleslang.runtime.agents.heuristic import HeuristicAgent
+from ruleslang.runtime.decisions import Decision
+from ruleslang.runtime.kit.battle import Battle
 from ruleslang.runtime.agents.scripted import ScriptedAgent
 from ruleslang.runtime.kit import placement
 from ruleslang.runtime.saves import GameSetup, build_game
@@ -171,14 +173,33 @@ def play_looked_ahead(monkeypatch, values, valuation, spare: tuple) -> None:
     monkeypatch.undo()
 
 
-def placement_checks(monkeypatch) -> list[str]:
-    """The actions the kit's placement asks the rules to check (`placement.check_action`), in
-    order, from now on in the test: the list is filled as they are asked (clear it between games)."""
+def placement_checks(monkeypatch, module=placement) -> list[str]:
+    """The actions `module` (the kit's placement by default; the kit's purchase, whose
+    `place_refusals` the purchase's forecast asks) asks the rules to check (its `check_action`), in order, from now on in the test:
+    the list is filled as they are asked (clear it between games)."""
     asked: list[str] = []
-    real = placement.check_action
+    real = module.check_action
 
     def counting(ctx, action, *rest, **options):
         asked.append(action)
         return real(ctx, action, *rest, **options)
-    monkeypatch.setattr(placement, "check_action", counting)
+    monkeypatch.setattr(module, "check_action", counting)
     return asked
+
+
+def retreat_question(attackers: dict, defenders: dict, **options):
+    """(the German agent made with `options`, its answer to the retreat question of a battle for
+    Karelia after its first round, `attackers` against `defenders` (type -> count), the game): the
+    battle set on the game's context as the rules ask it."""
+    karelia, belorussia = "Karelia S.S.R.", "Belorussia"
+    game = make_game(BASE, scenario={"setup": "empty", "units": {
+        karelia: {"Germans": attackers, "Russians": defenders}, belorussia: {"Germans": {"infantry": 1}}}})
+    attacking = ids(game, karelia, "Germans")
+    battle = Battle(game, karelia, "Germans", "Russians", amphibious=False, attacking=attacking,
+                    defending=ids(game, karelia, "Russians"), came_from=dict.fromkeys(attacking, belorussia))
+    battle.round = 1
+    game.ctx.battle = battle
+    agent = HeuristicAgent(1, "Germans", **options)
+    agent.battle_odds.new_decision()
+    retreat = Decision("choose", "Germans", "?", options=[True, False], mode="one", count=1, id="attacker_retreat.go")
+    return agent, agent._choose(retreat, game), game

@@ -5,7 +5,7 @@ the turn's start, its factory and who held that at the turn's start) (place_ledg
 
 from __future__ import annotations
 
-from game_fixtures import make_game
+from game_fixtures import make_game, placement_checks
 from ruleslang.runtime.agents import heuristic
 from ruleslang.runtime.agents.heuristic import SPARE
 from ruleslang.runtime.agents.place_ledger import PlaceLedger
@@ -18,13 +18,7 @@ def test_seeded_forecasts_ask_the_rules_fewer_questions(monkeypatch):
     """Seeds 4 and 5, three rounds: with the part, the purchases' forecasts ask the rules under
     three quarters of the questions the agent without it asks (the first round's are all new),
     and the games are the same."""
-    asked: list[str] = []
-    real = purchase.check_action
-
-    def counting(ctx, action, *rest, **options):
-        asked.append(action)
-        return real(ctx, action, *rest, **options)
-    monkeypatch.setattr(purchase, "check_action", counting)
+    asked = placement_checks(monkeypatch, purchase)
     counts, events = {}, {}
     for spare in (SPARE, tuple(part for part in SPARE if part != "ledger")):
         asked.clear()

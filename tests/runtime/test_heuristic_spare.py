@@ -6,12 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from game_fixtures import BASE, ids, make_game, run_phases
+from game_fixtures import BASE, ids, make_game, retreat_question, run_phases
 from ruleslang.runtime.agents import heuristic, quick_battle
 from ruleslang.runtime.agents.battle_odds import CHAIN
 from ruleslang.runtime.agents.heuristic import SPARE, HeuristicAgent
-from ruleslang.runtime.decisions import Decision
-from ruleslang.runtime.kit.battle import Battle
 
 KARELIA, BELORUSSIA = "Karelia S.S.R.", "Belorussia"
 BALTIC, NORTH_SEA = "5 Sea Zone", "6 Sea Zone"
@@ -69,17 +67,8 @@ def test_the_quick_chance_of_taking_counts_the_land_units_left():
 def _retreat_question(attackers: dict, defenders: dict, **options) -> tuple[bool, int]:
     """(the Germans' answer to the retreat question of a battle for Karelia after its first round,
     the chains their agent made with `options` ran for it)."""
-    game = make_game(BASE, scenario={"setup": "empty", "units": {
-        KARELIA: {"Germans": attackers, "Russians": defenders}, BELORUSSIA: {"Germans": {"infantry": 1}}}})
-    attacking = ids(game, KARELIA, "Germans")
-    battle = Battle(game, KARELIA, "Germans", "Russians", amphibious=False, attacking=attacking,
-                    defending=ids(game, KARELIA, "Russians"), came_from=dict.fromkeys(attacking, BELORUSSIA))
-    battle.round = 1
-    game.ctx.battle = battle
-    agent = HeuristicAgent(1, "Germans", **options)
-    agent.battle_odds.new_decision()
-    retreat = Decision("choose", "Germans", "?", options=[True, False], mode="one", count=1, id="attacker_retreat.go")
-    return agent._choose(retreat, game), agent.battle_odds.counts[CHAIN]
+    agent, answer, _ = retreat_question(attackers, defenders, **options)
+    return answer, agent.battle_odds.counts[CHAIN]
 
 
 def test_a_retreat_question_the_quick_estimate_settles_asks_no_chain():

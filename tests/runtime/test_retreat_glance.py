@@ -5,12 +5,9 @@ thrown estimate, or one nearer the threshold, still asks the chain."""
 
 from __future__ import annotations
 
-from game_fixtures import BASE, ids, make_game
+from game_fixtures import retreat_question
 from ruleslang.runtime.agents.heuristic import SPARE, HeuristicAgent
-from ruleslang.runtime.decisions import Decision
-from ruleslang.runtime.kit.battle import Battle
 
-KARELIA, BELORUSSIA = "Karelia S.S.R.", "Belorussia"
 WITHOUT = tuple(part for part in SPARE if part != "glance")
 
 
@@ -18,17 +15,8 @@ def _retreat_question(attackers: dict, defenders: dict, spare: tuple) -> tuple[b
     """(the Germans' answer to the retreat question of a battle for Karelia after its first round,
     the questions their agent made with `spare` asked of its exact odds, whether its quick estimate
     is reckoned)."""
-    game = make_game(BASE, scenario={"setup": "empty", "units": {
-        KARELIA: {"Germans": attackers, "Russians": defenders}, BELORUSSIA: {"Germans": {"infantry": 1}}}})
-    attacking = ids(game, KARELIA, "Germans")
-    battle = Battle(game, KARELIA, "Germans", "Russians", amphibious=False, attacking=attacking,
-                    defending=ids(game, KARELIA, "Russians"), came_from=dict.fromkeys(attacking, BELORUSSIA))
-    battle.round = 1
-    game.ctx.battle = battle
-    agent = HeuristicAgent(1, "Germans", spare=spare)
-    agent.battle_odds.new_decision()
-    retreat = Decision("choose", "Germans", "?", options=[True, False], mode="one", count=1, id="attacker_retreat.go")
-    return agent._choose(retreat, game), sum(agent.battle_odds.counts.values()), agent._glanced(game)
+    agent, answer, game = retreat_question(attackers, defenders, spare=spare)
+    return answer, sum(agent.battle_odds.counts.values()), agent._glanced(game)
 
 
 def test_glance_is_a_part_of_the_default():
