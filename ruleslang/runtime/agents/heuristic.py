@@ -102,10 +102,13 @@ FLEET_STATES = 600   # the exact chain's states for one combat move's attacks at
 # (battle_odds.py's `_RECALLED`); "glance", with "settled" and "reckon", a retreat question's quick
 # estimate worked out exactly taken as advising.py's GLANCE_NEAR from the chain's at most; "ledger",
 # the rules' answers to a purchase's forecast of its placement kept from turn to turn while the
-# territory stands as it did (place_ledger.py)
+# territory stands as it did (place_ledger.py); "trident", with "exchange" and "reckon", an attack at
+# sea some of whose air units the rules may not let hit some defender settled by the quick model
+# reckoned with the units the rules' `stalemate` setting keeps apart hitting only others, before
+# the chain is asked (attack_planning.py's `_fleet_apart`)
 SPARE = ("retreat", "attacks", "holds", "fleets", "rollouts", "below", "zeros", "advice", "horizon", "settled",
          "outmatched", "hittable", "doubt", "band", "again", "exchange", "fought", "forecast", "reckon", "stock", "sonar",
-         "glance", "ledger")
+         "glance", "ledger", "trident")
 # (SPARE "outmatched") an attack whose strength (quick_battle.py's `outmatched`: fire values' sum times
 # hit points' sum) is under OUTMATCHED of the defence's: in seeded house-rules games (seeds 1-40,
 # every trial thrown) the quick chance of taking the space of all 8,950 such estimates was at most

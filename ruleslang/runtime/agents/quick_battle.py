@@ -251,6 +251,85 @@ def reckon(a_vals: tuple, d_vals: tuple, takes: bool = False) -> tuple[float, fl
 
 
 @lru_cache(maxsize=RECKON_KEPT)
+def reckon_apart(a_vals: tuple, d_vals: tuple) -> tuple[float, float, float]:
+    """`reckon` (without `takes`) of a battle in which some units of one side and some of the other
+    never hit each other: each unit a (fire value, cost, hit points, apart), an `apart` unit's hits
+    taken only by the other side's units that are not apart, before the side's other hits (which
+    any unit takes), each side's casualties in `take`'s order. A state is what is left of each
+    side; a round that leaves both as they were is thrown again, as in `reckon`, and one that can
+    change nothing ends the battle (not won, its losses as they stand)."""
+    a_cost, d_cost = sum(map(_COST, a_vals)), sum(map(_COST, d_vals))
+    kept: dict[tuple, tuple[float, float, float]] = {}
+
+    def left(a: tuple, d: tuple) -> tuple[float, float, float]:
+        # (the chance the attack wins from here, the costs each side has left at the end)
+        found = kept.get((a, d))
+        if found is not None:
+            return found
+        if not a or not d:
+            found = (1.0 if a else 0.0, sum(map(_COST, a)), sum(map(_COST, d)))
+        else:
+            a_hits = [_apart_hits(a, True), _apart_hits(a, False)]
+            d_hits = [_apart_hits(d, True), _apart_hits(d, False)]
+            stay, moves = 0.0, []
+            for (xa, pa), (xo, po), (ya, qa), (yo, qo) in itertools.product(*map(enumerate, a_hits + d_hits)):
+                p = pa * po * qa * qo
+                if p:
+                    after = (_apart_take(a, ya, yo), _apart_take(d, xa, xo))
+                    if after == (a, d):
+                        stay += p
+                    else:
+                        moves.append((p, after))
+            if not moves:
+                found = (0.0, sum(map(_COST, a)), sum(map(_COST, d)))
+            else:
+                won = a_left = d_left = 0.0
+                for p, after in moves:
+                    w, al, dl = left(*after)
+                    won, a_left, d_left = won + p * w, a_left + p * al, d_left + p * dl
+                scale = 1.0 - stay
+                found = (won / scale, a_left / scale, d_left / scale)
+        kept[(a, d)] = found
+        return found
+
+    first = (tuple(sorted(a_vals, key=_casualty_key)), tuple(sorted(d_vals, key=_casualty_key)))
+    won, a_left, d_left = left(*first)
+    return min(won, 1.0), a_cost - a_left, d_cost - d_left
+
+
+def _apart_hits(side: tuple, apart: bool) -> tuple[float, ...]:
+    """The chances of 0, 1, ... hits of a side's units that are (or are not) `apart`."""
+    return _hit_chances(tuple(sorted(math.floor(u[0]) for u in side if bool(u[3]) == apart)))
+
+
+def _apart_take(side: tuple, apart_hits: int, hits: int) -> tuple:
+    """A side of `reckon_apart` after the other side's hits: those of its apart units on the first
+    units in `take`'s order that are not apart, then the rest on the first units."""
+    if not apart_hits and not hits:
+        return side
+    units = list(map(list, side))
+    for _ in range(apart_hits):
+        unit = next((u for u in units if not u[3]), None)
+        if unit is None:
+            break
+        _hit(units, unit)
+    for _ in range(hits):
+        if not units:
+            break
+        _hit(units, units[0])
+    return tuple(map(tuple, units))
+
+
+def _hit(units: list[list], unit: list) -> None:
+    """One hit on `unit` of `units` (kept in `take`'s order): removed at its last hit point."""
+    unit[2] -= 1
+    if unit[2] <= 0:
+        units.remove(unit)
+    else:
+        units.sort(key=_casualty_key)
+
+
+@lru_cache(maxsize=RECKON_KEPT)
 def _side_states(vals: tuple, takes: bool) -> tuple[tuple[tuple[float, ...], int, bool], ...]:
     """For each number of hits a side of `vals` has taken, from none to all its hit points: (the
     chances of each number of hits it throws, the costs of its units destroyed, whether a unit
