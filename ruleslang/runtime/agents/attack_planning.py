@@ -82,10 +82,10 @@ DOUBT_BAND = 0.02
 # question; docs/performance.md, "Session 22: the attacks at sea settled by the quick exchange")
 EXCHANGE_STAGES = ((240, 0.06, 2.0), (480, 0.03, 1.0))
 # (SPARE "trident", `_fleet_apart`) ... and one some of whose air units the rules keep from some
-# defenders (the shipped rules: an air unit hits a submarine only beside a destroyer of its side)
+# defenders (the shipped rules let an air unit hit some ships only beside an escort of its own side)
 # is reckoned with those pairs never hitting each other: in seeded house-rules games (seeds 1-60,
 # the part's own play) 163 of 174 such attacks were settled so, 162 as the chain answers them (one
-# no the chain made: a destroyer beside the air units, which the pairs cannot see)
+# no the chain made: an escort beside the air units, which the pairs alone cannot see)
 
 
 # what the plans take from a quick estimate (quick_battle.py's `settling`: with the part "settled"
