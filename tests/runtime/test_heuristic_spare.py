@@ -90,7 +90,8 @@ def test_an_unknown_part_to_spare_is_refused():
         HeuristicAgent(1, "Germans", spare=("everything",))
     assert set(SPARE) == {"retreat", "attacks", "holds", "fleets", "rollouts", "below", "zeros", "advice",
                           "horizon", "settled", "outmatched", "hittable", "doubt", "band", "again", "exchange",
-                          "fought", "forecast", "reckon", "stock", "sonar", "glance", "ledger", "trident"}
+                          "fought", "forecast", "reckon", "stock", "sonar", "glance", "ledger", "trident",
+                          "muster"}
 
 
 def _fleet_attack(units: dict, **options) -> tuple[int, int]:

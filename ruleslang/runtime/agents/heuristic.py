@@ -105,10 +105,12 @@ FLEET_STATES = 600   # the exact chain's states for one combat move's attacks at
 # territory stands as it did (place_ledger.py); "trident", with "exchange" and "reckon", an attack at
 # sea some of whose air units the rules may not let hit some defender settled by the quick model
 # reckoned with the units the rules' `stalemate` setting keeps apart hitting only others, before
-# the chain is asked (attack_planning.py's `_fleet_apart`)
+# the chain is asked (attack_planning.py's `_fleet_apart`); "muster", a rule decision asked in a
+# battle before its first round answered as the agent would without the look-ahead (lookahead.py's
+# `muster`)
 SPARE = ("retreat", "attacks", "holds", "fleets", "rollouts", "below", "zeros", "advice", "horizon", "settled",
          "outmatched", "hittable", "doubt", "band", "again", "exchange", "fought", "forecast", "reckon", "stock", "sonar",
-         "glance", "ledger", "trident")
+         "glance", "ledger", "trident", "muster")
 # (SPARE "outmatched") an attack whose strength (quick_battle.py's `outmatched`: fire values' sum times
 # hit points' sum) is under OUTMATCHED of the defence's: in seeded house-rules games (seeds 1-40,
 # every trial thrown) the quick chance of taking the space of all 8,950 such estimates was at most
@@ -168,7 +170,8 @@ class HeuristicAgent(Advising, Purchasing, AttackPlanning, Agent):
         # the quick policies of the look-ahead's rollouts: this agent as shipped before it
         self.lookahead = None if previous else Lookahead(
             player, lambda p, sims: HeuristicAgent(seed, p, previous=True, sims=sims, rollout=True),
-            settle="rollouts" in self.spare, horizon="horizon" in self.spare, fought="fought" in self.spare)
+            settle="rollouts" in self.spare, horizon="horizon" in self.spare, fought="fought" in self.spare,
+            muster="muster" in self.spare)
         # the exact chain for attacks at sea (`_fleet_attacks`): small battles, FLEET_STATES a plan
         self.fleet_odds = BattleOdds(decision_states=FLEET_STATES, recall="sonar" in self.spare)
         self.rng = random.Random(f"heuristic:{seed}:{player}")
