@@ -58,7 +58,8 @@ phase and holds it there (`_phase`); when they are all the same game, the rest o
 would play alike in each, and the answers are valued alike there (`_same_game`: the own answer
 stands, as the turn played on would choose); else the held copies play on (an answer written to
 a counter that its hook sets back before it ends: its copies meet as the phase ends, where the
-answers' effects came out alike). Everything is deterministic: the same game,
+answers' effects came out alike). With `muster` (the part "muster"), a decision asked in a battle
+before its first round is not looked ahead: the own answer stands (`choose`). Everything is deterministic: the same game,
 seed and decision give the same answer whatever the machine or PYTHONHASHSEED.
 """
 
