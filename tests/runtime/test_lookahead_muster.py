@@ -20,8 +20,8 @@ def test_the_default_agent_answers_a_decision_before_a_battles_first_round_itsel
 
 def _first_round(monkeypatch, spare: tuple, seed: int = 3) -> tuple[list, list, dict]:
     """`seed` of aar/house-rules@1, its first round, every player a heuristic agent sparing
-    `spare`: the decisions looked ahead (id, the battle's round or None), the decisions asked in a
-    battle before its first round (id, player, whether looked ahead) and the agents' counts."""
+    `spare`: the decisions looked ahead (id, the battle's round or None), the emergency purchases
+    asked before their battles (id, player, answer) and the look-aheads' counts, summed."""
     looked: list = []
     values = lookahead.Lookahead.values
 
