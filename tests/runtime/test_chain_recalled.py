@@ -41,16 +41,21 @@ def _in_progress(odds: BattleOdds, game, space: str) -> float:
     return odds.chance(game, "Germans", attack, space, defence=defence, round_number=2)
 
 
-def test_a_battle_in_progress_asked_again_takes_the_answer_kept_with_the_same_floats(game):
-    # (another agent's odds, as in a later game: an agent keeps its own battle's chain for its
-    # later rounds, `KeptBattle`)
+def _asked_again(ask, game, space: str) -> None:
+    """`ask` (`_in_progress`, `_first_round`) of one agent's odds, then of another's (as in a later
+    game: an agent keeps its own battle's chain for its later rounds, `KeptBattle`): the first runs
+    the chain, the second recalls its answer without one, to the floats of a chain alone there."""
     odds, later = BattleOdds(recall=True), BattleOdds(recall=True)
-    first = _in_progress(odds, game, KARELIA)
-    again = _in_progress(later, game, KARELIA)
+    first = ask(odds, game, space)
+    again = ask(later, game, space)
     assert (odds.counts[CHAIN], later.counts[CHAIN], later.counts[RECALLED_ANSWER]) == (1, 0, 1)
     alone = BattleOdds()
-    assert repr(_in_progress(alone, game, KARELIA)) == repr(again) == repr(first)
+    assert repr(ask(alone, game, space)) == repr(again) == repr(first)
     assert alone.counts[CHAIN] == 1 and alone.counts[RECALLED_ANSWER] == 0
+
+
+def test_a_battle_in_progress_asked_again_takes_the_answer_kept_with_the_same_floats(game):
+    _asked_again(_in_progress, game, KARELIA)
 
 
 def test_the_same_battle_at_another_space_asks_the_chain(game):
@@ -97,12 +102,7 @@ def _first_round(odds: BattleOdds, game, space: str) -> float:
 def test_a_first_round_asked_again_takes_the_answer_kept_with_the_same_floats(game):
     # (session 24) the start step's `units(battle_space(), tag: aa)` is noted by the units there
     # outside the battle (none at Archangel), not as a read of everything: the answer is kept
-    odds, later = BattleOdds(recall=True), BattleOdds(recall=True)
-    first = _first_round(odds, game, ARCHANGEL)
-    again = _first_round(later, game, ARCHANGEL)
-    assert (odds.counts[CHAIN], later.counts[CHAIN], later.counts[RECALLED_ANSWER]) == (1, 0, 1)
-    alone = BattleOdds()
-    assert repr(_first_round(alone, game, ARCHANGEL)) == repr(again) == repr(first)
+    _asked_again(_first_round, game, ARCHANGEL)
 
 
 def test_a_first_round_at_a_space_whose_units_outside_the_battle_changed_asks_the_chain(game):
