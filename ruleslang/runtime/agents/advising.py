@@ -118,14 +118,9 @@ class Advising:
 
     def _glanced(self, game) -> bool:
         """Whether the quick estimate of the battle being fought (`_estimate_win_chance` without
-        the chain) is worked out exactly: both sides stand, no shared memo of thrown estimates
-        (`sims`) answers it, and the agent reckons a battle of its sides' size (`_reckons`)."""
+        the chain: `_wins` of the sides standing) is worked out exactly (`_wins_reckoned`)."""
         battle = game.ctx.battle
-        attack, defence = battle.standing("attacker"), battle.standing("defender")
-        if not attack or not defence or self.sims is not None or "settled" not in self.spare:
-            return False
-        return self._reckons(tuple(sorted(self._combatant(game, u, "attacker") for u in attack)),
-                             tuple(sorted(self._combatant(game, u, "defender") for u in defence)))
+        return self._wins_reckoned(game, battle.standing("attacker"), battle.standing("defender"))
 
 
 _NO_ADVICE = object()  # the advice gives no answer here

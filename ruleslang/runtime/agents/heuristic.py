@@ -435,6 +435,15 @@ class HeuristicAgent(Advising, Purchasing, AttackPlanning, Agent):
             return 0
         return simulate(a_vals, d_vals, dice, takes=takes, settle=settle)
 
+    def _wins_reckoned(self, game, attack: list, defence: list) -> bool:
+        """Whether `_wins` of `attack` against `defence` is worked out exactly (`_estimate`'s
+        "reckon") rather than thrown or taken from the shared memo (`sims`): both sides stand, the
+        agent has "settled" and reckons a battle of their values (`_reckons`)."""
+        if not attack or not defence or self.sims is not None or "settled" not in self.spare:
+            return False
+        return self._reckons(tuple(sorted(self._combatant(game, u, "attacker") for u in attack)),
+                             tuple(sorted(self._combatant(game, u, "defender") for u in defence)))
+
     def _reckons(self, a_vals: tuple, d_vals: tuple) -> bool:
         """Whether an estimate of `a_vals` against `d_vals` is reckoned (the part "reckon", a battle
         `reckonable` says is small enough) rather than thrown."""
