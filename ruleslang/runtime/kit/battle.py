@@ -230,7 +230,10 @@ class Battle:
         its hit (the exact chain's makes of one hit for every count: runtime/odds/makings.py).
         A game whose `casualties_chosen` is set (the exact chain's host) answers the casualty
         decision itself, from the units: no `Decision` is made (`_casualties`, with its message and
-        the check of the answer, is what a player is asked), and its `unit_hit` marks each hit."""
+        the check of the answer, is what a player is asked), and its `unit_hit` marks each hit.
+        No hits (`count` of 0 or less) do nothing, as no units left to take them do."""
+        if count <= 0:
+            return  # no hit to assign (most fire steps' counts, a side's dice all missed): no unit looked up
         game = self.game
         candidates = self._hittable(unit_ids)
         hit_points = game.unit_rules().hit_points  # (`game.hit_points`, asked once for every candidate)
