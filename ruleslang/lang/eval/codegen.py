@@ -45,7 +45,8 @@ from ruleslang.board.queries import BoardQueries
 from ruleslang.lang import types as T
 from ruleslang.lang.builtins.registry import REGISTRY as BUILTINS
 from ruleslang.lang.eval.codegen_runtime import HELPERS, ConstantTable, RowIndex, SpaceAttribute, Unsupported, assemble
-from ruleslang.lang.eval.compile_calls import ACCEPTS_NONE, DIRECT_QUERIES, fast_aggregate, lambda_free_slots, ordered_args
+from ruleslang.lang.eval.compile_calls import (ACCEPTS_NONE, DIRECT_QUERIES, fast_aggregate, lambda_free_slots, ordered_args,
+                                               stops_early)
 from ruleslang.lang.eval.operations import ARITHMETIC, COMPARISONS, NO_VALUE, joined
 from ruleslang.lang.syntax.expressions import Binary, Call, Compare, Comprehension, Field, Lambda, Name
 from ruleslang.lang.syntax.statements import Let
@@ -623,6 +624,9 @@ class Generator:
                 if gen is None:
                     gen = self.generate(comp, span if len(comp.clauses) == 1 else comp.span)
                 return self._bounded_int(f"_sum({gen})", span)
+            if name in ("any", "all") and stops_early(comp, self.info):
+                # the values worked out one by one until the first that decides (`stops_early`)
+                return _Code(f"_{name}{self.generate(comp, comp.span, truths=True)}")
             gen = self.generate(comp, comp.span)
             if name == "sum":
                 return _Code(self.marked(f"_fraction_sum({gen}, {self.const(span)})", span))
@@ -657,13 +661,18 @@ class Generator:
 
     # ---------------------------------------------------------------------- comprehensions
 
-    def generate(self, node: Comprehension, budget_span) -> str:
+    def generate(self, node: Comprehension, budget_span, truths: bool = False) -> str:
         """A comprehension's values as a Python list comprehension. Every loop spends a step per
         element before it starts; with more than one `for`, the values are counted as they come
         and refused past the collection limit (E510 at the comprehension, as the closures do,
-        though before the value past the limit is worked out rather than after)."""
+        though before the value past the limit is worked out rather than after). `truths`: as
+        a generator of whether each value is true (`any` and `all` that stop early), its values
+        worked out as they are asked for."""
         indexed = self._rows_where(node, budget_span)
         if indexed is not None:
+            if truths:
+                w = f"v{id(node)}"
+                return f"({w} is True for {w} in {indexed})"
             return indexed
         parts = []
         span = self.const(budget_span)
@@ -676,6 +685,8 @@ class Generator:
         if len(node.clauses) > 1:
             parts.insert(0, "for made in (_Made(),)")
             parts.append(f"if made.one_more({self.const(node.span)})")
+        if truths:
+            return f"(({element}) is True {' '.join(parts)})"
         return f"[{element} {' '.join(parts)}]"
 
     def _rows_where(self, node: Comprehension, budget_span) -> str | None:

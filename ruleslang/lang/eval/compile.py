@@ -214,6 +214,22 @@ class ExprCompiler(CallCompiler):
             return out
         return gen
 
+    def truths(self, node: Comprehension) -> Fn:
+        """Whether each value of a comprehension of one `for` is true, worked out as they are asked
+        for (`any` and `all` that stop at the value that decides them: compile_calls.py `stops_early`)."""
+        clause = node.clauses[0]
+        it, slot = self.expr(clause.iterable), self.info.slots[id(clause.var)]
+        cond = self.expr(clause.condition) if clause.condition is not None else None
+        elt = self.expr(node.element)
+        span = node.span
+
+        def truths(env):
+            for v in budgeted_items(it(env), env, span):  # one step per element, spent before the loop
+                env[slot] = v
+                if cond is None or cond(env):
+                    yield elt(env) is True
+        return truths
+
     def _Comprehension(self, node: Comprehension):
         gen = self.generate(node)
         if node.kind == "set":

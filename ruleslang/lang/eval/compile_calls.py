@@ -289,6 +289,9 @@ class CallCompiler:
                     # whole numbers grow a bit at most per (budgeted) term: one check at the end
                     return _total(total, span)
                 return sum_loop
+            if name in ("any", "all") and stops_early(comp, self.info):
+                truths = self.truths(comp)
+                return (lambda env: any(truths(env))) if name == "any" else (lambda env: all(truths(env)))
             gen = self.generate(comp)
             if name == "sum":
                 if elem == T.INT:
@@ -394,6 +397,16 @@ def fast_aggregate(args, name: str, types: dict):
     if name in ("sum", "max", "min") and elem not in (T.INT, T.NUMBER):
         return None
     return args[0], elem
+
+
+def stops_early(comp, info) -> bool:
+    """Whether `any` or `all` of the generator `comp` stops at the first value that decides it
+    (`any` at a true one, `all` at one not true), the values after it not worked out: when it has
+    one `for` and rolls no dice (the checker's `random`), so that what is left out draws nothing
+    from the game's dice; the stalemate of a battle asks whether any unit can hit, every round.
+    What the values left out would have spent of the budget, or raised, is neither spent nor
+    raised (as `and` and `or` leave their right side). With dice, every value is worked out."""
+    return len(comp.clauses) == 1 and not info.is_random(comp)
 
 
 def ordered_args(node: Call, decl, compile_arg: Callable) -> list:
