@@ -22,6 +22,8 @@ RULES = """
     formula any_big_where(xs: list of int) -> bool = any(big(x) for x in xs where x != 3)
     formula any_six(n: int) -> bool = any(d6 <= 6 for i in 1..n)
     formula all_none(n: int) -> bool = all(d6 > 6 for i in 1..n)
+    formula low() -> bool = d6 <= 6
+    formula any_low(n: int) -> bool = any(low() for i in 1..n)
 """
 
 
@@ -67,3 +69,5 @@ def test_with_dice_every_value_is_rolled(programs, backend, monkeypatch):
     assert len(rolled) == 4
     assert compiled.callable("all_none")(ctx, 3) is False  # false at the first die: the three are rolled
     assert len(rolled) == 7
+    assert compiled.callable("any_low")(ctx, 2) is True  # the dice of a formula called: both rolled
+    assert len(rolled) == 9
