@@ -312,7 +312,12 @@ class GameState:
 
     def unit_or_none(self, unit_id: int) -> Unit | None:
         """The unit with this id, or None when none is on the board."""
-        return self._index().get(unit_id)
+        # (`_index`'s test in line: the agents and the movement engine ask this thousands of times
+        # a game, nearly always of a kept index)
+        by_id = self._unit_index
+        if by_id is None or self._indexed is not self.units or len(by_id) != len(self.units):
+            by_id = self._index()
+        return by_id.get(unit_id)
 
     def _units_by_id(self, ids: Iterable[int]) -> list[Unit]:
         """The units with these ids, each once, in the order first named."""
@@ -432,14 +437,13 @@ class GameState:
         self._space(to_space)
         named = self._units_by_id(ids)
         carrier = self.unit(onto if onto is not None else off) if (onto is not None or off is not None) else None
-        moving = list(named)
         carried = [i for u in named for i in u.cargo]
-        if carried:
-            moving += [u for u in self._units_by_id(carried) if u not in moving]
-        origins = sorted({u.space for u in moving})
+        # (most moves are of one unit without cargo: its list is the units named, its origin one)
+        moving = named + [u for u in self._units_by_id(carried) if u not in named] if carried else named
+        origins = [moving[0].space] if len(moving) == 1 else sorted({u.space for u in moving})
         for unit in moving:
             unit.space = to_space
-        path = list(path) if path is not None else None
+        path = list(path) if path is not None else None  # (the event's own list)
         entered = path[1:] if path is not None else [to_space]
         for unit in named:
             unit.moved += steps
@@ -447,8 +451,8 @@ class GameState:
                 unit.flags.update(flags)
             if trail is not None:
                 unit.flags[trail] = list(unit.flags.get(trail, ())) + entered
-        named_ids = [u.id for u in named]
         if carrier is not None:
+            named_ids = [u.id for u in named]
             if onto is not None:
                 carrier.cargo.extend(i for i in named_ids if i not in carrier.cargo)
             else:
@@ -457,7 +461,7 @@ class GameState:
                 carrier.flags.update(carrier_flags)
         extra = {}
         if path is not None:
-            extra["path"] = list(path)
+            extra["path"] = path
         if flags:
             extra["flags"] = dict(flags)
         if onto is not None:

@@ -89,6 +89,30 @@ def test_cargo_moves_with_its_carrier_and_leaves_when_removed(aar_state):
     assert state.unit(ship.id).cargo == [troops[1].id]
 
 
+def test_move_events_name_each_unit_once_and_own_their_lists(aar_state):
+    state = aar_state
+    ship = state.add_units("2 Sea Zone", "transport", "British")[0]
+    troops = state.add_units("2 Sea Zone", "infantry", "British", 2)
+    state.update_units([ship.id], cargo=[troops[0].id])
+    lone = state.add_units("Anglo Egypt", "infantry", "British")[0]
+    path = ["Anglo Egypt", "Libya"]
+    flags = {"combat_moved": True}
+    state.move_units([lone.id], "Libya", 1, path=path, flags=flags, trail="passed_combat")
+    one = state.events[-1]
+    assert one == {"kind": "move_units", "ids": [lone.id], "origins": ["Anglo Egypt"], "to": "Libya", "steps": 1,
+                   "path": ["Anglo Egypt", "Libya"], "flags": {"combat_moved": True}}
+    path.append("Egypt")  # the caller's lists are not the event's
+    flags["bombing"] = True
+    assert one["path"] == ["Anglo Egypt", "Libya"] and one["flags"] == {"combat_moved": True}
+    assert lone.flags["passed_combat"] == ["Libya"]
+    # a ship with its cargo, named together with the cargo: each unit once in the event
+    state.move_units([ship.id, troops[0].id, troops[1].id], "7 Sea Zone", 1, path=("2 Sea Zone", "7 Sea Zone"))
+    event = state.events[-1]
+    assert event["ids"] == [ship.id, troops[0].id, troops[1].id] and event["origins"] == ["2 Sea Zone"]
+    assert event["path"] == ["2 Sea Zone", "7 Sea Zone"]
+    assert [state.unit(u.id).moved for u in (ship, *troops)] == [1, 1, 1]
+
+
 def test_start_turn_notes_control_and_resets_moves(aar_state):
     state = aar_state
     unit = next(u for u in state.units if u.owner == "Germans")

@@ -34,3 +34,20 @@ def test_kept_air_paths_are_the_walked_ones():
             assert board.air_path(start, end) == _walked(board, start, end), (start, end)
             asked += 1
     assert asked > 500
+
+
+def test_air_paths_holds_what_air_path_kept_and_only_that():
+    game = make_game(["aar/base@1"])
+    board = MoveBoard(game.state.map)
+    start = sorted(board.order)[3]
+    kept = board.air_paths(start)
+    assert kept == {start: (start,)}  # nothing walked yet but the start itself
+    ends = [s for s, _ in board.air_reach(start, 3)]
+    for end in ends:
+        board.air_path(start, end)
+    # the same dict, now with every asked end's path (and those its walks went through)
+    assert board.air_paths(start) is kept
+    for end in ends:
+        assert kept[end] == _walked(board, start, end)
+    assert set(kept) <= {start, *board.graph.distances(start, "all")}
+    assert all(len(path) - 1 == board.graph.distances(start, "all")[end] for end, path in kept.items())

@@ -439,7 +439,7 @@ class AttackPlanning:
                     or (domains.get((unit.type, unit.owner)) or domain(game, unit)) == "land" \
                     or self._fire(game, unit, "attacker") <= 0:
                 continue
-            for target, path in engine.destinations(uid).items():
+            for target, path in engine.kept_destinations(uid).items():  # (read only: not copied)
                 found = hostile.get(target)
                 if found is None:
                     # (most zones a unit reaches are empty: no units, no enemies to ask for)

@@ -282,6 +282,8 @@ class AirPart:
         board = self.board
         start = unit.space
         result = {}
+        # (the paths kept from `start`, read in line: a walk asks the path of every space it ends in)
+        paths, path_of = board.air_paths(start), board.air_path
         if self.combat:
             landing = self._landing_steps(rules.carrier_cost)
             own = self._own_place(unit, rules)
@@ -294,7 +296,7 @@ class AirPart:
                 if best is not None and best <= left - d:
                     if first_only:
                         return {space: ()}
-                    result[space] = board.air_path(start, space)
+                    result[space] = paths.get(space) or path_of(start, space)
         else:
             # whether it may land in a space depends on the space and its carrier cost alone (never
             # its own zone: the reach starts a step away), so it is asked once per space and cost
@@ -309,7 +311,7 @@ class AirPart:
                 if ok:
                     if first_only:
                         return {space: ()}
-                    result[space] = board.air_path(start, space)
+                    result[space] = paths.get(space) or path_of(start, space)
         return result
 
     def _check_bomb(self, unit: Unit, rules: UnitRules, end: str, with_bombing_units: bool = False) -> list[str]:

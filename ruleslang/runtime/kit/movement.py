@@ -416,7 +416,7 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         same dict, the same object while the engine keeps it (until the board changes), so that a
         plan asking it of every unit works out what it derives from a reach once per dict."""
         unit = self._unit(unit_id)
-        rules = self._rules(unit)
+        rules = self._ur[unit_id]  # (`_rules` in line: the plans ask this thousands of times a game)
         if self._blocked(unit, rules) is not None:
             return {}
         return self._reach_of(unit, rules)

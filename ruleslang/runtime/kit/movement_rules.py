@@ -314,6 +314,14 @@ class MoveBoard:
             self._air[key] = found
         return found
 
+    def air_paths(self, start: str) -> dict[str, tuple[str, ...]]:
+        """The air paths from `start` kept so far (`air_path`'s, by end): read it, never change it;
+        an end not in it is asked of `air_path` (a walk asks every space it reaches, mostly kept)."""
+        paths = self._air_paths.get(start)
+        if paths is None:
+            paths = self._air_paths[start] = {start: (start,)}
+        return paths
+
     def air_path(self, start: str, end: str) -> tuple[str, ...]:
         """One shortest air path (walking back through the first neighbour, in natural order, one
         step nearer the start). The walk back from a space goes on as the walk back from the
