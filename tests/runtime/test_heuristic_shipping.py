@@ -116,3 +116,17 @@ def test_an_allys_unit_the_player_commands_moves_only_where_may_lets_it(monkeypa
     run_phases(game, "Japanese", "noncombat_move")
     assert asked and all(move.units == (transport,) for move in asked)
     assert game.unit_or_none(transport).space == "59 Sea Zone"
+
+
+def test_cargo_is_not_ferried_to_a_coast_an_enemy_unit_stands_in():
+    # Manchuria, the coast nearest the fighting, has a Russian unit in it: the cargo lands elsewhere
+    game = japanese({"Japan": {"Japanese": {"infantry": 2}}, SZ61: {"Japanese": {"transport": 1}},
+                     "Manchuria": {"Russians": {"infantry": 1}}})
+    shipping = Shipping(game, "Japanese")
+    assert shipping._shore("Manchuria") is None and shipping._shore("Japan") is None  # (an island)
+    assert shipping._shore("Kwantung") is not None
+    run_phases(game, "Japanese", "noncombat_move")
+    unloads = [e["answer"]["path"] for e in events(game, "decision", decision="move")
+               if e["answer"].get("kind") == "unload"]
+    assert unloads == [["59 Sea Zone", "Kwantung"]] * 2
+    assert events(game, "refused") == []

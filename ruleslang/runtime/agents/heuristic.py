@@ -586,15 +586,17 @@ class HeuristicAgent(Advising, Purchasing, AttackPlanning, Agent):
         return found
 
     def _what_if_taken(self, game, space: str) -> float:
+        state = game.state
+        if state.control.get(space) == self.player and not game.compiled.is_random("score"):
+            # taking a space it holds changes nothing the score can read: the same score (asked
+            # first: the non-combat plan asks it of every territory the player holds)
+            return 0.0
         sym = game.compiled.symbols.get("score")
         if sym is None or not game.board.is_land(space):
             return 0.0
         side = game.ctx.side_of(self.player)
         if side is None:
             return 0.0
-        state = game.state
-        if state.control.get(space) == self.player and not game.compiled.is_random("score"):
-            return 0.0  # taking a space it holds changes nothing the score can read: the same score
         fn = game.compiled.callable("score")
         kept = self._score_now
         if kept is not None and kept[0] is state and kept[1] == state.version and kept[2] is side:

@@ -336,12 +336,18 @@ class Purchasing:
             # the enemy units by space, in one pass over the board (a board query per space cost more)
             threats = self._threats = {}
             allied: dict[str, bool] = {}
-            for u in game.state.units:
-                friend = allied.get(u.owner)
+            player = self.player
+            for u in game.state.units:  # (names read once a unit, no list made to be dropped)
+                owner = u.owner
+                friend = allied.get(owner)
                 if friend is None:
-                    friend = allied[u.owner] = game.allied(u.owner, self.player)
+                    friend = allied[owner] = game.allied(owner, player)
                 if not friend:
-                    threats.setdefault(u.space, []).append(u)
+                    at = threats.get(u.space)
+                    if at is None:
+                        threats[u.space] = [u]
+                    else:
+                        at.append(u)
             self._kind_fires = {}
         found = threats.get(space, 0)
         if type(found) is list:

@@ -45,6 +45,9 @@ class Shipping:
         self._commanded = commanded
         self._mine: tuple | None = None  # (the board's list of units, its length, `_mine_units`)
         self._free: dict[str, bool] = {}  # space -> `_enemy_free`
+        # territory -> `_shore`: asked of every coast beside every zone each loaded transport
+        # reaches, on a board that stands while the decision's plan is made (as `_free`)
+        self._shores: dict[str, int | None] = {}
 
     # ---------------------------------------------------------------- facts
 
@@ -147,8 +150,10 @@ class Shipping:
             for uid in list(stranded.get(territory, ())):
                 unit = self.game.unit_or_none(uid)
                 cost = self.cargo_cost(unit)
+                if cost > room:
+                    continue  # (no move is made to ask: it would not fit aboard)
                 move = Move.of_tuples((uid,), (territory, zone), "load", transport.id)
-                if cost <= room and not self.engine.check(move) and (uid not in self._commanded or self.may(move)):
+                if not self.engine.check(move) and (uid not in self._commanded or self.may(move)):
                     loads.append(move)
                     room -= cost
                     stranded[territory].remove(uid)
@@ -169,6 +174,7 @@ class Shipping:
         transports go where stranded units wait."""
         stranded = self.stranded(used)
         plan: list[Move] = []
+        zones = None  # `_landing_zones`, found at the first transport that needs them (no unit moves meanwhile)
         for transport in self.transports():
             if transport.id in used:
                 continue
@@ -187,7 +193,9 @@ class Shipping:
                 plan += [Move.of_tuples((uid,), (zone, territory), "unload", transport.id) for uid in cargo]
             else:
                 plan += loads
-                toward = self._toward(reach, self._landing_zones())
+                if zones is None:
+                    zones = self._landing_zones()
+                toward = self._toward(reach, zones)
                 if toward is not None and toward != transport.space:
                     plan.append(Move.of_tuples((transport.id,), reach[toward]))
             used.add(transport.id)
@@ -196,18 +204,30 @@ class Shipping:
     def _landing(self, reach: dict[str, tuple[str, ...]]) -> tuple[str, str] | None:
         """The (zone, friendly territory) nearest the fighting the transport can unload into now."""
         best, best_key = None, None
+        shores = self._shores
         for zone, path in reach.items():
             if not self._enemy_free(zone):
                 continue
             for territory in self.board.neighbours(zone, "land"):
-                distance = self.front_distance(territory)
-                holder = self._control.get(territory)
-                if distance is None or holder is None or self._enemy(holder) or not self._enemy_free(territory):
+                distance = shores.get(territory, False)
+                if distance is False:
+                    distance = shores[territory] = self._shore(territory)
+                if distance is None:
                     continue
                 key = (distance, len(path), self.game.space_order(territory))
                 if best_key is None or key < best_key:
                     best, best_key = (zone, territory), key
         return best
+
+    def _shore(self, territory: str) -> int | None:
+        """The land steps to the fighting from `territory` when the player's cargo may be
+        unloaded there (a friendly territory no enemy unit stands in, from which the fighting can
+        be reached by land), else None (`_landing`)."""
+        distance = self.front_distance(territory)
+        holder = self._control.get(territory)
+        if distance is None or holder is None or self._enemy(holder) or not self._enemy_free(territory):
+            return None
+        return distance
 
     def _landing_zones(self) -> set[str]:
         """Sea zones bordering a friendly territory from which the fighting can be reached by land."""
