@@ -34,8 +34,8 @@ def test_a_kept_reach_is_the_engines_answer_shared_by_the_units_whose_walk_is_on
 
 
 def test_the_combat_plans_land_reach_copies_no_reach_and_finds_each_units_targets(monkeypatch):
-    """The combat plan's land and air attacks read the kept reaches (no copy of a unit's reach is
-    made for them; the attacks at sea, `_fleet_attacks`, still ask `destinations`), and each unit
+    """The combat plan's land and air attacks and its attacks at sea (`_fleet_attacks`, since
+    session 25) read the kept reaches (no copy of a unit's reach is made for them), and each unit
     is a candidate for the very targets its own reach gives (checked on the plan's moves)."""
     kept_plan, kept_fleet = AttackPlanning._combat_plan, AttackPlanning._fleet_attacks
     fresh_destinations, kept_fewest = MovementEngine.destinations, AttackPlanning._fewest
@@ -57,7 +57,7 @@ def test_the_combat_plans_land_reach_copies_no_reach_and_finds_each_units_target
             where.pop()
 
     def destinations(self, unit_id):
-        assert where[-1:] != ["plan"], unit_id  # (asked by the land plan: a copy)
+        assert where[-1:] not in (["plan"], ["fleet"]), unit_id  # (asked by the plan: a copy)
         return fresh_destinations(self, unit_id)
 
     def fewest(self, game, target, units, defenders, needed):

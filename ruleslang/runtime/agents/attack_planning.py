@@ -147,6 +147,17 @@ def _doubt_more(needed: float, wins: int, trials: int,
     return settling(lambda quick: _doubt_judge(quick, needed, trials), trials)[wins:]
 
 
+def _aims(places: dict, aimed: dict[int, tuple[dict, list]], wanted) -> list[tuple[str, tuple]]:
+    """The (target, path) pairs of a reach the engine keeps (`kept_destinations`) whose target
+    `wanted(target)` accepts, in its order: the units of a kind standing together share one reach
+    dict, so its spaces are sorted out once, kept in `aimed` by the dict's id (the dict is held
+    there with its answer: its id is not reused while `aimed` lives)."""
+    found = aimed.get(id(places))
+    if found is None:
+        found = aimed[id(places)] = (places, [(target, path) for target, path in places.items() if wanted(target)])
+    return found[1]
+
+
 class AttackPlanning:
     """The combat-move plan of the heuristic agent (a part of HeuristicAgent)."""
 
@@ -165,28 +176,28 @@ class AttackPlanning:
         # space -> `_target`, asked once a space: the board stands still while the plan is made
         targets: dict[str, bool] = {}
         commanded = self._commanded  # (`_may` asks the rules only of a move of these units)
-        # a reach the engine keeps (one dict for the units of a kind standing together) -> (it, the
-        # targets in it with their paths, in its order): the units of a group share the walk, so
-        # their spaces are sorted out once (the dict is held here: its id is not reused meanwhile)
-        aimed: dict[int, tuple[dict, list]] = {}
+        aimed: dict[int, tuple[dict, list]] = {}  # (`_aims`)
+
+        def wanted(target: str) -> bool:
+            found = targets.get(target)
+            if found is None:
+                found = targets[target] = self._target(game, target)
+            return found
+        landed: set[str] = set()  # the targets a land unit reaches (no other is ever attacked)
         for uid in engine.movable_units():
             unit = unit_of(uid)
-            if unit is None or (domains.get((unit.type, unit.owner)) or domain(game, unit)) == "sea":
+            kind = None if unit is None else domains.get((unit.type, unit.owner)) or domain(game, unit)
+            if kind is None or kind == "sea":
                 continue
-            places = engine.kept_destinations(uid)
-            found = aimed.get(id(places))
-            if found is None:
-                at = []
-                for target, path in places.items():
-                    is_target = targets.get(target)
-                    if is_target is None:
-                        is_target = targets[target] = self._target(game, target)
-                    if is_target:
-                        at.append((target, path))
-                found = aimed[id(places)] = (places, at)
-            for target, path in found[1]:
+            for target, path in _aims(engine.kept_destinations(uid), aimed, wanted):
                 if uid not in commanded or self._may(Move.of_tuples((uid,), path)):
                     reach.setdefault(target, []).append((uid, path))
+                    if kind == "land":
+                        landed.add(target)
+        if not game.compiled.is_random("score"):
+            # a target only air units reach is passed over below (a land unit must take it): not
+            # valued (each value a what-if of the score), where valuing it rolls no dice
+            reach = {t: ups for t, ups in reach.items() if t in landed}
         raiding = set(engine.raiding_units())  # (the only units with raids: most have none to ask for)
         can_raid = {uid for uid in engine.movable_units()
                     if uid in raiding and any(self._may(m) for m in engine.raids_of(uid))}
@@ -206,13 +217,13 @@ class AttackPlanning:
                 found = rank[uid] = (uid in can_raid, -self._fire(game, unit_of(uid), "attacker"), uid)
             return found
         for target in targets:
-            defenders = [u for u in self._enemies(game, target) if self._fire(game, u, "defender") > 0]
             candidates = [(uid, path) for uid, path in reach[target] if uid not in used and uid not in held]
-            # strongest attackers first, units that could raid a factory last; land units must be
-            # among them to take the space
-            candidates.sort(key=ranked)
+            # land units must be among them to take the space (asked before the defence is found)
             if not any(self._domain(game, unit_of(uid)) == "land" for uid, _ in candidates):
                 continue
+            defenders = [u for u in self._enemies(game, target) if self._fire(game, u, "defender") > 0]
+            # strongest attackers first, units that could raid a factory last
+            candidates.sort(key=ranked)
             needed = SCORE_ODDS if self._score_delta(game, target) > 0 else ATTACK_ODDS
             eligible: list[tuple[tuple[int, tuple], dict]] = []  # (candidate, carrier places promised with it)
             promised = dict(reserved)
@@ -433,19 +444,23 @@ class AttackPlanning:
         hostile: dict[str, list] = {}
         commanded = self._commanded
         domains, domain = self._domains, self._domain  # (read in line, as in `_combat_plan`)
+        aimed: dict[int, tuple[dict, list]] = {}  # (`_aims`)
+
+        def wanted(target: str) -> bool:
+            found = hostile.get(target)
+            if found is None:
+                # (most zones a unit reaches are empty: no units, no enemies to ask for)
+                found = hostile[target] = [] if board.is_land(target) or not board.units_in(target) \
+                    else self._enemies(game, target)
+            return bool(found)
         for uid in engine.movable_units():
             unit = unit_of(uid)
             if uid in used or uid in held or unit is None \
                     or (domains.get((unit.type, unit.owner)) or domain(game, unit)) == "land" \
                     or self._fire(game, unit, "attacker") <= 0:
                 continue
-            for target, path in engine.kept_destinations(uid).items():  # (read only: not copied)
-                found = hostile.get(target)
-                if found is None:
-                    # (most zones a unit reaches are empty: no units, no enemies to ask for)
-                    found = hostile[target] = [] if board.is_land(target) or not board.units_in(target) \
-                        else self._enemies(game, target)
-                if found and (uid not in commanded or self._may(Move.of_tuples((uid,), path))):
+            for target, path in _aims(engine.kept_destinations(uid), aimed, wanted):
+                if uid not in commanded or self._may(Move.of_tuples((uid,), path)):
                     reach.setdefault(target, []).append((uid, path))
         worth = {t: sum(game.unit_cost(u) for u in hostile[t]) for t in reach}
         plan: list = []

@@ -277,8 +277,18 @@ class Shipping:
         stranded = self.stranded(used)
         plan: list[Move] = []
         commanded = self._commanded  # (`may` is asked of the moves of these units alone)
+        neighbours = self.board.neighbours
         for transport in self.transports():
-            if transport.id in used:
+            if transport.id in used or not (transport.cargo
+                                            or any(stranded.get(t) for t in neighbours(transport.space, "land"))):
+                continue  # (nothing aboard, none to board)
+            reach = self._reach(transport)
+            # the enemy coasts it could land on, from the nearest zone: found before the loads are
+            # checked (the engine asked of each), which a transport with none would have wasted
+            coasts = [(zone, territory)
+                      for zone, _ in sorted(reach.items(), key=lambda zp: (len(zp[1]), zp[0])) if self._enemy_free(zone)
+                      for territory in neighbours(zone, "land") if self._enemy(self._control.get(territory))]
+            if not coasts:
                 continue
             trial = {t: list(ids) for t, ids in stranded.items()}
             loads = self._loads(transport, trial)
@@ -286,27 +296,18 @@ class Shipping:
             if not cargo:
                 continue
             units = [self.game.unit_or_none(uid) for uid in cargo]
-            target = None
-            for zone, path in sorted(self._reach(transport).items(), key=lambda zp: (len(zp[1]), zp[0])):
-                if not self._enemy_free(zone):
-                    continue
-                for territory in self.board.neighbours(zone, "land"):
-                    if self._enemy(self._control.get(territory)) \
-                            and all(uid not in commanded
-                                    or self.may(Move.of_tuples((uid,), (zone, territory), "unload", transport.id))
-                                    for uid in cargo) \
-                            and wins(units, territory, zone):
-                        target = (zone, territory)
-                        break
-                if target is not None:
-                    break
+            target = next(((zone, territory) for zone, territory in coasts
+                           if all(uid not in commanded
+                                  or self.may(Move.of_tuples((uid,), (zone, territory), "unload", transport.id))
+                                  for uid in cargo)
+                           and wins(units, territory, zone)), None)
             if target is None:
                 continue
             zone, territory = target
             stranded = trial
             plan += loads
             if zone != transport.space:
-                plan.append(Move.of_tuples((transport.id,), self._reach(transport)[zone]))
+                plan.append(Move.of_tuples((transport.id,), reach[zone]))
             used.add(transport.id)
             used.update(cargo)
             if supports is not None:

@@ -1,0 +1,116 @@
+"""The combat plan passes over what it never attacks before the costly checks (issue 15, session
+25): a target only air units reach is not valued, a target with no land candidate left has no
+defence found, a transport with no enemy coast in reach has no loads checked, and the attacks at
+sea sort out each kept reach once. Checked on the plans of seeded heuristic games."""
+
+from __future__ import annotations
+
+from game_fixtures import make_game
+from ruleslang.runtime.agents.attack_planning import AttackPlanning, _aims
+from ruleslang.runtime.agents.heuristic import HeuristicAgent
+from ruleslang.runtime.agents.shipping import Shipping
+
+
+def _heuristic_game(seed: int, rounds: int = 2) -> None:
+    """Play a few rounds of a house-rules game with heuristic agents (the wrapped queries check as it goes)."""
+    make_game(["aar/house-rules@1"], seed=seed, rounds=rounds, default_agent="heuristic").run(rounds)
+
+
+def _within(method, where: list, name: str):
+    """`method` wrapped to stand `name` on `where` while it runs."""
+    def wrapped(self, *args, **kwargs):
+        where.append(name)
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            where.pop()
+    return wrapped
+
+
+def test_aims_sorts_out_a_reach_once_and_keeps_its_order():
+    asked = []
+
+    def wanted(target):
+        asked.append(target)
+        return target != "b"
+    places = {"a": ("x", "a"), "b": ("x", "b"), "c": ("x", "c")}
+    aimed: dict = {}
+    first = _aims(places, aimed, wanted)
+    assert first == [("a", ("x", "a")), ("c", ("x", "c"))]
+    assert _aims(places, aimed, wanted) is first and asked == ["a", "b", "c"]
+    assert _aims({"b": ("y", "b")}, aimed, wanted) == [] and asked == ["a", "b", "c", "b"]
+
+
+def test_the_combat_plan_values_and_defends_only_targets_a_land_unit_may_take(monkeypatch):
+    """In the combat plan's own loop (not its assaults or attacks at sea), a held space is valued
+    only where a land unit of the player reaches it, and the defence of a target is found only
+    right before `_fewest` is asked of it (a target with no land candidate left has none found);
+    targets only air units reach are met, and passed over."""
+    kept_value, kept_enemies, kept_fewest = HeuristicAgent._value, HeuristicAgent._enemies, AttackPlanning._fewest
+    where: list[str] = []
+    seen = {"valued": 0, "air_only": 0, "defended": 0}
+    pending: list[str] = []
+
+    def land_reaches(self, game, space):
+        engine = self._engine
+        return any(self._domain(game, game.unit_or_none(uid)) == "land" and space in engine.kept_destinations(uid)
+                   for uid in engine.movable_units())
+
+    def value(self, game, space):
+        if where[-1:] == ["plan"] and game.state.control.get(space) is not None:
+            assert land_reaches(self, game, space), space
+            seen["valued"] += 1
+        return kept_value(self, game, space)
+
+    def enemies(self, game, space):
+        if where[-1:] == ["plan"]:
+            assert not pending, (pending, space)
+            pending.append(space)
+            seen["defended"] += 1
+        return kept_enemies(self, game, space)
+
+    def fewest(self, game, target, units, defenders, needed):
+        if where[-1:] == ["plan"]:
+            assert pending == [target], (pending, target)
+            pending.clear()
+        return kept_fewest(self, game, target, units, defenders, needed)
+
+    plan = _within(AttackPlanning._combat_plan, where, "plan")
+
+    def counted_plan(self, game, engine):
+        for uid in engine.movable_units():  # (the spaces only air units reach, as the plan starts)
+            unit = game.unit_or_none(uid)
+            if self._domain(game, unit) == "air":
+                seen["air_only"] += sum(1 for space in engine.kept_destinations(uid)
+                                        if game.board.is_land(space) and self._target(game, space)
+                                        and not land_reaches(self, game, space))
+        return plan(self, game, engine)
+    assaults = _within(AttackPlanning._assaults, where, "assaults")
+    fleet = _within(AttackPlanning._fleet_attacks, where, "fleet")
+    for owner, name, method in ((AttackPlanning, "_combat_plan", counted_plan),
+                                (AttackPlanning, "_assaults", assaults), (AttackPlanning, "_fleet_attacks", fleet),
+                                (HeuristicAgent, "_value", value), (HeuristicAgent, "_enemies", enemies),
+                                (AttackPlanning, "_fewest", fewest)):
+        monkeypatch.setattr(owner, name, method)
+    _heuristic_game(2)
+    assert seen["valued"] > 20 and seen["defended"] > 20 and seen["air_only"] > 0, seen
+
+
+def test_an_assault_checks_the_loads_of_a_transport_only_where_it_reaches_an_enemy_coast(monkeypatch):
+    """Every transport whose loads the assaults check can sail to a zone free of enemies beside a
+    territory an enemy holds; the seeded game checks some."""
+    kept_loads = Shipping._loads
+    where: list[str] = []
+    seen = {"checked": 0}
+
+    def loads(self, transport, stranded):
+        if where[-1:] == ["assaults"]:
+            assert any(self._enemy_free(zone) and any(self._enemy(self._control.get(t))
+                                                      for t in self.board.neighbours(zone, "land"))
+                       for zone in self._reach(transport)), transport.id
+            seen["checked"] += 1
+        return kept_loads(self, transport, stranded)
+    monkeypatch.setattr(Shipping, "assaults", _within(Shipping.assaults, where, "assaults"))
+    monkeypatch.setattr(Shipping, "_loads", loads)
+    _heuristic_game(1, rounds=3)
+    assert seen["checked"] > 0, seen
