@@ -1,6 +1,7 @@
 """The heuristic agent's estimates of taking a space (attack_planning.py's `_spared_takes`): the
-doubt's last band (SPARE "band"), an estimate asked again within one combat plan (SPARE "again"),
-and the estimate's values made once for every stage of its doubt."""
+doubt's last band (SPARE "band") and what is left in it (SPARE "near"), an estimate asked again
+within one combat plan (SPARE "again"), and the estimate's values made once for every stage of its
+doubt."""
 
 from __future__ import annotations
 
@@ -25,14 +26,16 @@ class _Chain:
         return self.chance_given
 
 
-def _in_doubt(monkeypatch, chance: float, spare: tuple) -> tuple[bool | None, int]:
+def _in_doubt(monkeypatch, chance: float, spare: tuple, chain: float = 0.9,
+              amphibious_from: str | None = None) -> tuple[bool | None, int]:
     """(`_spared_takes`'s answer, the chain's runs) for an attack whose quick chance is `chance` at
-    every stage of the doubt (60 trials, then 240 and 480 in all), the chain giving 0.9."""
+    every stage of the doubt (60 trials, then 240 and 480 in all), the chain giving `chain`."""
     agent = HeuristicAgent(1, "Germans", spare=spare)
-    agent.battle_odds = _Chain(0.9)
+    agent.battle_odds = _Chain(chain)
     monkeypatch.setattr(agent, "_quick_takes", lambda *args, **kwargs: round(chance * 60) / 60)
     monkeypatch.setattr(heuristic, "simulate", lambda *args, trials, **kwargs: round(chance * trials))
-    found = agent._spared_takes(None, "Karelia S.S.R.", [], DEFENCE, NEEDED, values=(ATTACK, DEFENCE))
+    found = agent._spared_takes(None, "Karelia S.S.R.", [], DEFENCE, NEEDED, values=(ATTACK, DEFENCE),
+                                amphibious_from=amphibious_from)
     return found, agent.battle_odds.asked
 
 
@@ -49,6 +52,21 @@ def test_the_doubts_last_band_is_narrower_with_the_part_band(monkeypatch):
     assert _in_doubt(monkeypatch, NEEDED - 0.024, base + ("band",)) == (False, 0)
     # nearer than DOUBT_BAND: the chain is still asked
     assert _in_doubt(monkeypatch, NEEDED + 0.01, base + ("band",)) == (True, 1)
+
+
+def test_a_land_attack_left_in_doubt_is_answered_without_the_chain_with_the_part_near(monkeypatch):
+    """The part "near": a land attack whose chance the doubt's last stage leaves within DOUBT_BAND
+    of the odds needed is answered by that chance (a yes at or over them, else None, as the chain's
+    no), the chain not asked; without it, or for an assault from the sea, the chain answers."""
+    base = ("attacks", "below", "settled", "doubt", "band")
+    assert _in_doubt(monkeypatch, NEEDED + 0.01, base, chain=0.5) == (None, 1)
+    assert _in_doubt(monkeypatch, NEEDED + 0.01, base + ("near",), chain=0.5) == (True, 0)
+    assert _in_doubt(monkeypatch, NEEDED - 0.01, base, chain=0.9) == (True, 1)
+    assert _in_doubt(monkeypatch, NEEDED - 0.01, base + ("near",), chain=0.9) == (None, 0)
+    assert _in_doubt(monkeypatch, NEEDED - 0.01, base + ("near",), chain=0.9,
+                     amphibious_from="Baltic Sea Zone") == (True, 1)
+    # outside the band the doubt answers as before, with or without the part
+    assert _in_doubt(monkeypatch, NEEDED + 0.025, base + ("near",), chain=0.5) == (True, 0)
 
 
 def test_an_estimate_in_doubt_makes_its_values_once(monkeypatch):

@@ -322,7 +322,10 @@ class AttackPlanning:
         stages of DOUBT_TRIALS, and the chain asked only where those leave it in doubt (with
         "band", within DOUBT_BAND of `needed` at the last stage). With "again" (and "settled"), a
         force's estimate asked again within one combat plan (the same values against the same
-        defence, the same odds needed: `_quick_verdict`) is answered as it was the first time."""
+        defence, the same odds needed: `_quick_verdict`) is answered as it was the first time. With
+        "near" (and "doubt"), an attack by land (no `amphibious_from`) left in doubt after the last
+        stage is answered by its chance against `needed` (no, None, as the chain's no), the chain
+        not asked."""
         again = "again" in self.spare and "settled" in self.spare
         if defenders and values is None and (again or "doubt" in self.spare):
             # (made once for the estimate and each stage of its doubt, which would make them again)
@@ -340,6 +343,11 @@ class AttackPlanning:
             verdict = self._quick_verdict(game, units, defenders, needed, values)
         if verdict is True or verdict is False:
             return verdict
+        if "near" in self.spare and "doubt" in self.spare and amphibious_from is None:
+            # (SPARE "near": the doubt's last stage left a land attack's chance within its band of
+            # `needed`, where the chain's answer would turn on a few hundredths; a no counts as the
+            # chain's no, moving `_fewest_spared` on to one more unit)
+            return True if verdict >= needed else None
         found = self.battle_odds.chance(game, self.player, units, target, amphibious_from=amphibious_from, take=True)
         if found is None:
             return verdict >= needed

@@ -107,10 +107,12 @@ FLEET_STATES = 600   # the exact chain's states for one combat move's attacks at
 # reckoned with the units the rules' `stalemate` setting keeps apart hitting only others, before
 # the chain is asked (attack_planning.py's `_fleet_apart`); "muster", a rule decision asked in a
 # battle before its first round answered as the agent would without the look-ahead (lookahead.py's
-# `muster`)
+# `muster`); "near", with "doubt", an attack on a territory by land that the doubt's last stage leaves
+# in doubt answered by its quick chance against the odds it needs, the chain not asked
+# (attack_planning.py's `_spared_takes`)
 SPARE = ("retreat", "attacks", "holds", "fleets", "rollouts", "below", "zeros", "advice", "horizon", "settled",
          "outmatched", "hittable", "doubt", "band", "again", "exchange", "fought", "forecast", "reckon", "stock", "sonar",
-         "glance", "ledger", "trident", "muster")
+         "glance", "ledger", "trident", "muster", "near")
 # (SPARE "outmatched") an attack whose strength (quick_battle.py's `outmatched`: fire values' sum times
 # hit points' sum) is under OUTMATCHED of the defence's: in seeded house-rules games (seeds 1-40,
 # every trial thrown) the quick chance of taking the space of all 8,950 such estimates was at most
