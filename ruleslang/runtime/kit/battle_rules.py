@@ -102,14 +102,30 @@ class BattleRules:
         leaves it out, since sailing in makes no war. On land, every unit not on its side: taking
         a territory from its holder is what the rules make war of (or refuse), so the war the
         board shows before the move does not say who will fight."""
-        pool = self.game.board.units(space) if units is None else units
-        if self.game.board.is_land(space):
-            return [u for u in pool if not self.game.allied(u.owner, attacker)]
+        game = self.game
+        # the index's own list (not a copy: only read here), asked of each owner once (a space holds
+        # the units of one or two owners: agents ask hundreds of spaces a game)
+        pool = game.board.units_in(space) if units is None else units
+        land = game.board.is_land(space)
+        fights: dict = {}
+        out = []
+        for u in pool:
+            owner = u.owner
+            found = fights.get(owner)
+            if found is None:
+                found = fights[owner] = (not game.allied(owner, attacker) if land
+                                         else self._at_war_now(owner, attacker))
+            if found:
+                out.append(u)
+        return out
+
+    def _at_war_now(self, owner: str, attacker: str) -> bool:
+        """`enemy`, asked with `attacker` as the current player (as in its own battle)."""
         state = self.game.state
         current = state.current_player
         state.current_player = attacker
         try:
-            return [u for u in pool if self.enemy(u.owner, attacker)]
+            return self.enemy(owner, attacker)
         finally:
             state.current_player = current
 
