@@ -39,7 +39,7 @@ import time
 from weakref import WeakKeyDictionary
 
 from ruleslang.base.errors import EvalError
-from ruleslang.runtime.kit.battle_rules import BattleRules
+from ruleslang.runtime.kit.battle_rules import BattleRules, land_enemies
 from ruleslang.runtime.odds.chain import ATTACKER_WINS, BattleSpec, Chain
 from ruleslang.runtime.odds.shared import SharedRounds
 
@@ -315,6 +315,9 @@ class Belligerents:
 
     def enemies_at(self, game, space: str, attacker: str) -> list:
         """The units at `space` that fight `attacker` there: those its battle counts as the defence."""
+        board = game.board
+        if board.is_land(space):  # every unit not on its side: no battle setting asked, no rules made
+            return land_enemies(game, board.units_in(space), attacker)
         state = game.state
         key = (state.round, state.current_player, state.phase)
         kept = self._kept

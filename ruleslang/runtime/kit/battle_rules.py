@@ -103,18 +103,18 @@ class BattleRules:
         a territory from its holder is what the rules make war of (or refuse), so the war the
         board shows before the move does not say who will fight."""
         game = self.game
-        # the index's own list (not a copy: only read here), asked of each owner once (a space holds
+        # the index's own list (not a copy: only read here), each owner asked once (a space holds
         # the units of one or two owners: agents ask hundreds of spaces a game)
         pool = game.board.units_in(space) if units is None else units
-        land = game.board.is_land(space)
+        if game.board.is_land(space):
+            return land_enemies(game, pool, attacker)
         fights: dict = {}
         out = []
         for u in pool:
             owner = u.owner
             found = fights.get(owner)
             if found is None:
-                found = fights[owner] = (not game.allied(owner, attacker) if land
-                                         else self._at_war_now(owner, attacker))
+                found = fights[owner] = self._at_war_now(owner, attacker)
             if found:
                 out.append(u)
         return out
@@ -187,3 +187,20 @@ def default_defender(game, space: str, attacker: str, enemies: list) -> str | No
     if not counts:
         return None
     return sorted(counts, key=lambda p: (-counts[p], game.turn_position(p)))[0]
+
+
+def land_enemies(game, pool, attacker: str) -> list:
+    """The units of `pool` that defend a land territory against `attacker` (`BattleRules.enemies_at`:
+    every unit not on its side; no battle setting is asked), in their order, each owner's side
+    asked once."""
+    allied = game.allied
+    sides: dict = {}
+    out = []
+    for u in pool:
+        owner = u.owner
+        found = sides.get(owner)
+        if found is None:
+            found = sides[owner] = not allied(owner, attacker)
+        if found:
+            out.append(u)
+    return out
