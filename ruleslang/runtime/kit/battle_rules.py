@@ -103,21 +103,11 @@ class BattleRules:
         a territory from its holder is what the rules make war of (or refuse), so the war the
         board shows before the move does not say who will fight."""
         game = self.game
-        # the index's own list (not a copy: only read here), each owner asked once (a space holds
-        # the units of one or two owners: agents ask hundreds of spaces a game)
+        # the index's own list (not a copy: only read here), each owner asked once (`owners_fighting`)
         pool = game.board.units_in(space) if units is None else units
         if game.board.is_land(space):
             return land_enemies(game, pool, attacker)
-        fights: dict = {}
-        out = []
-        for u in pool:
-            owner = u.owner
-            found = fights.get(owner)
-            if found is None:
-                found = fights[owner] = self._at_war_now(owner, attacker)
-            if found:
-                out.append(u)
-        return out
+        return owners_fighting(pool, lambda owner: self._at_war_now(owner, attacker))
 
     def _at_war_now(self, owner: str, attacker: str) -> bool:
         """`enemy`, asked with `attacker` as the current player (as in its own battle)."""
@@ -191,16 +181,21 @@ def default_defender(game, space: str, attacker: str, enemies: list) -> str | No
 
 def land_enemies(game, pool, attacker: str) -> list:
     """The units of `pool` that defend a land territory against `attacker` (`BattleRules.enemies_at`:
-    every unit not on its side; no battle setting is asked), in their order, each owner's side
-    asked once."""
+    every unit not on its side; no battle setting is asked), in their order."""
     allied = game.allied
-    sides: dict = {}
+    return owners_fighting(pool, lambda owner: not allied(owner, attacker))
+
+
+def owners_fighting(pool, fights) -> list:
+    """The units of `pool` whose owner `fights(owner)` is true of, in their order, each owner asked
+    once (a space holds the units of one or two owners: agents ask hundreds of spaces a game)."""
+    answers: dict = {}
     out = []
     for u in pool:
         owner = u.owner
-        found = sides.get(owner)
+        found = answers.get(owner)
         if found is None:
-            found = sides[owner] = not allied(owner, attacker)
+            found = answers[owner] = fights(owner)
         if found:
             out.append(u)
     return out
