@@ -81,17 +81,20 @@ class Advising:
         battle = getattr(game.ctx, "battle", None)  # set while a battle is fought
         if battle is None:
             return None
-        support = battle.support_units() if battle.amphibious else []
         # what outlives this round (its casualties are still on the board until it ends); the
         # previous agent (odds="quick") counted them too, and is kept as it played
         sides = battle.standing if self.battle_odds is not None else battle.units
         attack, defence = sides("attacker"), sides("defender")
-        # the battle as it stands goes on from the next round: its start and first round are behind it
-        found = None if self.battle_odds is None or not chain else self.battle_odds.chance(
-            game, battle.attacker, attack, battle.space, defence=defence,
-            amphibious_from=support[0].space if support else None, round_number=battle.round + 1)
+        found = None
+        if self.battle_odds is not None and chain:
+            # (where an assault comes from: asked of the chain alone, not of the quick estimate)
+            support = battle.support_units() if battle.amphibious else []
+            # the battle as it stands goes on from the next round: its start and first round are behind it
+            found = self.battle_odds.chance(
+                game, battle.attacker, attack, battle.space, defence=defence,
+                amphibious_from=support[0].space if support else None, round_number=battle.round + 1)
         # the quick simulation's count as a fraction: an advice's threshold is compared exactly
-        won = Fraction(found if found is not None else Fraction(self._wins(game, attack, defence)) / SIM_TRIALS)
+        won = Fraction(found) if found is not None else Fraction(self._wins(game, attack, defence)) / SIM_TRIALS
         return won if game.allied(d.player, battle.attacker) else 1 - won
 
     def _spared_win_chance(self, advice, d: Decision, game) -> Fraction | None:
@@ -128,9 +131,14 @@ _NO_ADVICE = object()  # the advice gives no answer here
 
 def _settles(advice, game, chance: Fraction, margin: float) -> bool:
     """Whether `advice` answers the same fed `chance` less and plus `margin` (kept within 0 and 1)."""
-    margin = Fraction(margin)
-    low, high = max(chance - margin, Fraction(0)), min(chance + margin, Fraction(1))
+    # (the margins are a few constants: each made a Fraction once, not once a question)
+    margin = _MARGINS.get(margin) or _MARGINS.setdefault(margin, Fraction(margin))
+    low, high = max(chance - margin, _ZERO), min(chance + margin, _ONE)
     return advice.fn(game.ctx, low) == advice.fn(game.ctx, high)
+
+
+_MARGINS: dict[float, Fraction] = {}  # `_settles`'s margins as exact fractions
+_ZERO, _ONE = Fraction(0), Fraction(1)
 
 
 def _neutral(d: Decision):
