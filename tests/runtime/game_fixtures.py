@@ -203,3 +203,12 @@ def retreat_question(attackers: dict, defenders: dict, **options):
     agent.battle_odds.new_decision()
     retreat = Decision("choose", "Germans", "?", options=[True, False], mode="one", count=1, id="attacker_retreat.go")
     return agent, agent._choose(retreat, game), game
+
+
+def lookahead_counts(game) -> dict:
+    """The look-aheads' counts (`Lookahead.counts`) of `game`'s heuristic agents, summed by reason."""
+    counts: dict = {}
+    for agent in game.agents.values():
+        for reason, n in agent.lookahead.counts.items():
+            counts[reason] = counts.get(reason, 0) + n
+    return counts

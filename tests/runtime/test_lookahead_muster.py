@@ -6,7 +6,7 @@ while decisions asked later in a battle or outside one are still looked ahead.""
 
 from __future__ import annotations
 
-from game_fixtures import make_game
+from game_fixtures import lookahead_counts, make_game
 from ruleslang.runtime.agents import lookahead
 from ruleslang.runtime.agents.heuristic import SPARE, HeuristicAgent
 
@@ -37,11 +37,7 @@ def _first_round(monkeypatch, spare: tuple, seed: int = 3) -> tuple[list, list, 
     monkeypatch.undo()
     answers = [(e["id"], e["player"], a) for e, a in zip(game.decisions, game.answers)
                if e.get("id") == "emergency_infantry.bought"]
-    counts: dict = {}
-    for agent in game.agents.values():
-        for reason, n in agent.lookahead.counts.items():
-            counts[reason] = counts.get(reason, 0) + n
-    return looked, answers, counts
+    return looked, answers, lookahead_counts(game)
 
 
 def test_a_decision_before_a_battles_first_round_is_not_looked_ahead(monkeypatch):

@@ -109,10 +109,12 @@ FLEET_STATES = 600   # the exact chain's states for one combat move's attacks at
 # battle before its first round answered as the agent would without the look-ahead (lookahead.py's
 # `muster`); "near", with "doubt", an attack on a territory by land that the doubt's last stage leaves
 # in doubt answered by its quick chance against the odds it needs, the chain not asked
-# (attack_planning.py's `_spared_takes`)
+# (attack_planning.py's `_spared_takes`); "whither", with "horizon" and "fought", a decision in a battle
+# whose options are all spaces (a retreat's destination) answered without the look-ahead, whose
+# rollouts valued every such answer alike (lookahead.py's `whither`)
 SPARE = ("retreat", "attacks", "holds", "fleets", "rollouts", "below", "zeros", "advice", "horizon", "settled",
          "outmatched", "hittable", "doubt", "band", "again", "exchange", "fought", "forecast", "reckon", "stock", "sonar",
-         "glance", "ledger", "trident", "muster", "near")
+         "glance", "ledger", "trident", "muster", "near", "whither")
 # (SPARE "outmatched") an attack whose strength (quick_battle.py's `outmatched`: fire values' sum times
 # hit points' sum) is under OUTMATCHED of the defence's: in seeded house-rules games (seeds 1-40,
 # every trial thrown) the quick chance of taking the space of all 8,950 such estimates was at most
@@ -173,7 +175,7 @@ class HeuristicAgent(Advising, Purchasing, AttackPlanning, Agent):
         self.lookahead = None if previous else Lookahead(
             player, lambda p, sims: HeuristicAgent(seed, p, previous=True, sims=sims, rollout=True),
             settle="rollouts" in self.spare, horizon="horizon" in self.spare, fought="fought" in self.spare,
-            muster="muster" in self.spare)
+            muster="muster" in self.spare, whither="whither" in self.spare)
         # the exact chain for attacks at sea (`_fleet_attacks`): small battles, FLEET_STATES a plan
         self.fleet_odds = BattleOdds(decision_states=FLEET_STATES, recall="sonar" in self.spare)
         self.rng = random.Random(f"heuristic:{seed}:{player}")

@@ -59,7 +59,9 @@ would play alike in each, and the answers are valued alike there (`_same_game`: 
 stands, as the turn played on would choose); else the held copies play on (an answer written to
 a counter that its hook sets back before it ends: its copies meet as the phase ends, where the
 answers' effects came out alike). With `muster` (the part "muster"), a decision asked in a battle
-before its first round is not looked ahead: the own answer stands (`choose`). Everything is deterministic: the same game,
+before its first round is not looked ahead: the own answer stands (`choose`); with `whither` (the
+part "whither", with `horizon` and `fought`), neither is a decision asked in a battle whose options
+are all spaces (a retreat's destination). Everything is deterministic: the same game,
 seed and decision give the same answer whatever the machine or PYTHONHASHSEED.
 """
 
@@ -73,6 +75,7 @@ from typing import Any, Callable
 
 from ruleslang.base.errors import EvalError
 from ruleslang.lang.eval.statements import run_procedure
+from ruleslang.lang.types import SPACE
 from ruleslang.runtime.agents import phase_starts
 from ruleslang.runtime.agents.phase_starts import Diverged, PhaseStart, PhaseStarts, Replay, keep_configs, resume
 from ruleslang.runtime.decisions import DONE, Agent, Decision
@@ -95,6 +98,9 @@ LOOKED, CHANGED, NO_START, ONE_ANSWER, DIVERGED, FAILED = (
     "looked ahead", "answer changed", "no phase start", "one answer", "diverged", "rules stopped")
 # with `muster`: a decision asked in a battle before its first round, answered without a look-ahead
 MUSTERED = "before the battle's first round"
+# with `whither` (and `horizon` and `fought`): a battle's question of where its units go, answered
+# without a look-ahead
+WHITHER = "a battle's destination"
 # an answer whose first rollout threw no die after it: its other rollouts not played (`Lookahead.values`)
 DICELESS = "rollouts alike"
 # with `settle`: rounds of rollouts not played since the answers' values settled the choice
@@ -186,7 +192,7 @@ class Lookahead:
 
     def __init__(self, player: str, policy: Callable[[str, dict], Agent], rollouts: int = ROLLOUTS,
                  moves: bool = True, settle: bool = False, horizon: bool = False, fought: bool = False,
-                 muster: bool = False):
+                 muster: bool = False, whither: bool = False):
         self.player = player
         self.settle = settle  # `choose` stops the rollouts where the rounds so far settle the choice
         # a decision asked in a battle: its rollouts end with the phase (the module docstring)
@@ -195,6 +201,9 @@ class Lookahead:
         self.fought = fought
         # a decision asked in a battle before its first round: the own answer stands (`choose`)
         self.muster = muster
+        # with `horizon` and `fought`, a decision in a battle whose options are all spaces: the own
+        # answer stands (`choose`)
+        self.whither = whither
         # (player, a memo of battle estimates) -> the quick policy playing it in rollouts
         self.policy = policy
         self.rollouts = rollouts
@@ -387,7 +396,12 @@ class Lookahead:
         battle with the rollouts' own dice, and their values for one answer spread by tens of IPCs
         while the answers' means part by a few (aar/house-rules@1 seeds 1-80: 26 of 160 such
         decisions taken from the own answer, by 0.7-32 IPCs against a spread of 1-50 a rollout),
-        so the own answer stands."""
+        so the own answer stands. With `whither` (the part "whither"; with `horizon` and
+        `fought`), a decision asked in a battle whose options are all spaces (where units go: a
+        retreat's destination) is not looked ahead: its rollouts end with the battle, which such
+        an answer ends or leaves as it is, and the valuation does not see where units stand, so
+        every answer came to the same value (aar seeds 1-10 of a compare: all 35 such decisions
+        looked ahead) and the own answer stood."""
         battle = game.ctx.battle
         if self.muster and battle is not None and battle.round == 0:
             self._count(MUSTERED)
@@ -395,6 +409,9 @@ class Lookahead:
         answers = candidates(d, own)
         if len(answers) < 2:
             self._count(ONE_ANSWER)
+            return own
+        if self.whither and self.horizon and self.fought and battle is not None and _destinations(d):
+            self._count(WHITHER)
             return own
         values = self.values(game, d, answers, settle=self.settle)
         if values is None:
@@ -404,6 +421,11 @@ class Lookahead:
             self._count(CHANGED)
             return answers[best]
         return own
+
+
+def _destinations(d: Decision) -> bool:
+    """Whether `d` asks for one of its options, each a space (where units go)."""
+    return d.mode == "one" and all(getattr(o, "kind", None) == SPACE.name for o in d.options)
 
 
 def candidates(d: Decision, own) -> list:
