@@ -312,12 +312,7 @@ class GameState:
 
     def unit_or_none(self, unit_id: int) -> Unit | None:
         """The unit with this id, or None when none is on the board."""
-        # (`_index`'s test in line: the agents and the movement engine ask this thousands of times
-        # a game, nearly always of a kept index)
-        by_id = self._unit_index
-        if by_id is None or self._indexed is not self.units or len(by_id) != len(self.units):
-            by_id = self._index()
-        return by_id.get(unit_id)
+        return self._index().get(unit_id)
 
     def _units_by_id(self, ids: Iterable[int]) -> list[Unit]:
         """The units with these ids, each once, in the order first named."""

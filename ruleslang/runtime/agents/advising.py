@@ -8,6 +8,7 @@ the options' types alone. The methods read the agent's estimates (heuristic.py) 
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 
 from ruleslang.lang.check.advice import OPTIONS
 from ruleslang.runtime.agents.lookahead import MARGIN, candidates
@@ -131,13 +132,13 @@ _NO_ADVICE = object()  # the advice gives no answer here
 
 def _settles(advice, game, chance: Fraction, margin: float) -> bool:
     """Whether `advice` answers the same fed `chance` less and plus `margin` (kept within 0 and 1)."""
-    # (the margins are a few constants: each made a Fraction once, not once a question)
-    margin = _MARGINS.get(margin) or _MARGINS.setdefault(margin, Fraction(margin))
+    margin = _fraction(margin)
     low, high = max(chance - margin, _ZERO), min(chance + margin, _ONE)
     return advice.fn(game.ctx, low) == advice.fn(game.ctx, high)
 
 
-_MARGINS: dict[float, Fraction] = {}  # `_settles`'s margins as exact fractions
+# `_settles`'s margins (a few constants) as exact fractions, each made once, not once a question
+_fraction = lru_cache(maxsize=None)(Fraction)
 _ZERO, _ONE = Fraction(0), Fraction(1)
 
 
