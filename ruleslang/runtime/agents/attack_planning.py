@@ -563,7 +563,7 @@ class AttackPlanning:
         dice = self._estimate_dice if "settled" in self.spare else self.rng
         wins = lost = destroyed = done = 0
         for trials, odds, value in EXCHANGE_STAGES:
-            won, gone, taken = exchange(a_vals, d_vals, dice, trials - done)
+            won, gone, taken = exchange(a_vals, d_vals, dice, trials - done, "tally" in self.spare)
             wins, lost, destroyed, done = wins + won, lost + gone, destroyed + taken, trials
             found = (wins / trials, lost / trials, destroyed / trials)
             if _exchange_settles(found, odds, value):

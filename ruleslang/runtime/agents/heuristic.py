@@ -111,10 +111,12 @@ FLEET_STATES = 600   # the exact chain's states for one combat move's attacks at
 # in doubt answered by its quick chance against the odds it needs, the chain not asked
 # (attack_planning.py's `_spared_takes`); "whither", with "horizon" and "fought", a decision in a battle
 # whose options are all spaces (a retreat's destination) answered without the look-ahead, whose
-# rollouts valued every such answer alike (lookahead.py's `whither`)
+# rollouts valued every such answer alike (lookahead.py's `whither`); "tally", a quick battle whose
+# units all take one hit draws each side's hits of a round at once, by their chances
+# (quick_battle.py's `_tallied_trials`), instead of a die for each unit
 SPARE = ("retreat", "attacks", "holds", "fleets", "rollouts", "below", "zeros", "advice", "horizon", "settled",
          "outmatched", "hittable", "doubt", "band", "again", "exchange", "fought", "forecast", "reckon", "stock", "sonar",
-         "glance", "ledger", "trident", "muster", "near", "whither")
+         "glance", "ledger", "trident", "muster", "near", "whither", "tally")
 # (SPARE "outmatched") an attack whose strength (quick_battle.py's `outmatched`: fire values' sum times
 # hit points' sum) is under OUTMATCHED of the defence's: in seeded house-rules games (seeds 1-40,
 # every trial thrown) the quick chance of taking the space of all 8,950 such estimates was at most
@@ -383,7 +385,7 @@ class HeuristicAgent(Advising, Purchasing, AttackPlanning, Agent):
         if values is None:
             values = self._take_values(game, attack, defence)
         dice = self._estimate_dice if "settled" in self.spare else self.rng
-        return simulate(*values, dice, takes=True, settle=settle, trials=trials)
+        return simulate(*values, dice, takes=True, settle=settle, trials=trials, tally="tally" in self.spare)
 
     def _take_values(self, game, attack: list, defence: list) -> tuple[tuple, tuple]:
         """The quick simulation's (attack, defence) values of taking the space `defence` holds:
@@ -419,7 +421,8 @@ class HeuristicAgent(Advising, Purchasing, AttackPlanning, Agent):
         key = (a_vals, d_vals)
         found = self.sims.get(key)
         if found is None:
-            found = self.sims[key] = simulate(a_vals, d_vals, random.Random(f"quick:{self.seed}:{key}"))
+            found = self.sims[key] = simulate(a_vals, d_vals, random.Random(f"quick:{self.seed}:{key}"),
+                                              tally="tally" in self.spare)
         return found
 
     def _estimate(self, a_vals: tuple, d_vals: tuple, settle: tuple[int, ...] | None, takes: bool = False) -> float:
@@ -430,14 +433,14 @@ class HeuristicAgent(Advising, Purchasing, AttackPlanning, Agent):
         as they would have been); with "reckon", a battle small enough (`reckonable`) worked out
         exactly, its wins the chance times SIM_TRIALS (a float; no dice drawn)."""
         if "settled" not in self.spare:
-            return simulate(a_vals, d_vals, self.rng, takes=takes)
+            return simulate(a_vals, d_vals, self.rng, takes=takes, tally="tally" in self.spare)
         if self._reckons(a_vals, d_vals):
             return reckon(a_vals, d_vals, takes)[0] * SIM_TRIALS
         dice = self._dice()
         if ("outmatched" in self.spare and settle is not None and settle[0] >= OUTMATCHED_WINS
                 and outmatched(a_vals, d_vals, OUTMATCHED)):
             return 0
-        return simulate(a_vals, d_vals, dice, takes=takes, settle=settle)
+        return simulate(a_vals, d_vals, dice, takes=takes, settle=settle, tally="tally" in self.spare)
 
     def _wins_reckoned(self, game, attack: list, defence: list) -> bool:
         """Whether `_wins` of `attack` against `defence` is worked out exactly (`_estimate`'s

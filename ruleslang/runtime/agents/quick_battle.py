@@ -17,6 +17,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+from bisect import bisect_right
 from functools import lru_cache
 from operator import itemgetter
 
@@ -52,7 +53,7 @@ def settling(judge, trials: int = SIM_TRIALS) -> tuple[int, ...]:
 
 
 def simulate(a_vals: tuple, d_vals: tuple, rng: random.Random, *, takes: bool = False,
-             settle: tuple[int, ...] | None = None, trials: int = SIM_TRIALS) -> int:
+             settle: tuple[int, ...] | None = None, trials: int = SIM_TRIALS, tally: bool = False) -> int:
     """In how many of SIM_TRIALS battles of attackers `a_vals` against defenders `d_vals` (each a
     (fire value, cost, hit points) of a unit) the attackers destroy the defenders, rolled by `rng`:
     each round every attacking unit, in its side's order, then every defending one throws a die
@@ -63,8 +64,13 @@ def simulate(a_vals: tuple, d_vals: tuple, rng: random.Random, *, takes: bool = 
     outlive the battle). `settle` (`settling`): the trials stop as soon as the trials left cannot
     change the caller's answer (no more than `settle[wins]` of them), and the wins so far are
     returned: the caller's judge answers the same of them as of all SIM_TRIALS. `trials`: that many
-    battles instead of SIM_TRIALS (`settle` then indexed by the wins of these)."""
-    return _trial_loop(a_vals, d_vals)(a_vals, d_vals, rng.getrandbits, takes, settle, trials)
+    battles instead of SIM_TRIALS (`settle` then indexed by the wins of these). `tally`: a battle
+    whose units all take one hit draws each side's number of hits in a round at once
+    (`_tallied_trials`) rather than a die for each unit: the same chances, other numbers."""
+    loop = _trial_loop(a_vals, d_vals)
+    if tally and loop is _one_hit_trials:
+        return _tallied_trials(a_vals, d_vals, rng.random, takes, settle, trials)
+    return loop(a_vals, d_vals, rng.getrandbits, takes, settle, trials)
 
 
 def _trial_loop(a_vals: tuple, d_vals: tuple):
@@ -78,10 +84,39 @@ def _trial_loop(a_vals: tuple, d_vals: tuple):
     return _trials
 
 
+@lru_cache(maxsize=RECKON_KEPT)
+def _hits_below(thresholds: tuple[int, ...]) -> tuple[float, ...]:
+    """The chances of at most 0, 1, ... n - 1 hits of n units whose dice hit under `thresholds`
+    (sorted): a number drawn uniformly in [0, 1) is the number of hits of their round as the count
+    of these it is not under (`bisect_right`). The chance of at most n hits, 1, is left out, so
+    that the sums' rounding never makes a round of n + 1 hits."""
+    return tuple(itertools.accumulate(_hit_chances(thresholds)))[:len(thresholds)]
+
+
 def _thresholds(vals) -> tuple:
     """Each unit's fire value as the dice that hit it: a die r (0-5, three random bits) hits at
     value v when r + 1 <= v, that is when r < floor(v)."""
     return tuple(map(math.floor, map(_FIRE, vals)))  # (a whole number is its own floor)
+
+
+def _tallied_trials(a_vals: tuple, d_vals: tuple, uniform, takes: bool = False,
+                    settle: tuple[int, ...] | None = None, trials: int = SIM_TRIALS,
+                    lost: list[int] | None = None) -> int:
+    """`_one_hit_trials` with each side's hits of a round drawn at once: a side with i units fallen
+    (in casualty order) throws as the multiset of its other units' fire values, whose number of
+    hits has the chances `_hit_chances` works out; one number of `uniform` (`Random.random`) picks
+    it (`_hits_below`), where `_one_hit_trials` draws a die for each unit. A round's order of fire
+    does not change its number of hits, so the side's first order is not needed. Most of a
+    heuristic game's quick battles are of this kind (SPARE "tally": the same chances as the dice,
+    other numbers drawn)."""
+    a_sorted = sorted(a_vals, key=_COST)
+    a_order = _thresholds(a_sorted)
+    d_order = _thresholds(sorted(d_vals, key=_COST))
+    # each side's chances of hits with i of its units fallen (the rest of its casualty order)
+    a_sides = [_hits_below(tuple(sorted(a_order[i:]))) for i in range(len(a_order))]
+    d_sides = [_hits_below(tuple(sorted(d_order[i:]))) for i in range(len(d_order))]
+    return _one_hit_battles(a_vals, d_vals, a_sorted, (a_sides[0], a_sides), (d_sides[0], d_sides),
+                            lambda side: bisect_right(side, uniform()), takes, settle, trials, lost)
 
 
 def _one_hit_trials(a_vals: tuple, d_vals: tuple, getrandbits, takes: bool = False,
@@ -90,21 +125,43 @@ def _one_hit_trials(a_vals: tuple, d_vals: tuple, getrandbits, takes: bool = Fal
     """`_trials` for sides whose units all take one hit. Such a side throws in its first order
     until it first takes a hit, then in casualty order (`take`'s stable sort: the cheapest
     first), losing its first units in that order: it is two fixed orders and a count of the
-    fallen. Each die is drawn as `hits` draws it, written out in line: most of these battles are
-    of two or three units, where a call per side and round cost about a quarter of the time.
-    Both sides have units (`simulate` sends a battle with an empty side to `_trials`). `lost`
-    (`exchange`): [the attack's, the defence's] costs of the units destroyed, added to."""
-    a_first, d_first = _thresholds(a_vals), _thresholds(d_vals)
+    fallen. Each die is drawn as `hits` draws it, from the fire values made dice thresholds once
+    (`_thresholds`). Both sides have units (`simulate` sends a battle with an empty side to
+    `_trials`). `lost` (`exchange`): [the attack's, the defence's] costs of the units destroyed,
+    added to."""
     # casualty order (`_casualty_key`): every unit takes one hit here, so the cheapest first (a
     # stable sort on the cost alone gives the same order)
     a_sorted = sorted(a_vals, key=_COST)
     a_order = _thresholds(a_sorted)
     d_order = _thresholds(sorted(d_vals, key=_COST))
-    na, nd = len(a_first), len(d_first)
-    # what fires with i fallen: the side's casualty order from its (i+1)th unit on, made once
-    # here rather than sliced at every hit of every trial
-    a_sides = [a_order[i:] for i in range(na + 1)]
-    d_sides = [d_order[i:] for i in range(nd + 1)]
+
+    def dice(side: tuple) -> int:
+        # (`hits` of thresholds: a die r hits under t when r < t)
+        count = 0
+        for t in side:
+            r = getrandbits(3)
+            while r >= 6:
+                r = getrandbits(3)
+            if r < t:
+                count += 1
+        return count
+    # what fires with i fallen: the side's casualty order from its (i+1)th unit on, made once here
+    # rather than sliced at every hit of every trial
+    return _one_hit_battles(a_vals, d_vals, a_sorted,
+                            (_thresholds(a_vals), [a_order[i:] for i in range(len(a_order))]),
+                            (_thresholds(d_vals), [d_order[i:] for i in range(len(d_order))]),
+                            dice, takes, settle, trials, lost)
+
+
+def _one_hit_battles(a_vals: tuple, d_vals: tuple, a_sorted: list, a_fire: tuple, d_fire: tuple, draw,
+                     takes: bool, settle: tuple[int, ...] | None, trials: int, lost: list[int] | None) -> int:
+    """The trials of `_one_hit_trials` and `_tallied_trials`: each side a count of its fallen (the
+    first units of its casualty order, `a_sorted` for the attack), its fire (`a_fire`, `d_fire`)
+    its first side and its sides with i fallen, from 0, and `draw(side)` its number of hits in a
+    round. Answers as `_one_hit_trials`."""
+    a_first, a_sides = a_fire
+    d_first, d_sides = d_fire
+    na, nd = len(a_sides), len(d_sides)
     # the attack wins while fewer than `left` of its units have fallen: all of them, or (`takes`)
     # all but those after its last unit that takes territory, in casualty order
     left = na if not takes else next((na - i for i, u in enumerate(reversed(a_sorted)) if u[3]), 0)
@@ -118,20 +175,8 @@ def _one_hit_trials(a_vals: tuple, d_vals: tuple, getrandbits, takes: bool = Fal
         a_lost = d_lost = 0
         a_side, d_side = a_first, d_first
         for _round in range(ROUNDS):
-            a_hits = 0
-            for t in a_side:
-                r = getrandbits(3)
-                while r >= 6:
-                    r = getrandbits(3)
-                if r < t:
-                    a_hits += 1
-            d_hits = 0
-            for t in d_side:
-                r = getrandbits(3)
-                while r >= 6:
-                    r = getrandbits(3)
-                if r < t:
-                    d_hits += 1
+            a_hits = draw(a_side)
+            d_hits = draw(d_side)
             # the battle ends when a side has lost all its units: tested only after a hit (a
             # round without one, a fifth of them, changes nothing); the defence's losses first,
             # then the attack's of the same round
@@ -188,13 +233,19 @@ def _trials(a_vals: tuple, d_vals: tuple, getrandbits, takes: bool = False,
     return wins
 
 
-def exchange(a_vals: tuple, d_vals: tuple, rng: random.Random, trials: int) -> tuple[int, int, int]:
+def exchange(a_vals: tuple, d_vals: tuple, rng: random.Random, trials: int,
+             tally: bool = False) -> tuple[int, int, int]:
     """(wins, the attack's losses, the defence's losses) over `trials` battles fought as `simulate`
-    fights them (without `takes`), rolled by `rng` as it rolls them: a side's losses are the costs
-    (each unit's second value) of its units destroyed in each battle, summed (a unit left with a
-    hit is not lost, as the exact chain's expected loss counts it: runtime/odds/results.py)."""
+    fights them (without `takes`), rolled by `rng` as it rolls them (`tally`: as there): a side's
+    losses are the costs (each unit's second value) of its units destroyed in each battle, summed
+    (a unit left with a hit is not lost, as the exact chain's expected loss counts it:
+    runtime/odds/results.py)."""
     lost = [0, 0]
-    wins = _trial_loop(a_vals, d_vals)(a_vals, d_vals, rng.getrandbits, False, None, trials, lost)
+    loop = _trial_loop(a_vals, d_vals)
+    if tally and loop is _one_hit_trials:
+        wins = _tallied_trials(a_vals, d_vals, rng.random, False, None, trials, lost)
+    else:
+        wins = loop(a_vals, d_vals, rng.getrandbits, False, None, trials, lost)
     return wins, lost[0], lost[1]
 
 
