@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from ruleslang.lang.check.advice import OPTIONS
 from ruleslang.runtime.agents.lookahead import MARGIN, candidates
-from ruleslang.runtime.agents.quick_battle import SIM_TRIALS
+from ruleslang.runtime.agents.quick_battle import SIM_TRIALS, settling
 from ruleslang.runtime.decisions import Decision
 
 ADVICE_MARGIN = 0.25  # a retreat question's quick estimate is taken as this far from the chain's at most
@@ -75,10 +75,13 @@ class Advising:
         fits = len(chosen) == d.count if d.mode == "exactly" else len(chosen) <= d.count
         return chosen if fits else _NO_ADVICE
 
-    def _estimate_win_chance(self, d: Decision, game, *, chain: bool = True) -> Fraction | None:
+    def _estimate_win_chance(self, d: Decision, game, *, chain: bool = True,
+                             settle: tuple | None = None) -> Fraction | None:
         """The chance that the deciding player's side wins the battle being fought, from the round
         after the one just fought (the units standing, with their hits; battle_odds.py); with
-        `chain` false, the quick simulation's alone."""
+        `chain` false, the quick simulation's alone, its trials stopped by `settle` (an advice
+        and its margin: `_settling`) once the rest cannot change what `_spared_win_chance` does
+        with the estimate."""
         battle = getattr(game.ctx, "battle", None)  # set while a battle is fought
         if battle is None:
             return None
@@ -95,8 +98,15 @@ class Advising:
                 game, battle.attacker, attack, battle.space, defence=defence,
                 amphibious_from=support[0].space if support else None, round_number=battle.round + 1)
         # the quick simulation's count as a fraction: an advice's threshold is compared exactly
-        won = Fraction(found) if found is not None else Fraction(self._wins(game, attack, defence)) / SIM_TRIALS
-        return won if game.allied(d.player, battle.attacker) else 1 - won
+        ours = game.allied(d.player, battle.attacker)
+        if found is not None:
+            won = Fraction(found)
+        elif settle is not None and not chain:
+            # (no "outmatched" 0: the count stays one the settling alone cut short)
+            won = Fraction(self._wins(game, attack, defence, _settling(game, *settle, ours), outmatch=False)) / SIM_TRIALS
+        else:
+            won = Fraction(self._wins(game, attack, defence)) / SIM_TRIALS
+        return won if ours else 1 - won
 
     def _spared_win_chance(self, advice, d: Decision, game) -> Fraction | None:
         """`_estimate_win_chance` for an advice on `win_chance` alone, without the chain when the
@@ -108,11 +118,15 @@ class Advising:
         retreat questions, where the chain answered otherwise once. With the part "glance" (SPARE),
         a quick estimate worked out exactly (`_glanced`) is taken as GLANCE_NEAR from the chain's
         at most: the quick model then misses the chain only where the rules do what it does not
-        follow (support fire, first strikes, what may hit what), not by its dice."""
-        quick = self._estimate_win_chance(d, game, chain=False)
+        follow (support fire, first strikes, what may hit what), not by its dice. A thrown quick
+        estimate stops its trials once the rest cannot change whether the band settles the advice,
+        nor its answer (`_settling`): the estimate then answers as all its trials would have (its
+        dice are its own: `_dice`), and the later estimates roll as they would have."""
+        margin = ADVICE_NEAR if "advice" in self.spare else ADVICE_MARGIN
+        quick = self._estimate_win_chance(d, game, chain=False, settle=(advice, margin))
         if quick is None:
             return None
-        if _settles(advice, game, quick, ADVICE_NEAR if "advice" in self.spare else ADVICE_MARGIN):
+        if _settles(advice, game, quick, margin):
             return quick
         # (the narrower band only where the wider one leaves a doubt: an advice on a threshold
         # answers the same across the narrower wherever it does across the wider)
@@ -135,6 +149,28 @@ def _settles(advice, game, chance: Fraction, margin: float) -> bool:
     margin = _fraction(margin)
     low, high = max(chance - margin, _ZERO), min(chance + margin, _ONE)
     return advice.fn(game.ctx, low) == advice.fn(game.ctx, high)
+
+
+def _settling(game, advice, margin: float, ours: bool) -> tuple[int, ...] | None:
+    """`simulate`'s `settle` for a quick estimate that `_spared_win_chance` takes as the answer
+    where `advice` answers the same across `margin` of it (the chain asked otherwise): for each
+    count of wins, how many more leave both what the band settles and its answer as they are
+    (`ours`: the count is of the deciding side's wins, else of the other side's). Made once for
+    an advice that reads nothing of the game besides its arguments (`Advice.counters` empty); None
+    for one that reads more (its answer may change with the game: every trial is thrown)."""
+    if advice.counters != frozenset():
+        return None
+    key = (advice, margin, ours)
+    found = _SETTLINGS.get(key)
+    if found is None:
+        def judged(share: Fraction):
+            chance = share if ours else 1 - share
+            return advice.fn(game.ctx, chance) if _settles(advice, game, chance, margin) else _NO_ADVICE
+        found = _SETTLINGS[key] = settling(judged, exact=True)
+    return found
+
+
+_SETTLINGS: dict[tuple, tuple[int, ...]] = {}  # `_settling`'s, by (advice, margin, ours): a few a process
 
 
 # `_settles`'s margins (a few constants) as exact fractions, each made once, not once a question

@@ -401,7 +401,8 @@ class HeuristicAgent(Advising, Purchasing, AttackPlanning, Agent):
         """The defenders' `_combatant` values, sorted: the quick simulation's defence."""
         return tuple(sorted(self._combatant(game, u, "defender") for u in defence))
 
-    def _wins(self, game, attack: list, defence: list, settle: tuple[int, ...] | None = None) -> float:
+    def _wins(self, game, attack: list, defence: list, settle: tuple[int, ...] | None = None, *,
+              outmatch: bool = True) -> float:
         """In how many of SIM_TRIALS simulated battles the attacking units destroy the defending ones
         (with the part "reckon", of a small battle, how many on average: `_estimate`).
         With a shared memo (`sims`), each different battle is simulated once, with dice of its own
@@ -409,7 +410,8 @@ class HeuristicAgent(Advising, Purchasing, AttackPlanning, Agent):
         whichever agent asks it first. With the part "settled" (SPARE), `settle` (quick_battle.py's
         `settling` of the one answer the caller takes from the count) stops the trials once the
         trials left cannot change that answer, each estimate rolled by a generator of its own
-        (`_dice`)."""
+        (`_dice`); `outmatch` false: no "outmatched" answer of 0 wins (the count then stays one
+        that `settle` alone cut short)."""
         if not defence:
             return SIM_TRIALS if attack else 0
         if not attack:
@@ -417,7 +419,7 @@ class HeuristicAgent(Advising, Purchasing, AttackPlanning, Agent):
         a_vals = tuple(sorted(self._combatant(game, u, "attacker") for u in attack))
         d_vals = tuple(sorted(self._combatant(game, u, "defender") for u in defence))
         if self.sims is None:
-            return self._estimate(a_vals, d_vals, settle)
+            return self._estimate(a_vals, d_vals, settle, outmatch=outmatch)
         key = (a_vals, d_vals)
         found = self.sims.get(key)
         if found is None:
@@ -425,7 +427,8 @@ class HeuristicAgent(Advising, Purchasing, AttackPlanning, Agent):
                                               tally="tally" in self.spare)
         return found
 
-    def _estimate(self, a_vals: tuple, d_vals: tuple, settle: tuple[int, ...] | None, takes: bool = False) -> float:
+    def _estimate(self, a_vals: tuple, d_vals: tuple, settle: tuple[int, ...] | None, takes: bool = False, *,
+                  outmatch: bool = True) -> float:
         """`simulate` with the agent's own generator; with the part "settled", with the estimate's
         own (`_dice`), stopped by `settle` (`_wins`); with "outmatched", 0 wins for an attack far
         weaker than the defence where the caller's answer is the same from 0 wins to
@@ -437,7 +440,7 @@ class HeuristicAgent(Advising, Purchasing, AttackPlanning, Agent):
         if self._reckons(a_vals, d_vals):
             return reckon(a_vals, d_vals, takes)[0] * SIM_TRIALS
         dice = self._dice()
-        if ("outmatched" in self.spare and settle is not None and settle[0] >= OUTMATCHED_WINS
+        if ("outmatched" in self.spare and outmatch and settle is not None and settle[0] >= OUTMATCHED_WINS
                 and outmatched(a_vals, d_vals, OUTMATCHED)):
             return 0
         return simulate(a_vals, d_vals, dice, takes=takes, settle=settle, tally="tally" in self.spare)

@@ -18,6 +18,7 @@ import itertools
 import math
 import random
 from bisect import bisect_right
+from fractions import Fraction
 from functools import lru_cache
 from operator import itemgetter
 
@@ -40,12 +41,13 @@ def outmatched(a_vals: tuple, d_vals: tuple, ratio: float) -> bool:
             < ratio * sum(map(_FIRE, d_vals)) * sum(map(_HIT_POINTS, d_vals)))
 
 
-def settling(judge, trials: int = SIM_TRIALS) -> tuple[int, ...]:
+def settling(judge, trials: int = SIM_TRIALS, *, exact: bool = False) -> tuple[int, ...]:
     """For a caller that needs only `judge(wins / trials)` of an estimate (an answer that changes
     at a few counts of wins, such as a comparison with the odds an attack needs): for each count
     w of wins so far, how many more wins leave the answer as it is at w (`simulate`'s `settle`:
-    the trials stop once no more than that many are left)."""
-    answers = [judge(w / trials) for w in range(trials + 1)]
+    the trials stop once no more than that many are left). `exact`: the judge is given the share
+    as an exact Fraction (for a caller that compares it exactly), not a float."""
+    answers = [judge(Fraction(w, trials) if exact else w / trials) for w in range(trials + 1)]
     same = [0] * (trials + 1)
     for w in range(trials - 1, -1, -1):
         same[w] = same[w + 1] + 1 if answers[w] == answers[w + 1] else 0
