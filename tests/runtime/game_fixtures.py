@@ -205,6 +205,13 @@ def retreat_question(attackers: dict, defenders: dict, **options):
     return agent, agent._choose(retreat, game), game
 
 
+def retreat_asked(attackers: dict, defenders: dict, spare: tuple) -> tuple[bool, int, bool]:
+    """(the Germans' answer to `retreat_question`'s question, the questions their agent made with
+    `spare` asked of its exact odds, whether its quick estimate is reckoned: `_glanced`)."""
+    agent, answer, game = retreat_question(attackers, defenders, spare=spare)
+    return answer, sum(agent.battle_odds.counts.values()), agent._glanced(game)
+
+
 def lookahead_counts(game) -> dict:
     """The look-aheads' counts (`Lookahead.counts`) of `game`'s heuristic agents, summed by reason."""
     counts: dict = {}

@@ -113,10 +113,12 @@ FLEET_STATES = 600   # the exact chain's states for one combat move's attacks at
 # whose options are all spaces (a retreat's destination) answered without the look-ahead, whose
 # rollouts valued every such answer alike (lookahead.py's `whither`); "tally", a quick battle whose
 # units all take one hit draws each side's hits of a round at once, by their chances
-# (quick_battle.py's `_tallied_trials`), instead of a die for each unit
+# (quick_battle.py's `_tallied_trials`), instead of a die for each unit; "trust", with "glance", a
+# retreat question's quick estimate worked out exactly taken as the answer wherever it lies, the
+# chain not asked (advising.py's `_spared_win_chance`)
 SPARE = ("retreat", "attacks", "holds", "fleets", "rollouts", "below", "zeros", "advice", "horizon", "settled",
          "outmatched", "hittable", "doubt", "band", "again", "exchange", "fought", "forecast", "reckon", "stock", "sonar",
-         "glance", "ledger", "trident", "muster", "near", "whither", "tally")
+         "glance", "ledger", "trident", "muster", "near", "whither", "tally", "trust")
 # (SPARE "outmatched") an attack whose strength (quick_battle.py's `outmatched`: fire values' sum times
 # hit points' sum) is under OUTMATCHED of the defence's: in seeded house-rules games (seeds 1-40,
 # every trial thrown) the quick chance of taking the space of all 8,950 such estimates was at most
