@@ -229,14 +229,20 @@ class Purchasing:
         factories = [s for s, f in game.state.factories.items() if f.owner == self.player]
         if not kinds or not factories:
             return {}
+        kind = min(kinds, key=lambda t: (costs[t] / lots.get(t, 1), t))
+        if costs[kind] > money / 2:
+            return {}  # (not one lot within half the money, whatever waits ashore)
         shipping = self._shipping(game)
         worth = {s: self._territory_value(game, s) for s in factories}
         stranded_output = sum(worth[s] for s in factories if shipping.front_distance(s) is None)
         share = stranded_output / max(1, sum(worth.values()))
-        kind = min(kinds, key=lambda t: (costs[t] / lots.get(t, 1), t))
         room = facts.transport_capacity(Sample(kind, self.player)) * lots.get(kind, 1)
-        # what waits ashore, and about what this turn's purchase adds there (a land unit a 4 IPCs)
-        need = shipping.stranded_count() + share * money / 4 - shipping.room_at_sea()
+        # what waits ashore, and about what this turn's purchase adds there (a land unit a 4 IPCs),
+        # less the room at sea (never below 0: not looked over when nothing waits)
+        need = shipping.stranded_count() + share * money / 4
+        if need <= 0:
+            return {}
+        need -= shipping.room_at_sea()
         count = 0
         while need > 0 and (count + 1) * costs[kind] <= money / 2:
             count += 1

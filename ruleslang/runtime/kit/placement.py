@@ -89,7 +89,9 @@ def run(ctx, proc) -> None:
         left = list(pending)
         reasons: list[str] = []
         at: dict[str, list[str]] = {}  # everything placed at a territory is one placement, however listed
-        room = _carrier_room(state, owner, carrier_capacity, carrier_cost, takes)
+        # the carrier room the answer's carriers add; the room already at sea is found (a pass over
+        # the board's units) only for an answer that puts air units onto carriers
+        added: dict[str, int] = {}
         for item in answer:
             try:
                 territory, sea_zone, types, carried = _item(item)
@@ -106,7 +108,7 @@ def run(ctx, proc) -> None:
                     reasons.append(f"sea units placed from {territory} need a sea zone bordering it")
             for t in types:
                 if at_sea(t) is True and sea_zone is not None:
-                    room[sea_zone] = room.get(sea_zone, 0) + carrier_capacity(t)
+                    added[sea_zone] = added.get(sea_zone, 0) + carrier_capacity(t)
             for t in carried:
                 if carrier_cost(t) <= 0:
                     reasons.append(f"{t} cannot be placed on a carrier")
@@ -116,6 +118,9 @@ def run(ctx, proc) -> None:
             _, sea_zone, _, carried = _item(item)
             if carried and sea_zone is not None:
                 need[sea_zone] = need.get(sea_zone, 0) + sum(max(carrier_cost(t), 0) for t in carried)
+        room = _carrier_room(state, owner, carrier_capacity, carrier_cost, takes) if need else {}
+        for zone, more in added.items():
+            room[zone] = room.get(zone, 0) + more
         for zone, cost in need.items():
             if cost > room.get(zone, 0):
                 reasons.append(f"the carriers placed in or already at {zone} have room for "
