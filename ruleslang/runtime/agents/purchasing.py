@@ -66,9 +66,9 @@ class Purchasing:
             if found is None:
                 found = typed[t, side] = self._type_fire(game, t, side)
             return found
+        domains: dict[str, str] = {}  # type -> its movement domain (`_transports_to_buy` reads them too)
         for t, c in costs.items():
-            sample = Sample(t, self.player)
-            domain = facts.domain(sample)
+            domain = domains[t] = facts.domain(Sample(t, self.player))
             if domain == "land" and (type_fire(t, "attacker") or type_fire(t, "defender")):
                 land.append(t)
             elif domain == "air":
@@ -97,7 +97,7 @@ class Purchasing:
             bought[t] = bought.get(t, 0) + 1
             money -= costs[t]
             i += 1
-        for t, n in self._transports_to_buy(game, costs, money_at_start, lots).items():
+        for t, n in self._transports_to_buy(game, costs, money_at_start, lots, domains).items():
             # ships for the units that cannot reach the fighting by land: bought first, then
             # the land units above with what is left
             bought = self._with_ships(bought, costs, t, n, money_at_start)
@@ -220,12 +220,15 @@ class Purchasing:
                 return quick < HOLD_ODDS
         return self.odds(game, most_numerous_owner(attack), attack, defence, territory) < HOLD_ODDS
 
-    def _transports_to_buy(self, game, costs: dict, money: int, lots: dict[str, int]) -> dict[str, int]:
+    def _transports_to_buy(self, game, costs: dict, money: int, lots: dict[str, int],
+                           domains: dict[str, str] | None = None) -> dict[str, int]:
         """Transports (lots of them, `lots` as in `_purchase`), when the player's units pile up
-        where no enemy can be reached by land."""
+        where no enemy can be reached by land (`domains`: each type's movement domain, when the
+        caller has them)."""
         facts = game.unit_rules()
-        kinds = [t for t in costs if facts.domain(Sample(t, self.player)) == "sea"
-                 and facts.transport_capacity(Sample(t, self.player)) > 0]
+        if domains is None:
+            domains = {t: facts.domain(Sample(t, self.player)) for t in costs}
+        kinds = [t for t in costs if domains[t] == "sea" and facts.transport_capacity(Sample(t, self.player)) > 0]
         factories = [s for s, f in game.state.factories.items() if f.owner == self.player]
         if not kinds or not factories:
             return {}
@@ -341,19 +344,23 @@ class Purchasing:
         if threats is None:
             # the enemy units by space, in one pass over the board (a board query per space cost more)
             threats = self._threats = {}
-            allied: dict[str, bool] = {}
+            friends: set = set()  # the owners on the player's side and the others: each asked once,
+            enemies: set = set()  # then told apart by a set's test (no call a unit)
             player = self.player
             for u in game.state.units:  # (names read once a unit, no list made to be dropped)
                 owner = u.owner
-                friend = allied.get(owner)
-                if friend is None:
-                    friend = allied[owner] = game.allied(owner, player)
-                if not friend:
-                    at = threats.get(u.space)
-                    if at is None:
-                        threats[u.space] = [u]
-                    else:
-                        at.append(u)
+                if owner in friends:
+                    continue
+                if owner not in enemies:
+                    if game.allied(owner, player):
+                        friends.add(owner)
+                        continue
+                    enemies.add(owner)
+                at = threats.get(u.space)
+                if at is None:
+                    threats[u.space] = [u]
+                else:
+                    at.append(u)
             self._kind_fires = {}
         found = threats.get(space, 0)
         if type(found) is list:
