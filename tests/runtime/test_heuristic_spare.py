@@ -209,7 +209,7 @@ def test_settled_estimates_play_the_game_every_trial_plays(monkeypatch):
     monkeypatch.setattr(quick_battle, "_trials", counting(any_units))
     # (the part "landless" judged never: it spares mostly estimates that "settled" stops early, which
     # would move the share of dice below, the settling's, in both modes)
-    monkeypatch.setattr(heuristic, "landless", lambda a_vals, d_vals: False)
+    monkeypatch.setattr(heuristic, "landless", lambda a_vals, d_vals, margin: False)
     events = {}
     for seed in (1, 2):
         for mode[0] in ("settled", "every"):

@@ -47,16 +47,16 @@ def landless(a_vals: tuple, d_vals: tuple, margin: float) -> bool:
     even were the attack `margin` times as strong: a side's strength its fire values' sum times
     its units' count (as `outmatched`, of sides whose units all take one hit; else False, not
     judged); an attack no stronger than the defence loses all its units, a stronger one the share
-    1 - sqrt(1 - defence / attack) of them, here more than it can lose in casualty order (the
-    cheapest first, as `_one_hit_trials` takes them) with its last unit that takes territory
-    still standing."""
+    1 - sqrt(1 - defence / attack) of them, here more than those that fall in casualty order (the
+    cheapest first, as `_one_hit_trials` takes them) up to and with its last unit that takes
+    territory."""
     if not a_vals or not d_vals or max(map(_HIT_POINTS, a_vals)) > 1 or max(map(_HIT_POINTS, d_vals)) > 1:
         return False
     na = len(a_vals)
     attack, defence = margin * sum(map(_FIRE, a_vals)) * na, sum(map(_FIRE, d_vals)) * len(d_vals)
     if attack <= defence:
         return True
-    # the units the attack may lose with a taker left (`_one_hit_trials`' `left`, less one)
+    # the units that fall up to and with the last taker (`_one_hit_trials`' `left`)
     a_sorted = sorted(a_vals, key=_COST)
     left = next((na - i for i, u in enumerate(reversed(a_sorted)) if u[3]), 0)
     return na * (1 - math.sqrt(1 - defence / attack)) > left
