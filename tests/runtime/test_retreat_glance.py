@@ -37,10 +37,12 @@ def test_a_reckoned_estimate_near_the_threshold_still_asks_the_chain():
 
 
 def test_a_thrown_estimate_still_asks_the_chain():
-    # six armour against eight infantry: too large to reckon, its thrown estimate (about 0.27)
-    # within ADVICE_NEAR of the threshold: the exact odds are asked, as without the part
-    assert _retreat_question({"armour": 6}, {"infantry": 8}, SPARE) == (True, 1, False)
-    assert _retreat_question({"armour": 6}, {"infantry": 8}, WITHOUT)[:2] == (True, 1)
+    # six armour against eight infantry: too large to reckon, its thrown estimate
+    # within ADVICE_NEAR of the threshold: the exact odds are asked, as without the part (and
+    # found over their budget here, so the answer is the thrown estimate's, which turns on its
+    # dice: not asserted)
+    assert _retreat_question({"armour": 6}, {"infantry": 8}, SPARE)[1:] == (1, False)
+    assert _retreat_question({"armour": 6}, {"infantry": 8}, WITHOUT)[1] == 1
 
 
 def test_without_reckon_no_estimate_is_glanced():

@@ -40,7 +40,9 @@ def test_trust_needs_glance():
 
 def test_a_thrown_estimate_still_asks_the_chain():
     # six armour against eight infantry: too large to reckon, in doubt: the exact odds are asked
-    assert _retreat_question({"armour": 6}, {"infantry": 8}, SPARE) == (True, 1, False)
+    # (and found over their budget here, so the answer is the thrown estimate's, which turns on its
+    # dice: not asserted)
+    assert _retreat_question({"armour": 6}, {"infantry": 8}, SPARE)[1:] == (1, False)
 
 
 def test_a_thrown_estimate_stops_only_where_the_rest_of_its_trials_change_nothing():
