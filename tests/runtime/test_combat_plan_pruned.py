@@ -35,10 +35,22 @@ def test_aims_sorts_out_a_reach_once_and_keeps_its_order():
         return target != "b"
     places = {"a": ("x", "a"), "b": ("x", "b"), "c": ("x", "c")}
     aimed: dict = {}
-    first = _aims(places, aimed, wanted)
+    everywhere = {"a", "b", "c"}
+    first = _aims(places, aimed, wanted, everywhere)
     assert first == [("a", ("x", "a")), ("c", ("x", "c"))]
-    assert _aims(places, aimed, wanted) is first and asked == ["a", "b", "c"]
-    assert _aims({"b": ("y", "b")}, aimed, wanted) == [] and asked == ["a", "b", "c", "b"]
+    assert _aims(places, aimed, wanted, everywhere) is first and asked == ["a", "b", "c"]
+    assert _aims({"b": ("y", "b")}, aimed, wanted, everywhere) == [] and asked == ["a", "b", "c", "b"]
+
+
+def test_aims_asks_wanted_only_of_the_spaces_among_its_set():
+    asked = []
+
+    def wanted(target):
+        asked.append(target)
+        return True
+    places = {"a": ("x", "a"), "b": ("x", "b"), "c": ("x", "c"), "d": ("x", "d")}
+    assert _aims(places, {}, wanted, {"d", "b", "z"}) == [("b", ("x", "b")), ("d", ("x", "d"))]
+    assert asked == ["b", "d"]  # (in the reach's order; "a" and "c" passed over by the set's test)
 
 
 def test_the_combat_plan_values_and_defends_only_targets_a_land_unit_may_take(monkeypatch):
@@ -114,3 +126,22 @@ def test_an_assault_checks_the_loads_of_a_transport_only_where_it_reaches_an_ene
     monkeypatch.setattr(Shipping, "_loads", loads)
     _heuristic_game(1, rounds=3)
     assert seen["checked"] > 0, seen
+
+
+def test_the_plans_sets_hold_every_target_their_wanted_accepts(monkeypatch):
+    """The combat plan's and the attacks at sea's `among` (land no ally holds; spaces where units
+    stand) leave out no space their `wanted` accepts: in seeded heuristic games each reach's aims
+    are those `wanted` alone picks out."""
+    import ruleslang.runtime.agents.attack_planning as planning
+    kept = planning._aims
+    checked = []
+
+    def aims(places, aimed, wanted, among):
+        found = kept(places, aimed, wanted, among)
+        assert found == [(t, path) for t, path in places.items() if wanted(t)]
+        checked.append(len(found))
+        return found
+    monkeypatch.setattr(planning, "_aims", aims)
+    for seed in (1, 2):
+        _heuristic_game(seed)
+    assert checked and any(checked)

@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from ruleslang.runtime.agents.meetings import Stalemates
 from ruleslang.runtime.agents.quick_battle import SIM_TRIALS, exchange, reckon, reckon_apart, reckonable, settling
+from ruleslang.runtime.agents.shipping import enemy_held
 from ruleslang.runtime.kit.movement import Move
 
 ATTACK_ODDS = 0.75   # attack when the simulated chance of taking the space is at least this
@@ -147,14 +148,17 @@ def _doubt_more(needed: float, wins: int, trials: int,
     return settling(lambda quick: _doubt_judge(quick, needed, trials), trials)[wins:]
 
 
-def _aims(places: dict, aimed: dict[int, tuple[dict, list]], wanted) -> list[tuple[str, tuple]]:
-    """The (target, path) pairs of a reach the engine keeps (`kept_destinations`) whose target
-    `wanted(target)` accepts, in its order: the units of a kind standing together share one reach
-    dict, so its spaces are sorted out once, kept in `aimed` by the dict's id (the dict is held
-    there with its answer: its id is not reused while `aimed` lives)."""
+def _aims(places: dict, aimed: dict[int, tuple[dict, list]], wanted, among: set[str]) -> list[tuple[str, tuple]]:
+    """The (target, path) pairs of a reach the engine keeps (`kept_destinations`) whose target is
+    one of `among` and `wanted(target)` accepts, in its order: the units of a kind standing
+    together share one reach dict, so its spaces are sorted out once, kept in `aimed` by the dict's
+    id (the dict is held there with its answer: its id is not reused while `aimed` lives).
+    `among` holds every space `wanted` may accept (a set's test: most spaces a unit reaches are
+    none of them, and `wanted`, a call each, is asked only of the others)."""
     found = aimed.get(id(places))
     if found is None:
-        found = aimed[id(places)] = (places, [(target, path) for target, path in places.items() if wanted(target)])
+        found = aimed[id(places)] = (places, [(target, path) for target, path in places.items()
+                                              if target in among and wanted(target)])
     return found[1]
 
 
@@ -184,12 +188,15 @@ class AttackPlanning:
                 found = targets[target] = self._target(game, target)
             return found
         landed: set[str] = set()  # the targets a land unit reaches (no other is ever attacked)
+        # the spaces `_target` may accept: land no ally of the player holds (an enemy's or no one's)
+        control = game.state.control
+        foreign = set(enemy_held(game, self.player)).union(t for t in game.board.spaces("land") if t not in control)
         for uid in engine.movable_units():
             unit = unit_of(uid)
             kind = None if unit is None else domains.get((unit.type, unit.owner)) or domain(game, unit)
             if kind is None or kind == "sea":
                 continue
-            for target, path in _aims(engine.kept_destinations(uid), aimed, wanted):
+            for target, path in _aims(engine.kept_destinations(uid), aimed, wanted, foreign):
                 if uid not in commanded or self._may(Move.of_tuples((uid,), path)):
                     reach.setdefault(target, []).append((uid, path))
                     if kind == "land":
@@ -461,13 +468,14 @@ class AttackPlanning:
                 found = hostile[target] = [] if board.is_land(target) or not board.units_in(target) \
                     else self._enemies(game, target)
             return bool(found)
+        occupied = {u.space for u in game.state.units}  # (the only spaces `wanted` may accept: units stand there)
         for uid in engine.movable_units():
             unit = unit_of(uid)
             if uid in used or uid in held or unit is None \
                     or (domains.get((unit.type, unit.owner)) or domain(game, unit)) == "land" \
                     or self._fire(game, unit, "attacker") <= 0:
                 continue
-            for target, path in _aims(engine.kept_destinations(uid), aimed, wanted):
+            for target, path in _aims(engine.kept_destinations(uid), aimed, wanted, occupied):
                 if uid not in commanded or self._may(Move.of_tuples((uid,), path)):
                     reach.setdefault(target, []).append((uid, path))
         worth = {t: sum(game.unit_cost(u) for u in hostile[t]) for t in reach}
