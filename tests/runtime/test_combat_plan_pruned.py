@@ -145,3 +145,23 @@ def test_the_plans_sets_hold_every_target_their_wanted_accepts(monkeypatch):
     for seed in (1, 2):
         _heuristic_game(seed)
     assert checked and any(checked)
+
+
+def test_an_assaults_enemy_coasts_are_those_of_every_zone_in_reach(monkeypatch):
+    """`Shipping.enemy_coasts` passes over the zones beside no enemy-held territory by a set's
+    test: in seeded heuristic games its pairs are those every zone in reach gives, in its order."""
+    kept = Shipping.enemy_coasts
+    found_any = []
+
+    def enemy_coasts(self, reach):
+        found = kept(self, reach)
+        every = [(zone, territory)
+                 for zone, _ in sorted(reach.items(), key=lambda zp: (len(zp[1]), zp[0])) if self._enemy_free(zone)
+                 for territory in self.board.neighbours(zone, "land") if self._enemy(self._control.get(territory))]
+        assert found == every
+        found_any.append(bool(found))
+        return found
+    monkeypatch.setattr(Shipping, "enemy_coasts", enemy_coasts)
+    for seed in (1, 2, 3):
+        _heuristic_game(seed, rounds=3)
+    assert any(found_any) and not all(found_any)

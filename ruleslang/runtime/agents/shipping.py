@@ -48,6 +48,7 @@ class Shipping:
         # territory -> `_shore`: asked of every coast beside every zone each loaded transport
         # reaches, on a board that stands while the decision's plan is made (as `_free`)
         self._shores: dict[str, int | None] = {}
+        self._beside: set[str] | None = None  # the zones beside an enemy-held territory: `enemy_coasts`
 
     # ---------------------------------------------------------------- facts
 
@@ -283,11 +284,9 @@ class Shipping:
                                             or any(stranded.get(t) for t in neighbours(transport.space, "land"))):
                 continue  # (nothing aboard, none to board)
             reach = self._reach(transport)
-            # the enemy coasts it could land on, from the nearest zone: found before the loads are
-            # checked (the engine asked of each), which a transport with none would have wasted
-            coasts = [(zone, territory)
-                      for zone, _ in sorted(reach.items(), key=lambda zp: (len(zp[1]), zp[0])) if self._enemy_free(zone)
-                      for territory in neighbours(zone, "land") if self._enemy(self._control.get(territory))]
+            # found before the loads are checked (the engine asked of each), which a transport with
+            # no enemy coast in reach would have wasted
+            coasts = self.enemy_coasts(reach)
             if not coasts:
                 continue
             trial = {t: list(ids) for t, ids in stranded.items()}
@@ -314,6 +313,22 @@ class Shipping:
                 plan += self._support(zone, len(cargo), used, supports)
             plan += [Move.of_tuples((uid,), (zone, territory), "unload", transport.id) for uid in cargo]
         return plan
+
+    def enemy_coasts(self, reach: dict[str, tuple[str, ...]]) -> list[tuple[str, str]]:
+        """The (sea zone, enemy-held territory) pairs a transport with `reach` could land on: from
+        the zones no enemy unit stands in, nearest first (fewest steps, then by name), each zone's
+        land neighbours in the map's order."""
+        neighbours = self.board.neighbours
+        beside = self._beside
+        if beside is None:
+            # the zones beside an enemy-held territory (the map's adjacency goes both ways): most
+            # zones a transport reaches have none, passed over by a set's test (the board stands
+            # while the decision's plan is made, as for `_free`)
+            beside = self._beside = {z for t in enemy_held(self.game, self.player) for z in neighbours(t, "sea")}
+        return [(zone, territory)
+                for zone, _ in sorted([zp for zp in reach.items() if zp[0] in beside], key=lambda zp: (len(zp[1]), zp[0]))
+                if self._enemy_free(zone)
+                for territory in neighbours(zone, "land") if self._enemy(self._control.get(territory))]
 
     def _support(self, zone: str, most: int, used: set[int], supports) -> list[Move]:
         """The moves of up to `most` of the player's sea units not yet `used` that `supports`
