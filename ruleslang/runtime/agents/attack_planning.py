@@ -14,7 +14,6 @@ from functools import lru_cache
 
 from ruleslang.runtime.agents.meetings import Stalemates
 from ruleslang.runtime.agents.quick_battle import SIM_TRIALS, exchange, reckon, reckon_apart, reckonable, settling
-from ruleslang.runtime.agents.shipping import enemy_held
 from ruleslang.runtime.kit.movement import Move
 
 ATTACK_ODDS = 0.75   # attack when the simulated chance of taking the space is at least this
@@ -188,9 +187,10 @@ class AttackPlanning:
                 found = targets[target] = self._target(game, target)
             return found
         landed: set[str] = set()  # the targets a land unit reaches (no other is ever attacked)
-        # the spaces `_target` may accept: land no ally of the player holds (an enemy's or no one's)
+        # the spaces `_target` may accept: land no ally of the player holds (an enemy's, kept with
+        # the land steps to them that the plan's assaults read, or no one's)
         control = game.state.control
-        foreign = set(enemy_held(game, self.player)).union(t for t in game.board.spaces("land") if t not in control)
+        foreign = set(self._front(game)[3]).union(t for t in game.board.spaces("land") if t not in control)
         for uid in engine.movable_units():
             unit = unit_of(uid)
             kind = None if unit is None else domains.get((unit.type, unit.owner)) or domain(game, unit)

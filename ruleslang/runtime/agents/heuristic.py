@@ -329,6 +329,15 @@ class HeuristicAgent(Advising, Purchasing, AttackPlanning, Agent):
         questions without), its land steps to the fighting kept while the territories the enemy
         holds stand (a purchase and the plans of a turn ask them on boards that differ only in
         where units stand)."""
+        kept = self._front(game)
+        if engine is None:
+            return Shipping(game, self.player, front=kept[4], enemy=kept[3])
+        return Shipping(game, self.player, engine, self._may, front=kept[4], enemy=kept[3],
+                        commanded=self._commanded)
+
+    def _front(self, game) -> tuple:
+        """(state, its version, map, `enemy_held`, `front_distances`, control) of the board as it
+        stands: the territories the enemy holds and the land steps to them, kept while those stand."""
         state = game.state
         kept = self._front_kept
         if kept is None or kept[0] is not state or kept[1] != state.version:
@@ -345,9 +354,7 @@ class HeuristicAgent(Advising, Purchasing, AttackPlanning, Agent):
                     steps = game.board.graph.land_steps()  # (kept by the map's graph)
                     kept = self._front_kept = (state, state.version, state.map, enemy,
                                                front_distances(game, self.player, enemy, steps.__getitem__), control)
-        if engine is None:
-            return Shipping(game, self.player, front=kept[4])
-        return Shipping(game, self.player, engine, self._may, front=kept[4], commanded=self._commanded)
+        return kept
 
     # ------------------------------------------------------------------ casualties
 

@@ -22,11 +22,11 @@ class Shipping:
     offers that moves an ally's unit the player commands, e.g. by the rules' constraints; default:
     every one; a move of the player's own units alone is made whenever the engine offers it, and
     `may` is not asked of it). `front`: `front_distances(game, player)` for the board as it
-    stands, when the caller has it (it is read, never changed); `commanded`: the ids of
-    `engine.commanded_units()`, when the caller has them."""
+    stands, when the caller has it (it is read, never changed); `enemy`: `enemy_held(game,
+    player)` likewise; `commanded`: the ids of `engine.commanded_units()`, when the caller has them."""
 
     def __init__(self, game, player: str, engine=None, may=None, *, front: dict[str, int] | None = None,
-                 commanded: frozenset[int] | None = None):
+                 enemy: tuple[str, ...] | None = None, commanded: frozenset[int] | None = None):
         self.game, self.engine, self.player = game, engine, player
         self.may = may if may is not None else (lambda move: True)
         self.board = game.board
@@ -37,7 +37,8 @@ class Shipping:
         # every unit of the player, more than once
         self._capacities: dict[tuple[str, str], int] = {}
         self._cargo_costs: dict[tuple[str, str], int] = {}
-        self._front = front if front is not None else front_distances(game, player)
+        self._enemy_held = enemy
+        self._front = front if front is not None else front_distances(game, player, enemy)
         # the allies' units the engine lets the player move as its own this phase (the move
         # setting `commands`): they are shipped, and ship others, as the player's own
         if commanded is None:
@@ -324,7 +325,8 @@ class Shipping:
             # the zones beside an enemy-held territory (the map's adjacency goes both ways): most
             # zones a transport reaches have none, passed over by a set's test (the board stands
             # while the decision's plan is made, as for `_free`)
-            beside = self._beside = {z for t in enemy_held(self.game, self.player) for z in neighbours(t, "sea")}
+            enemy = self._enemy_held if self._enemy_held is not None else enemy_held(self.game, self.player)
+            beside = self._beside = {z for t in enemy for z in neighbours(t, "sea")}
         return [(zone, territory)
                 for zone, _ in sorted([zp for zp in reach.items() if zp[0] in beside], key=lambda zp: (len(zp[1]), zp[0]))
                 if self._enemy_free(zone)
