@@ -9,6 +9,7 @@ from game_fixtures import make_game
 from ruleslang.runtime.agents.attack_planning import AttackPlanning, _aims
 from ruleslang.runtime.agents.heuristic import HeuristicAgent
 from ruleslang.runtime.agents.shipping import Shipping
+from ruleslang.runtime.kit.movement import Move
 
 
 def _heuristic_game(seed: int, rounds: int = 2) -> None:
@@ -165,3 +166,31 @@ def test_an_assaults_enemy_coasts_are_those_of_every_zone_in_reach(monkeypatch):
     for seed in (1, 2, 3):
         _heuristic_game(seed, rounds=3)
     assert any(found_any) and not all(found_any)
+
+
+def test_an_empty_transport_is_fetched_to_the_zone_every_zone_in_reach_would_give(monkeypatch):
+    """`Shipping._fetch` counts the waiting units only beside the zones next to them (a set's
+    test): in seeded heuristic games it picks the zone that counting every zone in reach picks."""
+    kept = Shipping._fetch
+    fetched = []
+
+    def every_zone(self, transport, reach, stranded):
+        waiting = {t: len(ids) for t, ids in stranded.items() if ids}
+        if not waiting:
+            return None
+        counts = {zone: sum(waiting.get(t, 0) for t in self.board.neighbours(zone, "land")) for zone in reach}
+        counted = [zone for zone in reach if counts[zone]]
+        if counted:
+            return min(counted, key=lambda z: (-counts[z], len(reach[z]), self.game.space_order(z)))
+        return self._toward(reach, {z for t in waiting for z in self.board.neighbours(t, "sea")})
+
+    def fetch(self, transport, reach, stranded):
+        best = every_zone(self, transport, reach, stranded)
+        found = kept(self, transport, reach, stranded)
+        assert found == ([] if best is None or best == transport.space else [Move.of_tuples((transport.id,), reach[best])])
+        fetched.append(bool(found))
+        return found
+    monkeypatch.setattr(Shipping, "_fetch", fetch)
+    for seed in (1, 2):
+        _heuristic_game(seed, rounds=3)
+    assert any(fetched)

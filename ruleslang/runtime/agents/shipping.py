@@ -258,15 +258,20 @@ class Shipping:
         waiting = {t: len(ids) for t, ids in stranded.items() if ids}
         if not waiting:
             return []
+        # the zones beside them (the map's adjacency goes both ways): the others count none, passed
+        # over by a set's test (most zones a transport reaches)
+        beside = {z for t in waiting for z in self.board.neighbours(t, "sea")}
         best, best_key = None, None
         for zone, path in reach.items():
+            if zone not in beside:
+                continue
             count = sum(waiting.get(t, 0) for t in self.board.neighbours(zone, "land"))
             if count:
                 key = (-count, len(path), self.game.space_order(zone))
                 if best_key is None or key < best_key:
                     best, best_key = zone, key
         if best is None:
-            best = self._toward(reach, {z for t in waiting for z in self.board.neighbours(t, "sea")})
+            best = self._toward(reach, beside)
         if best is None or best == transport.space:
             return []
         return [Move.of_tuples((transport.id,), reach[best])]
