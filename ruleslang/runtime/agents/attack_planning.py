@@ -189,8 +189,9 @@ class AttackPlanning:
         landed: set[str] = set()  # the targets a land unit reaches (no other is ever attacked)
         # the spaces `_target` may accept: land no ally of the player holds (an enemy's, kept with
         # the land steps to them that the plan's assaults read, or no one's)
+        # (a space may stand in control with no holder: asked by its holder, as `_target` asks it)
         control = game.state.control
-        foreign = set(self._front(game)[3]).union(t for t in game.board.spaces("land") if t not in control)
+        foreign = set(self._front(game)[3]).union(t for t in game.board.spaces("land") if control.get(t) is None)
         for uid in engine.movable_units():
             unit = unit_of(uid)
             kind = None if unit is None else domains.get((unit.type, unit.owner)) or domain(game, unit)
