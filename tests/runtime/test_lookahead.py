@@ -490,7 +490,7 @@ def test_battle_estimates_kept_across_decisions_value_answers_as_a_memo_of_each_
                 self.sims.clear()  # a memo of this decision's own
             asked = []
             monkeypatch.setattr(heuristic, "simulate",
-                                lambda a, d_, rng: (asked.append((a, d_)), simulate(a, d_, rng))[1])
+                                lambda a, d_, rng, **how: (asked.append((a, d_)), simulate(a, d_, rng, **how))[1])
             out = values(self, game, d, answers, **kwargs)
             monkeypatch.setattr(heuristic, "simulate", simulate)
             found["made"] += len(asked)
