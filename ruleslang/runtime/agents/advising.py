@@ -124,10 +124,10 @@ class Advising:
         at most: the quick model then misses the chain only where the rules do what it does not
         follow (support fire, first strikes, what may hit what), not by its dice; with the part
         "trust" too, a reckoned estimate is the answer wherever it lies (GLANCE_NEAR or not: the
-        chain is not asked). A thrown quick
-        estimate stops its trials once the rest cannot change whether the band settles the advice,
-        nor its answer (`_settling`): the estimate then answers as all its trials would have (its
-        dice are its own: `_dice`), and the later estimates roll as they would have."""
+        chain is not asked). A thrown quick estimate stops its trials once the rest cannot change
+        whether the band settles the advice, nor its answer (`_settling`): the estimate then
+        answers as all its trials would have (its dice are its own: `_dice`), and the later
+        estimates roll as they would have."""
         margin = ADVICE_NEAR if "advice" in self.spare else ADVICE_MARGIN
         quick = self._estimate_win_chance(d, game, chain=False, settle=(advice, margin))
         if quick is None:

@@ -430,8 +430,8 @@ class HeuristicAgent(Advising, Purchasing, AttackPlanning, Agent):
         whichever agent asks it first. With the part "settled" (SPARE), `settle` (quick_battle.py's
         `settling` of the one answer the caller takes from the count) stops the trials once the
         trials left cannot change that answer, each estimate rolled by a generator of its own
-        (`_dice`); `outmatch` false: no "outmatched" answer of 0 wins (the count then stays one
-        that `settle` alone cut short)."""
+        (`_dice`); `outmatch` false: no "outmatched" (nor "landless") answer of 0 wins (the count
+        then stays one that `settle` alone cut short)."""
         if not defence:
             return SIM_TRIALS if attack else 0
         if not attack:
