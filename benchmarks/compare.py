@@ -19,7 +19,10 @@ with twice the games, the extra games over the extra seconds; the projection is 
 first run's time less its games at that rate) plus 10,000 games at it. Each of the two runs is
 made --repeat times (default 3), in turns, and the least time of each is taken: other work on the
 machine only adds time, and a single pair moved the projection by a fifth between runs of the
-same code.
+same code. The margin rests on the games the longer run adds (half of its games); a change of the
+agents' play changes which of those are long, so the projection at the longer run's whole rate
+(all its games, loading included) is printed too: compare two trees whose play differs by that
+one, over more games (docs/performance.md, "Where the targets stand after session 26").
 """
 
 from __future__ import annotations
@@ -100,6 +103,12 @@ def print_target(variants: list[list[str]], args: argparse.Namespace) -> None:
           f"{minutes:.1f} min (target < 15 min): {per_game * 1000:.0f} ms a game at the margin "
           f"({short_played} games in {short:.1f} s, {long_played} in {long:.1f} s, the least of {len(shorts)} runs each), "
           f"{loading:.1f} s of loading")
+    # the margin is taken from the games the longer run plays beyond the shorter (half of its
+    # games): a change of play changes which of them are long, so the longer run's own rate, every
+    # game of it and its loading counted, is printed beside it (an upper bound on the same games)
+    whole = long / long_played * 10_000 / 60
+    print(f"10,000 games in all at the longer run's whole rate ({long_played} games in {long:.1f} s, loading "
+          f"included): {whole:.1f} min")
 
 
 if __name__ == "__main__":
