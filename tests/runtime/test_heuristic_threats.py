@@ -32,3 +32,21 @@ def test_a_kinds_fire_is_asked_once_for_the_threats_of_a_decision():
 
 def _unit(game, type_name: str):
     return next(u for u in game.state.units if u.type == type_name and u.owner == "Germans")
+
+
+def test_the_held_territories_are_ranked_as_by_their_value_without_a_what_if(monkeypatch):
+    """The non-combat plan's ranking of the territories the player holds (`_most_threatened`):
+    the order the enemy strength and `_value` give, with no what-if of taking a territory the
+    player holds (the score rolls no dice: it would answer 0)."""
+    units = {BELORUSSIA: {"Germans": {"infantry": 4, "armour": 2}}, UKRAINE: {"Germans": {"infantry": 3}},
+             KARELIA: {"Russians": {"infantry": 1}}}
+    game = make_game(BASE, scenario={"units": units})
+    agent = HeuristicAgent(1, "Russians")
+    own = [t for t in game.board.spaces("land") if game.state.control.get(t) == "Russians"]
+    expected = sorted(own, key=lambda t: (-agent._danger(game, t) - 3 * agent._value(game, t), game.space_order(t)))
+    asked = []
+    monkeypatch.setattr(HeuristicAgent, "_what_if_taken", lambda self, game, space: asked.append(space) or 0.0)
+    agent._threats, agent._deltas = None, {}  # (a new decision and plan)
+    ranked = agent._most_threatened(game, own)
+    assert ranked == expected and asked == []
+    assert agent._danger(game, ranked[0]) > 0  # (the first is next to enemy units)

@@ -326,7 +326,9 @@ class Purchasing:
         """Enemy attack strength next to a territory (a rough threat measure)."""
         total = 0
         threats = self._threats
-        for n in game.board.neighbours(territory, "all"):  # (a loop: a generator costs a call per space)
+        # (the map's own tuple of neighbours, read straight: `Board.neighbours` checks the name and
+        # the kind asked, on a territory the board named; a loop: a generator costs a call a space)
+        for n in game.board.map.adjacency[territory]:
             # (a strength worked out already read in line: the decision's territories share most
             # of their neighbours)
             found = threats.get(n, 0) if threats is not None else None
