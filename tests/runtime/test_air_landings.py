@@ -3,6 +3,7 @@ as the board stands, with the carrier room there; what the heuristic agent plans
 
 from __future__ import annotations
 
+from movement_fixtures import ids
 from ruleslang.runtime.kit.movement import Move
 from ruleslang.runtime.kit.movement_rules import MoveBoard
 from test_movement import aar, board, engine, one, rules  # noqa: F401 (aar and rules are fixtures)
@@ -58,3 +59,31 @@ def test_landings_asked_again_are_kept_until_the_carrier_room_changes(aar, rules
     germans.apply(Move((aboard,), ("5 Sea Zone", "Germany")))  # its place on the carrier is free now
     assert germans.landings(first, path)["5 Sea Zone"] == 2
     assert searched == [KARELIA, KARELIA]
+
+
+def test_landing_destinations_are_kept_until_the_carrier_room_changes(aar, rules):  # noqa: F811
+    """`landing_destinations` (the non-combat landing move asks it of every stranded air unit
+    after each landing): the unit's destinations that `landings` from where it stands offers,
+    the same dict again after a flight ashore, a new one when a fighter leaving a carrier frees
+    room on it."""
+    state = board(aar, """
+        setup: empty
+        units:
+          5 Sea Zone: {Germans: {carrier: 1, fighter: 2}}
+          Germany: {Germans: {fighter: 1}}
+          Norway: {Germans: {fighter: 1}}
+    """)
+    germans = engine(state, rules, "Germans", "noncombat")
+    flying = one(state, "Germany", "Germans", "fighter")
+    other = one(state, "Norway", "Germans", "fighter")
+    aboard = ids(state, "5 Sea Zone", "Germans", "fighter")
+    found = germans.landing_destinations(flying)
+    now = germans.landings(flying, ("Germany",))
+    assert found == {s: p for s, p in germans.destinations(flying).items() if s in now}
+    assert "Eastern Europe" in found and "5 Sea Zone" not in found   # the carrier is full
+    assert germans.landing_destinations(one(state, "5 Sea Zone", "Germans", "carrier")) == {}
+    germans.apply(Move((other,), germans.destinations(other)["Germany"]))  # ashore: no carrier room changed
+    assert germans.landing_destinations(flying) is found
+    germans.apply(Move((aboard[0],), ("5 Sea Zone", "Norway")))     # a place on the carrier is free now
+    again = germans.landing_destinations(flying)
+    assert again is not found and again["5 Sea Zone"] == ("Germany", "5 Sea Zone")

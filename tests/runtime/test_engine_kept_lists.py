@@ -3,7 +3,7 @@ player's units by space (`_mine_by_space`, moved along by `apply`), the side's u
 cargo (`_unloads`' list, kept until a load or an unload), the zones its carriers can still reach
 (`_later_zones`, kept while no carrier moves) and the land territories air units may land in
 (`_landing`'s, kept until a rebuild), and the answers of `landings` (kept until the carrier
-room changes, session 16). After every move of random and heuristic games the kept
+room changes, session 16) and of `landing_destinations` (kept as long, session 26). After every move of random and heuristic games the kept
 engine's loads, unloads, index, later zones and landing distances are those of a new engine on
 the same board; the landing distances of the combat move's air walks, from the landing
 territories within the air units' reach alone (session 23), tell every air unit of the player
@@ -32,7 +32,7 @@ def _index(engine) -> dict[str, list[int]]:
                                                             (["aar/house-rules@1"], 4, 1, "heuristic", "unloads")])
 def test_kept_lists_are_those_of_a_new_engine(refs, rounds, seed, agent, offered, monkeypatch):
     seen = {"moves": 0, "loads": 0, "unloads": 0, "landings": 0, "may_load": 0, "lands_at": 0, "raid_units": 0,
-            "landings_kept": 0, "stranded": 0}
+            "landings_kept": 0, "stranded": 0, "landing_spaces": 0}
     kept_apply = MovementEngine.apply
 
     def compared(self, move):
@@ -95,6 +95,14 @@ def test_kept_lists_are_those_of_a_new_engine(refs, rounds, seed, agent, offered
             assert found == fresh._landings(SimpleNamespace(space=space), SimpleNamespace(carrier_cost=cost),
                                             end, left), (self.player, self.phase, move, end, left, cost, space)
             seen["landings_kept"] += 1
+        # `landing_destinations` answers, kept while both answers they are made of are (session 26):
+        # a new engine's for each air unit of the player that stands where the key says
+        for uid in (u.id for u in fresh._mine if fresh._ur[u.id].domain == "air"):
+            unit, unit_rules = fresh._by_id[uid], fresh._ur[uid]
+            found = self._landing_spaces.get((unit_rules.carrier_cost, unit.space, unit_rules.movement - unit.moved))
+            if found is not None and fresh._blocked(unit, unit_rules) is None:
+                assert found == fresh.landing_destinations(uid), (self.player, self.phase, move, uid)
+                seen["landing_spaces"] += 1
     monkeypatch.setattr(MovementEngine, "apply", compared)
     game = make_game(refs, seed=seed, rounds=rounds, default_agent=agent)
     game.run(rounds)
@@ -104,6 +112,7 @@ def test_kept_lists_are_those_of_a_new_engine(refs, rounds, seed, agent, offered
     assert agent == "random" or seen["raid_units"] > 10, seen  # (the heuristic asks for the raiding units)
     assert agent == "random" or seen["landings_kept"] > 10, seen  # (and where its air units could land)
     assert agent == "random" or seen["stranded"] > 10, seen  # (and which have nowhere to land)
+    assert agent == "random" or seen["landing_spaces"] > 10, seen  # (and where those may land)
 
 
 def test_an_air_unit_standing_where_it_may_land_reaches_a_space_in_combat_move(monkeypatch):

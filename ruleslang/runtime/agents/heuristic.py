@@ -217,6 +217,9 @@ class HeuristicAgent(Advising, Purchasing, AttackPlanning, Agent):
         self._fronts: list[str] = []  # the territories the non-combat plan moves toward
         self._steps: dict[str, int] = {}  # space -> `_distance` to `_fronts` (the map's: kept while they stand)
         self._grounded: set[int] = set()  # air units with no landing offered, this phase
+        # air unit id -> [its landing spaces as the engine keeps them, its place in the order of
+        # units, the spaces in order or None until it is tried]: `_landing_move`'s, this phase
+        self._landings: dict[int, list] = {}
         self._belligerents = Belligerents()  # who fights whom in a battle (`_enemies`)
         self._commanded: frozenset[int] = frozenset()  # the allies' units the player commands, this phase
         self._constraints = None  # the rules' constraints on a move, this phase (`_may`)
@@ -501,6 +504,7 @@ class HeuristicAgent(Advising, Purchasing, AttackPlanning, Agent):
             self._plan_key = key
             self._deltas = {}
             self._grounded = set()
+            self._landings = {}
             self._commanded = frozenset(engine.commanded_units())
             self._constraints = d.context.get("constraints")
             if kind == "combat":
@@ -569,20 +573,30 @@ class HeuristicAgent(Advising, Purchasing, AttackPlanning, Agent):
         engine's `stranded_air`), after the rest of the non-combat plan: to a space the engine
         offers it (its non-combat destinations are the spaces it may land in, carrier room
         counted as it is now) and the rules' constraints allow; None when no such unit is left."""
-        board = game.board
+        # each unit's landing spaces (only where it can land as the board stands: this agent moves
+        # no carrier to meet it), whether one is a territory, and their order: the engine keeps
+        # its answer (the same dict) until the carrier room changes, so the rest is worked out
+        # again only then (this is asked after every landing of the phase)
+        kept = self._landings
         offered = {}
         for uid in engine.stranded_air():
             if uid in self._grounded:
                 continue
-            # only where it can land as the board stands: this agent moves no carrier to meet it
-            now = engine.landings(uid, (game.unit_or_none(uid).space,))
-            offered[uid] = {s: path for s, path in engine.kept_destinations(uid).items() if s in now}
+            destinations = engine.landing_destinations(uid)
+            found = kept.get(uid)
+            if found is None or found[0] is not destinations:
+                board = game.board
+                ashore = any(board.is_land(s) for s in destinations)
+                found = kept[uid] = [destinations, (ashore, 0 if ashore else len(destinations), uid), None]
+            offered[uid] = found
         # those that can land only on carriers first, fewest choices first: carrier room is
         # scarce, a territory takes any number
-        ashore = {uid: any(board.is_land(s) for s in offered[uid]) for uid in offered}
-        for uid in sorted(offered, key=lambda i: (ashore[i], 0 if ashore[i] else len(offered[i]), i)):
-            destinations = offered[uid]
-            for space in self._landing_order(game, uid, destinations):
+        for uid in sorted(offered, key=lambda i: offered[i][1]):
+            found = offered[uid]
+            destinations, order = found[0], found[2]
+            if order is None:  # (worked out for the units tried: most calls try only the first)
+                order = found[2] = self._landing_order(game, uid, destinations)
+            for space in order:
                 move = Move.of_tuples((uid,), destinations[space])
                 if not check(move):
                     return move

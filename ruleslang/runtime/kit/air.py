@@ -396,6 +396,25 @@ class AirPart:
             found = self._landings_kept[key] = self._landings(unit, rules, end, left)
         return dict(found)
 
+    def landing_destinations(self, unit_id: int) -> dict[str, tuple[str, ...]]:
+        """The player's air unit's destinations (`kept_destinations`) that `landings` from where it
+        stands offers: the spaces it may fly to and land in with the carrier room as it is now ->
+        the path. Kept, not copied: read it, never change it. {} when it cannot move."""
+        unit = self._unit(unit_id)
+        rules = self._ur[unit_id]
+        if rules.domain != "air" or self._blocked(unit, rules) is not None:
+            return {}
+        # both answers it is made of are kept under what this key names until the carrier room
+        # changes (`_reset_air`): so is it (a non-combat phase asks it of every stranded air unit
+        # after each landing, and a landing ashore changes no carrier room)
+        key = (rules.carrier_cost, unit.space, rules.movement - unit.moved)
+        found = self._landing_spaces.get(key)
+        if found is None:
+            now = self.landings(unit_id, (unit.space,))
+            found = self._landing_spaces[key] = {s: path for s, path in self._reach_of(unit, rules).items()
+                                                 if s in now}
+        return found
+
     def _landings(self, unit: Unit, rules: UnitRules, end: str, left: int) -> dict[str, int | None]:
         """`landings` worked out: for the air unit with `left` movement at `end`."""
         spaces = [end] + [s for s, _ in self.board.air_reach(end, left)]

@@ -301,6 +301,9 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         # (end, movement left, carrier cost, the unit's space) -> `landings` (what it reads of the
         # board stands while the carrier room does: enemy units and control change only by a rebuild)
         self._landings_kept: dict[tuple, dict[str, int | None]] = {}
+        # (carrier cost, the unit's space, movement left) -> `landing_destinations` (made of two
+        # answers kept here and in `_air_reach`)
+        self._landing_spaces: dict[tuple, dict[str, tuple[str, ...]]] = {}
 
     def _rules(self, unit: Unit) -> UnitRules:
         return self._ur[unit.id]
