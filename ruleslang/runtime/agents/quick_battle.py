@@ -56,9 +56,9 @@ def landless(a_vals: tuple, d_vals: tuple, margin: float) -> bool:
     attack, defence = margin * sum(map(_FIRE, a_vals)) * na, sum(map(_FIRE, d_vals)) * len(d_vals)
     if attack <= defence:
         return True
-    # the units that fall up to and with the last taker (`_one_hit_trials`' `left`)
+    # the units that fall up to and with the last taker (`_takers_left`)
     a_sorted = sorted(a_vals, key=_COST)
-    left = next((na - i for i, u in enumerate(reversed(a_sorted)) if u[3]), 0)
+    left = _takers_left(a_sorted)
     return na * (1 - math.sqrt(1 - defence / attack)) > left
 
 
@@ -138,7 +138,7 @@ def _tallied_trials(a_vals: tuple, d_vals: tuple, uniform, takes: bool = False,
     # each side's chances of hits with i of its units fallen (the rest of its casualty order)
     a_sides = [_hits_below(tuple(sorted(a_order[i:]))) for i in range(len(a_order))]
     d_sides = [_hits_below(tuple(sorted(d_order[i:]))) for i in range(len(d_order))]
-    return _one_hit_battles(a_vals, d_vals, a_sorted, (a_sides[0], a_sides), (d_sides[0], d_sides),
+    return _one_hit_battles(d_vals, a_sorted, (a_sides[0], a_sides), (d_sides[0], d_sides),
                             lambda side: bisect_right(side, uniform()), takes, settle, trials, lost)
 
 
@@ -170,13 +170,20 @@ def _one_hit_trials(a_vals: tuple, d_vals: tuple, getrandbits, takes: bool = Fal
         return count
     # what fires with i fallen: the side's casualty order from its (i+1)th unit on, made once here
     # rather than sliced at every hit of every trial
-    return _one_hit_battles(a_vals, d_vals, a_sorted,
+    return _one_hit_battles(d_vals, a_sorted,
                             (_thresholds(a_vals), [a_order[i:] for i in range(len(a_order))]),
                             (_thresholds(d_vals), [d_order[i:] for i in range(len(d_order))]),
                             dice, takes, settle, trials, lost)
 
 
-def _one_hit_battles(a_vals: tuple, d_vals: tuple, a_sorted: list, a_fire: tuple, d_fire: tuple, draw,
+def _takers_left(a_sorted: list) -> int:
+    """How many of an attack's units in casualty order (`a_sorted`, each with its `takes` fourth) are
+    up to and with its last unit that takes territory: the attack takes the space while fewer than
+    that many have fallen (0: none takes territory)."""
+    return next((len(a_sorted) - i for i, u in enumerate(reversed(a_sorted)) if u[3]), 0)
+
+
+def _one_hit_battles(d_vals: tuple, a_sorted: list, a_fire: tuple, d_fire: tuple, draw,
                      takes: bool, settle: tuple[int, ...] | None, trials: int, lost: list[int] | None) -> int:
     """The trials of `_one_hit_trials` and `_tallied_trials`: each side a count of its fallen (the
     first units of its casualty order, `a_sorted` for the attack), its fire (`a_fire`, `d_fire`)
@@ -187,7 +194,7 @@ def _one_hit_battles(a_vals: tuple, d_vals: tuple, a_sorted: list, a_fire: tuple
     na, nd = len(a_sides), len(d_sides)
     # the attack wins while fewer than `left` of its units have fallen: all of them, or (`takes`)
     # all but those after its last unit that takes territory, in casualty order
-    left = na if not takes else next((na - i for i, u in enumerate(reversed(a_sorted)) if u[3]), 0)
+    left = na if not takes else _takers_left(a_sorted)
     if lost is not None:  # (the costs of the first i fallen, in casualty order)
         a_costs = [0, *itertools.accumulate(map(_COST, a_sorted))]
         d_costs = [0, *itertools.accumulate(sorted(map(_COST, d_vals)))]
