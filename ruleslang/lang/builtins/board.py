@@ -171,6 +171,15 @@ def _units_impl(ctx, space=None, owner=None, type=None, tag=None):
     if not pool:
         found = memo[key] = ()
         return found
+    # the context's values made in one pass (`EvalContext.values_of_units`) where its own
+    # `unit_value` makes them; a watch's (which notes what is read) makes each as it comes
+    bulk = getattr(ctx.__class__, "values_of_units", None)  # (`type` is a parameter here)
+    if owners is None and types_ is None and tags is None:
+        if bulk is not None:
+            found = memo[key] = bulk(ctx, pool)
+            return found
+        found = memo[key] = tuple(map(make, pool))
+        return found
     out = []
     tagged: dict[str, bool] = {}  # a type's tags asked once per question, not once per unit
     for unit in pool:
@@ -185,8 +194,8 @@ def _units_impl(ctx, space=None, owner=None, type=None, tag=None):
                 ok = tagged[kind] = ctx.unit_has_any_tag(kind, tags)
             if not ok:
                 continue
-        out.append(make(unit))
-    found = memo[key] = tuple(out)
+        out.append(unit if bulk is not None else make(unit))
+    found = memo[key] = bulk(ctx, out) if bulk is not None else tuple(out)
     return found
 
 

@@ -35,6 +35,7 @@ def counter_key(value) -> str:
 # unchanged when they are of exactly this Python type).
 _PLAIN = ((T.INT, int), (T.BOOL, bool), (T.TEXT, str))
 _NOT_READ = object()
+_new = object.__new__  # (`EvalContext.values_of_units`: a value made without its `__init__`'s call)
 
 
 def _plain_reading(typ):
@@ -179,6 +180,31 @@ class EvalContext:
         owner = unit.owner  # (`player_value` inline: many units are made in the rules' loops)
         return kind(unit.id, utype, self.player_values[owner] if owner is not None else None, space, unit.hits,
                     getattr(unit, "moved", 0))
+
+    def values_of_units(self, units: Iterable) -> tuple:
+        """`unit_value` of each of these board units, in their order, made in one pass: a rule's
+        `units(...)` and a battle's sides make thousands a game, and a call to `unit_value` and
+        to `UnitValue.__init__` for each cost more than the value's fields (the same fields and
+        errors as `unit_value`'s)."""
+        types, spaces, players = self.unittype_values, self.space_values, self.player_values
+        make = _new
+        out = []
+        add = out.append
+        for unit in units:
+            utype = types.get(unit.type)
+            if utype is None:
+                raise EvalError("E531", f"the board has a unit of type '{unit.type}' that no ruleset declares")
+            space, owner = unit.space, unit.owner
+            value = make(UnitValue)
+            value.id = unit.id
+            value.type = utype
+            value.space = spaces[space] if space is not None else None
+            value.owner = players[owner] if owner is not None else None
+            value.hits = unit.hits
+            value.moved = getattr(unit, "moved", 0)
+            value.flags = ()
+            add(value)
+        return tuple(out)
 
     # ---------------------------------------------------------------------- players, sides
 
