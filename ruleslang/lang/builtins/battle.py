@@ -32,7 +32,9 @@ builtin("defender", "defender(): the player defending in the current battle (non
 
 
 def _battle_units(ctx, side, tag=None):
-    battle = _battle(ctx)
+    battle = ctx.battle  # (`_battle` in line: asked for every unit a formula looks at)
+    if battle is None:
+        _battle(ctx)
     if side not in ("attacker", "defender"):
         raise EvalError("E506", f"a battle side is \"attacker\" or \"defender\", not {side!r}")
     if tag is not None:

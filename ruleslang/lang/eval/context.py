@@ -178,8 +178,16 @@ class EvalContext:
             raise EvalError("E531", f"the board has a unit of type '{unit.type}' that no ruleset declares")
         space = self.space_values[unit.space] if unit.space is not None else None
         owner = unit.owner  # (`player_value` inline: many units are made in the rules' loops)
-        return kind(unit.id, utype, self.player_values[owner] if owner is not None else None, space, unit.hits,
-                    getattr(unit, "moved", 0))
+        # (its fields set here, as `UnitValue.__init__` sets them, without that call)
+        value = _new(kind)
+        value.id = unit.id
+        value.type = utype
+        value.owner = self.player_values[owner] if owner is not None else None
+        value.space = space
+        value.hits = unit.hits
+        value.moved = getattr(unit, "moved", 0)
+        value.flags = ()
+        return value
 
     def values_of_units(self, units: Iterable) -> tuple:
         """`unit_value` of each of these board units, in their order, made in one pass: a rule's
