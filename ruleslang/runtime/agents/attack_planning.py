@@ -437,7 +437,10 @@ class AttackPlanning:
                                                   if self._fire(game, u, "defender") > 0]
             needed = SCORE_ODDS if self._score_delta(game, territory) > 0 else ATTACK_ODDS
             return self._takes(game, territory, units, defenders, needed, amphibious_from=zone)
-        return self._shipping(game, engine).assaults(used, wins, lambda u: self._supports_landing(game, u))
+        # (no `landing_support` advice: no unit supports a landing, none is asked)
+        supports = (lambda u: self._supports_landing(game, u)) \
+            if game.compiled.advice("landing_support") is not None else None
+        return self._shipping(game, engine).assaults(used, wins, supports)
 
     def _fleet_attacks(self, game, engine, used: set[int], held: set[int]) -> list:
         """Attacks on enemy ships with the sea and air units no other attack needs (nor a raid as an
@@ -462,12 +465,22 @@ class AttackPlanning:
         domains, domain = self._domains, self._domain  # (read in line, as in `_combat_plan`)
         aimed: dict[int, tuple[dict, list]] = {}  # (`_aims`)
 
+        friend: dict[str, bool] = {}  # owner -> allied with the player (a few owners, many units)
+        allied, player = game.allied, self.player
+
+        def foreign(owner: str) -> bool:
+            found = friend.get(owner)
+            if found is None:
+                found = friend[owner] = allied(owner, player)
+            return not found
+
         def wanted(target: str) -> bool:
             found = hostile.get(target)
             if found is None:
-                # (most zones a unit reaches are empty: no units, no enemies to ask for)
-                found = hostile[target] = [] if board.is_land(target) or not board.units_in(target) \
-                    else self._enemies(game, target)
+                # (most zones a unit reaches are empty or hold only the player's side's units: an
+                # enemy is never on its side, `BattleRules.enemy`, so no enemies to ask for)
+                found = hostile[target] = [] if board.is_land(target) \
+                    or not any(foreign(u.owner) for u in board.units_in(target)) else self._enemies(game, target)
             return bool(found)
         occupied = {u.space for u in game.state.units}  # (the only spaces `wanted` may accept: units stand there)
         for uid in engine.movable_units():
@@ -483,7 +496,9 @@ class AttackPlanning:
         plan: list = []
         self.fleet_odds.new_decision()
         # (SPARE "hittable") which of the plan's air units the rules let hit which defenders
-        stalemates = Stalemates(game) if "hittable" in self.spare else None
+        # (the phase's battle rules shared with `_enemies`, which asked them at each zone in `reach`:
+        # made once)
+        stalemates = Stalemates(game, self._belligerents.rules(game)) if "hittable" in self.spare and reach else None
         for target in sorted(reach, key=lambda t: (-worth[t], game.space_order(t))):
             candidates = [(uid, path) for uid, path in reach[target] if uid not in used]
             candidates.sort(key=lambda up: (-self._fire(game, unit_of(up[0]), "attacker"), up[0]))
@@ -495,8 +510,7 @@ class AttackPlanning:
                         or any(room is None for room in engine.landings(uid, path).values())]
             units = [unit_of(uid) for uid, _ in eligible]
             # the quick simulation guesses how many; the chain checks the guess and up to EXTRA_UNITS more
-            guess = next((n for n in range(1, len(units) + 1)
-                          if self._wins(game, units[:n], defenders, _FLEET_WINS) / SIM_TRIALS >= ATTACK_ODDS), None)
+            guess = self._fleet_guess(game, units, defenders)
             if guess is None:
                 continue
             hopeless: set | None = None  # the unit types of a number the chain gave no chance at all
@@ -528,6 +542,22 @@ class AttackPlanning:
                         plan.append(Move.of_tuples((uid,), path))
                     break
         return plan
+
+    def _fleet_guess(self, game, units: list, defenders: list) -> int | None:
+        """The fewest of `units` (in their order) that win against `defenders` (some) with at least
+        ATTACK_ODDS by the quick simulation (`_wins` of each number in turn), None where all of
+        them do not: the defence's values made once and a unit's added as the number grows (each
+        number asked the values of all its units again), the same sorted tuples `_wins` makes."""
+        if self.sims is not None:  # (the shared memo's estimates: `_wins` keys them)
+            return next((n for n in range(1, len(units) + 1)
+                         if self._wins(game, units[:n], defenders, _FLEET_WINS) / SIM_TRIALS >= ATTACK_ODDS), None)
+        defence = self._defence_values(game, defenders)
+        attack: list = []
+        for n, unit in enumerate(units, 1):
+            insort(attack, self._combatant(game, unit, "attacker"))
+            if self._estimate(tuple(attack), defence, _FLEET_WINS) / SIM_TRIALS >= ATTACK_ODDS:
+                return n
+        return None
 
     def _fleet_settled(self, game, units: list, defenders: list, target: str | None = None,
                        stalemates: Stalemates | None = None) -> bool:

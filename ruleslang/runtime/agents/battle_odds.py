@@ -318,12 +318,17 @@ class Belligerents:
         board = game.board
         if board.is_land(space):  # every unit not on its side: no battle setting asked, no rules made
             return land_enemies(game, board.units_in(space), attacker)
+        return self.rules(game).enemies_at(space, attacker)
+
+    def rules(self, game) -> BattleRules:
+        """The game's battle rules for the phase it is in, made once a phase (`enemies_at` asks
+        them at sea; another asker of the same phase may share them: `Stalemates`)."""
         state = game.state
         key = (state.round, state.current_player, state.phase)
         kept = self._kept
         if kept is None or kept[0] is not game or kept[1] != key:
             kept = self._kept = (game, key, BattleRules(game, game.kit.battle_config()))
-        return kept[2].enemies_at(space, attacker)
+        return kept[2]
 
 
 def _recalled(store: SharedRounds, chain: Chain, first: tuple) -> tuple | None:

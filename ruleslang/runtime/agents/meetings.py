@@ -28,11 +28,13 @@ class _Meeting(Battle):
 class Stalemates:
     """Whether the `stalemate` setting ends at once a battle of some units against one other
     (`at_once`), asked of a game's board in one phase and kept by the units' types and owners: the
-    setting reads what the units are (the shipped rules: their tags), not where they stand."""
+    setting reads what the units are (the shipped rules: their tags), not where they stand.
+    `rules`: the game's battle rules for the phase, when the caller has them (made at the first
+    question otherwise)."""
 
-    def __init__(self, game):
+    def __init__(self, game, rules: BattleRules | None = None):
         self.game = game
-        self._rules: BattleRules | None = None
+        self._rules = rules
         self._kept: dict[tuple, bool | None] = {}
 
     def at_once(self, space: str, attacker: str, units: list, enemy) -> bool | None:

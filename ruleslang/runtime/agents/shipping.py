@@ -281,11 +281,14 @@ class Shipping:
         `wins(attacking units, territory, sea zone they land from)` says the attack is worth it;
         with each landing, up to one of the player's other units for each unit landed that
         `supports(unit)` names and that can reach the zone it lands from (`_support`)."""
+        transports = self.transports()
+        if not transports:
+            return []  # (no transport: no units stranded to look for)
         stranded = self.stranded(used)
         plan: list[Move] = []
         commanded = self._commanded  # (`may` is asked of the moves of these units alone)
         neighbours = self.board.neighbours
-        for transport in self.transports():
+        for transport in transports:
             if transport.id in used or not (transport.cargo
                                             or any(stranded.get(t) for t in neighbours(transport.space, "land"))):
                 continue  # (nothing aboard, none to board)
@@ -329,9 +332,11 @@ class Shipping:
         if beside is None:
             # the zones beside an enemy-held territory (the map's adjacency goes both ways): most
             # zones a transport reaches have none, passed over by a set's test (the board stands
-            # while the decision's plan is made, as for `_free`)
+            # while the decision's plan is made, as for `_free`); the map's own look-up, the
+            # territories' names being the board's
             enemy = self._enemy_held if self._enemy_held is not None else enemy_held(self.game, self.player)
-            beside = self._beside = {z for t in enemy for z in neighbours(t, "sea")}
+            sea = self.board.map.sea_neighbours
+            beside = self._beside = {z for t in enemy for z in sea(t)}
         return [(zone, territory)
                 for zone, _ in sorted([zp for zp in reach.items() if zp[0] in beside], key=lambda zp: (len(zp[1]), zp[0]))
                 if self._enemy_free(zone)
