@@ -276,8 +276,11 @@ def test_a_shippings_kept_transport_settings_are_the_units_own(monkeypatch):
     monkeypatch.setattr(Shipping, "transports", transports)
     monkeypatch.setattr(Shipping, "_ashore_far", ashore)
     _heuristic_game(2)
-    for seen in (capacity, cost):
-        assert seen["calls"] > 50 and seen["kept"] > seen["calls"] // 5, (capacity, cost)
+    assert cost["calls"] > 50 and cost["kept"] > cost["calls"] // 5, cost
+    # (`transports` reads the kept capacities in line and asks `capacity` of a kind's first unit;
+    # since session 27 the assaults' `_support`, which asked it of the kinds kept, runs only where
+    # the rules advise a landing support, none in the house rules)
+    assert capacity["calls"] > 50 and capacity["kept"] > 0, capacity
     assert lists["transports"] > 20 and lists["ashore"] > 5, lists
 
 
