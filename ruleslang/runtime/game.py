@@ -115,8 +115,8 @@ class GameServices:
             return False
         if a == b:
             return True
-        side = self.compiled.side_of_player
-        return side.get(a) is not None and side.get(a) == side.get(b)
+        side = self.compiled.side_of_player.get(a)
+        return side is not None and side == self.compiled.side_of_player.get(b)
 
     def space_order(self, space: str) -> int:
         return self._space_index[space]
