@@ -30,6 +30,7 @@ from ruleslang.board.scenario import Scenario
 TURN_FLAGS = ("combat_moved", "in_battle", "bombing", "loaded_this_turn", "unloaded",
               "unloaded_to", "unloaded_in", "unloaded_from", "passed_combat", "passed_noncombat",
               "airborne_from", "airborne_lift")
+_TURN_FLAG_SET = frozenset(TURN_FLAGS)
 
 
 # Events that change no unit: queries of the units keep their answers across them
@@ -542,7 +543,10 @@ class GameState:
         for unit in self.units:
             if unit.owner == player:
                 unit.moved = 0
-                if unit.flags:
-                    for name in TURN_FLAGS:
-                        unit.flags.pop(name, None)
+                flags = unit.flags
+                # (only the turn flags a unit has: most units have none or one or two of the twelve;
+                # the flags left keep their order)
+                if flags and not _TURN_FLAG_SET.isdisjoint(flags):
+                    for name in _TURN_FLAG_SET.intersection(flags):
+                        del flags[name]
         self._record("turn", player=player, round=self.round)
