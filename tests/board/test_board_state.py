@@ -125,6 +125,33 @@ def test_start_turn_notes_control_and_resets_moves(aar_state):
     assert state.unit(unit.id).flags == {"disrupted": True}
 
 
+def test_start_turn_clears_only_the_turn_flags_and_keeps_the_others_in_order(aar_state):
+    state = aar_state
+    german, other = [u for u in state.units if u.owner == "Germans"][:2]
+    russian = next(u for u in state.units if u.owner == "Russians")
+    state.update_units([german.id], original=True, combat_moved=True, disrupted=1, passed_combat=["Poland"],
+                       in_battle=True, airborne_lift=2)
+    state.update_units([other.id], disrupted=2)  # (no turn flag: left as it is)
+    state.update_units([russian.id], combat_moved=True)  # (not the player whose turn begins)
+    state.start_turn("Germans")
+    assert list(state.unit(german.id).flags.items()) == [("original", True), ("disrupted", 1)]
+    assert state.unit(other.id).flags == {"disrupted": 2}
+    assert state.unit(russian.id).flags == {"combat_moved": True}
+
+
+def test_unit_or_none_follows_the_units_that_come_and_go(aar_state):
+    state = aar_state
+    first = state.units[0]
+    assert state.unit_or_none(first.id) is first and state.unit_or_none(10**6) is None
+    made = state.add_units("Germany", "infantry", "Germans", 2)
+    assert [state.unit_or_none(u.id) for u in made] == made
+    state.remove_units([first.id, made[0].id])
+    assert state.unit_or_none(first.id) is None and state.unit_or_none(made[0].id) is None
+    assert state.unit_or_none(made[1].id) is made[1]
+    state.units = list(state.units)  # a new list (as a copy or the exact chain gives): its own index
+    assert state.unit_or_none(made[1].id) is made[1] and state.unit_or_none(first.id) is None
+
+
 def test_factories_and_income_figures(aar_state):
     state = aar_state
     state.set_factory("India", "British")
