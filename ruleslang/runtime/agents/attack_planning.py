@@ -192,7 +192,13 @@ class AttackPlanning:
         # (a space may stand in control with no holder: asked by its holder, as `_target` asks it)
         control = game.state.control
         foreign = set(self._front(game)[3]).union(t for t in game.board.spaces("land") if control.get(t) is None)
-        for uid in engine.movable_units():
+        # every unit the player moves, by id: one the engine's `movable_units` leaves out has no
+        # destinations (blocked, or an empty reach) and no raid, so the plan finds what it found
+        # from that list, whose making (each unit's first steps and air units' landings, which the
+        # reaches find again, and every load and unload, which no loop here reads) it spares; so do
+        # `_fleet_attacks`, the raids and the escorts (`raiding_units`, by id: the only units with
+        # raids or escorts)
+        for uid in engine.player_units():
             unit = unit_of(uid)
             kind = None if unit is None else domains.get((unit.type, unit.owner)) or domain(game, unit)
             if kind is None or kind == "sea":
@@ -206,9 +212,8 @@ class AttackPlanning:
             # a target only air units reach is passed over below (a land unit must take it): not
             # valued (each value a what-if of the score), where valuing it rolls no dice
             reach = {t: ups for t, ups in reach.items() if t in landed}
-        raiding = set(engine.raiding_units())  # (the only units with raids: most have none to ask for)
-        can_raid = {uid for uid in engine.movable_units()
-                    if uid in raiding and any(self._may(m) for m in engine.raids_of(uid))}
+        # (the only units with raids: most have none to ask for)
+        can_raid = {uid for uid in engine.raiding_units() if any(self._may(m) for m in engine.raids_of(uid))}
         held = self._escort_reserve(game, engine, can_raid)
         plan: list = []
         used: set[int] = set()
@@ -483,7 +488,7 @@ class AttackPlanning:
                     or not any(foreign(u.owner) for u in board.units_in(target)) else self._enemies(game, target)
             return bool(found)
         occupied = {u.space for u in game.state.units}  # (the only spaces `wanted` may accept: units stand there)
-        for uid in engine.movable_units():
+        for uid in engine.player_units():  # (as in `_combat_plan`)
             unit = unit_of(uid)
             if uid in used or uid in held or unit is None \
                     or (domains.get((unit.type, unit.owner)) or domain(game, unit)) == "land" \
@@ -658,9 +663,8 @@ class AttackPlanning:
         """Bombing raids by the units no attack needs, on the richest enemy factory each reaches
         from which it keeps a landing (`_keeps_landing`); then escorts (`_escorts`)."""
         raids = []
-        raiding = set(engine.raiding_units())  # (as in `_combat_plan`)
-        for uid in engine.movable_units():
-            if uid in used or uid not in raiding:
+        for uid in engine.raiding_units():  # (as in `_combat_plan`)
+            if uid in used:
                 continue
             bombs = [m for m in engine.raids_of(uid) if self._may(m)]
             for move in sorted(bombs, key=lambda m: (-self._territory_value(game, m.path[-1]),
@@ -682,8 +686,7 @@ class AttackPlanning:
         enemy air unit waiting there."""
         if not can_raid:
             return set()
-        raiding = set(engine.raiding_units())  # (an escort is one of them)
-        escorts = [uid for uid in engine.movable_units() if uid in raiding and engine.escorts_raids(uid)]
+        escorts = [uid for uid in engine.raiding_units() if engine.escorts_raids(uid)]  # (as in `_combat_plan`)
         targets = set()
         for uid in sorted(can_raid):
             bombs = [m.path[-1] for m in engine.raids_of(uid)]
@@ -705,13 +708,13 @@ class AttackPlanning:
         raid where enemy air units wait to intercept: one for each of them, each keeping a landing.
         They are planned after the raids, so the engine accepts them once the bombing units have flown."""
         escorts = []
-        raiding = set(engine.raiding_units())  # (an escort is one of them)
+        raiding = engine.raiding_units()  # (an escort is one of them: as in `_combat_plan`)
         for target in sorted({m.path[-1] for m in raids}, key=game.space_order):
             waiting = self._waiting(game, target)
-            for uid in engine.movable_units():
+            for uid in raiding:
                 if waiting <= 0:
                     break
-                if uid in used or uid not in raiding or not engine.escorts_raids(uid):
+                if uid in used or not engine.escorts_raids(uid):
                     continue
                 path = engine.kept_destinations(uid).get(target)
                 if path is not None and self._may(Move.of_tuples((uid,), path, "bomb")) \
