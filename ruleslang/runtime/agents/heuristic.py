@@ -119,10 +119,12 @@ FLEET_STATES = 600   # the exact chain's states for one combat move's attacks at
 # taking a territory whose attack Lanchester's square law says destroys the defence only with no
 # unit that takes territory left, even were it LANDLESS times as strong (quick_battle.py's
 # `landless`), taken as winning no trial where the caller's answer is the same up to
-# OUTMATCHED_WINS wins, as "outmatched" (`_estimate`)
+# OUTMATCHED_WINS wins, as "outmatched" (`_estimate`); "lopsided", with "reckon", a small battle
+# that "outmatched" or "landless" judges so taken as winning no trial too, not reckoned
+# (`_lopsided`: the battles they judge are most of the reckonings that are not yet kept)
 SPARE = ("retreat", "attacks", "holds", "fleets", "rollouts", "below", "zeros", "advice", "horizon", "settled",
          "outmatched", "hittable", "doubt", "band", "again", "exchange", "fought", "forecast", "reckon", "stock", "sonar",
-         "glance", "ledger", "trident", "muster", "near", "whither", "tally", "trust", "landless")
+         "glance", "ledger", "trident", "muster", "near", "whither", "tally", "trust", "landless", "lopsided")
 # (SPARE "outmatched") an attack whose strength (quick_battle.py's `outmatched`: fire values' sum times
 # hit points' sum) is under OUTMATCHED of the defence's: in seeded house-rules games (seeds 1-40,
 # every trial thrown) the quick chance of taking the space of all 8,950 such estimates was at most
@@ -459,17 +461,28 @@ class HeuristicAgent(Advising, Purchasing, AttackPlanning, Agent):
         as they would have been); with "landless", as "outmatched", an attack (`takes`) the square
         law leaves with no unit that takes territory even were it LANDLESS times as strong
         (quick_battle.py's `landless`); with "reckon", a battle small enough (`reckonable`) worked out
-        exactly, its wins the chance times SIM_TRIALS (a float; no dice drawn)."""
+        exactly, its wins the chance times SIM_TRIALS (a float; no dice drawn), unless (with
+        "lopsided") "outmatched" or "landless" takes it as 0 wins (`_lopsided`; no dice drawn)."""
         if "settled" not in self.spare:
             return simulate(a_vals, d_vals, self.rng, takes=takes, tally="tally" in self.spare)
         if self._reckons(a_vals, d_vals):
+            if "lopsided" in self.spare and self._lopsided(a_vals, d_vals, settle, takes, outmatch):
+                return 0  # (no dice: a reckoned estimate draws no seed either)
             return reckon(a_vals, d_vals, takes)[0] * SIM_TRIALS
         dice = self._dice()
-        if (outmatch and settle is not None and settle[0] >= OUTMATCHED_WINS
-                and ("outmatched" in self.spare and outmatched(a_vals, d_vals, OUTMATCHED)
-                     or takes and "landless" in self.spare and landless(a_vals, d_vals, LANDLESS))):
+        if self._lopsided(a_vals, d_vals, settle, takes, outmatch):
             return 0
         return simulate(a_vals, d_vals, dice, takes=takes, settle=settle, tally="tally" in self.spare)
+
+    def _lopsided(self, a_vals: tuple, d_vals: tuple, settle: tuple[int, ...] | None, takes: bool,
+                  outmatch: bool) -> bool:
+        """Whether `_estimate` takes an estimate as winning no trial without throwing it: the
+        caller's answer is the same from 0 wins to OUTMATCHED_WINS (`settle`) and the attack is far
+        weaker than the defence (the part "outmatched") or, taking a territory (`takes`), is left
+        with no unit that takes it by the square law (the part "landless")."""
+        return (outmatch and settle is not None and settle[0] >= OUTMATCHED_WINS
+                and ("outmatched" in self.spare and outmatched(a_vals, d_vals, OUTMATCHED)
+                     or takes and "landless" in self.spare and landless(a_vals, d_vals, LANDLESS)))
 
     def _wins_reckoned(self, game, attack: list, defence: list) -> bool:
         """Whether `_wins` of `attack` against `defence` is worked out exactly (`_estimate`'s
