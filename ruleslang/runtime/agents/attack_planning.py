@@ -487,7 +487,17 @@ class AttackPlanning:
                 found = hostile[target] = [] if board.is_land(target) \
                     or not any(foreign(u.owner) for u in board.units_in(target)) else self._enemies(game, target)
             return bool(found)
-        occupied = {u.space for u in game.state.units}  # (the only spaces `wanted` may accept: units stand there)
+        # the only spaces `wanted` may accept: where a unit of a power not of the player's side
+        # stands (the battle's enemies are never of its side: `BattleRules.enemy`), each owner
+        # asked once; most zones the player's units reach hold only its own side's units, or none
+        owners: dict[str, bool] = {}
+        occupied = set()
+        for u in game.state.units:
+            foe = owners.get(u.owner)
+            if foe is None:
+                foe = owners[u.owner] = not game.allied(u.owner, self.player)
+            if foe:
+                occupied.add(u.space)
         for uid in engine.player_units():  # (as in `_combat_plan`)
             unit = unit_of(uid)
             if uid in used or uid in held or unit is None \
