@@ -240,9 +240,18 @@ class AttackPlanning:
             needed = SCORE_ODDS if self._score_delta(game, target) > 0 else ATTACK_ODDS
             eligible: list[tuple[tuple[int, tuple], dict]] = []  # (candidate, carrier places promised with it)
             promised = dict(reserved)
+            # the places promised as they stand, shared by the candidates after which none was
+            # promised: a unit that is not an air unit always keeps a landing and promises none
+            # (`_keeps_landing`, not asked of it); never changed once made (`reserved` is changed
+            # only by the raids, after every target)
+            kept = reserved
             for item in candidates:
-                if self._keeps_landing(game, engine, item[0], item[1], promised):
-                    eligible.append((item, dict(promised)))
+                unit = unit_of(item[0])
+                if (domains.get((unit.type, unit.owner)) or domain(game, unit)) != "air":
+                    eligible.append((item, kept))
+                elif self._keeps_landing(game, engine, item[0], item[1], promised):
+                    kept = dict(promised)
+                    eligible.append((item, kept))
                 # else: an air unit that would have nowhere sure to land
             count = self._fewest(game, target, [unit_of(uid) for (uid, _), _ in eligible], defenders, needed)
             if count is None:
