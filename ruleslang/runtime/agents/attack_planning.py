@@ -479,34 +479,24 @@ class AttackPlanning:
         domains, domain = self._domains, self._domain  # (read in line, as in `_combat_plan`)
         aimed: dict[int, tuple[dict, list]] = {}  # (`_aims`)
 
-        friend: dict[str, bool] = {}  # owner -> allied with the player (a few owners, many units)
-        allied, player = game.allied, self.player
-
-        def foreign(owner: str) -> bool:
-            found = friend.get(owner)
-            if found is None:
-                found = friend[owner] = allied(owner, player)
-            return not found
+        # the only spaces `wanted` may accept: where a unit of a power not of the player's side
+        # stands (the battle's enemies are never of its side: `BattleRules.enemy`), each owner
+        # asked once; most zones the player's units reach hold only its own side's units, or none
+        foes: dict[str, bool] = {}
+        occupied = set()
+        for u in game.state.units:
+            foe = foes.get(u.owner)
+            if foe is None:
+                foe = foes[u.owner] = not game.allied(u.owner, self.player)
+            if foe:
+                occupied.add(u.space)
 
         def wanted(target: str) -> bool:
             found = hostile.get(target)
             if found is None:
-                # (most zones a unit reaches are empty or hold only the player's side's units: an
-                # enemy is never on its side, `BattleRules.enemy`, so no enemies to ask for)
-                found = hostile[target] = [] if board.is_land(target) \
-                    or not any(foreign(u.owner) for u in board.units_in(target)) else self._enemies(game, target)
+                # (asked only of `occupied`'s spaces: a zone there holds a unit not of the side)
+                found = hostile[target] = [] if board.is_land(target) else self._enemies(game, target)
             return bool(found)
-        # the only spaces `wanted` may accept: where a unit of a power not of the player's side
-        # stands (the battle's enemies are never of its side: `BattleRules.enemy`), each owner
-        # asked once; most zones the player's units reach hold only its own side's units, or none
-        owners: dict[str, bool] = {}
-        occupied = set()
-        for u in game.state.units:
-            foe = owners.get(u.owner)
-            if foe is None:
-                foe = owners[u.owner] = not game.allied(u.owner, self.player)
-            if foe:
-                occupied.add(u.space)
         for uid in engine.player_units():  # (as in `_combat_plan`)
             unit = unit_of(uid)
             if uid in used or uid in held or unit is None \
