@@ -19,7 +19,9 @@ player whose turn begins (the movement engine's records; see ruleslang/runtime/m
 from __future__ import annotations
 
 import copy as _copy
+from bisect import bisect_left
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Collection, Iterable
 
 from ruleslang.board.mapdata import GameMap, natural_key
@@ -66,6 +68,25 @@ class Unit:
 
 
 _UNIT_FIELDS = ("id", "type", "owner", "space", "hits", "moved", "flags", "cargo")
+_ID = attrgetter("id")
+
+
+def _without(units: list[Unit], named: list[Unit]) -> list[Unit]:
+    """A new list of `units` less `named` (units of the list, each once), in their order: each
+    found by its id where the list is in the order of the ids (as the board keeps it: new units
+    come last, with the next ids) and the list copied less them (in C), else by a pass over it."""
+    n = len(units)
+    at = []
+    for unit in named:
+        i = bisect_left(units, unit.id, key=_ID)
+        if i == n or units[i] is not unit:
+            gone = {u.id for u in named}
+            return [u for u in units if u.id not in gone]
+        at.append(i)
+    left = units.copy()
+    for i in sorted(at, reverse=True):
+        del left[i]
+    return left
 
 
 def _copy_units(units: list[Unit]) -> list[Unit]:
@@ -146,6 +167,12 @@ _FACTORY_FIELDS = ("space", "owner", "kind", "damage", "flags")
 class GameState:
     """Everything that changes during a game. See the module docstring for the rules of change."""
 
+    # the ids the units' cargo lists hold, each with how many lists hold it, as (the list of units
+    # it was worked out for, its length, {id: lists}), or None when not known: a removal of units
+    # none of which is carried then leaves every cargo list as it is, without a pass over the
+    # board (`remove_units`); a board made without `__init__` (a look-ahead's copy) has none
+    _carried: tuple | None = None
+
     def __init__(self, game_map: GameMap):
         self.map = game_map
         self.round = 1
@@ -225,7 +252,10 @@ class GameState:
     def _place(self, space: str, unit_type: str, owner: str, count: int) -> list[Unit]:
         made = [Unit(self.next_unit_id + i, unit_type, owner, space) for i in range(count)]
         self.next_unit_id += count
+        carried = self._carried_now()
         self.units.extend(made)
+        if carried is not None:  # (new units carry nothing)
+            self._carried = (self.units, len(self.units), carried)
         self._unit_index = None
         return made
 
@@ -258,10 +288,13 @@ class GameState:
         named in `shared`."""
         clone = _copy.copy(self)
         for name, value in vars(self).items():
-            if name not in ("units", "map", "_unit_index", "_indexed") and (events or name != "events") \
+            if name not in ("units", "map", "_unit_index", "_indexed", "_carried") and (events or name != "events") \
                     and name not in shared:
                 setattr(clone, name, _copy_data(value))
+        carried = self._carried_now()
         clone.units = units
+        # (the copy's units carry what these do: the counts are never changed in place, only replaced)
+        clone._carried = (units, len(units), carried) if carried is not None and len(units) == len(self.units) else None
         if not events:
             clone.events = []
         clone._unit_index = clone._indexed = None
@@ -407,12 +440,25 @@ class GameState:
 
     def remove_units(self, ids: Iterable[int]) -> None:
         """Take units off the board (they leave any cargo list they were in)."""
-        gone = {u.id for u in self._units_by_id(ids)}
+        named = self._units_by_id(ids)
+        gone = {u.id for u in named}
         by_id = self._unit_index  # (the list's own: `_units_by_id` has just made or checked it)
-        self.units = [u for u in self.units if u.id not in gone]
-        for unit in self.units:
-            if unit.cargo and not gone.isdisjoint(unit.cargo):
-                unit.cargo = [i for i in unit.cargo if i not in gone]
+        carried = self._carried_now()
+        units = _without(self.units, named)
+        if carried is None or not gone.isdisjoint(carried) or any(u.cargo for u in named):
+            # a unit gone may be in a cargo list, or carries some: every cargo list looked at, and
+            # what they hold counted again
+            carried = {}
+            for unit in units:
+                cargo = unit.cargo
+                if cargo:
+                    if not gone.isdisjoint(cargo):
+                        unit.cargo = cargo = [i for i in cargo if i not in gone]
+                    for i in cargo:
+                        carried[i] = carried.get(i, 0) + 1
+        # (else no cargo list holds a unit gone: they are all as they were, and so are their counts)
+        self.units = units
+        self._carried = (units, len(units), carried)
         # the index of the units left: the old one copied (in C) less the units gone, not made again
         # from every unit of the board (a casualty's removal is followed by a look-up by id); a new
         # dict, since the old one may be held by whoever asked `unit_index()`
@@ -421,6 +467,13 @@ class GameState:
             del index[uid]
         self._unit_index, self._indexed = index, self.units
         self._record("remove_units", ids=sorted(gone))
+
+    def _carried_now(self) -> dict[int, int] | None:
+        """The counts of `_carried` when they hold for the board's list of units as it is, else None."""
+        carried = self._carried
+        if carried is None or carried[0] is not self.units or carried[1] != len(self.units):
+            return None
+        return carried[2]
 
     def move_units(self, ids: Iterable[int], to_space: str, steps: int = 0, *, path: Iterable[str] | None = None,
                    flags: dict | None = None, onto: int | None = None, off: int | None = None,
@@ -453,10 +506,20 @@ class GameState:
                 unit.flags[trail] = list(unit.flags.get(trail, ())) + entered
         if carrier is not None:
             named_ids = [u.id for u in named]
+            carried = self._carried_now()
             if onto is not None:
-                carrier.cargo.extend(i for i in named_ids if i not in carrier.cargo)
+                changed = [i for i in named_ids if i not in carrier.cargo]
+                carrier.cargo.extend(changed)
             else:
+                changed = [i for i in carrier.cargo if i in named_ids]
                 carrier.cargo = [i for i in carrier.cargo if i not in named_ids]
+            if carried is not None:  # the counts of the ids the carrier took on or let off, made anew
+                carried = dict(carried)
+                for i in changed:
+                    carried[i] = carried.get(i, 0) + (1 if onto is not None else -1)
+                    if not carried[i]:
+                        del carried[i]
+                self._carried = (self.units, len(self.units), carried)
             if carrier_flags:
                 carrier.flags.update(carrier_flags)
         extra = {}
@@ -478,6 +541,7 @@ class GameState:
         units = self._units_by_id(ids)
         if cargo is not None:
             self._units_by_id(cargo)
+            self._carried = None  # (cargo lists change: counted again by the next removal)
         for unit in units:
             if hits is not None:
                 unit.hits = hits

@@ -140,7 +140,7 @@ class PhaseStart(PhaseMark):
 def _board_data(state) -> dict:
     """The board's data, its units as tuples of their fields (several times faster to pickle than
     the unit objects), without the map (shared), the event log and the unit index (a cache)."""
-    skip = ("map", "events", "_unit_index", "_indexed", "units")
+    skip = ("map", "events", "_unit_index", "_indexed", "_carried", "units")
     # data only: a method put on the instance (a test's observer) stays with the game's board
     data = {k: v for k, v in vars(state).items() if k not in skip and not callable(v)}
     data["units"] = [tuple(vars(u).values()) for u in state.units]
