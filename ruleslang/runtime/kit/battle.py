@@ -62,6 +62,7 @@ class Battle:
     retreated_to: str | None = None
     hits_taken: dict[str, int] = field(default_factory=lambda: {"attacker": 0, "defender": 0})
     rules: BattleRules | None = None
+    removals: int = 0  # the board's removals of units this battle made (its casualties): `standing_since`
     # side -> (what its units were worked out from, the board's list of units, the units): `units`,
     # asked many times a round; side -> (those units, the board's version, the context, their
     # values): `unit_values`
@@ -268,6 +269,7 @@ class Battle:
             if left[uid] <= 0:
                 if now:
                     self.game.remove_units(with_cargo(self.game, [uid]), f"casualty in {self.space}")
+                    self.removals += 1
                 elif uid not in self.pending:
                     self.pending.append(uid)
             if each is not None:
@@ -314,10 +316,12 @@ class Battle:
             groups.setdefault(getattr(by(unit), "name", None) or chooser, []).append(unit)
         out = list(chosen)
         for player in (sorted(groups, key=self.game.turn_position) if len(groups) > 1 else groups):
+            if player == chooser:
+                continue  # (the chooser's own share stands as chosen)
             units = groups[player]
             ids = {u.id for u in units}
             places = [i for i, uid in enumerate(chosen) if uid in ids]
-            if player == chooser or not places:
+            if not places:
                 continue
             own_room = {u.id: room[u.id] for u in units}
             n = len(places)
@@ -375,7 +379,20 @@ class Battle:
     def end_round(self) -> None:
         if self.pending:
             self.game.remove_units(with_cargo(self.game, sorted(self.pending)), f"casualty in {self.space}")
+            self.removals += 1
             self.pending = []
+
+    def standing_since(self, placed: tuple | None, here: list) -> list | None:
+        """The units of `here` (the units in the battle's space at `placed`, a
+        `GameState.placement_mark`) still on the board, in their order: the units in the space now
+        when no unit moved or came since, the battle's own removals of its casualties the only
+        changes of the board's units (each a step of its version that does not keep them in
+        place); None when something else may have moved, come or gone."""
+        state = self.game.state
+        if placed is None or state.version - state.places_kept != placed[0] + self.removals:
+            return None
+        index = state.unit_index()
+        return [u for u in here if index.get(u.id) is u]
 
 
 def with_cargo(game, ids: list[int]) -> list[int]:
@@ -535,7 +552,10 @@ def _fight(ctx, game, space: str, steps: dict, sequence: list[str], rules: Battl
             # there afterwards change hands with the territory, or are destroyed
             if steps["capture"]:
                 run_procedure(ctx, steps["capture"])
-            take_leftovers(game, space, attacker, rules.captured)
+            # (the units there as the battle's set-up found them, less its casualties, when nothing
+            # else moved, came or went since: no walk over the board)
+            take_leftovers(game, space, attacker, rules.captured,
+                           battle.standing_since(placed, here) if placed is not None else None)
         game.log("battle_end", space=space, attacker=attacker, defender=defender, result=result,
                  rounds=battle.round, taken=taken,
                  attacker_left=len(battle.units("attacker")), defender_left=len(battle.units("defender")))
@@ -563,15 +583,16 @@ def _new_battle(game, space: str, rules: BattleRules) -> tuple[Battle, list, lis
     carried = aboard(state, space, here)  # cargo at sea does not fight
     # the attacker's units, and the allies' units it commanded in its combat move (`commands`)
     commanded = game.kit.commanded
-    attacking = [u.id for u in here if (u.owner == attacker or u.id in commanded)
+    attackers = [u for u in here if (u.owner == attacker or u.id in commanded)
                  and not u.flags.get("bombing") and u.id not in carried]
+    attacking = [u.id for u in attackers]
     enemies = [u for u in here if rules.enemy(u.owner, attacker) and u.id not in carried]
     defending = [u.id for u in enemies if fights is None or fights(u)]
     battle = Battle(game, space, attacker, None, amphibious=game.kit.amphibious.get(space, False),
                     attacking=attacking, defending=defending,
                     # a retreat goes where a land or sea unit came from, not where only aircraft did
-                    came_from={uid: game.kit.moved_from.get(uid, space) for uid in attacking
-                               if game.domain(game.unit_or_none(uid)) != "air"},
+                    came_from={u.id: game.kit.moved_from.get(u.id, space) for u in attackers
+                               if game.domain(u) != "air"},
                     support=_offshore(game, space, attacker), rules=rules)
     if game.board.is_sea(space):
         game.kit.supported.update(attacking)  # a ship that fought a sea battle does not bombard this turn
@@ -670,11 +691,14 @@ def _offshore(game, space: str, attacker: str) -> list[int]:
     return ships
 
 
-def take_leftovers(game, space: str, attacker: str, captured) -> None:
+def take_leftovers(game, space: str, attacker: str, captured, here: list | None = None) -> None:
     """The enemy units left in a territory the attacker took: kept by the taker (the holder when it
-    is on the attacker's side) where `captured(u)` says so, removed otherwise."""
+    is on the attacker's side) where `captured(u)` says so, removed otherwise. `here`: the units
+    in `space` now, in the board's order, when the caller knows them."""
     state = game.state
-    leftovers = [u for u in state.units if u.space == space and not game.allied(u.owner, attacker)]
+    if here is None:
+        here = units_at(state, space)
+    leftovers = [u for u in here if not game.allied(u.owner, attacker)]
     kept = [u.id for u in leftovers if captured is not None and captured(u)]
     lost = [u.id for u in leftovers if u.id not in kept]
     if lost:
