@@ -107,7 +107,10 @@ def test_kept_lists_are_those_of_a_new_engine(refs, rounds, seed, agent, offered
     game = make_game(refs, seed=seed, rounds=rounds, default_agent=agent)
     game.run(rounds)
     # many moves were compared, with loads (or unloads) on offer among them
-    assert seen["moves"] > 50 and seen[offered] > 0 and seen["landings"] > 20 and seen["may_load"] > 20, seen
+    assert seen["moves"] > 50 and seen[offered] > 0 and seen["landings"] > 20, seen
+    # (the heuristic's plans no longer ask the engine's `movable_units`, whose making keeps the
+    # units that may load (session 27): the random agents' games check that kept answer)
+    assert agent == "heuristic" or seen["may_load"] > 20, seen
     assert seen["lands_at"] > 100, seen
     assert agent == "random" or seen["raid_units"] > 10, seen  # (the heuristic asks for the raiding units)
     assert agent == "random" or seen["landings_kept"] > 10, seen  # (and where its air units could land)
