@@ -171,14 +171,10 @@ def _units_impl(ctx, space=None, owner=None, type=None, tag=None):
     if not pool:
         found = memo[key] = ()
         return found
-    # the context's values made in one pass (`EvalContext.values_of_units`) where its own
-    # `unit_value` makes them; a watch's (which notes what is read) makes each as it comes
-    bulk = getattr(ctx.__class__, "values_of_units", None)  # (`type` is a parameter here)
+    # (the values made in one pass: `EvalContext.values_of_units`; a watch's, which notes what is
+    # read, makes each through its `unit_value`)
     if owners is None and types_ is None and tags is None:
-        if bulk is not None:
-            found = memo[key] = bulk(ctx, pool)
-            return found
-        found = memo[key] = tuple(map(make, pool))
+        found = memo[key] = ctx.values_of_units(pool)
         return found
     out = []
     tagged: dict[str, bool] = {}  # a type's tags asked once per question, not once per unit
@@ -194,8 +190,8 @@ def _units_impl(ctx, space=None, owner=None, type=None, tag=None):
                 ok = tagged[kind] = ctx.unit_has_any_tag(kind, tags)
             if not ok:
                 continue
-        out.append(unit if bulk is not None else make(unit))
-    found = memo[key] = bulk(ctx, out) if bulk is not None else tuple(out)
+        out.append(unit)
+    found = memo[key] = ctx.values_of_units(out)
     return found
 
 

@@ -348,7 +348,7 @@ class EvalContext:
 # conversions between them (options are set before a game starts).
 _UNCHANGING = frozenset({"compiled", "enums", "space_values", "player_values", "side_values", "unittype_values",
                          "options", "procedures", "space_value", "player_value", "spaces", "unit_value",
-                         "side_of", "side_members", "enemies_of", "unit_has_any_tag"})
+                         "values_of_units", "side_of", "side_members", "enemies_of", "unit_has_any_tag"})
 # What a watched host hands out without noting a read: the step budget.
 _HOST_BUDGET = frozenset({"steps", "budget", "spend", "out_of_budget"})
 

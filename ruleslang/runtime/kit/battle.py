@@ -142,9 +142,7 @@ class Battle:
         kept = self._values.get(side)
         if kept is not None and kept[0] is units and kept[1] == version:
             return kept[2]
-        # (in one pass where the context makes them itself: `EvalContext.values_of_units`)
-        bulk = getattr(type(ctx), "values_of_units", None)
-        values = (bulk(ctx, units) if bulk is not None else tuple(map(ctx.unit_value, units))) if units else ()
+        values = ctx.values_of_units(units) if units else ()
         self._values[side] = (units, version, values)
         return values
 

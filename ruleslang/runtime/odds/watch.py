@@ -190,6 +190,11 @@ class StepWatch:
             kept[unit.id] = value
         return value
 
+    def values_of_units(self, units) -> tuple:
+        """`unit_value` of each unit, in their order (each made here: a battle's unit notes a read
+        of its hits)."""
+        return tuple(map(self.unit_value, units))
+
     def log(self, kind: str, **data) -> None:
         """A message: the chain's states do not keep the game's log (nothing reads a state's
         events: `_materialize` starts each with none), so it is not written."""
