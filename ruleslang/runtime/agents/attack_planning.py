@@ -165,13 +165,13 @@ class AttackPlanning:
     """The combat-move plan of the heuristic agent (a part of HeuristicAgent)."""
 
     def _combat_plan(self, game, engine) -> list:
-        movers = self._movers(game, engine)
         self._verdicts = {}  # (SPARE "again") the plan's estimates of taking a space: `_spared_takes`
         # (the decision's kept domains read in line, `_domain` asked on a kind's first unit: the
         # plan's loops ask it of every unit the player moves, a few kinds for many units)
         domains, domain = self._domains, self._domain
-        self._origins = {u.id: u.space for u in game.state.units
-                         if u.id in movers and (domains.get((u.type, u.owner)) or domain(game, u)) == "air"}
+        # the player's air units and where they stand (the non-combat landings' `_landing_order`),
+        # noted in the reach loop below: it goes over every unit the player moves, not the board's
+        origins = self._origins = {}
         # the board's units by id: no unit comes or goes while the plan is made (its what-ifs change
         # control alone; the battles it estimates are fought on copies): read, never changed
         unit_of = game.state.unit_index().get
@@ -203,6 +203,8 @@ class AttackPlanning:
             kind = None if unit is None else domains.get((unit.type, unit.owner)) or domain(game, unit)
             if kind is None or kind == "sea":
                 continue
+            if kind == "air":
+                origins[uid] = unit.space
             for target, path in _aims(engine.kept_destinations(uid), aimed, wanted, foreign):
                 if uid not in commanded or self._may(Move.of_tuples((uid,), path)):
                     reach.setdefault(target, []).append((uid, path))
@@ -319,13 +321,19 @@ class AttackPlanning:
         # no defence: it makes none)
         values = defence = None
         attack = sorted(self._taker(game, u) for u in units[:land - 1]) if defenders else []
+        # (a number whose estimate `_judged_no` answers no without a trial is passed over with its
+        # bookkeeping alone: where "settled" stops trials, and the chance of 0 is under `below`)
+        below, settle = self._verdict_terms(needed, bool(defenders))[1:]
+        judged = bool(defenders) and "settled" in self.spare and below > 0
         for n in range(land, len(units) + 1):
             if defenders:
                 insort(attack, self._taker(game, units[n - 1]))
                 if defence is None:
                     defence = self._defence_values(game, defenders)
                 values = (tuple(attack), defence)
-            found = self._spared_takes(game, target, units[:n], defenders, needed, values=values)
+                if judged and self._judged_no(values, needed, settle):
+                    continue  # (`_spared_takes`' no: the walk goes on to one more unit)
+            found = self._spared_takes(game, target, units[:n], defenders, needed, values=values, judged=judged)
             if found:
                 return n
             if found is None:
@@ -335,7 +343,8 @@ class AttackPlanning:
         return None
 
     def _spared_takes(self, game, target: str, units: list, defenders: list, needed: float, *,
-                      amphibious_from: str | None = None, values: tuple[tuple, tuple] | None = None) -> bool | None:
+                      amphibious_from: str | None = None, values: tuple[tuple, tuple] | None = None,
+                      judged: bool = False) -> bool | None:
         """Whether `units` take `target` with at least `needed` odds, for a `spare` agent: the quick
         chance of taking it (`_quick_takes`; `values`: as there) when it is TAKE_ABOVE over
         `needed` or more than TAKE_BELOW under it (SPARED_BELOW with the part "below"), else the
@@ -347,7 +356,8 @@ class AttackPlanning:
         defence, the same odds needed: `_quick_verdict`) is answered as it was the first time. With
         "near" (and "doubt"), an attack by land (no `amphibious_from`) left in doubt after the last
         stage is answered by its chance against `needed` (no, None, as the chain's no), the chain
-        not asked."""
+        not asked. `judged`: `_judged_no` found no answer for `values` (its `_lopsided` is not
+        asked again)."""
         again = "again" in self.spare and "settled" in self.spare
         if defenders and values is None and (again or "doubt" in self.spare):
             # (made once for the estimate and each stage of its doubt, which would make them again)
@@ -356,13 +366,13 @@ class AttackPlanning:
             key = (values, needed)
             verdict = self._verdicts.get(key)
             if verdict is None:
-                verdict = self._verdicts[key] = self._quick_verdict(game, units, defenders, needed, values)
+                verdict = self._verdicts[key] = self._quick_verdict(game, units, defenders, needed, values, judged)
             else:
                 # the estimate's own generator's seed drawn all the same (as "outmatched" draws it):
                 # every later estimate throws the dice it would have thrown
                 self._dice()
         else:
-            verdict = self._quick_verdict(game, units, defenders, needed, values)
+            verdict = self._quick_verdict(game, units, defenders, needed, values, judged)
         if verdict is True or verdict is False:
             return verdict
         if "near" in self.spare and "doubt" in self.spare and amphibious_from is None:
@@ -376,15 +386,13 @@ class AttackPlanning:
         return True if found >= needed else None
 
     def _quick_verdict(self, game, units: list, defenders: list, needed: float,
-                       values: tuple[tuple, tuple] | None) -> bool | float:
+                       values: tuple[tuple, tuple] | None, judged: bool = False) -> bool | float:
         """What the quick simulation says of `units` taking the space `defenders` hold with at
         least `needed` odds, for `_spared_takes`: True or False where it settles the answer, else
-        its chance (the chain is asked)."""
-        above = needed + TAKE_ABOVE
-        below = needed - (SPARED_BELOW if "below" in self.spare else TAKE_BELOW)
+        its chance (the chain is asked). `judged`: as there."""
+        above, below, settle = self._verdict_terms(needed, bool(defenders))
         doubt = "doubt" in self.spare and defenders
-        settle = _doubt_settle(above, below) if doubt else _takes_settle(above, below, needed)
-        quick = self._quick_takes(game, units, defenders, settle, values=values)
+        quick = self._quick_takes(game, units, defenders, settle, values=values, outmatch=not judged)
         if quick >= above:
             return True
         if quick < below:
@@ -405,6 +413,42 @@ class AttackPlanning:
                 if settled is True or settled is False:
                     return settled
         return quick
+
+    def _verdict_terms(self, needed: float, defended: bool) -> tuple[float, float, tuple[int, ...]]:
+        """(above, below, settle) of `_quick_verdict` for the odds `needed`: a quick chance at least
+        `above` is a yes, one under `below` a no, and `settle` what its estimate's trials settle
+        (`_doubt_settle` with the part "doubt" where a defence stands, else `_takes_settle`)."""
+        above = needed + TAKE_ABOVE
+        below = needed - (SPARED_BELOW if "below" in self.spare else TAKE_BELOW)
+        if "doubt" in self.spare and defended:
+            return above, below, _doubt_settle(above, below)
+        return above, below, _takes_settle(above, below, needed)
+
+    def _judged_no(self, values: tuple[tuple, tuple], needed: float, settle: tuple[int, ...]) -> bool:
+        """Whether `_spared_takes` of an attack of `values` (a defence standing) says no without a
+        trial or a reckoning, and if so its bookkeeping done as it would do it: `_estimate` takes
+        the attack as winning no trial ("outmatched" or "landless": `_lopsided`; a battle it would
+        reckon only with "lopsided"), a chance of 0 that `_quick_verdict` takes as a no (under its
+        `below`, here over 0). The generator's seed such an estimate draws is drawn (a battle
+        thrown, not reckoned, draws it before it is judged), and with "again" the verdict kept for
+        the plan, or the seed of a verdict asked again drawn, as `_spared_takes` draws it: every
+        later estimate throws the dice it would have thrown. Asked by `_fewest_spared` before each
+        number of units: more than half of its numbers are answered so, each with a few calls, not
+        the five of `_spared_takes` down to `_estimate`."""
+        if not self._lopsided(*values, settle, True, True):
+            return False
+        reckons = self._reckons(*values)
+        if reckons and "lopsided" not in self.spare:
+            return False
+        if "again" in self.spare:
+            key = (values, needed)
+            if key in self._verdicts:
+                self._dice()  # (its verdict kept is this no: the same values judged the same)
+                return True
+            self._verdicts[key] = False
+        if not reckons:
+            self._dice()
+        return True
 
     def _takes(self, game, target: str, units: list, defenders: list, needed: float, *,
                amphibious_from: str | None = None) -> bool:

@@ -389,17 +389,18 @@ class HeuristicAgent(Advising, Purchasing, AttackPlanning, Agent):
         return self._wins(game, attack, defence) / SIM_TRIALS
 
     def _quick_takes(self, game, attack: list, defence: list, settle: tuple[int, ...] | None = None, *,
-                     values: tuple[tuple, tuple] | None = None) -> float:
+                     values: tuple[tuple, tuple] | None = None, outmatch: bool = True) -> float:
         """The quick simulation's chance that `attack` takes the space `defence` holds: it destroys
         the defence with a unit that takes territory (a land unit, by `_domain`) left. Its dice are
         the agent's own generator's, as `_wins`'s (`settle`: as there). `values`: the simulation's
         (attack, defence) values of these units (`_taker` of each attacker, sorted; the
-        defenders' `_combatant`, sorted), when the caller has them."""
+        defenders' `_combatant`, sorted), when the caller has them. `outmatch`: as `_wins`'s (false
+        where the caller found `_lopsided` false of these values: not asked again)."""
         if not defence:
             return 1.0 if any(self._domain(game, u) == "land" for u in attack) else 0.0
         if values is None:
             values = self._take_values(game, attack, defence)
-        return self._estimate(*values, settle, takes=True) / SIM_TRIALS
+        return self._estimate(*values, settle, takes=True, outmatch=outmatch) / SIM_TRIALS
 
     def _more_takes(self, game, attack: list, defence: list, trials: int, settle: tuple[int, ...] | None = None, *,
                     values: tuple[tuple, tuple] | None = None) -> int:
