@@ -91,7 +91,8 @@ def test_an_unknown_part_to_spare_is_refused():
     assert set(SPARE) == {"retreat", "attacks", "holds", "fleets", "rollouts", "below", "zeros", "advice",
                           "horizon", "settled", "outmatched", "hittable", "doubt", "band", "again", "exchange",
                           "fought", "forecast", "reckon", "stock", "sonar", "glance", "ledger", "trident",
-                          "muster", "near", "whither", "tally", "trust", "landless", "lopsided"}
+                          "muster", "near", "whither", "tally", "trust", "landless", "lopsided",
+                          "offshore"}
 
 
 def _fleet_attack(units: dict, **options) -> tuple[int, int]:

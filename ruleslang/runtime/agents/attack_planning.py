@@ -356,8 +356,9 @@ class AttackPlanning:
         defence, the same odds needed: `_quick_verdict`) is answered as it was the first time. With
         "near" (and "doubt"), an attack by land (no `amphibious_from`) left in doubt after the last
         stage is answered by its chance against `needed` (no, None, as the chain's no), the chain
-        not asked. `judged`: `_judged_no` found no answer for `values` (its `_lopsided` is not
-        asked again)."""
+        not asked; with "offshore" (and "doubt"), an assault from the sea (`amphibious_from`) too,
+        from a zone where no unit of the player's side that fires stands (`_backed`). `judged`:
+        `_judged_no` found no answer for `values` (its `_lopsided` is not asked again)."""
         again = "again" in self.spare and "settled" in self.spare
         if defenders and values is None and (again or "doubt" in self.spare):
             # (made once for the estimate and each stage of its doubt, which would make them again)
@@ -375,15 +376,24 @@ class AttackPlanning:
             verdict = self._quick_verdict(game, units, defenders, needed, values, judged)
         if verdict is True or verdict is False:
             return verdict
-        if "near" in self.spare and "doubt" in self.spare and amphibious_from is None:
+        if "doubt" in self.spare and ("near" in self.spare if amphibious_from is None
+                                      else "offshore" in self.spare and not self._backed(game, amphibious_from)):
             # (SPARE "near": the doubt's last stage left a land attack's chance within its band of
             # `needed`, where the chain's answer would turn on a few hundredths; a no counts as the
-            # chain's no, moving `_fewest_spared` on to one more unit)
+            # chain's no, moving `_fewest_spared` on to one more unit; "offshore" likewise of an
+            # assault from a zone where no unit of the side may fire at the landing)
             return True if verdict >= needed else None
         found = self.battle_odds.chance(game, self.player, units, target, amphibious_from=amphibious_from, take=True)
         if found is None:
             return verdict >= needed
         return True if found >= needed else None
+
+    def _backed(self, game, zone: str) -> bool:
+        """Whether a unit of the player's side that fires in an attack stands in `zone`: the rules
+        may let it fire at a landing from there (shore bombardment), which the quick simulation
+        does not see (SPARE "offshore" leaves such an assault in doubt to the chain)."""
+        return any(game.allied(u.owner, self.player) and self._fire(game, u, "attacker") > 0
+                   for u in game.board.units(zone))
 
     def _quick_verdict(self, game, units: list, defenders: list, needed: float,
                        values: tuple[tuple, tuple] | None, judged: bool = False) -> bool | float:
@@ -644,7 +654,8 @@ class AttackPlanning:
         whether the attack is made (SPARE "exchange"): its air units, if any, can hit every
         defender (`_hittable`), and at a stage of EXCHANGE_STAGES the chance is far enough over
         ATTACK_ODDS and the value destroyed over the value lost (made), or either far enough
-        under (not made); None where the chain is to be asked. Thrown with the dice of the last
+        under (not made); None where the chain is to be asked (with the part "offshore", the last
+        stage's answer wherever it lies: `_exchange_taken`). Thrown with the dice of the last
         quick estimate going on (`_dice`, with the part "settled"), so later estimates roll as
         they would have."""
         air = [u for u in units if self._domain(game, u) == "air"]
@@ -656,7 +667,7 @@ class AttackPlanning:
         if self._reckons(a_vals, d_vals):
             # (SPARE "reckon": what the stages' trials tend to, judged as the last stage judges its own)
             found = reckon(a_vals, d_vals)
-            return found if _exchange_settles(found, *EXCHANGE_STAGES[-1][1:]) else None
+            return found if self._exchange_taken(found) else None
         dice = self._estimate_dice if "settled" in self.spare else self.rng
         wins = lost = destroyed = done = 0
         for trials, odds, value in EXCHANGE_STAGES:
@@ -665,7 +676,14 @@ class AttackPlanning:
             found = (wins / trials, lost / trials, destroyed / trials)
             if _exchange_settles(found, odds, value):
                 return found
-        return None
+        return found if "offshore" in self.spare else None
+
+    def _exchange_taken(self, found: tuple[float, float, float]) -> bool:
+        """Whether an attack at sea reckoned to `found` (chance of winning, value lost, value
+        destroyed) is answered so, the chain not asked: the last of EXCHANGE_STAGES settles it,
+        or (SPARE "offshore") it is left in doubt there, where the chain's answer would turn on a
+        few hundredths (as "near" answers an attack by land)."""
+        return "offshore" in self.spare or _exchange_settles(found, *EXCHANGE_STAGES[-1][1:])
 
     def _fleet_apart(self, game, units: list, defenders: list, target: str,
                      stalemates: Stalemates) -> tuple[float, float, float] | None:
@@ -696,6 +714,8 @@ class AttackPlanning:
             return None
         found = reckon_apart(tuple(sorted((*v, i in rows) for i, v in enumerate(a_vals))),
                              tuple(sorted((*v, j in columns) for j, v in enumerate(d_vals))))
+        # (not "offshore": the pairs alone do not see an escort beside the air units, which the
+        # rules may let hit a defender the pair cannot)
         return found if _exchange_settles(found, *EXCHANGE_STAGES[-1][1:]) else None
 
     def _hittable(self, target: str, air: list, defenders: list, stalemates: Stalemates) -> bool:

@@ -121,10 +121,16 @@ FLEET_STATES = 600   # the exact chain's states for one combat move's attacks at
 # `landless`), taken as winning no trial where the caller's answer is the same up to
 # OUTMATCHED_WINS wins, as "outmatched" (`_estimate`); "lopsided", with "reckon", a small battle
 # that "outmatched" or "landless" judges so taken as winning no trial too, not reckoned
-# (`_lopsided`: the battles they judge are most of the reckonings that are not yet kept)
+# (`_lopsided`: the battles they judge are most of the reckonings that are not yet kept);
+# "offshore", with "doubt" and "exchange", an assault from the sea that the doubt's last stage
+# leaves in doubt answered by its quick chance (as "near" answers an attack by land), and an
+# attack at sea that the exchange's last stage (or the reckoning of "reckon" or "trident") leaves
+# in doubt by its quick chance and values, the chain not asked (attack_planning.py's
+# `_spared_takes` and `_exchange_taken`)
 SPARE = ("retreat", "attacks", "holds", "fleets", "rollouts", "below", "zeros", "advice", "horizon", "settled",
          "outmatched", "hittable", "doubt", "band", "again", "exchange", "fought", "forecast", "reckon", "stock", "sonar",
-         "glance", "ledger", "trident", "muster", "near", "whither", "tally", "trust", "landless", "lopsided")
+         "glance", "ledger", "trident", "muster", "near", "whither", "tally", "trust", "landless", "lopsided",
+         "offshore")
 # (SPARE "outmatched") an attack whose strength (quick_battle.py's `outmatched`: fire values' sum times
 # hit points' sum) is under OUTMATCHED of the defence's: in seeded house-rules games (seeds 1-40,
 # every trial thrown) the quick chance of taking the space of all 8,950 such estimates was at most
