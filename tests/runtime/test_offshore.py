@@ -3,12 +3,12 @@
 stage from a zone where no unit of the player's side fires, are answered by the quick estimate,
 the chain not asked; an assault from a zone where such a unit stands (it may bombard the shore,
 which the quick simulation does not see) and an attack at sea reckoned with units kept apart
-("trident") still ask the chain."""
+("trident") still ask the chain. (The assaults' answers: test_spared_takes.py.)"""
 
 from __future__ import annotations
 
 from game_fixtures import BASE, ids, make_game, run_phases
-from ruleslang.runtime.agents import attack_planning, heuristic
+from ruleslang.runtime.agents import attack_planning
 from ruleslang.runtime.agents.battle_odds import CHAIN
 from ruleslang.runtime.agents.heuristic import HeuristicAgent
 
@@ -64,42 +64,6 @@ def test_an_attack_at_sea_the_last_stage_leaves_in_doubt_is_answered_by_it(monke
     # far enough over the odds and the values: settled with or without the part
     sure = (attack_planning.ATTACK_ODDS + 0.1, 2.0, 8.0)
     assert _exchanged(monkeypatch, sure, spare) == _exchanged(monkeypatch, sure, spare + ("offshore",))
-
-
-class _Chain:
-    """A stand-in for the agent's exact chain: the chance it gives, and how often it was asked."""
-
-    def __init__(self, chance: float):
-        self.chance_given, self.asked = chance, 0
-
-    def chance(self, *args, **kwargs) -> float:
-        self.asked += 1
-        return self.chance_given
-
-
-def _assault(monkeypatch, chance: float, spare: tuple, backed: bool) -> tuple[bool | None, int]:
-    """(`_spared_takes`'s answer, the chain's runs) for an assault from the Baltic whose quick chance
-    is `chance` at every stage of the doubt, the chain giving 0.9; `backed`: whether a unit of the
-    player's side that fires stands in the Baltic."""
-    agent = HeuristicAgent(1, "Germans", spare=spare)
-    agent.battle_odds = _Chain(0.9)
-    monkeypatch.setattr(agent, "_quick_takes", lambda *args, **kwargs: round(chance * 60) / 60)
-    monkeypatch.setattr(heuristic, "simulate", lambda *args, trials, **kwargs: round(chance * trials))
-    monkeypatch.setattr(agent, "_backed", lambda game, zone: backed)
-    attack, defence = ((3, 5, 1, True),) * 3, ((2, 3, 1),) * 2
-    found = agent._spared_takes(None, "Karelia S.S.R.", [], defence, attack_planning.ATTACK_ODDS,
-                                values=(attack, defence), amphibious_from=BALTIC)
-    return found, agent.battle_odds.asked
-
-
-def test_an_assault_left_in_doubt_is_answered_by_its_chance_unless_a_unit_may_bombard(monkeypatch):
-    base = ("attacks", "below", "settled", "doubt", "band", "near")
-    under = attack_planning.ATTACK_ODDS - 0.01
-    assert _assault(monkeypatch, under, base, backed=False) == (True, 1)
-    assert _assault(monkeypatch, under, base + ("offshore",), backed=False) == (None, 0)
-    assert _assault(monkeypatch, under, base + ("offshore",), backed=True) == (True, 1)
-    over = attack_planning.ATTACK_ODDS + 0.01
-    assert _assault(monkeypatch, over, base + ("offshore",), backed=False) == (True, 0)
 
 
 def test_a_zone_is_backed_by_a_unit_of_the_players_side_that_fires_in_attack():

@@ -1,7 +1,7 @@
 """The heuristic agent's estimates of taking a space (attack_planning.py's `_spared_takes`): the
-doubt's last band (SPARE "band") and what is left in it (SPARE "near"), an estimate asked again
-within one combat plan (SPARE "again"), and the estimate's values made once for every stage of its
-doubt."""
+doubt's last band (SPARE "band") and what is left in it (SPARE "near"; of assaults, "offshore"),
+an estimate asked again within one combat plan (SPARE "again"), and the estimate's values made
+once for every stage of its doubt."""
 
 from __future__ import annotations
 
@@ -67,6 +67,24 @@ def test_a_land_attack_left_in_doubt_is_answered_without_the_chain_with_the_part
                      amphibious_from="Baltic Sea Zone") == (True, 1)
     # outside the band the doubt answers as before, with or without the part
     assert _in_doubt(monkeypatch, NEEDED + 0.025, base + ("near",), chain=0.5) == (True, 0)
+
+
+def test_an_assault_left_in_doubt_is_answered_by_its_chance_with_the_part_offshore(monkeypatch):
+    """The part "offshore": an assault from the sea left in doubt as "near" leaves a land attack is
+    answered by its chance, the chain not asked, where no unit of the player's side that fires
+    stands in the zone it lands from (`_backed`: such a unit may bombard the shore, which the quick
+    simulation does not see); from such a zone the chain answers."""
+    base = ("attacks", "below", "settled", "doubt", "band", "near")
+    zone = "Baltic Sea Zone"
+    backed = []
+    monkeypatch.setattr(HeuristicAgent, "_backed", lambda self, game, space: space in backed)
+    assert _in_doubt(monkeypatch, NEEDED - 0.01, base, chain=0.9, amphibious_from=zone) == (True, 1)
+    assert _in_doubt(monkeypatch, NEEDED - 0.01, base + ("offshore",), chain=0.9, amphibious_from=zone) == (None, 0)
+    assert _in_doubt(monkeypatch, NEEDED + 0.01, base + ("offshore",), chain=0.5, amphibious_from=zone) == (True, 0)
+    backed.append(zone)
+    assert _in_doubt(monkeypatch, NEEDED - 0.01, base + ("offshore",), chain=0.9, amphibious_from=zone) == (True, 1)
+    # outside the band the doubt answers as before
+    assert _in_doubt(monkeypatch, NEEDED - 0.025, base + ("offshore",), chain=0.9, amphibious_from=zone) == (False, 0)
 
 
 def test_an_estimate_in_doubt_makes_its_values_once(monkeypatch):
