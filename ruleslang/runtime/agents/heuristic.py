@@ -126,11 +126,13 @@ FLEET_STATES = 600   # the exact chain's states for one combat move's attacks at
 # leaves in doubt answered by its quick chance (as "near" answers an attack by land), and an
 # attack at sea that the exchange's last stage (or the reckoning of "reckon" or "trident") leaves
 # in doubt by its quick chance and values, the chain not asked (attack_planning.py's
-# `_spared_takes` and `_exchange_taken`)
+# `_spared_takes` and `_exchange_taken`); "sure", with "settled", a retreat question whose
+# standing sides the square law finds lopsided answered without an estimate where the advice
+# answers the same across the band (advising.py's SURE_RATIO)
 SPARE = ("retreat", "attacks", "holds", "fleets", "rollouts", "below", "zeros", "advice", "horizon", "settled",
          "outmatched", "hittable", "doubt", "band", "again", "exchange", "fought", "forecast", "reckon", "stock", "sonar",
          "glance", "ledger", "trident", "muster", "near", "whither", "tally", "trust", "landless", "lopsided",
-         "offshore")
+         "offshore", "sure")
 # (SPARE "outmatched") an attack whose strength (quick_battle.py's `outmatched`: fire values' sum times
 # hit points' sum) is under OUTMATCHED of the defence's: in seeded house-rules games (seeds 1-40,
 # every trial thrown) the quick chance of taking the space of all 8,950 such estimates was at most
