@@ -170,8 +170,9 @@ class Advising:
         attack, defence = sides("attacker"), sides("defender")
         if not attack or not defence:
             return None  # (decided: the estimate costs nothing)
-        a_vals = tuple(sorted(self._combatant(game, u, "attacker") for u in attack))
-        d_vals = tuple(sorted(self._combatant(game, u, "defender") for u in defence))
+        # (in the sides' order: the square law and `_reckons` read sums alone)
+        a_vals = [self._combatant(game, u, "attacker") for u in attack]
+        d_vals = [self._combatant(game, u, "defender") for u in defence]
         if outmatched(a_vals, d_vals, SURE_RATIO):
             attack_wins = False
         elif outmatched(d_vals, a_vals, SURE_RATIO):
