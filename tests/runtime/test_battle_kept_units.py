@@ -113,3 +113,27 @@ def test_only_the_games_own_context_keeps_values():
     first = battle.unit_values("defender", other)
     assert battle.unit_values("defender", other) is not first
     assert _seen(first) == _seen(battle.unit_values("defender", game.ctx))
+
+
+def test_a_rounds_casualties_leave_the_kept_sides_without_working_them_out_again(monkeypatch):
+    game, battle = _battle()
+    ctx = game.ctx
+    attackers, defenders = battle.units("attacker"), battle.units("defender")
+    worked_out = []
+    units_now = Battle._units_now
+    monkeypatch.setattr(Battle, "_units_now", lambda self, side: worked_out.append(side) or units_now(self, side))
+    # the round's casualties leave at its end: each side's kept units less them
+    battle.pending = [attackers[1].id, defenders[0].id]
+    battle.end_round()
+    assert [u.id for u in battle.units("attacker")] == [attackers[0].id, attackers[2].id]
+    assert [u.id for u in battle.units("defender")] == [defenders[1].id]
+    # a casualty removed at once (`hit ... now`) likewise
+    battle.hit(ctx, 1, [defenders[1].id], "Russians", True)
+    assert battle.units("defender") == [] and worked_out == []
+    for side in ("attacker", "defender"):
+        assert battle.units(side) == units_now(battle, side)
+    # sides not kept when the removal came (a unit had moved since): worked out after it
+    game.state.move_units([attackers[2].id], "Eastern Europe")
+    battle.pending = [attackers[0].id]
+    battle.end_round()
+    assert battle.units("attacker") == [] and worked_out == ["attacker"]

@@ -266,8 +266,7 @@ class Battle:
             left[uid] -= 1
             if left[uid] <= 0:
                 if now:
-                    self.game.remove_units(with_cargo(self.game, [uid]), f"casualty in {self.space}")
-                    self.removals += 1
+                    self._remove(with_cargo(self.game, [uid]))
                 elif uid not in self.pending:
                     self.pending.append(uid)
             if each is not None:
@@ -376,9 +375,22 @@ class Battle:
 
     def end_round(self) -> None:
         if self.pending:
-            self.game.remove_units(with_cargo(self.game, sorted(self.pending)), f"casualty in {self.space}")
-            self.removals += 1
+            self._remove(with_cargo(self.game, sorted(self.pending)))
             self.pending = []
+
+    def _remove(self, ids: list[int]) -> None:
+        """Casualties (`ids`, with their cargo) leave the board. Each side's units kept by `units`
+        before are kept less them after (nothing else moved, came or went: the removal is the
+        board's one change of its units), not worked out again from the board."""
+        state = self.game.state
+        key = self._units_key()
+        sides = [(side, kept[2]) for side, kept in self._kept.items() if kept[0] == key and kept[1] is state.units]
+        self.game.remove_units(ids, f"casualty in {self.space}")
+        self.removals += 1
+        gone = set(ids)
+        key, units = self._units_key(), state.units
+        for side, kept in sides:
+            self._kept[side] = (key, units, [u for u in kept if u.id not in gone])
 
     def standing_since(self, placed: tuple | None, here: list) -> list | None:
         """The units of `here` (the units in the battle's space at `placed`, a
