@@ -16,21 +16,41 @@ def _heuristic_game(seed: int, rounds: int = 2) -> None:
 
 
 def test_a_kept_reach_is_the_engines_answer_shared_by_the_units_whose_walk_is_one(monkeypatch):
-    """Every kept reach equals `destinations`' answer for the unit, is the same dict when asked
-    again, and units of a kind standing together get one dict (fewer dicts than units asked)."""
-    kept = MovementEngine.kept_destinations
-    seen = {"asked": 0, "dicts": set()}
+    """Every kept reach equals `destinations`' answer for the unit (at the spaces asked, for the
+    combat plans' `kept_destinations_among`), is the same dict when asked again, and units of a
+    kind standing together get one dict (fewer dicts than units asked, counted for the reaches
+    asked whole; the combat plans' answers for the spaces they read: one dict per walk and set
+    of spaces)."""
+    kept, kept_among = MovementEngine.kept_destinations, MovementEngine.kept_destinations_among
+    seen = {"asked": 0, "dicts": set(), "among": 0}
 
     def ask(self, unit_id):
         answer = kept(self, unit_id)
         assert answer == self.destinations(unit_id), unit_id
         assert kept(self, unit_id) is answer or not answer, unit_id
-        seen["asked"] += 1
-        seen["dicts"].add(id(answer))
+        if answer:  # (the empty answers of units that cannot move are new dicts)
+            seen["asked"] += 1
+            seen["dicts"].add(id(answer))
+        return answer
+
+    def ask_among(self, unit_id, among):
+        answer = kept_among(self, unit_id, among)
+        assert kept_among(self, unit_id, among) is answer or not answer, unit_id
+        unit, rules = self._by_id[unit_id], self._ur[unit_id]
+        # (an air unit's full walk made apart, not kept: `destinations` would keep it for the next asks)
+        fresh = self._air_walk(unit, rules, rules.movement - unit.moved) \
+            if answer and rules.domain == "air" else self.destinations(unit_id)
+        assert [(s, p) for s, p in answer.items() if s in among] == [(s, p) for s, p in fresh.items() if s in among]
+        seen["among"] += 1
+        if answer and (rules.domain != "air" or not self.combat):  # (the whole kept reach)
+            seen["asked"] += 1
+            seen["dicts"].add(id(answer))
         return answer
     monkeypatch.setattr(MovementEngine, "kept_destinations", ask)
+    monkeypatch.setattr(MovementEngine, "kept_destinations_among", ask_among)
     _heuristic_game(1)
     assert seen["asked"] > 200 and len(seen["dicts"]) < seen["asked"] / 2, (seen["asked"], len(seen["dicts"]))
+    assert seen["among"] > 200, seen["among"]
 
 
 def test_the_combat_plans_land_reach_copies_no_reach_and_finds_each_units_targets(monkeypatch):

@@ -205,7 +205,7 @@ class AttackPlanning:
                 continue
             if kind == "air":
                 origins[uid] = unit.space
-            for target, path in _aims(engine.kept_destinations(uid), aimed, wanted, foreign):
+            for target, path in _aims(engine.kept_destinations_among(uid, foreign), aimed, wanted, foreign):
                 if uid not in commanded or self._may(Move.of_tuples((uid,), path)):
                     reach.setdefault(target, []).append((uid, path))
                     if kind == "land":
@@ -557,7 +557,7 @@ class AttackPlanning:
                     or (domains.get((unit.type, unit.owner)) or domain(game, unit)) == "land" \
                     or self._fire(game, unit, "attacker") <= 0:
                 continue
-            for target, path in _aims(engine.kept_destinations(uid), aimed, wanted, occupied):
+            for target, path in _aims(engine.kept_destinations_among(uid, occupied), aimed, wanted, occupied):
                 if uid not in commanded or self._may(Move.of_tuples((uid,), path)):
                     reach.setdefault(target, []).append((uid, path))
         worth = {t: sum(game.unit_cost(u) for u in hostile[t]) for t in reach}

@@ -304,6 +304,13 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         # (carrier cost, the unit's space, movement left) -> `landing_destinations` (made of two
         # answers kept here and in `_air_reach`)
         self._landing_spaces: dict[tuple, dict[str, tuple[str, ...]]] = {}
+        # (reach key, id of `among`) -> (among, `kept_destinations_among`'s walk), and the reach key ->
+        # every path such walks found (`_offered`); cost -> space -> `_nearest_landing`; cost -> the
+        # carrier zones it may land in (`_nearest_landing`)
+        self._air_among: dict[tuple, tuple[object, dict[str, tuple[str, ...]]]] = {}
+        self._air_parts: dict[tuple, dict[str, tuple[str, ...]]] = {}
+        self._landing_near: dict[int, dict[str, tuple[int | None, int]]] = {}
+        self._carrier_spots: dict[int, frozenset[str]] = {}
 
     def _rules(self, unit: Unit) -> UnitRules:
         return self._ur[unit.id]
@@ -402,6 +409,8 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         rules = self._ur[unit.id]
         table, key = self._reach_kept(unit, rules, rules.movement - unit.moved)
         kept = table.get(key)
+        if kept is None and rules.domain == "air":
+            kept = self._air_parts.get(key)  # (the walks of `kept_destinations_among`)
         return kept is not None and kept.get(move.path[-1]) == move.path and self._blocked(unit, rules) is None
 
     def destinations(self, unit_id: int) -> dict[str, tuple[str, ...]]:
@@ -423,6 +432,32 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         if self._blocked(unit, rules) is not None:
             return {}
         return self._reach_of(unit, rules)
+
+    def kept_destinations_among(self, unit_id: int, among: set[str] | frozenset[str]) -> dict[str, tuple[str, ...]]:
+        """`kept_destinations` for a caller that reads it at the spaces of `among` alone: every
+        space of `among` the unit can end a "move" in -> the path `kept_destinations` gives, in its
+        order; it may hold other spaces too (the whole reach where the engine keeps it). Kept, not
+        copied (read it, never change it): the units whose walk is one get the same dict for the
+        same `among` object. An air unit's combat walk is then made for `among`'s spaces alone
+        (`_air_walk_among`: the plans aim at a few spaces of a reach)."""
+        unit = self._unit(unit_id)
+        rules = self._ur[unit_id]
+        if self._blocked(unit, rules) is not None:
+            return {}
+        if rules.domain != "air" or not self.combat:
+            return self._reach_of(unit, rules)
+        left = rules.movement - unit.moved
+        key = (rules.carrier_cost, unit.space, left)
+        found = self._air_reach.get(key)
+        if found is not None:
+            return found
+        kept = self._air_among.get((key, id(among)))
+        if kept is not None and kept[0] is among:
+            return kept[1]
+        found = self._air_walk_among(unit, rules, left, among)
+        self._air_among[(key, id(among))] = (among, found)
+        self._air_parts.setdefault(key, {}).update(found)
+        return found
 
     def check(self, move: Move) -> list[str]:
         """Why `move` is illegal, one message per problem; [] when it is legal."""

@@ -39,6 +39,13 @@ class RaidsPart:
         rules = self._ur[unit_id]
         if not self._bombs_or_escorts(rules) or self._blocked(unit, rules) is not None:
             return []
+        left = rules.movement - unit.moved
+        table, key = self._reach_kept(unit, rules, left)
+        if rules.can_bomb and key not in table:
+            # its reach is read at the spaces it may raid alone: walked for them (`_air_walk_among`)
+            # unless the whole reach is kept already
+            targets = {s for s, _ in self.board.air_reach(unit.space, left) if self._raid_target(s)}
+            return self._raid_moves(unit, rules, self._air_walk_among(unit, rules, left, targets) if targets else {})
         return self._raid_moves(unit, rules, self._reach_of(unit, rules))
 
     def raiding_units(self) -> list[int]:
