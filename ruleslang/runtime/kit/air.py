@@ -8,6 +8,8 @@ the board changes (`_reset_air`).
 
 from __future__ import annotations
 
+from itertools import chain
+
 from ruleslang.board.state import Unit
 from ruleslang.runtime.kit.movement_rules import UnitRules, id_of, unit_name
 
@@ -318,7 +320,7 @@ class AirPart:
         """`_air_walk` in combat move for the spaces of `among` alone: each of them the unit can end
         a move in -> the walk's path, in the walk's order. The walk's test of a space, a landing
         within what the flight there leaves, is asked by a search outward from the space
-        (`_lands_within`) rather than from every landing space at once (`_landing_steps`, whose
+        (`_nearest_landing`) rather than from every landing space at once (`_landing_steps`, whose
         landing condition is asked of every territory within any air unit's reach): a plan reads
         a few spaces of each reach (its targets), most of them shared by the player's air units."""
         board = self.board
@@ -327,56 +329,59 @@ class AirPart:
         paths, path_of = board.air_paths(start), board.air_path
         own = self._own_place(unit, rules)
         cost = rules.carrier_cost
+        # space -> (the steps to its nearest landing space or None, how far the search went): kept
+        # until the carrier room changes (`_reset_air`)
+        near = self._landing_near.get(cost)
+        if near is None:
+            near = self._landing_near[cost] = {}
         for space, d in board.air_reach(start, left):
             if space in among:
                 spare = left - d
-                if (own is not None and own.get(space, spare + 1) <= spare) or self._lands_within(cost, space, spare):
-                    result[space] = paths.get(space) or path_of(start, space)
+                if own is None or own.get(space, spare + 1) > spare:
+                    found = near.get(space)
+                    if found is None or (found[0] is None and found[1] < spare):
+                        found = near[space] = self._nearest_landing(cost, space, spare)
+                    if found[0] is None or found[0] > spare:
+                        continue
+                result[space] = paths.get(space) or path_of(start, space)
         return result
 
-    def _lands_within(self, cost: int, space: str, most: int) -> bool:
-        """Whether an air unit of this carrier cost at `space` has a landing space (as `_landing`
-        finds them) within `most` air steps: the nearest found by a search from `space` that stops
-        at the first step holding one (or at `most`), kept per space until the carrier room
-        changes (`_reset_air`). Its steps are `_landing_steps`' where they are at most `most`:
-        both count air steps through passable spaces; none from an impassable space."""
-        kept = self._landing_near.get(cost)
-        if kept is None:
-            kept = self._landing_near[cost] = {}
-        found = kept.get(space)  # (the nearest landing's steps or None, how far the search went)
-        if found is None or (found[0] is None and found[1] < most):
-            found = kept[space] = self._nearest_landing(cost, space, most)
-        return found[0] is not None and found[0] <= most
-
     def _nearest_landing(self, cost: int, space: str, most: int) -> tuple[int | None, int]:
-        """(the air steps from `space` to the nearest landing space for this carrier cost, or None
-        when there is none within `most`; `most`): a search by whole steps."""
+        """(the air steps from `space` to the nearest landing space for an air unit of this carrier
+        cost (as `_landing` finds them), or None when there is none within `most` steps; how far
+        the search went): a search by whole steps that stops at the first holding one. Its steps
+        are `_landing_steps`' where they are at most `most` (both count air steps through passable
+        spaces); none from an impassable space."""
         board = self.board
         if not board.passable[space]:
             return None, most
         zones = self._carrier_spots.get(cost)
         if zones is None:  # (the carrier zones with room for it, now or later: `_landing_sources`)
             zones = self._carrier_spots[cost] = frozenset(self._landing_sources((), cost))
-        is_sea, enemy, air = board.is_sea, self._enemy, board.air
+        is_sea, enemy, air, may_land = board.is_sea, self._enemy, board.air, self._may_land
         seen = {space}
-        layer = [space]
+        layer = (space,)
         steps = 0
         while True:
             for here in layer:
-                if here in zones if is_sea[here] else here not in enemy and self._landable(here):
-                    return steps, most
+                if is_sea[here]:
+                    if here in zones:
+                        return steps, most
+                elif here not in enemy:
+                    landable = may_land.get(here)
+                    if landable is None:
+                        landable = self._landable(here)
+                    if landable:
+                        return steps, most
             if steps >= most:
                 return None, most
             steps += 1
-            ahead = []
-            for here in layer:
-                for there in air[here]:
-                    if there not in seen:
-                        seen.add(there)
-                        ahead.append(there)
-            if not ahead:
+            # (the next step's spaces in a fixed order: the landing condition is asked in it)
+            layer = [there for there in dict.fromkeys(chain.from_iterable(map(air.__getitem__, layer)))
+                     if there not in seen]
+            if not layer:
                 return None, steps
-            layer = ahead
+            seen.update(layer)
 
     def _check_bomb(self, unit: Unit, rules: UnitRules, end: str, with_bombing_units: bool = False) -> list[str]:
         """Why `unit` cannot raid `end` ([] when it may); an escort flies to a raid of the player's

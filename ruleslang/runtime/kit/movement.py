@@ -447,8 +447,8 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         if rules.domain != "air" or not self.combat:
             return self._reach_of(unit, rules)
         left = rules.movement - unit.moved
-        key = (rules.carrier_cost, unit.space, left)
-        found = self._air_reach.get(key)
+        table, key = self._reach_kept(unit, rules, left)
+        found = table.get(key)
         if found is not None:
             return found
         kept = self._air_among.get((key, id(among)))

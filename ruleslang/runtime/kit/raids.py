@@ -42,10 +42,12 @@ class RaidsPart:
         left = rules.movement - unit.moved
         table, key = self._reach_kept(unit, rules, left)
         if rules.can_bomb and key not in table:
-            # its reach is read at the spaces it may raid alone: walked for them (`_air_walk_among`)
+            # its reach is read at the spaces it may raid alone (enemy players' territories whose
+            # factory `_raid_target` accepts): walked for its enemies' territories (`_air_walk_among`)
             # unless the whole reach is kept already
-            targets = {s for s, _ in self.board.air_reach(unit.space, left) if self._raid_target(s)}
-            return self._raid_moves(unit, rules, self._air_walk_among(unit, rules, left, targets) if targets else {})
+            is_sea, enemy_player = self.board.is_sea, self._enemy_player
+            held = {s for s, _ in self.board.air_reach(unit.space, left) if not is_sea[s] and enemy_player(s)}
+            return self._raid_moves(unit, rules, self._air_walk_among(unit, rules, left, held) if held else {})
         return self._raid_moves(unit, rules, self._reach_of(unit, rules))
 
     def raiding_units(self) -> list[int]:
