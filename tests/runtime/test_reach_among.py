@@ -104,3 +104,48 @@ def test_in_heuristic_games_every_bombers_raids_are_those_of_its_full_reach(monk
     for seed in (1, 2):
         make_game(["aar/house-rules@1"], seed=seed, rounds=3, default_agent="heuristic").run(3)
     assert seen["raids"] > 5, seen
+
+
+def test_an_air_unit_lands_ashore_where_its_landings_name_a_territory(aar, rules, monkeypatch):
+    state = board(aar, FRONT)
+    germans = engine(state, rules, "Germans")
+    fighter = one(state, "Western Europe", "Germans", "fighter")
+    infantry = one(state, "Algeria", "Germans", "infantry")
+    # over 12 Sea Zone (2 points left): Algeria is next to it; over 1 Sea Zone (1 left): none is
+    assert germans.lands_ashore(fighter, ("Western Europe", "7 Sea Zone", "12 Sea Zone"))
+    assert not germans.lands_ashore(fighter, ("Western Europe", "7 Sea Zone", "8 Sea Zone", "1 Sea Zone"))
+    assert not germans.lands_ashore(infantry, ("Algeria",))  # (not an air unit)
+    # in heuristic games it answers as `landings` does, for every air unit and path the plans ask
+    kept = MovementEngine.lands_ashore
+    seen = {"asked": 0, "yes": 0}
+
+    def ask(self, unit_id, path):
+        answer = kept(self, unit_id, path)
+        assert answer == any(room is None for room in self.landings(unit_id, path).values()), (unit_id, path)
+        seen["asked"] += 1
+        seen["yes"] += answer
+        return answer
+    monkeypatch.setattr(MovementEngine, "lands_ashore", ask)
+    for seed in (1, 2):
+        make_game(["aar/house-rules@1"], seed=seed, rounds=3, default_agent="heuristic").run(3)
+    assert seen["asked"] > 50 and 0 < seen["yes"] < seen["asked"], seen
+
+
+def test_in_heuristic_games_the_landing_destinations_are_the_reach_that_landings_offers(monkeypatch):
+    """The non-combat landing move's spaces (`landing_destinations`, made without `landings`)
+    are the unit's destinations that `landings` from where it stands offers, path and order."""
+    kept = MovementEngine.landing_destinations
+    seen = {"asked": 0, "spaces": 0}
+
+    def ask(self, unit_id):
+        answer = kept(self, unit_id)
+        unit = self._by_id[unit_id]
+        now = self.landings(unit_id, (unit.space,))
+        assert list(answer.items()) == [(s, p) for s, p in self.destinations(unit_id).items() if s in now], unit_id
+        seen["asked"] += 1
+        seen["spaces"] += len(answer)
+        return answer
+    monkeypatch.setattr(MovementEngine, "landing_destinations", ask)
+    for seed in (1, 2):
+        make_game(["aar/house-rules@1"], seed=seed, rounds=3, default_agent="heuristic").run(3)
+    assert seen["asked"] > 20 and seen["spaces"] > 50, seen

@@ -483,8 +483,10 @@ class AttackPlanning:
         unit = game.unit_or_none(uid)
         if self._domain(game, unit) != "air":
             return True
+        if engine.lands_ashore(uid, path):  # (a territory: `landings` is not made)
+            return True
         landings = engine.landings(uid, path)
-        if any(room is None for room in landings.values()) or unit.space in landings:
+        if unit.space in landings:
             return True
         for zone, room in landings.items():
             if room > promised.get(zone, 0):
@@ -575,7 +577,7 @@ class AttackPlanning:
             # away or sink before the non-combat move (a battle at sea is where carriers fight)
             eligible = [(uid, path) for uid, path in candidates
                         if self._domain(game, unit_of(uid)) != "air"
-                        or any(room is None for room in engine.landings(uid, path).values())]
+                        or engine.lands_ashore(uid, path)]
             units = [unit_of(uid) for uid, _ in eligible]
             # the quick simulation guesses how many; the chain checks the guess and up to EXTRA_UNITS more
             guess = self._fleet_guess(game, units, defenders)

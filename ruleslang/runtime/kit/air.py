@@ -465,6 +465,29 @@ class AirPart:
             found = self._landings_kept[key] = self._landings(unit, rules, end, left)
         return dict(found)
 
+    def lands_ashore(self, unit_id: int, path: tuple[str, ...]) -> bool:
+        """Whether `landings(unit_id, path)` names a territory (where any number may land): one
+        without enemy units whose landing condition holds, within the air unit's movement left at
+        the path's end (the end included); False for a unit that is not an air unit. Found by a
+        search outward from the end that stops at the first such territory (`_nearest_landing`,
+        kept per space until the carrier room changes), not by `landings`' look at every space
+        within that movement (a plan asks this of each air unit for each of its targets)."""
+        unit = self._unit(unit_id)
+        rules = self._ur[unit_id]
+        if rules.domain != "air":
+            return False
+        left = rules.movement - unit.moved - (len(path) - 1)
+        if left < 0:
+            return False
+        near = self._landing_near.get(0)  # (carrier cost 0: the territories alone)
+        if near is None:
+            near = self._landing_near[0] = {}
+        end = path[-1]
+        found = near.get(end)
+        if found is None or (found[0] is None and found[1] < left):
+            found = near[end] = self._nearest_landing(0, end, left)
+        return found[0] is not None and found[0] <= left
+
     def landing_destinations(self, unit_id: int) -> dict[str, tuple[str, ...]]:
         """The player's air unit's destinations (`kept_destinations`) that `landings` from where it
         stands offers: the spaces it may fly to and land in with the carrier room as it is now ->
