@@ -496,15 +496,21 @@ class AirPart:
         rules = self._ur[unit_id]
         if rules.domain != "air" or self._blocked(unit, rules) is not None:
             return {}
-        # both answers it is made of are kept under what this key names until the carrier room
+        # the answers it is made of are kept under what this key names until the carrier room
         # changes (`_reset_air`): so is it (a non-combat phase asks it of every stranded air unit
         # after each landing, and a landing ashore changes no carrier room)
         key = (rules.carrier_cost, unit.space, rules.movement - unit.moved)
         found = self._landing_spaces.get(key)
         if found is None:
-            now = self.landings(unit_id, (unit.space,))
-            found = self._landing_spaces[key] = {s: path for s, path in self._reach_of(unit, rules).items()
-                                                 if s in now}
+            # a territory in the reach is one `landings` offers (in non-combat move the reach holds
+            # the territories without enemy units whose landing condition holds, as `landings`
+            # does); a sea zone, where its carriers have room now (`landings`' test; the reach also
+            # holds the zones a carrier may still reach, `later_carriers`). `landings` itself, a
+            # look at every space within the unit's movement, is not made
+            is_sea = self.board.is_sea
+            found = self._landing_spaces[key] = {
+                s: path for s, path in self._reach_of(unit, rules).items()
+                if not is_sea[s] or self._landing_problem(unit, rules, s, later=False) is None}
         return found
 
     def _landings(self, unit: Unit, rules: UnitRules, end: str, left: int) -> dict[str, int | None]:
