@@ -332,6 +332,14 @@ def test_landings_read_in_line_are_the_landing_problems_answers(monkeypatch):
             seen["territories"] += sum(1 for v in answer.values() if v is None)
         return answer
     monkeypatch.setattr(MovementEngine, "landings", compared)
+    # the plans ask whether a flight lands ashore (`lands_ashore`) before they ask `landings` (only
+    # where none is ashore): `landings` is asked here of every such flight too
+    ashore = MovementEngine.lands_ashore
+
+    def asked(self, unit_id, path):
+        self.landings(unit_id, path)
+        return ashore(self, unit_id, path)
+    monkeypatch.setattr(MovementEngine, "lands_ashore", asked)
     _heuristic_game(2)
     assert seen["calls"] > 20 and seen["territories"] > 100, seen
 

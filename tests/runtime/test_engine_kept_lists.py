@@ -32,7 +32,7 @@ def _index(engine) -> dict[str, list[int]]:
                                                             (["aar/house-rules@1"], 4, 1, "heuristic", "unloads")])
 def test_kept_lists_are_those_of_a_new_engine(refs, rounds, seed, agent, offered, monkeypatch):
     seen = {"moves": 0, "loads": 0, "unloads": 0, "landings": 0, "may_load": 0, "lands_at": 0, "raid_units": 0,
-            "landings_kept": 0, "stranded": 0, "landing_spaces": 0}
+            "landings_kept": 0, "stranded": 0, "landing_spaces": 0, "near": 0}
     kept_apply = MovementEngine.apply
 
     def compared(self, move):
@@ -76,6 +76,18 @@ def test_kept_lists_are_those_of_a_new_engine(refs, rounds, seed, agent, offered
                     assert (near is not None and near <= left - d) == (far is not None and far[0] <= left - d), \
                         (self.player, self.phase, move, cost, flyer, space)
             seen["landings"] += 1
+        # the searches from single spaces (`_nearest_landing`, for the plans' reaches at the spaces
+        # they aim at and `lands_ashore`): the nearest landing space's steps are the full search's,
+        # and where none was found, the full search finds none as near
+        for cost, kept in self._landing_near.items():
+            full = fresh._landing(cost)
+            for space, (steps, searched) in kept.items():
+                far = full.get(space)
+                if steps is not None:
+                    assert far is not None and far[0] == steps, (self.player, self.phase, move, cost, space)
+                else:
+                    assert far is None or far[0] > searched, (self.player, self.phase, move, cost, space)
+                seen["near"] += 1
         if self._stranded is not None:
             assert self.stranded_air() == fresh.stranded_air(), (self.player, self.phase, move)
             seen["stranded"] += 1
@@ -107,13 +119,15 @@ def test_kept_lists_are_those_of_a_new_engine(refs, rounds, seed, agent, offered
     game = make_game(refs, seed=seed, rounds=rounds, default_agent=agent)
     game.run(rounds)
     # many moves were compared, with loads (or unloads) on offer among them
-    assert seen["moves"] > 50 and seen[offered] > 0 and seen["landings"] > 20, seen
+    assert seen["moves"] > 50 and seen[offered] > 0 and seen["landings"] + seen["near"] > 20, seen
     # (the heuristic's plans no longer ask the engine's `movable_units`, whose making keeps the
     # units that may load (session 27): the random agents' games check that kept answer)
     assert agent == "heuristic" or seen["may_load"] > 20, seen
     assert seen["lands_at"] > 100, seen
     assert agent == "random" or seen["raid_units"] > 10, seen  # (the heuristic asks for the raiding units)
-    assert agent == "random" or seen["landings_kept"] > 10, seen  # (and where its air units could land)
+    # (and where its air units could land: whether ashore, by a search from the space, and
+    # `landings` only where not)
+    assert agent == "random" or seen["near"] > 100, seen
     assert agent == "random" or seen["stranded"] > 10, seen  # (and which have nowhere to land)
     assert agent == "random" or seen["landing_spaces"] > 10, seen  # (and where those may land)
 
