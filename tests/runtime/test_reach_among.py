@@ -149,3 +149,17 @@ def test_in_heuristic_games_the_landing_destinations_are_the_reach_that_landings
     for seed in (1, 2):
         make_game(["aar/house-rules@1"], seed=seed, rounds=3, default_agent="heuristic").run(3)
     assert seen["asked"] > 20 and seen["spaces"] > 50, seen
+
+
+def test_a_checked_flight_that_lands_needs_no_search_of_the_whole_map(aar, rules):
+    state = board(aar, FRONT)
+    germans = engine(state, rules, "Germans")
+    fighter = one(state, "Western Europe", "Germans", "fighter")
+    # no reach worked out: the move is checked in full (`_check_air`), its landing found by the
+    # search from its end (Algeria, next to 12 Sea Zone), not by `_landing`'s search of the map
+    assert germans.check(Move((fighter,), ("Western Europe", "7 Sea Zone", "12 Sea Zone"))) == []
+    assert germans._landing_cache == {} and germans._air_reach == {}
+    # one that cannot land is told why, with the nearest landing space (the whole map's search)
+    assert germans.check(Move((fighter,), ("Western Europe", "7 Sea Zone", "8 Sea Zone", "1 Sea Zone"))) == [
+        f"fighter {fighter} could not land after moving to 1 Sea Zone: it would have 1 movement left "
+        "and the nearest friendly landing space, Algeria, is 3 away"]

@@ -328,22 +328,12 @@ class AirPart:
         result = {}
         paths, path_of = board.air_paths(start), board.air_path
         own = self._own_place(unit, rules)
-        cost = rules.carrier_cost
-        # space -> (the steps to its nearest landing space or None, how far the search went): kept
-        # until the carrier room changes (`_reset_air`)
-        near = self._landing_near.get(cost)
-        if near is None:
-            near = self._landing_near[cost] = {}
+        cost, lands_within = rules.carrier_cost, self._lands_within
         for space, d in board.air_reach(start, left):
             if space in among:
                 spare = left - d
-                if own is None or own.get(space, spare + 1) > spare:
-                    found = near.get(space)
-                    if found is None or (found[0] is None and found[1] < spare):
-                        found = near[space] = self._nearest_landing(cost, space, spare)
-                    if found[0] is None or found[0] > spare:
-                        continue
-                result[space] = paths.get(space) or path_of(start, space)
+                if (own is not None and own.get(space, spare + 1) <= spare) or lands_within(cost, space, spare):
+                    result[space] = paths.get(space) or path_of(start, space)
         return result
 
     def _nearest_landing(self, cost: int, space: str, most: int) -> tuple[int | None, int]:
@@ -412,6 +402,9 @@ class AirPart:
         if self.combat and 0 < rules.carrier_cost <= extra:
             return []  # it ends on the carriers it moves with
         if self.combat:
+            own = self._own_place(unit, rules)
+            if (own is not None and own.get(end, left + 1) <= left) or self._lands_within(rules.carrier_cost, end, left):
+                return []  # (found by a search from the end: the whole map's, below, for the message)
             landing = self._landing_distance(unit, rules, end)
             if landing is None:
                 return [f"{name} could not land after moving to {end}: no friendly landing space can be reached"]
@@ -477,16 +470,18 @@ class AirPart:
         if rules.domain != "air":
             return False
         left = rules.movement - unit.moved - (len(path) - 1)
-        if left < 0:
-            return False
-        near = self._landing_near.get(0)  # (carrier cost 0: the territories alone)
+        return left >= 0 and self._lands_within(0, path[-1], left)  # (carrier cost 0: the territories alone)
+
+    def _lands_within(self, cost: int, space: str, most: int) -> bool:
+        """Whether an air unit of this carrier cost has a landing space within `most` air steps of
+        `space` (`_nearest_landing`, kept per space until the carrier room changes)."""
+        near = self._landing_near.get(cost)
         if near is None:
-            near = self._landing_near[0] = {}
-        end = path[-1]
-        found = near.get(end)
-        if found is None or (found[0] is None and found[1] < left):
-            found = near[end] = self._nearest_landing(0, end, left)
-        return found[0] is not None and found[0] <= left
+            near = self._landing_near[cost] = {}
+        found = near.get(space)
+        if found is None or (found[0] is None and found[1] < most):
+            found = near[space] = self._nearest_landing(cost, space, most)
+        return found[0] is not None and found[0] <= most
 
     def landing_destinations(self, unit_id: int) -> dict[str, tuple[str, ...]]:
         """The player's air unit's destinations (`kept_destinations`) that `landings` from where it
