@@ -337,16 +337,17 @@ class HeuristicAgent(Advising, Purchasing, AttackPlanning, Agent):
             self._worth[space] = found
         return found
 
-    def _shipping(self, game, engine=None) -> Shipping:
+    def _shipping(self, game, engine=None, hostile=None) -> Shipping:
         """The player's `Shipping` (for a plan of this phase with `engine`, or a purchase's
         questions without), its land steps to the fighting kept while the territories the enemy
         holds stand (a purchase and the plans of a turn ask them on boards that differ only in
-        where units stand)."""
+        where units stand); `hostile`: the spaces holding units not on the player's side, when
+        the caller has them for the board as it stands (`_hostile_spaces`)."""
         kept = self._front(game)
         if engine is None:
             return Shipping(game, self.player, front=kept[4], enemy=kept[3])
         return Shipping(game, self.player, engine, self._may, front=kept[4], enemy=kept[3],
-                        commanded=self._commanded)
+                        commanded=self._commanded, hostile=hostile)
 
     def _front(self, game) -> tuple:
         """(state, its version, map, `enemy_held`, `front_distances`, control) of the board as it
@@ -736,7 +737,10 @@ class HeuristicAgent(Advising, Purchasing, AttackPlanning, Agent):
             if best is not None:
                 plan.append(Move.of_tuples((uid,), destinations[best]))
         used = {uid for move in plan for uid in move.units}
-        return plan + self._shipping(game, engine).ferry(used)
+        # the ferry's test of a space for units not on the player's side reads the threats' table,
+        # made above on this board (no unit moves while the plan is made): no board query, whose
+        # first ones pass over the board's units again
+        return plan + self._shipping(game, engine, self._hostile_spaces(game)).ferry(used)
 
     def _most_threatened(self, game, own: list[str]) -> list[str]:
         """The territories the player holds (`own`), the most threatened first: by the enemy
@@ -759,10 +763,24 @@ class HeuristicAgent(Advising, Purchasing, AttackPlanning, Agent):
         for front in fronts:
             if front in destinations:
                 return front
-        best = min(destinations, key=lambda s: (self._distance(game, s, fronts), game.space_order(s)))
-        if self._distance(game, best, fronts) >= self._distance(game, start, fronts):
+        # the nearest, by land steps and then the board's order: of the spaces at the least steps,
+        # the first in that order (a space's steps read from the plan's table in line: the plans'
+        # units reach a dozen spaces or more each)
+        steps, distance = self._steps, self._distance
+        if fronts is not self._fronts:
+            steps = {}
+        near, best = 100, []
+        for space in destinations:
+            d = steps.get(space)
+            if d is None:
+                d = distance(game, space, fronts)
+            if d < near:
+                near, best = d, [space]
+            elif d == near:
+                best.append(space)
+        if near >= distance(game, start, fronts):
             return None
-        return best
+        return best[0] if len(best) == 1 else min(best, key=game.space_order)
 
     def _distance(self, game, space: str, fronts: list[str]) -> int:
         """Land steps from `space` to the nearest of `fronts` (99: none by land). The map's

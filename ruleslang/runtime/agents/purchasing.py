@@ -344,30 +344,44 @@ class Purchasing:
         so the sum is the same whatever the grouping."""
         threats = self._threats
         if threats is None:
-            # the enemy units by space, in one pass over the board (a board query per space cost more)
-            threats = self._threats = {}
-            friends: set = set()  # the owners on the player's side and the others: each asked once,
-            enemies: set = set()  # then told apart by a set's test (no call a unit)
-            player = self.player
-            for u in game.state.units:  # (names read once a unit, no list made to be dropped)
-                owner = u.owner
-                if owner in friends:
-                    continue
-                if owner not in enemies:
-                    if game.allied(owner, player):
-                        friends.add(owner)
-                        continue
-                    enemies.add(owner)
-                at = threats.get(u.space)
-                if at is None:
-                    threats[u.space] = [u]
-                else:
-                    at.append(u)
-            self._kind_fires = {}
+            threats = self._threat_table(game)
         found = threats.get(space, 0)
         if type(found) is list:
             found = threats[space] = self._fire_total(game, found)
         return found
+
+    def _threat_table(self, game) -> dict:
+        """The decision's table of threats (`_threats`), made: the units not on the player's side
+        by space, in one pass over the board (a board query per space cost more); a space's list
+        becomes its strength when `_threat` first asks it. Its keys are the spaces where such a
+        unit stands (`hostile_spaces`)."""
+        threats = self._threats = {}
+        friends: set = set()  # the owners on the player's side and the others: each asked once,
+        enemies: set = set()  # then told apart by a set's test (no call a unit)
+        player = self.player
+        for u in game.state.units:  # (names read once a unit, no list made to be dropped)
+            owner = u.owner
+            if owner in friends:
+                continue
+            if owner not in enemies:
+                if game.allied(owner, player):
+                    friends.add(owner)
+                    continue
+                enemies.add(owner)
+            at = threats.get(u.space)
+            if at is None:
+                threats[u.space] = [u]
+            else:
+                at.append(u)
+        self._kind_fires = {}
+        return threats
+
+    def _hostile_spaces(self, game) -> dict:
+        """The spaces where a unit not on the player's side stands, as the decision's threat table
+        found them (its keys: read them, never change the table; made if not yet), on the board as
+        the decision found it: while no unit moves, a space not in it holds no such unit."""
+        threats = self._threats
+        return threats if threats is not None else self._threat_table(game)
 
     def _fire_total(self, game, units: list) -> int:
         """The sum of `units`' fire values as attackers, in their order; where the decision's fires

@@ -11,7 +11,7 @@ in order (loads, the transport's move, unloads), each checked again when it is m
 from __future__ import annotations
 
 from collections import deque
-from typing import Callable
+from typing import Callable, Container
 
 from ruleslang.runtime.kit.movement import Move
 
@@ -23,10 +23,13 @@ class Shipping:
     every one; a move of the player's own units alone is made whenever the engine offers it, and
     `may` is not asked of it). `front`: `front_distances(game, player)` for the board as it
     stands, when the caller has it (it is read, never changed); `enemy`: `enemy_held(game,
-    player)` likewise; `commanded`: the ids of `engine.commanded_units()`, when the caller has them."""
+    player)` likewise; `commanded`: the ids of `engine.commanded_units()`, when the caller has them;
+    `hostile`: the spaces where a unit not on the player's side stands (any other space has none),
+    when the caller has found them on the board as it stands (read, never changed)."""
 
     def __init__(self, game, player: str, engine=None, may=None, *, front: dict[str, int] | None = None,
-                 enemy: tuple[str, ...] | None = None, commanded: frozenset[int] | None = None):
+                 enemy: tuple[str, ...] | None = None, commanded: frozenset[int] | None = None,
+                 hostile: Container[str] | None = None):
         self.game, self.engine, self.player = game, engine, player
         self.may = may if may is not None else (lambda move: True)
         self.board = game.board
@@ -46,6 +49,7 @@ class Shipping:
         self._commanded = commanded
         self._mine: tuple | None = None  # (the board's list of units, its length, `_mine_units`)
         self._free: dict[str, bool] = {}  # space -> `_enemy_free`
+        self._hostile = hostile
         # territory -> `_shore`: asked of every coast beside every zone each loaded transport
         # reaches, on a board that stands while the decision's plan is made (as `_free`)
         self._shores: dict[str, int | None] = {}
@@ -164,6 +168,8 @@ class Shipping:
     def _enemy_free(self, space: str) -> bool:
         """Whether no enemy unit stands in `space`: kept for the `Shipping`'s decision, in which
         no unit moves (a plan asks it of every zone each transport reaches)."""
+        if self._hostile is not None:  # (the caller's: no board query, whose first ones pass over the board)
+            return space not in self._hostile
         found = self._free.get(space)
         if found is None:
             found = self._free[space] = not any(self._enemy(u.owner) for u in self.board.units(space))
@@ -174,18 +180,24 @@ class Shipping:
     def ferry(self, used: set[int]) -> list[Move]:
         """Non-combat: carry stranded units to the friendly coast nearest the fighting; empty
         transports go where stranded units wait."""
+        transports = [t for t in self.transports() if t.id not in used]
+        if not transports:
+            return []  # (no transport to plan: the units waiting ashore are not looked for)
         stranded = self.stranded(used)
         plan: list[Move] = []
         zones = None  # `_landing_zones`, found at the first transport that needs them (no unit moves meanwhile)
-        for transport in self.transports():
-            if transport.id in used:
-                continue
+        waiting = None  # `_waiting(stranded)`, while no unit of it has been loaded
+        for transport in transports:
             loads = self._loads(transport, stranded)
             cargo = list(transport.cargo) + [m.units[0] for m in loads]
             reach = self._reach(transport)
             if not cargo:
-                plan += self._fetch(transport, reach, stranded)
+                if waiting is None:
+                    waiting = self._waiting(stranded)
+                plan += self._fetch(transport, reach, waiting)
                 continue
+            if loads:
+                waiting = None  # (they left `stranded`)
             landing = self._landing(reach)
             if landing is not None:
                 zone, territory = landing
@@ -253,14 +265,20 @@ class Shipping:
                     best, best_key = zone, key
         return best
 
-    def _fetch(self, transport, reach, stranded) -> list[Move]:
-        """An empty transport goes to the reachable zone beside the most stranded units."""
+    def _waiting(self, stranded: dict[str, list[int]]) -> tuple[dict[str, int], set[str]]:
+        """The territories where `stranded` units wait -> how many, and the sea zones beside them
+        (the map's adjacency goes both ways): what `_fetch` reads of them."""
         waiting = {t: len(ids) for t, ids in stranded.items() if ids}
+        return waiting, {z for t in waiting for z in self.board.neighbours(t, "sea")}
+
+    def _fetch(self, transport, reach, waiting: tuple[dict[str, int], set[str]]) -> list[Move]:
+        """An empty transport goes to the reachable zone beside the most stranded units (`waiting`:
+        `_waiting` of them, the same for every empty transport until a unit is loaded)."""
+        waiting, beside = waiting
         if not waiting:
             return []
-        # the zones beside them (the map's adjacency goes both ways): the others count none, passed
-        # over by a set's test (most zones a transport reaches)
-        beside = {z for t in waiting for z in self.board.neighbours(t, "sea")}
+        # the zones beside them count none elsewhere: the others are passed over by a set's test
+        # (most zones a transport reaches)
         best, best_key = None, None
         for zone, path in reach.items():
             if zone not in beside:
