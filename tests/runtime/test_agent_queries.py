@@ -94,9 +94,9 @@ def test_the_kept_land_steps_to_the_fighting_are_those_of_the_board(monkeypatch)
     seen = {"calls": 0, "reused": 0, "later": 0}
     kept = HeuristicAgent._shipping
 
-    def compared(self, game, engine=None):
+    def compared(self, game, engine=None, hostile=None):
         before = self._front_kept
-        shipping = kept(self, game, engine)
+        shipping = kept(self, game, engine, hostile)
         assert shipping._front == _plain_front(game, self.player)
         if engine is not None:
             assert shipping._commanded == frozenset(engine.commanded_units())
@@ -415,9 +415,11 @@ def test_front_distances_over_kept_land_steps_are_the_maps(monkeypatch):
 
 
 def test_a_kept_enemy_free_space_is_the_boards(monkeypatch):
-    """`Shipping` keeps whether a space holds enemy units for its decision (session 12): on every
-    call of a heuristic game the answer equals the board's as it stands, and some were kept."""
-    seen = {"calls": 0, "kept": 0, "enemy": 0}
+    """`Shipping` keeps whether a space holds enemy units for its decision (session 12), or
+    reads it from the caller's spaces holding units not on the player's side (the non-combat
+    plan's threats' table, session 28): on every call of a heuristic game the answer equals the
+    board's as it stands; some were kept, some read from the table."""
+    seen = {"calls": 0, "kept": 0, "told": 0, "enemy": 0}
     kept = Shipping._enemy_free
 
     def compared(self, space):
@@ -426,11 +428,12 @@ def test_a_kept_enemy_free_space_is_the_boards(monkeypatch):
         assert answer == (not any(self._enemy(u.owner) for u in self.board.units(space))), space
         seen["calls"] += 1
         seen["kept"] += was
+        seen["told"] += self._hostile is not None
         seen["enemy"] += not answer
         return answer
     monkeypatch.setattr(Shipping, "_enemy_free", compared)
     _heuristic_game(2)
-    assert seen["calls"] > 50 and seen["kept"] > 10 and seen["enemy"] > 0, seen
+    assert seen["calls"] > 50 and seen["kept"] > 2 and seen["told"] > 50 and seen["enemy"] > 0, seen
 
 
 def test_the_fewest_units_asks_each_units_estimate_values_once(monkeypatch):

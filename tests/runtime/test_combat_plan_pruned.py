@@ -174,8 +174,8 @@ def test_an_empty_transport_is_fetched_to_the_zone_every_zone_in_reach_would_giv
     kept = Shipping._fetch
     fetched = []
 
-    def every_zone(self, transport, reach, stranded):
-        waiting = {t: len(ids) for t, ids in stranded.items() if ids}
+    def every_zone(self, transport, reach, waiting):
+        waiting = waiting[0]  # (`_waiting`'s counts by territory; the zones beside them are found again below)
         if not waiting:
             return None
         counts = {zone: sum(waiting.get(t, 0) for t in self.board.neighbours(zone, "land")) for zone in reach}
@@ -184,9 +184,9 @@ def test_an_empty_transport_is_fetched_to_the_zone_every_zone_in_reach_would_giv
             return min(counted, key=lambda z: (-counts[z], len(reach[z]), self.game.space_order(z)))
         return self._toward(reach, {z for t in waiting for z in self.board.neighbours(t, "sea")})
 
-    def fetch(self, transport, reach, stranded):
-        best = every_zone(self, transport, reach, stranded)
-        found = kept(self, transport, reach, stranded)
+    def fetch(self, transport, reach, waiting):
+        best = every_zone(self, transport, reach, waiting)
+        found = kept(self, transport, reach, waiting)
         assert found == ([] if best is None or best == transport.space else [Move.of_tuples((transport.id,), reach[best])])
         fetched.append(bool(found))
         return found
