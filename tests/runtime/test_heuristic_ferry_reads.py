@@ -8,6 +8,7 @@ from __future__ import annotations
 from game_fixtures import BASE, events, make_game, run_phases
 from ruleslang.runtime.agents.heuristic import HeuristicAgent
 from ruleslang.runtime.agents.shipping import Shipping
+from ruleslang.runtime.kit.movement import MovementEngine
 
 SZ61 = "61 Sea Zone"
 
@@ -88,4 +89,23 @@ def test_the_step_toward_the_fronts_is_the_old_keys_nearest_space(monkeypatch):
         return answer
     monkeypatch.setattr(HeuristicAgent, "_toward_fronts", toward)
     make_game(["aar/house-rules@1"], seed=2, rounds=2, default_agent="heuristic").run(2)
-    assert len(asked) > 20 and all(asked)
+    assert len(asked) > 10 and all(asked)
+
+
+def test_the_plan_asks_no_reach_of_a_ship_and_moves_the_same_units(monkeypatch):
+    # a ship's reach is sea zones, as far from the fronts by land as where it stands: it stays, and
+    # its reach is not asked (an infantry's is)
+    game = japanese({"Japan": {"Japanese": {"infantry": 1}}, "Manchuria": {"Japanese": {"infantry": 1}},
+                     "Kwantung": {"Japanese": {"infantry": 1}}, SZ61: {"Japanese": {"destroyer": 1}}})
+    [ship] = [u.id for u in game.state.units if u.type == "destroyer"]
+    asked = []
+    real = MovementEngine.kept_destinations
+
+    def kept(self, unit_id):
+        asked.append(unit_id)
+        return real(self, unit_id)
+    monkeypatch.setattr(MovementEngine, "kept_destinations", kept)
+    run_phases(game, "Japanese", "noncombat_move")
+    assert asked and ship not in asked
+    assert game.unit_or_none(ship).space == SZ61
+    assert ("move", ["Kwantung", "Manchuria"]) in _moves(game)  # (a step toward the front, Manchuria)
