@@ -23,6 +23,18 @@ def _moves(game) -> list:
             if "path" in e["answer"]]
 
 
+def _recorded(monkeypatch, owner, name: str) -> list:
+    """The first arguments `owner.name` is called with from now on (it answers as before)."""
+    calls = []
+    real = getattr(owner, name)
+
+    def recording(self, *args):
+        calls.append(args[0])
+        return real(self, *args)
+    monkeypatch.setattr(owner, name, recording)
+    return calls
+
+
 def test_the_ferry_tells_spaces_free_of_enemy_units_by_the_threats_table_with_the_same_plan(monkeypatch):
     # Manchuria, the coast nearest the fighting, holds a Russian unit: the cargo lands in Kwantung
     game = japanese({"Japan": {"Japanese": {"infantry": 2}}, SZ61: {"Japanese": {"transport": 1}},
@@ -53,9 +65,7 @@ def test_the_ferry_tells_spaces_free_of_enemy_units_by_the_threats_table_with_th
 
 def test_no_stranded_units_are_looked_for_without_a_free_transport(monkeypatch):
     game = japanese({"Japan": {"Japanese": {"infantry": 2}}})
-    looked = []
-    real = Shipping.stranded
-    monkeypatch.setattr(Shipping, "stranded", lambda self, used: looked.append(used) or real(self, used))
+    looked = _recorded(monkeypatch, Shipping, "stranded")
     run_phases(game, "Japanese", "noncombat_move")
     assert looked == [] and _moves(game) == []
 
@@ -64,9 +74,7 @@ def test_where_stranded_units_wait_is_found_once_for_the_empty_transports(monkey
     # two empty transports, neither beside Japan: both go where its infantry wait
     game = japanese({"Japan": {"Japanese": {"infantry": 2}},
                      "59 Sea Zone": {"Japanese": {"transport": 1}}, "57 Sea Zone": {"Japanese": {"transport": 1}}})
-    found = []
-    real = Shipping._waiting
-    monkeypatch.setattr(Shipping, "_waiting", lambda self, stranded: found.append(1) or real(self, stranded))
+    found = _recorded(monkeypatch, Shipping, "_waiting")
     run_phases(game, "Japanese", "noncombat_move")
     assert len(found) == 1
     beside = set(game.board.neighbours("Japan", "sea"))
@@ -98,13 +106,7 @@ def test_the_plan_asks_no_reach_of_a_ship_and_moves_the_same_units(monkeypatch):
     game = japanese({"Japan": {"Japanese": {"infantry": 1}}, "Manchuria": {"Japanese": {"infantry": 1}},
                      "Kwantung": {"Japanese": {"infantry": 1}}, SZ61: {"Japanese": {"destroyer": 1}}})
     [ship] = [u.id for u in game.state.units if u.type == "destroyer"]
-    asked = []
-    real = MovementEngine.kept_destinations
-
-    def kept(self, unit_id):
-        asked.append(unit_id)
-        return real(self, unit_id)
-    monkeypatch.setattr(MovementEngine, "kept_destinations", kept)
+    asked = _recorded(monkeypatch, MovementEngine, "kept_destinations")
     run_phases(game, "Japanese", "noncombat_move")
     assert asked and ship not in asked
     assert game.unit_or_none(ship).space == SZ61
