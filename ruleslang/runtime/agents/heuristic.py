@@ -122,13 +122,9 @@ FLEET_STATES = 600   # the exact chain's states for one combat move's attacks at
 # OUTMATCHED_WINS wins, as "outmatched" (`_estimate`); "lopsided", with "reckon", a small battle
 # that "outmatched" or "landless" judges so taken as winning no trial too, not reckoned
 # (`_lopsided`: the battles they judge are most of the reckonings that are not yet kept);
-# "offshore", with "doubt" and "exchange", an assault from the sea that the doubt's last stage
-# leaves in doubt answered by its quick chance (as "near" answers an attack by land), and an
-# attack at sea that the exchange's last stage (or the reckoning of "reckon" or "trident") leaves
-# in doubt by its quick chance and values, the chain not asked (attack_planning.py's
-# `_spared_takes` and `_exchange_taken`); "sure", with "settled", a retreat question whose
-# standing sides the square law finds lopsided answered without an estimate where the advice
-# answers the same across the band (advising.py's SURE_RATIO)
+# "offshore", an assault from the sea and an attack at sea left in doubt by the last quick stage
+# answered by it, the chain not asked (attack_planning.py's `_spared_takes`, `_exchange_taken`);
+# "sure", a retreat question the square law settles not estimated (advising.py's SURE_RATIO)
 SPARE = ("retreat", "attacks", "holds", "fleets", "rollouts", "below", "zeros", "advice", "horizon", "settled",
          "outmatched", "hittable", "doubt", "band", "again", "exchange", "fought", "forecast", "reckon", "stock", "sonar",
          "glance", "ledger", "trident", "muster", "near", "whither", "tally", "trust", "landless", "lopsided",
@@ -766,9 +762,8 @@ class HeuristicAgent(Advising, Purchasing, AttackPlanning, Agent):
         for front in fronts:
             if front in destinations:
                 return front
-        # the nearest, by land steps and then the board's order: of the spaces at the least steps,
-        # the first in that order (a space's steps read from the plan's table in line: the plans'
-        # units reach a dozen spaces or more each)
+        # the nearest by land steps, then the first in the board's order (steps read from the plan's
+        # table in line: the plans' units reach a dozen spaces or more each)
         steps, distance = self._steps, self._distance
         if fronts is not self._fronts:
             steps = {}
