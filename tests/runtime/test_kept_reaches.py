@@ -23,6 +23,7 @@ def test_a_kept_reach_is_the_engines_answer_shared_by_the_units_whose_walk_is_on
     of spaces)."""
     kept, kept_among = MovementEngine.kept_destinations, MovementEngine.kept_destinations_among
     seen = {"asked": 0, "dicts": set(), "among": 0}
+    held = []  # every answer counted, held: a freed dict's id may be another's later
 
     def ask(self, unit_id):
         answer = kept(self, unit_id)
@@ -31,6 +32,7 @@ def test_a_kept_reach_is_the_engines_answer_shared_by_the_units_whose_walk_is_on
         if answer:  # (the empty answers of units that cannot move are new dicts)
             seen["asked"] += 1
             seen["dicts"].add(id(answer))
+            held.append(answer)
         return answer
 
     def ask_among(self, unit_id, among):
@@ -45,6 +47,7 @@ def test_a_kept_reach_is_the_engines_answer_shared_by_the_units_whose_walk_is_on
         if answer and (rules.domain != "air" or not self.combat):  # (the whole kept reach)
             seen["asked"] += 1
             seen["dicts"].add(id(answer))
+            held.append(answer)
         return answer
     monkeypatch.setattr(MovementEngine, "kept_destinations", ask)
     monkeypatch.setattr(MovementEngine, "kept_destinations_among", ask_among)
