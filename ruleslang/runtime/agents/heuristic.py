@@ -709,7 +709,6 @@ class HeuristicAgent(Advising, Purchasing, AttackPlanning, Agent):
         # a reach the engine keeps (one dict for the units of a kind standing together: they share
         # its start) -> (it, where they go): worked out once a dict (held here: its id stays its own)
         toward: dict[int, tuple[dict, str | None]] = {}
-        rules_of = engine.rules.unit_rules  # (the phase's: the domain the engine's walks go by)
         # every unit the player moves, by id: a unit the engine's `movable_units` leaves out has no
         # destinations (an empty reach, or none allowed), so the plan moves the same units as when
         # it asked that list, whose making (whether each unit can move at all: its first steps, air
@@ -720,7 +719,7 @@ class HeuristicAgent(Advising, Purchasing, AttackPlanning, Agent):
                 continue
             if unit.space in fronts and uid not in self._commanded:
                 continue  # (it stays at the front: where it could go is not asked)
-            if rules_of(unit.type, unit.owner).domain == "sea":
+            if self._domain(game, unit) == "sea":
                 continue  # (its reach is sea zones, no nearer the fronts by land than it is: it stays)
             if uid in self._commanded:
                 destinations = {s: path for s, path in engine.destinations(uid).items()
@@ -767,7 +766,7 @@ class HeuristicAgent(Advising, Purchasing, AttackPlanning, Agent):
         steps, distance = self._steps, self._distance
         if fronts is not self._fronts:
             steps = {}
-        near, best = 100, []
+        near, best = 100, []  # (farther than any: `_distance` answers 99 at most)
         for space in destinations:
             d = steps.get(space)
             if d is None:
