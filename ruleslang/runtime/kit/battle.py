@@ -174,12 +174,13 @@ class Battle:
         dead = set(self.pending)
         return [u for u in self.units(side) if u.id not in dead]
 
-    def _withdrawing(self) -> list:
-        """The standing attackers that may leave the battle where they stand (`withdraws`)."""
+    def _withdrawing(self, standing: list | None = None) -> list:
+        """The standing attackers that may leave the battle where they stand (`withdraws`);
+        `standing`: the standing attackers, when the caller has them."""
         withdraws = self.rules.withdraws
         if withdraws is None:
             return []
-        return [u for u in self.standing("attacker") if withdraws(u)]
+        return [u for u in (self.standing("attacker") if standing is None else standing) if withdraws(u)]
 
     def retreat_options(self, note=None) -> list[str]:
         """Where the attackers may retreat: the spaces their land or sea units moved in from
@@ -197,12 +198,14 @@ class Battle:
             return []
         note("any_standing", "attacker")
         note("any_standing", "defender")
-        if not self.standing("attacker") or not self.standing("defender"):
+        # (the standing attackers worked out once: the settings asked below change no unit)
+        attackers = self.standing("attacker")
+        if not attackers or not self.standing("defender"):
             return []
         if self.rules.withdraws is not None or self.rules.stays_given:
             note("standing", "attacker")
-        withdrawing = self._withdrawing()
-        if withdrawing and len(withdrawing) == len(self.standing("attacker")):
+        withdrawing = self._withdrawing(attackers)
+        if withdrawing and len(withdrawing) == len(attackers):
             return [self.space]  # every unit left may withdraw: that is the retreat (TripleA's planes)
         may_retreat = self.rules.may_retreat(self)
         options = [self.space] if withdrawing and not may_retreat else []
@@ -212,7 +215,7 @@ class Battle:
         leaving = self.attacking
         if self.rules.stays_given:
             # only the units that leave say where the retreat may go
-            leaving = [u.id for u in self.standing("attacker") if not self.rules.stays(u)]
+            leaving = [u.id for u in attackers if not self.rules.stays(u)]
         note("origins", "attacker")
         for uid in leaving:
             origin = self.came_from.get(uid)
