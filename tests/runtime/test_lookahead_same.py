@@ -134,7 +134,7 @@ def test_a_quick_policy_keeps_nothing_of_a_rule_question_without_advice():
         if isinstance(x, random.Random):
             return [] if x.getstate() == y.getstate() else [path]
         if isinstance(x, dict):
-            return [d for k in set(x) | set(y) if k not in ("_estimate_dice", "sims")
+            return [d for k in set(x) | set(y) if k not in ("_estimate_generator", "sims")
                     for d in differences(x.get(k), y.get(k), f"{path}.{k}", depth + 1)]
         if hasattr(x, "__dict__") and not callable(x) and depth < 6:
             return differences(vars(x), vars(y), path, depth + 1)
