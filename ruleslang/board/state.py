@@ -489,7 +489,7 @@ class GameState:
         """
         self._space(to_space)
         named = self._units_by_id(ids)
-        carrier = self.unit(onto if onto is not None else off) if (onto is not None or off is not None) else None
+        carrier = None if onto is None and off is None else self.unit(onto if onto is not None else off)
         carried = [i for u in named for i in u.cargo]
         # (most moves are of one unit without cargo: its list is the units named, its origin one)
         moving = named + [u for u in self._units_by_id(carried) if u not in named] if carried else named
@@ -502,8 +502,8 @@ class GameState:
             unit.moved += steps
             if flags:
                 unit.flags.update(flags)
-            if trail is not None:
-                unit.flags[trail] = list(unit.flags.get(trail, ())) + entered
+            if trail is not None:  # (a new list for each unit: one is never changed in place)
+                unit.flags[trail] = [*unit.flags.get(trail, ()), *entered]
         if carrier is not None:
             named_ids = [u.id for u in named]
             carried = self._carried_now()

@@ -178,6 +178,7 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         self._foe = {p: rules.enemies(player, p) for p in state.map.player_names()}
         self._version: int | None = None
         self._last_check: tuple | None = None  # (move, state version, problems): `check`
+        self._trail = "passed_" + phase  # the flag of the spaces a unit entered in this phase's moves
 
     def _sync(self) -> None:
         if self._version != self.state.version:
@@ -461,14 +462,16 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
 
     def check(self, move: Move) -> list[str]:
         """Why `move` is illegal, one message per problem; [] when it is legal."""
-        self._sync()
+        version = self.state.version
+        if self._version != version:  # (`_sync` in line: asked for every move an agent makes)
+            self._rebuild()
         # a move is checked by the agent, by the decision and by `apply` in turn, on the same board:
         # the last answer is kept while the state is unchanged
         last = self._last_check
-        if last is not None and last[0] is move and last[1] == self.state.version:
+        if last is not None and last[0] is move and last[1] == version:
             return list(last[2])
         problems = [] if self._offered(move) else self._check(move)
-        self._last_check = (move, self.state.version, problems)
+        self._last_check = (move, version, problems)
         return list(problems)
 
     def _check(self, move: Move) -> list[str]:
@@ -551,17 +554,22 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
     def apply(self, move: Move) -> None:
         """Make a legal move: one `move_units` event (and a capture per territory blitzed
         through). Raises ValueError with the problems when the move is illegal."""
-        problems = self.check(move)
-        if problems:
-            raise ValueError("; ".join(problems))
         state = self.state
-        units = [self._by_id[uid] for uid in move.units]
+        before = state.version
+        # (the move the agent and the decision have just checked on this board, nothing changed
+        # since: its problems are the kept ones, not asked again)
+        last = self._last_check
+        if last is None or last[0] is not move or last[1] != before or self._version != before:
+            last = (move, before, self.check(move))
+        if last[2]:
+            raise ValueError("; ".join(last[2]))
+        by_id = self._by_id
+        units = [by_id[uid] for uid in move.units]
         path = move.path
         end = path[-1]
-        before = state.version
         captures: list[str] = []
         flags: dict = {}
-        trail = "passed_" + self.phase  # the spaces each unit entered, for the rules (moved_through)
+        trail = self._trail  # the spaces each unit entered, for the rules (moved_through)
         if self.combat:
             flags["combat_moved"] = True
         if move.kind == AIRBORNE:
@@ -578,7 +586,8 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
             state.move_units(move.units, end, 0, path=path, flags=flags, off=move.transport,
                              carrier_flags=self._unload_flags(self._by_id[move.transport], end), trail=trail)
         else:
-            domains = {self._rules(u).domain for u in units}
+            ur = self._ur
+            domains = {ur[units[0].id].domain} if len(units) == 1 else {ur[u.id].domain for u in units}
             if move.kind == "bomb":
                 flags["bombing"] = True
             elif self.combat and (end in self._enemy or ("land" in domains and self.is_battle_space(end))):
@@ -615,8 +624,9 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
             self._forget_loads(units)
         touched = {unit.id for unit in units if self._own(unit)}  # the units whose moves may have changed
         for unit in units:
-            touched.update(cid for cid in unit.cargo if self._own(self._by_id[cid]))
-        if move.transport is not None and self._own(self._by_id[move.transport]):
+            if unit.cargo:
+                touched.update(cid for cid in unit.cargo if self._own(by_id[cid]))
+        if move.transport is not None and self._own(by_id[move.transport]):
             touched.add(move.transport)
         if self._room_changed(units, path[0], end):
             # the zones the player's carriers can still reach stay while no carrier moved
@@ -664,13 +674,17 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         territories where its land units stand."""
         self._sync()
         found = set()
-        is_sea = self.board.is_sea
+        calm = set()  # spaces no unit contests: no enemy units, and at sea or held by the player's side
+        enemy, is_sea, ur = self._enemy, self.board.is_sea, self._ur
         for unit in self._mine:
-            if unit.flags.get("bombing"):
-                continue
             space = unit.space
-            if space in self._enemy:
+            # (each space judged once, but for the hostile territories, contested by a land unit alone)
+            if space in found or space in calm or unit.flags.get("bombing"):
+                continue
+            if space in enemy:
                 found.add(space)
-            elif not is_sea[space] and self._rules(unit).domain == "land" and not self._friendly(space):
+            elif is_sea[space] or self._friendly(space):
+                calm.add(space)
+            elif ur[unit.id].domain == "land":
                 found.add(space)
         return sorted(found, key=self.board.order.__getitem__)

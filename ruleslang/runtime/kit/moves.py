@@ -222,7 +222,7 @@ def run(ctx, proc) -> None:
             reasons = engine.check(answer)
         except (TypeError, ValueError, AttributeError, KeyError):
             return ["a move is a Move(units, path, kind, transport)"]
-        if not reasons:
+        if not reasons and guarded:
             reasons = constraints(answer)
         last[:] = [answer, state.version, reasons]
         return list(reasons)
@@ -248,9 +248,12 @@ def run(ctx, proc) -> None:
     decision.context["check"] = check
     decision.context["constraints"] = constraints
 
+    def done():
+        return DONE
+
     for _ in range(MAX_MOVES):
         decision.refusals = []
-        move = game.ask(decision, check, fallback=lambda: DONE)
+        move = game.ask(decision, check, fallback=done)
         if move is DONE:
             break
         if kind == "combat" and engine.waits_for_battle(move):
