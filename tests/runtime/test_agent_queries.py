@@ -61,7 +61,9 @@ def test_a_units_raids_are_its_bomb_moves(case, monkeypatch):
         # "tally", session 26, whose seed-1 game raids with more units: with "doubt", or with the
         # dice "tally" draws, 9 units are asked)
         _heuristic_game(1, spare=tuple(part for part in heuristic.SPARE if part not in ("doubt", "reckon", "tally")))
-        assert asked["units"] > 10 and asked["raids"] > 10, asked  # (only `raiding_units` are asked: session 12)
+        # (only `raiding_units` are asked: session 12; each once a plan, and escorts not before a
+        # raid has flown: session 29)
+        assert asked["units"] > 5 and asked["raids"] > 10, asked
     else:
         game = make_game(["g40/house-rules@1"], **RAID)
         run_phases(game, "Germans", "combat_move")
@@ -223,7 +225,9 @@ def test_a_combat_plan_asks_each_target_once_and_its_answer_holds(monkeypatch):
     monkeypatch.setattr(AttackPlanning, "_target", target)
     monkeypatch.setattr(AttackPlanning, "_combat_plan", plan)
     _heuristic_game(3)
-    assert seen["plans"] > 5 and seen["spaces"] > 100, seen
+    # (41 spaces in 15 plans: the air units aim at the spaces the land units reach alone, session
+    # 29; over 100 when their walks asked every space they reach)
+    assert seen["plans"] > 5 and seen["spaces"] > 30, seen
 
 
 def _kept_by_kind(monkeypatch, cls, name: str, memo, check, *, unit_at: int) -> dict:

@@ -2,7 +2,8 @@
 
 The most valuable reachable enemy spaces it takes with high odds, with the fewest units that keep
 the odds; amphibious assaults; enemy fleets it beats by the exact chain; raids on the richest enemy
-factory with escorts where enemy air units wait. An air unit goes only where it keeps a landing.
+factory with escorts where enemy air units wait (raid_planning.py). An air unit goes only where it
+keeps a landing.
 The methods read the agent's unit facts and estimates (heuristic.py) through `self`.
 """
 
@@ -14,6 +15,7 @@ from functools import lru_cache
 
 from ruleslang.runtime.agents.meetings import Stalemates
 from ruleslang.runtime.agents.quick_battle import SIM_TRIALS, exchange, reckon, reckon_apart, reckonable, settling
+from ruleslang.runtime.agents.raid_planning import RaidPlanning
 from ruleslang.runtime.kit.movement import Move
 
 ATTACK_ODDS = 0.75   # attack when the simulated chance of taking the space is at least this
@@ -161,8 +163,8 @@ def _aims(places: dict, aimed: dict[int, tuple[dict, list]], wanted, among: set[
     return found[1]
 
 
-class AttackPlanning:
-    """The combat-move plan of the heuristic agent (a part of HeuristicAgent)."""
+class AttackPlanning(RaidPlanning):
+    """The combat-move plan of the heuristic agent (a part of HeuristicAgent); its raids: raid_planning.py."""
 
     def _combat_plan(self, game, engine) -> list:
         self._verdicts = {}  # (SPARE "again") the plan's estimates of taking a space: `_spared_takes`
@@ -198,6 +200,13 @@ class AttackPlanning:
         # reaches find again, and every load and unload, which no loop here reads) it spares; so do
         # `_fleet_attacks`, the raids and the escorts (`raiding_units`, by id: the only units with
         # raids or escorts)
+        # a target only air units reach is passed over below (a land unit must take it): where
+        # valuing it (a what-if of the score) rolls no dice, the air units are walked after the
+        # land units, for the targets those reach alone (`landed`: an air walk looks for a landing
+        # from each space it is asked of, and most spaces within an air unit's reach are farther
+        # than any land unit of the player goes); the candidates are sorted below by a key of
+        # their own, not by the order they were found in
+        flying: list[int] | None = None if game.compiled.is_random("score") else []
         for uid in engine.player_units():
             unit = unit_of(uid)
             kind = None if unit is None else domains.get((unit.type, unit.owner)) or domain(game, unit)
@@ -205,18 +214,26 @@ class AttackPlanning:
                 continue
             if kind == "air":
                 origins[uid] = unit.space
+                if flying is not None:
+                    flying.append(uid)
+                    continue
             for target, path in _aims(engine.kept_destinations_among(uid, foreign), aimed, wanted, foreign):
                 if uid not in commanded or self._may(Move.of_tuples((uid,), path)):
                     reach.setdefault(target, []).append((uid, path))
                     if kind == "land":
                         landed.add(target)
-        if not game.compiled.is_random("score"):
-            # a target only air units reach is passed over below (a land unit must take it): not
-            # valued (each value a what-if of the score), where valuing it rolls no dice
-            reach = {t: ups for t, ups in reach.items() if t in landed}
-        # (the only units with raids: most have none to ask for)
-        can_raid = {uid for uid in engine.raiding_units() if any(self._may(m) for m in engine.raids_of(uid))}
-        held = self._escort_reserve(game, engine, can_raid)
+        for uid in flying or ():
+            for target, path in _aims(engine.kept_destinations_among(uid, landed), aimed, wanted, landed):
+                if uid not in commanded or self._may(Move.of_tuples((uid,), path)):
+                    reach[target].append((uid, path))
+        # the raids of the only units with raids (most have none to ask for), asked once for the
+        # plan (no unit moves while it is made): an escort's fly to raids made already, none
+        # before the phase's first raid (the engine's `bombing_raids`), so its reach is not walked
+        unraided = not engine.bombing_raids()
+        raids = {uid: [] if unraided and engine.escorts_raids(uid) else engine.raids_of(uid)
+                 for uid in engine.raiding_units()}
+        can_raid = {uid for uid, moves in raids.items() if any(self._may(m) for m in moves)}
+        held = self._escort_reserve(game, engine, can_raid, raids)
         plan: list = []
         used: set[int] = set()
         reserved: dict[str, int] = {}  # sea zone -> carrier places promised to this plan's air units
@@ -265,7 +282,7 @@ class AttackPlanning:
         plan += self._assaults(game, engine, used)
         if not self.previous:
             plan += self._fleet_attacks(game, engine, used, held)
-        return plan + self._raids(game, engine, used, reserved)
+        return plan + self._raids(game, engine, used, reserved, raids)
 
     def _target(self, game, space: str) -> bool:
         """Whether the combat plan considers taking `space` (one the engine lets a unit enter in
@@ -546,12 +563,14 @@ class AttackPlanning:
                 foe = foes[u.owner] = not game.allied(u.owner, self.player)
             if foe:
                 occupied.add(u.space)
+        # (a territory is never a target here: its air walks look for no landing from it)
+        occupied = {space for space in occupied if not board.is_land(space)}
 
         def wanted(target: str) -> bool:
             found = hostile.get(target)
             if found is None:
-                # (asked only of `occupied`'s spaces: a zone there holds a unit not of the side)
-                found = hostile[target] = [] if board.is_land(target) else self._enemies(game, target)
+                # (asked only of `occupied`'s zones: each holds a unit not of the side)
+                found = hostile[target] = self._enemies(game, target)
             return bool(found)
         for uid in engine.player_units():  # (as in `_combat_plan`)
             unit = unit_of(uid)
@@ -733,68 +752,3 @@ class AttackPlanning:
         the ruleset's `advice landing_support`, else no unit does."""
         advice = game.compiled.advice("landing_support")
         return bool(advice.fn(game.ctx, game.ctx.unit_value(unit))) if advice is not None else False
-
-    def _raids(self, game, engine, used: set[int], reserved: dict[str, int]) -> list:
-        """Bombing raids by the units no attack needs, on the richest enemy factory each reaches
-        from which it keeps a landing (`_keeps_landing`); then escorts (`_escorts`)."""
-        raids = []
-        for uid in engine.raiding_units():  # (as in `_combat_plan`)
-            if uid in used:
-                continue
-            bombs = [m for m in engine.raids_of(uid) if self._may(m)]
-            for move in sorted(bombs, key=lambda m: (-self._territory_value(game, m.path[-1]),
-                                                     game.space_order(m.path[-1]))):
-                if self._keeps_landing(game, engine, uid, move.path, reserved):
-                    raids.append(move)
-                    used.add(uid)
-                    break
-        return raids + self._escorts(game, engine, raids, used, reserved)
-
-    def _waiting(self, game, target: str) -> int:
-        """The enemy air units in `target`: the interceptors a raid there may meet."""
-        return sum(1 for u in game.board.units(target)
-                   if not game.allied(u.owner, self.player) and self._domain(game, u) == "air")
-
-    def _escort_reserve(self, game, engine, can_raid: set[int]) -> set[int]:
-        """The units kept out of the attacks to escort raids (`_escorts`): for each space a unit
-        that can raid would bomb (the richest it reaches), one escort that reaches it for each
-        enemy air unit waiting there."""
-        if not can_raid:
-            return set()
-        escorts = [uid for uid in engine.raiding_units() if engine.escorts_raids(uid)]  # (as in `_combat_plan`)
-        targets = set()
-        for uid in sorted(can_raid):
-            bombs = [m.path[-1] for m in engine.raids_of(uid)]
-            if bombs:
-                targets.add(min(bombs, key=lambda t: (-self._territory_value(game, t), game.space_order(t))))
-        held: set[int] = set()
-        for target in sorted(targets, key=game.space_order):
-            waiting = self._waiting(game, target)
-            for uid in escorts:
-                if waiting <= 0:
-                    break
-                if uid not in held and target in engine.kept_destinations(uid):
-                    held.add(uid)
-                    waiting -= 1
-        return held
-
-    def _escorts(self, game, engine, raids: list, used: set[int], reserved: dict[str, int]) -> list:
-        """Escorts (units the rules let fly with the bombing units: `escorts`) that no attack needs, to each
-        raid where enemy air units wait to intercept: one for each of them, each keeping a landing.
-        They are planned after the raids, so the engine accepts them once the bombing units have flown."""
-        escorts = []
-        raiding = engine.raiding_units()  # (an escort is one of them: as in `_combat_plan`)
-        for target in sorted({m.path[-1] for m in raids}, key=game.space_order):
-            waiting = self._waiting(game, target)
-            for uid in raiding:
-                if waiting <= 0:
-                    break
-                if uid in used or not engine.escorts_raids(uid):
-                    continue
-                path = engine.kept_destinations(uid).get(target)
-                if path is not None and self._may(Move.of_tuples((uid,), path, "bomb")) \
-                        and self._keeps_landing(game, engine, uid, path, reserved):
-                    escorts.append(Move.of_tuples((uid,), path, "bomb"))
-                    used.add(uid)
-                    waiting -= 1
-        return escorts
