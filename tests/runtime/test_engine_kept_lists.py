@@ -213,8 +213,8 @@ def test_the_rules_a_phase_starts_with_are_those_its_settings_give(monkeypatch):
     real = moves.movement_rules_of
     seeded = []
 
-    def compared(ctx, config, span, allied, capture=None):
-        rules = real(ctx, config, span, allied, capture)
+    def compared(ctx, config, span, allied, capture=None, same=None):
+        rules = real(ctx, config, span, allied, capture, same)
         seeded.append(len(rules._rules_cache))
         given = moves.unit_rules_of(ctx, config)
         for kind in sorted({(u.type, u.owner) for u in ctx.state.units}):

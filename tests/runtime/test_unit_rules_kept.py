@@ -21,8 +21,8 @@ def test_kept_unit_rules_are_those_worked_out_anew(monkeypatch):
     real = moves.unit_rules_of
     phases = []
 
-    def compared(ctx, config):
-        rules = real(ctx, config)
+    def compared(ctx, config, same=None):
+        rules = real(ctx, config, same)
         alone = ProcedureConfig(ctx, config.proc)  # nothing kept, nothing lasting,
         alone._options = None  # nothing shared with other games
         fresh = real(ctx, alone)

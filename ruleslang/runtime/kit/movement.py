@@ -141,6 +141,9 @@ Every output is deterministic: units by id, spaces in the map's natural order.
 
 from __future__ import annotations
 
+from itertools import chain
+from operator import attrgetter
+
 from ruleslang.board.state import GameState, Unit
 from ruleslang.runtime.kit.air import AirPart
 from ruleslang.runtime.kit.airborne import AIRBORNE, AirbornePart
@@ -151,6 +154,9 @@ from ruleslang.runtime.kit.paths import PathsPart
 from ruleslang.runtime.kit.raids import RaidsPart
 from ruleslang.runtime.kit.takeover import TakeoverPart
 from ruleslang.runtime.kit.transport import TransportPart
+from ruleslang.runtime.kit.unit_census import UnitCensus
+
+space_of = attrgetter("space")
 
 __all__ = ["COMBAT", "DOMAINS", "KINDS", "NONCOMBAT", "PHASES", "Move", "MovePolicy", "MovementEngine",
            "MovementRules", "UnitRules"]
@@ -161,7 +167,10 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
     docstring for the rules. Queries are cached until the state changes; the engine's own moves
     update its caches in place."""
 
-    def __init__(self, state: GameState, rules: MovementRules, player: str, phase: str):
+    def __init__(self, state: GameState, rules: MovementRules, player: str, phase: str, *,
+                 census: UnitCensus | None = None):
+        """`census`: the game's units by kind, kept across its engines (`KitState.unit_census`): the
+        engine's pass over the board is then made by kind from it (`_pass_by_kind`)."""
         if phase not in PHASES:
             raise ValueError(f"a movement phase is 'combat' or 'noncombat', not '{phase}'")
         if not state.map.has_player(player):
@@ -179,6 +188,7 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         self._version: int | None = None
         self._last_check: tuple | None = None  # (move, state version, problems): `check`
         self._trail = "passed_" + phase  # the flag of the spaces a unit entered in this phase's moves
+        self._census = census
 
     def _sync(self) -> None:
         if self._version != self.state.version:
@@ -193,49 +203,15 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
 
     def _rebuild(self) -> None:
         state = self.state
-        units = state.units
         self._by_id = state.unit_index()  # the state's own (units only move while the engine keeps it)
-        lookup = self.rules.unit_rules
-        # a few kinds for many units: each kind's rules, and what the pass does with its units
-        # (the player moves them; they are enemies: where they stand; they are of the player's
-        # side), found once here
-        kinds: dict[tuple[str, str], tuple] = {}
-        foe_spaces: dict[tuple[str, str], set[str]] = {}  # enemy kind -> the spaces its units stand in
-        ur = self._ur = {}
-        player, ally, foe = self.player, self._ally, self._foe
-        mine: list[Unit] = []
-        allied: list[Unit] = []  # the units of the player's side, in the board's order
-        self._allied_units = allied
-        # one pass over the board (it runs once per move phase and after captures): each unit's
-        # rules, the player's own units (`_own`), where the enemy units stand
-        # (kinds by owner, then by type: two look-ups of names, whose hashes are kept, cost less than
-        # making and hashing a (type, owner) tuple per unit)
-        by_owner: dict[str, dict[str, tuple]] = {}
-        for u in units:
-            owner = u.owner
-            of_owner = by_owner.get(owner)
-            if of_owner is None:
-                of_owner = by_owner[owner] = {}
-            found = of_owner.get(u.type)
-            if found is None:
-                kind = (u.type, owner)
-                rules = lookup(u.type, owner)
-                is_foe = foe.get(owner, True)
-                if is_foe:
-                    foe_spaces[kind] = set()
-                found = of_owner[u.type] = kinds[kind] = (
-                    rules, mine if owner == player or (rules.commanded and ally.get(owner, False)) else None,
-                    foe_spaces[kind] if is_foe else None, allied if ally.get(owner, False) else None)
-            rules, to_mine, to_foe, to_allied = found
-            ur[u.id] = rules
-            if to_mine is not None:
-                to_mine.append(u)
-            if to_foe is not None:
-                to_foe.add(u.space)
-            if to_allied is not None:
-                to_allied.append(u)
-        mine.sort(key=id_of)
+        census = self._census
+        if census is not None and census.holds(state):
+            mine, allied, foes = self._pass_by_kind(census)
+        else:
+            mine, allied, foes = self._pass(state.units)
         self._mine = mine
+        self._allied_units = allied
+        ur = self._ur
         self._my_air = [u.id for u in mine if ur[u.id].domain == "air"]
         enemy: set[str] = set()
         blocking: set[str] = set()
@@ -243,8 +219,7 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         no_unload: set[str] = set()
         passing: set[str] = set()
         no_end: set[str] = set()
-        for kind, spaces in foe_spaces.items():
-            rules = kinds[kind][0]
+        for rules, spaces in foes:
             enemy |= spaces
             if rules.blocks_ending:
                 no_end |= spaces
@@ -286,6 +261,78 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         self._flown: dict[int, Unit] = {}          # air units flown between land territories since (`_forget_stranded`)
         self._reset_air()
         self._version = state.version
+
+    def _pass(self, units: list[Unit]) -> tuple[list[Unit], list[Unit], list[tuple[UnitRules, set[str]]]]:
+        """One pass over the board's units: each unit's rules (`_ur`); (the units the player moves
+        as its own, by id; the units of its side; each enemy kind's rules and the spaces its units
+        stand in)."""
+        lookup = self.rules.unit_rules
+        # a few kinds for many units: each kind's rules, and what the pass does with its units
+        # (the player moves them; they are enemies: where they stand; they are of the player's
+        # side), found once here
+        foes: list[tuple[UnitRules, set[str]]] = []
+        ur = self._ur = {}
+        player, ally, foe = self.player, self._ally, self._foe
+        mine: list[Unit] = []
+        allied: list[Unit] = []
+        # (kinds by owner, then by type: two look-ups of names, whose hashes are kept, cost less than
+        # making and hashing a (type, owner) tuple per unit)
+        by_owner: dict[str, dict[str, tuple]] = {}
+        for u in units:
+            owner = u.owner
+            of_owner = by_owner.get(owner)
+            if of_owner is None:
+                of_owner = by_owner[owner] = {}
+            found = of_owner.get(u.type)
+            if found is None:
+                rules = lookup(u.type, owner)
+                spaces = None
+                if foe.get(owner, True):
+                    spaces = set()
+                    foes.append((rules, spaces))
+                found = of_owner[u.type] = (
+                    rules, mine if owner == player or (rules.commanded and ally.get(owner, False)) else None,
+                    spaces, allied if ally.get(owner, False) else None)
+            rules, to_mine, to_foe, to_allied = found
+            ur[u.id] = rules
+            if to_mine is not None:
+                to_mine.append(u)
+            if to_foe is not None:
+                to_foe.add(u.space)
+            if to_allied is not None:
+                to_allied.append(u)
+        mine.sort(key=id_of)
+        return mine, allied, foes
+
+    def _pass_by_kind(self, census: UnitCensus) -> tuple[list[Unit], list[Unit], list[tuple[UnitRules, set[str]]]]:
+        """`_pass` made from the game's census of units by kind (kit/unit_census.py): each kind's
+        rules asked once, its units' rules given at once where the census does not hold them
+        already, the player's and its side's units from the census's lists by owner (in the order
+        of their ids, the board's own: the census holds only for such a board), and each enemy
+        kind's spaces as the census keeps them."""
+        lookup = self.rules.unit_rules
+        player, ally, foe = self.player, self._ally, self._foe
+        given = census.given
+        changes = []
+        commanded = []  # the allies' units the player commands
+        foes: list[tuple[UnitRules, set[str]]] = []
+        for kind, members in census.kinds.items():
+            if not members:
+                continue
+            rules = lookup(*kind)
+            if given.get(kind) is not rules:
+                changes.append((kind, rules))
+            owner = kind[1]
+            if foe.get(owner, True):
+                foes.append((rules, census.spaces(kind)))
+            elif owner != player and rules.commanded and ally.get(owner, False):
+                commanded.append(members.values())
+        self._ur = census.give_rules(changes) if changes else census.rules
+        mine = census.owned(player)
+        if commanded:
+            mine = sorted(chain(mine, *commanded), key=id_of)
+        # (the side's units by owner, each owner's by id: `_allied_units`' readers need no order)
+        return mine, list(chain.from_iterable(census.owned(p) for p, allied in ally.items() if allied)), foes
 
     def _reset_air(self) -> None:
         self._room: dict[str, int] | None = None

@@ -30,10 +30,12 @@ _UNIT_SETTINGS = ("movement", "domain", "blitz", "blocks", "transport_capacity",
                   "blocks_ending")
 
 
-def unit_rules_of(ctx, config):
+def unit_rules_of(ctx, config, same=None):
     """A function (unit type, owner) -> UnitRules, from the ruleset's move settings; kept across
     move phases while what the settings read is unchanged (`ProcedureConfig.lasting`: they read
-    technologies and other counters, which change mid-game)."""
+    technologies and other counters, which change mid-game). `same(rules)`: the one object for
+    rules equal to these (`UnitCensus.same_rules`: the census keeps each unit's rules from one
+    phase to the next while they are the same object)."""
     present = [name for name in _UNIT_SETTINGS if config.has(name)]
     cache: dict[tuple[str, str], UnitRules] = {}  # this phase's
     kept = config.kept("unit_rules")  # across phases: answers that read only counters, while those are unchanged
@@ -69,6 +71,8 @@ def unit_rules_of(ctx, config):
             found = cache.get(key)
             if found is None:
                 found = answers(type_name, owner)
+                if same is not None:
+                    found = same(found)
                 if config.is_lasting(("unit_rules", type_name, owner)):
                     kept[key] = found
                 else:
@@ -141,10 +145,10 @@ def at_war_of(config):
     return lambda mover, other: fn(players[other]) is True
 
 
-def movement_rules_of(ctx, config, span, allied, capture=None):
+def movement_rules_of(ctx, config, span, allied, capture=None, same=None):
     """The engine's `MovementRules` for one move phase, from its settings (read once);
-    `allied(a, b)` tells whether two players are on the same side."""
-    rules = unit_rules_of(ctx, config)
+    `allied(a, b)` tells whether two players are on the same side; `same`: as `unit_rules_of`'s."""
+    rules = unit_rules_of(ctx, config, same)
     return MovementRules(rules, allied, capture=capture, policy=move_policy_of(config, span),
                          landing=space_condition(config, "landing"),
                          raid_target=space_condition(config, "raid_target"),
@@ -200,8 +204,10 @@ def run(ctx, proc) -> None:
     if kind not in ("combat", "noncombat"):
         raise EvalError("E524", f"a move phase is of kind \"combat\" or \"noncombat\", not {kind!r}", proc.span)
     player = state.current_player
-    rules = movement_rules_of(ctx, config, proc.span, game.allied, capture=_blitz_capture(ctx, game))
-    engine = MovementEngine(state, rules, player, kind)
+    census = kit.unit_census()
+    rules = movement_rules_of(ctx, config, proc.span, game.allied, capture=_blitz_capture(ctx, game),
+                              same=census.same_rules)
+    engine = MovementEngine(state, rules, player, kind, census=census)
     decision = Decision("move", player, f"{player}: {kind} move", context={"engine": engine, "kind": kind})
     player_value = ctx.player_values[player]
     if kind == "combat":

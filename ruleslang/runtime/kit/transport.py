@@ -195,7 +195,7 @@ class TransportPart:
         moves = []
         laden = self._laden
         if laden is None:  # the units of the player's side with cargo, until a load or an unload
-            laden = self._laden = [u for u in self._allied_units if u.cargo]
+            laden = self._laden = sorted((u for u in self._allied_units if u.cargo), key=id_of)
         for transport in laden:
             if not self.board.is_sea[transport.space]:
                 continue

@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from ruleslang.runtime.config import procedure_config, runtime_procedures, setting_procedure
+from ruleslang.runtime.kit.unit_census import UnitCensus
 
 
 _NOT_ASKED = object()
@@ -52,6 +53,7 @@ class KitState:
         # `GameState.placement_mark`); not kept in a copy of the game (a private name: see `stand_as_at_contest`)
         self._contest_board: tuple | None = None
         self._facts: UnitFacts | None = None
+        self._census: UnitCensus | None = None
         self._battle_proc = None  # the composition's `runtime battle` procedure, once looked up (False: none)
         self._battle_phase = _NOT_ASKED  # (round, player, phase) of the last `battle_config` call
 
@@ -75,6 +77,13 @@ class KitState:
         when that is not known (a copy of the game, whose board and versions were made again,
         does not keep the note)."""
         return state.stand_as(self._contest_board)
+
+    def unit_census(self) -> UnitCensus:
+        """The board's units by kind, kept across the game's movement engines (kit/unit_census.py);
+        a copy of the game starts without the game's (a private name: see `fork`)."""
+        if self._census is None:
+            self._census = UnitCensus()
+        return self._census
 
     def facts(self) -> UnitFacts:
         """The rule values the kit reads of units: movement domain, hit points, cost, transport room."""
