@@ -45,9 +45,10 @@ def _same_pass(engine: MovementEngine, census: UnitCensus, by_kind=MovementEngin
     """The engine's pass from the census equals its pass over the board's units (the engine's
     rules left as the census pass gave them)."""
     mine, allied, foes = by_kind(engine, census)
-    ur = engine._ur
+    ur, air = engine._ur, engine._my_air
     mine2, allied2, foes2 = plain(engine, engine.state.units)
     engine._ur, plain_ur = ur, engine._ur
+    assert air == engine._my_air
     assert [u.id for u in mine] == [u.id for u in mine2]
     assert all(a is b for a, b in zip(mine, mine2))
     assert sorted(u.id for u in allied) == sorted(u.id for u in allied2)

@@ -211,8 +211,6 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
             mine, allied, foes = self._pass(state.units)
         self._mine = mine
         self._allied_units = allied
-        ur = self._ur
-        self._my_air = [u.id for u in mine if ur[u.id].domain == "air"]
         enemy: set[str] = set()
         blocking: set[str] = set()
         stopping: set[str] = set()
@@ -302,6 +300,7 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
             if to_allied is not None:
                 to_allied.append(u)
         mine.sort(key=id_of)
+        self._my_air = [u.id for u in mine if ur[u.id].domain == "air"]
         return mine, allied, foes
 
     def _pass_by_kind(self, census: UnitCensus) -> tuple[list[Unit], list[Unit], list[tuple[UnitRules, set[str]]]]:
@@ -310,27 +309,32 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         already, the player's and its side's units from the census's lists by owner (in the order
         of their ids, the board's own: the census holds only for such a board), and each enemy
         kind's spaces as the census keeps them."""
-        lookup = self.rules.unit_rules
+        lookup = self.rules.kind_rules
         player, ally, foe = self.player, self._ally, self._foe
-        given = census.given
+        given, spaces = census.given, census.spaces
         changes = []
         commanded = []  # the allies' units the player commands
+        air = []  # the ids of the air units among the player's
         foes: list[tuple[UnitRules, set[str]]] = []
         for kind, members in census.kinds.items():
-            if not members:
-                continue
-            rules = lookup(*kind)
+            rules = lookup(kind)
             if given.get(kind) is not rules:
                 changes.append((kind, rules))
             owner = kind[1]
             if foe.get(owner, True):
-                foes.append((rules, census.spaces(kind)))
-            elif owner != player and rules.commanded and ally.get(owner, False):
+                foes.append((rules, spaces(kind)))
+                continue
+            if owner != player:
+                if not (rules.commanded and ally.get(owner, False)):
+                    continue
                 commanded.append(members.values())
+            if rules.domain == "air":
+                air.append(members)
         self._ur = census.give_rules(changes) if changes else census.rules
         mine = census.owned(player)
         if commanded:
             mine = sorted(chain(mine, *commanded), key=id_of)
+        self._my_air = sorted(chain.from_iterable(air))
         # (the side's units by owner, each owner's by id: `_allied_units`' readers need no order)
         return mine, list(chain.from_iterable(census.owned(p) for p, allied in ally.items() if allied)), foes
 

@@ -159,6 +159,12 @@ class MovementRules:
             self._rules_cache[key] = found
         return found
 
+    def kind_rules(self, kind: tuple[str, str]) -> UnitRules:
+        """`unit_rules(*kind)` for a kind given as its (unit type, owner) pair (a pass by kind asks
+        each kind's rules in every movement phase)."""
+        found = self._rules_cache.get(kind)
+        return found if found is not None else self.unit_rules(*kind)
+
     def allied(self, a: str, b: str) -> bool:
         """True when `a` and `b` are the same player or allies (cached)."""
         if a == b:

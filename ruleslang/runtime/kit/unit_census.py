@@ -23,13 +23,15 @@ units are not in the order of their ids is not kept (the engine makes its own pa
 
 from __future__ import annotations
 
-from operator import attrgetter
+from itertools import compress
+from operator import attrgetter, itemgetter
 
 from ruleslang.board.state import GameState, Unit
 from ruleslang.runtime.kit.movement_rules import UnitRules
 
 _CHANGES_UNITS = frozenset({"add_units", "remove_units", "owner", "move_units"})
 space_of = attrgetter("space")
+kind_of_event = itemgetter("kind")
 
 Kind = tuple[str, str]  # (unit type, owner)
 
@@ -99,14 +101,13 @@ class UnitCensus:
 
     def _follow(self, state: GameState, events: list) -> bool:
         """Apply the events since the last read; False when the board does not match the result."""
-        kinds, kind_of, owned, rules, given = self.kinds, self._kind_of, self._owned, self.rules, self.given
-        spaces = self._spaces
+        kind_of, rules, spaces = self._kind_of, self.rules, self._spaces
         replaced = False  # whether an event made a new list of units (a removal does)
         by_id = None
-        for event in events[self._seen:]:  # (a slice: `islice` would step through the events before)
+        new = events[self._seen:]  # (a slice: `islice` would step through the events before)
+        # the events that change units, picked out in C (most events are of phases, decisions, logs)
+        for event in compress(new, map(_CHANGES_UNITS.__contains__, map(kind_of_event, new))):
             change = event["kind"]
-            if change not in _CHANGES_UNITS:
-                continue
             if change == "move_units":
                 for uid in event["ids"]:
                     kind = kind_of.get(uid)
@@ -117,19 +118,15 @@ class UnitCensus:
                 for uid in event["ids"]:
                     kind = kind_of.pop(uid, None)
                     if kind is not None:  # (None: a unit brought and taken away since the last read)
-                        del kinds[kind][uid]
-                        del owned[kind[1]][uid]
+                        self._leave(uid, kind)
                         rules.pop(uid, None)
-                        spaces.pop(kind, None)
             elif change == "owner":
                 new_owner = event["owner"]
                 for uid in event["ids"]:
                     kind = kind_of.get(uid)
                     if kind is None:
                         continue
-                    unit = kinds[kind].pop(uid)
-                    del owned[kind[1]][uid]
-                    spaces.pop(kind, None)
+                    unit = self._leave(uid, kind)
                     kind = kind_of[uid] = (kind[0], new_owner)
                     self._enter(unit, kind)
                     self._unsorted.add(new_owner)
@@ -147,6 +144,17 @@ class UnitCensus:
         self._seen, self._units = len(events), state.units
         return True
 
+    def _leave(self, uid: int, kind: Kind) -> Unit:
+        """A unit that went from the board or from its owner: taken out of its kind's and owner's
+        lists (a kind left without units is dropped); returned."""
+        members = self.kinds[kind]
+        unit = members.pop(uid)
+        if not members:
+            del self.kinds[kind]
+        del self._owned[kind[1]][uid]
+        self._spaces.pop(kind, None)
+        return unit
+
     def _enter(self, unit: Unit, kind: Kind) -> None:
         """A unit that came to the board or to this owner: listed under its kind and owner, its
         rules those given for its kind."""
@@ -160,10 +168,8 @@ class UnitCensus:
             of_owner = self._owned[kind[1]] = {}
         of_owner[unit.id] = unit
         rules = self.given.get(kind)
-        if rules is not None:
+        if rules is not None:  # (else the next engine gives the kind's units their rules)
             self.rules[unit.id] = rules
-        else:  # (given with the kind's rules by the next engine)
-            self.rules.pop(unit.id, None)
 
     def _count(self, state: GameState) -> bool:
         """The census made from the board's units (False, and not kept, when they are not in the
