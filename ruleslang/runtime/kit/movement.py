@@ -22,7 +22,9 @@ units flown into an attack: the move kind "airborne", its rules in that module),
 (the "bomb" moves of bombing and escorting air units, and the raids they make) and `move_lists.py`
 (the lists of moves and of movable units kept between moves); the data they share
 (`UnitRules`, `MovePolicy`, `MovementRules`, `Move`, the map's precomputed adjacency) is in
-`movement_rules.py`.
+`movement_rules.py`. An engine the move procedure makes begins with a pass over the board's units
+made by kind from the game's census of units (`unit_census.py`, kept across its engines and
+followed by the board's events); one made without a census makes its own pass over the units.
 
 The rules (Axis & Allies Revised, stated generically). Those a house rule may change are the
 ruleset's settings (docs/runtime.md "### runtime move"); the defaults below are Revised's:
