@@ -45,6 +45,7 @@ from ruleslang.board.queries import BoardQueries
 from ruleslang.lang import types as T
 from ruleslang.lang.builtins.registry import REGISTRY as BUILTINS
 from ruleslang.lang.eval.codegen_runtime import HELPERS, ConstantTable, RowIndex, SpaceAttribute, Unsupported, assemble
+from ruleslang.lang.eval.constant_filters import SpaceFilter, space_terms
 from ruleslang.lang.eval.compile_calls import (ACCEPTS_NONE, DIRECT_QUERIES, fast_aggregate, lambda_free_slots, ordered_args,
                                                stops_early)
 from ruleslang.lang.eval.operations import ARITHMETIC, COMPARISONS, NO_VALUE, joined
@@ -182,10 +183,9 @@ class Generator:
         return [f"{target} = {self.expr(node).src}"]
 
     def _sum_loop(self, target: str, node) -> list[str] | None:
-        """`sum(E for x in S where C)` of whole numbers as a Python `for` loop: the budget spent on
-        S's elements before the loop starts and the total held to the number limit at the end,
-        at the call's span, as the comprehension form does; None for any other shape (the fused
-        `where controller(x) == p` form included)."""
+        """`sum(E for x in S where C)` of whole numbers as a Python `for` loop: the budget spent on S's elements
+        before the loop starts and the total held to the number limit at the end, at the call's span, as
+        the comprehension form does; None for any other shape (the fused `where controller(x) == p` form too)."""
         if self.in_iterable or not isinstance(node, Call) or node.kwargs:
             return None
         info = self.info.calls.get(id(node))
@@ -199,11 +199,11 @@ class Generator:
         if self._controlled_shape(clause):
             return None
         span = self.const(node.span)
-        iterable = self.iterable(clause.iterable)
-        lines = [f"{target} = 0", f"for s{self.info.slots[id(clause.var)]} in _budgeted({iterable}, host, {span}):"]
+        items, cond = self.loop(clause, span)
+        lines = [f"{target} = 0", f"for s{self.info.slots[id(clause.var)]} in {items}:"]
         add = [f"{target} += {self.expr(comp.element).src}"]
-        if clause.condition is not None:
-            add = [f"if {self.expr(clause.condition).src}:", *("    " + a for a in add)]
+        if cond is not None:
+            add = [f"if {cond}:", *("    " + a for a in add)]
         lines += ["    " + a for a in add]
         lines.append(f"if not {-_LIMIT} < {target} < {_LIMIT}:")
         lines.append(f"    _too_big({span})")
@@ -677,10 +677,10 @@ class Generator:
         parts = []
         span = self.const(budget_span)
         for clause in node.clauses:
-            iterable = self.iterable(clause.iterable)
-            parts.append(f"for s{self.info.slots[id(clause.var)]} in _budgeted({iterable}, host, {span})")
-            if clause.condition is not None:
-                parts.append(f"if {self.expr(clause.condition).src}")
+            items, cond = self.loop(clause, span)
+            parts.append(f"for s{self.info.slots[id(clause.var)]} in {items}")
+            if cond is not None:
+                parts.append(f"if {cond}")
         element = self.expr(node.element).src
         if len(node.clauses) > 1:
             parts.insert(0, "for made in (_Made(),)")
@@ -733,6 +733,17 @@ class Generator:
         head = f"(_budgeted({iterable}, host, {self.const(span)}), ctx.board.state.control, " \
                f"{p}.name if {p} is not None else None)"
         return f"[{element} for xs, control, pname in ({head},) for s{slot} in xs if control.get(s{slot}.name) == pname]"
+
+    def loop(self, clause, span: str) -> tuple[str, str | None]:
+        """A loop's collection, a step spent per element (at `span`), and its condition or None; a map's
+        spaces' attribute tests first in it passed once per collection (constant_filters.py)."""
+        split, cond = space_terms(self, clause), clause.condition
+        if split is None:
+            return f"_budgeted({self.iterable(clause.iterable)}, host, {span})", None if cond is None else self.expr(cond).src
+        spaces = SpaceFilter(tuple((SpaceAttribute(self.compiled, self.info.fields[id(f)].name, f.span), negated)
+                                   for f, negated in split[0]))
+        items = f"{self.const(spaces)}.where({self.iterable(clause.iterable)}, ctx, host, {span})"
+        return items, " and ".join(self.expr(term).src for term in split[1]) or None
 
     def iterable(self, node) -> str:
         """The source of the collection a loop goes through (no temporaries there: Python refuses
