@@ -22,6 +22,7 @@ from ruleslang.lang.syntax.declarations import CheckDecl, ConstraintDecl, HookDe
 from ruleslang.lang.compose.previous import is_hidden_name
 from ruleslang.board.state import BoardError
 from ruleslang.lang.builtins.board import SETTABLE_PROPERTIES
+from ruleslang.lang.eval.context import EvalContext
 from ruleslang.lang.eval.operations import items_of, located
 from ruleslang.base.errors import EvalError
 from ruleslang.lang.values import EnumValue, LSet, UnitValue, bounded_number, display_text, format_value, to_json
@@ -714,17 +715,26 @@ def run_procedure(ctx, name: str, *, span=None, resumed: bool = False) -> None:
     made while its body ran that body itself (runtime/agents/lookahead.py `resume`): its start
     and `before` hooks are past, the body goes on from what the copy kept, then its `after` hooks."""
     procs: Procedures = ctx.procedures
-    ctx.host.spend(span)
-    ctx.running.append(name)
-    if len(ctx.running) > 50:
-        raise EvalError("E521", "phases run inside each other more than 50 deep: " + " -> ".join(ctx.running[-6:]),
-                        span)
+    host = ctx.host
+    host.steps -= 1  # (`host.spend(span)` in line: a game runs about 1,700 phases and steps)
+    if host.steps < 0:
+        host.out_of_budget(span)
+    running = ctx.running
+    running.append(name)
+    if len(running) > 50:
+        raise EvalError("E521", "phases run inside each other more than 50 deep: " + " -> ".join(running[-6:]), span)
     # most phases and steps have no hooks: their three looks for applicable ones are skipped
     hooked = procs.hooks.get(name)  # (as the branching run skips them: lang/eval/branching.py)
+    # a game's own context adds its start and end events to its state's record straight (what
+    # `EvalContext.log` does); any other context (a watch of the exact chain) logs through its own
+    plain = type(ctx) is EvalContext
     try:
         instead = None
         if not resumed:
-            ctx.log("phase", name=name, stage="start")
+            if plain and ctx.state is not None:
+                ctx.state.events.append({"kind": "phase", "name": name, "stage": "start"})
+            else:
+                ctx.log("phase", name=name, stage="start")
             if hooked:
                 for found in procs.applicable_hooks(ctx, name, "before"):
                     fire(ctx, found, name)
@@ -736,9 +746,12 @@ def run_procedure(ctx, name: str, *, span=None, resumed: bool = False) -> None:
         if hooked:
             for found in procs.applicable_hooks(ctx, name, "after"):
                 fire(ctx, found, name)
-        ctx.log("phase", name=name, stage="end")
+        if plain and ctx.state is not None:
+            ctx.state.events.append({"kind": "phase", "name": name, "stage": "end"})
+        else:
+            ctx.log("phase", name=name, stage="end")
     finally:
-        ctx.running.pop()
+        running.pop()
 
 
 def check_action(ctx, action: str, args: list) -> list[Refusal]:
