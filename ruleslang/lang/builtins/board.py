@@ -166,16 +166,29 @@ def _units_impl(ctx, space=None, owner=None, type=None, tag=None):
     found = memo.get(key)
     if found is not None:
         return found
-    # a space's own units read in place (most spaces hold few units, many none), not copied
-    pool = board.units(where) if where is None else board.units_in(where)
-    if not pool:
-        found = memo[key] = ()
-        return found
     # (the values made in one pass: `EvalContext.values_of_units`; a watch's, which notes what is
     # read, makes each through its `unit_value`)
-    if owners is None and types_ is None and tags is None:
-        found = memo[key] = ctx.values_of_units(pool)
-        return found
+    chosen = _chosen(ctx, where, owners, types_, tags)
+    found = memo[key] = ctx.values_of_units(chosen) if chosen else ()
+    return found
+
+
+def units_chosen(ctx, space=None, owner=None, type=None, tag=None):
+    """The board's units `units(space, owner: ..., type: ..., tag: ...)` gives the values of, in its
+    order (a caller that makes values only of some of them: lang/eval/unit_scans.py)."""
+    owners = None if owner is None else (owner.name,) if owner.__class__ is EnumValue else _as_names(owner)
+    types_ = None if type is None else (type.name,) if type.__class__ is EnumValue else _as_names(type)
+    return _chosen(ctx, space.name if space is not None else None, owners, types_, _as_names(tag))
+
+
+def _chosen(ctx, where, owners, types_, tags):
+    """The board units in `where` (the whole board: None) of these owners, types and tags (None:
+    any), by id: the board's own list when nothing is filtered (read it, do not change it)."""
+    board = ctx.board
+    # a space's own units read in place (most spaces hold few units, many none), not copied
+    pool = board.units(where) if where is None else board.units_in(where)
+    if not pool or (owners is None and types_ is None and tags is None):
+        return pool
     out = []
     tagged: dict[str, bool] = {}  # a type's tags asked once per question, not once per unit
     for unit in pool:
@@ -191,8 +204,7 @@ def _units_impl(ctx, space=None, owner=None, type=None, tag=None):
             if not ok:
                 continue
         out.append(unit)
-    found = memo[key] = ctx.values_of_units(out)
-    return found
+    return out
 
 
 builtin("units", "units(s, owner: p, type: t, tag: g): the units in s (or on the whole board), filtered",

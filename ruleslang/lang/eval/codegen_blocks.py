@@ -33,7 +33,9 @@ from ruleslang.lang.eval.codegen import Generator, Unsupported
 from ruleslang.lang.eval.codegen_runtime import assemble
 from ruleslang.lang.eval.operations import located
 from ruleslang.lang import types as T
-from ruleslang.lang.syntax.expressions import Name
+from ruleslang.lang.eval.constant_filters import conjuncts
+from ruleslang.lang.eval.unit_scans import COMPARISONS, hits_test, units_scan
+from ruleslang.lang.syntax.expressions import Call, Name
 from ruleslang.lang.syntax.statements import (AddEffect, Block, ChangeEffect, Choose, ForStmt, HitEffect, IfStmt, Let,
                                               LogEffect, MoveEffect, RemoveEffect, Require, RetreatEffect, RunEffect,
                                               SetEffect, SubmergeEffect, WinEffect)
@@ -54,7 +56,7 @@ _STATEMENT_HELPERS = {
     "_unit_ids": S.unit_ids, "_units_to_add": S.units_to_add, "_hits_to_score": S.hits_to_score,
     "_current_player": S.current_player, "_winning_side": S.winning_side, "_declare_winner": S.declare_winner,
     "_run_previous_hook": S.run_previous_hook, "_run_procedure": S.run_procedure, "_located": located,
-    "_EvalError": EvalError, "_BoardError": BoardError,
+    "_EvalError": EvalError, "_BoardError": BoardError, "_units_scan": units_scan,
 }
 
 
@@ -178,6 +180,9 @@ class BlockGenerator(Generator):
         return lines
 
     def _s_ForStmt(self, stmt: ForStmt) -> list[str]:
+        scan = self._units_scan(stmt)
+        if scan is not None:
+            return scan
         items = self.expr(stmt.iterable).src
         slot = self.info.slots[id(stmt.var)]
         body = ["host.steps -= 1", "if host.steps < 0:", f"    host.out_of_budget({self.const(stmt.span)})"]
@@ -188,6 +193,25 @@ class BlockGenerator(Generator):
             body += inner
         # the collection is copied before the loop, as the closures copy it (the body may change it)
         return [f"for s{slot} in _tuple(_items_of({items})):", *_indent(body)]
+
+    def _units_scan(self, stmt: ForStmt) -> list[str] | None:
+        """`for u in units(...) where hits(u) > 0 ...`: the values made of the units whose hits pass
+        alone, the steps of the others spent where the loop would have (unit_scans.py); None for
+        any other loop."""
+        call, cond, slot = stmt.iterable, stmt.condition, self.info.slots[id(stmt.var)]
+        info = self.info.calls.get(id(call)) if isinstance(call, Call) else None
+        test = hits_test(self, slot, conjuncts(cond)[0]) if cond is not None else None
+        if info is None or info.kind != "builtin" or info.name != "units" or test is None:
+            return None
+        args = [self.need(a, self.expr(a)) for a in call.args]
+        args += [f"**{{{self.const(k.name.text)}: {self.need(k.value, self.expr(k.value))}}}" for k in call.kwargs]
+        scan = self.marked(f"_units_scan({', '.join(['ctx', self.const(COMPARISONS[test[0]]), str(test[1])] + args)})",
+                           call.span)
+        pairs, rest, steps, span = self.temp(), self.temp(), self.temp(), self.const(stmt.span)
+        spend = ["if host.steps < 0:", f"    host.out_of_budget({span})"]
+        body = [f"host.steps -= {steps}", *spend, f"if {self.expr(cond).src}:", *_indent(self.block(stmt.body))]
+        return [f"{pairs}, {rest} = {scan}", f"for {steps}, s{slot} in {pairs}:", *_indent(body),
+                f"host.steps -= {rest}", *spend]
 
     def _s_Choose(self, stmt: Choose) -> list[str]:
         decision_id = f"{self.owner}.{stmt.name.text}"
