@@ -189,6 +189,11 @@ def _chosen(ctx, where, owners, types_, tags):
     pool = board.units(where) if where is None else board.units_in(where)
     if not pool or (owners is None and types_ is None and tags is None):
         return pool
+    if tags is None and (owners is None or types_ is None):
+        # one filter, most often one owner (a player's units): one comparison a unit
+        if types_ is None:
+            return [u for u in pool if u.owner == owners[0]] if len(owners) == 1 else [u for u in pool if u.owner in owners]
+        return [u for u in pool if u.type in types_]
     out = []
     tagged: dict[str, bool] = {}  # a type's tags asked once per question, not once per unit
     for unit in pool:
