@@ -1,10 +1,10 @@
 """Loop filters on a space's own attributes, worked out once per collection of spaces.
 
-`count(t for t in territories() where t.victory_city and controller(t) in members(s))`: the
-first test reads nothing but an attribute of the space, which the program keeps for the whole
-process (`CompiledProgram.space_attribute`), and the collection is the map's own, the same tuple
-on every call. The rule asks it for every territory on every call (the bots' score what-ifs call
-such a formula hundreds of times a game); here the spaces that pass those tests are found once per
+`count(t for t in territories() where t.marked and controller(t) in members(s))`: the first
+test reads nothing but an attribute of the space, which the program keeps for the whole process
+(`CompiledProgram.space_attribute`), and the collection is the map's own, the same tuple on every
+call. The rule asks it for every territory on every call (the bots' score what-ifs call such a
+formula hundreds of times a game); here the spaces that pass those tests are found once per
 collection and the loop goes through them alone, testing the rest of the condition.
 
 What stays as the loop had it: the budget spends a step per element of the whole collection
