@@ -6,10 +6,12 @@ battles are thrown as before."""
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 
 import pytest
 
-from ruleslang.runtime.agents.quick_battle import exchange, reckon, simulate
+from ruleslang.runtime.agents import quick_battle
+from ruleslang.runtime.agents.quick_battle import _tallied_trials, exchange, reckon, simulate
 
 TRIALS = 20_000
 
@@ -83,3 +85,29 @@ def test_a_side_that_cannot_hit_draws_no_hits():
     strong = ((6, 3, 1),)
     assert simulate(zero, strong, random.Random(1), tally=True) == 0
     assert simulate(strong, zero, random.Random(1), tally=True) == 60
+
+
+@pytest.mark.parametrize("takes", [False, True])
+def test_tallied_hits_drawn_in_line_are_those_a_draw_function_gives(takes):
+    """`_one_hit_battles` draws a tallied side's hits in line (`uniform`): the wins, the losses and
+    the generator's state after are those of the same trials drawn through a `draw(side)` function
+    (as it drew them before), so the quick estimates' answers and later dice are unchanged."""
+    pick = random.Random(37 if takes else 41)
+    for seed in range(20):
+        a_vals, d_vals = _one_hit_battle(pick, takes)
+        in_line, by_call = random.Random(seed), random.Random(seed)
+        lost_in_line, lost_by_call = [0, 0], [0, 0]
+        wins = _tallied_trials(a_vals, d_vals, in_line.random, takes, None, 300, lost_in_line)
+        original = quick_battle._one_hit_battles
+
+        def through_draw(*args):
+            # the same trials with `uniform` given as a draw function, as before the in-line draw
+            *head, uniform = args
+            return original(*head[:4], lambda side: bisect_right(side, uniform()), *head[5:], None)
+        try:
+            quick_battle._one_hit_battles = through_draw
+            expected = _tallied_trials(a_vals, d_vals, by_call.random, takes, None, 300, lost_by_call)
+        finally:
+            quick_battle._one_hit_battles = original
+        assert (wins, lost_in_line) == (expected, lost_by_call), (a_vals, d_vals)
+        assert in_line.getstate() == by_call.getstate()

@@ -139,7 +139,7 @@ def _tallied_trials(a_vals: tuple, d_vals: tuple, uniform, takes: bool = False,
     a_sides = [_hits_below(tuple(sorted(a_order[i:]))) for i in range(len(a_order))]
     d_sides = [_hits_below(tuple(sorted(d_order[i:]))) for i in range(len(d_order))]
     return _one_hit_battles(d_vals, a_sorted, (a_sides[0], a_sides), (d_sides[0], d_sides),
-                            lambda side: bisect_right(side, uniform()), takes, settle, trials, lost)
+                            None, takes, settle, trials, lost, uniform)
 
 
 def _one_hit_trials(a_vals: tuple, d_vals: tuple, getrandbits, takes: bool = False,
@@ -184,11 +184,13 @@ def _takers_left(a_sorted: list) -> int:
 
 
 def _one_hit_battles(d_vals: tuple, a_sorted: list, a_fire: tuple, d_fire: tuple, draw,
-                     takes: bool, settle: tuple[int, ...] | None, trials: int, lost: list[int] | None) -> int:
+                     takes: bool, settle: tuple[int, ...] | None, trials: int, lost: list[int] | None,
+                     uniform=None) -> int:
     """The trials of `_one_hit_trials` and `_tallied_trials`: each side a count of its fallen (the
     first units of its casualty order, `a_sorted` for the attack), its fire (`a_fire`, `d_fire`)
     its first side and its sides with i fallen, from 0, and `draw(side)` its number of hits in a
-    round. Answers as `_one_hit_trials`."""
+    round; with `uniform` (`_tallied_trials`: each side a table of its chances of hits) the number
+    is `bisect_right(side, uniform())` instead. Answers as `_one_hit_trials`."""
     a_first, a_sides = a_fire
     d_first, d_sides = d_fire
     na, nd = len(a_sides), len(d_sides)
@@ -205,8 +207,12 @@ def _one_hit_battles(d_vals: tuple, a_sorted: list, a_fire: tuple, d_fire: tuple
         a_lost = d_lost = 0
         a_side, d_side = a_first, d_first
         for _round in range(ROUNDS):
-            a_hits = draw(a_side)
-            d_hits = draw(d_side)
+            if uniform is not None:  # (drawn in line: a call fewer a side a round, most rounds drawn)
+                a_hits = bisect_right(a_side, uniform())
+                d_hits = bisect_right(d_side, uniform())
+            else:
+                a_hits = draw(a_side)
+                d_hits = draw(d_side)
             # the battle ends when a side has lost all its units: tested only after a hit (a
             # round without one, a fifth of them, changes nothing); the defence's losses first,
             # then the attack's of the same round
