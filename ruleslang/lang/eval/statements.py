@@ -727,11 +727,11 @@ def run_procedure(ctx, name: str, *, span=None, resumed: bool = False) -> None:
     hooked = procs.hooks.get(name)  # (as the branching run skips them: lang/eval/branching.py)
     # a game's own context adds its start and end events to its state's record straight (what
     # `EvalContext.log` does); any other context (a watch of the exact chain) logs through its own
-    plain = type(ctx) is EvalContext
+    plain = type(ctx) is EvalContext and ctx.state is not None
     try:
         instead = None
         if not resumed:
-            if plain and ctx.state is not None:
+            if plain:
                 ctx.state.events.append({"kind": "phase", "name": name, "stage": "start"})
             else:
                 ctx.log("phase", name=name, stage="start")
@@ -746,7 +746,7 @@ def run_procedure(ctx, name: str, *, span=None, resumed: bool = False) -> None:
         if hooked:
             for found in procs.applicable_hooks(ctx, name, "after"):
                 fire(ctx, found, name)
-        if plain and ctx.state is not None:
+        if plain:
             ctx.state.events.append({"kind": "phase", "name": name, "stage": "end"})
         else:
             ctx.log("phase", name=name, stage="end")

@@ -166,6 +166,15 @@ def _aims(places: dict, aimed: dict[int, tuple[dict, list]], wanted, among: set[
 class AttackPlanning(RaidPlanning):
     """The combat-move plan of the heuristic agent (a part of HeuristicAgent); its raids: raid_planning.py."""
 
+    def _aims_allowed(self, engine, uid: int, among: set[str], aimed: dict, wanted) -> list[tuple[str, tuple]]:
+        """The unit's (target, path) pairs for targets in `among` that `wanted` accepts (`_aims`,
+        over its reach walked for `among` alone), each a move the rules allow where the unit is an
+        ally's the player commands (`_may` is asked only of those)."""
+        found = _aims(engine.kept_destinations_among(uid, among), aimed, wanted, among)
+        if uid not in self._commanded:
+            return found
+        return [(target, path) for target, path in found if self._may(Move.of_tuples((uid,), path))]
+
     def _combat_plan(self, game, engine) -> list:
         self._verdicts = {}  # (SPARE "again") the plan's estimates of taking a space: `_spared_takes`
         # (the decision's kept domains read in line, `_domain` asked on a kind's first unit: the
@@ -180,7 +189,6 @@ class AttackPlanning(RaidPlanning):
         reach: dict[str, list[tuple[int, tuple]]] = {}
         # space -> `_target`, asked once a space: the board stands still while the plan is made
         targets: dict[str, bool] = {}
-        commanded = self._commanded  # (`_may` asks the rules only of a move of these units)
         aimed: dict[int, tuple[dict, list]] = {}  # (`_aims`)
 
         def wanted(target: str) -> bool:
@@ -217,15 +225,13 @@ class AttackPlanning(RaidPlanning):
                 if flying is not None:
                     flying.append(uid)
                     continue
-            for target, path in _aims(engine.kept_destinations_among(uid, foreign), aimed, wanted, foreign):
-                if uid not in commanded or self._may(Move.of_tuples((uid,), path)):
-                    reach.setdefault(target, []).append((uid, path))
-                    if kind == "land":
-                        landed.add(target)
+            for target, path in self._aims_allowed(engine, uid, foreign, aimed, wanted):
+                reach.setdefault(target, []).append((uid, path))
+                if kind == "land":
+                    landed.add(target)
         for uid in flying or ():
-            for target, path in _aims(engine.kept_destinations_among(uid, landed), aimed, wanted, landed):
-                if uid not in commanded or self._may(Move.of_tuples((uid,), path)):
-                    reach[target].append((uid, path))
+            for target, path in self._aims_allowed(engine, uid, landed, aimed, wanted):
+                reach[target].append((uid, path))
         # the raids of the only units with raids (most have none to ask for), asked once for the
         # plan (no unit moves while it is made): an escort's fly to raids made already, none
         # before the phase's first raid (the engine's `bombing_raids`), so its reach is not walked
@@ -548,7 +554,6 @@ class AttackPlanning(RaidPlanning):
         # space -> the enemy units that fight there (none asked of a territory), asked once a space:
         # whether to attack it, what its fleet is worth, and the defence
         hostile: dict[str, list] = {}
-        commanded = self._commanded
         domains, domain = self._domains, self._domain  # (read in line, as in `_combat_plan`)
         aimed: dict[int, tuple[dict, list]] = {}  # (`_aims`)
 
@@ -578,9 +583,8 @@ class AttackPlanning(RaidPlanning):
                     or (domains.get((unit.type, unit.owner)) or domain(game, unit)) == "land" \
                     or self._fire(game, unit, "attacker") <= 0:
                 continue
-            for target, path in _aims(engine.kept_destinations_among(uid, occupied), aimed, wanted, occupied):
-                if uid not in commanded or self._may(Move.of_tuples((uid,), path)):
-                    reach.setdefault(target, []).append((uid, path))
+            for target, path in self._aims_allowed(engine, uid, occupied, aimed, wanted):
+                reach.setdefault(target, []).append((uid, path))
         worth = {t: sum(game.unit_cost(u) for u in hostile[t]) for t in reach}
         plan: list = []
         self.fleet_odds.new_decision()

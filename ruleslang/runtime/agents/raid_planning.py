@@ -72,9 +72,11 @@ class RaidPlanning:
                 if uid in used or not engine.escorts_raids(uid):
                     continue
                 path = engine.kept_destinations(uid).get(target)
-                if path is not None and self._may(Move.of_tuples((uid,), path, "bomb")) \
-                        and self._keeps_landing(game, engine, uid, path, reserved):
-                    escorts.append(Move.of_tuples((uid,), path, "bomb"))
+                if path is None:
+                    continue
+                move = Move.of_tuples((uid,), path, "bomb")
+                if self._may(move) and self._keeps_landing(game, engine, uid, path, reserved):
+                    escorts.append(move)
                     used.add(uid)
                     waiting -= 1
         return escorts

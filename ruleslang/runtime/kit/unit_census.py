@@ -174,27 +174,15 @@ class UnitCensus:
     def _count(self, state: GameState) -> bool:
         """The census made from the board's units (False, and not kept, when they are not in the
         order of their ids: the engine's lists of units are in the board's order)."""
-        kinds: dict[Kind, dict[int, Unit]] = {}
-        kind_of: dict[int, Kind] = {}
-        owned: dict[str, dict[int, Unit]] = {}
-        last = None
-        for unit in state.units:
-            uid = unit.id
-            if last is not None and uid <= last:
-                self._refused, self._events = state.events, None
-                return False
-            last = uid
-            kind = (unit.type, unit.owner)
-            kind_of[uid] = kind
-            members = kinds.get(kind)
-            if members is None:
-                members = kinds[kind] = {}
-            members[uid] = unit
-            of_owner = owned.get(unit.owner)
-            if of_owner is None:
-                of_owner = owned[unit.owner] = {}
-            of_owner[uid] = unit
-        self.kinds, self._kind_of, self._owned, self._unsorted = kinds, kind_of, owned, set()
+        units = state.units
+        if any(later.id <= earlier.id for earlier, later in zip(units, units[1:])):
+            self._refused, self._events = state.events, None
+            return False
+        self.kinds, self._kind_of, self._owned, self._unsorted = {}, {}, {}, set()
         self.rules, self.given, self._spaces = {}, {}, {}
-        self._events, self._seen, self._units = state.events, len(state.events), state.units
+        kind_of, enter = self._kind_of, self._enter
+        for unit in units:
+            kind = kind_of[unit.id] = (unit.type, unit.owner)
+            enter(unit, kind)
+        self._events, self._seen, self._units = state.events, len(state.events), units
         return True
