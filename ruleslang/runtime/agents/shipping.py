@@ -10,10 +10,12 @@ in order (loads, the transport's move, unloads), each checked again when it is m
 
 from __future__ import annotations
 
-from collections import deque
+from operator import attrgetter
 from typing import Callable, Container
 
 from ruleslang.runtime.kit.movement import Move
+
+id_of = attrgetter("id")
 
 
 class Shipping:
@@ -54,6 +56,7 @@ class Shipping:
         # reaches, on a board that stands while the decision's plan is made (as `_free`)
         self._shores: dict[str, int | None] = {}
         self._beside: set[str] | None = None  # the zones beside an enemy-held territory: `enemy_coasts`
+        self._census = None  # the game's census of units by kind (False: none), `_by_kind`
 
     # ---------------------------------------------------------------- facts
 
@@ -88,7 +91,38 @@ class Shipping:
             kept = self._mine = (units, len(units), [u for u in units if u.owner == player or u.id in commanded])
         return kept[2]
 
+    def _by_kind(self) -> dict | None:
+        """The board's units by kind ((type, owner) -> id -> unit) as the game's census keeps them
+        for its movement engines (kit/unit_census.py: brought up to date from the board's events),
+        or None where it does not hold (a look-ahead's copy, a board not in the order of its ids):
+        a plan looks at the kinds that carry or are carried, not at every unit of the board."""
+        census = self._census
+        if census is None:
+            unit_census = getattr(self.game.kit, "unit_census", None)
+            census = self._census = unit_census() if unit_census is not None else False
+        if census is False or not census.holds(self.game.state):
+            return None
+        return census.kinds
+
     def transports(self) -> list:
+        """The player's transports (its own and the allies' it commands), in the board's order."""
+        kinds = self._by_kind()
+        if kinds is not None:  # (the kinds that carry alone, the facts asked once a kind)
+            player, commanded, kept, capacity = self.player, self._commanded, self._capacities, self.capacity
+            out: list = []
+            for kind, members in kinds.items():
+                own = kind[1] == player
+                if not own and not commanded:
+                    continue
+                found = kept.get(kind)
+                if found is None:
+                    found = capacity(next(iter(members.values())))
+                if found > 0:
+                    out += members.values() if own else [u for u in members.values() if u.id in commanded]
+            # (the board's order is its ids' where the census holds; a kind's units are not kept
+            # in it: one given to a new owner joins its new kind last)
+            out.sort(key=id_of)
+            return out
         # (the kept capacities read in line: asked of every unit of the player, in every plan)
         kept, capacity = self._capacities, self.capacity
         out = []
@@ -105,6 +139,25 @@ class Shipping:
         by land that a transport can carry, in the board's order (`stranded`; the facts kept by
         kind and the map's kinds read in line: asked of every unit of the player)."""
         kind_of, front, kept, cargo_cost = self.board.graph.kind_of, self._front, self._cargo_costs, self.cargo_cost
+        kinds = self._by_kind()
+        if kinds is not None:  # (by kind: a kind's cargo cost asked once some unit of it stands far)
+            player, commanded = self.player, self._commanded
+            out = []
+            for kind, members in kinds.items():
+                own = kind[1] == player
+                if not own and not commanded:
+                    continue
+                far = [u for u in members.values() if u.space not in front and u.id not in used
+                       and kind_of.get(u.space) == "land" and (own or u.id in commanded)]
+                if not far:
+                    continue
+                cost = kept.get(kind)
+                if cost is None:
+                    cost = cargo_cost(far[0])
+                if cost > 0:
+                    out += far
+            out.sort(key=id_of)  # (as `transports`)
+            return out
         out = []
         for u in self._mine_units():
             # (most of the player's units stand where the fighting can be reached by land: asked first)
@@ -396,15 +449,19 @@ def front_distances(game, player: str, enemy: tuple[str, ...] | None = None,
         enemy = enemy_held(game, player)
     if land is None:
         land = game.board.map.land_neighbours  # the names are the map's own: no check of each
-    found = {t: 0 for t in enemy}
-    queue = deque(enemy)
-    while queue:
-        here = queue.popleft()
-        steps = found[here] + 1
-        for there in land(here):
-            if there not in found:
-                found[there] = steps
-                queue.append(there)
+    # by layers (the order of a queue's: each layer's spaces in the order they were found), a
+    # layer's steps known without reading them back
+    found = dict.fromkeys(enemy, 0)
+    layer, steps = enemy, 0
+    while layer:
+        steps += 1
+        reached = []
+        for here in layer:
+            for there in land(here):
+                if there not in found:
+                    found[there] = steps
+                    reached.append(there)
+        layer = reached
     return found
 
 
