@@ -91,6 +91,7 @@ class BoardQueries:
         self._quiet = -1
         self._places = -1
         self._units_seen: list[Unit] | None = None
+        self._factory_order: tuple[tuple[str, ...], tuple[str, ...]] | None = None  # (names, in natural order)
         self._refresh()
 
     def _refresh(self) -> None:
@@ -400,8 +401,17 @@ class BoardQueries:
             found = self.state.factories.get(self._space(space))
             candidates = [found] if found is not None else []
         else:
-            candidates = [self.state.factories[s] for s in natural_sorted(self.state.factories)]
-        return tuple(f for f in candidates if owner is None or f.owner == owner)
+            # the spaces' natural order kept while the same spaces hold factories (rules ask for a
+            # player's factories every turn; a capture or a new factory changes the names)
+            held = self.state.factories
+            names = tuple(held)
+            kept = self._factory_order
+            if kept is None or kept[0] != names:
+                kept = self._factory_order = (names, natural_sorted(names))
+            candidates = [held[s] for s in kept[1]]
+        if owner is None:
+            return tuple(candidates)
+        return tuple([f for f in candidates if f.owner == owner])
 
     # ---------------------------------------------------------------- economy
 

@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from operator import attrgetter
 from typing import Any, Iterable
 
 from ruleslang.base.errors import EvalError
@@ -120,10 +121,12 @@ class LSet:
     __slots__ = ("items", "_hash", "_members")
 
     def __init__(self, items: Iterable[Any] = ()):
-        unique: dict = {}
-        for item in items:
-            unique[item] = None
-        self.items = tuple(sorted(unique, key=sort_key))
+        unique = dict.fromkeys(items)
+        if unique and all(type(v) is EnumValue for v in unique) and len({v.kind for v in unique}) == 1:
+            # members of one enumeration (most sets are of spaces): `sort_key`'s order is theirs
+            self.items = tuple(sorted(unique, key=_ENUM_ORDER))
+        else:
+            self.items = tuple(sorted(unique, key=sort_key))
         self._hash = None
         self._members = None
 
@@ -133,6 +136,16 @@ class LSet:
         out = cls.__new__(cls)
         unique = {v: None for v in values}
         out.items = tuple(sorted(unique, key=_enum_index))
+        out._hash = None
+        out._members = None
+        return out
+
+    @classmethod
+    def of_ordered(cls, items: tuple) -> "LSet":
+        """A set of `items`, distinct values already in canonical order (a part of another set's
+        items, in their order): taken as they are, without the sort."""
+        out = cls.__new__(cls)
+        out.items = items
         out._hash = None
         out._members = None
         return out
@@ -148,6 +161,12 @@ class LSet:
         if self._members is None:
             self._members = frozenset(self.items)
         return item in self._members
+
+    def members(self) -> frozenset:
+        """The set's values hashed, for membership tests alone (kept with the set)."""
+        if self._members is None:
+            self._members = frozenset(self.items)
+        return self._members
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, LSet) and other.items == self.items
@@ -180,6 +199,9 @@ class Dist:
 
     def __repr__(self) -> str:
         return "distribution {" + ", ".join(f"{format_value(v)}: {p}" for v, p in self.outcomes) + "}"
+
+
+_ENUM_ORDER = attrgetter("index", "name")  # `sort_key`'s order of members of one enumeration
 
 
 def _enum_index(value: "EnumValue") -> int:

@@ -178,10 +178,21 @@ def _check_setop(name):
 
 builtin("union", "union(a, b): everything in a or b")(
     (_check_setop("union"), lambda ctx, a, b: LSet(elements(a) + elements(b))))
+
+
+def _kept(a, b, keep: bool):
+    """The values of `a` that are (`keep`) or are not in `b`, as a set: `b`'s values hashed once,
+    and a part of a set `a`, in its order, taken without sorting it again."""
+    members = b.members() if isinstance(b, LSet) else set(b)
+    if isinstance(a, LSet):
+        return LSet.of_ordered(tuple([x for x in a.items if (x in members) is keep]))
+    return LSet(x for x in a if (x in members) is keep)
+
+
 builtin("intersection", "intersection(a, b): what is in both")(
-    (_check_setop("intersection"), lambda ctx, a, b: LSet(x for x in elements(a) if x in set(elements(b)))))
+    (_check_setop("intersection"), lambda ctx, a, b: _kept(a, b, True)))
 builtin("difference", "difference(a, b): what is in a but not in b")(
-    (_check_setop("difference"), lambda ctx, a, b: LSet(x for x in elements(a) if x not in set(elements(b)))))
+    (_check_setop("difference"), lambda ctx, a, b: _kept(a, b, False)))
 
 
 def _check_sorted(tc, call):
@@ -193,7 +204,7 @@ def _check_sorted(tc, call):
 
 
 builtin("sorted", "sorted(c): the values in order, smallest first")(
-    (_check_sorted, lambda ctx, c: tuple(sorted(elements(c), key=sort_key))))
+    (_check_sorted, lambda ctx, c: c.items if isinstance(c, LSet) else tuple(sorted(c, key=sort_key))))
 
 
 def _check_to_set(tc, call):

@@ -119,7 +119,9 @@ class EvalContext:
         self.contested_spaces: list[str] = []
         self.runtime_procedures: dict[str, Callable] = {}
         self.collector = None
-        self._counter_cache: dict[str, tuple] = {}  # name -> (counters, its entries, writes, entries by text key)
+        # name -> (counters, its entries, writes, entries by text key, whether the state's keys are
+        # text, plain values read by the rules' own keys)
+        self._counter_cache: dict[str, tuple] = {}
         # name -> how its stored values are read: a Python type (read as they are), a dict (an
         # enumeration counter: each name's value, converted once), None (`convert_data` each time)
         self._counter_plain: dict[str, type | dict | None] = {}
@@ -261,9 +263,22 @@ class EvalContext:
         cached = self._counter_cache.get(name)
         if (cached is not None and cached[0] is counters and cached[1] is counters.get(name)
                 and cached[2] == state.counter_writes.get(name, 0)):
+            # a plain value read before under this very key (of players, spaces, numbers) while
+            # the entries stand: a hook reads one counter of each unit again for every sea zone
+            read = cached[5]
+            if len(key) == 1:
+                a = key[0]
+                plain_key = type(a) is EnumValue or type(a) is int
+            else:
+                plain_key = all(type(k) is EnumValue or type(k) is int for k in key)
+            if plain_key:
+                found = read.get(key, _NOT_READ)
+                if found is not _NOT_READ:
+                    return found
             store = cached[3]
         else:
             store = self._counter_store(name)
+            read, plain_key = None, False
         if len(key) == 1:  # most keys are one player, space or unit id
             a = key[0]
             raw_key = (a.name if type(a) is EnumValue else str(a) if type(a) is int else counter_key(a),)
@@ -284,14 +299,20 @@ class EvalContext:
                         if found is _NOT_READ:
                             found = plain[raw] = self.compiled.convert_data(
                                 raw, self.compiled.symbols[name].type, f"counter {name}")
+                        if plain_key:
+                            read[key] = found
                         return found
                 elif type(raw) is plain:
+                    if plain_key:
+                        read[key] = raw
                     return raw
             units = self._unit_value_by_id if reader is None else reader.unit_value_by_id
             return self.compiled.convert_data(raw, self.compiled.symbols[name].type, f"counter {name}", units=units)
         # an unset entry: most are of counters whose default is a constant
         found = self.compiled.counter_constants.get(name, _NOT_READ)
         if found is not _NOT_READ:
+            if plain_key:
+                read[key] = found
             return found
         return self.compiled.counter_default(reader or self, name, key)
 
@@ -322,7 +343,7 @@ class EvalContext:
         # whether every key the state holds is text already (then each is its own text key, and a
         # write through `set_counter` is made in the kept entries too, not by building them again)
         texts = all(type(raw) is tuple and all(type(k) is str for k in raw) for raw in (raw_store or ()))
-        self._counter_cache[name] = (counters, raw_store, writes, store, texts)
+        self._counter_cache[name] = (counters, raw_store, writes, store, texts, {})
         return store
 
     def set_counter(self, name: str, key: tuple, value) -> None:
@@ -338,7 +359,7 @@ class EvalContext:
             if kept and counters.get(name) is entries:
                 # the kept entries, written as the state's were (its keys are their own text keys)
                 cached[3][raw_key] = raw
-                self._counter_cache[name] = (counters, entries, state.counter_writes.get(name, 0), cached[3], True)
+                self._counter_cache[name] = (counters, entries, state.counter_writes.get(name, 0), cached[3], True, {})
         else:
             self.counters.setdefault(name, {})[key] = value
             self.host.log("counter", name=name, key=[counter_key(k) for k in key], value=to_json(value))
