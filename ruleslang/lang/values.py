@@ -122,7 +122,7 @@ class LSet:
 
     def __init__(self, items: Iterable[Any] = ()):
         unique = dict.fromkeys(items)
-        if unique and all(type(v) is EnumValue for v in unique) and len({v.kind for v in unique}) == 1:
+        if unique and set(map(type, unique)) == _ENUMS_ONLY and len(set(map(_KIND, unique))) == 1:
             # members of one enumeration (most sets are of spaces): `sort_key`'s order is theirs
             self.items = tuple(sorted(unique, key=_ENUM_ORDER))
         else:
@@ -202,6 +202,8 @@ class Dist:
 
 
 _ENUM_ORDER = attrgetter("index", "name")  # `sort_key`'s order of members of one enumeration
+_ENUMS_ONLY = {EnumValue}
+_KIND = attrgetter("kind")
 
 
 def _enum_index(value: "EnumValue") -> int:

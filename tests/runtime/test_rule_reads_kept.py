@@ -122,3 +122,17 @@ def test_a_set_of_spaces_is_made_without_the_general_sort_key(monkeypatch):
     asked = []
     monkeypatch.setattr(values, "sort_key", lambda v: asked.append(v) or sort_key(v))
     assert LSet(game.ctx.space_values[n] for n in names).items == expected and not asked
+
+
+def test_allied_reads_the_program_s_sides_as_side_of_gives_them():
+    game = make_game(CR1, seed=3)
+    ctx = game.ctx
+    allied = _builtin("allied")
+    players = list(ctx.player_values.values())
+    for a in players + [None]:
+        for b in players + [None]:
+            expected = a is not None and b is not None and (
+                a == b or (ctx.side_of(a.name) is not None and ctx.side_of(a.name) == ctx.side_of(b.name)))
+            assert allied(ctx, a, b) is expected
+    assert allied(ctx, ctx.player_values["British"], ctx.player_values["Americans"])
+    assert not allied(ctx, ctx.player_values["British"], ctx.player_values["Germans"])

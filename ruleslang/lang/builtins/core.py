@@ -401,8 +401,11 @@ def _allied(ctx, a, b):
         return False
     if a == b:
         return True
-    side = ctx.side_of(a.name)  # (asked once: the rules ask it of every unit in loops)
-    return side is not None and side == ctx.side_of(b.name)
+    # `ctx.side_of` of each, read from the program's table without its calls: the rules ask it of
+    # every unit in their loops (a side the rules do not declare as a value is allied to no one)
+    sides = ctx.compiled.side_of_player
+    side = sides.get(a.name)
+    return side is not None and side in ctx.side_values and side == sides.get(b.name)
 
 
 builtin("side_of", "side_of(p): the side player p plays on")(
