@@ -35,7 +35,7 @@ def test_kept_units_and_values_are_the_ones_worked_out_now(refs, rounds, seed, a
         found = unit_values(self, side, ctx)
         assert _seen(found) == _seen(ctx.unit_value(u) for u in self._units_now(side)), side
         seen["values"] += 1
-        seen["values kept"] += before is not None and before[2] is found
+        seen["values kept"] += before is not None and before[3] is found
         return found
     monkeypatch.setattr(Battle, "units", checked_units)
     monkeypatch.setattr(Battle, "unit_values", checked_values)
@@ -85,18 +85,17 @@ def test_each_change_that_may_alter_a_side_is_seen():
     # a unit moved away
     state.move_units([first[2].id], "Eastern Europe")
     assert [u.id for u in battle.units("attacker")] == [first[0].id]
-    # submerged, withdrawn and retreated units (the battle's own lists)
+    # submerged and retreated units (the battle's own lists, changed by its effects: a submerge
+    # logs, and steps no version of the board)
     defenders = battle.units("defender")
-    battle.submerged.append(defenders[0].id)
+    kept_values = battle.unit_values("defender", ctx)
+    battle.submerge(ctx, [defenders[0].id])
     assert [u.id for u in battle.units("defender")] == [defenders[1].id]
-    battle.withdrawn.append(first[0].id)
-    assert battle.units("attacker") == []
-    battle.withdrawn.clear()
-    battle.attacking.append(first[2].id)  # (a unit joining: the list grows)
-    assert [u.id for u in battle.units("attacker")] == [first[0].id]
-    battle.retreated_to = "Eastern Europe"
+    assert [v.id for v in battle.unit_values("defender", ctx)] == [defenders[1].id] != [v.id for v in kept_values]
+    battle.retreat(ctx, "Eastern Europe")
     assert battle.units("attacker") == [] and battle.unit_values("attacker", ctx) == ()
-    # a unit brought onto a new list of the board's units (the odds chain puts states so)
+    # a unit brought onto a new list of the board's units (the odds chain puts states so, with
+    # new lists of the battle)
     battle.retreated_to = None
     state.units = list(state.units)
     assert battle.units("attacker") is not first

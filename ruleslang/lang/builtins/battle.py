@@ -39,7 +39,8 @@ def _battle_units(ctx, side, tag=None):
         raise EvalError("E506", f"a battle side is \"attacker\" or \"defender\", not {side!r}")
     if tag is not None:
         # asked of the battle, which can then tell what was read (the exact odds' watch: only these units)
-        return tuple(ctx.unit_value(u) for u in battle.tagged_units(side, tag.name))
+        found = battle.tagged_units(side, tag.name)
+        return tuple(map(ctx.unit_value, found)) if found else ()
     # a battle that keeps its sides' values (kit/battle.py `Battle.unit_values`), asked of its
     # class: a view of the battle (the exact odds' watch) answers every other name of its own
     kept = getattr(type(battle), "unit_values", None)

@@ -63,7 +63,7 @@ from ruleslang.runtime.agents.positioning import Positioning
 from ruleslang.runtime.agents.purchasing import Purchasing, Sample
 from ruleslang.runtime.agents.quick_battle import SIM_TRIALS, landless, outmatched, reckon, reckonable, simulate
 from ruleslang.runtime.agents.shipping import Shipping, enemy_held, front_distances
-from ruleslang.runtime.kit.casualties import casualty_order, cheapest_rank, enemy_casualty_order
+from ruleslang.runtime.kit.casualties import casualty_order, cheapest_rank_of, enemy_casualty_order
 from ruleslang.runtime.kit.movement import Move
 
 FLEET_STATES = 600   # the exact chain's states for one combat move's attacks at sea (battle_odds.py)
@@ -380,7 +380,7 @@ class HeuristicAgent(Advising, Purchasing, AttackPlanning, Positioning, Agent):
         units = [game.unit_or_none(uid) for uid in room]
         if units and not any(game.allied(u.owner, self.player) for u in units):
             return enemy_casualty_order(units, room, d.count, cost=game.unit_cost)
-        return casualty_order(units, room, d.count, rank=cheapest_rank(game.unit_cost))
+        return casualty_order(units, room, d.count, rank=cheapest_rank_of(units, game.unit_cost))
 
     # ------------------------------------------------------------------ battles
 

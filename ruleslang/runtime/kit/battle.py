@@ -33,7 +33,7 @@ from ruleslang.base.errors import EvalError
 from ruleslang.lang.eval.statements import run_procedure
 from ruleslang.runtime.config import procedure_config
 from ruleslang.runtime.kit.battle_rules import BattleRules
-from ruleslang.runtime.kit.casualties import casualty_order, cheapest_rank
+from ruleslang.runtime.kit.casualties import casualty_order, cheapest_rank_of
 from ruleslang.runtime.kit.landings import late_sea_battles, make_landings, recall_landings, takes_land
 from ruleslang.runtime.decisions import Decision
 
@@ -63,11 +63,17 @@ class Battle:
     hits_taken: dict[str, int] = field(default_factory=lambda: {"attacker": 0, "defender": 0})
     rules: BattleRules | None = None
     removals: int = 0  # the board's removals of units this battle made (its casualties): `standing_since`
-    # side -> (what its units were worked out from, the board's list of units, the units): `units`,
-    # asked many times a round; side -> (those units, the board's version, the context, their
-    # values): `unit_values`
+    # side -> (the board's steps that may have moved units, its list of units, the units, the
+    # battle's `_changes`): `units`, asked many times a round; side -> (the board's version, its
+    # list of units, the battle's `_changes`, their values): `unit_values`; (side, tag) -> (the
+    # side's units, those with the tag): `tagged_units`
     _kept: dict = field(default_factory=dict, init=False, repr=False, compare=False)
     _values: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    _tagged: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    # how often the battle's own methods changed its lists of units (`join_arrivals`, `submerge`,
+    # `retreat`): what `units` reads of the battle besides the board (the exact chain puts new
+    # lists on it with a step of the board's version)
+    _changes: int = field(default=0, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.rules is None:
@@ -78,7 +84,7 @@ class Battle:
         not its game or settings, which the copy gives it again, nor what it kept of the board."""
         data = dict(vars(self))
         data["game"] = data["rules"] = None
-        data["_kept"], data["_values"] = {}, {}
+        data["_kept"], data["_values"], data["_tagged"] = {}, {}, {}
         return data
 
     # ------------------------------------------------------------------ who fights
@@ -95,17 +101,16 @@ class Battle:
     def units(self, side: str) -> list:
         """The units still fighting on a side (casualties of this round fire back until it ends).
         Kept while the board has the same units, each where it stood, and the battle the same
-        lists (`_units_key`): the rules ask for a side's units many times a round. The list is
+        lists (`_changes`): the rules ask for a side's units many times a round. The list is
         the battle's own (read it, do not change it)."""
         state = self.game.state
-        # (`_units_key` in line: asked many times a round)
-        key = (state.version - state.places_kept, self.retreated_to, len(self.attacking), len(self.defending),
-               len(self.submerged), len(self.withdrawn))
         kept = self._kept.get(side)
-        if kept is not None and kept[0] == key and kept[1] is state.units:
+        # (each part compared in turn, no key made: asked about 3,500 times a game)
+        if (kept is not None and kept[1] is state.units and kept[0] == state.version - state.places_kept
+                and kept[3] == self._changes):
             return kept[2]
         found = self._units_now(side)
-        self._kept[side] = (key, state.units, found)
+        self._kept[side] = (state.version - state.places_kept, state.units, found, self._changes)
         return found
 
     def units_known(self, attackers: list, defenders: list) -> None:
@@ -113,10 +118,10 @@ class Battle:
         chain, which has just put a state on the board, every unit in the space and none
         withdrawn: those of its lists but the submerged, in their order), kept as `units` keeps
         its own, so that it does not work them out again from the board."""
-        key = self._units_key()
-        units = self.game.state.units
-        self._kept["attacker"] = (key, units, attackers)
-        self._kept["defender"] = (key, units, defenders)
+        state = self.game.state
+        placed = state.version - state.places_kept
+        self._kept["attacker"] = (placed, state.units, attackers, self._changes)
+        self._kept["defender"] = (placed, state.units, defenders, self._changes)
 
     def _units_now(self, side: str) -> list:
         """`units(side)` worked out from the board now."""
@@ -133,32 +138,35 @@ class Battle:
         moves): the rules' formulas ask for a side's units again for every unit they look at.
         Only for the game's own context (`ctx` is the battle's game's): another context (a watch
         noting what a step reads) makes its values each time."""
+        state = self.game.state
+        if ctx is self.game.ctx:
+            # (the same version of the board, on the same list, and the same lists of the battle:
+            # `units` would answer the units these values were made of, and asking it is spared)
+            kept = self._values.get(side)
+            if (kept is not None and kept[0] == state.version and kept[1] is state.units
+                    and kept[2] == self._changes):
+                return kept[3]
         units = self.units(side)
         if ctx is not self.game.ctx:
             # (looked up only when there are units, as the values of each were made before: a
             # watching context notes what is looked up)
             return tuple(map(ctx.unit_value, units)) if units else ()
-        version = self.game.state.version
-        kept = self._values.get(side)
-        if kept is not None and kept[0] is units and kept[1] == version:
-            return kept[2]
         values = ctx.values_of_units(units) if units else ()
-        self._values[side] = (units, version, values)
+        self._values[side] = (state.version, state.units, self._changes, values)
         return values
 
-    def _units_key(self) -> tuple:
-        """What `units` reads besides the board's list of units: the board's changes that may have
-        added, removed or moved units (its version steps less those that left every unit where it
-        stood, `GameState.places_kept`: hits, flags and logs do not count) and the battle's lists
-        (the chain puts new ones back with a step of the version; the game only extends them)."""
-        state = self.game.state
-        return (state.version - state.places_kept, self.retreated_to, len(self.attacking), len(self.defending),
-                len(self.submerged), len(self.withdrawn))
-
     def tagged_units(self, side: str, tag: str) -> list:
-        """The units still fighting on a side that have `tag` (`battle_units(side, tag: g)`)."""
+        """The units still fighting on a side that have `tag` (`battle_units(side, tag: g)`), kept
+        while the side's units are the same list (a unit's tags are its type's). The list is the
+        battle's own (read it, do not change it)."""
+        units = self.units(side)
+        kept = self._tagged.get((side, tag))
+        if kept is not None and kept[0] is units:
+            return kept[1]
         has = self.game.ctx.unit_has_any_tag
-        return [u for u in self.units(side) if has(u.type, (tag,))]
+        found = [u for u in units if has(u.type, (tag,))]
+        self._tagged[(side, tag)] = (units, found)
+        return found
 
     def support_units(self) -> list:
         return self._alive_anywhere(self.support)
@@ -171,6 +179,8 @@ class Battle:
 
     def standing(self, side: str) -> list:
         """The units of a side that outlive this round: those still fighting but its casualties."""
+        if not self.pending:
+            return list(self.units(side))  # (no casualty yet this round: a copy, as below)
         dead = set(self.pending)
         return [u for u in self.units(side) if u.id not in dead]
 
@@ -337,6 +347,7 @@ class Battle:
     def submerge(self, ctx, unit_ids: list[int]) -> None:
         ids = [uid for uid in unit_ids if uid not in self.submerged and uid not in self.pending]
         self.submerged.extend(ids)
+        self._changes += 1
         if ids:
             ctx.log("submerge", space=self.space, units=ids, round=self.round)
 
@@ -349,8 +360,10 @@ class Battle:
             # a partial retreat: the units that may withdraw leave the battle and stay where they are
             movers = [u.id for u in self._withdrawing()]
             self.withdrawn.extend(movers)
+            self._changes += 1
             if not self.standing("attacker"):
                 self.retreated_to = to
+                self._changes += 1
             ctx.log("retreat", space=self.space, to=to, units=movers, round=self.round)
             return
         staying = [u for u in self.standing("attacker") if self.rules.stays(u)]
@@ -358,6 +371,7 @@ class Battle:
         self.game.state.move_units(movers, to)
         if not staying:
             self.retreated_to = to
+            self._changes += 1
         # else a partial retreat: the others left the space (and so the battle); these fight on
         ctx.log("retreat", space=self.space, to=to, units=movers, round=self.round)
 
@@ -375,6 +389,7 @@ class Battle:
                 self.came_from.setdefault(unit.id, self.space)
             elif self.rules.enemy(unit.owner, self.attacker) and (fights is None or fights(unit)):
                 self.defending.append(unit.id)
+        self._changes += 1
 
     def end_round(self) -> None:
         if self.pending:
@@ -386,14 +401,15 @@ class Battle:
         before are kept less them after (nothing else moved, came or went: the removal is the
         board's one change of its units), not worked out again from the board."""
         state = self.game.state
-        key = self._units_key()
-        sides = [(side, kept[2]) for side, kept in self._kept.items() if kept[0] == key and kept[1] is state.units]
+        placed, changes = state.version - state.places_kept, self._changes
+        sides = [(side, kept[2]) for side, kept in self._kept.items()
+                 if kept[0] == placed and kept[1] is state.units and kept[3] == changes]
         self.game.remove_units(ids, f"casualty in {self.space}")
         self.removals += 1
         gone = set(ids)
-        key, units = self._units_key(), state.units
+        placed, units = state.version - state.places_kept, state.units
         for side, kept in sides:
-            self._kept[side] = (key, units, [u for u in kept if u.id not in gone])
+            self._kept[side] = (placed, units, [u for u in kept if u.id not in gone], changes)
 
     def standing_since(self, placed: tuple | None, here: list) -> list | None:
         """The units of `here` (the units in the battle's space at `placed`, a
@@ -449,7 +465,7 @@ def _check_casualties(answer, room: dict[int, int], count: int) -> list[str]:
 def _cheapest_casualties(game, candidates, room, count) -> list[int]:
     """Units that survive a hit absorb first, then the cheapest (the default when an agent fails;
     the casualty order of kit/casualties.py)."""
-    return casualty_order(candidates, room, count, rank=cheapest_rank(game.unit_cost))
+    return casualty_order(candidates, room, count, rank=cheapest_rank_of(candidates, game.unit_cost))
 
 
 # ---------------------------------------------------------------------- the procedure

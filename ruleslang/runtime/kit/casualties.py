@@ -41,6 +41,16 @@ def cheapest_rank(cost: Callable[[Any], int]) -> Callable[[Any], tuple]:
     return lambda u: (cost(u), u.id)
 
 
+def cheapest_rank_of(units: Sequence[Any], cost: Callable[[Any], int]) -> Callable[[Any], tuple]:
+    """`cheapest_rank` for `units`, where `cost(u)` reads only the unit's type (the purchase cost
+    setting): each type's cost asked once, not once for every unit the sort ranks."""
+    costs: dict[str, int] = {}
+    for u in units:
+        if u.type not in costs:
+            costs[u.type] = cost(u)
+    return lambda u: (costs[u.type], u.id)
+
+
 def listed_rank(types: Sequence[str], cost: Callable[[Any], int]) -> Callable[[Any], tuple]:
     """Units of the listed types are lost in the list's order, then the others cheapest first."""
     position = {name: i for i, name in enumerate(types)}
