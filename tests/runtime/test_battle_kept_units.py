@@ -136,3 +136,22 @@ def test_a_rounds_casualties_leave_the_kept_sides_without_working_them_out_again
     battle.pending = [attackers[0].id]
     battle.end_round()
     assert battle.units("attacker") == [] and worked_out == ["attacker"]
+
+
+def test_a_sides_tagged_units_are_kept_while_its_units_stand_and_are_the_ones_found_now(monkeypatch):
+    tagged = Battle.tagged_units
+    seen = {"asked": 0, "kept": 0}
+
+    def checked(self, side, tag):
+        units = self.units(side)
+        before = self._tagged.get((side, tag))
+        found = tagged(self, side, tag)
+        has = self.game.ctx.unit_has_any_tag
+        assert [u.id for u in found] == [u.id for u in self._units_now(side) if has(u.type, (tag,))], (side, tag)
+        seen["asked"] += 1
+        seen["kept"] += before is not None and before[0] is units and before[1] is found
+        return found
+    monkeypatch.setattr(Battle, "tagged_units", checked)
+    game = make_game(["aar/house-rules@1"], seed=7, rounds=3, default_agent="random")
+    game.run(3)
+    assert seen["kept"] > seen["asked"] // 4, seen
