@@ -298,20 +298,12 @@ class Battle:
 
     def _hittable(self, unit_ids: list[int]) -> list:
         """The units of `unit_ids` (in their order) still fighting on either side (`units`) and
-        not this round's casualties: each id is looked up once, not both sides' units."""
-        attacking = set() if self.retreated_to is not None else set(self.attacking).difference(self.withdrawn)
-        defending = set(self.defending)
-        gone = set(self.submerged)
-        gone.update(self.pending)
-        unit_or_none, space = self.game.unit_or_none, self.space
-        out = []
-        for uid in unit_ids:
-            if uid in gone or (uid not in attacking and uid not in defending):
-                continue
-            unit = unit_or_none(uid)
-            if unit is not None and unit.space == space:
-                out.append(unit)
-        return out
+        not this round's casualties: found among the sides' kept units by id, not each looked up
+        on the board and tested against the battle's lists."""
+        fighting = {u.id: u for u in self.units("attacker")}
+        fighting.update({u.id: u for u in self.units("defender")})
+        gone = self.pending
+        return [fighting[uid] for uid in unit_ids if uid in fighting and uid not in gone]
 
     def _own_casualties(self, chosen: list[int], candidates: list, room: dict[int, int], chooser: str) -> list[int]:
         """With the `casualties_by` setting: `chosen` (the step's chooser's answer) says how many
