@@ -79,3 +79,57 @@ def test_a_plan_asks_each_bombing_units_raids_once(monkeypatch):
     # (Global 1940's fighters escort: none is asked before a raid has flown)
     make_game(["g40/house-rules@1"], seed=1, rounds=1, default_agent="heuristic").run(1)
     assert seen["plans"] > 10, seen
+
+
+def test_a_bombers_raids_walk_its_raid_targets_alone_and_are_the_same(monkeypatch):
+    """`raids_of` walks a bombing unit's reach for the spaces the raid condition accepts alone
+    (issue 15, session 30; before, for every enemy territory within it, each with a landing
+    search, then kept the raid targets): its moves are those of the walk over every enemy
+    territory, and it walks fewer spaces. The raid condition rolls no dice (the checker refuses
+    one that does, T310), so asking it first of every enemy territory in reach changes nothing."""
+    kept_raids, kept_walk = MovementEngine.raids_of, MovementEngine._air_walk_among
+    seen = {"raids": 0, "walked": 0, "walked before": 0, "moves": 0}
+
+    def before(engine, unit_id):
+        # the walk as it was: every enemy territory within the flight, the raid targets kept after
+        unit = engine._unit(unit_id)
+        rules = engine._ur[unit_id]
+        left = rules.movement - unit.moved
+        held = {s for s, _ in engine.board.air_reach(unit.space, left)
+                if not engine.board.is_sea[s] and engine._enemy_player(s)}
+        seen["walked before"] += len(held)
+        return engine._raid_moves(unit, rules, kept_walk(engine, unit, rules, left, held) if held else {})
+
+    inside = [False]  # (in `raids_of`: the plans' own air walks are not counted)
+
+    def walk(self, unit, rules, left, among):
+        if inside[0]:
+            seen["walked"] += len(among)
+        return kept_walk(self, unit, rules, left, among)
+
+    def raids_of(self, unit_id):
+        rules, unit = self._ur.get(unit_id), self._by_id.get(unit_id)
+        walked = False  # (a bomber whose whole reach is not kept: `raids_of` walks it for its raids)
+        if rules is not None and unit is not None and rules.can_bomb and self._bombs_or_escorts(rules) \
+                and self._blocked(unit, rules) is None:
+            table, key = self._reach_kept(unit, rules, rules.movement - unit.moved)
+            walked = key not in table
+        inside[0] = True
+        try:
+            made = kept_raids(self, unit_id)
+        finally:
+            inside[0] = False
+        if walked:
+            monkeypatch.setattr(MovementEngine, "_air_walk_among", kept_walk)
+            try:
+                assert made == before(self, unit_id)
+            finally:
+                monkeypatch.setattr(MovementEngine, "_air_walk_among", walk)
+            seen["raids"] += 1
+            seen["moves"] += len(made)
+        return made
+    for name, wrapper in (("raids_of", raids_of), ("_air_walk_among", walk)):
+        monkeypatch.setattr(MovementEngine, name, wrapper)
+    make_game(["aar/house-rules@1"], seed=1, rounds=3, default_agent="heuristic").run(3)
+    assert seen["raids"] >= 5 and seen["moves"] > 0, seen
+    assert seen["walked"] < seen["walked before"] / 2, seen  # (seed 1: 99 spaces walked before)

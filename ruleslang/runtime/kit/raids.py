@@ -43,10 +43,14 @@ class RaidsPart:
         table, key = self._reach_kept(unit, rules, left)
         if rules.can_bomb and key not in table:
             # its reach is read at the spaces it may raid alone (enemy players' territories whose
-            # factory `_raid_target` accepts): walked for its enemies' territories (`_air_walk_among`)
-            # unless the whole reach is kept already
-            is_sea, enemy_player = self.board.is_sea, self._enemy_player
-            held = {s for s, _ in self.board.air_reach(unit.space, left) if not is_sea[s] and enemy_player(s)}
+            # factory `_raid_target` accepts): walked for those alone (`_air_walk_among`, a landing
+            # search from each) unless the whole reach is kept already. The raid condition is asked
+            # first, of every space within the flight (kept per space until the board changes): the
+            # checker refuses one that rolls dice (T310), so asking it of more spaces changes nothing
+            # else; most of the enemy's territories have no factory, and each landing search costs
+            # more than the condition's answer
+            may_raid = self._raid_target
+            held = {s for s, _ in self.board.air_reach(unit.space, left) if may_raid(s)}
             return self._raid_moves(unit, rules, self._air_walk_among(unit, rules, left, held) if held else {})
         return self._raid_moves(unit, rules, self._reach_of(unit, rules))
 
