@@ -19,6 +19,7 @@ player whose turn begins (the movement engine's records; see ruleslang/runtime/m
 from __future__ import annotations
 
 import copy as _copy
+from collections import defaultdict
 from bisect import bisect_left
 from dataclasses import dataclass, field
 from operator import attrgetter
@@ -113,6 +114,23 @@ class _NotPlain(Exception):
     """A value `_plain_copy` does not copy itself: `copy.deepcopy` copies it."""
 
 
+# The state's caches of what its data already says (the units by id, the cargo counts, the units
+# a turn's start resets): not data, so a copy of the board or a look-ahead's record of it leaves
+# them out, and the copy makes its own.
+CACHES = ("_unit_index", "_indexed", "_carried", "_grown", "_touched", "_touched_for")
+
+
+def _start_turn_of(unit: Unit) -> None:
+    """A unit's moves and turn flags reset as its owner's turn starts (`GameState.start_turn`)."""
+    unit.moved = 0
+    flags = unit.flags
+    # (only the turn flags a unit has: most units have none or one or two of the twelve; the flags
+    # left keep their order)
+    if flags and not _TURN_FLAG_SET.isdisjoint(flags):
+        for name in _TURN_FLAG_SET.intersection(flags):
+            del flags[name]
+
+
 def _copy_data(value):
     """`copy.deepcopy(value)`, made by hand when the value is plain data (dicts, lists and tuples
     of strings, numbers, booleans and None, and factories), without deepcopy's generic walk and
@@ -172,6 +190,16 @@ class GameState:
     # none of which is carried then leaves every cargo list as it is, without a pass over the
     # board (`remove_units`); a board made without `__init__` (a look-ahead's copy) has none
     _carried: tuple | None = None
+    # (the list of units, and how many of its units the index by id holds) when units were only
+    # added to that list since the index was made (`_place`): `_index` extends a copy of it
+    _grown: tuple | None = None
+    # owner -> the ids of its units whose moves or flags its turn's start may have to reset (the
+    # effects that set them, `move_units` and `update_units`, note them, and `change_owner` notes
+    # the units it gives under their new owner), and the list of units it was kept for:
+    # `start_turn` looks at those alone, not at every unit of the board; None (a copy, or a list
+    # of units replaced without an effect): not known, every unit looked at
+    _touched: defaultdict[str, set[int]] | None = None
+    _touched_for: list | None = None
 
     def __init__(self, game_map: GameMap):
         self.map = game_map
@@ -253,10 +281,17 @@ class GameState:
         made = [Unit(self.next_unit_id + i, unit_type, owner, space) for i in range(count)]
         self.next_unit_id += count
         carried = self._carried_now()
-        self.units.extend(made)
+        units, by_id, grown = self.units, self._unit_index, self._grown
+        if by_id is None or self._indexed is not units:
+            self._unit_index = None
+        elif len(by_id) == len(units):
+            # the index stands for the units before these: it is extended when next read (`_index`)
+            self._grown = (units, len(units))
+        elif grown is None or grown[0] is not units or grown[1] != len(by_id):
+            self._unit_index = None
+        units.extend(made)
         if carried is not None:  # (new units carry nothing)
-            self._carried = (self.units, len(self.units), carried)
-        self._unit_index = None
+            self._carried = (units, len(units), carried)
         return made
 
     def _note_factories(self) -> None:
@@ -287,9 +322,9 @@ class GameState:
         """A copy of the state with these units, its other fields deep-copied (`copy`) but those
         named in `shared`."""
         clone = _copy.copy(self)
+        skip = ("units", "map", *CACHES)
         for name, value in vars(self).items():
-            if name not in ("units", "map", "_unit_index", "_indexed", "_carried") and (events or name != "events") \
-                    and name not in shared:
+            if name not in skip and (events or name != "events") and name not in shared:
                 setattr(clone, name, _copy_data(value))
         carried = self._carried_now()
         clone.units = units
@@ -297,7 +332,7 @@ class GameState:
         clone._carried = (units, len(units), carried) if carried is not None and len(units) == len(self.units) else None
         if not events:
             clone.events = []
-        clone._unit_index = clone._indexed = None
+        clone._unit_index = clone._indexed = clone._grown = clone._touched = clone._touched_for = None
         return clone
 
     # ---------------------------------------------------------------- checks
@@ -328,15 +363,26 @@ class GameState:
         from one state to the next rather than make it again). The state reads `index` and never
         changes it; one that does not match `units` in size is made again (`_index`)."""
         self.units = units
-        self._unit_index, self._indexed = index, units
+        self._unit_index, self._indexed, self._grown = index, units, None
         self.version += 1
 
     def _index(self) -> dict[int, Unit]:
         by_id = self._unit_index
-        if by_id is None or self._indexed is not self.units or len(by_id) != len(self.units):
+        units = self.units
+        if by_id is None or self._indexed is not units or len(by_id) != len(units):
             # rebuilt when units come or go (or the list is replaced): moves change units in place
-            by_id = self._unit_index = {u.id: u for u in self.units}
-            self._indexed = self.units
+            grown = self._grown
+            if by_id is not None and grown is not None and grown[0] is units and grown[1] == len(by_id) \
+                    and self._indexed is units:
+                # units were only added to the list since the index was made (`_place`, about 50
+                # times a game after a placement): a copy of it (made in C) with the new units, not
+                # an index made again from every unit; a new dict, since the old one may be held
+                by_id = by_id.copy()
+                added = units[grown[1]:]
+                by_id.update(zip(map(_ID, added), added))
+            else:
+                by_id = {u.id: u for u in units}
+            self._unit_index, self._indexed, self._grown = by_id, units, None
         return by_id
 
     def unit_index(self) -> dict[int, Unit]:
@@ -457,6 +503,8 @@ class GameState:
                     for i in cargo:
                         carried[i] = carried.get(i, 0) + 1
         # (else no cargo list holds a unit gone: they are all as they were, and so are their counts)
+        if self._touched_for is self.units:
+            self._touched_for = units  # (the units left are as they were: what was noted of them holds)
         self.units = units
         self._carried = (units, len(units), carried)
         # the index of the units left: the old one copied (in C) less the units gone, not made again
@@ -487,23 +535,34 @@ class GameState:
         and `trail`, a flag of the units named whose list the spaces entered (`path` after its
         start) are appended to.
         """
-        self._space(to_space)
-        named = self._units_by_id(ids)
+        if not self.map.has_space(to_space):  # (`_space`'s test in line: asked for every move of a game)
+            self._space(to_space)
+        # (most moves are of one unit on the board without cargo: its list is the unit named, its
+        # origin one; the look-up of its id in the standing index in line)
+        by_id = self._unit_index
+        one = None
+        if ((type(ids) is tuple or type(ids) is list) and len(ids) == 1 and by_id is not None
+                and self._indexed is self.units and len(by_id) == len(self.units)):
+            one = by_id.get(ids[0])
+        named = [one] if one is not None else self._units_by_id(ids)
         carrier = None if onto is None and off is None else self.unit(onto if onto is not None else off)
-        carried = [i for u in named for i in u.cargo]
-        # (most moves are of one unit without cargo: its list is the units named, its origin one)
+        carried = one.cargo if one is not None else [i for u in named for i in u.cargo]
         moving = named + [u for u in self._units_by_id(carried) if u not in named] if carried else named
         origins = [moving[0].space] if len(moving) == 1 else sorted({u.space for u in moving})
         for unit in moving:
             unit.space = to_space
         path = list(path) if path is not None else None  # (the event's own list)
         entered = path[1:] if path is not None else [to_space]
+        touched = self._touched
         for unit in named:
             unit.moved += steps
+            if touched is not None:
+                touched[unit.owner].add(unit.id)
+            unit_flags = unit.flags
             if flags:
-                unit.flags.update(flags)
+                unit_flags.update(flags)
             if trail is not None:  # (a new list for each unit: one is never changed in place)
-                unit.flags[trail] = [*unit.flags.get(trail, ()), *entered]
+                unit_flags[trail] = [*unit_flags.get(trail, ()), *entered]
         if carrier is not None:
             named_ids = [u.id for u in named]
             carried = self._carried_now()
@@ -522,6 +581,8 @@ class GameState:
                 self._carried = (self.units, len(self.units), carried)
             if carrier_flags:
                 carrier.flags.update(carrier_flags)
+                if touched is not None:
+                    touched[carrier.owner].add(carrier.id)
         extra = {}
         if path is not None:
             extra["path"] = path
@@ -550,6 +611,10 @@ class GameState:
             if cargo is not None:
                 unit.cargo = list(cargo)
             unit.flags.update(flags)
+        touched = self._touched
+        if touched is not None and (moved is not None or flags):
+            for unit in units:
+                touched[unit.owner].add(unit.id)
         changes = {k: v for k, v in (("hits", hits), ("moved", moved), ("cargo", cargo)) if v is not None}
         self._record("update_units", ids=[u.id for u in units], **changes, flags=dict(flags))
 
@@ -559,6 +624,8 @@ class GameState:
         units = self._units_by_id(ids)
         for unit in units:
             unit.owner = owner
+        if self._touched is not None:  # (what the units carry is reset at their new owner's turn)
+            self._touched[owner].update(u.id for u in units)
         self._record("owner", ids=[u.id for u in units], owner=owner)
 
     def set_factory(self, space: str, owner: str | None, kind: str | None = None, damage: int = 0) -> None:
@@ -604,13 +671,26 @@ class GameState:
         self.current_player = player
         self.control_at_turn_start = dict(self.control)
         self._note_factories()
-        for unit in self.units:
-            if unit.owner == player:
-                unit.moved = 0
-                flags = unit.flags
-                # (only the turn flags a unit has: most units have none or one or two of the twelve;
-                # the flags left keep their order)
-                if flags and not _TURN_FLAG_SET.isdisjoint(flags):
-                    for name in _TURN_FLAG_SET.intersection(flags):
-                        del flags[name]
+        units = self.units
+        touched = self._touched
+        if touched is None or self._touched_for is not units:
+            # every unit looked at once; then noted: the units of other players that moved or
+            # have flags (the others' moves are 0 and they have no turn flag)
+            touched = self._touched = defaultdict(set)
+            self._touched_for = units
+            for unit in units:
+                if unit.owner == player:
+                    _start_turn_of(unit)
+                elif unit.moved or unit.flags:
+                    touched[unit.owner].add(unit.id)
+        else:
+            # the player's units noted since (a tenth of the board's in a turn): those still on
+            # the board and still its own reset (one given away is noted under its new owner)
+            noted = touched.pop(player, None)
+            if noted:
+                by_id = self._index()
+                for uid in noted:
+                    unit = by_id.get(uid)
+                    if unit is not None and unit.owner == player:
+                        _start_turn_of(unit)
         self._record("turn", player=player, round=self.round)

@@ -33,6 +33,7 @@ import pickle
 import time
 
 from ruleslang.board.queries import BoardQueries
+from ruleslang.board.state import CACHES
 from ruleslang.lang.eval.context import EvalContext
 from ruleslang.lang.eval.host import Host
 from ruleslang.lang.eval.statements import run_procedure
@@ -140,7 +141,7 @@ class PhaseStart(PhaseMark):
 def _board_data(state) -> dict:
     """The board's data, its units as tuples of their fields (several times faster to pickle than
     the unit objects), without the map (shared), the event log and the unit index (a cache)."""
-    skip = ("map", "events", "_unit_index", "_indexed", "_carried", "units")
+    skip = ("map", "events", "units", *CACHES)
     # data only: a method put on the instance (a test's observer) stays with the game's board
     data = {k: v for k, v in vars(state).items() if k not in skip and not callable(v)}
     data["units"] = [tuple(vars(u).values()) for u in state.units]

@@ -311,15 +311,14 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         already, the player's and its side's units from the census's lists by owner (in the order
         of their ids, the board's own: the census holds only for such a board), and each enemy
         kind's spaces as the census keeps them."""
-        lookup = self.rules.kind_rules
         player, ally, foe = self.player, self._ally, self._foe
         given, spaces = census.given, census.spaces
         changes = []
         commanded = []  # the allies' units the player commands
         air = []  # the ids of the air units among the player's
         foes: list[tuple[UnitRules, set[str]]] = []
-        for kind, members in census.kinds.items():
-            rules = lookup(kind)
+        kinds = census.kinds
+        for (kind, members), rules in zip(kinds.items(), self.rules.kinds_rules(kinds)):
             if given.get(kind) is not rules:
                 changes.append((kind, rules))
             owner = kind[1]
@@ -429,13 +428,18 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
     def _reach_of(self, unit: Unit, rules: UnitRules) -> dict[str, tuple[str, ...]]:
         """Every space the unit can end a "move" in -> one shortest legal path (cached)."""
         left = rules.movement - unit.moved
-        table, key = self._reach_kept(unit, rules, left)
+        domain = rules.domain
+        # (`_reach_kept` in line for land units, the most asked: a call fewer a reach)
+        if domain == "land":
+            table, key = self._reach, ("land", rules.can_blitz, unit.space, left)
+        else:
+            table, key = self._reach_kept(unit, rules, left)
         found = table.get(key)
         if found is None:
-            if rules.domain == "air":
+            if domain == "air":
                 found = self._air_walk(unit, rules, left)
             else:
-                walk = self._land_walk if rules.domain == "land" else self._sea_walk
+                walk = self._land_walk if domain == "land" else self._sea_walk
                 found = walk(unit.space, left, rules)
             table[key] = found
         return found
@@ -617,7 +621,8 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         if last[2]:
             raise ValueError("; ".join(last[2]))
         by_id = self._by_id
-        units = [by_id[uid] for uid in move.units]
+        ids = move.units
+        units = [by_id[ids[0]]] if len(ids) == 1 else [by_id[uid] for uid in ids]  # (most moves are of one unit)
         path = move.path
         end = path[-1]
         captures: list[str] = []
@@ -640,14 +645,16 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
                              carrier_flags=self._unload_flags(self._by_id[move.transport], end), trail=trail)
         else:
             ur = self._ur
-            domains = {ur[units[0].id].domain} if len(units) == 1 else {ur[u.id].domain for u in units}
+            land = (ur[units[0].id].domain == "land" if len(units) == 1
+                    else any(ur[u.id].domain == "land" for u in units))
             if move.kind == "bomb":
                 flags["bombing"] = True
-            elif self.combat and (end in self._enemy or ("land" in domains and self.is_battle_space(end))):
+            elif self.combat and (end in self._enemy or (land and self.is_battle_space(end))):
                 flags["in_battle"] = True
-            if self.combat and "land" in domains:
+            if self.combat and land and len(path) > 2:
                 captures = [s for s in path[1:-1] if not self._friendly(s)]
-            riders = [u.id for u in self._riders(units, path[0])]
+            # (the allies' air units ride along only under the policy's `carries_allied_air`)
+            riders = [u.id for u in self._riders(units, path[0])] if self.policy.carries_allied_air else None
             state.move_units(move.units, end, len(path) - 1, path=path, flags=flags or None, trail=trail)
             if not self.combat:
                 self._stop_among_blockers(units, end)
@@ -658,7 +665,7 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
                     self.rules.capture(state, space, self.player)
                 else:
                     state.set_control(space, self.player)
-            if not self.combat and "land" in domains and self._taken_over(end):
+            if not self.combat and land and self._taken_over(end):
                 self._take_over(end)
         if captures or state.version != before + 1:
             self._version = None  # control (or more) changed: rebuild everything on the next query
@@ -675,7 +682,9 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
             self._may_load = None
         elif self._may_load is not None:
             self._forget_loads(units)
-        touched = {unit.id for unit in units if self._own(unit)}  # the units whose moves may have changed
+        # the units whose moves may have changed
+        player = self.player
+        touched = {unit.id for unit in units if unit.owner == player or self._own(unit)}
         for unit in units:
             if unit.cargo:
                 touched.update(cid for cid in unit.cargo if self._own(by_id[cid]))

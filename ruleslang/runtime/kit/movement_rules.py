@@ -9,7 +9,7 @@ from collections import deque
 from itertools import chain
 from operator import attrgetter
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Iterable
 
 from ruleslang.board.mapdata import Canal, GameMap, natural_sorted
 from ruleslang.board.queries import map_graph
@@ -164,6 +164,12 @@ class MovementRules:
         each kind's rules in every movement phase)."""
         found = self._rules_cache.get(kind)
         return found if found is not None else self.unit_rules(*kind)
+
+    def kinds_rules(self, kinds: Iterable[tuple[str, str]]) -> list[UnitRules]:
+        """`kind_rules` of each kind, in their order (a pass by kind asks every kind's rules of the
+        board in every movement phase: one call, not one a kind)."""
+        cache = self._rules_cache
+        return [cache.get(kind) or self.unit_rules(*kind) for kind in kinds]
 
     def allied(self, a: str, b: str) -> bool:
         """True when `a` and `b` are the same player or allies (cached)."""

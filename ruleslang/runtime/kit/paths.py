@@ -80,6 +80,10 @@ class PathsPart:
             return True
         return domain == "land" and not self.board.is_sea[space] and not self._friendly(space)
 
+    def _in_order(self, paths: dict[str, tuple[str, ...]], ends) -> dict[str, tuple[str, ...]]:
+        """The paths of `ends` (each a walk's path to it, start first), in the map's natural order."""
+        return {end: paths[end] for end in sorted(ends, key=self.board.order.__getitem__)}
+
     def _paths(self, start: str, parent: dict[str, str | None], ends) -> dict[str, tuple[str, ...]]:
         order = self.board.order
         result = {}
@@ -105,7 +109,9 @@ class PathsPart:
         friendly = self._friendly
         land = self.board.land
         combat = self.combat
-        parent: dict[str, str | None] = {start: None}
+        # each space reached -> its path, made as the walk reaches it (one tuple a space, not a
+        # walk back over the parents per space at the end)
+        paths: dict[str, tuple[str, ...]] = {start: (start,)}
         hostile_passed = {start: 0}
         frontier = [start]
         for _ in range(left):
@@ -120,7 +126,7 @@ class PathsPart:
                             continue
                         cost += 1
                 for there in land[here]:
-                    if there in parent:
+                    if there in paths:
                         continue
                     if not combat and not self._enters_noncombat(there):
                         continue
@@ -131,10 +137,11 @@ class PathsPart:
                 break
             frontier = []
             for there, (cost, here) in layer.items():
-                parent[there] = here
+                paths[there] = paths[here] + (there,)
                 hostile_passed[there] = cost
                 frontier.append(there)
-        return self._paths(start, parent, (s for s in parent if s != start))
+        del paths[start]
+        return self._in_order(paths, paths)
 
     def _sea_walk(self, start: str, left: int, rules: UnitRules,
                   combat: bool | None = None) -> dict[str, tuple[str, ...]]:
@@ -144,29 +151,30 @@ class PathsPart:
         sea = self.board.sea
         combat = self.combat if combat is None else combat
         canal_steps = self.board.canal_steps
-        parent: dict[str, str | None] = {start: None}
+        paths: dict[str, tuple[str, ...]] = {start: (start,)}  # (as `_land_walk`'s)
         frontier = [start]
         for _ in range(left):
             following = []
             for here in frontier:
                 if here != start and here in blocking:
                     continue
+                to_here = paths[here]
                 for there in sea[here]:
-                    if there in parent:
+                    if there in paths:
                         continue
                     if not combat and there in blocking:
                         if rules.ends_among_enemies:  # it may end there, not pass
-                            parent[there] = here
+                            paths[there] = to_here + (there,)
                         continue
                     if (here, there) in canal_steps and self._closed_by(here, there) is not None:
                         continue
-                    parent[there] = here
+                    paths[there] = to_here + (there,)
                     following.append(there)
             if not following:
                 break
             frontier = following
-        ends = (s for s in parent if s != start and (combat or self._may_end(s, rules)))
-        return self._paths(start, parent, ends)
+        del paths[start]
+        return self._in_order(paths, paths if combat else (s for s in paths if self._may_end(s, rules)))
 
     def _may_end(self, space: str, rules: UnitRules) -> bool:
         """Whether a sea unit may end a non-combat move in sea zone `space`: it holds no enemy
