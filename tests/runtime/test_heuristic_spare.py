@@ -92,7 +92,7 @@ def test_an_unknown_part_to_spare_is_refused():
                           "horizon", "settled", "outmatched", "hittable", "doubt", "band", "again", "exchange",
                           "fought", "forecast", "reckon", "stock", "sonar", "glance", "ledger", "trident",
                           "muster", "near", "whither", "tally", "trust", "landless", "lopsided",
-                          "offshore", "sure"}
+                          "offshore", "sure", "frontline"}
 
 
 def _fleet_attack(units: dict, **options) -> tuple[int, int]:

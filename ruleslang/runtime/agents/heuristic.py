@@ -126,11 +126,13 @@ FLEET_STATES = 600   # the exact chain's states for one combat move's attacks at
 # (`_lopsided`: the battles they judge are most of the reckonings that are not yet kept);
 # "offshore", an assault from the sea and an attack at sea left in doubt by the last quick stage
 # answered by it, the chain not asked (attack_planning.py's `_spared_takes`, `_exchange_taken`);
-# "sure", a retreat question the square law settles not estimated (advising.py's SURE_RATIO)
+# "sure", a retreat question the square law settles not estimated (advising.py's SURE_RATIO);
+# "frontline", with "stock", the purchase's forecast tries the territories nearest the fighting
+# first, not the most threatened (purchasing.py's `_frontline`): no threat worked out for it
 SPARE = ("retreat", "attacks", "holds", "fleets", "rollouts", "below", "zeros", "advice", "horizon", "settled",
          "outmatched", "hittable", "doubt", "band", "again", "exchange", "fought", "forecast", "reckon", "stock", "sonar",
          "glance", "ledger", "trident", "muster", "near", "whither", "tally", "trust", "landless", "lopsided",
-         "offshore", "sure")
+         "offshore", "sure", "frontline")
 # (SPARE "outmatched") an attack whose strength (quick_battle.py's `outmatched`: fire values' sum times
 # hit points' sum) is under OUTMATCHED of the defence's: in seeded house-rules games (seeds 1-40,
 # every trial thrown) the quick chance of taking the space of all 8,950 such estimates was at most

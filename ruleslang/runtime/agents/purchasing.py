@@ -123,7 +123,10 @@ class Purchasing:
         control = game.state.control
         candidates = [t for t in board.spaces("land") if control.get(t) == self.player]
         stock = "stock" in self.spare and not d.refusals
-        if stock:
+        if stock and "frontline" in self.spare:
+            # (parts "stock" and "frontline") the nearest the fighting first: no threat worked out
+            candidates.sort(key=self._frontline(game))
+        elif stock:
             # (part "stock") planned as the placement plans, the most threatened territory first,
             # so that the placement can take the plan as it stands (`_stocked`)
             candidates.sort(key=lambda t: (-self._danger(game, t), game.space_order(t)))
@@ -154,6 +157,21 @@ class Purchasing:
                 placed[t] = placed.get(t, 0) + 1
         kept = {t: min(n, placed.get(t, 0) // lots.get(t, 1)) for t, n in bought.items()}
         return {t: n for t, n in kept.items() if n}
+
+    def _frontline(self, game):
+        """(Part "frontline" of SPARE) the forecast's order of territories, a key: the fewest land
+        steps to a territory the enemy holds first (`_front`, which `_factory` worked out for the
+        purchase; none last), then the most such territories beside it, then the map's order. It
+        reads no unit: the threats' order (`_danger`) is a pass over the board's units and a sum
+        of fires for every space beside the player's territories, for each purchase."""
+        kept = self._front(game)
+        steps, enemy = kept[4], frozenset(kept[3])
+        adjacency, order = game.board.map.adjacency, game.space_order
+        far = len(adjacency)  # (more steps than any path on the map has)
+
+        def key(territory: str) -> tuple:
+            return (steps.get(territory, far), -len(enemy.intersection(adjacency[territory])), order(territory))
+        return key
 
     def _forecasting(self, game, refusals):
         """`refusals` (the purchase's `place_refusals`), the lists they refuse kept for the turn's
