@@ -429,11 +429,7 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         """Every space the unit can end a "move" in -> one shortest legal path (cached)."""
         left = rules.movement - unit.moved
         domain = rules.domain
-        # (`_reach_kept` in line for land units, the most asked: a call fewer a reach)
-        if domain == "land":
-            table, key = self._reach, ("land", rules.can_blitz, unit.space, left)
-        else:
-            table, key = self._reach_kept(unit, rules, left)
+        table, key = self._reach_kept(unit, rules, left)
         found = table.get(key)
         if found is None:
             if domain == "air":
@@ -653,8 +649,7 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
                 flags["in_battle"] = True
             if self.combat and land and len(path) > 2:
                 captures = [s for s in path[1:-1] if not self._friendly(s)]
-            # (the allies' air units ride along only under the policy's `carries_allied_air`)
-            riders = [u.id for u in self._riders(units, path[0])] if self.policy.carries_allied_air else None
+            riders = [u.id for u in self._riders(units, path[0])]
             state.move_units(move.units, end, len(path) - 1, path=path, flags=flags or None, trail=trail)
             if not self.combat:
                 self._stop_among_blockers(units, end)
