@@ -138,15 +138,15 @@ def _doubt_judge(quick: float, needed: float, trials: int, band: tuple[float, fl
 
 
 @lru_cache(maxsize=None)
-def _doubt_more(needed: float, wins: int, trials: int,
-                band: tuple[float, float] = (DOUBT_ABOVE, DOUBT_BELOW)) -> tuple[int, ...]:
-    """What the doubt's trials up to `trials` in all settle, after `wins` so far: at the last stage
-    the chance against `band`'s over and under and (when the chain gives no answer) `needed`,
-    before it `_doubt_judge`; indexed by the wins of the stage's own trials."""
+def _doubt_more(needed: float, wins: int, trials: int, band: tuple[float, float] = (DOUBT_ABOVE, DOUBT_BELOW)) -> tuple[int, ...]:
+    """What the doubt's trials up to `trials` in all settle, after `wins` so far (the table of 0 sliced:
+    made once), at the last stage the chance against `band`'s over and under and (when the chain
+    gives no answer) `needed`, before it `_doubt_judge`; indexed by the wins of the stage's own."""
+    if wins:
+        return _doubt_more(needed, 0, trials, band)[wins:]
     if trials == DOUBT_TRIALS[-1]:
-        return settling(lambda quick: (quick >= needed + band[0], quick < needed - band[1],
-                                       quick >= needed), trials)[wins:]
-    return settling(lambda quick: _doubt_judge(quick, needed, trials), trials)[wins:]
+        return settling(lambda quick: (quick >= needed + band[0], quick < needed - band[1], quick >= needed), trials)
+    return settling(lambda quick: _doubt_judge(quick, needed, trials), trials)
 
 
 def _aims(places: dict, aimed: dict[int, tuple[dict, list]], wanted, among: set[str]) -> list[tuple[str, tuple]]:

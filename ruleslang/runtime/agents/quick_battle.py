@@ -133,13 +133,19 @@ def _tallied_trials(a_vals: tuple, d_vals: tuple, uniform, takes: bool = False,
     heuristic game's quick battles are of this kind (SPARE "tally": the same chances as the dice,
     other numbers drawn)."""
     a_sorted = sorted(a_vals, key=_COST)
-    a_order = _thresholds(a_sorted)
-    d_order = _thresholds(sorted(d_vals, key=_COST))
-    # each side's chances of hits with i of its units fallen (the rest of its casualty order)
-    a_sides = [_hits_below(tuple(sorted(a_order[i:]))) for i in range(len(a_order))]
-    d_sides = [_hits_below(tuple(sorted(d_order[i:]))) for i in range(len(d_order))]
+    a_sides = _fallen_tables(_thresholds(a_sorted))
+    d_sides = _fallen_tables(_thresholds(sorted(d_vals, key=_COST)))
     return _one_hit_battles(d_vals, a_sorted, (a_sides[0], a_sides), (d_sides[0], d_sides),
                             None, takes, settle, trials, lost, uniform)
+
+
+@lru_cache(maxsize=RECKON_KEPT)
+def _fallen_tables(order: tuple[int, ...]) -> tuple[tuple[float, ...], ...]:
+    """A side's chances of hits (`_hits_below`) with i of its units fallen, from 0, for its
+    casualty order's dice thresholds `order`: the rest of the order from its (i+1)th unit on.
+    Kept by the order: a plan's estimates ask the same defence for every number of attackers,
+    and the doubt's stages the same battle again."""
+    return tuple(_hits_below(tuple(sorted(order[i:]))) for i in range(len(order)))
 
 
 def _one_hit_trials(a_vals: tuple, d_vals: tuple, getrandbits, takes: bool = False,
