@@ -578,13 +578,12 @@ class Generator:
         if name == "has_tag" and len(args) == 2 and self.type_of(args[0]) in (T.UNIT, T.UNITTYPE):
             tag = self.expr(args[1])
             if tag.const is not NO_VALUE and tag.const is not None:
-                # a unit's (or unit type's) tag named in the rule: the look-up `has_tag` makes
-                # (`unit_has_any_tag`), in line (the exact chain's steps ask it of every unit of a
-                # side, over and over; placement constraints of every unit type placed)
+                # a unit's (or unit type's) tag named in the rule: its type's name in the program's
+                # set of the types with that tag, in line (what `unit_has_any_tag` answers; the
+                # battle steps ask it of every unit of a side, the exact chain's over and over)
                 unit = self.expr(args[0]).src
                 type_name = f"{unit}.type.name" if self.type_of(args[0]) == T.UNIT else f"{unit}.name"
-                tags = self.const(self.compiled.unit_tags)
-                return _Code(f"({self.const(tag.const.name)} in {tags}.get({type_name}, ()))")
+                return _Code(f"({type_name} in {self.const(self.compiled.types_with_tag(tag.const.name))})")
         if name == "rows" and len(args) == 1 and self.compiled.coverage is None:
             table = self.expr(args[0]).const
             records = table.constant_records() if getattr(table, "constant_records", None) else None

@@ -216,6 +216,7 @@ class CompiledProgram:
         self._explainers: dict[str, Callable] = {}
         self._advice: dict[str, Advice | None] = {}
         self.unit_tags: dict[str, tuple[str, ...]] = {}
+        self._types_with_tag: dict[str, frozenset] = {}
         self._member_sets: dict[str, LSet] = {}  # side -> its players as `members(side)` gives them
         self._member_lookups: dict[str, frozenset] = {}  # side -> the same players, for `in`
         # what a caller compiles from the program and keeps for as long as the program lives, under
@@ -271,6 +272,15 @@ class CompiledProgram:
         for name, sym in self.symbols.items():
             if isinstance(sym.decl, UnitDecl):
                 self.unit_tags[name] = tuple(t.text for t in sym.decl.tags or ())
+
+    def types_with_tag(self, tag: str) -> frozenset:
+        """The names of the unit types that carry `tag`, made once a tag (a program's unit types
+        and their tags never change): `has_tag` of a tag named in a rule is one test of a type's
+        name against it in generated code."""
+        found = self._types_with_tag.get(tag)
+        if found is None:
+            found = self._types_with_tag[tag] = frozenset(t for t, tags in self.unit_tags.items() if tag in tags)
+        return found
 
     @property
     def procedures(self):
