@@ -155,3 +155,26 @@ def test_a_sides_tagged_units_are_kept_while_its_units_stand_and_are_the_ones_fo
     game = make_game(["aar/house-rules@1"], seed=7, rounds=3, default_agent="random")
     game.run(3)
     assert seen["kept"] > seen["asked"] // 4, seen
+
+
+def test_a_sides_values_stand_across_the_hits_the_other_side_takes():
+    game, battle = _battle()
+    state, ctx = game.state, game.ctx
+    attackers, defenders = battle.unit_values("attacker", ctx), battle.unit_values("defender", ctx)
+    # the attackers' fire hits a defender: the attackers' values are kept, the defenders' made again
+    battle.hit(ctx, 1, [defenders[0].id], "Russians", False)
+    assert battle.unit_values("attacker", ctx) is attackers
+    hit = battle.unit_values("defender", ctx)
+    assert hit is not defenders and [v.hits for v in hit] == [1, 0]
+    # the defenders' fire hits an attacker: now the defenders' values are kept
+    battle.hit(ctx, 1, [attackers[0].id], "Germans", False)
+    assert battle.unit_values("defender", ctx) is hit
+    again = battle.unit_values("attacker", ctx)
+    assert again is not attackers and [v.hits for v in again] == [1, 0, 0]
+    assert battle.unit_values("attacker", ctx) is again
+    # a change of the board that is no hit of the battle: both sides made again
+    state.update_units([again[1].id], moved=1)
+    assert battle.unit_values("defender", ctx) is not hit
+    assert [v.moved for v in battle.unit_values("attacker", ctx)] == [0, 1, 0]
+    for side in ("attacker", "defender"):
+        assert _seen(battle.unit_values(side, ctx)) == _seen(ctx.unit_value(u) for u in battle._units_now(side))

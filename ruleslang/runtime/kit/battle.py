@@ -74,6 +74,10 @@ class Battle:
     # `retreat`): what `units` reads of the battle besides the board (the exact chain puts new
     # lists on it with a step of the board's version)
     _changes: int = field(default=0, init=False, repr=False, compare=False)
+    # side -> the board's version steps made by the hits its units took (`hit`): a side's values
+    # stand across the steps of the other side's hits (`unit_values`)
+    _hit_steps: dict = field(default_factory=lambda: {"attacker": 0, "defender": 0}, init=False, repr=False,
+                             compare=False)
 
     def __post_init__(self) -> None:
         if self.rules is None:
@@ -142,17 +146,23 @@ class Battle:
         if ctx is self.game.ctx:
             # (the same version of the board, on the same list, and the same lists of the battle:
             # `units` would answer the units these values were made of, and asking it is spared)
+            # (or the board's steps since are all hits the other side's units took: a fire step's
+            # hits leave the firing side's values as they were)
             kept = self._values.get(side)
-            if (kept is not None and kept[0] == state.version and kept[1] is state.units
-                    and kept[2] == self._changes):
-                return kept[3]
+            if kept is not None and kept[1] is state.units and kept[2] == self._changes:
+                steps = self._hit_steps
+                if kept[0] == state.version or (kept[5] == steps[side] and state.version - kept[0]
+                                                == steps["attacker"] + steps["defender"] - kept[4]):
+                    return kept[3]
         units = self.units(side)
         if ctx is not self.game.ctx:
             # (looked up only when there are units, as the values of each were made before: a
             # watching context notes what is looked up)
             return tuple(map(ctx.unit_value, units)) if units else ()
         values = ctx.values_of_units(units) if units else ()
-        self._values[side] = (state.version, state.units, self._changes, values)
+        steps = self._hit_steps
+        self._values[side] = (state.version, state.units, self._changes, values,
+                              steps["attacker"] + steps["defender"], steps[side])
         return values
 
     def tagged_units(self, side: str, tag: str) -> list:
@@ -273,9 +283,12 @@ class Battle:
         chosen = self._own_casualties(list(chosen), candidates, room, chooser)
         left = dict(room)  # the hits each can take still (its hit points less its hits, as they rise)
         unit_hit = game.unit_hit
+        state, steps = game.state, self._hit_steps
         for uid in chosen:
             unit = by_id[uid]
+            before = state.version
             unit_hit(unit, unit.hits + 1)
+            steps[self.side_of_unit(uid)] += state.version - before
             left[uid] -= 1
             if left[uid] <= 0:
                 if now:
