@@ -178,3 +178,7 @@ def test_a_sides_values_stand_across_the_hits_the_other_side_takes():
     assert [v.moved for v in battle.unit_values("attacker", ctx)] == [0, 1, 0]
     for side in ("attacker", "defender"):
         assert _seen(battle.unit_values(side, ctx)) == _seen(ctx.unit_value(u) for u in battle._units_now(side))
+    # a copy of the game keeps none of it (a copy's likeness to another reads no count of hits)
+    copied = battle.__getstate__()
+    assert copied["_values"] == {} and copied["_hit_steps"] == {"attacker": 0, "defender": 0}
+    assert battle._hit_steps["attacker"] > 0 and battle._hit_steps["defender"] > 0

@@ -89,6 +89,7 @@ class Battle:
         data = dict(vars(self))
         data["game"] = data["rules"] = None
         data["_kept"], data["_values"], data["_tagged"] = {}, {}, {}
+        data["_hit_steps"] = {"attacker": 0, "defender": 0}  # (read only with the values kept)
         return data
 
     # ------------------------------------------------------------------ who fights
