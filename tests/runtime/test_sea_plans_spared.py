@@ -28,7 +28,7 @@ def test_a_zone_of_the_players_side_alone_has_no_enemies_asked_in_the_attacks_at
     kept_fleet, kept_enemies = AttackPlanning._fleet_attacks, HeuristicAgent._enemies
     asked, passed = [], []
 
-    def fleet_attacks(self, game, engine, used, held):
+    def fleet_attacks(self, game, engine, used, held, *rest):
         for space in {u.space for u in game.state.units}:
             units = game.board.units_in(space)
             if not game.board.is_land(space) and all(game.allied(u.owner, self.player) for u in units):
@@ -36,7 +36,7 @@ def test_a_zone_of_the_players_side_alone_has_no_enemies_asked_in_the_attacks_at
                 passed.append(space)
         where.append("fleet")
         try:
-            return kept_fleet(self, game, engine, used, held)
+            return kept_fleet(self, game, engine, used, held, *rest)
         finally:
             where.pop()
 

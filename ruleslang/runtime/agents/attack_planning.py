@@ -16,6 +16,7 @@ from functools import lru_cache
 from ruleslang.runtime.agents.meetings import Stalemates
 from ruleslang.runtime.agents.quick_battle import SIM_TRIALS, exchange, reckon, reckon_apart, reckonable, settling
 from ruleslang.runtime.agents.raid_planning import RaidPlanning
+from ruleslang.runtime.agents.shipping import foe_spaces
 from ruleslang.runtime.kit.movement import Move
 
 ATTACK_ODDS = 0.75   # attack when the simulated chance of taking the space is at least this
@@ -215,11 +216,16 @@ class AttackPlanning(RaidPlanning):
         # than any land unit of the player goes); the candidates are sorted below by a key of
         # their own, not by the order they were found in
         flying: list[int] | None = None if game.compiled.is_random("score") else []
+        afloat: list[int] = []  # the units not on land, in this order: the attacks at sea's candidates
         for uid in engine.player_units():
             unit = unit_of(uid)
             kind = None if unit is None else domains.get((unit.type, unit.owner)) or domain(game, unit)
-            if kind is None or kind == "sea":
+            if kind is None:
                 continue
+            if kind != "land":
+                afloat.append(uid)
+                if kind == "sea":
+                    continue
             if kind == "air":
                 origins[uid] = unit.space
                 if flying is not None:
@@ -285,9 +291,10 @@ class AttackPlanning(RaidPlanning):
             for (uid, path), _ in eligible[:count]:
                 used.add(uid)
                 plan.append(Move.of_tuples((uid,), path))
-        plan += self._assaults(game, engine, used)
+        foes = foe_spaces(game, self.player)  # (the board stands while the plan is made)
+        plan += self._assaults(game, engine, used, foes)
         if not self.previous:
-            plan += self._fleet_attacks(game, engine, used, held)
+            plan += self._fleet_attacks(game, engine, used, held, afloat, foes)
         return plan + self._raids(game, engine, used, reserved, raids)
 
     def _target(self, game, space: str) -> bool:
@@ -517,8 +524,9 @@ class AttackPlanning(RaidPlanning):
                 return True
         return False
 
-    def _assaults(self, game, engine, used: set[int]) -> list:
-        """Amphibious assaults with what transports carry, where the simulated odds are good."""
+    def _assaults(self, game, engine, used: set[int], foes: set[str]) -> list:
+        """Amphibious assaults with what transports carry, where the simulated odds are good
+        (`foes`: `foe_spaces`, the only spaces where an enemy unit may stand)."""
         # territory -> its defenders that fire: the board stands still while the plan is made, and
         # a territory is tried from every transport and zone that reaches it
         defence: dict[str, list] = {}
@@ -533,11 +541,11 @@ class AttackPlanning(RaidPlanning):
         # (no `landing_support` advice: no unit supports a landing, none is asked)
         supports = (lambda u: self._supports_landing(game, u)) \
             if game.compiled.advice("landing_support") is not None else None
-        return self._shipping(game, engine).assaults(used, wins, supports)
+        return self._shipping(game, engine, foes).assaults(used, wins, supports)
 
-    def _fleet_attacks(self, game, engine, used: set[int], held: set[int]) -> list:
-        """Attacks on enemy ships with the sea and air units no other attack needs (nor a raid as an
-        escort: `held`): each sea zone with enemy units, the dearest fleet first (the units'
+    def _fleet_attacks(self, game, engine, used: set[int], held: set[int], afloat: list[int], foes: set[str]) -> list:
+        """Attacks on enemy ships with the sea and air units (`afloat`) no other attack needs (nor a
+        raid as an escort: `held`): each sea zone with enemy units, the dearest fleet first (the units'
         purchase costs), with the fewest of the units that fire there (strongest first; an air unit
         only if a territory is left for it to land in) that win with at least ATTACK_ODDS and are
         expected to destroy more value than they lose. The quick simulation guesses the number;
@@ -554,22 +562,13 @@ class AttackPlanning(RaidPlanning):
         # space -> the enemy units that fight there (none asked of a territory), asked once a space:
         # whether to attack it, what its fleet is worth, and the defence
         hostile: dict[str, list] = {}
-        domains, domain = self._domains, self._domain  # (read in line, as in `_combat_plan`)
         aimed: dict[int, tuple[dict, list]] = {}  # (`_aims`)
 
-        # the only spaces `wanted` may accept: where a unit of a power not of the player's side
-        # stands (the battle's enemies are never of its side: `BattleRules.enemy`), each owner
-        # asked once; most zones the player's units reach hold only its own side's units, or none
-        foes: dict[str, bool] = {}
-        occupied = set()
-        for u in game.state.units:
-            foe = foes.get(u.owner)
-            if foe is None:
-                foe = foes[u.owner] = not game.allied(u.owner, self.player)
-            if foe:
-                occupied.add(u.space)
-        # (a territory is never a target here: its air walks look for no landing from it)
-        occupied = {space for space in occupied if not board.is_land(space)}
+        # the only spaces `wanted` may accept: the zones of `foes` (`foe_spaces`: the battle's
+        # enemies are never of the player's side, `BattleRules.enemy`); most zones the player's
+        # units reach hold only its own side's units, or none (a territory is never a target
+        # here: its air walks look for no landing from it)
+        occupied = {space for space in foes if not board.is_land(space)}
 
         def wanted(target: str) -> bool:
             found = hostile.get(target)
@@ -577,11 +576,9 @@ class AttackPlanning(RaidPlanning):
                 # (asked only of `occupied`'s zones: each holds a unit not of the side)
                 found = hostile[target] = self._enemies(game, target)
             return bool(found)
-        for uid in engine.player_units():  # (as in `_combat_plan`)
+        for uid in afloat:
             unit = unit_of(uid)
-            if uid in used or uid in held or unit is None \
-                    or (domains.get((unit.type, unit.owner)) or domain(game, unit)) == "land" \
-                    or self._fire(game, unit, "attacker") <= 0:
+            if uid in used or uid in held or self._fire(game, unit, "attacker") <= 0:
                 continue
             for target, path in self._aims_allowed(engine, uid, occupied, aimed, wanted):
                 reach.setdefault(target, []).append((uid, path))

@@ -140,22 +140,20 @@ class Shipping:
         kind and the map's kinds read in line: asked of every unit of the player)."""
         kind_of, front, kept, cargo_cost = self.board.graph.kind_of, self._front, self._cargo_costs, self.cargo_cost
         kinds = self._by_kind()
-        if kinds is not None:  # (by kind: a kind's cargo cost asked once some unit of it stands far)
+        if kinds is not None:  # (by kind: a kind's cargo cost asked once, as `transports` asks capacities)
             player, commanded = self.player, self._commanded
             out = []
             for kind, members in kinds.items():
                 own = kind[1] == player
-                if not own and not commanded:
+                if not members or not own and not commanded:
                     continue
-                far = [u for u in members.values() if u.space not in front and u.id not in used
-                       and kind_of.get(u.space) == "land" and (own or u.id in commanded)]
-                if not far:
-                    continue
+                # (a kind no transport carries, asked first: its units are not looked at)
                 cost = kept.get(kind)
                 if cost is None:
-                    cost = cargo_cost(far[0])
+                    cost = cargo_cost(next(iter(members.values())))
                 if cost > 0:
-                    out += far
+                    out += [u for u in members.values() if u.space not in front and u.id not in used
+                            and kind_of.get(u.space) == "land" and (own or u.id in commanded)]
             out.sort(key=id_of)  # (as `transports`)
             return out
         out = []
@@ -469,15 +467,32 @@ def enemy_held(game, player: str) -> tuple[str, ...]:
     """The land territories `player`'s enemies hold, in the board's order (what `front_distances`
     reads of the board: its answer stands while these do)."""
     control = game.state.control
-    allied: dict[str, bool] = {}  # holder -> allied with the player (a few holders, many territories)
-    out = []
-    for t in game.board.spaces("land"):
-        holder = control.get(t)
-        if holder is None:
-            continue
-        friend = allied.get(holder)
-        if friend is None:
-            friend = allied[holder] = game.allied(holder, player)
-        if not friend:
-            out.append(t)
-    return tuple(out)
+    # (a few holders, many territories: each holder asked once, then a set's test a territory)
+    enemies = {holder for holder in set(control.values()) if holder is not None and not game.allied(holder, player)}
+    return tuple(t for t in game.board.spaces("land") if control.get(t) in enemies)
+
+
+def foe_spaces(game, player: str) -> set[str]:
+    """The spaces where a unit not on `player`'s side stands, on the board as it stands: each
+    such kind's spaces as the game's census of units keeps them (kit/unit_census.py), or a pass
+    over the board's units where the census does not hold (a look-ahead's copy). A new set."""
+    foes: dict[str, bool] = {}  # owner -> not on the player's side (a few owners, many units)
+    unit_census = getattr(game.kit, "unit_census", None)
+    census = unit_census() if unit_census is not None else None
+    if census is not None and census.holds(game.state):
+        out: set[str] = set()
+        for kind, members in census.kinds.items():
+            foe = foes.get(kind[1])
+            if foe is None:
+                foe = foes[kind[1]] = not game.allied(kind[1], player)
+            if foe and members:
+                out |= census.spaces(kind)
+        return out
+    out = set()
+    for u in game.state.units:
+        foe = foes.get(u.owner)
+        if foe is None:
+            foe = foes[u.owner] = not game.allied(u.owner, player)
+        if foe:
+            out.add(u.space)
+    return out

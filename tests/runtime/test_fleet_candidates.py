@@ -1,0 +1,90 @@
+"""The combat plan's candidates for its attacks at sea and its assaults: the spaces where a unit not
+on the player's side stands found by kind from the game's census (`foe_spaces`), the attacks at
+sea given the plan's units not on land from its own pass (no second pass over the player's units),
+the enemy-held territories and the stranded units found as a pass over the board finds them."""
+
+from __future__ import annotations
+
+from game_fixtures import BASE, make_game
+from ruleslang.runtime.agents.attack_planning import AttackPlanning
+from ruleslang.runtime.agents.shipping import Shipping, enemy_held, foe_spaces, front_distances
+
+PLAYERS = ("Russians", "Germans", "British", "Japanese", "Americans")
+
+
+def _foes_by_pass(game, player: str) -> set[str]:
+    return {u.space for u in game.state.units if not game.allied(u.owner, player)}
+
+
+def _heuristic_game(seed: int, rounds: int = 2) -> None:
+    make_game(["aar/house-rules@1"], seed=seed, rounds=rounds, default_agent="heuristic").run(rounds)
+
+
+def test_foe_spaces_are_the_spaces_of_the_units_not_on_the_players_side():
+    game = make_game(BASE)
+    for player in PLAYERS:
+        found = foe_spaces(game, player)
+        assert found == _foes_by_pass(game, player) and found
+    game.state.units.reverse()  # (a board the census does not keep: a pass over it)
+    for player in PLAYERS:
+        assert foe_spaces(game, player) == _foes_by_pass(game, player)
+
+
+def test_enemy_held_lists_the_enemies_territories_in_the_boards_order():
+    game = make_game(BASE)
+    control = game.state.control
+    for player in PLAYERS:
+        expected = tuple(t for t in game.board.spaces("land")
+                         if control.get(t) is not None and not game.allied(control[t], player))
+        assert enemy_held(game, player) == expected and expected
+
+
+def test_in_seeded_games_the_plans_sea_candidates_and_foes_are_the_boards(monkeypatch):
+    """At every attack at sea of seeded house-rules games: `afloat` is the player's units the
+    engine lets it move that are not land units, in the engine's order, and `foes` the spaces of
+    the units not on its side; the assaults get the same `foes`."""
+    kept_fleet, kept_assaults = AttackPlanning._fleet_attacks, AttackPlanning._assaults
+    seen = {"fleet": 0, "afloat": 0, "assaults": 0}
+
+    def fleet(self, game, engine, used, held, afloat, foes):
+        expected = [uid for uid in engine.player_units()
+                    if self._domain(game, game.unit_or_none(uid)) != "land"]
+        assert afloat == expected
+        assert foes == _foes_by_pass(game, self.player)
+        seen["fleet"] += 1
+        seen["afloat"] += len(afloat)
+        return kept_fleet(self, game, engine, used, held, afloat, foes)
+
+    def assaults(self, game, engine, used, foes):
+        assert foes == _foes_by_pass(game, self.player)
+        seen["assaults"] += 1
+        return kept_assaults(self, game, engine, used, foes)
+    monkeypatch.setattr(AttackPlanning, "_fleet_attacks", fleet)
+    monkeypatch.setattr(AttackPlanning, "_assaults", assaults)
+    _heuristic_game(3)
+    assert seen["fleet"] > 5 and seen["afloat"] > 20 and seen["assaults"] >= seen["fleet"], seen
+
+
+def test_stranded_units_by_kind_ask_a_kinds_cargo_cost_once_and_match_a_pass(monkeypatch):
+    """`stranded` by kind asks each kind of the player its cargo cost once (a kind no transport
+    carries is passed over without a look at its units) and finds what a pass over the board
+    finds, in the board's order."""
+    game = make_game(BASE)
+    facts = game.unit_rules()
+    asked: list[tuple[str, str]] = []
+    real = Shipping.cargo_cost
+
+    def cost(self, unit):
+        asked.append((unit.type, unit.owner))
+        return real(self, unit)
+    monkeypatch.setattr(Shipping, "cargo_cost", cost)
+    kind_of = game.board.graph.kind_of
+    for player in PLAYERS:
+        front = front_distances(game, player)
+        expected = [u.id for u in game.state.units if u.owner == player and u.space not in front
+                    and kind_of.get(u.space) == "land" and facts.transport_cost(u) > 0]
+        asked.clear()
+        found = Shipping(game, player).stranded(set())
+        assert [i for ids in found.values() for i in ids] == sorted(expected)
+        assert sorted(asked) == sorted({(u.type, u.owner) for u in game.state.units if u.owner == player}), asked
+    assert any(Shipping(game, p).stranded(set()) for p in PLAYERS)  # (some stand far: not all empty)
