@@ -88,3 +88,30 @@ def test_stranded_units_by_kind_ask_a_kinds_cargo_cost_once_and_match_a_pass(mon
         assert [i for ids in found.values() for i in ids] == sorted(expected)
         assert sorted(asked) == sorted({(u.type, u.owner) for u in game.state.units if u.owner == player}), asked
     assert any(Shipping(game, p).stranded(set()) for p in PLAYERS)  # (some stand far: not all empty)
+
+
+def test_a_ships_reach_among_far_zones_is_empty_without_its_walk(monkeypatch):
+    """In seeded games every answer of `kept_destinations_among` holds, at the spaces of `among`,
+    what the unit's whole reach (`destinations`) holds there; a ship none of whose zones of
+    `among` lies within its movement gets none of them ({} where its walk was not made already)."""
+    from ruleslang.runtime.kit.movement import MovementEngine
+    kept_among = MovementEngine.kept_destinations_among
+    seen = {"ships": 0, "spared": 0}
+
+    def among_answer(self, unit_id, among):
+        found = kept_among(self, unit_id, among)
+        whole = self.destinations(unit_id)
+        assert {s: p for s, p in found.items() if s in among} == {s: p for s, p in whole.items() if s in among}
+        unit = self.state.unit_index()[unit_id]
+        if self._ur[unit_id].domain != "sea":
+            return found
+        seen["ships"] += 1
+        left = self._ur[unit_id].movement - unit.moved
+        steps = self.board.graph.distances(unit.space, "sea")
+        if all(steps.get(space, left + 1) > left for space in among):
+            assert not any(space in among for space in found)  # (the whole reach, where kept already)
+            seen["spared"] += found == {}
+        return found
+    monkeypatch.setattr(MovementEngine, "kept_destinations_among", among_answer)
+    _heuristic_game(3)
+    assert seen["spared"] > 0 and seen["ships"] > seen["spared"], seen

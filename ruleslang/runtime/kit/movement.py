@@ -493,18 +493,29 @@ class MovementEngine(PathsPart, AirPart, TransportPart, AirbornePart, TakeoverPa
         order; it may hold other spaces too (the whole reach where the engine keeps it). Kept, not
         copied (read it, never change it): the units whose walk is one get the same dict for the
         same `among` object. An air unit's combat walk is then made for `among`'s spaces alone
-        (`_air_walk_among`: the plans aim at a few spaces of a reach)."""
+        (`_air_walk_among`: the plans aim at a few spaces of a reach); a sea unit's walk is not
+        made where no space of `among` lies within its movement left ({} then, not kept)."""
         unit = self._unit(unit_id)
         rules = self._ur[unit_id]
         if self._blocked(unit, rules) is not None:
             return {}
-        if rules.domain != "air" or not self.combat:
+        domain = rules.domain
+        if domain not in ("air", "sea") or domain == "air" and not self.combat:
             return self._reach_of(unit, rules)
         left = rules.movement - unit.moved
         table, key = self._reach_kept(unit, rules, left)
         found = table.get(key)
         if found is not None:
             return found
+        if domain == "sea":
+            # a sea walk goes at most `left` of the map's sea steps (through passable zones, as
+            # the map's distances count them): where no space of `among` is that near, none is
+            # reached, and the walk is not made (the plans' attacks at sea ask every ship of a
+            # few zones, most of them beyond its reach)
+            steps = self.board.graph.distances(unit.space, "sea").get
+            if not any(steps(space, left + 1) <= left for space in among):
+                return {}
+            return self._reach_of(unit, rules)
         kept = self._air_among.get((key, id(among)))
         if kept is not None and kept[0] is among:
             return kept[1]
