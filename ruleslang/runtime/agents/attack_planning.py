@@ -568,7 +568,7 @@ class AttackPlanning(RaidPlanning):
         # enemies are never of the player's side, `BattleRules.enemy`); most zones the player's
         # units reach hold only its own side's units, or none (a territory is never a target
         # here: its air walks look for no landing from it)
-        occupied = {space for space in foes if not board.is_land(space)}
+        occupied = foes.intersection(board.spaces("sea"))
 
         def wanted(target: str) -> bool:
             found = hostile.get(target)
