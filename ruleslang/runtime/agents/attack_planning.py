@@ -262,8 +262,9 @@ class AttackPlanning(RaidPlanning):
             return found
         for target in targets:
             candidates = [(uid, path) for uid, path in reach[target] if uid not in used and uid not in held]
-            # land units must be among them to take the space (asked before the defence is found)
-            if not any(self._domain(game, unit_of(uid)) == "land" for uid, _ in candidates):
+            # land units must be among them to take the space (asked before the defence is found;
+            # the candidates are land units and the air units of `origins`)
+            if all(uid in origins for uid, _ in candidates):
                 continue
             defenders = [u for u in self._enemies(game, target) if self._fire(game, u, "defender") > 0]
             # strongest attackers first, units that could raid a factory last
@@ -277,8 +278,7 @@ class AttackPlanning(RaidPlanning):
             # only by the raids, after every target)
             kept = reserved
             for item in candidates:
-                unit = unit_of(item[0])
-                if (domains.get((unit.type, unit.owner)) or domain(game, unit)) != "air":
+                if item[0] not in origins:
                     eligible.append((item, kept))
                 elif self._keeps_landing(game, engine, item[0], item[1], promised):
                     kept = dict(promised)
