@@ -421,8 +421,9 @@ def test_front_distances_over_kept_land_steps_are_the_maps(monkeypatch):
 def test_a_kept_enemy_free_space_is_the_boards(monkeypatch):
     """`Shipping` keeps whether a space holds enemy units for its decision (session 12), or
     reads it from the caller's spaces holding units not on the player's side (the non-combat
-    plan's threats' table, session 28): on every call of a heuristic game the answer equals the
-    board's as it stands; some were kept, some read from the table."""
+    plan's threats' table, session 28; the combat plan's `foe_spaces`, session 31): on every
+    call of a heuristic game the answer equals the board's as it stands, every one read from the
+    caller's spaces; a `Shipping` without them keeps its answers."""
     seen = {"calls": 0, "kept": 0, "told": 0, "enemy": 0}
     kept = Shipping._enemy_free
 
@@ -437,7 +438,11 @@ def test_a_kept_enemy_free_space_is_the_boards(monkeypatch):
         return answer
     monkeypatch.setattr(Shipping, "_enemy_free", compared)
     _heuristic_game(2)
-    assert seen["calls"] > 50 and seen["kept"] > 2 and seen["told"] > 50 and seen["enemy"] > 0, seen
+    assert seen["calls"] > 50 and seen["told"] == seen["calls"] and seen["enemy"] > 0, seen
+    game = make_game(["aar/house-rules@1"])
+    plain = Shipping(game, "Germans")  # (no spaces told: each answer asked of the board, then kept)
+    answers = [compared(plain, space) for space in game.board.spaces("sea")[:20] * 2]
+    assert answers[:20] == answers[20:] and seen["kept"] == 20, seen
 
 
 def test_the_fewest_units_asks_each_units_estimate_values_once(monkeypatch):
