@@ -1,13 +1,13 @@
 """The combat plan's candidates for its attacks at sea and its assaults: the spaces where a unit not
 on the player's side stands found by kind from the game's census (`foe_spaces`), the attacks at
 sea given the plan's units not on land from its own pass (no second pass over the player's units),
-the enemy-held territories and the stranded units found as a pass over the board finds them."""
+and a ship's reach not walked where the zones asked of it are beyond its movement."""
 
 from __future__ import annotations
 
 from game_fixtures import BASE, make_game
 from ruleslang.runtime.agents.attack_planning import AttackPlanning
-from ruleslang.runtime.agents.shipping import Shipping, enemy_held, foe_spaces, front_distances
+from ruleslang.runtime.agents.shipping import foe_spaces
 
 PLAYERS = ("Russians", "Germans", "British", "Japanese", "Americans")
 
@@ -28,15 +28,6 @@ def test_foe_spaces_are_the_spaces_of_the_units_not_on_the_players_side():
     game.state.units.reverse()  # (a board the census does not keep: a pass over it)
     for player in PLAYERS:
         assert foe_spaces(game, player) == _foes_by_pass(game, player)
-
-
-def test_enemy_held_lists_the_enemies_territories_in_the_boards_order():
-    game = make_game(BASE)
-    control = game.state.control
-    for player in PLAYERS:
-        expected = tuple(t for t in game.board.spaces("land")
-                         if control.get(t) is not None and not game.allied(control[t], player))
-        assert enemy_held(game, player) == expected and expected
 
 
 def test_in_seeded_games_the_plans_sea_candidates_and_foes_are_the_boards(monkeypatch):
@@ -63,31 +54,6 @@ def test_in_seeded_games_the_plans_sea_candidates_and_foes_are_the_boards(monkey
     monkeypatch.setattr(AttackPlanning, "_assaults", assaults)
     _heuristic_game(3)
     assert seen["fleet"] > 5 and seen["afloat"] > 20 and seen["assaults"] >= seen["fleet"], seen
-
-
-def test_stranded_units_by_kind_ask_a_kinds_cargo_cost_once_and_match_a_pass(monkeypatch):
-    """`stranded` by kind asks each kind of the player its cargo cost once (a kind no transport
-    carries is passed over without a look at its units) and finds what a pass over the board
-    finds, in the board's order."""
-    game = make_game(BASE)
-    facts = game.unit_rules()
-    asked: list[tuple[str, str]] = []
-    real = Shipping.cargo_cost
-
-    def cost(self, unit):
-        asked.append((unit.type, unit.owner))
-        return real(self, unit)
-    monkeypatch.setattr(Shipping, "cargo_cost", cost)
-    kind_of = game.board.graph.kind_of
-    for player in PLAYERS:
-        front = front_distances(game, player)
-        expected = [u.id for u in game.state.units if u.owner == player and u.space not in front
-                    and kind_of.get(u.space) == "land" and facts.transport_cost(u) > 0]
-        asked.clear()
-        found = Shipping(game, player).stranded(set())
-        assert [i for ids in found.values() for i in ids] == sorted(expected)
-        assert sorted(asked) == sorted({(u.type, u.owner) for u in game.state.units if u.owner == player}), asked
-    assert any(Shipping(game, p).stranded(set()) for p in PLAYERS)  # (some stand far: not all empty)
 
 
 def test_a_ships_reach_among_far_zones_is_empty_without_its_walk(monkeypatch):

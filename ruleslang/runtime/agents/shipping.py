@@ -140,20 +140,22 @@ class Shipping:
         kind and the map's kinds read in line: asked of every unit of the player)."""
         kind_of, front, kept, cargo_cost = self.board.graph.kind_of, self._front, self._cargo_costs, self.cargo_cost
         kinds = self._by_kind()
-        if kinds is not None:  # (by kind: a kind's cargo cost asked once, as `transports` asks capacities)
+        if kinds is not None:  # (by kind: a kind's cargo cost asked once some unit of it stands far)
             player, commanded = self.player, self._commanded
             out = []
             for kind, members in kinds.items():
                 own = kind[1] == player
-                if not members or not own and not commanded:
+                if not own and not commanded:
                     continue
-                # (a kind no transport carries, asked first: its units are not looked at)
+                far = [u for u in members.values() if u.space not in front and u.id not in used
+                       and kind_of.get(u.space) == "land" and (own or u.id in commanded)]
+                if not far:
+                    continue
                 cost = kept.get(kind)
                 if cost is None:
-                    cost = cargo_cost(next(iter(members.values())))
+                    cost = cargo_cost(far[0])
                 if cost > 0:
-                    out += [u for u in members.values() if u.space not in front and u.id not in used
-                            and kind_of.get(u.space) == "land" and (own or u.id in commanded)]
+                    out += far
             out.sort(key=id_of)  # (as `transports`)
             return out
         out = []
@@ -467,9 +469,18 @@ def enemy_held(game, player: str) -> tuple[str, ...]:
     """The land territories `player`'s enemies hold, in the board's order (what `front_distances`
     reads of the board: its answer stands while these do)."""
     control = game.state.control
-    # (a few holders, many territories: each holder asked once, then a set's test a territory)
-    enemies = {holder for holder in set(control.values()) if holder is not None and not game.allied(holder, player)}
-    return tuple(t for t in game.board.spaces("land") if control.get(t) in enemies)
+    allied: dict[str, bool] = {}  # holder -> allied with the player (a few holders, many territories)
+    out = []
+    for t in game.board.spaces("land"):
+        holder = control.get(t)
+        if holder is None:
+            continue
+        friend = allied.get(holder)
+        if friend is None:
+            friend = allied[holder] = game.allied(holder, player)
+        if not friend:
+            out.append(t)
+    return tuple(out)
 
 
 def foe_spaces(game, player: str) -> set[str]:
