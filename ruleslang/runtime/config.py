@@ -22,6 +22,7 @@ from ruleslang.lang.syntax.declarations import RuntimeProcedure
 
 _UNSET = object()  # a counter entry the state does not hold
 _UNASKED = object()  # a cached setting not asked yet (`unit_fn`, `type_fn`)
+_SHARED_STATES = 4  # the counter states kept a key for an answer that read counters (`_share_as_read`)
 
 
 def _same_counters(a: tuple, b: tuple) -> bool:
@@ -225,11 +226,19 @@ class ProcedureConfig:
             return found
         shared = self._shared_key(key)
         if shared is not None:
-            found = self.ctx.procedures.constant_answers.get(shared)
+            answers = self.ctx.procedures.constant_answers
+            found = answers.get(shared)
             if found is not None:
                 self._lasting[key] = (found, {})
                 self._changes += 1
                 return found
+            if self.ctx.state is not None:
+                found = self._answer_as_read(answers.get(("counters",) + shared, ()))
+                if found is not None:
+                    self._lasting[key] = found
+                    self._changes += 1
+                    self._read_names = None
+                    return found[0]
         watch = WatchedContext(self.ctx)
         answer = compute(watch)
         if watch.other or self.ctx.state is None:  # without a game state, counters live in the context
@@ -240,9 +249,33 @@ class ProcedureConfig:
             self._changes += 1
             if read:
                 self._read_names = None
-            if not read and shared is not None:
-                self.ctx.procedures.constant_answers[shared] = answer
+            if shared is not None:
+                if not read:
+                    self.ctx.procedures.constant_answers[shared] = answer
+                else:
+                    self._share_as_read(shared, answer, read)
         return answer
+
+    def _answer_as_read(self, candidates) -> tuple | None:
+        """The first of an answer's kept (answer, counter entries read) pairs whose entries this
+        game's counters hold as they were read (`_share_as_read`), or None."""
+        entry = self._counter_entry
+        for found in candidates:
+            if all(entry(name, k) == value for (name, k), value in found[1].items()):
+                return found
+        return None
+
+    def _share_as_read(self, shared: tuple, answer: Any, read: dict) -> None:
+        """Keep an answer that read counters for the other games of the program played with these
+        options, with the entries it read (`Procedures.constant_answers`, under `("counters",) +
+        shared`): a game whose counters hold those entries alike takes it without working it out
+        again (a compare worker's games each worked out the air units' move rules, which read
+        whether a technology is developed, in their first move phase: about 50 us a kind). A few
+        states are kept a key (the first ones met: most games ask in the counters they start with)."""
+        answers = self.ctx.procedures.constant_answers
+        kept = answers.setdefault(("counters",) + shared, [])
+        if len(kept) < _SHARED_STATES:
+            kept.append((answer, read))
 
     def _shared_key(self, key: tuple) -> tuple | None:
         """The key of a lasting answer that read nothing a game changes, for every game of the

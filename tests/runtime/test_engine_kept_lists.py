@@ -229,9 +229,10 @@ def test_the_rules_a_phase_starts_with_are_those_its_settings_give(monkeypatch):
 @pytest.mark.parametrize("refs", [["aar/house-rules@1"], ["g40/house-rules@1"]])
 def test_the_kept_move_policy_is_the_one_the_settings_give_now(refs, monkeypatch):
     """A phase's `MovePolicy` is read through `ProcedureConfig.kept_value` (kept across phases while
-    what each setting read is unchanged): at every move phase it equals the one read afresh."""
+    what each setting read is unchanged), and kept whole across the procedure's phases
+    (`kept_move_policy`): at every move phase it equals the one read afresh."""
     from ruleslang.runtime.kit import moves
-    real = moves.move_policy_of
+    real = moves.kept_move_policy
     phases = []
 
     class Fresh:  # the settings read now, nothing kept
@@ -243,13 +244,43 @@ def test_the_kept_move_policy_is_the_one_the_settings_give_now(refs, monkeypatch
 
     def compared(config, span):
         policy = real(config, span)
-        assert policy == real(Fresh(config), span)
+        assert policy == moves.move_policy_of(Fresh(config), span)
         phases.append(policy)
         return policy
-    monkeypatch.setattr(moves, "move_policy_of", compared)
+    monkeypatch.setattr(moves, "kept_move_policy", compared)
     game = make_game(refs, seed=3, rounds=2, default_agent="random")
     game.run(2)
     assert len(phases) >= 10
+    assert len({id(policy) for policy in phases}) < len(phases)  # kept across phases
+
+
+def test_a_move_policy_is_kept_only_while_every_setting_it_read_lasts():
+    """`kept_move_policy` keeps the policy in the procedure's kept table when each setting it read
+    is a lasting answer, and reads it again in each phase when one is not."""
+    from ruleslang.runtime.kit import moves
+
+    class Settings:  # a procedure setting `later_carriers`, lasting or not
+        def __init__(self, lasting):
+            self.lasting, self.tables, self.asked = lasting, {}, []
+
+        def has(self, name):
+            return name == "later_carriers"
+
+        def kept_value(self, name, default=None):
+            self.asked.append(name)
+            return True if name == "later_carriers" else default
+
+        def is_lasting(self, key):
+            return self.lasting
+
+        def kept(self, name):
+            return self.tables.setdefault(name, {})
+    lasting, passing = Settings(True), Settings(False)
+    policy = moves.kept_move_policy(lasting, None)
+    assert policy.later_carriers and moves.kept_move_policy(lasting, None) is policy
+    assert lasting.asked.count("later_carriers") == 1
+    assert moves.kept_move_policy(passing, None) == moves.kept_move_policy(passing, None) == policy
+    assert passing.asked.count("later_carriers") == 2
 
 
 def test_a_unit_leaving_a_crowded_space_is_found_in_the_index_by_identity(aar, rules, monkeypatch):  # noqa: F811

@@ -69,6 +69,51 @@ def test_answers_that_read_nothing_a_game_changes_are_shared_by_games_with_the_s
     assert computed == [key]
 
 
+def test_answers_that_read_counters_are_shared_by_games_whose_counters_hold_them_alike(monkeypatch):
+    """An answer that read counters (an air unit's move rules read whether its owner developed
+    long range aircraft) is kept for the program's other games with the entries it read: a game
+    whose counters hold them alike takes it without working it out, one whose counters differ
+    works it out, and what it took still watches the entries it read."""
+    def config_of(game):
+        _, proc = runtime_procedures(game.compiled, "move")[0]
+        return procedure_config(game.ctx, proc)
+
+    def develop(game):
+        ctx = game.ctx
+        ctx.set_counter("developed", (ctx.player_values["Germans"],
+                                      ctx.enums["technology"].by_name["long_range_aircraft"]), True)
+    workspace = LoadedOnce([packaged_root()])
+    first, second, third = (make_game(HOUSE, seed=seed, rounds=1, default_agent="random", workspace=workspace)
+                            for seed in (1, 2, 3))
+    computed = []
+    real = ProcedureConfig.lasting
+
+    def counted(self, key, compute):
+        return real(self, key, lambda reader: computed.append(key) or compute(reader))
+    monkeypatch.setattr(ProcedureConfig, "lasting", counted)
+    key = ("unit_rules", "fighter", "Germans")
+    before = moves.unit_rules_of(first.ctx, config_of(first))("fighter", "Germans")
+    assert computed == [key]
+    computed.clear()
+    config = config_of(second)
+    config.new_phase()
+    assert moves.unit_rules_of(second.ctx, config)("fighter", "Germans") is before
+    assert computed == [] and config.is_lasting(key)
+    develop(second)  # the entry the shared answer read changes: it is dropped and worked out anew
+    config.new_phase()
+    assert not config.is_lasting(key)
+    after = moves.unit_rules_of(second.ctx, config)("fighter", "Germans")
+    assert computed == [key] and after.movement == before.movement + 2
+    computed.clear()
+    develop(third)  # a game whose counters hold the developed entry as the second's did
+    assert moves.unit_rules_of(third.ctx, config_of(third))("fighter", "Germans") is after
+    assert computed == []
+    fresh = ProcedureConfig(third.ctx, config_of(third).proc)  # nothing kept, nothing shared
+    fresh._options = None
+    assert moves.unit_rules_of(third.ctx, fresh)("fighter", "Germans") == after
+    assert computed == [key]
+
+
 def test_a_counter_the_rules_read_empties_what_is_kept():
     game = make_game(HOUSE, seed=1, rounds=1, default_agent="random")
     ctx = game.ctx

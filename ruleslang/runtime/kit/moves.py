@@ -81,6 +81,23 @@ def unit_rules_of(ctx, config, same=None):
     return rules
 
 
+_POLICY_SETTINGS = ("canals", "unloaded_transport_moves", "unloaded_transport_loads", "loads_allied",
+                    "loads_onto_allied", "later_carriers", "carries_allied_air", "airborne_range", "airborne_together")
+
+
+def kept_move_policy(config, span):
+    """`move_policy_of`'s policy, kept across the procedure's phases while every setting it read is
+    a lasting answer (`ProcedureConfig.is_lasting`: most are constants; the table is emptied when
+    one is dropped): a game makes about a hundred movement engines, each asking the same policy."""
+    kept = config.kept("move_policy")
+    policy = kept.get("policy")
+    if policy is None:
+        policy = move_policy_of(config, span)
+        if all(config.is_lasting(("value", name)) for name in _POLICY_SETTINGS if config.has(name)):
+            kept["policy"] = policy
+    return policy
+
+
 def move_policy_of(config, span):
     """The phase's `MovePolicy` from the ruleset's move settings (read once per phase, and kept
     across phases while what they read is unchanged: `ProcedureConfig.kept_value`); a `canals`
@@ -149,7 +166,7 @@ def movement_rules_of(ctx, config, span, allied, capture=None, same=None):
     """The engine's `MovementRules` for one move phase, from its settings (read once);
     `allied(a, b)` tells whether two players are on the same side; `same`: as `unit_rules_of`'s."""
     rules = unit_rules_of(ctx, config, same)
-    return MovementRules(rules, allied, capture=capture, policy=move_policy_of(config, span),
+    return MovementRules(rules, allied, capture=capture, policy=kept_move_policy(config, span),
                          landing=space_condition(config, "landing"),
                          raid_target=space_condition(config, "raid_target"),
                          takes_landings=takes_landings_of(config), airborne_from=airborne_from_of(config),
