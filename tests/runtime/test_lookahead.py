@@ -193,6 +193,9 @@ def test_settings_a_copy_built_go_to_the_next_copies_with_the_same_answers(tmp_p
             worked_out.append(1)
             super().__init__(*args, **kwargs)
     monkeypatch.setattr(config, "WatchedContext", Counted)
+    # (what is counted is what the copies keep: the answers a worker's games share by the counters
+    # they read, `ProcedureConfig._share_as_read`, are left out, else the second game takes them all)
+    monkeypatch.setattr(config.ProcedureConfig, "_answer_as_read", lambda self, candidates: None)
     game = gift_game(tmp_path)
     game.run(1)
     kept, with_kept = game.on_phase.configs, len(worked_out)

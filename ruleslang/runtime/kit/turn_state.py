@@ -10,13 +10,12 @@ units (hit points, movement domain, cost) and what a turn collected, through thi
 from __future__ import annotations
 
 from fractions import Fraction
-from operator import attrgetter
 from typing import Any
 
 from ruleslang.runtime.config import procedure_config, runtime_procedures, setting_procedure
 from ruleslang.runtime.kit.unit_census import UnitCensus
 
-_ID, _SPACE = attrgetter("id"), attrgetter("space")
+
 _NOT_ASKED = object()
 
 
@@ -69,9 +68,7 @@ class KitState:
 
     def note_contest(self, state) -> None:
         """The combat move has ended: note where every unit of the board stands (`placed_at_contest`)."""
-        # (made in C: about 230 units, once a turn)
-        units = state.units
-        self.placed_at_contest = dict(zip(map(_ID, units), map(_SPACE, units)))
+        self.placed_at_contest = {u.id: u.space for u in state.units}
         self._contest_board = state.placement_mark()
 
     def stand_as_at_contest(self, state) -> bool:
