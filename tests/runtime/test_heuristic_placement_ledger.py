@@ -58,21 +58,46 @@ def test_an_answer_is_taken_again_while_the_territory_stands_as_it_did():
 
 def test_the_rules_are_asked_again_where_the_territory_changed():
     game = make_game(HOUSE)
-    ask, asked = _ledger_of(game)
+    ledger, asked = PlaceLedger(), []
+
+    def refusals(territory, types):
+        asked.append((territory, tuple(types)))
+        return [] if territory == "Germany" else ["no factory"]
+    # (a forecast asks through the ledger on the board as it stands: each forecast asks anew)
+    ask = ledger.asking(game, refusals)
     for territory in ("Germany", "Norway", "Western Europe"):
         ask(territory, ["infantry"])
     game.state.set_control("Norway", "British")  # held by another
     game.state.set_factory("Western Europe", "Germans")  # a factory built
     asked.clear()
+    ask = ledger.asking(game, refusals)
     for territory in ("Germany", "Norway", "Western Europe"):
         ask(territory, ["infantry"])
     assert asked == [("Norway", ("infantry",)), ("Western Europe", ("infantry",))]
     game.state.set_factory("Germany", "Germans", damage=2)  # a factory damaged
     game.state.control_at_turn_start["Western Europe"] = "British"  # held by another at the turn's start
     asked.clear()
+    ask = ledger.asking(game, refusals)
     for territory in ("Germany", "Norway", "Western Europe"):
         ask(territory, ["infantry"])
     assert asked == [("Germany", ("infantry",)), ("Western Europe", ("infantry",))]
+
+
+def test_one_forecast_finds_a_territory_stand_once():
+    """Within one forecast (the board as it stands while it packs) a territory's stand is read at
+    its first question: a change made meanwhile is seen by the next forecast."""
+    game = make_game(HOUSE)
+    ledger, asked = PlaceLedger(), []
+
+    def refusals(territory, types):
+        asked.append((territory, tuple(types)))
+        return ["no factory"]
+    ask = ledger.asking(game, refusals)
+    ask("Norway", ["infantry"])
+    game.state.set_control("Norway", "British")
+    assert ask("Norway", ["infantry"]) == ["no factory"] and len(asked) == 1
+    ledger.asking(game, refusals)("Norway", ["infantry"])
+    assert len(asked) == 2
 
 
 def test_another_game_state_starts_a_new_ledger():

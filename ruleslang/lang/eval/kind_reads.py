@@ -19,8 +19,9 @@ refuses it, so each call of it gives the same answer on the same board.)
 
 from __future__ import annotations
 
+from ruleslang.lang.eval.operations import NO_VALUE
 from ruleslang.lang.syntax import ast
-from ruleslang.lang.syntax.declarations import CounterDecl, FormulaDecl, NamedType
+from ruleslang.lang.syntax.declarations import ConstantDecl, CounterDecl, FormulaDecl, NamedType
 from ruleslang.lang.syntax.expressions import Call, DiceLit, Explain, Field, Lambda, Name
 
 # what a unit value holds of itself (lang/values.py UnitValue): the rest is its type's or owner's
@@ -131,9 +132,27 @@ def constant_setting(compiled, setting, unit: bool) -> bool:
     return _reads_besides(compiled, setting, [setting.body]) == frozenset()
 
 
-def _reads_besides(compiled, top, parts: list) -> frozenset[str] | None:
+def reads_arguments_alone(compiled, decl) -> bool:
+    """Whether formula `decl` reads nothing of the game but its arguments: as `counters_read`
+    walks it, reading no counter, besides the rows of tables whose every row is a constant
+    (`rows(t)`, the records the program makes once) and constants folded when compiled. Its answer
+    for the same arguments is then the same in every game of the program (lang/eval/kept_formulas.py)."""
+    return _reads_besides(compiled, decl, [let.value for let in decl.lets] + [decl.body], tables=True) == frozenset()
+
+
+def _constant_rows(compiled, node) -> bool:
+    """Whether `node` names a table whose every row is a constant (`rows` of it reads nothing)."""
+    found = compiled.info.names.get(id(node)) if isinstance(node, Name) else None
+    if found is None or found.kind != "global" or node.id not in compiled.program.tables:
+        return False
+    return compiled.table(node.id).constant_records() is not None
+
+
+def _reads_besides(compiled, top, parts: list, tables: bool = False) -> frozenset[str] | None:
     """The counters `parts` (the lets and body of `top`: a definition or a setting) read when
-    they read nothing else of the game but their arguments (`counters_read`), else None."""
+    they read nothing else of the game but their arguments (`counters_read`), else None.
+    `tables`: the rows of tables of constant rows read too, and a constant only where the program
+    folded it (`reads_arguments_alone`)."""
     info = compiled.info
     read: set[str] = set()
     done: set[int] = set()
@@ -150,6 +169,11 @@ def _reads_besides(compiled, top, parts: list) -> frozenset[str] | None:
             return False
         if isinstance(node, Name):
             found = info.names.get(id(node))
+            if tables and found is not None and found.kind == "const":
+                # (a constant not folded is worked out when read: it may read an option)
+                sym = compiled.symbols.get(node.id)
+                if sym is not None and isinstance(sym.decl, ConstantDecl):
+                    return compiled.constant_value(node.id) is not NO_VALUE
             return found is not None and found.kind in ("local", "const")
         if isinstance(node, Field):
             fi = info.fields.get(id(node))
@@ -162,6 +186,8 @@ def _reads_besides(compiled, top, parts: list) -> frozenset[str] | None:
             return ok and (fi.kind == "member" or fits(node.obj))
         if isinstance(node, Call):
             call = info.calls.get(id(node))
+            if tables and call is not None and call.kind == "builtin" and call.name == "rows":
+                return len(node.args) == 1 and not node.kwargs and _constant_rows(compiled, node.args[0])
             if call is None or not all(fits(a) for a in node.args) or not all(fits(k.value) for k in node.kwargs):
                 return False
             if call.kind == "builtin":

@@ -18,7 +18,7 @@ from ruleslang.lang.eval import exact as X
 from ruleslang.lang import types as T
 from ruleslang.lang.check.program import Program
 from ruleslang.lang.compose.composition import advice_key
-from ruleslang.lang.eval import codegen, codegen_blocks
+from ruleslang.lang.eval import codegen, codegen_blocks, kept_formulas
 from ruleslang.lang.eval.compile import ExprCompiler
 from ruleslang.lang.eval.operations import NO_VALUE
 from ruleslang.lang.eval.compile_exact import ExactCompiler, bind_lets, exact_body
@@ -327,6 +327,13 @@ class CompiledProgram:
     def _make_callable(self, name: str) -> Callable:
         sym = self.symbols[name]
         decl = sym.decl
+        if isinstance(decl, FormulaDecl) and kept_formulas.keeps(self, decl):
+            # a formula of its arguments alone: answered once per arguments for the program
+            return kept_formulas.kept(self._compile_callable(decl, name))
+        return self._compile_callable(decl, name)
+
+    def _compile_callable(self, decl, name: str) -> Callable:
+        """A definition's callable as compiled (`_make_callable` without the kept answers)."""
         if self.backend == "codegen" and isinstance(decl, (FormulaDecl, ModifiersDecl)):
             fn = self._generated(decl, name)
             if fn is not None:

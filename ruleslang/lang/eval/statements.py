@@ -23,6 +23,7 @@ from ruleslang.lang.compose.previous import is_hidden_name
 from ruleslang.board.state import BoardError
 from ruleslang.lang.builtins.board import SETTABLE_PROPERTIES
 from ruleslang.lang.eval.context import EvalContext
+from ruleslang.lang.eval.kept_formulas import answer_kept
 from ruleslang.lang.eval.operations import items_of, located
 from ruleslang.base.errors import EvalError
 from ruleslang.lang.values import EnumValue, LSet, UnitValue, bounded_number, display_text, format_value, to_json
@@ -119,16 +120,7 @@ def kept_call(ctx, fn, *args):
     kept = collector.kept if collector is not None else None
     if kept is None:
         return fn(ctx, *args)
-    key = (fn, *args)
-    found = kept.get(key)
-    host = ctx.host
-    if found is not None and host.steps >= found[1]:
-        host.steps -= found[1]
-        return found[0]
-    before = host.steps
-    value = fn(ctx, *args)
-    kept[key] = (value, before - host.steps)
-    return value
+    return answer_kept(kept, (fn, *args), ctx, fn, args)
 
 
 def texts_unread(ctx) -> bool:

@@ -34,7 +34,8 @@ class PlaceLedger:
     def asking(self, game, refusals: Refusals) -> Refusals:
         """`refusals` (the purchase's `place_refusals`: a list's refusals at a territory on the
         board as it stands) answered from the ledger where the territory stands as it did when the
-        rules answered the same list, and kept in the ledger where asked."""
+        rules answered the same list, and kept in the ledger where asked. For one forecast: the
+        board stands as it is while the forecast packs."""
         state = game.state
         if state is not self._state:
             self._state, self._answers = state, {}
@@ -42,10 +43,16 @@ class PlaceLedger:
         control, held = state.control, state.control_at_turn_start
         factories, built = state.factories, state.factories_at_turn_start
 
+        # each territory's stand, found at its first question: the board does not change while a
+        # forecast packs (kit/placement.py `pack`), which asks of a territory list after list
+        stands: dict[str, tuple] = {}
+
         def ask(territory: str, types: list) -> list:
-            factory = factories.get(territory)
-            stand = (control.get(territory), held.get(territory), built.get(territory),
-                     None if factory is None else (factory.owner, factory.kind, factory.damage))
+            stand = stands.get(territory)
+            if stand is None:
+                factory = factories.get(territory)
+                stand = stands[territory] = (control.get(territory), held.get(territory), built.get(territory),
+                                             None if factory is None else (factory.owner, factory.kind, factory.damage))
             key = (territory, *types)
             kept = answers.get(key)
             if kept is not None and kept[0] == stand:
