@@ -53,6 +53,12 @@ def _kept_names(compiled) -> set[str]:
             if isinstance(sym.decl, FormulaDecl) and kept_formulas.keeps(compiled, sym.decl)}
 
 
+def _kept_fn(programs, backend: str, name: str):
+    """The program of `backend`, its callable `name` and a context with a budget of 1000 steps."""
+    compiled = programs[backend]
+    return compiled, compiled.callable(name), EvalContext(compiled, Host(7, budget=1000))
+
+
 @pytest.mark.parametrize("backend", ["closures", "codegen"])
 def test_which_formulas_are_kept(programs, backend):
     # a table of constant rows and the formulas that walk it are kept; an option, a table with a
@@ -88,9 +94,7 @@ def test_a_kept_formula_is_worked_out_once_and_spends_its_steps_every_call(progr
 
 @pytest.mark.parametrize("backend", ["closures", "codegen"])
 def test_a_short_budget_fails_where_the_formula_would(programs, backend):
-    compiled = programs[backend]
-    fn = compiled.callable("points_at")
-    ctx = EvalContext(compiled, Host(7, budget=1000))
+    compiled, fn, ctx = _kept_fn(programs, backend, "points_at")
     germany = ctx.space_values["Germany"]
     fn(ctx, germany)  # kept
     spent = 1000 - ctx.host.steps
@@ -109,9 +113,7 @@ def test_a_short_budget_fails_where_the_formula_would(programs, backend):
 
 @pytest.mark.parametrize("backend", ["closures", "codegen"])
 def test_an_error_is_raised_again_and_not_kept(programs, backend):
-    compiled = programs[backend]
-    fn = compiled.callable("first_at")
-    ctx = EvalContext(compiled, Host(7, budget=1000))
+    compiled, fn, ctx = _kept_fn(programs, backend, "first_at")
     nowhere = ctx.space_values["Anglo Egypt"]
     for _ in range(2):
         with pytest.raises(EvalError):
@@ -122,9 +124,7 @@ def test_an_error_is_raised_again_and_not_kept(programs, backend):
 
 @pytest.mark.parametrize("backend", ["closures", "codegen"])
 def test_a_list_answer_is_not_kept(programs, backend):
-    compiled = programs[backend]
-    fn = compiled.callable("at")
-    ctx = EvalContext(compiled, Host(7, budget=1000))
+    compiled, fn, ctx = _kept_fn(programs, backend, "at")
     first = fn(ctx, ctx.space_values["Germany"])
     assert [r.get("points") for r in first] == [5, 2]
     assert fn.kept_answers == {}
