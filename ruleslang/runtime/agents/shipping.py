@@ -488,22 +488,18 @@ def foe_spaces(game, player: str) -> set[str]:
     such kind's spaces as the game's census of units keeps them (kit/unit_census.py), or a pass
     over the board's units where the census does not hold (a look-ahead's copy). A new set."""
     foes: dict[str, bool] = {}  # owner -> not on the player's side (a few owners, many units)
+
+    def foe(owner: str) -> bool:
+        found = foes.get(owner)
+        if found is None:
+            found = foes[owner] = not game.allied(owner, player)
+        return found
     unit_census = getattr(game.kit, "unit_census", None)
     census = unit_census() if unit_census is not None else None
     if census is not None and census.holds(game.state):
         out: set[str] = set()
         for kind, members in census.kinds.items():
-            foe = foes.get(kind[1])
-            if foe is None:
-                foe = foes[kind[1]] = not game.allied(kind[1], player)
-            if foe and members:
+            if members and foe(kind[1]):
                 out |= census.spaces(kind)
         return out
-    out = set()
-    for u in game.state.units:
-        foe = foes.get(u.owner)
-        if foe is None:
-            foe = foes[u.owner] = not game.allied(u.owner, player)
-        if foe:
-            out.add(u.space)
-    return out
+    return {u.space for u in game.state.units if foe(u.owner)}
